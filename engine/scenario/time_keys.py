@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import MEGATRON, TIME_ONLY, Choice, Flag, Number
+from .keys import MEGATRON, TIME_ONLY, Choice, Flag, Number, WholeNumber
 from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
@@ -162,6 +162,12 @@ class TimeKeys:
         "its GPUs a node holds (NCCL drives one NIC pair per ring where a cluster's log shows its channels on one "
         "NIC); null: each of the group's GPUs in a node drives its own NIC at inter_node_bandwidth_bytes_per_s",
         Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
+    cp_comm_max_ctas: int = declare(
+        0, "CTAs (NCCL channels) the context-parallel group's communicator may use, as Megatron's "
+        "nccl_communicator_config_path sets them per group (max_ctas of its cp entry; MLPerf Training v5.1's "
+        "custom_communicator_cta.yaml: 1): Transformer Engine's K/V ring then moves at most that many channels' rate "
+        "(presets/efficiency.json nccl_channel_bytes_per_s); 0: NCCL's own choice, the link's rate",
+        WholeNumber(0, 64), affects=TIME_ONLY, applies_to="cp > 1")
     op_sac_saves_attention: bool | str = declare(
         "auto", "per-op selective checkpointing keeps the attention kernel's output for the backward; false: the "
         "attention forward runs again in the backward and its output is not kept, as in torchtitan before pull "

@@ -8,6 +8,7 @@ from ..frameworks.defaults import FrameworkDefaults
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .collectives import ALL_GATHER, collective_latency
+from .data import efficiency
 from .hardware import Hardware
 from .links import exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 
@@ -114,6 +115,18 @@ def torch_ring_exposed_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, behav
     return fwd * (2 if recomputed else 1) + (bwd if attn_bwd else 0.0)
 
 
+def cp_channels_bytes_per_s(s: Scenario, hw: Hardware) -> float:
+    """The most the context-parallel communicator's CTAs move a direction when the scenario holds them to a few
+    (cp_comm_max_ctas): that many NCCL channels at NCCL's own per-channel rate on the GPU's NVLink
+    (presets/efficiency.json nccl_channel_bytes_per_s). Transformer Engine's ring posts each step's send and receive
+    on the cp group (flash_attn_p2p_communicate, torch.distributed batch_isend_irecv), so they run on its CTAs alone.
+    No cap (inf) without the key or without a figure for the GPU."""
+    if s.cp_comm_max_ctas <= 0 or hw.gpu_id is None:
+        return float("inf")
+    per_channel = efficiency()["nccl_channel_bytes_per_s"].get(hw.gpu_id)
+    return s.cp_comm_max_ctas * float(per_channel) if per_channel else float("inf")
+
+
 def cp_ring_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, behaviour: FrameworkDefaults, tokens: float,
                     elem_bytes: int, attn_fwd: float, attn_bwd: float, recomputed: bool) -> float:
     """Exposed seconds of the framework's context-parallel ring for one layer and micro-batch: Transformer Engine's
@@ -122,6 +135,7 @@ def cp_ring_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, behaviour: Frame
         return 0.0
     if not behaviour.cp_ring_attention:
         link_bw, latency = p2p_link(hw, s.tp * s.cp, nvlink_domain(s, hw))
+        link_bw = min(link_bw, cp_channels_bytes_per_s(s, hw))
         return ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * elem_bytes, s.cp, link_bw, latency, attn_fwd,
                                     attn_bwd)
     return torch_ring_exposed_seconds(s, spec, hw, behaviour, tokens, elem_bytes, attn_fwd, attn_bwd, recomputed)

@@ -41,7 +41,7 @@ from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import pipeline_seconds, stages_once
-from .sequence_parallel import layer_copy_bytes
+from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .window_attention import window_rates
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
@@ -219,7 +219,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP (layer_settings.tp_collectives)
             count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2)
             comm = count * tp_unit
-            tp_comm += n * comm * (1 - prof["tp_overlap"])
+            tp_comm += n * (comm * (1 - prof["tp_overlap"]) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
             cp_comm += n * cp_ring_seconds(s, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
                                            c.attn_bwd if backward else 0.0, bool(rec) and s.checkpointing == "full")

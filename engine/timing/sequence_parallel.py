@@ -6,7 +6,9 @@ from __future__ import annotations
 from ..frameworks.defaults import FrameworkDefaults
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .collectives import ALL_REDUCE, collective_latency
 from .context_parallel import ring_copy_bytes
+from .hardware import Hardware
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
 
@@ -54,3 +56,28 @@ def layer_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults,
     ring_fwd, ring_bwd = ring_copy_bytes(s, spec, behaviour, elem_bytes)
     sp_fwd, sp_bwd = sp_copy_bytes(s, spec, behaviour, elem_bytes)
     return ring_fwd + sp_fwd, ring_bwd + sp_bwd
+
+
+# fp8 cast recipes (layer_settings.fp8_casts) whose quantizers all-reduce each tensor's amax over the TP group under
+# sequence parallelism: Transformer Engine's current scaling (Float8CurrentScaling). Delayed scaling reduces its
+# amax history once a step, MXFP8 and blockwise scales are local to a block.
+AMAX_REDUCING_RECIPES = frozenset({"te-tensorwise", "te-nontn-tensorwise"})
+
+
+def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: bool, backward: bool,
+                           recompute_seconds: float) -> float:
+    """Seconds of one layer and micro-batch that Transformer Engine's current-scaling quantizers spend all-reducing
+    an amax over the tensor-parallel group before they cast (NVIDIA/TransformerEngine v2.8
+    transformer_engine/pytorch/module/linear.py lines 1637-1644 and 1665-1674, layernorm_linear.py 1745-1791,
+    layernorm_mlp.py 2103-2154: with sequence parallelism a column-parallel linear's input quantizer and a
+    row-parallel linear's grad-output quantizer take with_amax_reduction over tp_group). Per layer: the QKV input
+    and, in a dense layer, FC1's input in the forward (again where full recompute reruns it: recompute_seconds > 0
+    under checkpointing full); the output projection's and, in a dense layer, FC2's output gradient in the backward
+    (a MoE layer's experts run grouped linears outside the TP group). Each is a 4-byte all-reduce on the compute
+    stream that the cast waits for: NCCL's ring latency over the TP ranks, nothing to hide behind."""
+    if s.tp <= 1 or not s.sequence_parallel or fp8 not in AMAX_REDUCING_RECIPES:
+        return 0.0
+    per_pass = 1 if moe else 2
+    recomputed = recompute_seconds > 0 and s.checkpointing == "full"
+    count = per_pass * (2 if recomputed else 1) + (per_pass if backward else 0)
+    return count * collective_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
