@@ -1150,7 +1150,7 @@ def render() -> str:
               "registers on sm_80, so 5 blocks (1,280 threads) stay resident per A100 SM, and 56 on sm_90 (4 blocks); a "
               "trip takes what a one-shot block with one load a thread takes for the same bytes in flight per SM on the "
               "same GPU (te42kyfo/gpu-benches cuda-stream read_kernel, a100_80.txt and h100_pcie.txt at cdcc732: A100 "
-              "80GB 662-705 ns at the kernel's 1,280-2,560 bytes per SM). Llama 3.2 3B: 23,220 block generations x 2.75 "
+              "80GB 671-705 ns at the kernel's 1,280-2,560 bytes per SM). Llama 3.2 3B: 23,220 block generations x 2.75 "
               "us = 63.9 ms, where 10 bytes at 85% of 2.04 TB/s take 18.5 and 29.7 were counted (16 bytes). The "
               "one-shot read's trip holds a block's launch and retirement once (its pointer-chase DRAM latency is 570 "
               "cycles, 404 ns at 1,410 MHz, and an L2 hit 211-424 cycles, gpu-benches cuda-latency/a100_80.txt), so "
