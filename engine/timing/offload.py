@@ -9,6 +9,7 @@ from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
+from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
 from .fp8_param_cast import fp8_param_cast_seconds
 from .gemm import Rates
@@ -40,6 +41,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
     offload = optimizer = 0.0
     if s.offload == "none":
         optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        if s.optimizer.startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
+            optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
         if "step_bytes_per_param" in prof:
