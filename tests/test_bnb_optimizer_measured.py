@@ -22,7 +22,7 @@ MEASURED_SPEED = {"adamw-8bit": 0.95, "adamw-8bit-paged": 0.88}  # benchmarking/
 # the kernel costed by its serial loads (engine/timing/blockwise_8bit.py: 6.7 ms more here) they fell to 0.880 and
 # 0.862; with the per-tensor Python path costed call by call (of bitsandbytes 0.44.1's 13 calls only the .data setter
 # goes through PyTorch's dispatcher, the other 12 stop in its Python binding at half a call: presets/host_overhead.json
-# optimizer_syncs, 45.8 -> 24.6 us a tensor) they are 0.939 and 0.929 (-1.2% and +5.6%; docs/speed-accuracy.md,
+# optimizer_syncs, 45.8 -> 24.6 us a tensor) they are 0.939 and 0.929 (-1.2% and +5.5%; docs/speed-accuracy.md,
 # Known gaps, torchtune). A change to the 8-bit step's cost that moves either beyond this has to be squared with the
 # measurement
 TOLERANCE = 0.06
