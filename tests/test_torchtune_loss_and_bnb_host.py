@@ -84,6 +84,9 @@ def test_bitsandbytes_host_path_lengthens_the_step_by_its_calls():
             "micro_batch": 2, "seq_len": 4096}
     plain = step_time(scenario_from_dict({**base, "optimizer": "adamw-8bit"})).breakdown_seconds["optimizer"]
     paged = step_time(scenario_from_dict({**base, "optimizer": "adamw-8bit-paged"})).breakdown_seconds["optimizer"]
-    # 28 layers x 9 tensors + the tied embedding + the final norm (the paged optimizer's bytes are the same kernel's)
+    # 28 layers x 9 tensors + the tied embedding + the final norm (the paged optimizer's bytes are the same kernel's);
+    # prefetch_state's two get_ptr .data aliases stop in PyTorch's Python binding (THPVariable_get_data, no dispatch):
+    # each at binding_call_share of a dispatched call (pytorch/pytorch issue #41383: about half of one op's ~2 us)
     tensors = 28 * 9 + 2
-    assert paged - plain == pytest.approx(tensors * 2 * host_figures()["view_seconds"]["value"], rel=1e-6)
+    share = host_figures()["optimizer_syncs"]["binding_call_share"]
+    assert paged - plain == pytest.approx(tensors * 2 * share * host_figures()["view_seconds"]["value"], rel=1e-6)

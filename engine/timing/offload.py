@@ -9,6 +9,7 @@ from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
+from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
 from .fp8_param_cast import fp8_param_cast_seconds
 from .gemm import Rates
@@ -40,6 +41,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
     offload = optimizer = 0.0
     if s.offload == "none":
         optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        if s.optimizer.startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
+            optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
         if "step_bytes_per_param" in prof:
@@ -69,7 +72,8 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     """Seconds per step the GPU idles while the optimizer's host waits for it (presets/host_overhead.json
     optimizer_syncs): bitsandbytes' 8-bit optimizers call torch.cuda.synchronize() after each parameter tensor's
     update kernel, so before the next tensor's kernel the GPU waits a device-to-host round trip, the host's Python
-    path to that kernel (python_calls_per_parameter_tensor, at the Python-call cost) and a launch. The
+    path to that kernel (python_calls_per_parameter_tensor: those through the dispatcher at the Python-call cost, the
+    rest, which stop in PyTorch's Python binding, at binding_call_share of it) and a launch. The
     tensors are the stage's trained ones as the optimizer holds them: every layer's weights, biases and norms (and
     the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
     partition (one per parameter group, two)."""
@@ -88,7 +92,9 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
     launch, call = host_call_seconds(s)
     calls = table.get("python_calls_per_parameter_tensor", {}).get(s.optimizer, 0)
-    return tensors * (syncs * (host_figures()["sync_seconds"]["value"] + launch) + calls * call)
+    dispatched = min(calls, table.get("dispatcher_calls_per_parameter_tensor", {}).get(s.optimizer, calls))
+    path = (dispatched + table.get("binding_call_share", 1.0) * (calls - dispatched)) * call
+    return tensors * (syncs * (host_figures()["sync_seconds"]["value"] + launch) + path)
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
