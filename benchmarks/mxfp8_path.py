@@ -89,9 +89,10 @@ def main() -> None:
         p = path(row)
         if p is None:
             continue
-        slower = 1 + p["missing"] / p["casts"] if p["casts"] > 0 else float("nan")
+        # only where the step lacks time: where the model is slow already no cast rate would close it
+        slower = f"{1 + p['missing'] / p['casts']:8.1f}" if p["casts"] > 0 and p["missing"] > 0 else f"{'-':>8s}"
         print(f"{row['id']:72s} {p['local']:5d} {p['missing']:+8.2f} {p['casts']:6.2f} {p['swizzle']:7.3f} "
-              f"{slower:8.1f} {p['gain']:8.2f} {p['host_mx']:7.2f} {p['host_bf16']:9.2f}")
+              f"{slower} {p['gain']:8.2f} {p['host_mx']:7.2f} {p['host_bf16']:9.2f}")
 
 
 if __name__ == "__main__":
