@@ -89,7 +89,35 @@ def test_mxfp8_casts_stream_at_the_measured_rate():
     plain = _cost("qwen3-30b-a3b", 1e15, fp8="")
     blockwise, mxfp8 = _cost("qwen3-30b-a3b", 1e15, fp8="te-blockwise"), _cost("qwen3-30b-a3b", 1e15, fp8="te-mxfp8")
     slower = efficiency()["memory_bandwidth_fraction"]["value"] / table["te-mxfp8"]["bandwidth_fraction"]
-    assert abs((mxfp8.elem_fwd - plain.elem_fwd) - slower * (blockwise.elem_fwd - plain.elem_fwd)) < 1e-12
+    swizzle = table["te-mxfp8"]["weight_forward"] * _rank_weights("qwen3-30b-a3b", 8) / MEMORY  # below
+    assert abs((mxfp8.elem_fwd - plain.elem_fwd - swizzle) - slower * (blockwise.elem_fwd - plain.elem_fwd)) < 1e-12
+
+
+def _rank_weights(model: str, ep: int) -> float:
+    """fp8 GEMM weight elements of one MoE layer on one rank (TP 1): the layer's linears but the router, and its
+    1/ep of the experts."""
+    spec = model_spec_for(model)
+    dense = sum(lin.params for lin in spec.layer_linears(True) if lin.group != "router")
+    return dense + spec.expert_params_per_layer() / ep
+
+
+def test_mxfp8_weight_scales_swizzled_every_micro_batch():
+    """Transformer Engine swizzles an MXFP8 weight's scales at every GEMM call that uses it (gemm.cpp
+    swizzle_scales_for_gemm / multi_tensor_swizzle_scales_for_gemm at 5671fd36, v2.12): the rowwise scales for fprop,
+    the columnwise ones for dgrad, one byte per 32 elements read and one written each time, whatever the
+    micro-batch's tokens; the activations' and gradients' quantizers write swizzled scales themselves
+    (optimize_for_gemm), so only the weights pay it. Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B config.json: hidden 2,048,
+    32 query and 4 KV heads of 128, 128 experts of ffn 768) at EP 8: 16 local experts."""
+    entry = efficiency()["fp8_cast_bytes"]["te-mxfp8"]
+    assert entry["weight_forward"] == entry["weight_backward"] == 2 / 32
+    weights = 2048 * (32 + 2 * 4) * 128 + 32 * 128 * 2048 + 16 * 3 * 2048 * 768
+    assert _rank_weights("qwen3-30b-a3b", 8) == weights
+    mxfp8, blockwise = _cost("qwen3-30b-a3b", 1e15, fp8="te-mxfp8"), _cost("qwen3-30b-a3b", 1e15, fp8="te-blockwise")
+    slower = efficiency()["memory_bandwidth_fraction"]["value"] / entry["bandwidth_fraction"]
+    plain = _cost("qwen3-30b-a3b", 1e15, fp8="")
+    # the backward: the token casts at the MXFP8 kernel's rate plus the swizzle of the dgrad's columnwise scales
+    tokens_bwd = slower * (blockwise.elem_bwd - plain.elem_bwd)
+    assert abs((mxfp8.elem_bwd - plain.elem_bwd) - tokens_bwd - weights * 2 / 32 / MEMORY) < 1e-12
 
 
 def _miss(experts: int, ranks: int, k: int) -> float:
