@@ -1,5 +1,5 @@
 """The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format
-by a run of the same kind (model and training method), approached smoothly from KNEE of it (held_mfu),
+by a run of the same kind (model, training method), approached smoothly from KNEE of it (held_mfu),
 over the sources of the published set (presets/mfu_ceilings.json, generated from tests/data/published/
 throughput.json by benchmarks/speed_accuracy_report.py). A time model whose matmuls run at the best shape's
 rate would otherwise promise layouts no published run reached (issue 23: 59% for Llama-3.1-405B on 1,024 H100s
@@ -7,20 +7,22 @@ against the published 38-43%).
 
 Kinds, on two axes. The model: a dense model's plan is held to dense runs, since a mixture-of-experts run's MFU (its
 expert GEMMs are small and uneven, its all-to-all exposed) says how fast MoE training went, not how fast the GPU runs
-dense layers; an MoE plan to MoE runs. The training method: a plan that trains every weight is held to runs that did,
-and a plan with frozen weights (LoRA, QLoRA, frozen layers: `frozen_weights`) to runs with frozen weights, since a step
-that runs no weight-gradient GEMMs, optimizer or gradient reduction for its frozen weights reaches an MFU (on the FLOPs
-it runs) that full training does not (H100 bf16: 65.7% for a LoRA step of Llama 3 8B in NVIDIA/dgxc-benchmarking,
-49.5% at best for full training). QLoRA steps belong with LoRA (the same frozen base, dequantized on the fly: slower,
-so their runs never raise the bound); a step with frozen layers too, whatever their number: its frozen layers run as a
-LoRA step's base does, and a ceiling is a bound, which the full-training one is not for a mostly frozen step.
+dense layers; an MoE plan to MoE runs. The training method: a plan that trains every weight is held to runs that did;
+a plan with frozen weights (LoRA, QLoRA, frozen layers: `frozen_weights`) to the best of runs with frozen weights and
+of full-training runs. A frozen-weights step runs a full step's forward and activation-gradient GEMMs at the same
+shapes and skips the rest for its frozen weights (their weight-gradient GEMMs, optimizer and gradient reduction; LoRA's
+own adapter GEMMs are under 1% of the FLOPs), so what full training reached on a GPU is within its reach (in
+NVIDIA/dgxc-benchmarking's fine-tuning tables, release 25.02.02 on 8 H100s, LoRA and full SFT of Llama 3 8B reach MFU
+65.7% and 64.6% in bf16, 44.4% and 44.9% in fp8). The converse does not hold: a frozen-weights run's MFU, counted on
+FLOPs without the weight gradients, says how fast an adapter step went, not a full one, so it holds a full-training
+plan only where no full-training run is at hand. QLoRA belongs with LoRA (the same frozen base, dequantized on the
+fly: slower, so its runs do not raise the bound), and so does a step with any frozen layer: those layers run as a
+LoRA step's base does, the trained ones as full training.
 
-Where no run of the plan's kind on its GPU or architecture is at hand (FALLBACK), the runs of the kinds whose MFU
-bounds it from above hold it first (a dense step runs an MoE step's GEMMs larger and without the all-to-all; a step
-with frozen weights runs a full step's GEMMs less the weight gradients, and none of its optimizer or reduction for
-them), nearest first; only then the kinds below it, the nearest evidence there is (they stretch a step that may go
-faster). Nearest: one axis changed before two, and the training method before the model (the forward and
-activation-gradient GEMMs, two thirds of a full step, keep their shapes across training methods, not across models).
+Where no run of the plan's kinds on its GPU or architecture is at hand (FALLBACK), the runs of the kinds whose MFU
+bounds it from above hold it first (a dense step runs an MoE step's GEMMs larger and without the all-to-all; a frozen-
+weights run holds a full step loosely), nearest first; only then the kinds below it, the nearest evidence there is
+(an MoE run for a dense plan: it stretches a step that may go faster).
 
 Each ceiling keeps its source, so the accuracy report can leave a row's own source out (cross-validation). No Qt.
 """
@@ -68,17 +70,19 @@ def _table() -> dict[str, Any]:
 
 
 @cache
-def _best(kind: str, key: tuple[str, str, str, str], left_out: str | None, min_sources: int) -> Ceiling | None:
+def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], left_out: str | None,
+          min_sources: int) -> Ceiling | None:
     table = _table()
-    entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
+    entries = [e for kind in kinds for e in table[level].get((*key, *kind), ())
+               if e["source"] != left_out and left_out != EVERY_SOURCE]
     if not entries or len({e["source"] for e in entries}) < min_sources:
         return None
     top = max(entries, key=lambda e: e["mfu"])
     return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
 
 
-DENSE, MOE = "dense", "moe"  # the model kind, fastest first
-FROZEN, FULL = "frozen", "full"  # the training method: some weights frozen (adapters, frozen layers), or none
+DENSE, MOE = "dense", "moe"  # the model kind
+FULL, FROZEN = "full", "frozen"  # the training method: every weight trained, or some frozen (adapters, frozen layers)
 
 
 def frozen_weights(s: Scenario, spec: ModelSpec) -> bool:
@@ -87,20 +91,14 @@ def frozen_weights(s: Scenario, spec: ModelSpec) -> bool:
     return gradient_shares(s, spec)[1] < 1.0
 
 
-def _fallback(model: str, training: str) -> tuple[tuple[str, str], ...]:
-    """The kinds whose runs hold a plan of this kind, in turn (the module's text): its own; those bounding it from
-    above (as fast or faster on both axes); the rest; nearest first within each (one axis before two, the training
-    method before the model)."""
-    kinds = [(m, t) for m in (DENSE, MOE) for t in (FROZEN, FULL)]
-
-    def order(kind: tuple[str, str]) -> tuple[bool, int, bool]:
-        below = (kind[0] == MOE != model) or (kind[1] == FULL != training)
-        return below, (kind[0] != model) + (kind[1] != training), kind[0] != model
-
-    return tuple(sorted(kinds, key=order))
-
-
-FALLBACK = {(m, t): _fallback(m, t) for m in (DENSE, MOE) for t in (FROZEN, FULL)}
+# Per plan kind (model, training method), the groups of run kinds that hold it, in turn: the plan takes the best run of
+# the first group with a run on its GPU, else on its architecture (the module's text)
+FALLBACK: dict[tuple[str, str], tuple[tuple[tuple[str, str], ...], ...]] = {
+    (DENSE, FULL): (((DENSE, FULL),), ((DENSE, FROZEN),), ((MOE, FULL),), ((MOE, FROZEN),)),
+    (DENSE, FROZEN): (((DENSE, FROZEN), (DENSE, FULL)), ((MOE, FROZEN), (MOE, FULL))),
+    (MOE, FULL): (((MOE, FULL),), ((MOE, FROZEN),), ((DENSE, FULL),), ((DENSE, FROZEN),)),
+    (MOE, FROZEN): (((MOE, FROZEN), (MOE, FULL)), ((DENSE, FROZEN), (DENSE, FULL))),
+}
 
 
 def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, frozen: bool = False) -> Ceiling | None:
@@ -110,10 +108,10 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, froz
     if gpu_id is None:
         return None
     left_out, min_sources = _LEFT_OUT.get(), _MIN_SOURCES.get()
-    for model, training in FALLBACK[(MOE if moe else DENSE, FROZEN if frozen else FULL)]:
-        found = _best("gpu", (gpu_id, fmt, model, training), left_out, min_sources)
+    for kinds in FALLBACK[(MOE if moe else DENSE, FROZEN if frozen else FULL)]:
+        found = _best("gpu", (gpu_id, fmt), kinds, left_out, min_sources)
         if found is None and arch != "default":
-            found = _best("arch", (arch, fmt, model, training), left_out, min_sources)
+            found = _best("arch", (arch, fmt), kinds, left_out, min_sources)
         if found is not None:
             return found
     return None
