@@ -202,7 +202,11 @@ def test_a_zero_2_plan_is_listed_only_where_zero_1_does_not_fit():
     from time_speed import LLAMA_405B_1024
 
     result = speed_search(scenario_from_dict(LLAMA_405B_1024))
-    assert result.plans and result.plans[0].scenario.zero_stage == 1
+    first = result.plans[0].scenario if result.plans else None
+    # ZeRO-1, or one data-parallel replica, where no ZeRO stage shards anything and the plainer plan of a tie keeps
+    # the scenario's stage (with the H100 bf16 full-training ceiling at 1.1 x 64.6%, tp 4 pp 64 cp 4 at DP 1 ties
+    # tp 4 pp 32 cp 4 ZeRO-1 at DP 2, 223.5 against 225.7 tokens/s per GPU)
+    assert first is not None and (first.zero_stage == 1 or (first.dp == 1 and first.zero_stage == 0))
     for p in result.plans:
         s = p.scenario
         if s.zero_stage == 2 and not s.fsdp and s.offload == "none":
