@@ -28,7 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 from engine.accuracy.published_throughput import compare, load_rows, quantile, source_of  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
-from engine.timing.ceiling import CEILINGS_FILE, leave_out, mfu_ceiling, requiring_sources  # noqa: E402
+from engine.timing.ceiling import (  # noqa: E402
+    CEILINGS_FILE,
+    frozen_weights,
+    leave_out,
+    mfu_ceiling,
+    requiring_sources,
+)
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.mfu import mfu_format  # noqa: E402
 
@@ -37,12 +43,12 @@ WIDER = {"fp8": "bf16", "fp4": "bf16"}  # formats whose recipes may keep a GEMM 
 
 
 def exceedances(entries: list[dict], level: str) -> dict[int, tuple[int, int, list[str]]]:
-    """{n other sources: (trials, sources above 1.1 x the others' best, which)} over every (level, format, kind)."""
-    groups: dict[tuple[str, str, str], dict[str, float]] = {}
+    """{n other sources: (trials, sources above 1.1 x the others' best, which)} over every (level, format, kinds)."""
+    groups: dict[tuple[str, str, str, str], dict[str, float]] = {}
     for e in entries:
         if level == "arch" and e["arch"] == "default":
             continue
-        best = groups.setdefault((e[level], e["format"], e["kind"]), {})
+        best = groups.setdefault((e[level], e["format"], e["kind"], e["training"]), {})
         best[e["source"]] = max(best.get(e["source"], 0.0), e["mfu"])
     out: dict[int, tuple[int, int, list[str]]] = {}
     for key, best in sorted(groups.items()):
@@ -63,14 +69,16 @@ def format_floor_binds(entries: list[dict]) -> list[str]:
     hits = []
     for row in load_rows():
         s = scenario_from_dict(row["scenario"])
-        hw, fmt, moe = hardware_for(s), mfu_format(s), resolve_model(s).is_moe
+        spec = resolve_model(s)
+        hw, fmt, moe, frozen = hardware_for(s), mfu_format(s), spec.is_moe, frozen_weights(s, spec)
         if fmt not in WIDER:
             continue
         for left in (None, source_of(row)):
             with leave_out(left) if left else contextlib.nullcontext():
-                ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, moe)
+                ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, moe, frozen)
             wider = [e["mfu"] for e in entries if e["gpu"] == hw.gpu_id and e["format"] == WIDER[fmt]
-                     and e["kind"] == ("moe" if moe else "dense") and e["source"] != left]
+                     and e["kind"] == ("moe" if moe else "dense") and e["training"] == ("frozen" if frozen else "full")
+                     and e["source"] != left]
             floor = max(wider, default=0.0) * hw.peak(WIDER[fmt]) / hw.peak(fmt)
             if ceiling is None or floor > ceiling.measured:
                 hits.append(f"{row['id']} (left out: {left}): ceiling {ceiling and ceiling.measured}, floor {floor:.3f}")

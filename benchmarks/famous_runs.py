@@ -32,7 +32,7 @@ from engine.planning.speed_search import speed_search  # noqa: E402
 from engine.planning.techniques import Techniques  # noqa: E402
 from engine.scenario import Scenario, resolve_model  # noqa: E402
 from engine.timing import step_time  # noqa: E402
-from engine.timing.ceiling import leave_out, mfu_ceiling  # noqa: E402
+from engine.timing.ceiling import frozen_weights, leave_out, mfu_ceiling  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.mfu import mfu_format  # noqa: E402
 
@@ -89,8 +89,9 @@ def layout_text(s: Scenario) -> str:
 
 def ceiling_of(s: Scenario) -> float | None:
     """The most MFU a plan of this scenario may claim (engine/timing/ceiling.py), None where no run bounds it."""
+    spec = resolve_model(s)
     ceiling = mfu_ceiling(s.gpu if isinstance(s.gpu, str) else None, hardware_for(s).arch, mfu_format(s),
-                          resolve_model(s).is_moe)
+                          spec.is_moe, frozen_weights(s, spec))
     return ceiling.mfu if ceiling is not None else None
 
 

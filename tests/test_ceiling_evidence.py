@@ -14,7 +14,7 @@ from engine.timing.ceiling import CEILINGS_FILE, leave_out, mfu_ceiling, requiri
 def _best(gpu: str, fmt: str, source: str | None = None) -> float:
     entries = json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))["best_by_source"]
     return max(e["mfu"] for e in entries if e["gpu"] == gpu and e["format"] == fmt and e["kind"] == "dense"
-               and e["source"] != source)
+               and e["training"] == "full" and e["source"] != source)
 
 
 def test_the_planner_holds_a_plan_to_the_one_published_run_there_is():

@@ -24,7 +24,7 @@ from engine.accuracy.published_throughput import (
 )
 from engine.scenario import resolve_model
 from engine.timing import step_time
-from engine.timing.ceiling import CEILINGS_FILE, leave_out, mfu_ceiling
+from engine.timing.ceiling import CEILINGS_FILE, frozen_weights, leave_out, mfu_ceiling
 from engine.timing.hardware import hardware_for
 from engine.timing.mfu import mfu_format
 
@@ -277,13 +277,14 @@ def test_no_prediction_claims_more_than_the_ceiling():
     and with a row's own source left out, the ceiling comes from the other sources only."""
     for row in load_rows():
         s = scenario_from_dict(row["scenario"])
-        hw = hardware_for(s)
-        ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), resolve_model(s).is_moe)
+        hw, spec = hardware_for(s), resolve_model(s)
+        kinds = spec.is_moe, frozen_weights(s, spec)
+        ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), *kinds)
         assert ceiling is not None and step_time(s).mfu <= ceiling.mfu * (1 + 1e-9), row["id"]
         assert ceiling.mfu >= ceiling.measured * 1.1 * (1 - 1e-9)
         source = row["source"].split()[0]
         with leave_out(source):
-            other = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), resolve_model(s).is_moe)
+            other = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), *kinds)
         assert other is None or other.source != source
 
 
@@ -292,11 +293,14 @@ def test_a_ceiling_comes_from_runs_of_the_plans_kind_at_full_rate():
     small expert GEMMs and exposed all-to-all, is not what the GPU reaches on dense layers) and an MoE plan to MoE
     runs, each to the other kind only where no run of its own kind on its GPU or architecture is at hand; runs their
     sources call power-limited or cut down (published_throughput.NOT_FULL_RATE) set none. Checked on every published
-    row, with its own source left out as the accuracy report does."""
+    row, with its own source left out as the accuracy report does (the training kind, full or frozen weights:
+    tests/test_ceiling_kinds.py)."""
     from engine.accuracy.published_throughput import NOT_FULL_RATE
 
     rows = {row["id"]: row for row in load_rows()}
     moe = {rid: resolve_model(scenario_from_dict(row["scenario"])).is_moe for rid, row in rows.items()}
+    frozen = {rid: frozen_weights(s, resolve_model(s))
+              for rid, s in ((rid, scenario_from_dict(row["scenario"])) for rid, row in rows.items())}
     data = json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))
     assert not [e for e in data["best_by_source"] if any(e["row"].startswith(p) for p, _ in NOT_FULL_RATE)]
     assert all(e["kind"] == ("moe" if moe[e["row"]] else "dense") for e in data["best_by_source"])
@@ -305,7 +309,7 @@ def test_a_ceiling_comes_from_runs_of_the_plans_kind_at_full_rate():
         s = scenario_from_dict(row["scenario"])
         hw = hardware_for(s)
         with leave_out(source_of(row)):
-            ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), moe[rid])
+            ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s), moe[rid], frozen[rid])
         if ceiling is not None and moe[ceiling.row] != moe[rid]:  # only where the plan's kind has no run at hand
             own_kind = [e for e in data["best_by_source"] if e["format"] == mfu_format(s)
                         and e["source"] != source_of(row) and moe[e["row"]] == moe[rid]

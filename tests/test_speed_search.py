@@ -130,15 +130,18 @@ def test_the_405b_search_claims_no_mfu_above_the_published_ceiling():
     from time_speed import LLAMA_405B_1024
 
     from engine.accuracy.published_throughput import compare, load_rows
-    from engine.timing.ceiling import mfu_ceiling
+    from engine.scenario import resolve_model
+    from engine.timing.ceiling import frozen_weights, mfu_ceiling
 
     meta = [c.measured_mfu for c in compare([r for r in load_rows() if r["framework"] == "Meta Llama 3"])]
     assert len(meta) == 3  # the paper's three 405B rows, 38-43%
     ceiling = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16")
-    # The ceiling is 1.1 x the best H100 BF16 run of any model in the published set. Since issue 23 item 4 added
+    # The ceiling is 1.1 x the best H100 BF16 full-training run of any model in the published set (LoRA runs hold
+    # only plans with frozen weights: engine/timing/ceiling.py, tests/test_ceiling_kinds.py). Since issue 23 item 4 added
     # OLMo-core's Llama3-8B run (48.8% MFU, allenai/OLMo-core README at 7e58d128) it is 53.7%, above the 405B runs'
     # 38-43% + 10 points: the ceiling is per GPU and format, not per model size (reported to the lead).
-    h100_bf16 = [c.measured_mfu for c in compare(load_rows()) if c.gpu == "h100-sxm-80gb"
+    full = [r for r in load_rows() if r["scenario"].get("method", "full") == "full"]
+    h100_bf16 = [c.measured_mfu for c in compare(full) if c.gpu == "h100-sxm-80gb"
                  and c.measured_mfu == c.measured_mfu_bf16]
     assert ceiling is not None and abs(ceiling.measured - max(h100_bf16)) < 1e-4  # the ceilings file keeps 4 digits
     assert abs(ceiling.mfu - 1.1 * ceiling.measured) < 1e-9
@@ -153,7 +156,10 @@ def test_the_405b_search_claims_no_mfu_above_the_published_ceiling():
     result = speed_search(scenario_from_dict(LLAMA_405B_1024))
     assert result.plans and result.plans[0].time.mfu <= best_405b + 0.10
     for p in result.plans + result.changes_what_you_train:
-        assert p.time.mfu <= ceiling.mfu * (1 + 1e-9), (p.changes, p.time.mfu)
+        own = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16", frozen=frozen_weights(p.scenario,
+                                                                                 resolve_model(p.scenario)))
+        assert own is not None and p.time.mfu <= own.mfu * (1 + 1e-9), (p.changes, p.time.mfu)
+    assert all(p.time.mfu <= ceiling.mfu * (1 + 1e-9) for p in result.plans)  # the plans that train every weight
 
 
 def test_plans_that_tie_rank_the_plainer_first_and_offload_last():
@@ -196,7 +202,11 @@ def test_a_zero_2_plan_is_listed_only_where_zero_1_does_not_fit():
     from time_speed import LLAMA_405B_1024
 
     result = speed_search(scenario_from_dict(LLAMA_405B_1024))
-    assert result.plans and result.plans[0].scenario.zero_stage == 1
+    first = result.plans[0].scenario if result.plans else None
+    # ZeRO-1, or one data-parallel replica, where no ZeRO stage shards anything and the plainer plan of a tie keeps
+    # the scenario's stage (with the H100 bf16 full-training ceiling at 1.1 x 64.6%, tp 4 pp 64 cp 4 at DP 1 ties
+    # tp 4 pp 32 cp 4 ZeRO-1 at DP 2, 223.5 against 225.7 tokens/s per GPU)
+    assert first is not None and (first.zero_stage == 1 or (first.dp == 1 and first.zero_stage == 0))
     for p in result.plans:
         s = p.scenario
         if s.zero_stage == 2 and not s.fsdp and s.offload == "none":

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scenario import resolve_model, scenario_from_dict
-from ..timing.ceiling import DENSE, MOE, leave_out
+from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import step_time
@@ -94,20 +94,21 @@ def sets_ceiling(row: dict[str, Any]) -> bool:
 
 
 def best_mfu_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per GPU, compute format, model kind (dense or moe) and source, the run with the highest measured MFU:
-    presets/mfu_ceilings.json's entries (the time model claims at most (1 + margin) x the best of them for a plan of
-    the same kind; engine/timing/ceiling.py)."""
-    best: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    """Per GPU, compute format, model kind (dense or moe), training kind (full, or frozen: some weights frozen) and
+    source, the run with the highest measured MFU: presets/mfu_ceilings.json's entries (the time model claims at most
+    (1 + margin) x the best of them for a plan of the same kinds; engine/timing/ceiling.py)."""
+    best: dict[tuple[str, str, str, str, str], dict[str, Any]] = {}
     for row in rows:
         s = scenario_from_dict(row["scenario"])
         if not isinstance(s.gpu, str) or not sets_ceiling(row):
             continue
         spec = resolve_model(s)
         mfu = mfu_figures(s, spec, float(row["measured"]))[0]
-        key = (s.gpu, mfu_format(s), MOE if spec.is_moe else DENSE, source_of(row))
+        key = (s.gpu, mfu_format(s), MOE if spec.is_moe else DENSE, FROZEN if frozen_weights(s, spec) else FULL,
+               source_of(row))
         if key not in best or mfu > best[key]["mfu"]:
             best[key] = {"gpu": s.gpu, "arch": hardware_for(s).arch, "format": key[1], "kind": key[2],
-                         "source": key[3], "row": row["id"], "mfu": round(mfu, 4)}
+                         "training": key[3], "source": key[4], "row": row["id"], "mfu": round(mfu, 4)}
     return [best[k] for k in sorted(best)]
 
 

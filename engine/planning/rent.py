@@ -28,7 +28,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import gpu_presets
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..timing.ceiling import mfu_ceiling
+from ..timing.ceiling import frozen_weights, mfu_ceiling
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
@@ -159,7 +159,7 @@ def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
     reached on this GPU in this format (1.0 where none is known)."""
     spec, hw = resolve_model(s), hardware_for(s)
     fmt = mfu_format(s)
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe, frozen_weights(s, spec))
     mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
     flops = step_flops_per_token(s, spec) * tokens
     # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures

@@ -1,15 +1,28 @@
 """The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format
-by a run of the same kind, approached smoothly from KNEE of it (held_mfu),
+by a run of the same kind (model, training method), approached smoothly from KNEE of it (held_mfu),
 over the sources of the published set (presets/mfu_ceilings.json, generated from tests/data/published/
 throughput.json by benchmarks/speed_accuracy_report.py). A time model whose matmuls run at the best shape's
 rate would otherwise promise layouts no published run reached (issue 23: 59% for Llama-3.1-405B on 1,024 H100s
 against the published 38-43%).
 
-Kinds: a dense model's plan is held to dense runs only, since a mixture-of-experts run's MFU (its expert GEMMs are
-small and uneven, its all-to-all exposed) says how fast MoE training went, not how fast the GPU runs dense layers;
-an MoE plan is held to MoE runs. Where no run of the plan's kind on its GPU or architecture is at hand, the runs of
-the other kind hold it: the nearest evidence there is (a dense run's MFU bounds an MoE step, which runs the same GEMMs
-smaller; an MoE run's is low for a dense plan, and only GPUs and formats without any dense run reach it).
+Kinds, on two axes. The model: a dense model's plan is held to dense runs, since a mixture-of-experts run's MFU (its
+expert GEMMs are small and uneven, its all-to-all exposed) says how fast MoE training went, not how fast the GPU runs
+dense layers; an MoE plan to MoE runs. The training method: a plan that trains every weight is held to runs that did;
+a plan with frozen weights (LoRA, QLoRA, frozen layers: `frozen_weights`) to the best of runs with frozen weights and
+of full-training runs. A frozen-weights step runs a full step's forward and activation-gradient GEMMs at the same
+shapes and skips the rest for its frozen weights (their weight-gradient GEMMs, optimizer and gradient reduction; LoRA's
+own adapter GEMMs are under 1% of the FLOPs), so what full training reached on a GPU is within its reach (in
+NVIDIA/dgxc-benchmarking's fine-tuning tables, release 25.02.02 on 8 H100s, LoRA and full SFT of Llama 3 8B reach MFU
+65.7% and 64.6% in bf16, 44.4% and 44.9% in fp8). The converse does not hold: a frozen-weights run's MFU, counted on
+FLOPs without the weight gradients, says how fast an adapter step went, not a full one, so it holds a full-training
+plan only where no full-training run is at hand. QLoRA belongs with LoRA (the same frozen base, dequantized on the
+fly: slower, so its runs do not raise the bound), and so does a step with any frozen layer: those layers run as a
+LoRA step's base does, the trained ones as full training.
+
+Where no run of the plan's kinds on its GPU or architecture is at hand (FALLBACK), the runs of the kinds whose MFU
+bounds it from above hold it first (a dense step runs an MoE step's GEMMs larger and without the all-to-all; a frozen-
+weights run holds a full step loosely), nearest first; only then the kinds below it, the nearest evidence there is
+(an MoE run for a dense plan: it stretches a step that may go faster).
 
 Each ceiling keeps its source, so the accuracy report can leave a row's own source out (cross-validation). No Qt.
 """
@@ -23,7 +36,10 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any, NamedTuple
 
+from ..models.architecture import ModelSpec
 from ..models.presets import PRESETS_DIR, read_preset_json
+from ..scenario import Scenario
+from .mfu import gradient_shares
 
 CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
 EVERY_SOURCE = "*"
@@ -44,39 +60,58 @@ class Ceiling(NamedTuple):
 @cache
 def _table() -> dict[str, Any]:
     data = read_preset_json(CEILINGS_FILE)
-    by_gpu: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    by_arch: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    by_gpu: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
+    by_arch: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:
-        by_gpu.setdefault((entry["gpu"], entry["format"], entry["kind"]), []).append(entry)
+        by_gpu.setdefault((entry["gpu"], entry["format"], entry["kind"], entry["training"]), []).append(entry)
         if entry["arch"] != "default":
-            by_arch.setdefault((entry["arch"], entry["format"], entry["kind"]), []).append(entry)
+            by_arch.setdefault((entry["arch"], entry["format"], entry["kind"], entry["training"]), []).append(entry)
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
 
 
 @cache
-def _best(kind: str, key: tuple[str, str, str], left_out: str | None, min_sources: int) -> Ceiling | None:
+def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], left_out: str | None,
+          min_sources: int) -> Ceiling | None:
     table = _table()
-    entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
+    entries = [e for kind in kinds for e in table[level].get((*key, *kind), ())
+               if e["source"] != left_out and left_out != EVERY_SOURCE]
     if not entries or len({e["source"] for e in entries}) < min_sources:
         return None
     top = max(entries, key=lambda e: e["mfu"])
     return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
 
 
-DENSE, MOE = "dense", "moe"
+DENSE, MOE = "dense", "moe"  # the model kind
+FULL, FROZEN = "full", "frozen"  # the training method: every weight trained, or some frozen (adapters, frozen layers)
 
 
-def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False) -> Ceiling | None:
-    """The ceiling for a preset GPU in a number format and a model kind (see the module's text): from runs on that
-    GPU, else on GPUs of its architecture (MFU is a fraction of each GPU's own peak); None for a custom GPU or where
-    no published run is at hand."""
+def frozen_weights(s: Scenario, spec: ModelSpec) -> bool:
+    """Whether the step leaves some weights without a gradient (LoRA, QLoRA, frozen layers): the training kind
+    FROZEN; a `freeze` plan with no frozen layer trains every layer (FULL)."""
+    return gradient_shares(s, spec)[1] < 1.0
+
+
+# Per plan kind (model, training method), the groups of run kinds that hold it, in turn: the plan takes the best run of
+# the first group with a run on its GPU, else on its architecture (the module's text)
+FALLBACK: dict[tuple[str, str], tuple[tuple[tuple[str, str], ...], ...]] = {
+    (DENSE, FULL): (((DENSE, FULL),), ((DENSE, FROZEN),), ((MOE, FULL),), ((MOE, FROZEN),)),
+    (DENSE, FROZEN): (((DENSE, FROZEN), (DENSE, FULL)), ((MOE, FROZEN), (MOE, FULL))),
+    (MOE, FULL): (((MOE, FULL),), ((MOE, FROZEN),), ((DENSE, FULL),), ((DENSE, FROZEN),)),
+    (MOE, FROZEN): (((MOE, FROZEN), (MOE, FULL)), ((DENSE, FROZEN), (DENSE, FULL))),
+}
+
+
+def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, frozen: bool = False) -> Ceiling | None:
+    """The ceiling for a preset GPU in a number format, a model kind and a training kind (see the module's text):
+    from runs on that GPU, else on GPUs of its architecture (MFU is a fraction of each GPU's own peak); None for a
+    custom GPU or where no published run is at hand."""
     if gpu_id is None:
         return None
     left_out, min_sources = _LEFT_OUT.get(), _MIN_SOURCES.get()
-    for kind in (MOE, DENSE) if moe else (DENSE, MOE):
-        found = _best("gpu", (gpu_id, fmt, kind), left_out, min_sources)
+    for kinds in FALLBACK[(MOE if moe else DENSE, FROZEN if frozen else FULL)]:
+        found = _best("gpu", (gpu_id, fmt), kinds, left_out, min_sources)
         if found is None and arch != "default":
-            found = _best("arch", (arch, fmt, kind), left_out, min_sources)
+            found = _best("arch", (arch, fmt), kinds, left_out, min_sources)
         if found is not None:
             return found
     return None

@@ -25,7 +25,7 @@ from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
-from .ceiling import held_mfu, mfu_ceiling
+from .ceiling import frozen_weights, held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nvls, tp_unit_seconds
 from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path
@@ -355,7 +355,7 @@ def step_time(s: Scenario) -> StepTime:
     fmt = mfu_format(s)
     peak = hw.peak(fmt)
     raw_step = sum(raw.values())
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe, frozen_weights(s, spec))
     own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
     held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
     if held < own:

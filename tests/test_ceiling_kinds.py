@@ -1,0 +1,118 @@
+"""MFU ceilings by kind of step (engine/timing/ceiling.py): the model (dense or MoE) and the training method (every
+weight trained, or some frozen: LoRA, QLoRA, frozen layers).
+
+Expected values come from presets/mfu_ceilings.json, generated from tests/data/published/throughput.json: on H100 SXM
+in bf16 NVIDIA/dgxc-benchmarking's best full-training run is its full SFT of Llama 3 8B (MFU 0.646) and its best
+frozen-weights run the LoRA fine-tuning of the same model (0.657); NVIDIA-NeMo/Automodel's best frozen-weights run is
+its Qwen2.5 7B LoRA (0.474); NVIDIA/Megatron-LM's README weak-scaling run (0.4945) is the best full-training run of any
+other source. No MoE run in the set has frozen weights, and no B200 run in bf16 is dense."""
+
+import json
+
+import pytest
+
+from engine.accuracy.published_throughput import load_rows, source_of
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing.ceiling import CEILINGS_FILE, DENSE, FALLBACK, FROZEN, FULL, MOE, frozen_weights, leave_out, mfu_ceiling
+from engine.timing.hardware import hardware_for
+from engine.timing.mfu import mfu_format
+
+
+def _entries() -> list[dict]:
+    return json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))["best_by_source"]
+
+
+def _best(gpu: str, fmt: str, kind: str, training: str, left_out: str | None = None) -> dict:
+    return max((e for e in _entries() if e["gpu"] == gpu and e["format"] == fmt and e["kind"] == kind
+                and e["training"] == training and e["source"] != left_out), key=lambda e: e["mfu"])
+
+
+def _scenario(**keys: object):
+    return scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", **keys})
+
+
+@pytest.mark.parametrize(("keys", "frozen"), [
+    ({}, False),
+    ({"method": "lora"}, True),
+    ({"method": "qlora"}, True),  # the same frozen base as LoRA, dequantized on the fly
+    ({"method": "freeze", "frozen_layers": 30}, True),
+    ({"method": "freeze", "frozen_layers": 1, "freeze_from": "top"}, True),  # one frozen layer is enough
+    ({"method": "freeze", "frozen_layers": 0}, False),  # every decoder layer trained: a full step
+])
+def test_a_step_with_frozen_weights_is_of_the_frozen_kind(keys, frozen):
+    """The training kind follows the share of weights that get a gradient (engine/timing/mfu.py gradient_shares,
+    the MFU numerator's own rule): any frozen weight takes the step out of full training, since its frozen layers run
+    no weight-gradient GEMMs, optimizer or gradient reduction, as a LoRA step's base does."""
+    s = _scenario(**keys)
+    assert frozen_weights(s, resolve_model(s)) is frozen
+
+
+def test_the_fallback_order_holds_a_plan_first_to_kinds_that_bound_it_from_above():
+    """A frozen-weights plan takes the best of its model's frozen-weights and full-training runs (what full training
+    reached is within an adapter step's reach: the same forward and activation-gradient GEMMs, less work for the
+    frozen weights), a full-training plan its own kind's runs; then the kinds that bound it from above (dense over
+    MoE: larger GEMMs, no all-to-all; frozen-weights runs over full training), then the rest."""
+    assert FALLBACK[(DENSE, FULL)] == (((DENSE, FULL),), ((DENSE, FROZEN),), ((MOE, FULL),), ((MOE, FROZEN),))
+    assert FALLBACK[(MOE, FULL)] == (((MOE, FULL),), ((MOE, FROZEN),), ((DENSE, FULL),), ((DENSE, FROZEN),))
+    assert FALLBACK[(DENSE, FROZEN)] == (((DENSE, FROZEN), (DENSE, FULL)), ((MOE, FROZEN), (MOE, FULL)))
+    assert FALLBACK[(MOE, FROZEN)] == (((MOE, FROZEN), (MOE, FULL)), ((DENSE, FROZEN), (DENSE, FULL)))
+
+
+def test_full_training_is_held_to_full_training_runs_and_adapters_to_the_best_of_both():
+    """H100 bf16: a LoRA run (dgxc's Llama 3 8B, 0.657) no longer holds full training; dgxc's own full SFT of the
+    same model (0.646) does. A LoRA plan takes the better of the two. With dgxc left out (its rows cross-validated),
+    both are held to Megatron-LM's full-training 0.4945, above Automodel's LoRA 0.474. On A100 80GB in bf16 the one
+    LoRA run (torchtune's 3B, 0.449) is below torchtune's full 3B (0.691), which holds a LoRA plan there."""
+    full = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16")
+    lora = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16", frozen=True)
+    assert full is not None and full.row == _best("h100-sxm-80gb", "bf16", DENSE, FULL)["row"]
+    assert lora is not None and lora.row == _best("h100-sxm-80gb", "bf16", DENSE, FROZEN)["row"]
+    assert "-sft-" in full.row and "-lora-" in lora.row and full.measured < lora.measured
+    with leave_out("NVIDIA/dgxc-benchmarking"):
+        full = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16")
+        lora = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16", frozen=True)
+    assert full is not None and full.source == "NVIDIA/Megatron-LM" and full.mfu == pytest.approx(0.4945 * 1.1)
+    assert lora == full and _best("h100-sxm-80gb", "bf16", DENSE, FROZEN, "NVIDIA/dgxc-benchmarking")["mfu"] < 0.4945
+    a100 = mfu_ceiling("a100-80gb", "default", "bf16", frozen=True)
+    assert a100 is not None and a100.row == "torchtune-3b-chunked-ce"
+    assert _best("a100-80gb", "bf16", DENSE, FROZEN)["mfu"] < a100.measured
+
+
+def test_where_no_frozen_weights_run_is_at_hand_a_lora_plan_is_held_like_a_full_one():
+    """Blackwell fp8 dense has full-training runs of several sources and LoRA runs of Megatron-Bridge alone: on GB300
+    with Megatron-Bridge left out a LoRA plan is held like a full one (to the other sources' full training). B200 bf16
+    has no dense run of its own: a dense plan of either training kind is held to Blackwell's dense runs (its
+    architecture's), before the MoE runs on B200 itself."""
+    with leave_out("NVIDIA-NeMo/Megatron-Bridge"):
+        lora = mfu_ceiling("gb300", "blackwell", "fp8", frozen=True)
+        full = mfu_ceiling("gb300", "blackwell", "fp8")
+    assert lora is not None and lora == full
+    entries = {e["row"]: e for e in _entries()}
+    assert entries[lora.row]["kind"] == DENSE and entries[lora.row]["training"] == FULL
+    b200 = mfu_ceiling("b200", "blackwell", "bf16", frozen=True)
+    assert b200 == mfu_ceiling("b200", "blackwell", "bf16") and b200 is not None
+    assert entries[b200.row]["kind"] == DENSE and entries[b200.row]["gpu"] != "b200"
+
+
+def test_every_published_row_is_held_to_its_kinds_where_one_is_at_hand():
+    """Checked on every published row with its own source left out, as the accuracy report does: a full-training row
+    is held to a frozen-weights run only where no full-training run of its model kind is on its GPU or architecture;
+    a frozen-weights row is held to a run of its own model kind wherever one is at hand, of either training kind."""
+    entries = {e["row"]: e for e in _entries()}
+    frozen_rows = 0
+    for row in load_rows():
+        s = scenario_from_dict(row["scenario"])
+        hw, spec, fmt = hardware_for(s), resolve_model(s), mfu_format(s)
+        training, model = FROZEN if frozen_weights(s, spec) else FULL, MOE if spec.is_moe else DENSE
+        with leave_out(source_of(row)):
+            ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe, training == FROZEN)
+        if ceiling is None:
+            continue
+        held = entries[ceiling.row]
+        own = [e for e in entries.values() if e["format"] == fmt and e["source"] != source_of(row)
+               and e["kind"] == model and e["training"] in (training, FULL)
+               and (e["gpu"] == hw.gpu_id or e["arch"] == hw.arch != "default")]
+        if (held["kind"], held["training"]) not in ((model, training), (model, FULL)):
+            assert not own, (row["id"], ceiling.row)
+        frozen_rows += training == FROZEN
+    assert frozen_rows == 28  # 27 LoRA rows and torchtune's QLoRA row (tests/data/published)
