@@ -140,9 +140,13 @@ def test_runs_left_out_say_why():
 # beyond 25%). Megatron's RowParallelLinear (o_proj, down_proj) timed at its own shapes, split along its input (the
 # earlier output split had put BigScience's TP 8 o_proj at two waves where 1.04 are needed, hiding a TP 8 cost of the
 # 2022 Megatron-DeepSpeed stack that no source found names): median 7.3%, p90 23.3% (Megatron-LM's README rows 9.9%
-# -> 3.2%, SC21 4.9% -> 2.8%, BigScience 5.0% -> 9.7%; h-tp8).
+# -> 3.2%, SC21 4.9% -> 2.8%, BigScience 5.0% -> 9.7%; h-tp8). With MLPerf v5.1's one-CTA context-parallel
+# communicator and TE's current-scaling amax all-reduces over the TP group (h-mlperf), NCCL's NVLS/NVLSTree/PAT and
+# the tree's bandwidth across nodes (h-nvls), Blackwell's no-mask attention calls (h-gbcp), Megatron's combined 1F1B
+# stream by stream (h-mb1), ROCm TE's cast kernel (h-amd), bitsandbytes' 8-bit kernel and host path (h-ttpairs2) and
+# MXFP8's weight-scale swizzle (h-mxcast): median 7.4%, p90 22.9% (79 of 912 rows beyond 25%).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.24
+P90_MEASURED = 0.23
 
 
 def test_throughput_error_targets():
@@ -360,7 +364,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # at the rate of the call's work on data-centre Blackwell and TE's backward re-gather of the sequence-parallel input
 # (Megatron-Bridge 178 -> 186 of 222 alone): 821 of 954 and 48 equal (84.3%). With the flex dispatcher once per
 # EP rank and DeepSeek-V3's group-limited routing (81.4% alone): 823 of 956 and 46 equal (84.4%). With the
-# row-parallel linears at their own shapes (h-tp8; BigScience's same-day TP pairs 262 -> 250 of 300): 82.4%.
+# row-parallel linears at their own shapes (h-tp8; BigScience's same-day TP pairs 262 -> 250 of 300): 82.4%. With
+# NCCL's tree across nodes (InternEvo's 512-GPU pair) and bitsandbytes' 8-bit kernel (torchtune 26 -> 29 of 32): 811
+# of 961 and 46 equal (82.8%).
 LAYOUT_ORDER_MEASURED = 0.82
 
 
