@@ -17,6 +17,9 @@ from .window_attention import measured_window_seconds
 EAGER_SCORE_BYTES_FWD = 16
 FLASH_BACKWARD_FACTOR = 2.5  # 5 GEMMs in the backward (QK^T recomputed) against 2 in the forward
 EAGER_BACKWARD_FACTOR = 2.0
+# the causal benchmark attention_rate_by_work's lengths are read against: 128 heads (batch x heads) of head dim 128
+# (presets/efficiency.json attention_rate_by_work _source_hopper)
+BENCHMARK_HEADS = 128
 
 
 def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
@@ -160,14 +163,24 @@ def no_mask_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]
     if own:  # Blackwell's, over its own causal reference call (attention_rate_by_work.no_mask); below its shortest
         # call the causal curve's (a call without a mask is not taken to be faster than its table shows)
         ref = _combined(*own["causal_reference"][1:])
-        shift = 0.5 * math.log2(own["batch_heads"] / 128) + 0.5
+        shift = _work_shift(own["batch_heads"]) + NO_MASK_SHIFT
         points = tuple((math.log2(s) + shift, min(1.0, _combined(f, b) / ref)) for s, f, b in own["points"])
         return (*(p for p in attention_by_work(kernel, gpu_id) if p[0] < points[0][0]), *points)
     if not isinstance(entry, dict) or "no_mask_points" not in entry:
         return ()
     _points, _at, ref = _reference_rate(entry, table)
-    shift = 0.5 * math.log2(entry["query_heads"] / 128) + 0.5
+    shift = _work_shift(entry["query_heads"]) + NO_MASK_SHIFT
     return tuple((math.log2(s) + shift, min(1.0, _combined(f, b) / ref)) for s, f, b in entry["no_mask_points"])
+
+
+# log2 of sqrt(2): a call of s tokens without a mask does the FLOPs of the causal one of s x sqrt(2) tokens
+NO_MASK_SHIFT = 0.5
+
+
+def _work_shift(heads: float) -> float:
+    """log2 of the length factor that puts a table of `heads` heads (or batch x heads) on the benchmark's lengths:
+    at length s it does the work of the BENCHMARK_HEADS benchmark at s x sqrt(heads / BENCHMARK_HEADS)."""
+    return 0.5 * math.log2(heads / BENCHMARK_HEADS)
 
 
 def _combined(fwd: float, bwd: float) -> float:
@@ -178,7 +191,7 @@ def _combined(fwd: float, bwd: float) -> float:
 def _reference_rate(entry: dict, table: dict) -> tuple[list[tuple[float, float]], float, float]:
     """A per-heads table's causal points (benchmark log2 length, combined rate), the log2 length of its reference
     work and its combined rate there (interpolated in log2 length)."""
-    shift = 0.5 * math.log2(entry["query_heads"] / 128)
+    shift = _work_shift(entry["query_heads"])
     points = [(math.log2(s) + shift, _combined(f, b)) for s, f, b in entry["points"]]
     at = 0.5 * math.log2(entry["reference_flops"] / table["benchmark_flops_per_seq_squared"])
     ref = work_rate(tuple(points), 2.0 ** (2 * at) * table["benchmark_flops_per_seq_squared"], relative=False)
