@@ -2,8 +2,8 @@
 ceiling rules would do to the cross-validated error of the published set.
 
 1. Is one source's best run a credible 'best'? Leave each source out of each GPU's (and architecture's) format and
-   kind in turn and ask whether its own best MFU exceeds 1.1 x the best of the others: if runs of different sources
-   were draws from one distribution, a new one would beat the best of n others with chance 1 / (n + 1). Printed by
+   kind in turn and ask whether its own best MFU exceeds (1 + margin) x the best of the others (margin: the
+   ceilings file's, 0.1): if runs of different sources were draws from one distribution, a new one would beat the best of n others with chance 1 / (n + 1). Printed by
    the number n of other sources.
 2. A format's ceiling below a wider format's best FLOP/s: an fp8 recipe may keep any GEMM in bf16, so an fp8 plan can
    reach what the GPU's best bf16 run reached. Printed: the fp8 rows whose ceiling (all sources, and with their own
@@ -30,6 +30,10 @@ from engine.accuracy.published_throughput import compare, load_rows, quantile, s
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing.ceiling import (  # noqa: E402
     CEILINGS_FILE,
+    DENSE,
+    FROZEN,
+    FULL,
+    MOE,
     frozen_weights,
     leave_out,
     mfu_ceiling,
@@ -38,12 +42,13 @@ from engine.timing.ceiling import (  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.mfu import mfu_format  # noqa: E402
 
-MARGIN = 1.1
+# the planner's own bound, (1 + margin) x the best run (engine/timing/ceiling.py reads the same file)
+MARGIN = 1 + float(json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))["margin"])
 WIDER = {"fp8": "bf16", "fp4": "bf16"}  # formats whose recipes may keep a GEMM in bf16
 
 
 def exceedances(entries: list[dict], level: str) -> dict[int, tuple[int, int, list[str]]]:
-    """{n other sources: (trials, sources above 1.1 x the others' best, which)} over every (level, format, kinds)."""
+    """{n other sources: (trials, sources above MARGIN x the others' best, which)} over every (level, format, kinds)."""
     groups: dict[tuple[str, str, str, str], dict[str, float]] = {}
     for e in entries:
         if level == "arch" and e["arch"] == "default":
@@ -77,7 +82,7 @@ def format_floor_binds(entries: list[dict]) -> list[str]:
             with leave_out(left) if left else contextlib.nullcontext():
                 ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, moe, frozen)
             wider = [e["mfu"] for e in entries if e["gpu"] == hw.gpu_id and e["format"] == WIDER[fmt]
-                     and e["kind"] == ("moe" if moe else "dense") and e["training"] == ("frozen" if frozen else "full")
+                     and e["kind"] == (MOE if moe else DENSE) and e["training"] == (FROZEN if frozen else FULL)
                      and e["source"] != left]
             floor = max(wider, default=0.0) * hw.peak(WIDER[fmt]) / hw.peak(fmt)
             if ceiling is None or floor > ceiling.measured:
@@ -101,7 +106,7 @@ def rule_effect(min_sources: int) -> tuple[str, dict[str, float]]:
 def main() -> None:
     entries = json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))["best_by_source"]
     for level in ("gpu", "arch"):
-        print(f"{level}: a source's best MFU above {MARGIN} x the best of n other sources (trials, above)")
+        print(f"{level}: a source's best MFU above {MARGIN:g} x the best of n other sources (trials, above)")
         for n, (trials, above, which) in sorted(exceedances(entries, level).items()):
             print(f"  n = {n}: {above} of {trials} ({above / trials:.0%}; 1 / (n + 1) = {1 / (n + 1):.0%})")
             for note in which:
