@@ -3,8 +3,8 @@ ceiling rules would do to the cross-validated error of the published set.
 
 1. Is one source's best run a credible 'best'? Leave each source out of each GPU's (and architecture's) format and
    kind in turn and ask whether its own best MFU exceeds (1 + margin) x the best of the others (margin: the
-   ceilings file's, 0.1): if runs of different sources were draws from one distribution, a new one would beat the best of n others with chance 1 / (n + 1). Printed by
-   the number n of other sources.
+   ceilings file's, 0.1): if runs of different sources were draws from one distribution, a new one would beat the
+   best of n others with chance 1 / (n + 1). Printed by the number n of other sources.
 2. A format's ceiling below a wider format's best FLOP/s: an fp8 recipe may keep any GEMM in bf16, so an fp8 plan can
    reach what the GPU's best bf16 run reached. Printed: the fp8 rows whose ceiling (all sources, and with their own
    source left out) is below the same GPU's best bf16 run of their kind, in FLOP/s.
