@@ -41,34 +41,34 @@ class LayerParts(NamedTuple):
     attn_wgrad: float  # those (attn_bwd_dw)
 
 
-def layer_parts(c: LayerCost, forward: float, backward: float) -> LayerParts:
+def layer_parts(c: LayerCost, forward_seconds: float, backward_seconds: float) -> LayerParts:
     """Split a layer's forward and backward seconds into the combined schedule's nodes. The activation's backward
     moves the forward's bytes times the element-wise backward factor (presets/efficiency.json
     elementwise_bytes_per_token backward_factor); the dense linears' weight gradients are the layer's less the
     routed experts'."""
     act_bwd = c.act_fwd * efficiency()["elementwise_bytes_per_token"]["backward_factor"]
-    mlp_fwd = min(forward, c.experts_fwd + c.act_fwd)
+    mlp_fwd = min(forward_seconds, c.experts_fwd + c.act_fwd)
     mlp_dgrad = c.experts_dgrad + act_bwd
     attn_wgrad = max(0.0, c.gemm_wgrad - c.experts_wgrad)
-    attn_bwd = max(0.0, backward - mlp_dgrad - c.experts_wgrad - attn_wgrad)
-    return LayerParts(forward - mlp_fwd, mlp_fwd, mlp_dgrad, c.experts_wgrad, attn_bwd, attn_wgrad)
+    attn_bwd = max(0.0, backward_seconds - mlp_dgrad - c.experts_wgrad - attn_wgrad)
+    return LayerParts(forward_seconds - mlp_fwd, mlp_fwd, mlp_dgrad, c.experts_wgrad, attn_bwd, attn_wgrad)
 
 
-def _exposed_by_pairs(a2a: float, p: LayerParts, pairs: int) -> list[float]:
+def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int) -> list[float]:
     """Exposed all-to-all seconds after 1..pairs consecutive layer pairs of one chunk, from idle streams: the end of
     both streams less the compute they ran."""
     comm = comp = b_grad = f_out = 0.0
     work = sum(p)
     out = []
     for i in range(1, pairs + 1):
-        cb = max(comm, b_grad) + a2a  # B's combine backward: needs B's gradient from the layer above
+        cb = max(comm, b_grad) + a2a_seconds  # B's combine backward: needs B's gradient from the layer above
         af = max(comp, f_out) + p.attn_fwd  # A's attention: needs A's output of the layer below
         md = max(af, cb) + p.mlp_dgrad  # B's experts' backward: needs the combined-back gradient
-        df = max(cb, af) + a2a  # A's dispatch: needs A's router and preprocess
+        df = max(cb, af) + a2a_seconds  # A's dispatch: needs A's router and preprocess
         mw = md + p.mlp_wgrad
-        db = max(df, md) + a2a  # B's dispatch backward: needs its experts' input gradient
+        db = max(df, md) + a2a_seconds  # B's dispatch backward: needs its experts' input gradient
         mf = max(mw, df) + p.mlp_fwd  # A's experts: need A's dispatched tokens
-        cf = max(db, mf) + a2a  # A's combine
+        cf = max(db, mf) + a2a_seconds  # A's combine
         ab = max(mf, db) + p.attn_bwd  # B's attention backward: needs B's dispatched-back gradient
         comm, comp, b_grad, f_out = cf, ab + p.attn_wgrad, ab, cf
         out.append(max(0.0, max(comm, comp) - i * work))  # 0 where all hides (no rounding below it)
@@ -85,9 +85,10 @@ class PairedLayers(NamedTuple):
     third: float
 
 
-def paired_layers(a2a: float, c: LayerCost, forward: float, backward: float, layers: int) -> PairedLayers:
-    """`a2a`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds."""
-    return PairedLayers(layers, *_exposed_by_pairs(a2a, layer_parts(c, forward, backward), 3))
+def paired_layers(a2a_seconds: float, c: LayerCost, forward_seconds: float, backward_seconds: float,
+                  layers: int) -> PairedLayers:
+    """`a2a_seconds`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds."""
+    return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, layer_parts(c, forward_seconds, backward_seconds), 3))
 
 
 def paired_exposed_seconds(runs: tuple[PairedLayers, ...], chunks: int) -> float:
