@@ -8,6 +8,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .collectives import ALL_REDUCE, collective_latency
 from .context_parallel import ring_copy_bytes
+from .data import efficiency
 from .hardware import Hardware
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
@@ -58,12 +59,6 @@ def layer_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults,
     return ring_fwd + sp_fwd, ring_bwd + sp_bwd
 
 
-# fp8 cast recipes (layer_settings.fp8_casts) whose quantizers all-reduce each tensor's amax over the TP group under
-# sequence parallelism: Transformer Engine's current scaling (Float8CurrentScaling). Delayed scaling reduces its
-# amax history once a step, MXFP8 and blockwise scales are local to a block.
-AMAX_REDUCING_RECIPES = frozenset({"te-tensorwise", "te-nontn-tensorwise"})
-
-
 def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: bool, backward: bool,
                            recompute_seconds: float) -> float:
     """Seconds of one layer and micro-batch that Transformer Engine's current-scaling quantizers spend all-reducing
@@ -74,8 +69,11 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     and, in a dense layer, FC1's input in the forward (again where full recompute reruns it: recompute_seconds > 0
     under checkpointing full); the output projection's and, in a dense layer, FC2's output gradient in the backward
     (a MoE layer's experts run grouped linears outside the TP group). Each is a 4-byte all-reduce on the compute
-    stream that the cast waits for: NCCL's ring latency over the TP ranks, nothing to hide behind."""
-    if s.tp <= 1 or not s.sequence_parallel or fp8 not in AMAX_REDUCING_RECIPES:
+    stream that the cast waits for: NCCL's ring latency over the TP ranks, nothing to hide behind. The recipes that
+    do are the fp8 cast table's with tp_amax_all_reduce (presets/efficiency.json fp8_cast_bytes: Transformer
+    Engine's current scaling, Float8CurrentScaling); delayed scaling reduces its amax history once a step, MXFP8 and
+    blockwise scales are local to a block."""
+    if s.tp <= 1 or not s.sequence_parallel or not efficiency()["fp8_cast_bytes"].get(fp8, {}).get("tp_amax_all_reduce"):
         return 0.0
     per_pass = 1 if moe else 2
     recomputed = recompute_seconds > 0 and s.checkpointing == "full"
