@@ -72,10 +72,10 @@ def collective_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: i
     return _group_latency(kind, hw.nvlink, _share(hw, nvls), ranks, span, domain, stride)
 
 
-def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int,
-                    nvls: bool = False) -> tuple[float, float, float]:
-    """(all-gather, reduce-scatter, all-reduce) latency of one group: every step time asks for them."""
-    return _group_latencies(hw.nvlink, _share(hw, nvls), ranks, span, domain, stride)
+def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float, float]:
+    """(all-gather, reduce-scatter, all-reduce) ring or tree latency of one group: every step time asks for them
+    (the all-reduce NCCL picks with NVLS among its choices: all_reduce_link)."""
+    return _group_latencies(hw.nvlink, 0.0, ranks, span, domain, stride)
 
 
 def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: int, link_bytes_per_s: float,
