@@ -76,10 +76,11 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
 
 
 def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
-    """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank: bytes per
-    weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where the
-    library keeps the fp8 weight over a step's micro-batches). The cast does not depend on the micro-batch's
-    tokens, so it weighs most at micro-batch 1-2."""
+    """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
+    swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
+    bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
+    the library keeps the fp8 weight as the GEMM takes it over a step's micro-batches). The work does not depend on
+    the micro-batch's tokens, so it weighs most at micro-batch 1-2."""
     fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
     if not (fwd or bwd):
         return 0.0, 0.0
