@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.accuracy.published_throughput import load_rows  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
-from engine.timing.costs import layer_cost  # noqa: E402
+from engine.timing.costs import layer_cost, weight_cast_seconds  # noqa: E402
 from engine.timing.data import efficiency, framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.host import expert_host_seconds  # noqa: E402
@@ -64,9 +64,7 @@ def path(row: dict) -> dict[str, float] | None:
     _, in_bf16 = _layer(bf16, "")
     entry = efficiency()["fp8_cast_bytes"][fp8]
     local = spec.n_experts // s.ep
-    weights = (sum(lin.params for lin in spec.layer_linears(True) if lin.group != "router") / s.tp
-               + spec.expert_params_per_layer() / (s.ep * s.tp))
-    swizzle = (entry.get("weight_forward", 0) + entry.get("weight_backward", 0)) * weights / rates.memory
+    swizzle = sum(weight_cast_seconds(spec, True, s.tp, s.ep, entry, rates.memory))
     added = (mx.elem_fwd + mx.elem_bwd) - (plain.elem_fwd + plain.elem_bwd)
     gpus = s.world_size
     tokens = s.micro_batch * s.grad_accum * gpus // (s.tp * s.pp * s.cp) * s.seq_len

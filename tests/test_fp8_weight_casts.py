@@ -1,4 +1,4 @@
-"""torchao casts each fp8 GEMM weight again for every micro-batch (engine/timing/costs.py _weight_casts).
+"""torchao casts each fp8 GEMM weight again for every micro-batch (engine/timing/costs.py weight_cast_seconds).
 
 Expected bytes come from pytorch/ao torchao/float8/float8_linear.py at 024fe94 (presets/efficiency.json
 fp8_cast_bytes): Float8Linear.forward reads the bf16 weight for its tensorwise amax (2 bytes per element) and again

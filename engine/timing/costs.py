@@ -75,7 +75,7 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
     return fwd, dgrad, wgrad
 
 
-def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
+def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
     """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
     swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
     bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
@@ -119,7 +119,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *_weight_casts(spec, moe, tp, ep, cast, mem))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, mem))
 
 
 @lru_cache(maxsize=1024)
