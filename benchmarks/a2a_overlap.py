@@ -21,6 +21,7 @@ from engine.timing.a2a_overlap import paired_exposed_seconds  # noqa: E402
 from engine.timing.data import framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.model import _distinct_stages, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.pipeline import model_chunks  # noqa: E402
 
 
 def main(patterns: list[str]) -> None:
@@ -35,8 +36,7 @@ def main(patterns: list[str]) -> None:
         rates = rates_for(s, hw, prof)
         stages = [stage_time_per_micro_batch(s, spec, hw, prof, rates, i, rg) for i, rg in _distinct_stages(s, spec)]
         st = max(stages, key=lambda x: x.total)
-        chunks = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-        paired = paired_exposed_seconds(st.ep_paired, chunks)
+        paired = paired_exposed_seconds(st.ep_paired, model_chunks(s))
         runs = [p for p in st.ep_paired if p.layers]
         first = runs[-1] if runs else None
         pairs = f"{first.first * 1e3:5.2f}/{first.second * 1e3:5.2f}/{first.third * 1e3:5.2f}" if first else "-"

@@ -40,7 +40,7 @@ from .links import dispatch_seconds, link, nvlink_domain
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
-from .pipeline import pipeline_seconds, stages_once
+from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .window_attention import window_rates
 
@@ -320,8 +320,8 @@ def _ep_seconds(s: Scenario, st: _Stage) -> float:
     if not s.moe_a2a_overlap:
         return s.grad_accum * st.ep
     alone = min(s.grad_accum, s.pp)
-    chunks = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1  # the pairs start cold in each model chunk
-    return alone * st.ep + (s.grad_accum - alone) * paired_exposed_seconds(st.ep_paired, chunks)
+    # the pairs start cold in each model chunk
+    return alone * st.ep + (s.grad_accum - alone) * paired_exposed_seconds(st.ep_paired, model_chunks(s))
 
 
 def step_time(s: Scenario) -> StepTime:

@@ -51,12 +51,17 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
     pp_comm = ga * (transfers * one + rebuilds)
-    virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+    virtual = model_chunks(s)
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
     # state's)
     bubble = fill / virtual + (s.pp - 1) * 2 * (one + gather)
     return pp_comm, bubble
+
+
+def model_chunks(s: Scenario) -> int:
+    """Model chunks (virtual stages) each pipeline rank runs: vpp under the interleaved 1F1B schedule, else one."""
+    return s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
 
 
 def stages_once(s: Scenario, spec: ModelSpec, listed: list[tuple[int, range]],
