@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timing.a2a_overlap import LayerParts, PairedLayers, _exposed_by_pairs, paired_exposed_seconds
+from engine.timing.a2a_overlap import LayerParts, PairedLayers, _exposed_by_pairs, layer_parts, paired_exposed_seconds
+from engine.timing.costs import LayerCost
 
 
 def test_all_to_all_shorter_than_every_window_hides_entirely():
@@ -36,3 +37,23 @@ def test_a_stage_pays_the_cold_start_once_per_model_chunk():
     assert paired_exposed_seconds(run, 1) == pytest.approx(6.0)
     assert paired_exposed_seconds(run, 4) == pytest.approx(12.0)
     assert paired_exposed_seconds(run, 8) == pytest.approx(16.0)
+
+
+def _cost() -> LayerCost:
+    # round milliseconds; the element-wise backward factor comes from presets/efficiency.json (layer_parts)
+    return LayerCost(gemm_fwd=6.0, attn_fwd=2.0, attn_bwd=5.0, elem_fwd=1.0, lora_fwd=0.0, dequant=0.0,
+                     gemm_flops_fwd=0.0, attn_flops_fwd=0.0, gemm_every_second_fwd=0.0, elem_bwd=2.0, gemm_dgrad=6.0,
+                     gemm_wgrad=6.0, act_fwd=0.5, experts_fwd=4.0, experts_dgrad=4.0, experts_wgrad=4.0)
+
+
+@pytest.mark.parametrize("weight_grads", [True, False])
+def test_the_schedule_runs_the_layers_compute_and_no_more(weight_grads):
+    """The nodes' seconds add up to the layer's forward and backward as model.py costs them: the backward holds the
+    weight-gradient GEMMs only where the weights get gradients (a frozen layer, LoRA's base, runs none), and the
+    schedule's mlp_bwd_dw and attn_bwd_dw then have nothing to hide an all-to-all behind."""
+    c = _cost()
+    forward = c.gemm_fwd + c.attn_fwd + c.elem_fwd
+    backward = c.gemm_dgrad + (c.gemm_wgrad if weight_grads else 0.0) + c.attn_bwd + c.elem_bwd
+    parts = layer_parts(c, forward, backward, weight_grads)
+    assert sum(parts) == pytest.approx(forward + backward)
+    assert (parts.mlp_wgrad, parts.attn_wgrad) == ((4.0, 2.0) if weight_grads else (0.0, 0.0))

@@ -41,17 +41,19 @@ class LayerParts(NamedTuple):
     attn_wgrad: float  # those (attn_bwd_dw)
 
 
-def layer_parts(c: LayerCost, forward_seconds: float, backward_seconds: float) -> LayerParts:
+def layer_parts(c: LayerCost, forward_seconds: float, backward_seconds: float, weight_grads: bool = True) -> LayerParts:
     """Split a layer's forward and backward seconds into the combined schedule's nodes. The activation's backward
     moves the forward's bytes times the element-wise backward factor (presets/efficiency.json
     elementwise_bytes_per_token backward_factor); the dense linears' weight gradients are the layer's less the
-    routed experts'."""
+    routed experts'. A frozen layer (weight_grads False: LoRA's base, frozen layers) runs no weight-gradient GEMMs,
+    so its backward_seconds hold none and no mlp_bwd_dw or attn_bwd_dw window hides an all-to-all."""
     act_bwd = c.act_fwd * efficiency()["elementwise_bytes_per_token"]["backward_factor"]
     mlp_fwd = min(forward_seconds, c.experts_fwd + c.act_fwd)
     mlp_dgrad = c.experts_dgrad + act_bwd
-    attn_wgrad = max(0.0, c.gemm_wgrad - c.experts_wgrad)
-    attn_bwd = max(0.0, backward_seconds - mlp_dgrad - c.experts_wgrad - attn_wgrad)
-    return LayerParts(forward_seconds - mlp_fwd, mlp_fwd, mlp_dgrad, c.experts_wgrad, attn_bwd, attn_wgrad)
+    mlp_wgrad = c.experts_wgrad if weight_grads else 0.0
+    attn_wgrad = max(0.0, c.gemm_wgrad - c.experts_wgrad) if weight_grads else 0.0
+    attn_bwd = max(0.0, backward_seconds - mlp_dgrad - mlp_wgrad - attn_wgrad)
+    return LayerParts(forward_seconds - mlp_fwd, mlp_fwd, mlp_dgrad, mlp_wgrad, attn_bwd, attn_wgrad)
 
 
 def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int) -> list[float]:
@@ -86,9 +88,11 @@ class PairedLayers(NamedTuple):
 
 
 def paired_layers(a2a_seconds: float, c: LayerCost, forward_seconds: float, backward_seconds: float,
-                  layers: int) -> PairedLayers:
-    """`a2a_seconds`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds."""
-    return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, layer_parts(c, forward_seconds, backward_seconds), 3))
+                  layers: int, weight_grads: bool = True) -> PairedLayers:
+    """`a2a_seconds`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds;
+    weight_grads: whether the layer's weights get gradients (layer_parts)."""
+    parts = layer_parts(c, forward_seconds, backward_seconds, weight_grads)
+    return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, parts, 3))
 
 
 def paired_exposed_seconds(runs: tuple[PairedLayers, ...], chunks: int) -> float:
