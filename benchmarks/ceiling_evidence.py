@@ -70,7 +70,8 @@ def exceedances(entries: list[dict], level: str) -> dict[int, tuple[int, int, li
 
 def format_floor_binds(entries: list[dict]) -> list[str]:
     """fp8 rows whose ceiling (all sources; own source left out) is below the same GPU's best wider-format run of
-    their kind in FLOP/s (MFU x that format's peak)."""
+    the kinds that may hold them in FLOP/s (MFU x that format's peak): a frozen-weights row's own and full training's,
+    as ceiling.FALLBACK's first group."""
     hits = []
     for row in load_rows():
         s = scenario_from_dict(row["scenario"])
@@ -82,7 +83,7 @@ def format_floor_binds(entries: list[dict]) -> list[str]:
             with leave_out(left) if left else contextlib.nullcontext():
                 ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, moe, frozen)
             wider = [e["mfu"] for e in entries if e["gpu"] == hw.gpu_id and e["format"] == WIDER[fmt]
-                     and e["kind"] == (MOE if moe else DENSE) and e["training"] == (FROZEN if frozen else FULL)
+                     and e["kind"] == (MOE if moe else DENSE) and e["training"] in ((FROZEN, FULL) if frozen else (FULL,))
                      and e["source"] != left]
             floor = max(wider, default=0.0) * hw.peak(WIDER[fmt]) / hw.peak(fmt)
             if ceiling is None or floor > ceiling.measured:
