@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -46,10 +47,28 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def windows_do_not_outlive_their_test():
+def windows_do_not_outlive_their_test(request: pytest.FixtureRequest):
     """qtbot closes a test's windows but does not delete them; hidden windows kept alive by their signal connections
-    still take part in event processing, so each later GUI test got slower than the one before."""
-    yield
+    still take part in event processing, so each later GUI test got slower than the one before.
+
+    Python's cyclic garbage collector is also held off while a widget test runs and run once after it: a collection
+    that starts inside a Qt call can destroy an earlier test's QObject there, and PySide6 6.11 then deadlocks, the
+    object's destructor waiting for the signal-connection lock that the interrupted QObject::disconnect holds
+    (seen in this suite: pyqtgraph's GraphicsItem._updateView disconnecting a view while building the pie chart,
+    main thread in QBasicMutex::lockInternal under QObject::~QObject under gc_collect_main under QObject::disconnect)."""
+    widget_test = "qtbot" in request.fixturenames
+    if widget_test:
+        gc.disable()
+    try:
+        yield
+    finally:
+        _delete_windows()
+        if widget_test:
+            gc.enable()
+            gc.collect()
+
+
+def _delete_windows() -> None:
     import sys
 
     if "PySide6.QtWidgets" not in sys.modules:
