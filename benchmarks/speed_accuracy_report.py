@@ -1662,7 +1662,11 @@ def render() -> str:
               "the B200 and GB200 rows now attend through cuDNN (frameworks.torchtitan.attention_blackwell) at "
               "cuDNN's measured Blackwell rate (below): torchao's power-limited B200 Llama3-8b rows move from "
               "+68-87% (FlashAttention-2 at its measured 0.150) to +121-183%, their power limit not then being modelled; "
-              "the Llama 4 Scout rows attend through FlexAttention, which no key states.",
+              "the Llama 4 Scout rows attend through cuDNN too: torchtitan's 17bx16e flavor has used SDPA since "
+              "pull request #1111 (8c6bf93e5, 2025-04-17: use_flex_attn only on the _irope flavors; args.py "
+              "attn_type 'sdpa' at 1bd2548, 2025-12-20, the GB200 table's week) and ScaledDotProductAttention "
+              "puts SDPBackend.CUDNN_ATTENTION first there (torchtitan/models/attention.py), as costed "
+              "(h-aob200; the text had said FlexAttention).",
               "- torchao's tables audited against the benchmark scripts at their commits: the H100 float8 table "
               "(pytorch/ao torchao/float8/README.md, added in 8c81863, 2025-03-12) ran on 95.0 GiB devices, Meta's "
               "96 GB HBM2e H100 (default limit 500 W), not an 80 GB H100 SXM: pull request #1802's log of the same "
