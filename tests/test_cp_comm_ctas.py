@@ -12,11 +12,12 @@ import math
 
 from engine.frameworks.defaults import defaults_for
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.collectives import ALL_REDUCE, collective_latency
+from engine.timing.collectives import ALL_REDUCE
 from engine.timing.context_parallel import cp_channels_bytes_per_s, cp_ring_seconds
 from engine.timing.data import efficiency
 from engine.timing.hardware import hardware_for
 from engine.timing.links import nvlink_domain, p2p_link, ring_exposed_seconds
+from engine.timing.nccl_protocols import small_message_latency
 from engine.timing.sequence_parallel import tp_amax_reduce_seconds
 
 # MLPerf v5.1's 512-GPU Llama 3.1 8B layout (config_GB200_128x4x1xtp2pp1cp4_8b.sh)
@@ -77,12 +78,15 @@ def test_current_scaling_under_sequence_parallelism_all_reduces_four_amaxes_a_de
     """Transformer Engine v2.8 (module/linear.py, layernorm_linear.py, layernorm_mlp.py
     _customize_quantizers_float8_current_scaling): with sequence parallelism a column-parallel linear's input
     quantizer and a row-parallel one's grad-output quantizer reduce their amax over tp_group: QKV and FC1 inputs
-    forward, the output projection's and FC2's output gradients backward. Each waits for one small all-reduce: the
-    ring latency over the TP ranks (collectives.collective_latency). Delayed scaling, MXFP8 and TP 1 have none."""
+    forward, the output projection's and FC2's output gradients backward. Each waits for one 4-byte all-reduce: the
+    latency of the protocol NCCL picks for it over the TP ranks, LL's ring (nccl_protocols.small_message_latency:
+    NVIDIA/nccl src/graph/tuning.cc at 5067397c lines 151 and 159, 6.6 us + 2 (tp - 1) x 0.6 us over NVLink).
+    Delayed scaling, MXFP8 and TP 1 have none."""
     s = scenario_from_dict({**_RUN, "cp_comm_max_ctas": 1})
     hw = hardware_for(s)
     node = nvlink_domain(s, hw)
-    latency = collective_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
+    latency = small_message_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
+    assert hw.nvlink and math.isclose(latency, (6.6 + 2 * (s.tp - 1) * 0.6) * 1e-6)
     assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, False, True, 0.0) == 4 * latency
     assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, True, True, 0.0) == 2 * latency  # MoE
     assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, False, False, 0.0) == 2 * latency  # frozen

@@ -27,11 +27,12 @@ from ..frameworks import defaults_for
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import mean_over_layers
 from ..scenario import Scenario
-from .collectives import ALL_REDUCE, collective_latency
+from .collectives import ALL_REDUCE, nccl_nvls
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
 from .links import nvlink_domain
+from .nccl_protocols import small_message_latency
 
 # Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
 VIEWS_PER_WEIGHT = 3
@@ -53,12 +54,10 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]
     ranks, domain = s.dp * s.cp, nvlink_domain(s, hw)
-    # a few KB of amaxes: NCCL sends them with its LL protocol (with NVLS off, as MLPerf's and NVIDIA's recipes run,
-    # a 72-rank ring at 6.6 + 142 x 0.6 = 92 us, tuning.cc at 5067397 lines 151 and 159), which collectives.py does not
-    # cost; its Simple ring (0.49 ms) would overstate it, and NVLS's 25 us stands in for it inside the domain (as
-    # before); across domains NCCL's tree (NVLSTree needs NVLS)
-    amax = collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, domain, s.tp,
-                              nvls=s.tp * ranks <= domain) if ranks > 1 else 0.0
+    # a few KB of amaxes: NCCL sends them with the protocol of the lowest latency (LL's ring or tree, or NVLS where
+    # the framework leaves it on: nccl_protocols.small_message_latency)
+    amax = small_message_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, domain, s.tp,
+                                 nvls=nccl_nvls(prof)) if ranks > 1 else 0.0
     return host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * call + amax
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from ..frameworks.defaults import FrameworkDefaults
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from .collectives import ALL_REDUCE, collective_latency
+from .collectives import ALL_REDUCE
 from .context_parallel import ring_copy_bytes
 from .data import efficiency
 from .hardware import Hardware
+from .nccl_protocols import small_message_latency
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
 
@@ -69,7 +70,8 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     and, in a dense layer, FC1's input in the forward (again where full recompute reruns it: recompute_seconds > 0
     under checkpointing full); the output projection's and, in a dense layer, FC2's output gradient in the backward
     (a MoE layer's experts run grouped linears outside the TP group). Each is a 4-byte all-reduce on the compute
-    stream that the cast waits for: NCCL's ring latency over the TP ranks, nothing to hide behind. The recipes that
+    stream that the cast waits for: the latency of the protocol NCCL picks for 4 bytes over the TP ranks (LL's ring,
+    nccl_protocols.small_message_latency), nothing to hide behind. The recipes that
     do are the fp8 cast table's with tp_amax_all_reduce (presets/efficiency.json fp8_cast_bytes: Transformer
     Engine's current scaling, Float8CurrentScaling); delayed scaling reduces its amax history once a step, MXFP8 and
     blockwise scales are local to a block."""
@@ -78,4 +80,4 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     per_pass = 1 if moe else 2
     recomputed = recompute_seconds > 0 and s.checkpointing == "full"
     count = per_pass * (2 if recomputed else 1) + (per_pass if backward else 0)
-    return count * collective_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
+    return count * small_message_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
