@@ -12,12 +12,11 @@ import math
 
 from engine.frameworks.defaults import defaults_for
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.collectives import ALL_REDUCE
+from engine.timing.collectives import ALL_REDUCE, small_message_latency
 from engine.timing.context_parallel import cp_channels_bytes_per_s, cp_ring_seconds
 from engine.timing.data import efficiency
 from engine.timing.hardware import hardware_for
 from engine.timing.links import nvlink_domain, p2p_link, ring_exposed_seconds
-from engine.timing.nccl_protocols import small_message_latency
 from engine.timing.sequence_parallel import tp_amax_reduce_seconds
 
 # MLPerf v5.1's 512-GPU Llama 3.1 8B layout (config_GB200_128x4x1xtp2pp1cp4_8b.sh)
@@ -79,7 +78,7 @@ def test_current_scaling_under_sequence_parallelism_all_reduces_four_amaxes_a_de
     _customize_quantizers_float8_current_scaling): with sequence parallelism a column-parallel linear's input
     quantizer and a row-parallel one's grad-output quantizer reduce their amax over tp_group: QKV and FC1 inputs
     forward, the output projection's and FC2's output gradients backward. Each waits for one 4-byte all-reduce: the
-    latency of the protocol NCCL picks for it over the TP ranks, LL's ring (nccl_protocols.small_message_latency:
+    latency of the protocol NCCL picks for it over the TP ranks, LL's ring (collectives.small_message_latency:
     NVIDIA/nccl src/graph/tuning.cc at 5067397c lines 151 and 159, 6.6 us + 2 (tp - 1) x 0.6 us over NVLink).
     Delayed scaling, MXFP8 and TP 1 have none."""
     s = scenario_from_dict({**_RUN, "cp_comm_max_ctas": 1})

@@ -14,7 +14,9 @@ protocol, the one large training messages use):
 
 NCCL runs the fastest of them for an all-reduce, and where the framework leaves NVLS on also NVLS inside one
 NVLink domain and NVLSTree across them (engine/timing/nccl_algorithms.py, which also has PAT for all-gathers and
-reduce-scatters with one GPU per node); all-gather and reduce-scatter otherwise run as rings. The figures are in
+reduce-scatters with one GPU per node); all-gather and reduce-scatter otherwise run as rings. Where the message is
+known (a few bytes: small_message_latency; a gradient bucket: all_reduce_link) the LL and LL128 protocols are among
+the choices too (engine/timing/nccl_protocols.py). The figures are in
 presets/efficiency.json (nccl_latency_s, nccl_algorithms). No Qt.
 """
 
@@ -27,6 +29,7 @@ from typing import Any
 from .data import efficiency
 from .hardware import Hardware
 from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
+from .nccl_protocols import all_reduce_protocol_options, protocols, ring_latency, tree_latency
 
 ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST = "all_reduce", "all_gather", "reduce_scatter", "broadcast"
 
@@ -48,14 +51,19 @@ def _ring_tree(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool) -
     hop = t["nvlink_ring"] if nvlink else t["pcie_ring"]
     if nodes > 1:
         hop = max(hop, t["net_overhead"])
-    steps = 2 * (ranks - 1) if kind == ALL_REDUCE else ranks if kind == BROADCAST else ranks - 1
-    inter = 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes if kind == BROADCAST
-                                  else nodes - 1)
+    steps, inter = _steps(kind, ranks, nodes)
     ring = t["base_ring"] + (steps - inter) * hop + inter * t["net_ring"]
     if kind != ALL_REDUCE or nodes == 1:
         return ring, 0.0
     tree_hop = t["nvlink_tree"] if nvlink else t["pcie_tree"]
     return ring, t["base_tree"] + 2 * ((per_node - 1) * tree_hop + math.log2(nodes) * t["net_tree"])
+
+
+def _steps(kind: str, ranks: int, nodes: int) -> tuple[int, int]:
+    """(ring steps, of which between nodes) of one collective (tuning.cc lines 290-292 and 411)."""
+    steps = 2 * (ranks - 1) if kind == ALL_REDUCE else ranks if kind == BROADCAST else ranks - 1
+    return steps, 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes if kind == BROADCAST
+                                        else nodes - 1)
 
 
 @lru_cache(maxsize=4096)
@@ -90,6 +98,11 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
         ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
         ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
         factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
+        if pat_library(hw.arch):  # NCCL's LL and LL128 too (nccl_protocols.py); RCCL's are not read
+            ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
+            seconds, latency = min([(factor * ring_seconds + latency, latency)] + list(all_reduce_protocol_options(
+                ranks, nodes, min(per_node, ranks), hw.nvlink, hw.arch, link_bytes_per_s, message_bytes)))
+            return ring_bytes / (seconds - latency), latency
     else:
         factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)
     return link_bytes_per_s / factor, latency
@@ -115,6 +128,22 @@ def gathers_seconds(hw: Hardware, prof: dict[str, Any], ranks: int, span: int, d
     _, factor, latency = gather_choice(ranks, *group_nodes(ranks, span, domain, stride), ring_latency,
                                        ring_seconds / count)
     return factor * ring_seconds + count * latency
+
+
+def small_message_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: int, stride: int = 1,
+                          nvls: bool = False) -> float:
+    """Seconds of one collective of a few bytes as NCCL runs it: the lowest latency among Simple's algorithms
+    (collective_latency, NVLS among them where `nvls`), the ring with LL and, where enabled, LL128, and across nodes
+    the all-reduce's tree with them (nccl_protocols.py). AMD GPUs (RCCL, no PAT: pat_library) keep Simple's."""
+    simple = collective_latency(hw, kind, ranks, span, domain, stride, nvls=nvls)
+    if ranks <= 1 or not pat_library(hw.arch):
+        return simple
+    nodes, per_node = group_nodes(ranks, span, domain, stride)
+    per_node, protos = min(per_node, ranks), protocols(hw.nvlink)
+    options = [simple] + [ring_latency(*_steps(kind, ranks, nodes), per_node, hw.nvlink, p) for p in protos]
+    if kind == ALL_REDUCE and nodes > 1:
+        options += [tree_latency(nodes, per_node, hw.nvlink, p) for p in protos]
+    return min(options)
 
 
 def _share(hw: Hardware, nvls: bool) -> float:

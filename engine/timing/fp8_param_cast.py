@@ -27,12 +27,11 @@ from ..frameworks import defaults_for
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import mean_over_layers
 from ..scenario import Scenario
-from .collectives import ALL_REDUCE, nccl_nvls
+from .collectives import ALL_REDUCE, nccl_nvls, small_message_latency
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
 from .links import nvlink_domain
-from .nccl_protocols import small_message_latency
 
 # Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
 VIEWS_PER_WEIGHT = 3
@@ -55,7 +54,7 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     call = host_call_seconds(s)[1]
     ranks, domain = s.dp * s.cp, nvlink_domain(s, hw)
     # a few KB of amaxes: NCCL sends them with the protocol of the lowest latency (LL's ring or tree, or NVLS where
-    # the framework leaves it on: nccl_protocols.small_message_latency)
+    # the framework leaves it on: collectives.small_message_latency)
     amax = small_message_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, domain, s.tp,
                                  nvls=nccl_nvls(prof)) if ranks > 1 else 0.0
     return host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * call + amax

@@ -12,17 +12,16 @@ Engine's 4-byte amax all-reduces, Megatron's fp8 scale all-reduce) runs with the
 - Bandwidth (for callers that know the bytes): LL moves half its bytes as flags (busBw x 0.5 capped at llMaxBw,
   line 327), LL128 120 of 128 (x 0.92, line 329); neither matters at a few kilobytes.
 
-AMD's RCCL has its own protocol constants (ROCm/rccl), not read: AMD GPUs keep Simple. No Qt."""
+collectives.py asks these for a message of known size (small_message_latency: a few bytes; all_reduce_link: a
+gradient bucket). AMD's RCCL has its own protocol constants (ROCm/rccl), not read: AMD GPUs keep Simple. No Qt."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from .collectives import ALL_REDUCE, BROADCAST, collective_latency, group_nodes
 from .data import efficiency
-from .hardware import Hardware
-from .nccl_algorithms import log2i, pat_library
+from .nccl_algorithms import log2i
 
 LL, LL128 = "ll", "ll128"
 
@@ -31,53 +30,73 @@ def _table() -> dict[str, Any]:
     return efficiency()["nccl_protocols"]
 
 
-def ll128_enabled(hw: Hardware) -> bool:
-    """NCCL's default for LL128 (tuning.cc lines 511-528, NCCL_PROTO unset): on where the node's GPUs talk over
-    NVLink (typeIntra <= PATH_NVB); the network paths of GPUDirect NICs pass (up to PXN on Hopper and later, PXB
-    before)."""
-    return hw.nvlink
+def protocols(nvlink: bool) -> tuple[str, ...]:
+    """The protocols besides Simple that NCCL enables by default (tuning.cc lines 511-528, NCCL_PROTO unset): LL
+    always, LL128 where the node's GPUs talk over NVLink (typeIntra <= PATH_NVB; the network paths of GPUDirect NICs
+    pass, up to PXN on Hopper and later, PXB before)."""
+    return (LL, LL128) if nvlink else (LL,)
 
 
 @lru_cache(maxsize=4096)
-def ring_latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, proto: str) -> float:
-    """Seconds of latency of NCCL's ring with protocol `proto` (LL or LL128): base + (steps inside nodes) x the
-    node link's hop (at least the 1 us network overhead across nodes) + (steps between nodes) x the network's hop,
-    the NET Tree one with one rank per node (tuning.cc lines 384-409; the module's text)."""
+def ring_latency(steps: int, inter: int, per_node: int, nvlink: bool, proto: str) -> float:
+    """Seconds of latency of NCCL's ring with protocol `proto` (LL or LL128) over `steps` steps of which `inter`
+    cross the network: base + (steps inside nodes) x the node link's hop (at least the 1 us network overhead across
+    nodes) + (steps between nodes) x the network's hop, the NET Tree one with one rank per node (tuning.cc lines
+    384-409; the module's text)."""
     t = _table()
-    if ranks <= 1:
+    if steps <= 0:
         return 0.0
     hop = t["nvlink" if nvlink else "pcie"]["ring"][proto]
-    if nodes > 1:
+    if inter:
         hop = max(hop, t["net_overhead_s"])
     net = t["net"]["tree" if per_node == 1 else "ring"][proto]
-    steps = 2 * (ranks - 1) if kind == ALL_REDUCE else ranks if kind == BROADCAST else ranks - 1
-    inter = 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes if kind == BROADCAST
-                                  else nodes - 1)
     return t["base"]["ring"][proto] + (steps - inter) * hop + inter * net
 
 
-def tree_latency(ranks: int, nodes: int, per_node: int, nvlink: bool, proto: str) -> float:
+def tree_latency(nodes: int, per_node: int, nvlink: bool, proto: str) -> float:
     """Seconds of latency of NCCL's tree all-reduce across nodes with protocol `proto` (tuning.cc lines 384-389,
     410-413): base + 2 ((ranks per node - 1) x hop + log2i(nodes) x the network's hop); 0 inside one node."""
     t = _table()
-    if nodes <= 1 or ranks <= 1:
+    if nodes <= 1:
         return 0.0
     hop = t["nvlink" if nvlink else "pcie"]["tree"][proto]
     return t["base"]["tree"][proto] + 2 * ((per_node - 1) * hop + log2i(nodes) * t["net"]["tree"][proto])
 
 
-def small_message_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: int, stride: int = 1,
-                          nvls: bool = False) -> float:
-    """Seconds of one collective of a few bytes as NCCL runs it: the lowest latency among Simple's algorithms
-    (collectives.collective_latency, NVLS among them where `nvls`), the ring with LL and, where enabled, LL128, and
-    across nodes the all-reduce's tree with them. AMD GPUs (RCCL) keep Simple's."""
-    simple = collective_latency(hw, kind, ranks, span, domain, stride, nvls=nvls)
-    if ranks <= 1 or not pat_library(hw.arch):  # pat_library: NCCL, not RCCL
-        return simple
-    nodes, per_node = group_nodes(ranks, span, domain, stride)
-    per_node = min(per_node, ranks)
-    protos = (LL, LL128) if ll128_enabled(hw) else (LL,)
-    options = [simple] + [ring_latency(kind, ranks, nodes, per_node, hw.nvlink, p) for p in protos]
-    if kind == ALL_REDUCE and nodes > 1:
-        options += [tree_latency(ranks, nodes, per_node, hw.nvlink, p) for p in protos]
-    return min(options)
+def ll_max_bytes_per_s(arch: str, nodes: int) -> float:
+    """llMaxBw (tuning.cc lines 177-183, 267-272): by the GPU on one node, by the host CPU across nodes."""
+    m = _table()["ll_max_bytes_per_s"]
+    if nodes == 1:
+        return float(m["one_node"].get(arch, m["one_node"]["default"]))
+    return float(m["two_nodes"] if nodes == 2 else m["more_nodes"])
+
+
+@lru_cache(maxsize=4096)
+def all_reduce_protocol_options(ranks: int, nodes: int, per_node: int, nvlink: bool, arch: str,
+                                link_bytes_per_s: float, message_bytes: float) -> tuple[tuple[float, float], ...]:
+    """(seconds, latency) of one all-reduce of `message_bytes` on the ring and, across nodes, the tree with each
+    protocol besides Simple, the ring's bus bandwidth `link_bytes_per_s`: the ring with LL at half the bus bandwidth
+    capped at llMaxBw (line 327), with LL128 at 0.92 of it (line 329); the tree at 0.92 (line 330) x 1/3.8 for LL
+    (capped at llMaxBw, line 332) or x 120/128 for LL128 across nodes (line 335), algorithm bandwidth half its bus
+    bandwidth (line 380), corrected by message size (treeCorrectionFactor's LL and LL128 rows, lines 623-627,
+    639-641)."""
+    t = _table()
+    ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
+    steps, inter = 2 * (ranks - 1), 0 if nodes == 1 else 2 * (nodes - 1)
+    ll_max = ll_max_bytes_per_s(arch, nodes)
+    log = log2i(int(message_bytes) >> 6) if message_bytes >= 64 else -1
+    options = []
+    for proto in protocols(nvlink):
+        ring_bus = (min(ll_max, t["ring_ll_bus_fraction"] * link_bytes_per_s) if proto == LL
+                    else t["ring_ll128_bus_fraction"] * link_bytes_per_s)
+        latency = ring_latency(steps, inter, per_node, nvlink, proto)
+        options.append((ring_bytes / ring_bus + latency, latency))
+        if nodes > 1:
+            tree_bus = efficiency()["nccl_algorithms"]["tree"]["bus_fraction"] * link_bytes_per_s
+            tree_bus = (min(ll_max, tree_bus * t["tree_ll_bus_fraction"]) if proto == LL
+                        else tree_bus * t["tree_ll128_bus_fraction"])
+            rows = t["tree_correction"][proto]
+            correction = rows[log] if 0 <= log < len(rows) else 1.0
+            latency = tree_latency(nodes, per_node, nvlink, proto)
+            options.append((message_bytes / (0.5 * tree_bus * correction) + latency, latency))
+    return tuple(options)

@@ -6,11 +6,10 @@ from __future__ import annotations
 from ..frameworks.defaults import FrameworkDefaults
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from .collectives import ALL_REDUCE
+from .collectives import ALL_REDUCE, small_message_latency
 from .context_parallel import ring_copy_bytes
 from .data import efficiency
 from .hardware import Hardware
-from .nccl_protocols import small_message_latency
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
 
@@ -71,7 +70,7 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     under checkpointing full); the output projection's and, in a dense layer, FC2's output gradient in the backward
     (a MoE layer's experts run grouped linears outside the TP group). Each is a 4-byte all-reduce on the compute
     stream that the cast waits for: the latency of the protocol NCCL picks for 4 bytes over the TP ranks (LL's ring,
-    nccl_protocols.small_message_latency), nothing to hide behind. The recipes that
+    collectives.small_message_latency), nothing to hide behind. The recipes that
     do are the fp8 cast table's with tp_amax_all_reduce (presets/efficiency.json fp8_cast_bytes: Transformer
     Engine's current scaling, Float8CurrentScaling); delayed scaling reduces its amax history once a step, MXFP8 and
     blockwise scales are local to a block."""
