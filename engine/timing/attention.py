@@ -8,6 +8,7 @@ import math
 from functools import lru_cache
 
 from ..models.architecture import ModelSpec
+from .curves import piecewise_linear
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, grouped_gemm_seconds
 from .window_attention import measured_window_seconds
@@ -208,12 +209,7 @@ def work_rate(curve: tuple[tuple[float, float], ...], flops: float, relative: bo
     length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
     if length >= curve[-1][0]:
         return 1.0 if relative else curve[-1][1]
-    if length <= curve[0][0]:
-        return curve[0][1]
-    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
-        if length <= x1:
-            return y0 + (y1 - y0) * (length - x0) / (x1 - x0)
-    return 1.0
+    return piecewise_linear(curve, length)
 
 
 def sliding_share(spec: ModelSpec) -> float:

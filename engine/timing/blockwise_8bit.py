@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from .curves import piecewise_linear
 from .data import efficiency
 
 
@@ -38,9 +39,4 @@ def _trip_seconds(gpu_id: str, bytes_in_flight_per_sm: float) -> float:
     sms = efficiency()["gemm_waves"]["sms"][gpu_id]
     per_thread = table["read_rows_blocks_per_sm"] * table["read_rows_bytes_per_thread"]
     points = [(block * per_thread, block * per_thread * sms / bandwidth) for block, bandwidth in table["read_rows"][gpu_id]]
-    if bytes_in_flight_per_sm <= points[0][0]:
-        return points[0][1]
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        if bytes_in_flight_per_sm <= x1:
-            return y0 + (y1 - y0) * (bytes_in_flight_per_sm - x0) / (x1 - x0)
-    return points[-1][1]
+    return piecewise_linear(points, bytes_in_flight_per_sm)

@@ -96,12 +96,13 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     if message_bytes > 0:
         nodes, per_node = group_nodes(ranks, span, domain, stride)
         ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
-        ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
+        ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
+        ring_seconds = ring_bytes / link_bytes_per_s
         factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
         if pat_library(hw.arch):  # NCCL's LL and LL128 too (nccl_protocols.py); RCCL's are not read
-            ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
             seconds, latency = min([(factor * ring_seconds + latency, latency)] + list(all_reduce_protocol_options(
-                ranks, nodes, min(per_node, ranks), hw.nvlink, hw.arch, link_bytes_per_s, message_bytes)))
+                ranks, *_steps(ALL_REDUCE, ranks, nodes), nodes, min(per_node, ranks), hw.nvlink, hw.arch,
+                link_bytes_per_s, message_bytes)))
             return ring_bytes / (seconds - latency), latency
     else:
         factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)

@@ -72,19 +72,20 @@ def ll_max_bytes_per_s(arch: str, nodes: int) -> float:
 
 
 @lru_cache(maxsize=4096)
-def all_reduce_protocol_options(ranks: int, nodes: int, per_node: int, nvlink: bool, arch: str,
+def all_reduce_protocol_options(ranks: int, steps: int, inter: int, nodes: int, per_node: int, nvlink: bool, arch: str,
                                 link_bytes_per_s: float, message_bytes: float) -> tuple[tuple[float, float], ...]:
-    """(seconds, latency) of one all-reduce of `message_bytes` on the ring and, across nodes, the tree with each
-    protocol besides Simple, the ring's bus bandwidth `link_bytes_per_s`: the ring with LL at half the bus bandwidth
+    """(seconds, latency) of one all-reduce of `message_bytes` on the ring (`steps` steps, `inter` of them between
+    nodes: collectives.py's count) and, across nodes, the tree with each protocol besides Simple, the ring's bus
+    bandwidth `link_bytes_per_s`: the ring with LL at half the bus bandwidth
     capped at llMaxBw (line 327), with LL128 at 0.92 of it (line 329); the tree at 0.92 (line 330) x 1/3.8 for LL
     (capped at llMaxBw, line 332) or x 120/128 for LL128 across nodes (line 335), algorithm bandwidth half its bus
     bandwidth (line 380), corrected by message size (treeCorrectionFactor's LL and LL128 rows, lines 623-627,
     639-641)."""
     t = _table()
     ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
-    steps, inter = 2 * (ranks - 1), 0 if nodes == 1 else 2 * (nodes - 1)
     ll_max = ll_max_bytes_per_s(arch, nodes)
     log = log2i(int(message_bytes) >> 6) if message_bytes >= 64 else -1
+    tree_bus_simple = efficiency()["nccl_algorithms"]["tree"]["bus_fraction"] * link_bytes_per_s
     options = []
     for proto in protocols(nvlink):
         ring_bus = (min(ll_max, t["ring_ll_bus_fraction"] * link_bytes_per_s) if proto == LL
@@ -92,9 +93,8 @@ def all_reduce_protocol_options(ranks: int, nodes: int, per_node: int, nvlink: b
         latency = ring_latency(steps, inter, per_node, nvlink, proto)
         options.append((ring_bytes / ring_bus + latency, latency))
         if nodes > 1:
-            tree_bus = efficiency()["nccl_algorithms"]["tree"]["bus_fraction"] * link_bytes_per_s
-            tree_bus = (min(ll_max, tree_bus * t["tree_ll_bus_fraction"]) if proto == LL
-                        else tree_bus * t["tree_ll128_bus_fraction"])
+            tree_bus = (min(ll_max, tree_bus_simple * t["tree_ll_bus_fraction"]) if proto == LL
+                        else tree_bus_simple * t["tree_ll128_bus_fraction"])
             rows = t["tree_correction"][proto]
             correction = rows[log] if 0 <= log < len(rows) else 1.0
             latency = tree_latency(nodes, per_node, nvlink, proto)
