@@ -30,7 +30,7 @@ from ..scenario import Scenario
 from .collectives import ALL_REDUCE, nccl_nvls, small_message_latency
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
-from .layer_settings import fp8_casts
+from .layer_settings import current_scaling, fp8_casts
 from .links import nvlink_domain
 
 # Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
@@ -48,7 +48,7 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     (takes_megatron_arguments), since the update is its DistributedOptimizer's."""
     if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1 and s.method not in ("lora", "qlora")
             and defaults_for(s.framework).takes_megatron_arguments  # Megatron's DistributedOptimizer runs it
-            and fp8_casts(s, prof) in ("te-tensorwise", "te-nontn-tensorwise")):
+            and current_scaling(fp8_casts(s, prof))):
         return 0.0
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]

@@ -31,6 +31,14 @@ def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
     return key
 
 
+def current_scaling(recipe: str) -> bool:
+    """Whether an fp8 cast recipe (fp8_casts' key) is Transformer Engine's current scaling (Float8CurrentScaling:
+    efficiency.json fp8_cast_bytes current_scaling), whose quantizers take each tensor's amax as they cast: under
+    sequence parallelism an all-reduce over the TP group (sequence_parallel.py), and Megatron's fp8 parameter update
+    casts its master weights through it (fp8_param_cast.py)."""
+    return bool(efficiency()["fp8_cast_bytes"].get(recipe, {}).get("current_scaling"))
+
+
 def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     """FLOP/s of the fp8 GEMMs: the GPU's fp8 peak x its per-tensor fp8 MAMF fraction x the share it sustains x the
     rate of the recipe's kernels against per-tensor ones (efficiency.json fp8_gemm_rate_of_tensorwise: MXFP8's

@@ -8,8 +8,8 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .collectives import ALL_REDUCE, small_message_latency
 from .context_parallel import ring_copy_bytes
-from .data import efficiency
 from .hardware import Hardware
+from .layer_settings import current_scaling
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
 
@@ -71,10 +71,9 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     (a MoE layer's experts run grouped linears outside the TP group). Each is a 4-byte all-reduce on the compute
     stream that the cast waits for: the latency of the protocol NCCL picks for 4 bytes over the TP ranks (LL's ring,
     collectives.small_message_latency), nothing to hide behind. The recipes that
-    do are the fp8 cast table's with tp_amax_all_reduce (presets/efficiency.json fp8_cast_bytes: Transformer
-    Engine's current scaling, Float8CurrentScaling); delayed scaling reduces its amax history once a step, MXFP8 and
-    blockwise scales are local to a block."""
-    if s.tp <= 1 or not s.sequence_parallel or not efficiency()["fp8_cast_bytes"].get(fp8, {}).get("tp_amax_all_reduce"):
+    do are Transformer Engine's current scaling (layer_settings.current_scaling); delayed scaling reduces its amax
+    history once a step, MXFP8 and blockwise scales are local to a block."""
+    if s.tp <= 1 or not s.sequence_parallel or not current_scaling(fp8):
         return 0.0
     per_pass = 1 if moe else 2
     recomputed = recompute_seconds > 0 and s.checkpointing == "full"
