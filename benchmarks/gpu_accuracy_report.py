@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy.measured_gpu import GPU_MEASURED_DIR, gpu_markdown_table, gpu_summary, load_gpu_rows, trace_checks  # noqa: E402
+from engine.accuracy.measured_gpu_time import gpu_time_markdown_table, gpu_time_summary, load_gpu_time_rows  # noqa: E402
 
 OUT = REPO / "docs" / "gpu-accuracy.md"
 
@@ -86,7 +87,24 @@ Environment:
 | GPU run | GPU allocated (GiB) | traced (GiB) | difference |
 |---|---:|---:|---:|
 {trace_lines}
+
+{time_section()}
 """
+
+
+def time_section() -> str:
+    """Step time: the time model (engine/timing) against the same runs' measured steps (issue 23 item 9)."""
+    rows = load_gpu_time_rows()
+    t = gpu_time_summary(rows)
+    return f"""## Step time
+
+The same runs' step times against the time model's `step_seconds` for the same scenario
+(engine/accuracy/measured_gpu_time.py). Measured: the host's clock around each step (forward, backward and optimizer
+step, each phase ending in `torch.cuda.synchronize()` for the memory figures), the mean of steps 2 and 3 (step 1 carries
+one-time work). {t['runs']} runs: median |error| **{t['median_abs_error']:.1%}**, p90 **{t['p90_abs_error']:.1%}**,
+median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. Error = predicted / measured - 1.
+
+{gpu_time_markdown_table(rows)}"""
 
 
 def main() -> int:
@@ -95,6 +113,7 @@ def main() -> int:
     print(headline())
     s = gpu_summary(load_gpu_rows())
     print(json.dumps(s, indent=1))
+    print("step time:", json.dumps(gpu_time_summary(load_gpu_time_rows())))
     return 0
 
 

@@ -21,7 +21,7 @@ from ..scenario import scenario_from_dict
 GPU_MEASURED_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "gpu_measured"
 
 # The measured machine's card, as a preset id (the files record the device name and its total bytes).
-_PRESET_BY_DEVICE = {"NVIDIA H200": "h200"}
+PRESET_BY_DEVICE = {"NVIDIA H200": "h200"}
 
 # How a case's mechanisms are said in scenario keys.
 _LOSS_KEYS = {"hf": {}, "chunked8": {"cross_entropy": "chunked"}, "liger-flce": {"cross_entropy": "fused-linear"}}
@@ -80,7 +80,7 @@ def load_gpu_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuRow]:
     rows: list[GpuRow] = []
     for path in sorted(directory.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        gpu = _PRESET_BY_DEVICE[doc["environment"]["gpu"]]
+        gpu = PRESET_BY_DEVICE[doc["environment"]["gpu"]]
         for case in doc["cases"]:
             if "skipped" in case or ("error" in case and not case.get("oom")):
                 continue

@@ -1,0 +1,65 @@
+"""The time model against the step times measured on a real GPU (tests/data/gpu_measured/*.json; issue 23 item 9).
+
+`validation/gpu_measure.py` times each of its three steps with the host's clock (time.perf_counter around forward,
+backward and optimizer step, with a torch.cuda.synchronize at each phase's end for the memory figures), in a fresh
+process per case. The first step carries one-time work (cuBLAS heuristics, kernel loading, the allocator growing its
+pool), so the measured step time is the mean of the steps after the first. The prediction is `step_time` of the same
+scenario the memory comparison uses (measured_gpu.scenario_of).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..scenario import scenario_from_dict
+from ..timing.model import step_time
+from .measured_gpu import GPU_MEASURED_DIR, PRESET_BY_DEVICE, scenario_of
+
+FIRST_TIMED_STEP = 1  # step 0 is the warm-up step (see the module docstring)
+
+
+@dataclass(frozen=True)
+class GpuTimeRow:
+    id: str
+    measured_step_seconds: float
+    predicted_step_seconds: float
+    steps_timed: int
+
+    @property
+    def error(self) -> float:
+        return self.predicted_step_seconds / self.measured_step_seconds - 1
+
+
+def load_gpu_time_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuTimeRow]:
+    """Every measured case that ran at least two steps, with the time model's step time for its scenario."""
+    rows: list[GpuTimeRow] = []
+    for path in sorted(directory.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        gpu = PRESET_BY_DEVICE[doc["environment"]["gpu"]]
+        for case in doc["cases"]:
+            timed = [step["seconds"] for step in case.get("steps", [])[FIRST_TIMED_STEP:]]
+            if "error" in case or "skipped" in case or not timed:
+                continue
+            predicted = step_time(scenario_from_dict(scenario_of(case, gpu))).step_seconds
+            rows.append(GpuTimeRow(id=case["id"], measured_step_seconds=statistics.mean(timed),
+                                   predicted_step_seconds=predicted, steps_timed=len(timed)))
+    return rows
+
+
+def gpu_time_summary(rows: list[GpuTimeRow]) -> dict[str, float]:
+    """Median and 90th-percentile |error|, median signed error, and the rows beyond 25%."""
+    errors = sorted(abs(r.error) for r in rows)
+    p90 = errors[min(len(errors) - 1, int(0.9 * len(errors)))] if errors else 0.0
+    return {"runs": len(rows), "median_abs_error": statistics.median(errors) if errors else 0.0, "p90_abs_error": p90,
+            "median_signed_error": statistics.median(r.error for r in rows) if rows else 0.0,
+            "beyond_25": sum(e > 0.25 for e in errors)}
+
+
+def gpu_time_markdown_table(rows: list[GpuTimeRow]) -> str:
+    lines = ["| run | measured step (s) | predicted step (s) | error |", "|---|---:|---:|---:|"]
+    lines += [f"| {r.id} | {r.measured_step_seconds:.3f} | {r.predicted_step_seconds:.3f} | {r.error:+.1%} |"
+              for r in rows]
+    return "\n".join(lines)
