@@ -1,6 +1,7 @@
 """Print how the serving estimate reads the published engine start-up logs, per engine and per engine version.
 
-Run: .venv/bin/python benchmarks/serving_accuracy.py
+Run: .venv/bin/python benchmarks/serving_accuracy.py [--write-band]
+(--write-band rewrites presets/engine_startup_band.json from the logs: engine/accuracy/startup_band.py)
 Data: tests/data/published/serving_logs.json (sources in each row); rules: docs/serving-accounting.md.
 """
 
@@ -12,6 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from engine.accuracy.startup_band import derived_band, write_band_file  # noqa: E402
 from engine.accuracy.serving_logs import (  # noqa: E402
     accuracy_table,
     judge_all,
@@ -44,11 +46,31 @@ def main() -> None:
             flag = " WRONG" if j.verdict_wrong else ("" if j.verdict_checked else " (not checked)")
             print(f"| {row.id} | {row.outcome} | {j.verdict}{flag} | {_pct(j.kv_error)} | {_pct(j.kv_pool_error)} | "
                   f"{j.reason} |")
+    _print_band()
     if skipped:
         print("\nNot judged:")
         for rid, why in skipped.items():
             print(f"- {rid}: {why}")
 
 
+def _print_band() -> None:
+    band = derived_band()
+    print(f"\nvLLM start-up band ({band['statistic']}): +-{band['band']:.2%} of the budget "
+          "(presets/engine_startup_band.json)")
+    print("| log | outcome | measured pool | accounting's pool | budget | error / budget | band of the others "
+          "(leave-one-out) | basis |\n|---|---|---:|---:|---:|---:|---:|---|")
+    loo = {x["id"]: x for x in band["leave_one_out"]}
+    for log in band["logs"]:
+        other = loo[log["id"]]
+        print(f"| {log['id']} | {log['outcome']} | {log['measured_bytes'] / 2**30:.2f} GiB | "
+              f"{log['estimated_bytes'] / 2**30:.2f} GiB | {log['budget_bytes'] / 2**30:.2f} GiB | "
+              f"{log['share']:+.2%} | {other['band_of_others']:.2%}{'' if other['inside'] else ' (outside)'} | "
+              f"{log['basis']} |")
+    for log in band["left_out"]:
+        print(f"- left out: {log['id']} ({log['share']:+.2%}): {log['why']}")
+
+
 if __name__ == "__main__":
+    if "--write-band" in sys.argv:
+        print(f"wrote {write_band_file()}")
     main()

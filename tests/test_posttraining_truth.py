@@ -256,8 +256,9 @@ def test_published_bounds(published_rows):
 
 @ENGINE
 def test_published_verdicts(published_rows):
-    """Target: every OOM row judged "does not fit", no run that ran judged so. Reached (h-rlpub): no run that ran (with its
-    own lengths) is judged "does not fit"; all 4 compared OOM rows are (h-rl 63b5816: 2 of 6). Closed by mechanisms
+    """Target: every OOM row judged "does not fit", no run that ran judged so: both met since h-vtight (the 7B
+    tuning row's engine shortfall lies within the start-up band, so it is "tight"). Reached (h-rlpub): no run that ran
+    (with its own lengths) is judged "does not fit"; all 4 compared OOM rows are (h-rl 63b5816: 2 of 6). Closed by mechanisms
     read from the frameworks' sources (tests/test_posttraining_published_mechanisms.py): trl-issue-3168 ran in fp32
     (trl dpo_config.py at v0.16.0 sets no bf16; bf16=True became the default in PR #3515, June 2025):
     selective_log_softmax's log-sum-exp branch holds four fp32 logits-sized tensors in backward, 91 of 80 GiB;
@@ -270,15 +271,19 @@ def test_published_verdicts(published_rows):
     summary = pt.published_summary(published_rows)
     # h-verltune2: the runs that ran are judged at their own lengths or, for verl's tuning table, at the lengths their
     # data had (lengths "dataset"); 10 of those 11 fit. verl-tuning-7b-grpo-lora-1xh100's vLLM 0.8 V0 engine is
-    # refused at any length once its LoRA stacks are counted: by ~17 MiB at nvidia-smi's total; with the CUDA-visible
+    # short at any length once its LoRA stacks are counted: by ~17 MiB at nvidia-smi's total; with the CUDA-visible
     # total vLLM budgets from and its weight figure's allocator rounding and rotary cache, no KV block at all, 200 MiB
-    # short (h-verl7b; tests/test_vllm_release_accounting.py, docs/posttraining.md).
+    # short of one request (h-verl7b; tests/test_vllm_release_accounting.py, docs/posttraining.md). h-vtight: 200 MiB
+    # is 1.2% of its 16,218 MiB budget, within the start-up accounting's measured uncertainty (the largest |KV pool
+    # error| of the published vLLM start-up logs, 2.73% of the budget: presets/engine_startup_band.json), so the
+    # engine "may refuse" and the row is judged "tight"; every OOM row stays "does not fit" (none of their engines is
+    # near the band: their margins are 26% to 93% of the budget).
     # h-verllens: verl's padding-free update divides the logits in place on a view (CopySlices: 4 logits-sized
     # tensors in backward, tests/test_verl_padding_free_logits.py); verl-tuning-32b-grpo-lora-4xh100 runs Ulysses
     # (so padding-free) and was then over by 1.8 GiB at its data's mean lengths (81.5 of 79.65 GiB). h-verlfit:
     # CopySlices runs in the head's backward, before FSDP's pre-backward hook on the model's output (the output's
     # gradient, the prefetched layer) and before the first recompute and its scratch, so those are not summed with
     # its four tensors (tests/test_verl_padding_free_logits.py), and verl shards its adapters over the FSDP ranks: 67.1 GiB
-    assert summary["ran_judged_not_fitting"] == ["verl-tuning-7b-grpo-lora-1xh100"]  # target: []
+    assert summary["ran_judged_not_fitting"] == []
     assert summary["oom"] >= 4
     assert summary["oom_missed"] == []

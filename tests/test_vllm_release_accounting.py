@@ -27,6 +27,7 @@ from engine.posttraining.estimate import step_parts
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.generation import GenerationInputs, generation_memory
 from engine.serving.profile_run import SAMPLER_BYTES_PER_LOGIT, lora_stack_bytes
+from engine.serving.startup_band import startup_band
 from engine.serving.vllm_load import vllm_load_extra_bytes
 from engine.workloads import estimate
 
@@ -78,8 +79,10 @@ def test_seven_b_lora_row_at_v0_default_sequences():
     raise_if_cache_size_invalid, lines 539-542). With the terms before h-verl7b (nvidia-smi's total, the parameters'
     own bytes) the pool fell short of one request of 1,536 tokens (28 layers x 2 x 4 KV heads x 128 x 2 bytes = 56 KiB
     a token) by about 17 MiB; the CUDA-visible total takes 0.2 x (81,559 - 81,089) MiB = 94 MiB more, and the weight
-    figure's allocator rounding and rotary cache (engine/serving/vllm_load.py) 89 MiB more. The one tuning row still
-    judged 'does not fit' (docs/posttraining.md)."""
+    figure's allocator rounding and rotary cache (engine/serving/vllm_load.py) 89 MiB more. 200 MiB short of one
+    request is within the start-up accounting's measured uncertainty (presets/engine_startup_band.json: the largest
+    |KV pool error| of the published vLLM start-up logs, 2.73% of the budget, 0.43 GiB here), so since h-vtight the
+    engine "may refuse" and the row is judged 'tight', not 'does not fit' (docs/posttraining.md)."""
     sc = dict(ROWS[SEVEN_B]["scenario"])
     assert sc["rollout_engine_release"] == "vllm-0.8-v0" and sc["rollout_max_num_seqs"] == 256
     spec = _spec()
@@ -91,7 +94,8 @@ def test_seven_b_lora_row_at_v0_default_sequences():
     gpu = get_gpu(sc["gpu"])
     left = at_256.requested_bytes - at_256.weight_bytes - at_256.activation_bytes - 0.13 * GIB
     need = 1536 * at_256.kv_bytes_per_token
-    assert left < 0 and "no available memory for the cache blocks" in str(at_256.refusal).lower()
+    assert left < 0 and at_256.refusal is None and "vllm may refuse" in str(at_256.caution).lower()
+    assert 0 < need - left <= startup_band("vllm") * at_256.requested_bytes
     before = left + vllm_load_extra_bytes(spec, 1) + 0.2 * (gpu.memory_bytes - gpu.cuda_total_bytes)
     assert 0 < need - before < 20 * 2**20
     # without the LoRA stacks (154 MiB) it started before h-verl7b; now even then one request would not fit
@@ -165,18 +169,20 @@ def test_dataset_rows_name_their_statistic_and_stay_within_the_maxima():
 def test_dataset_rows_judged_at_their_data_lengths():
     """The verl tuning rows ran (docs/perf/device_tuning.rst's MIN configurations); at the lengths GSM8K had
     (step 1's prompt_length/mean and response_length/mean of the same recipe's verl-data logs) the 7B LoRA row
-    is judged 'does not fit', by its engine's start-up at any length, and the 32B LoRA row; at the scripts' maxima 8
-    are (an upper bound:
+    is judged 'tight' (h-vtight: its engine's start-up shortfall at any length lies within the start-up accounting's
+    measured band), the others fit; at the scripts' maxima 9 are judged 'does not fit' (an upper bound:
     verl's remove-padding micro-batch holds the sequences' own tokens)."""
     rows = {r.id: r for r in pt.published_rows()}
     tuning = [r for r in rows.values() if r.id.startswith("verl-tuning")]
     assert tuning and all(r.lengths == "dataset" for r in tuning)
-    # the 7B LoRA row's engine is refused by ~17 MiB at any length (test_seven_b_lora_row_at_v0_default_sequences);
+    # the 7B LoRA row's engine is 200 MiB short at any length, within the band: tight
+    # (test_seven_b_lora_row_at_v0_default_sequences);
     # the 32B LoRA row runs Ulysses (padding-free), whose update holds CopySlices' four logits-sized tensors
     # (h-verllens, tests/test_verl_padding_free_logits.py), once 1.8 GiB over at its data's mean lengths; they run
     # before FSDP's pre-backward hook and the first recompute, so the step holds them beside less (h-verlfit): fits
-    over = [SEVEN_B]
+    over: list[str] = []
     assert [r.id for r in tuning if r.verdict == "does not fit"] == over
+    assert rows[SEVEN_B].verdict == "tight"
     assert rows["verl-tuning-1.5b-grpo-lora-1xh100"].bound_verdict == "does not fit"
     summary = pt.published_summary(list(rows.values()))
     assert summary["ran_judged_not_fitting"] == over

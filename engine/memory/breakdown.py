@@ -325,9 +325,17 @@ class Estimate:
         """The whole machine holds the run: the GPUs and, where it was given, the CPU memory of each node."""
         if self.serving is not None:
             return self.serving.verdict == "fits" and not self.host_short
-        if self.rl is not None and self.rl.refusal is not None:  # the post-training step's engine would not start
+        if self.rl is not None and (self.rl.refusal or self.rl.caution) is not None:  # its engine may not start
             return False
         return self.gpu_fits and not self.host_short
+
+    @property
+    def engine_may_refuse(self) -> bool:
+        """The generation engine (a post-training step's, or the served one) may refuse or start short: "tight"
+        comes from the engine's start-up verdict, not from the safety reserve."""
+        if self.serving is not None:
+            return self.serving.verdict == "tight"
+        return self.rl is not None and self.rl.refusal is None and self.rl.caution is not None
 
     @property
     def verdict_reserve_bytes(self) -> float:
@@ -342,6 +350,8 @@ class Estimate:
             return self.serving.verdict
         if self.rl is not None and self.rl.refusal is not None:
             return "does not fit"
+        if self.engine_may_refuse:  # the engine's verdict is within its accounting's uncertainty: at best tight
+            return "tight" if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes else "does not fit"
         if self.fits:
             return "fits"
         if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes:
@@ -358,6 +368,8 @@ class Estimate:
             return self.serving.reason
         if self.rl is not None and self.rl.refusal is not None and not self.host_short:
             return self.rl.refusal
+        if self.engine_may_refuse and self.verdict == "tight":
+            return self.rl.caution
         if self.host_short and not self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, and the CPU memory does not hold it "
                                                        "either: needs {need} per node, {capacity} set"),

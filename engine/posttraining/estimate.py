@@ -243,12 +243,13 @@ def rl_estimate(s: Scenario) -> Estimate:
         rollout_engine=rs.rollout_engine, rollout_kv_bytes=e.kv_pool_bytes if e else 0.0,
         rollout_kv_tokens=e.kv_tokens if e else 0, max_concurrent_sequences=e.max_concurrent_sequences if e else 0,
         generated_sequences=generated,
-        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None)
+        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None,
+        caution=e.caution if e else None)
     train = p.training
     stage = _stage(train.busiest, peak)
     warnings = train.warnings
-    if e is not None and e.refusal is not None:
-        warnings += (e.refusal,)
+    if e is not None and (e.refusal or e.caution) is not None:
+        warnings += (e.refusal or e.caution,)
     return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings)
 
 

@@ -55,6 +55,7 @@ class RLEstimate:
     settings: tuple[tuple[str, Any], ...]  # the resolved settings, for the explanation
     refusal: Message | None = None  # the generation engine's own sentence when it would not start (verdict: does
     # not fit)
+    caution: Message | None = None  # its sentence when it may refuse or start short (verdict at best: tight)
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)
@@ -99,4 +100,5 @@ def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
         "generated_sequences": rl.generated_sequences,
         "settings": dict(rl.settings),
         "engine_refusal": None if rl.refusal is None else str(rl.refusal),
+        "engine_caution": None if rl.caution is None else str(rl.caution),
     }

@@ -17,7 +17,7 @@ from functools import lru_cache
 from ..messages import Message
 from ..models.architecture import ModelSpec
 from ..serving.generation import GenerationInputs, generation_memory
-from ..serving.result import REFUSED
+from ..serving.result import REFUSED, TIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,9 @@ class EngineMemory:
     block_size: int
     max_concurrent_sequences: int  # min(max_num_seqs, sequences of prompt + completion the pool holds)
     refusal: Message | None  # the engine's own sentence when it would not start
+    # the engine's sentence when it may refuse (a KV pool within the start-up accounting's measured uncertainty,
+    # engine/serving/startup_band.py) or start short (SGLang's runtime headroom): the step's verdict is then "tight"
+    caution: Message | None = None
 
     @property
     def total_bytes(self) -> float:
@@ -68,4 +71,4 @@ def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilizati
         kv_pool_bytes=0.0 if refused else m.bytes_of("kv_cache"), kv_bytes_per_token=m.kv_bytes_per_token,
         kv_tokens=0 if refused else m.kv_tokens, block_size=m.block_size,
         max_concurrent_sequences=0 if refused else min(max_num_seqs, math.floor(m.max_concurrent_sequences)),
-        refusal=m.reason if refused else None)
+        refusal=m.reason if refused else None, caution=m.reason if m.verdict == TIGHT else None)

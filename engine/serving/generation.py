@@ -51,6 +51,7 @@ from .defaults import EngineSettings, sglang_settings, vllm_settings
 from .kv_layout import LayerKind, kv_element_bytes, layer_kinds, sequence_bytes
 from .profile_run import graph_pool_bytes, profile_peak
 from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory
+from .startup_band import startup_band
 from .vllm_pool import longest_context, needed_bytes, vllm_pool
 
 GIB = 2**30
@@ -165,6 +166,44 @@ def _too_long(i: GenerationInputs, max_model_len: int):
     return None
 
 
+def _pool_refusal(s: EngineSettings, requested: float, pool_bytes: float, need: float,
+                  kinds: tuple[LayerKind, ...], max_model_len: int):
+    """vLLM's two refusals of a KV pool too small to start: no cache blocks at all (V0 "No available memory for the
+    cache blocks", V1 a negative "Available KV cache memory"), or fewer than one request at max_model_len needs."""
+    if pool_bytes <= 0:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM refuses: no available memory for the cache blocks (weights, activations and overheads "
+            "take {used} of the {requested} budget)."), used=_gib(requested - pool_bytes), requested=_gib(requested))
+    longest = longest_context(kinds, s.block_size, pool_bytes, s.max_num_batched_tokens, max_model_len)
+    return REFUSED, message(QT_TRANSLATE_NOOP(
+        "engine", "vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the "
+        "{pool} available; the longest that fits is {longest} tokens."), length=max_model_len, need=_gib(need),
+        pool=_gib(pool_bytes), longest=longest)
+
+
+def _may_refuse(requested: float, pool_bytes: float, need: float, max_model_len: int, band: float):
+    """A KV pool whose margin over one request at max_model_len lies within the start-up accounting's measured
+    uncertainty (engine/serving/startup_band.py): vLLM may refuse, or start with room for about one request."""
+    within = {"band": band, "band_bytes": format_bytes(band * requested)}
+    if pool_bytes <= 0:
+        return message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, "
+            "{short} short of one request at max_model_len {length} (within the start-up accounting's "
+            "±{band:.1%} of the budget, {band_bytes})."), used=_gib(requested - pool_bytes),
+            requested=_gib(requested), short=format_bytes(need - pool_bytes), length=max_model_len, **within)
+    if pool_bytes < need:
+        return message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more "
+            "than the {pool} available (within the start-up accounting's ±{band:.1%} of the budget, "
+            "{band_bytes})."), length=max_model_len, need=format_bytes(need), short=format_bytes(need - pool_bytes),
+            pool=format_bytes(pool_bytes), **within)
+    return message(QT_TRANSLATE_NOOP(
+        "engine", "vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with "
+        "only {spare} to spare (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes})."),
+        pool=format_bytes(pool_bytes), length=max_model_len, need=format_bytes(need),
+        spare=format_bytes(pool_bytes - need), **within)
+
+
 def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], requested: float,
                   pool_bytes: float, kinds: tuple[LayerKind, ...], max_model_len: int):
     free = i.capacity_bytes - parts["cuda_context"] - i.used_by_others_bytes
@@ -183,23 +222,19 @@ def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float
     if parts["weights"] + parts["cuda_context"] > i.capacity_bytes:
         return REFUSED, message(QT_TRANSLATE_NOOP("engine", "The weights alone ({weights}) overflow the GPU while "
                                                             "loading."), weights=_gib(parts["weights"]))
-    if pool_bytes <= 0:
-        return REFUSED, message(QT_TRANSLATE_NOOP(
-            "engine", "vLLM refuses: no available memory for the cache blocks (weights, activations and overheads "
-            "take {used} of the {requested} budget)."), used=_gib(requested - pool_bytes), requested=_gib(requested))
     need = needed_bytes(kinds, s.block_size, max_model_len, s.max_num_batched_tokens)
-    if need > pool_bytes:
-        longest = longest_context(kinds, s.block_size, pool_bytes, s.max_num_batched_tokens, max_model_len)
-        return REFUSED, message(QT_TRANSLATE_NOOP(
-            "engine", "vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the "
-            "{pool} available; the longest that fits is {longest} tokens."), length=max_model_len, need=_gib(need),
-            pool=_gib(pool_bytes), longest=longest)
+    band = startup_band("vllm")
+    margin = pool_bytes - need  # to start, vLLM needs cache blocks for one request at max_model_len
+    if margin < -band * requested:  # short by more than the accounting's measured uncertainty: a refusal
+        return _pool_refusal(s, requested, pool_bytes, need, kinds, max_model_len)
     outside = parts["cuda_context"] + i.used_by_others_bytes + (0.0 if i.graphs_in_budget else parts["cuda_graphs"])
     if requested + outside > i.capacity_bytes:
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context "
             "({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager."),
             requested=_gib(requested), outside=_gib(outside))
+    if margin < band * requested:
+        return TIGHT, _may_refuse(requested, pool_bytes, need, max_model_len, band)
     return FITS, message(QT_TRANSLATE_NOOP("engine", "vLLM starts with {pool} for the KV cache."), pool=_gib(pool_bytes))
 
 
@@ -231,7 +266,10 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
         engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,
         kv_pool_bytes=max(0.0, pool_bytes), kv_kinds=_kv_kinds(kinds), block_size=pool.block_size,
         blocks=pool.blocks, kv_tokens=pool.kv_tokens, max_model_len=max_model_len,
-        max_concurrent_sequences=pool.max_concurrency, longest_context=longest, verdict=verdict, reason=reason)
+        max_concurrent_sequences=pool.max_concurrency, longest_context=longest, verdict=verdict, reason=reason,
+        kv_pool_signed_bytes=pool_bytes, start_need_bytes=needed_bytes(kinds, s.block_size, max_model_len,
+                                                                       s.max_num_batched_tokens),
+        start_band_bytes=startup_band("vllm") * requested)
 
 
 def _sglang_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], total: float, rest: float,

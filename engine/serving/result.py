@@ -50,6 +50,17 @@ class ServingMemory:
     reason: Message
     notes: tuple[Message, ...] = ()
     host_bytes: float = 0.0  # CPU memory for layers kept off the GPU (llama.cpp partial offload)
+    # vLLM: what its budget leaves for the KV cache before it is clamped at 0, what one request at max_model_len needs
+    # to start, and the start-up accounting's measured uncertainty in bytes (engine/serving/startup_band.py)
+    kv_pool_signed_bytes: float | None = None
+    start_need_bytes: float = 0.0
+    start_band_bytes: float = 0.0
+
+    @property
+    def start_margin_bytes(self) -> float | None:
+        """vLLM: the KV pool's margin over one request at max_model_len (negative: short); "tight" within
+        +-start_band_bytes, "does not fit" below it."""
+        return None if self.kv_pool_signed_bytes is None else self.kv_pool_signed_bytes - self.start_need_bytes
 
     @property
     def kv_bytes_per_token(self) -> float:
