@@ -13,13 +13,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.accuracy.startup_band import derived_band, write_band_file  # noqa: E402
 from engine.accuracy.serving_logs import (  # noqa: E402
     accuracy_table,
     judge_all,
     judge_given_weights,
     load_serving_logs,
 )
+from engine.accuracy.startup_band import derived_band, write_band_file  # noqa: E402
 
 
 def _pct(value: float | None) -> str:
