@@ -44,8 +44,11 @@ class VerdictBanner(QLabel):
         self.verdict = est.verdict
         colour = VERDICT_COLOURS[est.verdict]  # the border; the words use the theme's readable shade
         words_colour = text_colour(est.verdict)
-        words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: fits, but eats into the safety reserve"),
-                 "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
+        # "tight" from the generation engine's start-up (its KV pool within the accounting's measured uncertainty, or
+        # SGLang's runtime headroom) is not the training reserve's
+        tight = (self.tr("TIGHT: the generation engine may refuse to start or run short") if est.engine_may_refuse
+                 else self.tr("TIGHT: fits, but eats into the safety reserve"))
+        words = {"fits": self.tr("FITS"), "tight": tight, "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
         note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
         if note is not None and self.says_unchecked_host:

@@ -18,6 +18,32 @@ Candidate = tuple[Message, dict[str, Any], str]
 
 
 SHARE_STEP = 0.05
+LARGEST_SHARE = 0.9  # the largest engine share offered when the engine is short of KV cache
+MORE_KV_NOTE = QT_TRANSLATE_NOOP("engine", "a larger KV cache: room for the engine to start; less memory for training")
+
+
+def engine_short(s: Scenario) -> bool:
+    """The generation engine refuses or may refuse for want of KV cache: its pool's margin over one request at
+    max_model_len is below the start-up band (engine/serving/startup_band.py). A larger share is then the fix."""
+    try:
+        rl = estimate(s).rl
+    except PlannerError:
+        return False
+    return rl is not None and rl.engine_start_margin_bytes is not None and (
+        rl.engine_start_margin_bytes < rl.engine_start_band_bytes)
+
+
+def larger_share(s: Scenario, utilization: float) -> float | None:
+    """The smallest engine share above `utilization`, in steps of 0.05 up to 0.9, at which the step fits."""
+    share = round(math.floor(utilization / SHARE_STEP + 1e-9) * SHARE_STEP + SHARE_STEP, 2)
+    while share <= LARGEST_SHARE + 1e-9:
+        try:
+            if estimate(s.replace(rollout_gpu_memory_utilization=share)).verdict == "fits":
+                return share
+        except PlannerError:
+            return None
+        share = round(share + SHARE_STEP, 2)
+    return None
 
 
 def fitting_share(s: Scenario, utilization: float) -> float | None:
@@ -38,7 +64,13 @@ def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
     out: list[Candidate] = []
     if rs.rollout_engine == "none" or rs.placement != "colocate":
         return out
-    if rs.utilization > 0.15:
+    short = engine_short(s)
+    larger = larger_share(s, rs.utilization) if short else None
+    if larger is not None:  # the engine's KV pool is short: only a larger share lets it start
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Give the generation engine {share:.0%} of each GPU instead "
+                                                        "of {old:.0%}"), share=larger, old=rs.utilization),
+                    {"rollout_gpu_memory_utilization": larger}, MORE_KV_NOTE))
+    if rs.utilization > 0.15 and not short:
         lower = fitting_share(s, rs.utilization) or round(max(0.1, rs.utilization - 0.1), 2)
         out.append((message(QT_TRANSLATE_NOOP("engine", "Give the generation engine {share:.0%} of each GPU instead "
                                                         "of {old:.0%}"), share=lower, old=rs.utilization),
@@ -117,4 +149,12 @@ def rl_options(s: Scenario, compute_bytes: int) -> list[list[tuple[float, dict[s
              message(QT_TRANSLATE_NOOP("engine", "give the generation engine {share:.0%} of each GPU"), share=share),
              QT_TRANSLATE_NOOP("engine", "a smaller KV cache: fewer sequences generated at once"))
             for share in shares if share < rs.utilization]
+        if engine_short(s):  # a larger share, up to +0.3: the engine's KV pool is what is short
+            more = [round(rs.utilization + SHARE_STEP * k, 2) for k in range(1, 7)]
+            groups["rollout_gpu_memory_utilization"] = [
+                (RL_COSTS["rollout_gpu_memory_utilization"] + (share - rs.utilization),
+                 {"rollout_gpu_memory_utilization": share},
+                 message(QT_TRANSLATE_NOOP("engine", "give the generation engine {share:.0%} of each GPU"),
+                         share=share), MORE_KV_NOTE)
+                for share in more if share <= LARGEST_SHARE + 1e-9]
     return [g for g in groups.values() if g]

@@ -283,8 +283,10 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
     ev, stats = Evaluator(target_headroom_fraction), SearchStats()
     base_est = ev(s)
     # A change that moves no byte in any phase is no lever (SDPA and flash cost the same, for one). Phases,
-    # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination.
-    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)] for a in _axes(s)]
+    # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination. A
+    # post-training engine that may refuse (short of KV cache) is fixed by its share, which moves no training byte.
+    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)
+             or _engine_lever(ev, s, o, base_est)] for a in _axes(s)]
     axes = [a for a in axes if a]
     stats.lattice = math.prod(len(a) + 1 for a in axes)
     start = (0,) * len(axes)
@@ -335,6 +337,14 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
     if progress is not None:
         progress(stats.lattice, stats.lattice)
     return stats
+
+
+def _engine_lever(ev: Evaluator, s: Scenario, o: _Option, base: Estimate | None) -> bool:
+    """An option that changes the verdict of a step whose generation engine may refuse (the engine's share)."""
+    if base is None or not base.engine_may_refuse:
+        return False
+    est = ev(_combine(s, [o])[0])
+    return est is not None and est.verdict != base.verdict
 
 
 def _phases(est: Estimate | None) -> tuple | None:

@@ -134,7 +134,10 @@ def suggestions(s: Scenario) -> list[Suggestion]:
     # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
     shortfall = max(base.total_bytes - base.capacity_bytes, 0.0) or base.verdict_reserve_bytes
-    return [sug for sug in out if sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall]
+    # a post-training engine short of KV cache starts with a larger share of the GPU: that change costs memory
+    # but improves the verdict
+    return [sug for sug in out if (sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall)
+            or (base.engine_may_refuse and VERDICT_RANK[sug.estimate.verdict] > VERDICT_RANK[base.verdict])]
 
 
 VERDICT_RANK = {"does not fit": 0, "tight": 1, "fits": 2}

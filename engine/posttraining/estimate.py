@@ -244,7 +244,8 @@ def rl_estimate(s: Scenario) -> Estimate:
         rollout_kv_tokens=e.kv_tokens if e else 0, max_concurrent_sequences=e.max_concurrent_sequences if e else 0,
         generated_sequences=generated,
         settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None,
-        caution=e.caution if e else None)
+        caution=e.caution if e else None, engine_start_margin_bytes=e.start_margin_bytes if e else None,
+        engine_start_band_bytes=e.start_band_bytes if e else 0.0)
     train = p.training
     stage = _stage(train.busiest, peak)
     warnings = train.warnings

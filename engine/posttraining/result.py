@@ -56,6 +56,8 @@ class RLEstimate:
     refusal: Message | None = None  # the generation engine's own sentence when it would not start (verdict: does
     # not fit)
     caution: Message | None = None  # its sentence when it may refuse or start short (verdict at best: tight)
+    engine_start_margin_bytes: float | None = None  # vLLM: its KV pool - one request at max_model_len
+    engine_start_band_bytes: float = 0.0  # "tight" within +- this (engine/serving/startup_band.py)
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)
@@ -101,4 +103,7 @@ def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
         "settings": dict(rl.settings),
         "engine_refusal": None if rl.refusal is None else str(rl.refusal),
         "engine_caution": None if rl.caution is None else str(rl.caution),
+        "engine_start_margin_bytes": None if rl.engine_start_margin_bytes is None
+        else round(rl.engine_start_margin_bytes),
+        "engine_start_band_bytes": round(rl.engine_start_band_bytes),
     }

@@ -37,6 +37,8 @@ class EngineMemory:
     # the engine's sentence when it may refuse (a KV pool within the start-up accounting's measured uncertainty,
     # engine/serving/startup_band.py) or start short (SGLang's runtime headroom): the step's verdict is then "tight"
     caution: Message | None = None
+    start_margin_bytes: float | None = None  # vLLM: KV pool - one request at max_model_len (ServingMemory's)
+    start_band_bytes: float = 0.0  # the start-up accounting's measured uncertainty in bytes
 
     @property
     def total_bytes(self) -> float:
@@ -71,4 +73,5 @@ def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilizati
         kv_pool_bytes=0.0 if refused else m.bytes_of("kv_cache"), kv_bytes_per_token=m.kv_bytes_per_token,
         kv_tokens=0 if refused else m.kv_tokens, block_size=m.block_size,
         max_concurrent_sequences=0 if refused else min(max_num_seqs, math.floor(m.max_concurrent_sequences)),
-        refusal=m.reason if refused else None, caution=m.reason if m.verdict == TIGHT else None)
+        refusal=m.reason if refused else None, caution=m.reason if m.verdict == TIGHT else None,
+        start_margin_bytes=m.start_margin_bytes, start_band_bytes=m.start_band_bytes)

@@ -50,6 +50,10 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
         "max_concurrent_sequences": round(memory.max_concurrent_sequences, 3),
         "longest_context": memory.longest_context,
         "host_bytes": round(memory.host_bytes),
+        # vLLM: the KV pool's margin over one request at max_model_len and the start-up band around it
+        # (engine/serving/startup_band.py): "tight" within +-start_band_bytes
+        "start_margin_bytes": None if memory.start_margin_bytes is None else round(memory.start_margin_bytes),
+        "start_band_bytes": round(memory.start_band_bytes),
         "components": [{"key": c.key, "name": c.name, "bytes": round(c.peak_bytes), "category": c.category,
                         "formula": c.formula, "inputs": dict(c.inputs)} for c in memory.components],
     }

@@ -4520,6 +4520,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
+        <location filename="../results.py" line="1" />
+        <source>TIGHT: the generation engine may refuse to start or run short</source>
+        <translation>紧张：生成引擎可能拒绝启动，或启动后显存不足</translation>
+    </message>
+    <message>
         <location filename="../results.py" line="53" />
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
@@ -8201,6 +8206,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/generation.py" line="188" />
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="1" />
+        <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="1" />
+        <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="1" />
+        <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="1" />
+        <source>a larger KV cache: room for the engine to start; less memory for training</source>
+        <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="194" />
