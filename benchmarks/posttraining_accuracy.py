@@ -60,7 +60,31 @@ def main(argv: list[str] | None = None) -> int:
     at_max = summary["dataset_not_fitting_at_maxima"]
     print(f"runs judged at their data's lengths: {summary['dataset']}; 'does not fit' at their maximum lengths (an "
           f"upper bound, not held): {len(at_max)}" + (f" ({', '.join(at_max)})" if at_max else ""))
+    _print_engine_tight(published)
     return 0
+
+
+def _print_engine_tight(published: list) -> None:
+    """The judged rows whose generation engine may refuse (its KV pool's margin within the start-up band,
+    presets/engine_startup_band.json): each with the margin and the band as shares of the engine's budget."""
+    from engine import scenario_from_dict
+    from engine.workloads import estimate
+
+    rows = {e["id"]: e for e in pt.read_published()}
+    print("runs whose engine may refuse (judged 'tight': the KV pool's margin over one request within the start-up "
+          "band):")
+    for r in published:
+        if not r.judged or r.verdict != "tight":
+            continue
+        entry = rows[r.id]
+        est = estimate(scenario_from_dict(pt.judged_scenario(entry) if r.lengths == "dataset" else entry["scenario"]))
+        rl = est.rl
+        if rl is None or rl.caution is None or rl.engine_start_margin_bytes is None:
+            continue
+        budget = dict(rl.per_model_bytes)["rollout_engine"]
+        print(f"  {r.id} ({r.outcome}): margin {rl.engine_start_margin_bytes / 2**20:+.0f} MiB of a "
+              f"{budget / 2**20:,.0f} MiB budget ({rl.engine_start_margin_bytes / budget:+.2%}), band "
+              f"+-{rl.engine_start_band_bytes / budget:.2%}")
 
 
 if __name__ == "__main__":
