@@ -209,7 +209,7 @@ class Judged:
         return refused if self.row.started else not refused
 
 
-def _serving_block(row: ServingLog) -> Any:
+def serving_block(row: ServingLog) -> Any:
     return getattr(estimate(scenario_from_dict(scenario_dict(row))), "serving", None)
 
 
@@ -232,7 +232,7 @@ def _kv_of(serving: Any, row: ServingLog) -> float | None:
 def judge(row: ServingLog) -> tuple[Judged | None, str]:
     """The estimate of one row, or None and the reason it cannot be judged."""
     try:
-        serving = _serving_block(row)
+        serving = serving_block(row)
     except PlannerError as exc:
         return None, str(exc)
     if serving is None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..serving import ServingMemory, generation_memory
 from ..serving.startup_band import BAND_FILE, bands
-from .serving_logs import ServingLog, _serving_block, load_serving_logs, mechanism_inputs
+from .serving_logs import ServingLog, load_serving_logs, mechanism_inputs, serving_block
 
 STATISTIC = "largest |KV pool error| as a share of the engine's budget"
 # engine_version prefixes of logs whose release sized the pool with another rule (docs/serving-accounting.md's table)
@@ -69,7 +69,7 @@ def pool_error(row: ServingLog) -> PoolError | None:
     if row.engine != "vllm" or not (row.gpu or (row.gpu_facts or {}).get("memory_bytes")):
         return None
     inputs = mechanism_inputs(row)
-    m = generation_memory(inputs) if inputs is not None else _serving_block(row)
+    m = generation_memory(inputs) if inputs is not None else serving_block(row)
     if m is None or m.kv_pool_signed_bytes is None:
         return None
     measured = _measured(row, m)

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
-from ..serving.result import REFUSED
+from ..serving.result import FITS, REFUSED
 from ..serving.scenario_estimate import GGUF_ENGINES, PAGED_ENGINES
 from ..serving.users_curve import engine_max_num_seqs, instances
 from ..workloads import estimate
@@ -29,9 +29,10 @@ Candidate = tuple[Message, dict[str, Any], str]
 
 
 def _starts(s: Scenario, changes: dict[str, Any]) -> bool | None:
-    """Whether the engine starts with the changes; None when the changes are not a valid scenario."""
+    """Whether the engine starts for sure with the changes ("fits"); None when they are not a valid scenario."""
     try:
-        return estimate(s.replace(**changes)).serving.verdict != REFUSED
+        # "tight" (an engine that may refuse, or start short) is worth fixing too: a change must make it start for sure
+        return estimate(s.replace(**changes)).serving.verdict == FITS
     except PlannerError:
         return None
 
