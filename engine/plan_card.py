@@ -94,6 +94,10 @@ def memory_sentence(est: Estimate, unit: str) -> Message:
     if est.fits:
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} with {free} spare per GPU."),
                        machines=_machines(est), free=format_bytes(est.headroom_bytes, unit))
+    if est.verdict == "tight" and est.engine_may_refuse:  # the engine's start-up, not the reserve
+        return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only if the generation engine starts: its KV "
+                                                   "cache is within the start-up accounting's uncertainty."),
+                       machines=_machines(est))
     if est.verdict == "tight":
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only by using part of the safety reserve."),
                        machines=_machines(est))
@@ -132,6 +136,8 @@ def main_risk(s: Scenario, est: Estimate) -> Message:
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: it does not fit in GPU memory as set up."))
     if est.host_verdict == "does not fit":
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: CPU memory runs out."))
+    if est.verdict == "tight" and est.engine_may_refuse and est.rl is not None and est.rl.caution is not None:
+        return est.rl.caution  # the engine's own sentence: it may refuse to start
     if est.verdict == "tight":
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: no headroom beyond the safety reserve."))
     if s.offload != "none" or s.activation_offload or s.activation_offload_layers:

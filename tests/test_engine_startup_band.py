@@ -13,6 +13,7 @@ from engine.accuracy import posttraining as pt
 from engine.accuracy.serving_logs import judge_all, load_serving_logs, scenario_dict
 from engine.accuracy.startup_band import EXCLUDED_ACCOUNTINGS, derived_band, pool_errors
 from engine.cli import estimate_to_json
+from engine.plan_card import main_risk, memory_sentence
 from engine.planning.solver import plans
 from engine.planning.suggest import suggestions
 from engine.scenario import resolve_model, scenario_from_dict
@@ -108,6 +109,9 @@ def test_post_training_engine_that_may_refuse_makes_the_step_tight():
     rl = out["rl"]
     assert rl["engine_refusal"] is None and rl["engine_caution"].startswith("vLLM may refuse")
     assert -rl["engine_start_band_bytes"] < rl["engine_start_margin_bytes"] < 0
+    # the plan card says it is the engine's start, not the safety reserve, and names the engine's sentence as the risk
+    assert "generation engine starts" in str(memory_sentence(est, "GiB"))
+    assert str(main_risk(_seven_b(), est)) == str(est.rl.caution)
     budget = dict(est.rl.per_model_bytes)["rollout_engine"]  # 0.2 x the H100's CUDA-visible 81,089 MiB
     assert budget / 2**20 == pytest.approx(16218, abs=1)
     assert -rl["engine_start_margin_bytes"] / budget == pytest.approx(0.0123, abs=5e-4)

@@ -7431,6 +7431,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
+        <location filename="../../engine/plan_card.py" line="1" />
+        <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting's uncertainty.</source>
+        <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
+    </message>
+    <message>
         <location filename="../../engine/plan_card.py" line="100" />
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
