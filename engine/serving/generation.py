@@ -10,7 +10,8 @@ subtract a profiled estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is se
 is then cut into blocks (engine/serving/vllm_pool.py). vLLM refuses a pool short of one request at max_model_len;
 the planner calls a pool whose margin over that request lies within the start-up accounting's measured uncertainty
 "tight" (the engine may refuse, or start with room for about one request) and only a larger shortfall "does not fit"
-(engine/serving/startup_band.py, presets/engine_startup_band.json: +-2.73% of the budget from the published logs).
+(engine/serving/startup_band.py, presets/engine_startup_band.json: the largest KV pool error of the published
+start-up logs as a share of the budget).
 
 SGLang (python/sglang/srt/model_executor/model_runner.py profile_max_num_token, sgl-project/sglang commit
 01cc04e2b5b01ce379698a3fee1bd17706e1d0ec): total_gpu_memory is the free memory before the weights load; after
