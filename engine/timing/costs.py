@@ -126,19 +126,22 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
 def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: str, ep_domains: int,
                       elem_bytes: int) -> tuple[float, float]:
     """(forward, backward) bytes per token that the MoE dispatcher's permutation kernels read and write, kernel by
-    kernel (presets/efficiency.json moe_token_permutation.megatron): rows of hidden width counted per token, per
-    routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per staging copy.
+    kernel (presets/efficiency.json moe_token_permutation: megatron, transformers): rows of hidden width counted per
+    token, per routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per
+    staging copy; transformers' experts also mask their gate-and-up output (rows of 2 x expert_ffn per copy).
     A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies."""
     table = efficiency()["moe_token_permutation"][permutation]
     k = spec.top_k
     if ep > 1 and dispatcher == "flex":
-        entry = table["flex"]
+        name = "flex"
     elif ep > 1:
-        entry = table["alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"]
+        name = "alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"
     else:
-        entry = table["no_expert_parallel"]
+        name = "no_expert_parallel"
+    entry = table.get(name, table["no_expert_parallel"])  # transformers' experts run the same kernels on each rank
     miss = experts_missed(spec, ep)  # the chance that none of a token's top_k experts sits on a given rank
-    counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0}
+    counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0,
+              "gate_up_copies": k * 2.0 * spec.expert_ffn / spec.hidden}  # rows of the fused gate-and-up width
     row = spec.hidden * elem_bytes
     return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
 

@@ -16,6 +16,13 @@ from typing import Any, NamedTuple
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario, resolve_model
 from .data import framework_profile
+from .hf_moe import (
+    PARTS,
+    runs_transformers_moe,
+    transformers_moe_host_seconds,
+    transformers_moe_launches,
+    transformers_moe_syncs,
+)
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -63,7 +70,9 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     if s.cuda_graphs == "full-iteration":
         return 0, 0  # one replay per step
     casts = _casts_per_gemm(fp8)
-    eager = [_part_launches(fused, p, casts) for p in parts if p not in captured]
+    hf_moe = runs_transformers_moe(s, fused)  # transformers' own MoE block: its counts (hf_moe.py)
+    eager = [transformers_moe_launches(s, p) if hf_moe and p in PARTS else _part_launches(fused, p, casts)
+             for p in parts if p not in captured]
     fwd, bwd = sum(f for f, _b in eager), sum(b for _f, b in eager)
     per_graph = host_figures()["graph_launches"]["per_region"]
     graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
@@ -93,20 +102,27 @@ def _experts_captured(s: Scenario) -> bool:
 def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
     """Launches of the stacks' moe_experts part (dispatch, experts, combine) in one forward, with its fp8 casts; 0
     where a CUDA graph captures it."""
-    return 0 if _experts_captured(s) else int(_part_launches(fused, "moe_experts", _casts_per_gemm(fp8))[0])
+    if _experts_captured(s):
+        return 0
+    if runs_transformers_moe(s, fused):
+        return transformers_moe_launches(s, "moe_experts")[0]
+    return int(_part_launches(fused, "moe_experts", _casts_per_gemm(fp8))[0])
 
 
-def syncs_per_forward(s: Scenario, moe: bool) -> int:
+def syncs_per_forward(s: Scenario, moe: bool, fused: bool = True) -> int:
     """Host synchronisations per layer and forward: the MoE dispatcher's token counts, unless the layer is captured
     (a captured MoE layer runs with static shapes), and the framework's own in every layer (presets/efficiency.json
-    frameworks: syncs_per_layer_forward; InternEvo's rotary embedding reads indexes.max().item())."""
+    frameworks: syncs_per_layer_forward; InternEvo's rotary embedding reads indexes.max().item()). transformers' own
+    eager MoE block (`fused` False) has its own count (hf_moe.py transformers_moe_syncs)."""
     own = 0 if s.cuda_graphs == "layers" else int(framework_profile(s.framework).get("syncs_per_layer_forward", 0))
     if not moe or _experts_captured(s):
         return own
+    if runs_transformers_moe(s, fused):
+        return own + transformers_moe_syncs(s)
     return own + int(host_figures()["syncs"]["moe_forward"])
 
 
-def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
+def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple[float, float]:
     """(forward, backward) host seconds per MoE layer and micro-batch that Transformer Engine's GroupedLinear spends
     per LOCAL expert beyond what `launches` counts (presets/host_overhead.json grouped_linear): a cuBLAS GEMM per
     expert, per-expert quantize kernels in fp8 (none with delayed scaling's fused multi-cast on Hopper, 3 with
@@ -115,6 +131,8 @@ def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
     experts are captured in a CUDA graph."""
     if _experts_captured(s) or s.fused_expert_mlp:
         return 0.0, 0.0
+    if runs_transformers_moe(s, fused):  # transformers' MoE block: its Python calls that launch no kernel
+        return transformers_moe_host_seconds(s, host_call_seconds(s)[1])
     if not framework_profile(s.framework).get("expert_gemm_streams"):
         return 0.0, 0.0
     spec = resolve_model(s)
@@ -147,14 +165,14 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     if s.cuda_graphs == "full-iteration" or not work:
         return 0.0
     exposed = host_ahead = gpu_ahead = 0.0
-    expert_fwd, expert_bwd = expert_host_seconds(s, fp8) if any(w.moe for w in work) else (0.0, 0.0)
+    expert_fwd, expert_bwd = expert_host_seconds(s, fp8, fused) if any(w.moe for w in work) else (0.0, 0.0)
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
         extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
         host_fwd = fwd * launch + extra_fwd
         host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd
                     + (extra_fwd if w.recompute else 0.0)) if w.backward else 0.0
-        syncs = syncs_per_forward(s, w.moe)
+        syncs = syncs_per_forward(s, w.moe, fused)
         if syncs:
             waits = max(0.0, host_fwd - w.forward)
             if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own

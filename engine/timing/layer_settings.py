@@ -77,7 +77,8 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
 
 def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[str, Any]:
     """How the MoE layer's tokens are dispatched, as layer_cost's keywords: the framework's permutation kernels
-    (efficiency.json frameworks moe_permutation: "megatron", or "" for the generic passes), the dispatcher, the
+    (efficiency.json frameworks moe_permutation: "megatron", "transformers" (eager only), or "" for the generic
+    passes), the dispatcher, the
     NVLink domains the expert-parallel group spans (`nvlink_ranks`: GPUs per NVLink domain), and whether the
     experts receive fp32 probabilities (the flex dispatcher's HybridEP manager hands them fp32), and whether the
     experts pad their rows to the fp8 alignment themselves (frameworks fp8_expert_padding; the flex dispatcher's
@@ -85,6 +86,9 @@ def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[s
     them)."""
     local = max(1, min(s.ep, nvlink_ranks // (s.tp * s.cp)))  # EP ranks inside this GPU's NVLink domain
     flex = s.moe_token_dispatcher_type == "flex"
-    return {"permutation": str(prof.get("moe_permutation", "")), "dispatcher": s.moe_token_dispatcher_type,
+    permutation = str(prof.get("moe_permutation", ""))
+    if permutation == "transformers" and s.compile:  # torch.compile fuses transformers' element-wise experts kernels
+        permutation = ""
+    return {"permutation": permutation, "dispatcher": s.moe_token_dispatcher_type,
             "ep_domains": -(-s.ep // local), "fp32_probs": flex,
             "fp8_expert_padding": bool(prof.get("fp8_expert_padding")) and s.precision == "fp8" and not flex}
