@@ -16,7 +16,7 @@ import pytest
 
 from engine.accuracy.measured_gpu import scenario_of
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.hf_host import eager_counts, synchronised_phases
+from engine.timing.hf_host import counted_layers, eager_counts, synchronised_phases
 from engine.timing.host import host_call_seconds, host_figures
 from engine.timing.model import step_time
 
@@ -46,14 +46,35 @@ def test_the_factor_from_qwen_holds_on_the_families_left_out():
     assert statistics.median(abs(r.error) for r in others) <= LEFT_OUT_MEDIAN_MEASURED
 
 
-def test_only_the_named_host_changes_a_step():
+def test_the_named_host_is_slower_and_waits_at_each_phase():
     s = _scenario("qwen2.5-0.5b")
     lent = replace(s, host_cpu="lent-h200")
     assert not synchronised_phases(s) and synchronised_phases(lent)
     factor = host_figures()["hosts"]["lent-h200"]["factor"]
     assert host_call_seconds(lent)[0] == pytest.approx(host_call_seconds(s)[0] * factor)
-    # the default host runs ahead of the GPU over the micro-batch (host.py); the lent one waits at each phase's end
+    # the default host runs ahead of the GPU over the micro-batch; the lent one waits at each phase's end
     assert step_time(lent).step_seconds > step_time(s).step_seconds
+
+
+def test_the_trainer_waits_for_each_micro_batch_loss():
+    """transformers 5.17.0 trainer.py: the inner loop tests torch.isnan(tr_loss_step) or torch.isinf(tr_loss_step)
+    (TrainingArguments.logging_nan_inf_filter, default True) after each micro-batch: a round trip and a launch per
+    micro-batch on the huggingface profile (presets/efficiency.json loss_syncs_per_micro_batch), none on a framework
+    whose loop does not read the loss (torchtitan)."""
+    fig = host_figures()
+    round_trip = fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"]
+    big = _scenario("llama-3-8b", grad_accum=4)  # GPU-bound: the host's layer work hides, the syncs do not
+    hf = step_time(big).breakdown_seconds["host"]
+    assert hf >= 4 * round_trip
+    assert counted_layers(big) and not counted_layers(replace(big, framework="torchtitan"))
+    assert step_time(replace(big, framework="torchtitan")).breakdown_seconds["host"] == 0.0
+
+
+def test_a_small_model_at_batch_one_is_host_bound_on_the_trainer():
+    """Qwen2.5-0.5B at b=1, s=2048 on an H100: 24 layers of about 1.2 ms host work each (hf_eager_layers at the DGX
+    figures) against less GPU work, so the GPU waits for the host."""
+    s = _scenario("qwen2.5-0.5b", gpu="h100-sxm-80gb")
+    assert step_time(s).breakdown_seconds["host"] > 0.0
 
 
 def test_measured_rows_select_the_lent_host():

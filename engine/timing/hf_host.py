@@ -16,11 +16,13 @@ not; module_call_seconds; the Python binding's share, optimizer_syncs binding_ca
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
+from .data import framework_profile
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
 
 
@@ -35,6 +37,19 @@ class OptimizerWork(Protocol):
 def synchronised_phases(s: Scenario) -> bool:
     """The scenario's host runs a loop that synchronises after each phase (presets/host_overhead.json hosts)."""
     return bool(host_figures()["hosts"].get(s.host_cpu, {}).get("synchronised_phases"))
+
+
+def counted_layers(s: Scenario) -> bool:
+    """The framework runs transformers' modeling code eagerly (presets/efficiency.json frameworks: host_layers
+    hf-eager), or the named host's loop does (the measured rows): its host work is counted per layer, not by the
+    eager launch stack."""
+    return synchronised_phases(s) or framework_profile(s.framework).get("host_layers") == "hf-eager"
+
+
+def _loss_syncs(s: Scenario) -> int:
+    """Host synchronisations of the framework's loop per micro-batch after its backward (efficiency.json frameworks:
+    loss_syncs_per_micro_batch; transformers.Trainer's NaN/Inf check of each micro-batch's loss)."""
+    return int(framework_profile(s.framework).get("loss_syncs_per_micro_batch", 0))
 
 
 def _per_call(s: Scenario) -> tuple[float, float, float, float]:
@@ -77,7 +92,7 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds, or on a host whose loop
     synchronises after each phase, the forward and the backward each on their own (dense Hugging Face eager layers;
     the step's own work, head and loss, in the forward's first and the backward's first segment)."""
-    if not synchronised_phases(s) or fused or not work or any(w.moe for w in work):
+    if not counted_layers(s) or fused or not work or any(w.moe for w in work) or s.cuda_graphs == "full-iteration":
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     spec = resolve_model(s)
     counts = eager_counts(s, spec)
@@ -85,13 +100,18 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
     layers = sum(w.count for w in work)
+    backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
     recompute = sum(w.count for w in work if w.recompute) * layer_fwd  # checkpointing runs the forward's Python again
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    forward = _finish(((step_fwd + layers * layer_fwd, gpu_fwd), (0.0, other_gpu / 3)))
-    backward = _finish(((step_bwd, 2 * other_gpu / 3), (layers * layer_bwd + recompute, gpu_bwd)))
+    forward = ((step_fwd + layers * layer_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
     round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
-    return forward - gpu_fwd - other_gpu / 3 + backward - gpu_bwd - 2 * other_gpu / 3 + 2 * round_trip
+    gpu = gpu_fwd + gpu_bwd + other_gpu
+    if synchronised_phases(s):  # each phase on its own, from an idle GPU
+        return _finish(forward) + _finish(backward) - gpu + 2 * round_trip
+    # the host runs ahead over the micro-batch, from the idle GPU the last micro-batch's loss read left
+    return _finish(forward + backward) - gpu + _loss_syncs(s) * round_trip
 
 
 def _foreach_launches(tensors: list[float], depth: int) -> int:
@@ -103,28 +123,42 @@ def _foreach_launches(tensors: list[float], depth: int) -> int:
     return max(math.ceil(chunks / table["max_blocks"]), math.ceil(len(tensors) / limit))
 
 
+@lru_cache(maxsize=256)  # specs hash by identity; a search asks of the same one for every layout
+def _optimizer_launches(spec: ModelSpec, layers: int, tp: int, share: float, fused: bool) -> tuple[int, int]:
+    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's dense layers and the root's
+    embedding, head and final norm, the trained share of them."""
+    table = host_figures()["adamw_foreach"]
+    tensors = [n for n in layer_tensors(spec, False, tp) for _ in range(layers)]
+    tensors += [float(spec.vocab * spec.hidden)] * (1 if spec.tied_embeddings else 2) + [float(spec.hidden)]
+    tensors = tensors[: max(1, round(len(tensors) * share))]
+    depths = table["fused_ops_depth"] if fused else table["ops_depth"]
+    return len(tensors), sum(_foreach_launches(tensors, d) for d in depths)
+
+
 def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, busiest: OptimizerWork) -> float:
     """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises after the step
     (0 elsewhere: the host's optimizer work hides behind the GPU's backward and step): the per-tensor Python before
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
-    model with torch's AdamW (foreach, or fused); LoRA's adapters and other optimizers are not counted here."""
-    if not synchronised_phases(s) or s.method != "full" or spec.is_moe or s.optimizer not in ("adamw", "adamw-fused"):
+    model with torch's AdamW (foreach, or fused) over whole tensors; LoRA's adapters, ZeRO's partitions and other
+    optimizers are not counted here."""
+    if not counted_layers(s) or s.method != "full" or spec.is_moe or s.optimizer not in ("adamw", "adamw-fused"):
         return 0.0
-    if s.optimizer_in_backward:
+    if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
         return 0.0
+    if s.optimizer_in_backward or (not synchronised_phases(s) and not _loss_syncs(s)):
+        return 0.0  # without a sync before it the optimizer's Python hides behind the backward's GPU work
     table = host_figures()["adamw_foreach"]
     share = min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
-    tensors = [n for n in layer_tensors(spec, False, s.tp) for _ in range(busiest.layers)]
-    tensors += [float(spec.vocab * spec.hidden)] * (1 if spec.tied_embeddings else 2) + [float(spec.hidden)]
-    tensors = tensors[: max(1, round(len(tensors) * share))]
-    launch, view, binding, _module = _per_call(s)
     fused = s.optimizer == "adamw-fused"
+    tensors, launches = _optimizer_launches(spec, busiest.layers, s.tp, round(share, 6), fused)
+    launch, view, binding, _module = _per_call(s)
     depths = table["fused_ops_depth"] if fused else table["ops_depth"]
-    launches = sum(_foreach_launches(tensors, d) for d in depths)
     items = 0 if fused else table["python_calls_per_tensor"]
     cpu_ops = 0 if fused else table["cpu_ops_per_tensor"]
-    before = len(tensors) * (table["binding_calls_per_tensor"] / 2 * binding + cpu_ops * (view - binding))
+    before = tensors * (table["binding_calls_per_tensor"] / 2 * binding + cpu_ops * (view - binding))
     beside = (len(depths) * launch + launches * (launch - view)
-              + len(tensors) * (items * view + table["binding_calls_per_tensor"] / 2 * binding))
+              + tensors * (items * view + table["binding_calls_per_tensor"] / 2 * binding))
     finish = _finish(((before, 0.0), (beside, optimizer_gpu)))
+    if not synchronised_phases(s):  # the next forward's host work runs beside the step's kernels: no sync after it
+        return finish - optimizer_gpu
     return finish - optimizer_gpu + host_figures()["sync_seconds"]["value"] + launch
