@@ -136,8 +136,8 @@ def _optimizer_launches(spec: ModelSpec, layers: int, tp: int, share: float, fus
 
 
 def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, busiest: OptimizerWork) -> float:
-    """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises after the step
-    (0 elsewhere: the host's optimizer work hides behind the GPU's backward and step): the per-tensor Python before
+    """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises before and after the
+    step (0 elsewhere: the host's optimizer work hides behind the GPU's backward or clipping): the per-tensor Python before
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
     model with torch's AdamW (foreach, or fused) over whole tensors; LoRA's adapters, ZeRO's partitions and other
     optimizers are not counted here."""
@@ -145,8 +145,11 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
         return 0.0
     if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
         return 0.0
-    if s.optimizer_in_backward or (not synchronised_phases(s) and not _loss_syncs(s)):
-        return 0.0  # without a sync before it the optimizer's Python hides behind the backward's GPU work
+    if s.optimizer_in_backward or not synchronised_phases(s):
+        # without a sync before it the optimizer's Python hides behind the backward's GPU work; after the Trainer's
+        # loss check it hides behind the gradient clipping's norm kernels over every gradient, which the Trainer
+        # (max_grad_norm 1.0 by default) queues before optimizer.step()
+        return 0.0
     table = host_figures()["adamw_foreach"]
     share = min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
     fused = s.optimizer == "adamw-fused"
@@ -159,6 +162,4 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     beside = (len(depths) * launch + launches * (launch - view)
               + tensors * (items * view + table["binding_calls_per_tensor"] / 2 * binding))
     finish = _finish(((before, 0.0), (beside, optimizer_gpu)))
-    if not synchronised_phases(s):  # the next forward's host work runs beside the step's kernels: no sync after it
-        return finish - optimizer_gpu
     return finish - optimizer_gpu + host_figures()["sync_seconds"]["value"] + launch
