@@ -158,12 +158,12 @@ Known gaps:
 - In the general model for frameworks that run transformers' modeling code (presets/efficiency.json frameworks:
   host_layers hf-eager on the huggingface profile: Trainer, TRL, ms-swift, verl, NeMo-RL) the counts replace the eager
   launch stack at the DGX figures (factor 1), the host running ahead of the GPU over each micro-batch from the idle GPU
-  that the Trainer's loss check leaves (trainer.py tests torch.isnan(tr_loss_step) after every micro-batch:
-  loss_syncs_per_micro_batch 1); the optimizer's per-tensor Python is left hidden there, behind the gradient clipping's
+  that the Trainer's loss check leaves (trainer.py tests torch.isnan(tr_loss_step) after every micro-batch; its round
+  trip, 35 us, is left out); the optimizer's per-tensor Python is left hidden there, behind the gradient clipping's
   norm kernels the Trainer queues before optimizer.step() (max_grad_norm 1.0 by default). Nothing measured checks
   them outside the lent machine's loop: of the published set's 358 rows whose framework runs eager element-wise layers,
   none has under 1.5 ms of GPU work per layer and micro-batch, and the two ms-swift rows (the only ones on the
-  huggingface profile) move by 70 us of 9.9 s. They move small models at short sequences most (Qwen2.5-0.5B at b=1,
+  huggingface profile) do not move. They move small models at short sequences most (Qwen2.5-0.5B at b=1,
   s=2048 on an H200: 27.4 ms to 35.4 ms).
 - Not counted: DeepSpeed ZeRO-3's per-module hooks, ZeRO's and FSDP's optimizers over partitions, PEFT's modules.
 """

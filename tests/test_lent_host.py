@@ -56,18 +56,11 @@ def test_the_named_host_is_slower_and_waits_at_each_phase():
     assert step_time(lent).step_seconds > step_time(s).step_seconds
 
 
-def test_the_trainer_waits_for_each_micro_batch_loss():
-    """transformers 5.17.0 trainer.py: the inner loop tests torch.isnan(tr_loss_step) or torch.isinf(tr_loss_step)
-    (TrainingArguments.logging_nan_inf_filter, default True) after each micro-batch: a round trip and a launch per
-    micro-batch on the huggingface profile (presets/efficiency.json loss_syncs_per_micro_batch), none on a framework
-    whose loop does not read the loss (torchtitan)."""
-    fig = host_figures()
-    round_trip = fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"]
-    big = _scenario("llama-3-8b", grad_accum=4)  # GPU-bound: the host's layer work hides, the syncs do not
-    hf = step_time(big).breakdown_seconds["host"]
-    assert hf >= 4 * round_trip
-    assert counted_layers(big) and not counted_layers(replace(big, framework="torchtitan"))
-    assert step_time(replace(big, framework="torchtitan")).breakdown_seconds["host"] == 0.0
+def test_only_frameworks_running_transformers_layers_take_the_counts():
+    """presets/efficiency.json frameworks: host_layers hf-eager on the huggingface profile (Trainer, TRL, ms-swift,
+    verl, NeMo-RL); torchtitan runs its own layers and keeps the eager launch stack."""
+    s = _scenario("qwen2.5-0.5b")
+    assert counted_layers(s) and not counted_layers(replace(s, framework="torchtitan"))
 
 
 def test_a_small_model_at_batch_one_is_host_bound_on_the_trainer():

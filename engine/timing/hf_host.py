@@ -4,8 +4,8 @@ forward, the backward and the optimizer step (presets/host_overhead.json hosts; 
 Where the loop calls torch.cuda.synchronize() at the end of each phase (validation/gpu_measure.py), the host cannot
 run ahead of the GPU across phases: each phase ends when the later of its host and its GPU work does, and the next
 one starts on an idle GPU after a round trip. Within a phase the host issues its work in order: the GPU runs a
-segment no sooner than the host has issued it, so a phase of segments (host seconds h, GPU seconds g) ends at
-F = max(F + g, host clock) after each. The host's work is counted from the code that runs
+segment no sooner than the host has issued it: after each segment of a phase (host seconds h, GPU seconds g) the
+GPU's clock is max(its clock + g, the host's clock). The host's work is counted from the code that runs
 (presets/host_overhead.json hf_eager_layers, counted by validation/hf_host_counts.py; adamw_foreach): Python calls,
 the ATen operators they dispatch (kernels and views), nn.Module calls, the autograd engine's operators in the
 backward (from C++, no Python), the optimizer's per-tensor Python and its foreach launches. Each is costed with the
@@ -46,12 +46,6 @@ def counted_layers(s: Scenario) -> bool:
     return synchronised_phases(s) or framework_profile(s.framework).get("host_layers") == "hf-eager"
 
 
-def _loss_syncs(s: Scenario) -> int:
-    """Host synchronisations of the framework's loop per micro-batch after its backward (efficiency.json frameworks:
-    loss_syncs_per_micro_batch; transformers.Trainer's NaN/Inf check of each micro-batch's loss)."""
-    return int(framework_profile(s.framework).get("loss_syncs_per_micro_batch", 0))
-
-
 def _per_call(s: Scenario) -> tuple[float, float, float, float]:
     """(launch from Python, view from Python, Python binding share, module call) seconds on the scenario's host."""
     fig = host_figures()
@@ -79,13 +73,16 @@ def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int
     return forward, backward
 
 
-def _finish(segments: tuple[tuple[float, float], ...]) -> float:
-    """When a phase of (host, GPU) segments ends, the host issuing in order and the GPU following it."""
-    host = gpu = 0.0
+def _idle(segments: tuple[tuple[float, float], ...]) -> float:
+    """Seconds the GPU waits for the host over a phase of (host, GPU) segments, the host issuing in order and the GPU
+    running a segment's work once the host has issued it (the phase ends at its GPU work plus this)."""
+    host = gpu = idle = 0.0
     for h, g in segments:
         host += h
-        gpu = max(gpu + g, host)
-    return gpu
+        gpu += g
+        if host > gpu:
+            idle, gpu = idle + host - gpu, host
+    return idle
 
 
 def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
@@ -107,11 +104,11 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     forward = ((step_fwd + layers * layer_fwd, gpu_fwd), (0.0, other_gpu / 3))
     backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
     round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
-    gpu = gpu_fwd + gpu_bwd + other_gpu
     if synchronised_phases(s):  # each phase on its own, from an idle GPU
-        return _finish(forward) + _finish(backward) - gpu + 2 * round_trip
-    # the host runs ahead over the micro-batch, from the idle GPU the last micro-batch's loss read left
-    return _finish(forward + backward) - gpu + _loss_syncs(s) * round_trip
+        return _idle(forward) + _idle(backward) + 2 * round_trip
+    # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of
+    # each micro-batch's loss) leaves; its round trip, tens of microseconds, is left out of the general model
+    return _idle(forward + backward)
 
 
 def _foreach_launches(tensors: list[float], depth: int) -> int:
@@ -161,5 +158,4 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     before = tensors * (table["binding_calls_per_tensor"] / 2 * binding + cpu_ops * (view - binding))
     beside = (len(depths) * launch + launches * (launch - view)
               + tensors * (items * view + table["binding_calls_per_tensor"] / 2 * binding))
-    finish = _finish(((before, 0.0), (beside, optimizer_gpu)))
-    return finish - optimizer_gpu + host_figures()["sync_seconds"]["value"] + launch
+    return _idle(((before, 0.0), (beside, optimizer_gpu))) + host_figures()["sync_seconds"]["value"] + launch
