@@ -164,7 +164,7 @@ Known gaps:
   them outside the lent machine's loop: of the published set's 358 rows whose framework runs eager element-wise layers,
   none has under 1.5 ms of GPU work per layer and micro-batch, and the two ms-swift rows (the only ones on the
   huggingface profile) do not move. They move small models at short sequences most (Qwen2.5-0.5B at b=1,
-  s=2048 on an H200: 27.4 ms to 35.4 ms).
+  s=2048 on an H200: 27.4 ms to 34.3 ms).
 - Not counted: DeepSpeed ZeRO-3's per-module hooks, ZeRO's and FSDP's optimizers over partitions, PEFT's modules.
 """
 
