@@ -1,5 +1,7 @@
-"""Host time of a Hugging Face eager training step phase by phase, on a named host whose loop synchronises after the
-forward, the backward and the optimizer step (presets/host_overhead.json hosts; scenario key host_cpu).
+"""Host time of a Hugging Face eager training step: per layer as transformers' modeling code runs it, for frameworks
+that run that code (presets/efficiency.json frameworks: host_layers hf-eager), and phase by phase on a named host whose
+loop synchronises after the forward, the backward and the optimizer step (presets/host_overhead.json hosts; scenario
+key host_cpu).
 
 Where the loop calls torch.cuda.synchronize() at the end of each phase (validation/gpu_measure.py), the host cannot
 run ahead of the GPU across phases: each phase ends when the later of its host and its GPU work does, and the next
@@ -86,10 +88,12 @@ def _idle(segments: tuple[tuple[float, float], ...]) -> float:
 
 
 def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
-    """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds, or on a host whose loop
-    synchronises after each phase, the forward and the backward each on their own (dense Hugging Face eager layers;
-    the step's own work, head and loss, in the forward's first and the backward's first segment)."""
-    if not counted_layers(s) or fused or not work or any(w.moe for w in work) or s.cuda_graphs == "full-iteration":
+    """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
+    Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
+    on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
+    own work, head and loss, in the forward's first and the backward's first segment)."""
+    eager = not fused and s.cuda_graphs in ("auto", "none")
+    if not counted_layers(s) or not eager or not work or any(w.moe for w in work):
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     spec = resolve_model(s)
     counts = eager_counts(s, spec)
