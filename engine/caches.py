@@ -11,11 +11,11 @@ from .models import shared_models
 from .scenario import behaviour, custom_parts
 from .scenario import format as scenario_format
 from .scenario.memo import memo_tables
-from .timing import costs, hardware, model
+from .timing import costs, hardware, hf_host, model
 
 BOUNDED = (
     activations, custom_parts, scenario_format, behaviour, states, costs, hardware, model, detailed, memory_estimate,
-    pipeline,
+    pipeline, hf_host,
 )
 
 

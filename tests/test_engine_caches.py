@@ -13,7 +13,8 @@ from engine.planning.solver import plan_search
 from engine.scenario.memo import memo_tables
 from engine.timing import step_time
 
-PRESET_KEYED = {"model_spec_for", "efficiency"}  # keyed by shipped preset ids / no argument: bounded by the files
+# keyed by shipped preset ids / no argument: bounded by the files
+PRESET_KEYED = {"model_spec_for", "efficiency", "host_figures"}
 
 
 def test_every_engine_cache_is_bounded_and_clearable():

@@ -22,6 +22,9 @@ GPU_MEASURED_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "gpu
 
 # The measured machine's card, as a preset id (the files record the device name and its total bytes).
 PRESET_BY_DEVICE = {"NVIDIA H200": "h200"}
+# The host that ran them, a named host of presets/host_overhead.json (scenario key host_cpu): every file here was
+# recorded on the lent H200 machine by validation/gpu_measure.py, whose loop synchronises after each phase.
+HOST_BY_DEVICE = {"NVIDIA H200": "lent-h200"}
 
 # How a case's mechanisms are said in scenario keys.
 _LOSS_KEYS = {"hf": {}, "chunked8": {"cross_entropy": "chunked"}, "liger-flce": {"cross_entropy": "fused-linear"}}
@@ -64,6 +67,7 @@ def scenario_of(case: dict[str, Any], gpu: str) -> dict[str, Any]:
     """The scenario that states what the measured case did."""
     sc = dict(case["scenario"])
     sc["gpu"] = gpu
+    sc["host_cpu"] = next((h for d, h in HOST_BY_DEVICE.items() if PRESET_BY_DEVICE[d] == gpu), "auto")
     sc.update(_LOSS_KEYS[case.get("loss", "hf")])
     if case.get("optimizer_in_backward"):
         sc["optimizer_in_backward"] = True

@@ -17,6 +17,9 @@ FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
 # kernels are replayed without the host launching each one.
 CUDA_GRAPH_SCOPES = ("auto", "none", "attention", "layers", "full-iteration")
+# The host CPU (and its training loop) that issues the kernels: auto, the GPU system's own; lent-h200, the lent H200
+# machine that measured tests/data/gpu_measured (presets/host_overhead.json hosts).
+HOST_CPUS = ("auto", "lent-h200")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
 # auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
 EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
@@ -127,6 +130,11 @@ class TimeKeys:
                            "none; attention (each layer's attention and, for MoE, its router); layers (every "
                            "transformer layer); full-iteration (the whole forward and backward); auto: the framework's "
                            "default (none)", Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
+    host_cpu: str = declare("auto", "the host CPU that issues the kernels, and its training loop: auto, the GPU system's "
+                            "own host (a DGX's figures; Grace's factor on GB200/GB300); lent-h200, the lent H200 machine "
+                            "that recorded tests/data/gpu_measured (a virtual machine's CPUs, slower per call, and a loop "
+                            "that synchronises after the forward, the backward and the optimizer step)",
+                            Choice(HOST_CPUS), affects=TIME_ONLY)
     fp8_all_gather: bool | str = declare(
         "auto", "FSDP2 all-gathers the fp8 linear layers' weights in float8 (torchao Float8LinearConfig "
         "enable_fsdp_float8_all_gather, tensorwise scaling): each shard is cast before the gather instead of every "

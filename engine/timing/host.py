@@ -41,9 +41,11 @@ def host_figures() -> dict[str, Any]:
 
 def host_call_seconds(s: Scenario) -> tuple[float, float]:
     """(launch, Python call) host seconds on the run's own host CPU: the preset's figures times the host_speed factor
-    of the GPU system (Grace hosts of GB200/GB300); other GPUs keep the preset's figures."""
+    of the GPU system (Grace hosts of GB200/GB300) and the factor of a named host (hosts, scenario key host_cpu);
+    other GPUs keep the preset's figures."""
     fig = host_figures()
     factor = fig["host_speed"]["factor"].get(s.gpu, 1.0) if isinstance(s.gpu, str) else 1.0
+    factor *= fig["hosts"].get(s.host_cpu, {}).get("factor", 1.0)  # a named host (scenario key host_cpu)
     return fig["launch_seconds"]["value"] * factor, fig["view_seconds"]["value"] * factor
 
 

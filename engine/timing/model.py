@@ -34,7 +34,7 @@ from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_pa
 from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
-from .host import LayerWork, exposed_host_seconds
+from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
 from .links import dispatch_seconds, link, nvlink_domain
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
@@ -248,7 +248,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
+    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers), host)
 
@@ -347,7 +347,7 @@ def step_time(s: Scenario) -> StepTime:
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
         "communication_ep": _ep_seconds(s, busiest),
         "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
-        "optimizer": optimizer, "host": ga * busiest.host,
+        "optimizer": optimizer, "host": ga * busiest.host + optimizer_host_seconds(s, spec, optimizer, busiest),
     }
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size

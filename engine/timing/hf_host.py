@@ -1,0 +1,165 @@
+"""Host time of a Hugging Face eager training step: per layer as transformers' modeling code runs it, for frameworks
+that run that code (presets/efficiency.json frameworks: host_layers hf-eager), and phase by phase on a named host whose
+loop synchronises after the forward, the backward and the optimizer step (presets/host_overhead.json hosts; scenario
+key host_cpu).
+
+Where the loop calls torch.cuda.synchronize() at the end of each phase (validation/gpu_measure.py), the host cannot
+run ahead of the GPU across phases: each phase ends when the later of its host and its GPU work does, and the next
+one starts on an idle GPU after a round trip. Within a phase the host issues its work in order: the GPU runs a
+segment no sooner than the host has issued it: after each segment of a phase (host seconds h, GPU seconds g) the
+GPU's clock is max(its clock + g, the host's clock). The host's work is counted from the code that runs
+(presets/host_overhead.json hf_eager_layers, counted by validation/hf_host_counts.py; adamw_foreach): Python calls,
+the ATen operators they dispatch (kernels and views), nn.Module calls, the autograd engine's operators in the
+backward (from C++, no Python), the optimizer's per-tensor Python and its foreach launches. Each is costed with the
+published per-call figures (launch_seconds: a call from Python that launches a kernel; view_seconds: one that does
+not; module_call_seconds; the Python binding's share, optimizer_syncs binding_call_share) times the host's factor.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Protocol
+
+from ..models.architecture import ModelSpec
+from ..models.parameter_tensors import layer_tensors
+from ..scenario import Scenario, resolve_model
+from .data import framework_profile
+from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
+
+
+class OptimizerWork(Protocol):
+    """What the optimizer's host time reads of the busiest stage (model.py's _Stage)."""
+
+    trainable: float
+    params: float
+    layers: int
+
+
+def synchronised_phases(s: Scenario) -> bool:
+    """The scenario's host runs a loop that synchronises after each phase (presets/host_overhead.json hosts)."""
+    return bool(host_figures()["hosts"].get(s.host_cpu, {}).get("synchronised_phases"))
+
+
+def counted_layers(s: Scenario) -> bool:
+    """The framework runs transformers' modeling code eagerly (presets/efficiency.json frameworks: host_layers
+    hf-eager), or the named host's loop does (the measured rows): its host work is counted per layer, not by the
+    eager launch stack."""
+    return synchronised_phases(s) or framework_profile(s.framework).get("host_layers") == "hf-eager"
+
+
+def _per_call(s: Scenario) -> tuple[float, float, float, float]:
+    """(launch from Python, view from Python, Python binding share, module call) seconds on the scenario's host."""
+    fig = host_figures()
+    launch, view = host_call_seconds(s)
+    binding = fig["optimizer_syncs"]["binding_call_share"] * view
+    return launch, view, binding, fig["module_call_seconds"]["value"] * launch / fig["launch_seconds"]["value"]
+
+
+def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
+    """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
+    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario."""
+    table = host_figures()["hf_eager_layers"]
+    by_type = table["by_model_type"].get(spec.model_type, table["by_model_type"][table["fallback"]])
+    entry = by_type[f"{'amp' if s.precision.startswith('amp') else 'bf16'}-{'eager' if s.attention == 'eager' else 'sdpa'}"]
+    return {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
+
+
+def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int) -> tuple[float, float]:
+    """(forward, backward) host seconds of one counted unit (a layer or the step's own work). A frozen linear's
+    backward runs no weight-gradient GEMM (LoRA's base weights)."""
+    launch, view, binding, module = _per_call(s)
+    forward = (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
+               + c["modules"] * module)
+    backward = (c["backward_kernels"] - frozen_linears) * (launch - binding) + c["backward_views"] * (view - binding)
+    return forward, backward
+
+
+def _idle(segments: tuple[tuple[float, float], ...]) -> float:
+    """Seconds the GPU waits for the host over a phase of (host, GPU) segments, the host issuing in order and the GPU
+    running a segment's work once the host has issued it (the phase ends at its GPU work plus this)."""
+    host = gpu = idle = 0.0
+    for h, g in segments:
+        host += h
+        gpu += g
+        if host > gpu:
+            idle, gpu = idle + host - gpu, host
+    return idle
+
+
+def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
+    """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
+    Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
+    on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
+    own work, head and loss, in the forward's first and the backward's first segment)."""
+    eager = not fused and s.cuda_graphs in ("auto", "none")
+    if not counted_layers(s) or not eager or not work or any(w.moe for w in work):
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+    spec = resolve_model(s)
+    counts = eager_counts(s, spec)
+    frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
+    layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
+    step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
+    layers = sum(w.count for w in work)
+    backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
+    gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
+    recompute = sum(w.count for w in work if w.recompute) * layer_fwd  # checkpointing runs the forward's Python again
+    # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
+    forward = ((step_fwd + layers * layer_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
+    round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
+    if synchronised_phases(s):  # each phase on its own, from an idle GPU
+        return _idle(forward) + _idle(backward) + 2 * round_trip
+    # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of
+    # each micro-batch's loss) leaves; its round trip, tens of microseconds, is left out of the general model
+    return _idle(forward + backward)
+
+
+def _foreach_launches(tensors: list[float], depth: int) -> int:
+    """Kernels one foreach operator launches over the tensors (ATen multi_tensor_apply: a launch whenever the
+    blocks or the depth's tensor slots fill up)."""
+    table = host_figures()["adamw_foreach"]
+    chunks = sum(math.ceil(n / table["chunk_elements"]) for n in tensors)
+    limit = table["max_tensors_by_depth"][depth - 1]
+    return max(math.ceil(chunks / table["max_blocks"]), math.ceil(len(tensors) / limit))
+
+
+@lru_cache(maxsize=256)  # specs hash by identity; a search asks of the same one for every layout
+def _optimizer_launches(spec: ModelSpec, layers: int, tp: int, share: float, fused: bool) -> tuple[int, int]:
+    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's dense layers and the root's
+    embedding, head and final norm, the trained share of them."""
+    table = host_figures()["adamw_foreach"]
+    tensors = [n for n in layer_tensors(spec, False, tp) for _ in range(layers)]
+    tensors += [float(spec.vocab * spec.hidden)] * (1 if spec.tied_embeddings else 2) + [float(spec.hidden)]
+    tensors = tensors[: max(1, round(len(tensors) * share))]
+    depths = table["fused_ops_depth"] if fused else table["ops_depth"]
+    return len(tensors), sum(_foreach_launches(tensors, d) for d in depths)
+
+
+def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, busiest: OptimizerWork) -> float:
+    """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises before and after the
+    step (0 elsewhere: the host's optimizer work hides behind the GPU's backward or clipping): the per-tensor Python before
+    the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
+    model with torch's AdamW (foreach, or fused) over whole tensors; LoRA's adapters, ZeRO's partitions and other
+    optimizers are not counted here."""
+    if not counted_layers(s) or s.method != "full" or spec.is_moe or s.optimizer not in ("adamw", "adamw-fused"):
+        return 0.0
+    if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
+        return 0.0
+    if s.optimizer_in_backward or not synchronised_phases(s):
+        # without a sync before it the optimizer's Python hides behind the backward's GPU work; after the Trainer's
+        # loss check it hides behind the gradient clipping's norm kernels over every gradient, which the Trainer
+        # (max_grad_norm 1.0 by default) queues before optimizer.step()
+        return 0.0
+    table = host_figures()["adamw_foreach"]
+    share = min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
+    fused = s.optimizer == "adamw-fused"
+    tensors, launches = _optimizer_launches(spec, busiest.layers, s.tp, round(share, 6), fused)
+    launch, view, binding, _module = _per_call(s)
+    depths = table["fused_ops_depth"] if fused else table["ops_depth"]
+    items = 0 if fused else table["python_calls_per_tensor"]
+    cpu_ops = 0 if fused else table["cpu_ops_per_tensor"]
+    before = tensors * (table["binding_calls_per_tensor"] / 2 * binding + cpu_ops * (view - binding))
+    beside = (len(depths) * launch + launches * (launch - view)
+              + tensors * (items * view + table["binding_calls_per_tensor"] / 2 * binding))
+    return _idle(((before, 0.0), (beside, optimizer_gpu))) + host_figures()["sync_seconds"]["value"] + launch
