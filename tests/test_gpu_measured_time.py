@@ -8,8 +8,8 @@ from __future__ import annotations
 from engine.accuracy.measured_gpu_time import gpu_time_summary, load_gpu_time_rows
 
 ROWS = load_gpu_time_rows()
-MEDIAN_MEASURED = 0.39
-P90_MEASURED = 0.67
+MEDIAN_MEASURED = 0.30
+P90_MEASURED = 0.66
 
 
 def test_at_least_ten_single_gpu_step_times():
