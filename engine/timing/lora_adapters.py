@@ -2,7 +2,8 @@
 adapted linear (the frozen base linear itself is costs.layer_cost's; QLoRA's 4-bit base layers are costed apart).
 
 What runs, per adapted linear and micro-batch, read from peft 0.21.0 (the release the measured H200 rows ran,
-tests/data/gpu_measured/README.md), peft/tuners/lora/layer.py Linear.forward (lines 1074-1119):
+tests/data/gpu_measured/README.md; PyPI's peft-0.21.0-py3-none-any.whl, sha256 b64eb75fd9dece74...),
+peft/tuners/lora/layer.py Linear.forward (lines 1074-1119):
 
     result = self.base_layer(x)                          # the frozen linear
     x = self._cast_input_dtype(x, lora_A.weight.dtype)   # tuners_utils.py 2220-2235: x.to(dtype) unless equal
@@ -36,7 +37,7 @@ from ..frameworks.defaults import defaults_for
 from ..memory.states import dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes
+from ..scenario.behaviour import adapter_dtype_bytes
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
 
@@ -71,7 +72,11 @@ def adapter_path(s: Scenario) -> str:
     if defaults_for(s.framework).fused_lora_kernels:
         return FUSED
     compute = dtypes_for(s).compute
-    if dtypes_for(s).amp or accelerate_native_amp(s, compute):
+    # accelerate's native amp around a post-training trainer's forward (scenario.behaviour.accelerate_native_amp,
+    # which the memory model reads) is left out: it turns on only without DeepSpeed (zero_stage 0), and the stage time
+    # is shared across ZeRO stages (model.STAGE_TIME_MEMO); such a step is costed on the casts path, whose bytes bound
+    # autocast's from above
+    if dtypes_for(s).amp:
         return AUTOCAST
     return CASTS if adapter_dtype_bytes(s, compute) > compute else SAME
 
