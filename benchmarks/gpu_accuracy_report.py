@@ -128,13 +128,17 @@ forward and 9 backward, and 4 Python module calls forward (the wrapper, the Iden
 a checkpointed layer's recompute. The time model had costed the adapters as two bf16 matmuls and one bf16 add,
 backward twice the forward. Adapters built in the model's dtype (torchtune, Megatron, litgpt, NeMo AutoModel) keep
 the scale, the add and the sum into x's gradient (4 launches forward, 6 backward), under autocast the casts autocast
-makes, under torch.compile one fused kernel on each side of the matmuls, and Unsloth's fused kernels an addmm_.
+makes, under torch.compile one fused kernel on each side of the matmuls, and Unsloth's fused kernels an addmm_. On a
+bitsandbytes 4-bit base (the QLoRA rows) peft runs its own Linear4bit.forward (peft/tuners/lora/bnb.py lines 513-565):
+it clones the base output, casts the fp32 product back to bf16 before a bf16 add (24 bytes an output element forward
+as before, 14 backward instead of 20; 7 launches forward, 8 backward); h-qlora4 costs the 4-bit layers themselves.
 
 On the H200 rows (before -> after, the preset host figures): llama-2-7b LoRA r8 q,v b1 s2048 -17.8% -> -13.3%
 (adapters' GPU work 4.0 -> 11.3 ms a step), llama-3-8b r16 all-linear -38.6% -> -23.9% (and its twins -39.3% ->
 -24.6%; 20 -> 58 ms), phi-3-mini r16 all-linear -50.8% -> -39.7% (14 -> 37 ms), the checkpointed b2 s512 q,v rows -72.0% ->
--70.3%, -66.9% -> -64.9%, -64.3% -> -62.0%; all 35 rows median 38.6% -> 29.8%, p90 66.2% -> 65.6%, 24 -> 21 beyond
-25% (the QLoRA and MoE LoRA rows move too: the same adapters sit on them).
+-70.3%, -66.9% -> -64.9%, -64.3% -> -62.0%, the QLoRA rows -64.0% -> -62.1%, -43.1% -> -30.2%, -72.3% -> -70.8%,
+-60.3% -> -51.3%, qwen3-30b-a3b's attention LoRA -66.2% -> -63.1%; all 35 rows median 38.6% -> 30.2%, p90 66.2% ->
+65.6%, 24 -> 21 beyond 25%.
 
 What is left is host time. peft adds 6 + 9 launches and 4 module calls per adapted linear to Hugging Face's eager
 layer (presets/host_overhead.json counts 38 launches forward, 57 backward): 30 more per layer for q,v (64 adapted
@@ -148,7 +152,8 @@ stays GPU-bound (3,040 x 45 us = 0.14 s < 0.24 s). The three rows of that set-up
 peft_host_sensitivity.py prints the rows at trial host factors on the h200 preset: at 4.5 (40.6 us a launch, 15.8 us
 a call) llama-2-7b q,v +1.8% (without peft's host work -13.3%), llama-3-8b all-linear +8.9% (-23.9%), phi-3-mini
 +0.8% (-39.7%), the b2 s512 rows -26.3%, -12.8%, -5.8% (-45.9%, -36.0%, -30.9%), qwen3-30b-a3b attention LoRA -5.8%
-(-40.6%); all 35 rows median 14.4%, p90 29.8%. The measuring host's own figure is h-hfhost's to derive (a named host
+(-40.6%), the QLoRA rows -15.3%, -0.4%, -34.8%, -30.4% (before the 4-bit layers' own host work); all 35 rows median
+14.4%, p90 29.8%. The measuring host's own figure is h-hfhost's to derive (a named host
 for the measured rows, not a change for ordinary users); peft's counts here are what it multiplies.
 
 Checked and not a cost of their own: the frozen base weights (requires_grad False: no weight-gradient matmuls, no

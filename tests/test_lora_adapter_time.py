@@ -18,6 +18,7 @@ from engine.timing.host import host_call_seconds
 from engine.timing.lora_adapters import (
     AUTOCAST,
     CASTS,
+    CASTS_4BIT,
     FUSED,
     SAME,
     Adapters,
@@ -44,6 +45,16 @@ def test_peft_casts_bytes_per_token_follow_its_forward_and_autograd():
     # the sum into x's gradient (2 + 2 + 2) = 12 per input element
     a = Adapters(((4096, 11008),), CASTS, 4, 2, 1.0)
     assert adapter_bytes_per_token(a, 4096, 11008, 2) == (4096 * 6 + 11008 * 24, 11008 * 20 + 4096 * 12)
+
+
+def test_peft_on_a_4bit_base_clones_the_output_and_adds_in_16_bits():
+    # peft/tuners/lora/bnb.py Linear4bit.forward (lines 513-565): result.clone() (2 + 2), x.to (2 + 4), * scaling
+    # (4 + 4), .to(bf16) (4 + 2), bf16 + bf16 (2 + 2 + 2) = 24 per output element; backward .to's (2 + 4) and the
+    # scale (4 + 4) = 14, x's cast back and the sum into x's gradient 12 per input element
+    a = Adapters(((4096, 4096),), CASTS_4BIT, 4, 2, 1.0)
+    assert adapter_bytes_per_token(a, 4096, 4096, 2) == (4096 * 6 + 4096 * 24, 4096 * 14 + 4096 * 12)
+    assert adapter_path(_scenario(method="qlora")) == CASTS_4BIT
+    assert adapter_path(_scenario(method="qlora", framework="torchtune")) == SAME  # torchao NF4, its own LoRALinear
 
 
 def test_adapters_in_the_compute_dtype_keep_the_scale_add_and_accumulation():

@@ -41,15 +41,18 @@ from ..scenario.behaviour import adapter_dtype_bytes
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
 
-CASTS, SAME, AUTOCAST, FUSED = "casts", "same", "autocast", "fused"
+CASTS, CASTS_4BIT, SAME, AUTOCAST, FUSED = "casts", "casts-4bit", "same", "autocast", "fused"
 # kernel launches (forward, backward) per adapted linear, counted from the paths above: casts: x.to, lora_A, lora_B,
 # * scaling, +, .to (6); backward .to's, the add's cast, the scale, 2 + 2 matmuls, x's cast, the accumulation (9).
 # same: the 4 and 6 without the casts. autocast: same + x's cast and the two weight casts, each with its backward.
 # fused: two matmuls (the second an addmm_ into the output); backward the four matmuls
-LAUNCHES = {CASTS: (6, 9), SAME: (4, 6), AUTOCAST: (7, 9), FUSED: (2, 4)}
+# casts-4bit: peft's Linear4bit on a bitsandbytes 4-bit base (peft/tuners/lora/bnb.py lines 513-565) clones the base
+# output first and casts the adapters' product back before a 16-bit add: clone, x.to, lora_A, lora_B, * scaling, .to,
+# + (7); backward .to's, the scale, 2 + 2 matmuls, x's cast, the sum into x's gradient (8)
+LAUNCHES = {CASTS: (6, 9), CASTS_4BIT: (7, 8), SAME: (4, 6), AUTOCAST: (7, 9), FUSED: (2, 4)}
 # under torch.compile: the two matmuls, one fused kernel after them (and the casts path's cast of x before them);
 # backward one fused kernel before B's matmuls and one after A's, around the four matmuls
-COMPILED_LAUNCHES = {CASTS: (4, 6), SAME: (3, 6), AUTOCAST: (4, 6), FUSED: (2, 4)}
+COMPILED_LAUNCHES = {CASTS: (4, 6), CASTS_4BIT: (4, 6), SAME: (3, 6), AUTOCAST: (4, 6), FUSED: (2, 4)}
 # Python module calls PEFT's Linear.forward makes beyond the base linear's: its own __call__, lora_dropout's
 # Identity, lora_A, lora_B (each an nn.Module.__call__ costed at host.py's Python call; the dict lookups and
 # properties around them are left out, a lower bound)
@@ -78,14 +81,16 @@ def adapter_path(s: Scenario) -> str:
     # autocast's from above
     if dtypes_for(s).amp:
         return AUTOCAST
-    return CASTS if adapter_dtype_bytes(s, compute) > compute else SAME
+    if adapter_dtype_bytes(s, compute) <= compute:
+        return SAME
+    return CASTS_4BIT if s.method == "qlora" and defaults_for(s.framework).qlora_kernel == "bitsandbytes" else CASTS
 
 
 def adapters_of(s: Scenario, spec: ModelSpec, moe: bool, hw: Hardware, rates: Rates) -> Adapters:
     """The adapters of one layer of a LoRA/QLoRA scenario, with the rate their matmuls run at."""
     path = adapter_path(s)
     widths = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, moe))
-    if path == CASTS:
+    if path in (CASTS, CASTS_4BIT):
         fp32 = hw.peak("fp32") * hw.matmul_fraction * hw.sustained_fraction  # the bf16 rate's share of its peak
         return Adapters(widths, path, adapter_dtype_bytes(s, dtypes_for(s).compute), rates.elem_bytes, fp32,
                         s.compile)
@@ -112,7 +117,7 @@ def adapter_bytes_per_token(a: Adapters, d_in: int, d_out: int, elem_bytes: int)
     """(forward, backward) bytes read plus written per token by one adapted linear's element-wise kernels."""
     e, ab, xb = elem_bytes, a.matmul_bytes, a.input_bytes
     if a.compiled:  # one kernel before the matmuls (the casts path's x.to) and one after them, each way
-        cast = d_in * (e + ab) if a.path == CASTS else 0
+        cast = d_in * (e + ab) if a.path in (CASTS, CASTS_4BIT) else 0
         forward = cast + d_out * (ab + 2 * e)  # read the product and the base output, write the sum
         backward = d_out * (e + ab) + d_in * (ab + 2 * xb)  # the scaled gradient; A's dgrad into x's gradient
         return forward, backward
@@ -120,6 +125,9 @@ def adapter_bytes_per_token(a: Adapters, d_in: int, d_out: int, elem_bytes: int)
         forward = d_in * (e + ab) + d_out * (2 * ab + (e + 2 * ab) + (ab + e))  # x.to; scale; bf16 + fp32; .to
         backward = d_out * ((e + ab) + (ab + e) + 2 * ab) + d_in * ((ab + e) + 3 * e)  # .to's; add's cast; scale;
         return forward, backward  # x's cast back; the sum into x's gradient
+    if a.path == CASTS_4BIT:  # clone; x.to; scale; .to; bf16 + bf16. Backward: .to's; scale; x's cast back; the sum
+        return d_in * (e + ab) + d_out * (2 * e + 2 * ab + (ab + e) + 3 * e), d_out * ((e + ab) + 2 * ab) + d_in * (
+            (ab + e) + 3 * e)
     if a.path == FUSED:  # addmm_ into the output (read and written), and into the input gradient
         return 2 * e * d_out, 2 * xb * d_in
     forward = d_out * (2 * e + 3 * e)  # scale; add
