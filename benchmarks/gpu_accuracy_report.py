@@ -110,6 +110,8 @@ median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. 
 
 {host_section()}
 
+{peft_adapters_gap()}
+
 ### Known gaps
 
 {chr(10).join("- " + gap for gap in TIME_GAPS)}"""
@@ -201,6 +203,63 @@ Known gaps:
   s=2048 on an H200: 27.4 ms to 34.3 ms).
 - Not counted: DeepSpeed ZeRO-3's per-module hooks, ZeRO's and FSDP's optimizers over partitions, PEFT's modules.
 """
+
+
+def peft_adapters_gap() -> str:
+    """What PEFT's LoRA adapters add to a training step (engine/timing/lora_adapters.py), and what is left."""
+    return """### Known gaps: PEFT's LoRA adapters (engine/timing/lora_adapters.py)
+
+The measured LoRA rows ran peft 0.21.0 on bf16 Hugging Face models. Its Linear.forward (peft/tuners/lora/layer.py
+lines 1074-1119) runs the frozen base linear, then `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, `result =
+result + lora_B(lora_A(dropout(x))) * scaling` and `result.to(torch_result_dtype)`; get_peft_model's
+autocast_adapter_dtype=True upcasts the adapters to fp32 (tuners_utils.py cast_adapter_dtype, lines 2705-2750), so
+every adapted linear casts its own copy of x to fp32 (the copy memory/activations.py already keeps for lora_A's
+weight gradient), runs both rank-r matmuls in fp32 without TF32 (torch's default 'highest' precision: CUDA-core
+SGEMM, costed at the GPU's fp32 peak, 67 TFLOP/s on the H200, presets/gpus.json), scales in fp32, adds the bf16 base
+output to the fp32 product (an fp32 sum) and casts it back; dropout 0.0 is nn.Identity (no kernel). Backward
+(autograd, C++): the final cast's backward, the add's gradient cast back to bf16, the scale, four rank-r matmuls,
+x's cast back and one more sum into x's gradient. Per adapted linear and token that is 6 d_in + 24 d_out bytes
+forward and 12 d_in + 20 d_out backward of element-wise traffic besides the fp32 matmuls' own, 6 kernel launches
+forward and 9 backward, and 4 Python module calls forward (the wrapper, the Identity, lora_A, lora_B), all again in
+a checkpointed layer's recompute. The time model had costed the adapters as two bf16 matmuls and one bf16 add,
+backward twice the forward. Adapters built in the model's dtype (torchtune, Megatron, litgpt, NeMo AutoModel) keep
+the scale, the add and the sum into x's gradient (4 launches forward, 6 backward), under autocast the casts autocast
+makes, under torch.compile one fused kernel on each side of the matmuls, and Unsloth's fused kernels an addmm_. On a
+bitsandbytes 4-bit base (the QLoRA rows) peft runs its own Linear4bit.forward (peft/tuners/lora/bnb.py lines 513-565):
+it clones the base output, casts the fp32 product back to bf16 before a bf16 add (24 bytes an output element forward
+as before, 14 backward instead of 20; 7 launches forward, 8 backward); h-qlora4 costs the 4-bit layers themselves.
+
+On the H200 rows (before -> after, the preset host figures): llama-2-7b LoRA r8 q,v b1 s2048 -17.8% -> -13.3%
+(adapters' GPU work 4.0 -> 11.3 ms a step), llama-3-8b r16 all-linear -38.6% -> -23.9% (and its twins -39.3% ->
+-24.6%; 20 -> 58 ms), phi-3-mini r16 all-linear -50.8% -> -39.7% (14 -> 37 ms), the checkpointed b2 s512 q,v rows -72.0% ->
+-70.3%, -66.9% -> -64.9%, -64.3% -> -62.0%, the QLoRA rows -64.0% -> -62.1%, -43.1% -> -30.2%, -72.3% -> -70.8%,
+-60.3% -> -51.3%, qwen3-30b-a3b's attention LoRA -66.2% -> -63.1%; all 35 rows median 38.6% -> 30.2%, p90 66.2% ->
+65.6%, 24 -> 21 beyond 25%.
+
+What is left is host time. peft adds 6 + 9 launches and 4 module calls per adapted linear to Hugging Face's eager
+layer (presets/host_overhead.json counts 38 launches forward, 57 backward): 30 more per layer for q,v (64 adapted
+linears), 105 for all-linear on Llama (224), 60 on Phi-3 (fused qkv and gate_up: 128). Why 7B LoRA q,v at b2 s512 with
+checkpointing (0.320 s) is slower than the same model's full fine-tune at b1 s2048 (0.272 s): its GPU work is 0.095 s
+(1,024 tokens, recompute included) against 0.238 s, but its host issues 32 x (38 + 38 + 57 + 2 x (6 + 6 + 9)) =
+5,600 launches a step against 3,040; at the preset's 9.02 us both hide behind the GPU, and only a host costing
+about 40-50 us a launch with its Python makes the LoRA step host-bound (5,600 x 45 us = 0.25 s) while the full step
+stays GPU-bound (3,040 x 45 us = 0.14 s < 0.24 s). The three rows of that set-up with identical GPU work measure
+0.250, 0.270 and 0.320 s (the QLoRA twins 0.281 and 0.365): a spread of host-bound steps. benchmarks/
+peft_host_sensitivity.py prints the rows at trial host factors on the h200 preset: at 4.5 (40.6 us a launch, 15.8 us
+a call) llama-2-7b q,v +1.8% (without peft's host work -13.3%), llama-3-8b all-linear +8.9% (-23.9%), phi-3-mini
++0.8% (-39.7%), the b2 s512 rows -26.3%, -12.8%, -5.8% (-45.9%, -36.0%, -30.9%), qwen3-30b-a3b attention LoRA -5.8%
+(-40.6%), the QLoRA rows -15.3%, -0.4%, -34.8%, -30.4% (before the 4-bit layers' own host work); all 35 rows median
+14.4%, p90 29.8%. The measuring host's own figure is h-hfhost's to derive (a named host
+for the measured rows, not a change for ordinary users); peft's counts here are what it multiplies.
+
+Checked and not a cost of their own: the frozen base weights (requires_grad False: no weight-gradient matmuls, no
+AccumulateGrad; the model already skips them); transformers 5.17.0's gradient_checkpointing_enable calls
+enable_input_require_grads (input_ids models), so layer 0 runs its input-gradient matmuls too, as the model already
+does in every layer of a LoRA step; peft registers no forward hooks on a plain LoRA linear (the only hook is the
+embedding's make_inputs_require_grads, one call a step); the non-reentrant checkpoint's saved-tensor hooks and RNG
+state copies are left out (Python per layer, a lower bound). Not taken: Megatron's LoRA adapter on the fused QKV
+is one adapter (one sum into its input's gradient) where the engine's targets count q, k and v apart; its rows move
+0.2-1.9 points the slow way with the scale, add and sum counted."""
 
 
 def main() -> int:

@@ -17,6 +17,7 @@ from .attention import attention_core
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
+from .lora_adapters import Adapters, adapter_seconds
 
 
 class LayerCost(NamedTuple):
@@ -26,7 +27,7 @@ class LayerCost(NamedTuple):
     attn_fwd: float
     attn_bwd: float
     elem_fwd: float  # memory-bound element-wise work, forward
-    lora_fwd: float  # adapters' small matmuls, forward
+    lora_fwd: float  # the LoRA adapters' own work, forward (lora_adapters.py)
     dequant: float  # QLoRA: dequantising the base weights once
     gemm_flops_fwd: float  # FLOPs, for the record
     attn_flops_fwd: float
@@ -39,6 +40,7 @@ class LayerCost(NamedTuple):
     experts_fwd: float = 0.0  # the routed experts' GEMMs, forward (part of gemm_fwd; host.py LayerWork.block)
     experts_dgrad: float = 0.0  # their input-gradient GEMMs (part of gemm_dgrad; a2a_overlap.py)
     experts_wgrad: float = 0.0  # their weight-gradient GEMMs (part of gemm_wgrad)
+    lora_bwd: float = 0.0  # the LoRA adapters' own work, backward (lora_adapters.py)
 
 
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
@@ -163,7 +165,7 @@ def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
-               lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
+               lora: Adapters | tuple[()], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
@@ -231,34 +233,25 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_bytes += unfused_fwd + perm_fwd + ring_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
-    lora_fwd, dequant = _adapter_seconds(spec, moe, tokens, tp, ep, rates, lora, lora_rank, qlora_bits)
+    lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
+    dequant = _dequant_seconds(spec, moe, tp, ep, rates, qlora_bits)
     # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
     # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
     # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + experts_dgrad, dense + experts_wgrad, tokens * act_fwd / mem,
-                     tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad)
+                     tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad, lora_bwd)
 
 
 
-def _adapter_seconds(spec: ModelSpec, moe: bool, tokens: float, tp: int, ep: int, rates: Rates,
-                     lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> tuple[float, float]:
-    """(LoRA adapters' forward, QLoRA's dequantisation) seconds of one layer and micro-batch."""
-    mem, eb = rates.memory, rates.elem_bytes
-    lora_fwd = 0.0
-    # x @ A (d_in -> r), then @ B (r -> d_out), added to the output; d_in and d_out are the base linear's widths on
-    # this rank (Linear.split: a row-parallel linear's A takes 1/tp of the input and its B the whole output, as
-    # Megatron's LoRA adapter on a RowParallelLinear and PEFT's on torchtitan's RowwiseParallel split them)
-    for d_in, d_out in lora:
-        lora_fwd += gemm_seconds(tokens, d_in, lora_rank, rates.gemm, mem, eb)
-        lora_fwd += gemm_seconds(tokens, lora_rank, d_out, rates.gemm, mem, eb)
-        lora_fwd += 3 * tokens * d_out * eb / mem  # the add into the base output
-    dequant = 0.0
-    if qlora_bits:  # read the packed weights, write them out in the compute dtype
-        params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
-        dequant = params * (qlora_bits / 8 + eb) / mem
-    return lora_fwd, dequant
+def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, qlora_bits: int) -> float:
+    """QLoRA's dequantisation seconds of one layer and micro-batch (the adapters: lora_adapters.adapter_seconds)."""
+    if not qlora_bits:
+        return 0.0
+    # read the packed weights, write them out in the compute dtype
+    params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
+    return params * (qlora_bits / 8 + rates.elem_bytes) / rates.memory
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
                                    clamped: bool) -> tuple[float, float]:

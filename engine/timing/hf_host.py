@@ -26,6 +26,7 @@ from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
 from .data import framework_profile
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
+from .lora_adapters import adapter_host_seconds
 
 
 class OptimizerWork(Protocol):
@@ -99,6 +100,11 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     counts = eager_counts(s, spec)
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
     layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
+    # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
+    # from the autograd engine's C++
+    launch, _view, binding, module = _per_call(s)
+    layer_fwd += adapter_host_seconds(s, False, launch, module)[0]
+    layer_bwd += adapter_host_seconds(s, False, launch - binding, module)[1]
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none

@@ -23,6 +23,7 @@ from .hf_moe import (
     transformers_moe_launches,
     transformers_moe_syncs,
 )
+from .lora_adapters import adapter_host_seconds
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -162,7 +163,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
     is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
-    launch = host_call_seconds(s)[0]
+    launch, call = host_call_seconds(s)
     sync = host_figures()["sync_seconds"]["value"]
     if s.cuda_graphs == "full-iteration" or not work:
         return 0.0
@@ -171,9 +172,10 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
         extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
-        host_fwd = fwd * launch + extra_fwd
-        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd
-                    + (extra_fwd if w.recompute else 0.0)) if w.backward else 0.0
+        lora_fwd, lora_bwd = adapter_host_seconds(s, w.moe, launch, call)  # the LoRA adapters' own (lora_adapters.py)
+        host_fwd = fwd * launch + extra_fwd + lora_fwd
+        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd
+                    + ((extra_fwd + lora_fwd) if w.recompute else 0.0)) if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe, fused)
         if syncs:
             waits = max(0.0, host_fwd - w.forward)

@@ -15,7 +15,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
+from ..memory.states import dtypes_for, layer_groups, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
@@ -37,6 +37,7 @@ from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
 from .links import dispatch_seconds, link, nvlink_domain
+from .lora_adapters import adapters_of
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
@@ -197,7 +198,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
     for g in groups:
-        lora = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, g.moe)) if adapters else ()  # rank's widths
+        lora = adapters_of(s, spec, g.moe, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
@@ -207,7 +208,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
-        bwd_m = (c.elem_bwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
+        bwd_m = (c.elem_bwd + c.lora_bwd + c.dequant) if backward else 0.0
         rec = _recompute_seconds(s, spec, g.moe, c) if backward else 0.0
         n = g.count
         compute += n * (fwd_c + bwd_c)
@@ -397,8 +398,7 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
         "step_seconds": t.step_seconds,
         "tokens_per_step": t.tokens_per_step,
         "tokens_per_second": t.tokens_per_second,
-        "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu,
-        "mfu": t.mfu,
+        "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu, "mfu": t.mfu,
         "mfu_definition": MFU_DEFINITION,
         "model_flops_per_token": t.model_flops_per_token,
         "breakdown_seconds": t.breakdown_seconds,
