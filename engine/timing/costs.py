@@ -14,6 +14,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
+from .bnb_4bit import QuantBase, dequant_bytes_per_weight, peft_clone_bytes_per_token
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
@@ -160,7 +161,7 @@ def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
-               lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
+               lora: tuple[tuple[int, int], ...], lora_rank: int, quant: QuantBase | None, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
@@ -228,7 +229,9 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_bytes += unfused_fwd + perm_fwd + ring_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
-    lora_fwd, dequant = _adapter_seconds(spec, moe, tokens, tp, ep, rates, lora, lora_rank, qlora_bits)
+    lora_fwd, dequant = _adapter_seconds(spec, moe, tokens, tp, ep, rates, lora, lora_rank, quant)
+    if quant:  # PEFT's LoRA layer clones each adapted 4-bit base output (forward only: bnb_4bit.py)
+        elem_fwd += tokens * peft_clone_bytes_per_token(quant, lora, eb) / mem
     # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
     # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
     # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
@@ -240,8 +243,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
 
 
 def _adapter_seconds(spec: ModelSpec, moe: bool, tokens: float, tp: int, ep: int, rates: Rates,
-                     lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> tuple[float, float]:
-    """(LoRA adapters' forward, QLoRA's dequantisation) seconds of one layer and micro-batch."""
+                     lora: tuple[tuple[int, int], ...], lora_rank: int,
+                     quant: QuantBase | None) -> tuple[float, float]:
+    """(LoRA adapters' forward, QLoRA's dequantisation) seconds of one layer and micro-batch. The dequantisation
+    runs once per use of the weights (forward, its recompute, the backward's input gradient): bnb_4bit.py."""
     mem, eb = rates.memory, rates.elem_bytes
     lora_fwd = 0.0
     # x @ A (d_in -> r), then @ B (r -> d_out), added to the output; d_in and d_out are the base linear's widths on
@@ -252,9 +257,9 @@ def _adapter_seconds(spec: ModelSpec, moe: bool, tokens: float, tp: int, ep: int
         lora_fwd += gemm_seconds(tokens, lora_rank, d_out, rates.gemm, mem, eb)
         lora_fwd += 3 * tokens * d_out * eb / mem  # the add into the base output
     dequant = 0.0
-    if qlora_bits:  # read the packed weights, write them out in the compute dtype
+    if quant:  # read the packed weights (and their block scales), write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
-        dequant = params * (qlora_bits / 8 + eb) / mem
+        dequant = params * dequant_bytes_per_weight(quant, eb) / mem
     return lora_fwd, dequant
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
