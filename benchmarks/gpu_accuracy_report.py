@@ -93,6 +93,41 @@ Environment:
 {time_section()}
 """
 
+# What each mechanism's helper found, with numbers (issue 23 item 9). One bullet list per mechanism.
+KNOWN_GAPS = """\
+QLoRA through bitsandbytes (the four `qlora-nf4dq` rows):
+- Counted now (engine/timing/bnb_4bit.py, presets/bnb_4bit.json, read from the bitsandbytes 0.50.2 and peft 0.21.0
+  wheels): above 1,536 tokens a call (on H100/H200 above 32 for these weights) each `Linear4bit` call dequantises its
+  whole weight into a new bf16 tensor and runs `F.linear` on it, in the forward, again in the recompute and again in
+  the backward's input gradient (`MatMul4Bit.backward`); with double quantisation two small kernels first rebuild
+  the fp32 block scales: 0.5 + 2 + 17/64 = 2.77 bytes per value and call (2.5 before). PEFT's 4-bit LoRA layer
+  clones each adapted base output (`result.clone()`). GPU: +1.8 ms a step (Llama-2-7B, b2 s512) and +6.9 ms
+  (Llama-3-8B, s2048). Host: 3 launches, 7 dispatcher calls, 4 calls through `Params4bit.__torch_function__` and
+  `MatMul4Bit.apply` a forward call (about 72 us at the preset's DGX figures), 61 us a backward call: 47.1 and
+  50.0 ms a step, hidden under the GPU time (with the layer stacks' 38.4 ms: 85.5 of 103 ms and 88.4 of 236 ms)
+  until the Hugging Face layers' and PEFT's own host work is counted, when all of it shows.
+- Checked against the rows, not fitted: the one same-batch pair, Llama-2-7B r8 q,v ckpt b2 s512 QLoRA-direct
+  against LoRA-direct (h200_batch2), differs by 45.5 ms (0.365 against 0.320 s); counted: 47.1 ms of host and
+  1.8 ms of GPU work. The first batch's QLoRA row (steps 0.318 and 0.244 s) against torchtune-ce8 (0.270 s, another
+  loss) differs by 11 ms, so one pair is not a measurement of the mechanism. The two Llama-3-8B QLoRA rows run the
+  same step (only the loading differs) and differ by 43% (0.403 against 0.577 s): no mechanism in the step found.
+- Not counted: the dequantisation kernels' own rate (costed at the element-wise 0.85 of peak; no Hopper rate of
+  kDequantizeBlockwise was found; bitsandbytes pull request #2051 on B300 times the three-kernel chain with an
+  M = 32 GEMM 35.9 us longer for 11008 x 4096 than for 4096 x 4096: 4.77 bytes a value at 3.76 TB/s, 47% of
+  B300's 8 TB/s; at 47% these rows would take about 11 ms more); the fused 4-bit GEMM bitsandbytes picks for few
+  tokens a call, which writes no bf16 copy; the first layer's q/k/v, whose input needs no gradient (no autograd
+  function, no backward call); LitGPT's 4-bit lm_head, dequantised for every 128-token chunk, and the cast of its
+  fp16-quantised weights in the backward.
+- Memory against time: engine/memory counts no dequantised weight (models/base_storage.py), while each call holds
+  one (`torch.empty(shapeB)`, 117 MB for Llama-3-8B's gate or up projection) during its GEMM; and it keeps
+  `MatMul4Bit`'s input for the backward (frameworks/defaults.py, memory/activations.py quantized_saves_inputs),
+  where 0.50.2 keeps only the packed weight (`ctx.tensors = (None, B)`). Left to the memory model.
+- Left to the other mechanisms on these rows: the same LoRA step without 4-bit layers (Llama-2-7B r8 q,v ckpt b2
+  s512 direct) is already -72.0%: the Hugging Face layers' host time and the measuring host (h-hfhost) and PEFT's
+  adapters (fp32 adapters: the input cast to fp32 and the output back, the Python path of 64 adapted linears a
+  step, 224 on the Llama-3-8B all-linear rows; h-peft) come before the 4-bit work can show.
+"""
+
 
 def time_section() -> str:
     """Step time: the time model (engine/timing) against the same runs' measured steps (issue 23 item 9)."""
@@ -114,7 +149,9 @@ median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. 
 
 ### Known gaps
 
-{chr(10).join("- " + gap for gap in TIME_GAPS)}"""
+{chr(10).join("- " + gap for gap in TIME_GAPS)}
+
+{KNOWN_GAPS}"""
 
 
 # What was found about the step-time errors above, mechanism by mechanism, with what was checked and not taken

@@ -14,6 +14,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
+from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
@@ -165,7 +166,7 @@ def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
-               lora: Adapters | tuple[()], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
+               lora: Adapters | tuple[()], lora_rank: int, quant: QuantBase | None, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
@@ -234,7 +235,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
-    dequant = _dequant_seconds(spec, moe, tp, ep, rates, qlora_bits)
+    # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)
+    dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant)
     # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
     # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
     # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
@@ -245,13 +247,14 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
 
 
 
-def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, qlora_bits: int) -> float:
-    """QLoRA's dequantisation seconds of one layer and micro-batch (the adapters: lora_adapters.adapter_seconds)."""
-    if not qlora_bits:
+def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, quant: QuantBase | None) -> float:
+    """QLoRA's dequantisation of one layer's base weights, once: read the packed weights (and their block scales),
+    write them out in the compute dtype. It runs once per use of the weights (forward, its recompute, the backward's
+    input gradient: bnb_4bit.py); the adapters are lora_adapters.adapter_seconds'."""
+    if not quant:
         return 0.0
-    # read the packed weights, write them out in the compute dtype
     params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
-    return params * (qlora_bits / 8 + rates.elem_bytes) / rates.memory
+    return params * dequant_bytes_per_weight(quant, rates.elem_bytes) / rates.memory
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
                                    clamped: bool) -> tuple[float, float]:

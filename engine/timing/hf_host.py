@@ -24,6 +24,7 @@ from typing import Protocol
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
+from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
 from .lora_adapters import adapter_host_seconds
@@ -102,9 +103,13 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
-    launch, _view, binding, module = _per_call(s)
+    launch, view, binding, module = _per_call(s)
     layer_fwd += adapter_host_seconds(s, False, launch, module)[0]
     layer_bwd += adapter_host_seconds(s, False, launch - binding, module)[1]
+    fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
+    q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
+                                           fig["optimizer_syncs"]["binding_call_share"])
+    layer_fwd, layer_bwd = layer_fwd + q_fwd, layer_bwd + q_bwd
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none

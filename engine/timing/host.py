@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario, resolve_model
+from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .hf_moe import (
     PARTS,
@@ -158,6 +159,16 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
 
+def _linear4bit_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
+    """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's."""
+    if s.method != "qlora":
+        return 0.0, 0.0
+    fig = host_figures()
+    launch, call = host_call_seconds(s)
+    return linear4bit_host_seconds(s, moe, launch, call, fig["view_seconds"]["value"],
+                                   fig["optimizer_syncs"]["binding_call_share"])
+
+
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
                          fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
@@ -172,6 +183,8 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
         extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
+        q_fwd, q_bwd = _linear4bit_seconds(s, w.moe)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
+        extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
         lora_fwd, lora_bwd = adapter_host_seconds(s, w.moe, launch, call)  # the LoRA adapters' own (lora_adapters.py)
         host_fwd = fwd * launch + extra_fwd + lora_fwd
         host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd

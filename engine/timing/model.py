@@ -24,6 +24,7 @@ from ..scenario.memo import ScenarioMemo
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
+from .bnb_4bit import quant_base
 from .bounds import calibration, check_finite
 from .ceiling import frozen_weights, held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nvls, tp_unit_seconds
@@ -182,7 +183,6 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
     adapters = s.method in ("lora", "qlora")
-    qbits = s.qlora_bits if s.method == "qlora" else 0
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
@@ -200,7 +200,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     for g in groups:
         lora = adapters_of(s, spec, g.moe, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
-                       elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
+                       elementwise, fp8, lora, s.lora_rank, quant_base(s), *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
                        **dispatch, eager_softmax=s.eager_softmax, cp_copies=cp_copies)
         backward = not g.frozen or adapters or g.input_grad

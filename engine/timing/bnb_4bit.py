@@ -1,0 +1,84 @@
+"""bitsandbytes' 4-bit linear layers (Linear4bit: NF4 or FP4, optionally double-quantised) in a QLoRA step.
+
+Each call of a frozen 4-bit linear dequantises its whole weight into a new compute-dtype tensor and runs F.linear on
+it: the forward, the forward again under full checkpointing, and the backward's input gradient (MatMul4Bit.backward
+dequantises once more). With double quantisation the fp32 block scales are first rebuilt from their uint8 copy (two
+more small kernels). GPU: the bytes of those kernels at the element-wise rate (dequant_bytes_per_weight); PEFT's
+LoRA layer over a 4-bit base also copies the base output, which lora_adapters.py counts with the adapters (its
+casts-4bit path: peft/tuners/lora/bnb.py Linear4bit.forward's result.clone()). Host: the launches and
+Python calls of the bitsandbytes path beyond an nn.Linear's (linear4bit_host_seconds). Counted from bitsandbytes
+0.50.2 and peft 0.21.0 (presets/bnb_4bit.json, each count with the lines it comes from).
+
+Only bitsandbytes' own layers take this path: torchtune's NF4Tensor (torchao) and Unsloth's fused LoRA kernels
+dequantise their own way and keep the generic count (packed read, compute-dtype write).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+from ..frameworks.defaults import defaults_for
+from ..models.presets import PRESETS_DIR, read_preset_json
+from ..scenario import Scenario, resolve_model
+
+BNB_FILE = PRESETS_DIR / "bnb_4bit.json"
+
+
+@cache
+def bnb_figures() -> dict[str, Any]:
+    return read_preset_json(BNB_FILE)
+
+
+class QuantBase(NamedTuple):
+    """How a QLoRA run's frozen base weights are stored and multiplied."""
+
+    bits: int
+    double_quant: bool
+    linear4bit: bool  # bitsandbytes' Linear4bit: dequantise + F.linear at every call (this module's counts)
+
+
+def quant_base(s: Scenario) -> QuantBase | None:
+    """The run's quantised base, or None when it has none (not QLoRA). Linear4bit where the framework's QLoRA runs
+    through bitsandbytes' layers at 4 bits, not Unsloth's fused kernels."""
+    if s.method != "qlora":
+        return None
+    d = defaults_for(s.framework)
+    linear4bit = s.qlora_bits == 4 and d.qlora_kernel == "bitsandbytes" and not d.fused_lora_kernels
+    return QuantBase(s.qlora_bits, bool(s.qlora_double_quant), linear4bit)
+
+
+def dequant_bytes_per_weight(q: QuantBase, elem_bytes: int) -> float:
+    """Bytes read and written per weight value by one dequantisation: the packed value, its block's fp32 scale
+    (rebuilt from the uint8 copy first with double quantisation) and the compute-dtype value written. Other
+    kernels (torchao, Unsloth, 8-bit): the packed read and the compute-dtype write."""
+    if not q.linear4bit:
+        return q.bits / 8 + elem_bytes
+    f = bnb_figures()["dequant"]
+    per_block = f["absmax_bytes_per_block"] + (f["nested_bytes_per_block"] if q.double_quant else 0)
+    return q.bits / 8 + elem_bytes + per_block / f["blocksize"]
+
+
+def _call_seconds(part: dict[str, Any], nested: bool, launch: float, call: float, share: float) -> float:
+    """Host seconds of one forward or backward call of a Linear4bit beyond an nn.Linear's."""
+    i = 0 if nested else 1
+    return (part["launches"][i] * launch + part["dispatcher_calls"][i] * call + part["binding_calls"][i] * call * share
+            + part["subclass_calls"] * call + part.get("python_calls", 0) * call)
+
+
+def linear4bit_host_seconds(s: Scenario, moe: bool, launch: float, call: float, base_call: float,
+                            share: float) -> tuple[float, float]:
+    """(forward, backward) host seconds per decoder layer and micro-batch of its 4-bit linears beyond what the layer
+    stacks count for nn.Linear: each call's dequantisation launches and Python calls and MatMul4Bit.apply (PEFT's
+    clone of the adapted outputs is lora_adapters.py's). launch / call: the run's host figures
+    (host.host_call_seconds); base_call: the preset's call figure they scale (the autograd function's apply scales
+    with it); share: a binding-only call's share of a call. (0, 0) without bitsandbytes' Linear4bit."""
+    q = quant_base(s)
+    if q is None or not q.linear4bit:
+        return 0.0, 0.0
+    spec = resolve_model(s)
+    host = bnb_figures()["host"]
+    linears = len(spec.layer_linears(moe))
+    apply = host["forward"]["function_applies"] * host["function_apply_seconds"]["value"] * call / base_call
+    forward = linears * (_call_seconds(host["forward"], q.double_quant, launch, call, share) + apply)
+    return forward, linears * _call_seconds(host["backward"], q.double_quant, launch, call, share)
