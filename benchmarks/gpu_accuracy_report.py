@@ -104,7 +104,59 @@ step, each phase ending in `torch.cuda.synchronize()` for the memory figures), t
 one-time work). {t['runs']} runs: median |error| **{t['median_abs_error']:.1%}**, p90 **{t['p90_abs_error']:.1%}**,
 median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. Error = predicted / measured - 1.
 
-{gpu_time_markdown_table(rows)}"""
+{gpu_time_markdown_table(rows)}
+
+{KNOWN_GAPS}"""
+
+
+KNOWN_GAPS = """### Known gaps of the step time
+
+Hugging Face's GPU-bound rows (7B dense, pure bf16 and AMP, SDPA, one H200), mechanism by mechanism:
+
+- **Attention kernel.** torch 2.11.0+cu130's `scaled_dot_product_attention` puts cuDNN first on sm90 when the cuDNN it
+  loads is newer than 9.15.0 (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp `check_prefer_cudnn_attention`,
+  CUDA 13 branch; the wheel requires nvidia-cudnn-cu13 9.19.0.56), and `can_use_cudnn_attention` takes these calls
+  (bf16, head dim 64 and 128, `is_causal`, grouped-query heads with `enable_gqa`). The measured rows now state it
+  (engine/accuracy/measured_gpu.py `SDPA_KERNEL_BY_TORCH` sets `attention_kernel: cudnn` for SDPA cases of that build);
+  Hugging Face's framework default on Hopper stays FlashAttention-2, the kernel of the older builds the published rows
+  ran. Llama-3.2-1B at 16,384 tokens (head dim 64): +28.7% / +29.8% (Liger loss) -> +2.6% / +3.1%. The head-dim-64
+  rate (0.707 of head dim 128, from FlashAttention-4 on B200) agrees with cuDNN's own on an H100 in the
+  FlashAttention-3 paper (arXiv:2407.08608, forward without mask at 16K: 413 against 595 TFLOPS, 0.69). The host-bound
+  rows get a little faster with it (LoRA at 512 tokens -66.9% -> -67.1%, p90 66.2% -> 67.1%).
+- **Autocast over fp32 weights** (precision amp-bf16 without FSDP or ZeRO; engine/timing/autocast.py): each
+  micro-batch's forward casts every matmul weight (6 bytes per weight), the recompute of checkpointed layers casts
+  them again, the backward casts the trained weights' gradients back to fp32 (6 bytes); Hugging Face's eager layer runs
+  over an fp32 residual stream with each linear casting its input (elementwise_bytes_per_token eager-amp: 106 bytes
+  per hidden unit and 36 per query/key unit against eager's 84 and 20 per q/k/v unit). Hugging Face adds each later
+  micro-batch's gradients into `.grad` (grad_accumulation_passes 3, fp32 under AMP). Llama-2-7B AMP -18.6% -> -12.2%,
+  Mistral-7B AMP checkpointed -21.1% -> -13.0%, Llama-2-7B AMP fused AdamW at 4 micro-batches -27.1% -> -12.0%.
+- **Optimizer, not changed.** torch 2.11.0's `_multi_tensor_adam` (AdamW, foreach) makes 20 passes over the state
+  dtype: weight decay `_foreach_mul_` 2, `_foreach_lerp_` 3, `_foreach_mul_` 2, `_foreach_addcmul_` 3 (the gradient
+  read once per element), `_foreach_sqrt` 2, `_foreach_div_` 2, `_foreach_add_` 2, `_foreach_addcdiv_` 4; the
+  measured loop does not clip, and the model's 18 passes plus 2 clipping passes make the same 20. The fused kernel's
+  rate was not taken: pytorch/pytorch pull request #118361 times fused AdamW on open_llama_7b_v2 at 49.7 ms on an
+  H100 (torch profiler, CUDA time per step), 1.9 TB/s if its 6.7B parameters were bf16 (7 passes of 2 bytes), 0.57 of
+  an H100 SXM's 3.35 TB/s against the model's 0.85, but neither the H100 variant nor the dtype is stated; taken, the
+  fused row would gain about 23 ms (-12.0% -> about -8.9%).
+- **Memory bandwidth, not changed.** The model streams at 4.8 TB/s x 0.85 = 4.08 TB/s on the H200; the lender's
+  device-to-device copy moved 4.3 TB/s counting read and write (0.896 of 4.8). A copy is the best case of a stream
+  kernel (BabelStream's Triad, which 0.85 stands for, runs below Copy), and the eager kernels here include reductions
+  (RMSNorm's mean) and broadcasts; taking 0.896 would make every memory-bound term 5% faster on rows already too fast.
+- **GEMM rate, not changed.** 989 x 0.803 (MAMF) x 0.919 (sustained) = 730 TFLOPS at the best shape, with tile waves
+  and Hopper's epilogue per shape; the lender measured 769-798 TFLOPS on 8192^3 random bf16 over ten products (a
+  short run, SM clock 1,980 MHz just after), which the sustained share is meant to sit below.
+- **What is left** on the GPU-bound rows is about -9% to -13%, common to pure bf16 and AMP (Llama-2-7B bf16 -13.3%,
+  checkpointed -9.6%, 4 sequences -10.1% / -8.9%, Llama-3-8B checkpointed -11.5%). Host time is at most about 5 ms
+  of it per step by this estimate (the GPU waits for the host only at each phase's start after the measuring loop's
+  `torch.cuda.synchronize()`: the forward's first kernels, the autograd engine's start, AdamW's Python before its
+  first kernel), under 2% of these steps. Llama-2-7B at 1 and 4 sequences splits the rest: per sequence 0.172 s
+  measured against 0.158 s predicted (8% on the per-token work: GEMM shapes of 2,048 rows, eager kernels below the
+  stream rate), and 0.100 s against 0.078 s for the part that does not grow with the batch (optimizer and per-step
+  work, 22 ms: AdamW's foreach kernels at about 3.1 TB/s rather than 4.08 if it were all theirs). No sourced
+  per-kernel figure was found for either, so neither is fitted to these rows. Llama-3.2-1B with torchtune's chunked
+  loss and optimizer-in-backward (-11.9%) steps 146 per-parameter AdamWs in backward hooks, each a Python
+  `step()` of a few small foreach kernels: host-bound (h-hfhost's per-call figures), not GPU-bound.
+"""
 
 
 def main() -> int:

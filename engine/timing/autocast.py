@@ -36,9 +36,11 @@ class StageWork(Protocol):
     layers: int  # decoder layers of the stage
 
 
-def casts_weights(s: Scenario, dt: Dtypes) -> bool:
-    """Whether autocast casts fp32 weights before each matmul (see the module docstring)."""
-    return s.precision.startswith("amp") and dt.weight > dt.compute and not s.fsdp and s.effective_zero == 0
+def casts_weights(s: Scenario, prof: dict[str, Any], dt: Dtypes) -> bool:
+    """Whether autocast casts fp32 weights before each matmul (see the module docstring); frameworks that never enter
+    torch.autocast say so (presets/efficiency.json frameworks autocast)."""
+    return (s.precision.startswith("amp") and dt.weight > dt.compute and not s.fsdp and s.effective_zero == 0
+            and prof.get("autocast", True))
 
 
 def autocast_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rates, dt: Dtypes,
@@ -48,7 +50,7 @@ def autocast_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: 
     backward casts the trained weights' gradients back to fp32; where the framework's layer is eager, its element-wise
     work over an fp32 residual stream (amp_elementwise_seconds). QLoRA's 4-bit base weights are dequantised instead
     (costs.py), not cast, and not counted here."""
-    if not casts_weights(s, dt) or s.method == "qlora":
+    if not casts_weights(s, prof, dt) or s.method == "qlora":
         return 0.0
     return _weight_cast_seconds(s, spec, rates, dt, busiest) + amp_elementwise_seconds(s, spec, prof, rates, busiest)
 
