@@ -42,3 +42,10 @@ def test_liger_accumulates_the_head_gradient_once_per_chunk():
     assert path == "fused-linear"
     _, loss = head_cost(small, 16384, 1, RATES, path)
     assert abs(loss - 16384 * 128256 * 8 / MEMORY - 2 * 32 * gradient / MEMORY) < 1e-12
+
+
+def test_unsloths_own_fused_loss_keeps_the_plain_fused_figure():
+    # Unsloth's fused linear cross-entropy is unsloth_zoo's, not Liger's (engine/frameworks/defaults.py); its
+    # gradient accumulation was not read (presets/efficiency.json frameworks unsloth fused_linear_loss)
+    s = scenario_from_dict({"model": "llama-3.2-1b", "gpu": "h200", "framework": "unsloth"})
+    assert loss_path(s, framework_profile("unsloth")) == "fused"
