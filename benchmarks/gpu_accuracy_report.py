@@ -151,7 +151,9 @@ median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. 
 
 {chr(10).join("- " + gap for gap in TIME_GAPS)}
 
-{KNOWN_GAPS}"""
+{KNOWN_GAPS}
+
+{GPU_BOUND_GAPS}"""
 
 
 # What was found about the step-time errors above, mechanism by mechanism, with what was checked and not taken
@@ -297,6 +299,65 @@ embedding's make_inputs_require_grads, one call a step); the non-reentrant check
 state copies are left out (Python per layer, a lower bound). Not taken: Megatron's LoRA adapter on the fused QKV
 is one adapter (one sum into its input's gradient) where the engine's targets count q, k and v apart; its rows move
 0.2-1.9 points the slow way with the scale, add and sum counted."""
+
+
+GPU_BOUND_GAPS = """### Known gaps of the step time: the GPU-bound rows
+
+Hugging Face's GPU-bound rows (7B dense, pure bf16 and AMP, SDPA, one H200), mechanism by mechanism:
+
+- **Attention kernel.** torch 2.11.0+cu130's `scaled_dot_product_attention` puts cuDNN first on sm90 when the cuDNN it
+  loads is newer than 9.15.0 (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp `check_prefer_cudnn_attention`,
+  CUDA 13 branch; the wheel requires nvidia-cudnn-cu13 9.19.0.56), and `can_use_cudnn_attention` takes these calls
+  (bf16, head dim 64 and 128, `is_causal`, grouped-query heads with `enable_gqa`). The measured rows now state it
+  (engine/accuracy/measured_gpu.py `SDPA_KERNEL_BY_TORCH` sets `attention_kernel: cudnn` for SDPA cases of that build);
+  Hugging Face's framework default on Hopper stays FlashAttention-2, the kernel of the older builds the published rows
+  ran. Llama-3.2-1B at 16,384 tokens (head dim 64): +28.7% / +29.8% (Liger loss) -> +2.6% / +3.1% with this alone
+  (+4.4% / +4.6% with the loss below). The head-dim-64 rate (0.707 of head dim 128, from FlashAttention-4 on B200)
+  agrees with cuDNN's own on an H100 in the FlashAttention-3 paper (arXiv:2407.08608, forward without mask at 16K: 413
+  against 595 TFLOPS, 0.69). The host-bound rows get a little faster with it (LoRA at 512 tokens -66.9% -> -67.1%).
+- **The loss.** transformers 5.17.0's ForCausalLMLoss upcasts the logits (`logits.float()`) and calls
+  `nn.functional.cross_entropy` over the whole vocabulary: ATen's multi-pass softmax on rows wider than a block's
+  shared memory, as torchtune's (frameworks huggingface eager_cross_entropy eager-aten: 48 bytes per vocabulary entry
+  per token, was 28). Liger's fused linear cross-entropy adds each chunk's head weight gradient into a zeroed gradient
+  (addmm, beta 1) in about vocab / hidden chunks whatever the tokens (32 for Llama 3's vocabulary), each reading and
+  writing the whole gradient (costs.liger_head_grad_seconds; 8.2 ms at 16K tokens on Llama-3.2-1B). The two 16K rows
+  differ by 13 ms measured (steps 0.553 / 0.561 s against 0.539 / 0.549 s) and by 12.3 ms predicted (10.3 ms before,
+  with the 28-byte loss and no accumulation). Every Hugging Face row with the model's loss gets 20 bytes per entry
+  more: +1.3 ms on the 128K-vocabulary rows at 2,048 tokens.
+- **Autocast over fp32 weights** (precision amp-bf16 without FSDP or ZeRO; engine/timing/autocast.py): each
+  micro-batch's forward casts every matmul weight (6 bytes per weight), the recompute of checkpointed layers casts
+  them again, the backward casts the trained weights' gradients back to fp32 (6 bytes); Hugging Face's eager layer runs
+  over an fp32 residual stream with each linear casting its input (elementwise_bytes_per_token eager-amp: 106 bytes
+  per hidden unit and 36 per query/key unit against eager's 84 and 20 per q/k/v unit). Hugging Face adds each later
+  micro-batch's gradients into `.grad` (grad_accumulation_passes 3, fp32 under AMP). Llama-2-7B AMP -18.6% -> -12.1%,
+  Mistral-7B AMP checkpointed -21.1% -> -12.9%, Llama-2-7B AMP fused AdamW at 4 micro-batches -27.1% -> -11.9%.
+- **Optimizer, not changed.** torch 2.11.0's `_multi_tensor_adam` (AdamW, foreach) makes 20 passes over the state
+  dtype: weight decay `_foreach_mul_` 2, `_foreach_lerp_` 3, `_foreach_mul_` 2, `_foreach_addcmul_` 3 (the gradient
+  read once per element), `_foreach_sqrt` 2, `_foreach_div_` 2, `_foreach_add_` 2, `_foreach_addcdiv_` 4; the
+  measured loop does not clip, and the model's 18 passes plus 2 clipping passes make the same 20. The fused kernel's
+  rate was not taken: pytorch/pytorch pull request #118361 times fused AdamW on open_llama_7b_v2 at 49.7 ms on an
+  H100 (torch profiler, CUDA time per step), 1.9 TB/s if its 6.7B parameters were bf16 (7 passes of 2 bytes), 0.57 of
+  an H100 SXM's 3.35 TB/s against the model's 0.85, but neither the H100 variant nor the dtype is stated; taken, the
+  fused row would gain about 23 ms (-11.9% -> about -9.7%).
+- **Memory bandwidth, not changed.** The model streams at 4.8 TB/s x 0.85 = 4.08 TB/s on the H200; the lender's
+  device-to-device copy moved 4.3 TB/s counting read and write (0.896 of 4.8). A copy is the best case of a stream
+  kernel (BabelStream's Triad, which 0.85 stands for, runs below Copy), and the eager kernels here include reductions
+  (RMSNorm's mean) and broadcasts; taking 0.896 would make every memory-bound term 5% faster on rows already too fast.
+- **GEMM rate, not changed.** 989 x 0.803 (MAMF) x 0.919 (sustained) = 730 TFLOPS at the best shape, with tile waves
+  and Hopper's epilogue per shape; the lender measured 769-798 TFLOPS on 8192^3 random bf16 over ten products (a
+  short run, SM clock 1,980 MHz just after), which the sustained share is meant to sit below.
+- **What is left** on the GPU-bound rows is about -9% to -13%, common to pure bf16 and AMP (Llama-2-7B bf16 -13.2%,
+  checkpointed -9.5%, 4 sequences -9.9% / -8.7%, Llama-3-8B checkpointed -11.1%). Host time is at most about 5 ms
+  of it per step by this estimate (the GPU waits for the host only at each phase's start after the measuring loop's
+  `torch.cuda.synchronize()`: the forward's first kernels, the autograd engine's start, AdamW's Python before its
+  first kernel), under 2% of these steps. Llama-2-7B at 1 and 4 sequences splits the rest: per sequence 0.172 s
+  measured against 0.158 s predicted (8% on the per-token work: GEMM shapes of 2,048 rows, eager kernels below the
+  stream rate), and 0.100 s against 0.078 s for the part that does not grow with the batch (optimizer and per-step
+  work, 22 ms: AdamW's foreach kernels at about 3.1 TB/s rather than 4.08 if it were all theirs). No sourced
+  per-kernel figure was found for either, so neither is fitted to these rows. Llama-3.2-1B with torchtune's chunked
+  loss and optimizer-in-backward (-9.6%) steps 146 per-parameter AdamWs in backward hooks, each a Python
+  `step()` of a few small foreach kernels: host-bound (h-hfhost's per-call figures), not GPU-bound.
+"""
 
 
 def main() -> int:

@@ -3014,7 +3014,15 @@ def render() -> str:
               "use CP 2. On 512 H100s they had fitted only with ZeRO-2 (124 GB a GPU with ZeRO-1) timed as ZeRO-1; "
               "timed as ZeRO-2 they fall from 227 to 172 tok/s/GPU, and TP 4 x CP 4 x PP 32 x VPP 4 with one replica "
               "leads (225.8 bf16, 340.1 fp8): what CP 4 gains is TP traffic, and its ring hides (the context-"
-              "parallel rows above).", "",
+              "parallel rows above).",
+              "- Hugging Face's own step on one H200 (docs/gpu-accuracy.md, Known gaps of the step time): its loss "
+              "is ATen's multi-pass cross-entropy on the upcast fp32 logits (transformers 5.17.0 ForCausalLMLoss; "
+              "frameworks huggingface eager_cross_entropy eager-aten, 48 bytes per vocabulary entry where 28 were "
+              "counted), which moves the two ms-swift DeepSpeed rows (Hugging Face's Trainer) from +4.4% / +6.1% to "
+              "+4.0% / +5.8% (ms-swift's median 6.3% -> 6.2%); autocast's weight casts over fp32 weights "
+              "(engine/timing/autocast.py) and Hugging Face's gradient accumulation touch no published row (their amp "
+              "rows shard with FSDP or ZeRO, whose mixed precision gives the matmuls 16-bit weights). All rows stay at "
+              "median 7.4%, p90 22.9%, 79 beyond 25%; layout pairs unchanged.", "",
               "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]

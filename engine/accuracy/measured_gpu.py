@@ -63,11 +63,25 @@ class GpuRow:
         return self.ran and self.load_path == "direct"
 
 
-def scenario_of(case: dict[str, Any], gpu: str) -> dict[str, Any]:
-    """The scenario that states what the measured case did."""
+# The kernel PyTorch's scaled_dot_product_attention runs for bf16 causal attention on the measured card, by the torch
+# build the file records: torch 2.11.0+cu130 puts cuDNN first on compute capability 9.x and 10.x when the cuDNN it loads
+# is newer than 9.15.0 (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp check_prefer_cudnn_attention, CUDA 13
+# branch: `cudnn_version > 91500 && (major == 9 || major == 10)`; the wheel's libtorch_cuda.so carries its
+# TORCH_CUDNN_SDPA_DEPRIORITIZED switch), and the cu130 wheel requires nvidia-cudnn-cu13==9.19.0.56 (its METADATA
+# Requires-Dist); can_use_cudnn_attention takes these calls (bf16, head dim 64 and 128, is_causal, grouped-query heads).
+# Hugging Face's own default on Hopper (presets/efficiency.json frameworks attention_hopper: FlashAttention-2) stands
+# for the older builds the published rows ran.
+SDPA_KERNEL_BY_TORCH = {"2.11.0+cu130": "cudnn"}
+
+
+def scenario_of(case: dict[str, Any], gpu: str, environment: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The scenario that states what the measured case did (`environment`: the file's, for the torch build)."""
     sc = dict(case["scenario"])
     sc["gpu"] = gpu
     sc["host_cpu"] = next((h for d, h in HOST_BY_DEVICE.items() if PRESET_BY_DEVICE[d] == gpu), "auto")
+    kernel = SDPA_KERNEL_BY_TORCH.get((environment or {}).get("torch", ""))
+    if kernel and sc.get("attention", "sdpa") == "sdpa":
+        sc["attention_kernel"] = kernel
     sc.update(_LOSS_KEYS[case.get("loss", "hf")])
     if case.get("optimizer_in_backward"):
         sc["optimizer_in_backward"] = True
@@ -88,7 +102,7 @@ def load_gpu_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuRow]:
         for case in doc["cases"]:
             if "skipped" in case or ("error" in case and not case.get("oom")):
                 continue
-            est = estimate(scenario_from_dict(scenario_of(case, gpu)))
+            est = estimate(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
             ran = "error" not in case
             rows.append(GpuRow(
                 id=case["id"], description=case.get("description", ""), load_path=case.get("load_path", "fp32-then-cast"),

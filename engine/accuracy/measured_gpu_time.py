@@ -43,7 +43,7 @@ def load_gpu_time_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuTimeRow]:
             timed = [step["seconds"] for step in case.get("steps", [])[FIRST_TIMED_STEP:]]
             if "error" in case or "skipped" in case or not timed:
                 continue
-            predicted = step_time(scenario_from_dict(scenario_of(case, gpu))).step_seconds
+            predicted = step_time(scenario_from_dict(scenario_of(case, gpu, doc["environment"]))).step_seconds
             rows.append(GpuTimeRow(id=case["id"], measured_step_seconds=statistics.mean(timed),
                                    predicted_step_seconds=predicted, steps_timed=len(timed)))
     return rows

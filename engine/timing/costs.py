@@ -7,6 +7,7 @@ bandwidth. Cached: a search asks for the same few layers again and again.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -329,13 +330,26 @@ def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) 
     matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes,
                           rates.sms, rates.epilogue_k[0])
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
-    return matmul, tokens * spec.vocab / tp * per_vocab / rates.memory
+    seconds = tokens * spec.vocab / tp * per_vocab / rates.memory
+    return matmul, seconds + (liger_head_grad_seconds(spec, tokens, tp, rates) if loss == "fused-linear" else 0.0)
+
+
+def liger_head_grad_seconds(spec: ModelSpec, tokens: float, tp: int, rates: Rates) -> float:
+    """Liger's fused linear cross-entropy accumulates the head's weight gradient chunk by chunk: a zeroed gradient,
+    then one addmm with beta 1 per chunk of tokens, each reading and writing the whole vocabulary x hidden gradient
+    beyond the one output the head's weight-gradient GEMM is counted with (presets/efficiency.json
+    loss_bytes_per_token_per_vocab fused-linear: chunk = next_power_of_2(cdiv(tokens, cdiv(vocab, hidden))))."""
+    vocab, hidden = spec.vocab / tp, spec.hidden
+    per_chunk = 1 << max(0, math.ceil(tokens / math.ceil(vocab / hidden)) - 1).bit_length()
+    chunks = math.ceil(tokens / min(per_chunk, tokens))
+    return 2 * chunks * vocab * hidden * rates.elem_bytes / rates.memory  # zeroing + each addmm, less the GEMM's own store
 
 
 def loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
-    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
+    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused",
+            "fused-linear": prof.get("fused_linear_loss", "fused-linear"),
             "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
     # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
     if path in ("standard", "chunked") and compiles_loss(s):

@@ -23,6 +23,7 @@ from ..scenario.behaviour import sac_saves_attention
 from ..scenario.memo import ScenarioMemo
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
+from .autocast import autocast_seconds
 from .bands import Band, seconds_range, time_band
 from .bnb_4bit import quant_base
 from .bounds import calibration, check_finite
@@ -340,7 +341,7 @@ def step_time(s: Scenario) -> StepTime:
         s, spec, hw, prof, rates, i, r)).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
-    copies += accumulation_seconds(s, prof, rates, dt, busiest)
+    copies += accumulation_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest),
                                            spec)
     raw = {
@@ -396,8 +397,7 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
     """The `time` object of `estimate --json` and of each `fit --json` plan."""
     out: dict[str, Any] = {
         "step_seconds": t.step_seconds,
-        "tokens_per_step": t.tokens_per_step,
-        "tokens_per_second": t.tokens_per_second,
+        "tokens_per_step": t.tokens_per_step, "tokens_per_second": t.tokens_per_second,
         "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu, "mfu": t.mfu,
         "mfu_definition": MFU_DEFINITION,
         "model_flops_per_token": t.model_flops_per_token,
