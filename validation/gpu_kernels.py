@@ -18,7 +18,8 @@ Groups, in the order they run (a time budget stops new groups, never one half-wa
   Qwen3-30B-A3B at 128-512 tokens; gemm-fp8: the Llama-8B/70B layer GEMMs in fp8 (TP 1 and 8, 4k tokens).
 
 Timing (/work/.library/device/METHOD.md): CUDA events around `calls` back-to-back calls, after a 1 GiB memset that
-clears the L2 and keeps the GPU busy while the host queues the calls (so the events time the kernels, not the host);
+clears the L2 and a spin kernel (torch.cuda._sleep, about 1 ms) that keeps the GPU busy while the host queues the
+calls (so the events time the kernels, not the host);
 inputs rotate over enough copies to exceed the L2; warm-up calls first; the median of `samples` samples. Random
 normal data (never zeros: they run faster). On the CPU (--dry-run) the same code runs with the host's clock.
 """
@@ -78,6 +79,8 @@ class Bench:
             for i in range(calls):
                 fn(i)
             return time.perf_counter() - t0
+        # about 1 ms of spinning on the GPU, so the host has queued every call before the first one starts
+        self.torch.cuda._sleep(2_000_000)
         start, end = self.torch.cuda.Event(enable_timing=True), self.torch.cuda.Event(enable_timing=True)
         start.record()
         for i in range(calls):
