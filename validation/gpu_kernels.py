@@ -4,18 +4,21 @@
     python -m validation.gpu_kernels --dry-run --out dry.json     # tiny shapes on the CPU: checks the code path
     python -m validation.gpu_kernels --plan                       # the groups and their shapes, nothing run
 
-Groups, in the order they run (a time budget stops new groups, never one half-way):
-- bandwidth: a device-to-device copy (bytes read + written) and an element-wise fp32 pass, several sizes;
+Groups, in the order they run (--budget-s stops new groups, never one half-way):
+- bandwidth: a device-to-device copy (bytes read + written), an element-wise fp32 pass and transformers' eager
+  RMSNorm (its bf16 input and output counted), several sizes;
 - host: an empty kernel launch (host seconds of a 1-element add_), a Python nn.Linear call (hidden 2048, 8192 tokens,
   bf16: NVIDIA/TransformerEngine issue #2053's benchmark), a device-to-host round trip (.item()), foreach AdamW over
   N tensors (host seconds of step() and its GPU time);
 - gemm-square: 8192^3 bf16 (and fp8 through torch._scaled_mm with per-tensor scales where the GPU has fp8);
-- attention: torch SDPA with the flash and cuDNN backends, causal and not, head dim 64/128, lengths 1k-32k, forward and
-  backward, 16k tokens per call; GQA (8 KV heads) with enable_gqa;
-- gemm-llama-{1b,8b,70b}: a decoder layer's forward GEMMs (QKV, output, gate+up, down) per TP 1/2/4/8 and tokens
+- gemm-llama-{8b,1b,70b}: a decoder layer's forward GEMMs (QKV, output, gate+up, down) per TP 1/2/4/8 and tokens
   1k-16k, and at 4k tokens their input-gradient and weight-gradient GEMMs; shapes from presets/models/*.json;
 - gemm-lora: the adapters' skinny GEMMs, ranks 8-64; gemm-experts: one expert's GEMMs of OLMoE-1B-7B and
-  Qwen3-30B-A3B at 128-512 tokens; gemm-fp8: the Llama-8B/70B layer GEMMs in fp8 (TP 1 and 8, 4k tokens).
+  Qwen3-30B-A3B at 128-512 tokens; gemm-fp8: the Llama-8B/70B layer GEMMs in fp8 (TP 1 and 8, 4k tokens);
+- attention: torch SDPA with the flash and cuDNN backends, causal and not, head dim 64/128, lengths 1k-32k, forward and
+  backward, 16k tokens per call; GQA (8 KV heads) with enable_gqa.
+The file is rewritten after every GEMM and attention case, so a run its caller stops keeps what ran (that group's
+status then reads "running").
 
 Timing (/work/.library/device/METHOD.md): CUDA events around `calls` back-to-back calls, after a 1 GiB memset that
 clears the L2 and a spin kernel (torch.cuda._sleep, about 1 ms) that keeps the GPU busy while the host queues the
@@ -80,7 +83,8 @@ class Bench:
                 fn(i)
             return time.perf_counter() - t0
         # about 1 ms of spinning on the GPU, so the host has queued every call before the first one starts
-        self.torch.cuda._sleep(2_000_000)
+        if hasattr(self.torch.cuda, "_sleep"):
+            self.torch.cuda._sleep(2_000_000)
         start, end = self.torch.cuda.Event(enable_timing=True), self.torch.cuda.Event(enable_timing=True)
         start.record()
         for i in range(calls):
@@ -184,6 +188,32 @@ def attention_cases(dry: bool) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------- groups
 
 
+# --plan's assumed rates (a planning figure, not a measurement): bf16 matmuls at 700 TFLOP/s (fp8 twice that), fused
+# attention at 450, 3 TB/s; each timing costs 3 warm-ups, a probe and 9 samples of at least 2 ms, each after 1.3 ms of
+# memset and spin
+_PLAN_FLOPS, _PLAN_ATTENTION, _PLAN_BYTES, _PLAN_LEAD = 7e14, 4.5e14, 3e12, 1.3e-3
+
+
+def _plan_timing(call_seconds: float) -> float:
+    return 4 * call_seconds + _PLAN_LEAD + 9 * (_PLAN_LEAD + max(2e-3, call_seconds))
+
+
+def plan_seconds(group: str) -> float:
+    """GPU seconds a GEMM or attention group should take at the assumed rates above (--plan)."""
+    if group == "attention":
+        total = 0.0
+        for c in attention_cases(False):
+            fwd = 4.0 * c["batch"] * c["heads"] * c["seq"] ** 2 * c["head_dim"] / (2 if c["causal"] else 1) / _PLAN_ATTENTION
+            total += _plan_timing(fwd) + _plan_timing(2.5 * fwd)
+        return total
+    total = 0.0
+    for c in gemm_cases(group, False) if group.startswith("gemm") else []:
+        m, k, n = c["m"], c["k"], c["n"]
+        rate = _PLAN_FLOPS * (2 if c["dtype"] == "fp8" else 1)
+        total += _plan_timing(max(2.0 * m * k * n / rate, 2.0 * (m * k + k * n + m * n) / _PLAN_BYTES))
+    return total
+
+
 def run_gemm(b: Bench, case: dict[str, Any]) -> dict[str, Any]:
     torch = b.torch
     m, k, n = case["m"], case["k"], case["n"]
@@ -242,9 +272,19 @@ def _scale(torch: Any, xs: list[Any], w: Any, y: Any) -> Callable[[int], Any]:
     return lambda i: torch.mul(xs[i % len(xs)], w, out=y)
 
 
+def _rmsnorm_eager(torch: Any, hs: list[Any], w: Any) -> Callable[[int], Any]:
+    """transformers' LlamaRMSNorm.forward (models/llama/modeling_llama.py): upcast, pow, mean, rsqrt, two muls and a
+    cast back, each its own kernel in eager mode; `bytes` counts only its bf16 input read and output written."""
+    def norm(i: int) -> Any:
+        h = hs[i % len(hs)].float()
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-5)
+        return w * h.to(torch.bfloat16)
+    return norm
+
+
 def run_bandwidth(b: Bench) -> list[dict[str, Any]]:
-    """A copy (bf16) and one fp32 element-wise pass (y = x * w, the scaling step of an RMSNorm in fp32), each
-    several sizes; bytes = read + written."""
+    """A copy (bf16), one fp32 element-wise pass (y = x * w, the scaling step of an RMSNorm in fp32) and
+    transformers' eager RMSNorm on bf16, each several sizes; bytes = the tensor read + the tensor written."""
     torch, rows = b.torch, []
     sizes = (2**16, 2**20) if b.dry else (2**22, 2**25, 2**28, 2**30)
     for total in sizes:
@@ -257,6 +297,10 @@ def run_bandwidth(b: Bench) -> list[dict[str, Any]]:
         t = b.time(_scale(torch, xs, b.randn(2048, dtype=torch.float32), torch.empty_like(xs[0])))
         rows.append({"kind": "scale-fp32", "bytes": 2 * total, **t, "bytes_per_s": 2 * total / t["seconds"]})
         del xs
+        hs = [b.randn(total // 2 // 2048, 2048) for _ in range(copies)]
+        t = b.time(_rmsnorm_eager(torch, hs, b.randn(2048)))
+        rows.append({"kind": "rmsnorm-eager", "bytes": 2 * total, **t, "bytes_per_s": 2 * total / t["seconds"]})
+        del hs
     return rows
 
 
@@ -299,17 +343,21 @@ def run_host(b: Bench) -> list[dict[str, Any]]:
     return rows
 
 
-GROUPS = ("bandwidth", "host", "gemm-square", "gemm-square-fp8", "attention", "gemm-llama-8b", "gemm-llama-1b",
-          "gemm-llama-70b", "gemm-lora", "gemm-experts", "gemm-fp8")
+# the GEMM groups first: many cheap cases, each saved as it ends; attention last (cuDNN plans each new shape)
+GROUPS = ("bandwidth", "host", "gemm-square", "gemm-square-fp8", "gemm-llama-8b", "gemm-llama-1b", "gemm-llama-70b",
+          "gemm-lora", "gemm-experts", "gemm-fp8", "attention")
 
 
-def run_group(b: Bench, group: str, doc: dict[str, Any]) -> None:
+def run_group(b: Bench, group: str, doc: dict[str, Any], save: Callable[[], None]) -> None:
+    """Run one group into doc, saving after every attention or GEMM case (a run stopped by its timeout keeps them)."""
     if group == "bandwidth":
         doc["bandwidth"] += [{"group": group, **r} for r in run_bandwidth(b)]
     elif group == "host":
         doc["host"] += [{"group": group, **r} for r in run_host(b)]
     elif group == "attention":
-        doc["attention"] += [{"group": group, **run_attention(b, c)} for c in attention_cases(b.dry)]
+        for case in attention_cases(b.dry):
+            doc["attention"].append({"group": group, **run_attention(b, case)})
+            save()
     else:
         for case in gemm_cases(group, b.dry):
             try:
@@ -317,7 +365,9 @@ def run_group(b: Bench, group: str, doc: dict[str, Any]) -> None:
             except RuntimeError as exc:
                 doc["gemm"].append({"group": group, **case, "error": f"{type(exc).__name__}: "
                                     f"{str(exc).splitlines()[0][:200]}"})
-            b.torch.cuda.empty_cache() if b.cuda else None
+            if b.cuda:
+                b.torch.cuda.empty_cache()
+            save()
 
 
 def environment(device: str) -> dict[str, Any]:
@@ -348,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in groups:
             n = len(gemm_cases(g, args.dry_run)) if g.startswith("gemm") else (
                 len(attention_cases(args.dry_run)) if g == "attention" else 0)
-            print(f"{g:18s} {n} cases" if n else g)
+            print(f"{g:18s} {n:4d} cases, about {plan_seconds(g):5.1f} s on the GPU" if n else g)
         return 0
     import torch
 
@@ -357,25 +407,33 @@ def main(argv: list[str] | None = None) -> int:
         print("No CUDA device: run with --dry-run to check the code path on the CPU.")
         return 2
     torch.manual_seed(0)
+    smi_before = nvidia_smi()
     doc: dict[str, Any] = {"format": FORMAT, "dry_run": args.dry_run, "method": __doc__.split("Timing ")[1].strip(),
-                           "environment": environment(device), "nvidia_smi_before": nvidia_smi(), "groups": [],
+                           "environment": environment(device), "nvidia_smi_before": smi_before, "groups": [],
                            "gemm": [], "attention": [], "bandwidth": [], "host": []}
+    doc["environment"]["driver"] = smi_before.get("driver_version", "unknown")
     bench, start = Bench(device, args.dry_run), time.perf_counter()
+
+    def save() -> None:
+        args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
     for group in groups:
         if time.perf_counter() - start > args.budget_s:
             doc["groups"].append({"name": group, "status": "skipped: time budget"})
             continue
         t0 = time.perf_counter()
+        entry = {"name": group, "status": "running (stopped before it finished)"}
+        doc["groups"].append(entry)
         try:
-            run_group(bench, group, doc)
+            run_group(bench, group, doc, save)
             status = "done"
         except Exception as exc:  # noqa: BLE001 - one group's failure is recorded; the next group still runs
             status = f"error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
-        doc["groups"].append({"name": group, "status": status, "seconds": round(time.perf_counter() - t0, 2)})
-        args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        entry.update(status=status, seconds=round(time.perf_counter() - t0, 2))
+        save()
         print(f"{group:18s} {status:10s} {time.perf_counter() - t0:6.1f} s", flush=True)
     doc["nvidia_smi_after"] = nvidia_smi()
-    args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    save()
     _print_table(doc)
     return 0
 
@@ -390,7 +448,7 @@ def _print_table(doc: dict[str, Any]) -> None:
             print(f"sdpa {r['backend']:5s} causal={r['causal']!s:5s} d{r['head_dim']} s{r['seq']:<6d} kv{r['kv_heads']:<3d}"
                   f" fwd {r['forward_tflops']:6.1f} bwd {r['backward_tflops']:6.1f} TFLOP/s")
     for r in doc["bandwidth"]:
-        print(f"{r['kind']:10s} {r['bytes'] / 2**20:9.1f} MiB {r['bytes_per_s'] / 1e12:6.3f} TB/s")
+        print(f"{r['kind']:14s} {r['bytes'] / 2**20:9.1f} MiB {r['bytes_per_s'] / 1e12:6.3f} TB/s")
     for r in doc["host"]:
         print(f"host {r['kind']:16s} {r['seconds'] * 1e6:8.2f} us" + (f" (gpu {r['gpu_seconds'] * 1e6:.2f} us)"
                                                                       if "gpu_seconds" in r else ""))
