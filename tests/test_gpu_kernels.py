@@ -28,7 +28,7 @@ from engine.accuracy.measured_kernels import (
     load_kernel_files,
     model_rates,
 )
-from engine.timing.gemm import gemm_alignment, gemm_seconds
+from engine.timing.gemm import gemm_alignment, gemm_seconds, grouped_gemm_seconds
 from validation.gpu_kernels import GROUPS, TP_DEGREES, gemm_cases, layer_gemms
 
 REPO = Path(__file__).resolve().parent.parent
@@ -72,6 +72,13 @@ def test_gemm_prediction_is_the_time_models_own_function():
                             rates.epilogue_k[1])
     assert row.predicted_seconds == pytest.approx(expected, rel=1e-12)
     assert row.note == "charged as its forward shape"
+    # a grouped expert GEMM: grouped_gemm_seconds over its groups at the linear rate (costs.py expert_gemm_seconds)
+    raw = next(r for r in doc["gemm"] if r.get("groups") and "error" not in r)
+    row = next(r for r in kf.rows if r.name == f"bf16 {raw['name']}")
+    m, k, n = raw["m"], raw["k"], raw["n"]
+    expected = grouped_gemm_seconds(raw["groups"], m, k, n, rates.linear, rates.memory, 2, rates.sms, 0.0,
+                                    rates.epilogue_k[1])
+    assert row.predicted_seconds == pytest.approx(expected, rel=1e-12)
 
 
 def test_backward_gemms_map_to_their_forward_shape():

@@ -14,7 +14,8 @@ Groups, in the order they run (--budget-s stops new groups, never one half-way):
 - gemm-llama-{8b,1b,70b}: a decoder layer's forward GEMMs (QKV, output, gate+up, down) per TP 1/2/4/8 and tokens
   1k-16k, and at 4k tokens their input-gradient and weight-gradient GEMMs; shapes from presets/models/*.json;
 - gemm-lora: the adapters' skinny GEMMs, ranks 8-64; gemm-experts: one expert's GEMMs of OLMoE-1B-7B and
-  Qwen3-30B-A3B at 128-512 tokens; gemm-fp8: the Llama-8B/70B layer GEMMs in fp8 (TP 1 and 8, 4k tokens);
+  Qwen3-30B-A3B at 128-512 tokens; gemm-experts-grouped: all of a layer's experts in one torch._grouped_mm at 128-512
+  tokens each; gemm-fp8: the Llama-8B/70B layer GEMMs in fp8 (TP 1 and 8, 4k tokens);
 - attention: torch SDPA with the flash and cuDNN backends, causal and not, head dim 64/128, lengths 1k-32k, forward and
   backward, 16k tokens per call; GQA (8 KV heads) with enable_gqa.
 The file is rewritten after every GEMM and attention case, so a run its caller stops keeps what ran (that group's
@@ -130,10 +131,10 @@ def gemm_cases(group: str, dry: bool) -> list[dict[str, Any]]:
     """The GEMM shapes of a group as {name, dtype, m, k, n}; --dry-run divides every dimension by 64 (at least 16)."""
     out: list[dict[str, Any]] = []
 
-    def add(name: str, m: int, k: int, n: int, dtype: str = "bf16") -> None:
+    def add(name: str, m: int, k: int, n: int, dtype: str = "bf16", groups: int = 0) -> None:
         if dry:
-            m, k, n = (max(16, x // 64 // 16 * 16) for x in (m, k, n))
-        out.append({"name": name, "dtype": dtype, "m": m, "k": k, "n": n})
+            m, k, n, groups = (*(max(16, x // 64 // 16 * 16) for x in (m, k, n)), min(groups, 4))
+        out.append({"name": name, "dtype": dtype, "m": m, "k": k, "n": n, **({"groups": groups} if groups else {})})
 
     if group in ("gemm-square", "gemm-square-fp8"):
         add("square-8192", 8192, 8192, 8192, "fp8" if group.endswith("fp8") else "bf16")
@@ -160,6 +161,13 @@ def gemm_cases(group: str, dry: bool) -> list[dict[str, Any]]:
             for tokens in EXPERT_TOKENS:
                 add(f"{model} expert t{tokens} gate_up", tokens, h, 2 * f)
                 add(f"{model} expert t{tokens} down", tokens, f, h)
+    elif group == "gemm-experts-grouped":  # every expert of the layer in one torch._grouped_mm, equal loads
+        for model in ("olmoe-1b-7b", "qwen3-30b-a3b"):
+            c = _config(model)
+            h, f, e = c["hidden_size"], c.get("moe_intermediate_size") or c["intermediate_size"], c["num_experts"]
+            for tokens in EXPERT_TOKENS:
+                add(f"{model} grouped x{e} t{tokens} gate_up", tokens, h, 2 * f, groups=e)
+                add(f"{model} grouped x{e} t{tokens} down", tokens, f, h, groups=e)
     elif group == "gemm-fp8":
         for model in ("llama-3.1-8b", "llama-3.1-70b"):
             for tp in (1, 8):
@@ -210,7 +218,8 @@ def plan_seconds(group: str) -> float:
     for c in gemm_cases(group, False) if group.startswith("gemm") else []:
         m, k, n = c["m"], c["k"], c["n"]
         rate = _PLAN_FLOPS * (2 if c["dtype"] == "fp8" else 1)
-        total += _plan_timing(max(2.0 * m * k * n / rate, 2.0 * (m * k + k * n + m * n) / _PLAN_BYTES))
+        g = c.get("groups", 1)
+        total += _plan_timing(g * max(2.0 * m * k * n / rate, 2.0 * (m * k + k * n + m * n) / _PLAN_BYTES))
     return total
 
 
@@ -227,6 +236,14 @@ def run_gemm(b: Bench, case: dict[str, Any]) -> dict[str, Any]:
         def fn(i: int) -> Any:  # per-tensor scales, bf16 output (torchao's tensorwise recipe calls the same)
             a, w = sets[i % len(sets)]
             return torch._scaled_mm(a, w, scale_a=scale, scale_b=scale, out_dtype=torch.bfloat16)
+    elif case.get("groups"):  # (groups x m, k) @ (groups, k, n): the weight stored (groups, n, k) and transposed,
+        g = case["groups"]    # as torchtitan and transformers' grouped experts call it
+        offs = torch.arange(m, g * m + 1, m, device=b.device, dtype=torch.int32)
+        sets = b.copies(2 * g * (m * k + k * n), lambda: (b.randn(g * m, k), b.randn(g, n, k).transpose(-2, -1)))
+
+        def fn(i: int) -> Any:
+            a, w = sets[i % len(sets)]
+            return torch._grouped_mm(a, w, offs=offs)
     else:
         sets = b.copies(2 * (m * k + k * n), lambda: (b.randn(m, k), b.randn(k, n)))
 
@@ -234,7 +251,7 @@ def run_gemm(b: Bench, case: dict[str, Any]) -> dict[str, Any]:
             a, w = sets[i % len(sets)]
             return a @ w
     t = b.time(fn)
-    return {**case, **t, "tflops": 2.0 * m * k * n / t["seconds"] / 1e12}
+    return {**case, **t, "tflops": 2.0 * case.get("groups", 1) * m * k * n / t["seconds"] / 1e12}
 
 
 def run_attention(b: Bench, case: dict[str, Any]) -> dict[str, Any]:
@@ -345,7 +362,7 @@ def run_host(b: Bench) -> list[dict[str, Any]]:
 
 # the GEMM groups first: many cheap cases, each saved as it ends; attention last (cuDNN plans each new shape)
 GROUPS = ("bandwidth", "host", "gemm-square", "gemm-square-fp8", "gemm-llama-8b", "gemm-llama-1b", "gemm-llama-70b",
-          "gemm-lora", "gemm-experts", "gemm-fp8", "attention")
+          "gemm-lora", "gemm-experts", "gemm-experts-grouped", "gemm-fp8", "attention")
 
 
 def run_group(b: Bench, group: str, doc: dict[str, Any], save: Callable[[], None]) -> None:

@@ -4,7 +4,8 @@ Each measured figure is set beside what the time model assumes for the same shap
 the time model's own functions: a GEMM through engine/timing/gemm.py `gemm_seconds` at the scenario's rate (the
 decoder linears' rate, times `gemm_alignment`, tiles and waves over the SMs and Hopper's epilogue, as
 costs.layer_cost charges a linear; the backward's dgrad and wgrad are charged the forward's time there, so a
-measured dgrad or wgrad is set beside its forward shape's figure); attention through attention.py `attention_core`
+measured dgrad or wgrad is set beside its forward shape's figure); a grouped expert GEMM through costs.py
+`expert_gemm_seconds` (one grouped kernel); attention through attention.py `attention_core`
 (causal, the kernel the backend runs: PyTorch SDPA's flash backend is FlashAttention-2, its cuDNN backend cuDNN's
 fused attention); a call without a mask at the rate attention_core gives the context-parallel ring's unmasked
 steps; bandwidth against the element-wise rate (Hardware.memory_bytes_per_s); host costs against
@@ -27,6 +28,7 @@ from typing import Any
 from ..errors import ScenarioError
 from ..scenario import resolve_model, scenario_from_dict
 from ..timing.attention import FLASH_BACKWARD_FACTOR, attention_core, head_dim_rate, work_rate
+from ..timing.costs import expert_gemm_seconds
 from ..timing.data import framework_profile
 from ..timing.gemm import Rates, gemm_alignment, gemm_seconds
 from ..timing.hardware import hardware_for
@@ -153,7 +155,10 @@ def gemm_row(row: dict[str, Any], gpu: str) -> KernelRow:
     rates = model_rates(gpu, "fp8" if fp8 else "bf16")
     m, k, n = forward_shape(row)
     rate = (rates.linear if fp8 else rates.gemm) * gemm_alignment(rates.elem_bytes, k, n)
-    predicted = gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1])
+    if row.get("groups"):  # every expert in one grouped kernel: costs.py expert_gemm_seconds with no streams
+        predicted = expert_gemm_seconds(int(row["groups"]), m, k, n, rates, 0)
+    else:
+        predicted = gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1])
     note = "charged as its forward shape" if row["name"].endswith((" dgrad", " wgrad")) else ""
     return KernelRow("gemm", row["group"], f"{row['dtype']} {row['name']}", float(row["seconds"]), predicted, note)
 
