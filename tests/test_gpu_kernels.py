@@ -178,3 +178,14 @@ def test_device_check_script_is_valid_bash():
     script = REPO / "validation" / "device_check.sh"
     assert script.stat().st_mode & 0o111
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+
+
+def test_sandbox_is_read_from_the_kernel_release():
+    """Kernel releases the lender's machines reported (/work/.library/device/KINDS.md, 2026-11-04): gVisor 4.4.0,
+    Firecracker 6.18.44-fc-v236-gpu."""
+    from validation.gpu_env import host_environment, sandbox
+
+    assert sandbox("4.4.0") == "gvisor" and sandbox("6.18.44-fc-v236-gpu") == "firecracker"
+    assert sandbox("6.8.0-45-generic") == "unknown"
+    env = host_environment()
+    assert env["cpu_model"] and env["kernel_release"] and env["sandbox"] == sandbox(env["kernel_release"])
