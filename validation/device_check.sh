@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one command a session with a lent GPU runs (issue 23 item 9; tests/data/gpu_measured/README.md says how and
-# where the files go). About 5 minutes on an H100/H200, at most 8 (the two timeouts below):
+# where the files go). At most 8 minutes (the two timeouts below); expected about 5, from the 11-30 s each step case
+# took on the H200 (tests/data/gpu_measured/h200_batch*.json wall_seconds) and gpu_kernels.py --plan's estimate:
 #   1. validation/gpu_kernels.py: GEMM / attention / bandwidth / host micro-benchmarks (no new group after 150 s,
-#      killed at 210 s; the JSON is rewritten after every group, so a kill keeps what ran);
+#      killed at 210 s; the JSON is rewritten after every case, so a kill keeps what ran);
 #   2. validation/gpu_measure.py --batch device-check: 12 training-step cases, 5 steps each, with per-phase CUDA-event
 #      times (no new case after 200 s, each case at most 60 s, killed at 270 s; rewritten after every case).
 # Everything goes to $OUT (5 files: kernels.json, kernels.log, steps.json, steps.log, nvidia-smi.txt).

@@ -55,7 +55,8 @@ LORA_RANKS = (8, 16, 32, 64)
 EXPERT_TOKENS = (128, 256, 512)
 ATTENTION_LENGTHS = (1024, 2048, 4096, 8192, 16384, 32768)
 ATTENTION_TOKENS = 16384  # batch x length per call at lengths up to it (one sequence beyond)
-ROTATE_BYTES = 128 * 2**20  # inputs rotate over copies of at least this many bytes together (H100/H200 L2: 50 MiB)
+ROTATE_BYTES = 128 * 2**20  # inputs rotate over copies of this many bytes together: over twice the L2 (H100 50 MB;
+# PyTorch reported 60 MB on the lender's H200, /work/.library/device/KINDS.md)
 
 
 class Bench:
