@@ -7,7 +7,8 @@
 Groups, in the order they run (--budget-s stops new groups, never one half-way):
 - bandwidth: a device-to-device copy (bytes read + written), an element-wise fp32 pass and transformers' eager
   RMSNorm (its bf16 input and output counted), several sizes;
-- host: an empty kernel launch (host seconds of a 1-element add_), a Python nn.Linear call (hidden 2048, 8192 tokens,
+- host: an eager op's launch (host seconds of a 1-element add_), an empty kernel (torch.cuda._sleep(0)), a Python
+  nn.Linear call (hidden 2048, 8192 tokens,
   bf16: NVIDIA/TransformerEngine issue #2053's benchmark), a device-to-host round trip (.item()), foreach AdamW over
   N tensors (host seconds of step() and its GPU time);
 - gemm-square: 8192^3 bf16 (and fp8 through torch._scaled_mm with per-tensor scales where the GPU has fp8);
@@ -338,7 +339,10 @@ def run_host(b: Bench) -> list[dict[str, Any]]:
     n = 200 if b.dry else 2000
     x = torch.zeros(1, device=b.device)
     for _ in range(3):
-        rows.append({"kind": "empty-launch", "calls": n, "seconds": _host_seconds(b, lambda: x.add_(1), n)})
+        rows.append({"kind": "tiny-op", "calls": n, "seconds": _host_seconds(b, lambda: x.add_(1), n)})
+        if b.cuda:  # a kernel that does nothing, through torch's thinnest binding: the launch without the dispatcher
+            rows.append({"kind": "empty-launch", "calls": n,
+                         "seconds": _host_seconds(b, lambda: torch.cuda._sleep(0), n)})
     lin = torch.nn.Linear(2048, 2048, device=b.device, dtype=torch.bfloat16)
     inp = b.randn(256 if b.dry else 8192, 2048)
     with torch.no_grad():

@@ -214,12 +214,14 @@ def host_rows(rows: list[dict[str, Any]]) -> list[KernelRow]:
 
 
 def host_row(row: dict[str, Any]) -> KernelRow:
-    """Host seconds of one call against presets/host_overhead.json: a launch; an nn.Linear call as one launch and one
-    Python call (host_overhead.json host_speed); a round trip as sync_seconds plus the launch before it. The time
-    model has no per-tensor host figure for the optimizer: that row stands alone."""
+    """Host seconds of one call against presets/host_overhead.json: an eager op (a 1-element add_) against
+    launch_seconds, what engine/timing/host.py charges per kernel of an eager layer; an nn.Linear call as one launch
+    and one Python call (host_overhead.json host_speed); a round trip as sync_seconds plus the launch before it. An
+    empty kernel (no dispatcher) and the optimizer's per-tensor host time have no model figure: those rows stand
+    alone."""
     fig = host_figures()
     launch, call, sync = (fig[k]["value"] for k in ("launch_seconds", "view_seconds", "sync_seconds"))
-    predicted = {"empty-launch": launch, "linear-call": launch + call, "sync-round-trip": sync + launch}
+    predicted = {"tiny-op": launch, "linear-call": launch + call, "sync-round-trip": sync + launch}
     name = row["kind"] + (f" x{row['tensors']}" if "tensors" in row else "")
     note = f"GPU {row['gpu_seconds'] * 1e6:.1f} us" if "gpu_seconds" in row else ""
     return KernelRow("host", row["group"], name, float(row["seconds"]), predicted.get(row["kind"]), note)
