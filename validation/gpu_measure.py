@@ -104,7 +104,7 @@ def second_batch() -> list[GpuCase]:
     ]
 
 
-# Re-measured with per-phase times by validation/device_check.sh (about 4 minutes on an H200 at 15-23 s a case in
+# Re-measured with per-phase times by validation/device_check.sh (about 4 minutes at the 11-30 s a case took in
 # h200_batch1/2.json): the step-time rows furthest from the time model (docs/gpu-accuracy.md "Step time"), a GPU-bound
 # reference, long sequence and MoE; each fits an 80 GB H100 (peak reserved at most 70 GiB on the H200) and needs
 # no package beyond the lender's image (no bitsandbytes or liger-kernel there: KINDS.md's package list).
