@@ -420,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in groups:
             n = len(gemm_cases(g, args.dry_run)) if g.startswith("gemm") else (
                 len(attention_cases(args.dry_run)) if g == "attention" else 0)
-            print(f"{g:18s} {n:4d} cases, about {plan_seconds(g):5.1f} s on the GPU" if n else g)
+            print(f"{g:20s} {n:4d} cases, about {plan_seconds(g):5.1f} s on the GPU" if n else g)
         return 0
     import torch
 
@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
             status = f"error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
         entry.update(status=status, seconds=round(time.perf_counter() - t0, 2))
         save()
-        print(f"{group:18s} {status:10s} {time.perf_counter() - t0:6.1f} s", flush=True)
+        print(f"{group:20s} {status:10s} {time.perf_counter() - t0:6.1f} s", flush=True)
     doc["nvidia_smi_after"] = nvidia_smi()
     save()
     _print_table(doc)
