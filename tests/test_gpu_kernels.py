@@ -1,9 +1,8 @@
 """The kernel micro-benchmark file format, its loader and the device check's outputs (issue 23 item 9).
 
 tests/data/gpu_dry_run/ holds what `OUT=... validation/device_check.sh --dry-run` wrote on a CPU (torch 2.13 CPU
-build, tiny shapes, 2026-12-05): steps.json from validation/gpu_measure.py --batch device-check, and kernels.json
-from validation/gpu_kernels.py with the script's flags (rerun alone after its last group was added). These tests
-check the CODE PATH only (file format, loaders, report, shapes): the figures in those files are a CPU's, not a
+build, tiny shapes, 2026-12-05, one run): kernels.json from validation/gpu_kernels.py and steps.json from
+validation/gpu_measure.py --batch device-check. These tests check the CODE PATH only (file format, loaders, report, shapes): the figures in those files are a CPU's, not a
 GPU's, and nothing here asserts a GPU's speed.
 """
 
@@ -148,8 +147,8 @@ def test_unknown_device_names_the_table_to_extend(tmp_path):
 def test_dry_run_steps_have_per_phase_times_and_pass_the_loaders():
     rows = load_gpu_time_file(STEPS, gpu="h200")
     doc = json.loads(STEPS.read_text(encoding="utf-8"))
-    # the loaded rows are the cases that ran; the dry run on a shared 2-core CPU hit --budget-s before the last case,
-    # which the file records as skipped (the budget's code path)
+    # the loaded rows are the cases that ran; a case left by --budget-s is recorded as skipped (an earlier dry run on
+    # the shared 2-core CPU skipped the last one; this one ran all 12)
     ran = [c["id"] for c in doc["cases"] if "steps" in c]
     assert [r.id for r in rows] == ran and len(ran) >= 10
     assert all(c.get("skipped") == "time budget" for c in doc["cases"] if "steps" not in c)
