@@ -2,8 +2,8 @@
 
 tests/data/gpu_dry_run/ holds what `OUT=... validation/device_check.sh --dry-run` wrote on a CPU (torch 2.13 CPU
 build, tiny shapes, 2026-12-05, one run): kernels.json from validation/gpu_kernels.py and steps.json from
-validation/gpu_measure.py --batch device-check. These tests check the CODE PATH only (file format, loaders, report, shapes): the figures in those files are a CPU's, not a
-GPU's, and nothing here asserts a GPU's speed.
+validation/gpu_measure.py --batch device-check. These tests check the CODE PATH only (file format, loaders,
+report, shapes): the figures in those files are a CPU's, not a GPU's, and nothing here asserts a GPU's speed.
 """
 
 from __future__ import annotations
