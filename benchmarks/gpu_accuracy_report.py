@@ -14,7 +14,13 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy.measured_gpu import GPU_MEASURED_DIR, gpu_markdown_table, gpu_summary, load_gpu_rows, trace_checks  # noqa: E402
-from engine.accuracy.measured_gpu_time import gpu_time_markdown_table, gpu_time_summary, load_gpu_time_rows  # noqa: E402
+from engine.accuracy.measured_gpu_time import (  # noqa: E402
+    gpu_phase_markdown_table,
+    gpu_time_markdown_table,
+    gpu_time_summary,
+    load_gpu_time_rows,
+)
+from engine.accuracy.measured_kernels import KERNELS_DIR, kernel_markdown, load_kernel_files  # noqa: E402
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 
@@ -90,7 +96,7 @@ Environment:
 |---|---:|---:|---:|
 {trace_lines}
 
-{time_section()}
+{time_section()}{kernel_section()}
 """
 
 # What each mechanism's helper found, with numbers (issue 23 item 9). One bullet list per mechanism.
@@ -141,7 +147,7 @@ step, each phase ending in `torch.cuda.synchronize()` for the memory figures), t
 one-time work). {t['runs']} runs: median |error| **{t['median_abs_error']:.1%}**, p90 **{t['p90_abs_error']:.1%}**,
 median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. Error = predicted / measured - 1.
 
-{gpu_time_markdown_table(rows)}
+{gpu_time_markdown_table(rows)}{phase_section(rows)}
 
 {host_section()}
 
@@ -358,6 +364,42 @@ Hugging Face's GPU-bound rows (7B dense, pure bf16 and AMP, SDPA, one H200), mec
   loss and optimizer-in-backward (-9.6%) steps 146 per-parameter AdamWs in backward hooks, each a Python
   `step()` of a few small foreach kernels: host-bound (h-hfhost's per-call figures), not GPU-bound.
 """
+
+
+def phase_section(rows: list) -> str:
+    """Per-phase times (CUDA events, gpu_measure.py phase_seconds), only where a file has them."""
+    table = gpu_phase_markdown_table(rows)
+    if not table:
+        return ""
+    return f"""
+
+### Per phase
+
+Forward, backward and optimizer step of the same runs, each the mean over the timed steps of CUDA events recorded
+around the phase (validation/gpu_measure.py `_PhaseClock`; each phase starts on an idle stream), beside the time model's
+optimizer term.
+
+{table}"""
+
+
+def kernel_section(directory: Path = KERNELS_DIR) -> str:
+    """The time model's inputs against kernels measured on the GPU (validation/gpu_kernels.py), only where a file
+    recorded on a GPU exists (dry runs on the CPU are left out)."""
+    files = load_kernel_files(directory)
+    if not files:
+        return ""
+    body = "\n\n".join(kernel_markdown(f) for f in files)
+    return f"""
+
+## Kernels
+
+Micro-benchmarks of what the time model takes as inputs (`tests/data/gpu_measured/kernels/*.json`, written by
+`validation/gpu_kernels.py`: CUDA events around back-to-back calls after an L2-clearing memset, the median of 9
+samples), each beside the time model's own figure for that shape on the GPU's preset
+(engine/accuracy/measured_kernels.py: GEMMs through `gemm_seconds`, attention through `attention_core`, bandwidth at
+the element-wise rate, host figures from presets/host_overhead.json). Error = model / measured - 1.
+
+{body}"""
 
 
 def main() -> int:

@@ -104,6 +104,31 @@ def second_batch() -> list[GpuCase]:
     ]
 
 
+# Re-measured with per-phase times by validation/device_check.sh (about 4 minutes at the 11-30 s a case took in
+# h200_batch1/2.json): the step-time rows furthest from the time model (docs/gpu-accuracy.md "Step time"), a GPU-bound
+# reference, long sequence and MoE; each fits an 80 GB H100 (peak reserved at most 70 GiB on the H200) and needs
+# no package beyond the lender's image (no bitsandbytes or liger-kernel there: KINDS.md's package list).
+DEVICE_CHECK_IDS = (
+    "qwen2.5-0.5b_bf16_sdpa_full_b1_s2048_direct",
+    "llama-3.2-1b_bf16_sdpa_full_b1_s2048_direct",
+    "llama-2-7b_bf16_sdpa_lora-r8-qv_ckpt_b2_s512_direct",
+    "llama-3-8b_bf16_sdpa_lora-r16-all_b1_s2048_direct",
+    "llama-2-7b_bf16_sdpa_full_ckpt_b1_s2048",
+    "gemma-2-2b_amp-bf16_eager_full_b1_s2048_direct",
+    "llama-3.2-1b_bf16_sdpa_full_ckpt_b1_s16384",
+    "phi-3-mini_bf16_sdpa_lora-r16-all_b1_s2048",
+    "llama-2-7b_bf16_sdpa_lora-r8-qv_ckpt_b2_s512_torchtune-ce8-direct",
+    "llama-3.2-1b_bf16_sdpa_full_ckpt_b4_s2048_torchtune-ce8-optbwd",
+    "olmoe-1b-7b_bf16_sdpa_full_b1_s2048",
+    "llama-3.2-1b_amp-bf16_sdpa_full_b1_s2048",
+)
+
+
+def device_check_batch() -> list[GpuCase]:
+    by_id = {c.id: c for c in cases()}
+    return [by_id[i] for i in DEVICE_CHECK_IDS]
+
+
 def first_batch() -> list[GpuCase]:
     """Measured first (fp32-then-cast loading, as the traces build their models)."""
     m = "llama-2-7b"
@@ -157,6 +182,8 @@ def _tiny(case: GpuCase) -> GpuCase:
     for k in ("head_dim", "moe_intermediate_size"):
         if k in cfg:
             cfg[k] = 16 if k == "head_dim" else 32
+    if isinstance(cfg.get("pad_token_id"), int) and cfg["pad_token_id"] >= cfg["vocab_size"]:
+        cfg["pad_token_id"] = 0  # Phi-3's 32000 must index the shrunk embedding
     run = Run(**{**asdict(case.run), "hf_config": cfg, "seq_len": 64})
     return GpuCase(**{**asdict(case), "run": run})
 
@@ -312,7 +339,47 @@ def _optimizer_in_backward(model: Any) -> None:
         p.register_post_accumulate_grad_hook(hook)
 
 
-def measure_one(case: GpuCase, device_name: str) -> dict[str, Any]:
+class _PhaseClock:
+    """Seconds of each phase of a step (forward, backward, optimizer), summed over the micro-batches: CUDA events
+    recorded on the stream around the phase's launches on a GPU (each phase starts on an idle stream, since the
+    memory probe synchronises before it, so the events span the phase's kernels and any wait for the host between
+    them), the host's clock on the CPU. The memory probe's own synchronisations fall outside the events."""
+
+    def __init__(self, device: Any) -> None:
+        import torch
+
+        self.torch, self.cuda = torch, device.type == "cuda"
+        self.kind = "cuda-events" if self.cuda else "host-clock"
+        self.pairs: list[tuple[str, Any, Any]] = []
+        self._start: Any = None
+
+    def begin_step(self) -> None:
+        self.pairs = []
+
+    def _now(self) -> Any:
+        if not self.cuda:
+            return time.perf_counter()
+        event = self.torch.cuda.Event(enable_timing=True)
+        event.record()
+        return event
+
+    def start(self) -> None:
+        self._start = self._now()
+
+    def stop(self, phase: str) -> None:
+        self.pairs.append((phase, self._start, self._now()))
+
+    def seconds(self) -> dict[str, float]:
+        if self.cuda:
+            self.torch.cuda.synchronize()
+        out: dict[str, float] = {}
+        for phase, a, b in self.pairs:
+            spent = a.elapsed_time(b) / 1e3 if self.cuda else b - a
+            out[phase] = round(out.get(phase, 0.0) + spent, 6)
+        return out
+
+
+def measure_one(case: GpuCase, device_name: str, steps_to_run: int = STEPS) -> dict[str, Any]:
     import torch
 
     from validation.measure import build_model, make_optimizer
@@ -377,29 +444,38 @@ def measure_one(case: GpuCase, device_name: str) -> dict[str, Any]:
     amp = (torch.autocast(device_type=device.type, dtype=torch.bfloat16) if run.precision == "amp-bf16"
            else contextlib.nullcontext())
     steps = []
-    for _ in range(STEPS):
+    clock = _PhaseClock(device)
+    for _ in range(steps_to_run):
         phases: dict[str, dict[str, int]] = {}
         t1 = time.perf_counter()
+        clock.begin_step()
         for micro in range(run.grad_accum):
             if micro == 0:
                 probe.reset()
+            clock.start()
             with amp:
                 loss = _loss(case, model, input_ids)
+            clock.stop("forward")
             fw = probe.peaks()
             phases["forward"] = fw if micro == 0 else {k: max(v, phases["forward"][k]) for k, v in fw.items()}
             if micro == 0:
                 probe.reset()
+            clock.start()
             loss.backward()
+            clock.stop("backward")
             del loss
             bw = probe.peaks()
             phases["backward"] = bw if micro == 0 else {k: max(v, phases["backward"][k]) for k, v in bw.items()}
         probe.reset()
+        clock.start()
         if opt is not None:
             opt.step()
             opt.zero_grad(set_to_none=True)
+        clock.stop("optimizer")
         phases["optimizer"] = probe.peaks()
         steps.append({"phases": phases, "seconds": round(time.perf_counter() - t1, 3),
-                      "device_used": probe.device_used(), "nvml_process": _nvml_process_bytes()})
+                      "device_used": probe.device_used(), "nvml_process": _nvml_process_bytes(),
+                      "phase_seconds": clock.seconds(), "phase_clock": clock.kind})
     out["steps"] = steps
     if probe.cuda:
         stats = torch.cuda.memory_stats()
@@ -414,7 +490,9 @@ def measure_one(case: GpuCase, device_name: str) -> dict[str, Any]:
 
 
 def _environment() -> dict[str, Any]:
-    env: dict[str, Any] = {"python": sys.version.split()[0]}
+    from validation.gpu_env import host_environment
+
+    env: dict[str, Any] = {"python": sys.version.split()[0], **host_environment()}
     for name in ("torch", "transformers", "peft", "bitsandbytes", "liger_kernel", "triton"):
         try:
             mod = __import__(name)
@@ -439,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="run every case, each in a fresh process")
     ap.add_argument("--dry-run", action="store_true", help="tiny models on the CPU, to check the code paths")
     ap.add_argument("--only", help="glob of case ids")
-    ap.add_argument("--batch", choices=("all", "first", "second"), default="all")
+    ap.add_argument("--batch", choices=("all", "first", "second", "device-check"), default="all")
+    ap.add_argument("--steps", type=int, default=STEPS, help="training steps per case (the first is a warm-up)")
     ap.add_argument("--one", help="(internal) run one case id in this process and print its JSON")
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--out", type=Path, default=Path("gpu_measured.json"))
@@ -453,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.dry_run:
             case = _tiny(case)
         try:
-            result = measure_one(case, args.device)
+            result = measure_one(case, args.device, args.steps)
         except Exception as exc:  # noqa: BLE001 - an out-of-memory error is a result
             import torch
 
@@ -467,19 +546,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.batch != "all":
-        all_cases = first_batch() if args.batch == "first" else second_batch()
+        all_cases = {"first": first_batch, "second": second_batch, "device-check": device_check_batch}[args.batch]()
     if args.only:
         all_cases = [c for c in all_cases if fnmatch.fnmatch(c.id, args.only)]
     if args.dry_run:
         args.device = "cpu"
-    doc: dict[str, Any] = {"method": "validation/gpu_measure.py: fresh process per case, 3 steps, peaks reset per "
-                                     "phase", "environment": _environment(), "cases": []}
+    from validation.gpu_env import nvidia_smi
+
+    doc: dict[str, Any] = {"method": f"validation/gpu_measure.py: fresh process per case, {args.steps} steps, peaks "
+                                     "reset per phase; phase_seconds: CUDA events around each phase",
+                           "environment": _environment(), "nvidia_smi_before": nvidia_smi(), "cases": []}
     start = time.perf_counter()
     for case in all_cases:
         if time.perf_counter() - start > args.budget_s:
             doc["cases"].append({"id": case.id, "skipped": "time budget"})
             continue
-        cmd = [sys.executable, "-m", "validation.gpu_measure", "--one", case.id, "--device", args.device]
+        cmd = [sys.executable, "-m", "validation.gpu_measure", "--one", case.id, "--device", args.device,
+               "--steps", str(args.steps)]
         if args.dry_run:
             cmd.append("--dry-run")
         env = dict(os.environ)
@@ -506,8 +589,11 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps(doc, indent=1) + "\n")
         peak = max((s["phases"][p]["max_allocated"] for s in result.get("steps", []) for p in s["phases"]),
                    default=0)
-        print(f"{case.id:60s} {result['wall_seconds']:6.1f}s  peak_alloc={peak / 2**30:8.2f} GiB  "
+        last = result.get("steps", [{}])[-1].get("phase_seconds", {})
+        phase_text = " ".join(f"{k[:3]}={v * 1e3:.0f}ms" for k, v in last.items())
+        print(f"{case.id:60s} {result['wall_seconds']:6.1f}s  peak_alloc={peak / 2**30:8.2f} GiB  {phase_text}  "
               f"{result.get('error', '')[:80]}", flush=True)
+    doc["nvidia_smi_after"] = nvidia_smi()
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     return 0
 

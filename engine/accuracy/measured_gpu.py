@@ -20,10 +20,13 @@ from ..scenario import scenario_from_dict
 
 GPU_MEASURED_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "gpu_measured"
 
-# The measured machine's card, as a preset id (the files record the device name and its total bytes).
-PRESET_BY_DEVICE = {"NVIDIA H200": "h200"}
-# The host that ran them, a named host of presets/host_overhead.json (scenario key host_cpu): every file here was
-# recorded on the lent H200 machine by validation/gpu_measure.py, whose loop synchronises after each phase.
+# The measured machine's card, as a preset id (the files record the device name and its total bytes). The lender's
+# H100 reports 'NVIDIA H100 80GB HBM3' (/work/.library/device/KINDS.md, 81,559 MiB): the SXM part (HBM3; the PCIe
+# card is 'NVIDIA H100 PCIe' with HBM2e).
+PRESET_BY_DEVICE = {"NVIDIA H200": "h200", "NVIDIA H100 80GB HBM3": "h100-sxm-80gb"}
+# The host that ran them, a named host of presets/host_overhead.json (scenario key host_cpu): the H200 files were
+# recorded on the lent H200 machine by validation/gpu_measure.py, whose loop synchronises after each phase. A file from
+# another machine needs its own host (benchmarks/lent_host_factor.py derives one from its most host-bound rows).
 HOST_BY_DEVICE = {"NVIDIA H200": "lent-h200"}
 
 # How a case's mechanisms are said in scenario keys.
@@ -95,23 +98,28 @@ def _peak(case: dict[str, Any], key: str) -> int:
 
 
 def load_gpu_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuRow]:
+    return [row for path in sorted(directory.glob("*.json")) for row in load_gpu_file(path)]
+
+
+def load_gpu_file(path: Path, gpu: str | None = None) -> list[GpuRow]:
+    """One file's cases beside the estimate; gpu: the preset to compare against (a CPU dry run records no GPU),
+    else the recorded device's preset."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    gpu = gpu or PRESET_BY_DEVICE[doc["environment"]["gpu"]]
     rows: list[GpuRow] = []
-    for path in sorted(directory.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        gpu = PRESET_BY_DEVICE[doc["environment"]["gpu"]]
-        for case in doc["cases"]:
-            if "skipped" in case or ("error" in case and not case.get("oom")):
-                continue
-            est = estimate(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
-            ran = "error" not in case
-            rows.append(GpuRow(
-                id=case["id"], description=case.get("description", ""), load_path=case.get("load_path", "fp32-then-cast"),
-                ran=ran,
-                measured_allocated_bytes=_peak(case, "max_allocated") if ran else 0,
-                measured_reserved_bytes=_peak(case, "max_reserved") if ran else 0,
-                measured_device_used_bytes=max(s["device_used"] for s in case["steps"]) if ran else 0,
-                estimated_allocated_bytes=est.peak_allocated_bytes, estimated_reserved_bytes=est.peak_reserved_bytes,
-                estimated_process_bytes=est.process_bytes, verdict=est.verdict))
+    for case in doc["cases"]:
+        if "skipped" in case or ("error" in case and not case.get("oom")):
+            continue
+        est = estimate(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
+        ran = "error" not in case
+        rows.append(GpuRow(
+            id=case["id"], description=case.get("description", ""), load_path=case.get("load_path", "fp32-then-cast"),
+            ran=ran,
+            measured_allocated_bytes=_peak(case, "max_allocated") if ran else 0,
+            measured_reserved_bytes=_peak(case, "max_reserved") if ran else 0,
+            measured_device_used_bytes=max(s["device_used"] for s in case["steps"]) if ran else 0,
+            estimated_allocated_bytes=est.peak_allocated_bytes, estimated_reserved_bytes=est.peak_reserved_bytes,
+            estimated_process_bytes=est.process_bytes, verdict=est.verdict))
     return rows
 
 

@@ -21,32 +21,53 @@ from .measured_gpu import GPU_MEASURED_DIR, PRESET_BY_DEVICE, scenario_of
 FIRST_TIMED_STEP = 1  # step 0 is the warm-up step (see the module docstring)
 
 
+PHASES = ("forward", "backward", "optimizer")
+
+
 @dataclass(frozen=True)
 class GpuTimeRow:
     id: str
     measured_step_seconds: float
     predicted_step_seconds: float
     steps_timed: int
+    # mean over the timed steps of each phase's CUDA-event seconds (gpu_measure.py phase_seconds; files recorded
+    # before 2026-12-05 have none)
+    measured_phase_seconds: tuple[tuple[str, float], ...] = ()
+    predicted_optimizer_seconds: float = 0.0  # the time model's optimizer term (breakdown_seconds["optimizer"])
 
     @property
     def error(self) -> float:
         return self.predicted_step_seconds / self.measured_step_seconds - 1
 
+    @property
+    def phases(self) -> dict[str, float]:
+        return dict(self.measured_phase_seconds)
+
+
+def load_gpu_time_file(path: Path, gpu: str | None = None) -> list[GpuTimeRow]:
+    """One file's measured cases that ran at least two steps, with the time model's step time for each scenario.
+    gpu: the preset to compare against (a CPU dry run records no GPU); else the recorded device's preset."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    gpu = gpu or PRESET_BY_DEVICE[doc["environment"]["gpu"]]
+    rows: list[GpuTimeRow] = []
+    for case in doc["cases"]:
+        steps = case.get("steps", [])[FIRST_TIMED_STEP:]
+        timed = [step["seconds"] for step in steps]
+        if "error" in case or "skipped" in case or not timed:
+            continue
+        predicted = step_time(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
+        phases = tuple((p, statistics.mean(step["phase_seconds"][p] for step in steps)) for p in PHASES
+                       if all(p in step.get("phase_seconds", {}) for step in steps))
+        rows.append(GpuTimeRow(id=case["id"], measured_step_seconds=statistics.mean(timed),
+                               predicted_step_seconds=predicted.step_seconds, steps_timed=len(timed),
+                               measured_phase_seconds=phases,
+                               predicted_optimizer_seconds=predicted.breakdown_seconds["optimizer"]))
+    return rows
+
 
 def load_gpu_time_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuTimeRow]:
     """Every measured case that ran at least two steps, with the time model's step time for its scenario."""
-    rows: list[GpuTimeRow] = []
-    for path in sorted(directory.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        gpu = PRESET_BY_DEVICE[doc["environment"]["gpu"]]
-        for case in doc["cases"]:
-            timed = [step["seconds"] for step in case.get("steps", [])[FIRST_TIMED_STEP:]]
-            if "error" in case or "skipped" in case or not timed:
-                continue
-            predicted = step_time(scenario_from_dict(scenario_of(case, gpu, doc["environment"]))).step_seconds
-            rows.append(GpuTimeRow(id=case["id"], measured_step_seconds=statistics.mean(timed),
-                                   predicted_step_seconds=predicted, steps_timed=len(timed)))
-    return rows
+    return [row for path in sorted(directory.glob("*.json")) for row in load_gpu_time_file(path)]
 
 
 def gpu_time_summary(rows: list[GpuTimeRow]) -> dict[str, float]:
@@ -62,4 +83,17 @@ def gpu_time_markdown_table(rows: list[GpuTimeRow]) -> str:
     lines = ["| run | measured step (s) | predicted step (s) | error |", "|---|---:|---:|---:|"]
     lines += [f"| {r.id} | {r.measured_step_seconds:.3f} | {r.predicted_step_seconds:.3f} | {r.error:+.1%} |"
               for r in rows]
+    return "\n".join(lines)
+
+
+def gpu_phase_markdown_table(rows: list[GpuTimeRow]) -> str:
+    """The rows with per-phase times: forward, backward and optimizer as measured (CUDA events), and the time
+    model's optimizer term beside the measured optimizer step; "" when no row has them."""
+    timed = [r for r in rows if r.measured_phase_seconds]
+    if not timed:
+        return ""
+    lines = ["| run | forward (s) | backward (s) | optimizer (s) | model's optimizer term (s) |",
+             "|---|---:|---:|---:|---:|"]
+    lines += [f"| {r.id} | {r.phases.get('forward', 0):.4f} | {r.phases.get('backward', 0):.4f} "
+              f"| {r.phases.get('optimizer', 0):.4f} | {r.predicted_optimizer_seconds:.4f} |" for r in timed]
     return "\n".join(lines)
