@@ -36,7 +36,16 @@ def headline() -> str:
             f"{s['allocated']['worst_abs_error']:.1%}; peak reserved median {s['reserved']['median_abs_error']:.1%}, "
             f"worst {s['reserved']['worst_abs_error']:.1%}; {s['oom_judged_not_fitting']} of {s['out_of_memory']} "
             f"out-of-memory runs judged \"does not fit\" and {s['ran_judged_not_fitting']} runs that ran judged so; "
-            f"the CPU traces reproduce the GPU's allocations within {max(diffs, default=0):.2%}.**")
+            f"the CPU traces reproduce the GPU's allocations within {max(diffs, default=0):.2%}.** "
+            + time_headline())
+
+
+def time_headline() -> str:
+    """The step-time sentence README.md quotes after the memory one."""
+    t = gpu_time_summary(load_gpu_time_rows())
+    return (f"**Step time of the same runs ({t['runs']} that ran): the time model's median error "
+            f"{t['median_abs_error']:.1%}, p90 {t['p90_abs_error']:.1%}, {t['beyond_25']} beyond 25% (the lent machine's host speed is one figure "
+            f"fitted on its three most host-bound runs; docs/gpu-accuracy.md \"Step time\").**")
 
 
 def render() -> str:
