@@ -44,8 +44,9 @@ def time_headline() -> str:
     """The step-time sentence README.md quotes after the memory one."""
     t = gpu_time_summary(load_gpu_time_rows())
     return (f"**Step time of the same runs ({t['runs']} that ran): the time model's median error "
-            f"{t['median_abs_error']:.1%}, p90 {t['p90_abs_error']:.1%}, {t['beyond_25']} beyond 25% (the lent machine's host speed is one figure "
-            f"fitted on its three most host-bound runs; docs/gpu-accuracy.md \"Step time\").**")
+            f"{t['median_abs_error']:.1%}, p90 {t['p90_abs_error']:.1%}, {t['beyond_25']} beyond 25% (the lent "
+            "machine's host speed is one figure fitted on its three most host-bound runs; docs/gpu-accuracy.md "
+            "\"Step time\").**")
 
 
 def render() -> str:
