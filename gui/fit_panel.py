@@ -61,7 +61,7 @@ class LimitsLabel(QLabel):
             self.limits = None
             self.setText("")
             return
-        lim = self.limits
+        lim, est = self.limits, self.state.estimate
         gpus = lim.min_gpus
         none = self.tr("none up to 1024")
         if lim.max_micro_batch and lim.max_seq_len:
@@ -70,9 +70,12 @@ class LimitsLabel(QLabel):
         elif lim.max_micro_batch:  # a smaller micro-batch fits, but no sequence fits at this one
             batch = self.tr("micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s") % {
                 "mb": lim.max_micro_batch, "now": f"{self.state.scenario.micro_batch:,}"}
+        elif est.engine_may_refuse or (est.rl is not None and est.rl.refusal is not None):
+            # a smaller batch does not start the post-training step's generation engine: its own budget decides
+            batch = self.tr("the generation engine's start-up decides, not the micro-batch")
         else:
             batch = (self.tr("not even micro-batch 1 fits (it runs only by eating into the reserve)")
-                     if self.state.estimate.verdict == "tight" and self.state.scenario.micro_batch == 1
+                     if est.verdict == "tight" and self.state.scenario.micro_batch == 1
                      else self.tr("not even micro-batch 1 fits"))
         self.setText(self.tr("With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
                              "%(z3)s, with TP/PP: %(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,

@@ -46,10 +46,13 @@ class VerdictBanner(QLabel):
         words_colour = text_colour(est.verdict)
         # "tight" from the generation engine's start-up (its KV pool within the accounting's measured uncertainty, or
         # SGLang's runtime headroom) is not the training reserve's
-        tight = (self.tr("TIGHT: the generation engine may refuse to start or run short") if est.engine_may_refuse
+        tight = (self.tr("TIGHT: the generation engine may not start") if est.engine_may_refuse
                  else self.tr("TIGHT: fits, but eats into the safety reserve"))
         words = {"fits": self.tr("FITS"), "tight": tight, "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
-        room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
+        if est.rl is not None and est.engine_may_refuse:  # the engine's long sentence is in the warnings below
+            room = escape(self.tr("the generation engine's start is within its accounting's uncertainty (below)"))
+        else:
+            room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
         note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
         if note is not None and self.says_unchecked_host:
             room += f" · <span style='color:{text_colour('tight')}'>{escape(tr_message(note))}</span>"

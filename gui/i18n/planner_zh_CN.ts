@@ -2213,6 +2213,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
+        <location filename="../fit_panel.py" line="1" />
+        <source>the generation engine's start-up decides, not the micro-batch</source>
+        <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
+    </message>
+    <message>
         <location filename="../fit_panel.py" line="77" />
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
@@ -4521,8 +4526,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../results.py" line="1" />
-        <source>TIGHT: the generation engine may refuse to start or run short</source>
-        <translation>紧张：生成引擎可能拒绝启动，或启动后显存不足</translation>
+        <source>TIGHT: the generation engine may not start</source>
+        <translation>紧张：生成引擎可能无法启动</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="1" />
+        <source>the generation engine's start is within its accounting's uncertainty (below)</source>
+        <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
         <location filename="../results.py" line="53" />
