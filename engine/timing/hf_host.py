@@ -26,6 +26,7 @@ from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
+from .hf_moe import native_grouped_mm, runs_transformers_moe
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
 from .lora_adapters import adapter_host_seconds
 
@@ -60,20 +61,40 @@ def _per_call(s: Scenario) -> tuple[float, float, float, float]:
 
 def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
     """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
-    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario."""
+    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario, each with its
+    in_op_launches and backward_in_op_launches (kernels an ATen operator launches on CUDA beyond its first: the MoE
+    block's sort, histc, grouped GEMMs; 0 where the entry has none), and for the counted MoE types "frozen": the
+    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA)."""
     table = host_figures()["hf_eager_layers"]
     by_type = table["by_model_type"].get(spec.model_type, table["by_model_type"][table["fallback"]])
     entry = by_type[f"{'amp' if s.precision.startswith('amp') else 'bf16'}-{'eager' if s.attention == 'eager' else 'sdpa'}"]
-    return {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
+    out = {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
+    for part in ("per_layer", "per_step"):
+        forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
+        out[part] |= {"in_op_launches": forward, "backward_in_op_launches": backward}
+    if "frozen_backward" in entry:
+        out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
+                                 entry["frozen_backward"], strict=True))
+    return out
+
+
+def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
+    """The scenario's MoE layers are counted per layer (hf_eager_layers has their model type: OLMoE, Qwen3-MoE,
+    Mixtral) as transformers' grouped_mm MoE block runs them, with no host synchronisation (hf_moe.py: the CUTLASS
+    grouped GEMM of sm_90 / sm_100; aten's per-expert fallback elsewhere is left to the eager launch model)."""
+    return (spec.model_type in host_figures()["hf_eager_layers"]["by_model_type"]
+            and runs_transformers_moe(s, fused) and native_grouped_mm(s))
 
 
 def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int) -> tuple[float, float]:
     """(forward, backward) host seconds of one counted unit (a layer or the step's own work). A frozen linear's
     backward runs no weight-gradient GEMM (LoRA's base weights)."""
     launch, view, binding, module = _per_call(s)
+    # an operator's further kernels launch from C++ inside it: a launch without a dispatch of its own
     forward = (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-               + c["modules"] * module)
-    backward = (c["backward_kernels"] - frozen_linears) * (launch - binding) + c["backward_views"] * (view - binding)
+               + c["modules"] * module + c["in_op_launches"] * (launch - view))
+    backward = ((c["backward_kernels"] - frozen_linears) * (launch - binding) + c["backward_views"] * (view - binding)
+                + c["backward_in_op_launches"] * (launch - view))
     return forward, backward
 
 
@@ -95,17 +116,22 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
     own work, head and loss, in the forward's first and the backward's first segment)."""
     eager = not fused and s.cuda_graphs in ("auto", "none")
-    if not counted_layers(s) or not eager or not work or any(w.moe for w in work):
+    if not counted_layers(s) or not eager or not work:
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     spec = resolve_model(s)
+    if any(w.moe for w in work) and not counted_moe(s, spec, fused):
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     counts = eager_counts(s, spec)
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
+    if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
+        counts["per_layer"] |= counts["frozen"]
+        frozen = 0
     layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
-    layer_fwd += adapter_host_seconds(s, False, launch, module)[0]
-    layer_bwd += adapter_host_seconds(s, False, launch - binding, module)[1]
+    layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0]
+    layer_bwd += adapter_host_seconds(s, spec.is_moe, launch - binding, module)[1]
     fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
                                            fig["optimizer_syncs"]["binding_call_share"])
