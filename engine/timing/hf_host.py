@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors
+from ..models.parameter_tensors import EXPERT_MATRICES, layer_tensors
 from ..scenario import Scenario, resolve_model
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
@@ -161,12 +161,25 @@ def _foreach_launches(tensors: list[float], depth: int) -> int:
     return max(math.ceil(chunks / table["max_blocks"]), math.ceil(len(tensors) / limit))
 
 
+def _layer_tensors(spec: ModelSpec, tp: int) -> list[float]:
+    """Elements of each parameter tensor of one decoder layer as transformers 5.x holds it: an MoE layer's routed
+    experts as two 3-D tensors (models/olmoe, qwen3_moe, mixtral modeling_*.py: *Experts.gate_up_proj of
+    (experts, 2 x ffn, hidden) and down_proj of (experts, hidden, ffn)), not one tensor per expert matrix."""
+    if not spec.is_moe:
+        return list(layer_tensors(spec, False, tp))
+    tensors = list(layer_tensors(spec, True, tp))
+    expert = spec.hidden * spec.expert_ffn
+    for _ in range(EXPERT_MATRICES * spec.n_experts):  # equal sizes: which of the equal entries goes does not matter
+        tensors.remove(expert)
+    return tensors + [2.0 * spec.n_experts * expert, float(spec.n_experts * expert)]
+
+
 @lru_cache(maxsize=256)  # specs hash by identity; a search asks of the same one for every layout
 def _optimizer_launches(spec: ModelSpec, layers: int, tp: int, share: float, fused: bool) -> tuple[int, int]:
-    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's dense layers and the root's
+    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's layers and the root's
     embedding, head and final norm, the trained share of them."""
     table = host_figures()["adamw_foreach"]
-    tensors = [n for n in layer_tensors(spec, False, tp) for _ in range(layers)]
+    tensors = [n for n in _layer_tensors(spec, tp) for _ in range(layers)]
     tensors += [float(spec.vocab * spec.hidden)] * (1 if spec.tied_embeddings else 2) + [float(spec.hidden)]
     tensors = tensors[: max(1, round(len(tensors) * share))]
     depths = table["fused_ops_depth"] if fused else table["ops_depth"]
@@ -177,9 +190,11 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises before and after the
     step (0 elsewhere: the host's optimizer work hides behind the GPU's backward or clipping): the per-tensor Python before
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
-    model with torch's AdamW (foreach, or fused) over whole tensors; LoRA's adapters, ZeRO's partitions and other
-    optimizers are not counted here."""
-    if not counted_layers(s) or s.method != "full" or spec.is_moe or s.optimizer not in ("adamw", "adamw-fused"):
+    model, or of the MoE layers counted_moe counts, with torch's AdamW (foreach, or fused) over whole tensors; LoRA's
+    adapters, ZeRO's partitions and other optimizers are not counted here."""
+    if not counted_layers(s) or s.method != "full" or s.optimizer not in ("adamw", "adamw-fused"):
+        return 0.0
+    if spec.is_moe and not counted_moe(s, spec, False):  # other MoE layers' tensors as transformers holds them: not read
         return 0.0
     if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
         return 0.0
