@@ -119,7 +119,8 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     if not counted_layers(s) or not eager or not work:
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     spec = resolve_model(s)
-    if any(w.moe for w in work) and not counted_moe(s, spec, fused):
+    if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
+        # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     counts = eager_counts(s, spec)
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
