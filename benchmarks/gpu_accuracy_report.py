@@ -199,6 +199,34 @@ TIME_GAPS = (
     'router keeps the top-k weights in fp32, so its weighted rows and the gather back run in fp32 (about 4 routed '
     "copies more forward), torch.histc's cudaMemGetInfo driver call each forward, CUB's memsets between its passes, "
     "and the backward's synchronisations of aten's per-expert fallback (GPUs without the CUTLASS grouped GEMM).",
+    "Hugging Face MoE layers on the counted host path (engine/timing/hf_host.py counted_moe): the lent host's "
+    "per-phase model (each phase on its own, the loop synchronising after it) had fallen back to the eager launch "
+    "stacks whenever a layer was MoE. validation/hf_moe_host_counts.py now counts an OLMoE, Qwen3-MoE and Mixtral "
+    "layer as validation/hf_host_counts.py counts a dense one (transformers 5.17.0's modeling code and its grouped_mm "
+    "experts on the CPU with torch 2.11.0, whose CPU kernel of torch._grouped_mm runs the grouped path the H200 runs; "
+    "2 and 4 layers at tiny widths): per layer in bf16 with SDPA, Python calls / kernels / views / modules forward "
+    "and kernels / views backward 109 / 80 / 34 / 14 and 125 / 61 (OLMoE), 111 / 83 / 34 / 14 and 132 / 62 "
+    "(Qwen3-MoE), 95 / 67 / 34 / 12 and 101 / 58 (Mixtral), against Llama's 54 / 45 / 28 / 13 and 73 / 56; the "
+    "CUDA kernels some of the block's operators launch beyond their first, from C++ (torch.sort's radix sort 11, "
+    "histc 2, topk 2, _grouped_mm 2, an index backward's accumulating index_put 3: 14 forward and 10 backward a "
+    "layer), each at a launch less a Python call; and LoRA's frozen backward as it runs (OLMoE 110 kernels and 36 "
+    "views a layer, where the dense rule would subtract the 7 linears' kernels only). These counts replace the eager "
+    "stacks and hf_moe.py's counts for these layers on the counted path (no double counting; hf_moe.py's stay for the "
+    "general eager launch model, torch.compile and GPUs without the CUTLASS grouped GEMM, where aten's fallback "
+    "synchronises). OLMoE's optimizer is counted too (optimizer_host_seconds, once dense-only): transformers 5.x holds"
+    " each layer's experts as two 3-D tensors (OlmoeExperts.gate_up_proj, down_proj), 11 tensors a layer, 179 in all."
+    " Errors: olmoe -39.2% -> -28.3% (-29.0% without the optimizer), qwen3-30b-a3b attention LoRA -33.1% -> -19.6%, "
+    "mixtral q,v LoRA -13.4% unchanged (its layers' GPU work, about 3 ms forward a layer, hides its 2.1 ms of host "
+    "work). What is left of olmoe and qwen3-30b-a3b is not one host factor: with the phases host-bound, olmoe would "
+    "need the lent host's factor at about 4.2 and qwen3-30b-a3b at about 3.0 (2.44 from the dense Qwen2.5 rows); "
+    "from olmoe's 4.2 qwen3-30b-a3b comes to +37.9%, from qwen3-30b-a3b's 3.0 olmoe to -19.3%: not taken (olmoe's "
+    "full fine-tuning adds the GPU's optimizer step, 0.068 s of its 0.212 s, and its experts' weight gradients, "
+    "which the LoRA row does not run). Checked and not taken: transformers' pure-Python calls (sys.setprofile, per "
+    "layer forward): 90 in a Llama "
+    "layer, 117-129 in these MoE layers, 1.7 and 1.2 per counted torch call, so the counted calls, whose factor was "
+    "fitted on dense layers, do not leave out more of the MoE layers' Python than of the dense layers'. Not counted: "
+    "CUB's memsets and temporary-storage allocations inside the sorts (not read), torch.histc's cudaMemGetInfo "
+    "driver call.",
 )
 
 

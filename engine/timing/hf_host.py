@@ -22,10 +22,11 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors
+from ..models.parameter_tensors import EXPERT_MATRICES, layer_tensors
 from ..scenario import Scenario, resolve_model
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
+from .hf_moe import native_grouped_mm, runs_transformers_moe
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
 from .lora_adapters import adapter_host_seconds
 
@@ -60,20 +61,40 @@ def _per_call(s: Scenario) -> tuple[float, float, float, float]:
 
 def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
     """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
-    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario."""
+    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario, each with its
+    in_op_launches and backward_in_op_launches (kernels an ATen operator launches on CUDA beyond its first: the MoE
+    block's sort, histc, grouped GEMMs; 0 where the entry has none), and for the counted MoE types "frozen": the
+    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA)."""
     table = host_figures()["hf_eager_layers"]
     by_type = table["by_model_type"].get(spec.model_type, table["by_model_type"][table["fallback"]])
     entry = by_type[f"{'amp' if s.precision.startswith('amp') else 'bf16'}-{'eager' if s.attention == 'eager' else 'sdpa'}"]
-    return {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
+    out = {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
+    for part in ("per_layer", "per_step"):
+        forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
+        out[part] |= {"in_op_launches": forward, "backward_in_op_launches": backward}
+    if "frozen_backward" in entry:
+        out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
+                                 entry["frozen_backward"], strict=True))
+    return out
+
+
+def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
+    """The scenario's MoE layers are counted per layer (hf_eager_layers has their model type: OLMoE, Qwen3-MoE,
+    Mixtral) as transformers' grouped_mm MoE block runs them, with no host synchronisation (hf_moe.py: the CUTLASS
+    grouped GEMM of sm_90 / sm_100; aten's per-expert fallback elsewhere is left to the eager launch model)."""
+    return (spec.model_type in host_figures()["hf_eager_layers"]["by_model_type"]
+            and runs_transformers_moe(s, fused) and native_grouped_mm(s))
 
 
 def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int) -> tuple[float, float]:
     """(forward, backward) host seconds of one counted unit (a layer or the step's own work). A frozen linear's
     backward runs no weight-gradient GEMM (LoRA's base weights)."""
     launch, view, binding, module = _per_call(s)
+    # an operator's further kernels launch from C++ inside it: a launch without a dispatch of its own
     forward = (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-               + c["modules"] * module)
-    backward = (c["backward_kernels"] - frozen_linears) * (launch - binding) + c["backward_views"] * (view - binding)
+               + c["modules"] * module + c["in_op_launches"] * (launch - view))
+    backward = ((c["backward_kernels"] - frozen_linears) * (launch - binding) + c["backward_views"] * (view - binding)
+                + c["backward_in_op_launches"] * (launch - view))
     return forward, backward
 
 
@@ -95,17 +116,23 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
     own work, head and loss, in the forward's first and the backward's first segment)."""
     eager = not fused and s.cuda_graphs in ("auto", "none")
-    if not counted_layers(s) or not eager or not work or any(w.moe for w in work):
+    if not counted_layers(s) or not eager or not work:
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     spec = resolve_model(s)
+    if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
+        # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     counts = eager_counts(s, spec)
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
+    if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
+        counts["per_layer"] |= counts["frozen"]
+        frozen = 0
     layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
-    layer_fwd += adapter_host_seconds(s, False, launch, module)[0]
-    layer_bwd += adapter_host_seconds(s, False, launch - binding, module)[1]
+    layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0]
+    layer_bwd += adapter_host_seconds(s, spec.is_moe, launch - binding, module)[1]
     fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
                                            fig["optimizer_syncs"]["binding_call_share"])
@@ -135,12 +162,25 @@ def _foreach_launches(tensors: list[float], depth: int) -> int:
     return max(math.ceil(chunks / table["max_blocks"]), math.ceil(len(tensors) / limit))
 
 
+def _layer_tensors(spec: ModelSpec, tp: int) -> list[float]:
+    """Elements of each parameter tensor of one decoder layer as transformers 5.x holds it: an MoE layer's routed
+    experts as two 3-D tensors (models/olmoe, qwen3_moe, mixtral modeling_*.py: *Experts.gate_up_proj of
+    (experts, 2 x ffn, hidden) and down_proj of (experts, hidden, ffn)), not one tensor per expert matrix."""
+    if not spec.is_moe:
+        return list(layer_tensors(spec, False, tp))
+    tensors = list(layer_tensors(spec, True, tp))
+    expert = spec.hidden * spec.expert_ffn
+    for _ in range(EXPERT_MATRICES * spec.n_experts):  # equal sizes: which of the equal entries goes does not matter
+        tensors.remove(expert)
+    return tensors + [2.0 * spec.n_experts * expert, float(spec.n_experts * expert)]
+
+
 @lru_cache(maxsize=256)  # specs hash by identity; a search asks of the same one for every layout
 def _optimizer_launches(spec: ModelSpec, layers: int, tp: int, share: float, fused: bool) -> tuple[int, int]:
-    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's dense layers and the root's
+    """(parameter tensors, foreach kernel launches) of one AdamW step over the stage's layers and the root's
     embedding, head and final norm, the trained share of them."""
     table = host_figures()["adamw_foreach"]
-    tensors = [n for n in layer_tensors(spec, False, tp) for _ in range(layers)]
+    tensors = [n for n in _layer_tensors(spec, tp) for _ in range(layers)]
     tensors += [float(spec.vocab * spec.hidden)] * (1 if spec.tied_embeddings else 2) + [float(spec.hidden)]
     tensors = tensors[: max(1, round(len(tensors) * share))]
     depths = table["fused_ops_depth"] if fused else table["ops_depth"]
@@ -151,9 +191,11 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     """Seconds per step the GPU waits for the optimizer's host on a host whose loop synchronises before and after the
     step (0 elsewhere: the host's optimizer work hides behind the GPU's backward or clipping): the per-tensor Python before
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
-    model with torch's AdamW (foreach, or fused) over whole tensors; LoRA's adapters, ZeRO's partitions and other
-    optimizers are not counted here."""
-    if not counted_layers(s) or s.method != "full" or spec.is_moe or s.optimizer not in ("adamw", "adamw-fused"):
+    model, or of the MoE layers counted_moe counts, with torch's AdamW (foreach, or fused) over whole tensors; LoRA's
+    adapters, ZeRO's partitions and other optimizers are not counted here."""
+    if not counted_layers(s) or s.method != "full" or s.optimizer not in ("adamw", "adamw-fused"):
+        return 0.0
+    if spec.is_moe and not counted_moe(s, spec, False):  # other MoE layers' tensors as transformers holds them: not read
         return 0.0
     if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
         return 0.0
