@@ -23,6 +23,12 @@ Two things are measured, both on the CPU with the real code:
    fastest fifth of 300 runs each; the ratio to a narrow call timed in the same process carries over to another host
    as the view call's figure does.
 
+3. peft 0.21.0's own Python in one LoRA Linear.forward (peft/tuners/lora/layer.py lines 1074-1119: the
+   _check_forward_args, disable_adapters and merged checks, the active_adapters loop and its key lookups,
+   _cast_input_dtype's checks, use_dora) beyond the ops and module calls engine/timing/lora_adapters.py counts: the
+   wrapped layer's call timed against the same ops and module calls (base, x.to, dropout, lora_A, lora_B, the scale,
+   the add, the cast back) in a plain module, in view calls.
+
     python -m validation.checkpoint_host_counts           (needs torch, transformers, peft; bitsandbytes for QLoRA)
 """
 
@@ -148,6 +154,35 @@ def bookkeeping_in_view_calls() -> dict[str, float]:
             "per_checkpoint_forward": per_call[0], "per_checkpoint_backward": per_call[1]}
 
 
+def peft_python_in_view_calls() -> float:
+    """peft's Python per LoRA Linear.forward beyond the ops and the four module calls lora_adapters.py counts."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    torch.set_num_threads(1)
+
+    class One(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.q = torch.nn.Linear(8, 8, bias=False, dtype=torch.bfloat16)
+
+        def forward(self, x: Any) -> Any:
+            return self.q(x)
+
+    lin = get_peft_model(One(), LoraConfig(r=4, lora_alpha=8, lora_dropout=0.0, target_modules=["q"])).base_model.model.q
+    base, a, b, drop = lin.base_layer, lin.lora_A["default"], lin.lora_B["default"], lin.lora_dropout["default"]
+
+    class Replica(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            r = base(x) + b(a(drop(x.to(torch.float32)))) * 2.0
+            return r.to(torch.bfloat16)
+
+    replica = Replica()
+    x = torch.randn(2, 8, dtype=torch.bfloat16, requires_grad=True)
+    view = _fastest(lambda: [x.narrow(0, 0, 1) for _ in range(100)]) / 100
+    return (_fastest(lambda: lin(x), 2000) - _fastest(lambda: replica(x), 2000)) / view
+
+
 def main() -> int:
     frames = _frames()
     out: dict[str, Any] = {
@@ -161,6 +196,7 @@ def main() -> int:
     except ImportError:
         out["qlora"] = "bitsandbytes not installed"
     out["bookkeeping"] = {k: round(v, 2) for k, v in bookkeeping_in_view_calls().items()}
+    out["peft_python_view_calls"] = round(peft_python_in_view_calls(), 2)
     print(json.dumps(out, indent=1))
     return 0
 

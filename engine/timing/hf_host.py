@@ -28,7 +28,7 @@ from .bnb_4bit import linear4bit_host_seconds
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
-from .lora_adapters import adapter_host_seconds
+from .lora_adapters import adapter_host_seconds, peft_python_seconds
 
 
 class OptimizerWork(Protocol):
@@ -105,7 +105,7 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
-    layer_fwd += adapter_host_seconds(s, False, launch, module)[0]
+    layer_fwd += adapter_host_seconds(s, False, launch, module)[0] + peft_python_seconds(s, False, view)
     layer_bwd += adapter_host_seconds(s, False, launch - binding, module)[1]
     fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
