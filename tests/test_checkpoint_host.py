@@ -15,6 +15,7 @@ from engine.accuracy.measured_gpu_time import load_gpu_time_rows
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.timing.checkpoint_host import checkpoint_host_seconds, saved_tensors
 from engine.timing.host import host_call_seconds
+from engine.timing.lora_adapters import PEFT_PYTHON_VIEW_CALLS, peft_python_seconds
 from engine.timing.model import step_time
 
 QV, ALL = ["q_proj", "v_proj"], "all-linear"
@@ -51,3 +52,14 @@ def test_the_checkpointed_lora_rows_gain_host_time_on_the_lent_host_only_when_ch
     # the checkpoint's bookkeeping (docs/gpu-accuracy.md before this change): each now within 20%
     for tag in ("direct", "torchtune-ce8", "torchtune-ce8-direct"):
         assert abs(rows[f"llama-2-7b_bf16_sdpa_lora-r8-qv_ckpt_b2_s512_{tag}"].error) < 0.20
+
+
+def test_peft_python_is_counted_per_adapted_linear_where_peft_runs():
+    """lora_adapters.PEFT_PYTHON_VIEW_CALLS: peft 0.21.0's own Python per Linear.forward, measured in view calls by
+    validation/checkpoint_host_counts.py (peft_python_in_view_calls)."""
+    qv, every = _scenario("lora"), _scenario("lora", ALL)
+    view = host_call_seconds(qv)[1]
+    assert peft_python_seconds(_scenario("full"), False, view) == 0.0
+    assert peft_python_seconds(qv, False, view) == pytest.approx(2 * PEFT_PYTHON_VIEW_CALLS * view)
+    assert peft_python_seconds(every, False, view) == pytest.approx(7 * PEFT_PYTHON_VIEW_CALLS * view)
+    assert peft_python_seconds(replace(qv, compile=True), False, view) == 0.0  # a compiled layer traces it away
