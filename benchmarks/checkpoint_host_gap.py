@@ -22,9 +22,10 @@ fine-tuning rows with checkpointing were partly host-bound in the forward: Llama
 -10.3% -> -3.4%, Mistral-7B (AMP) -12.3% -> -5.9%, Llama-3.2-1B b4 -9.6% -> -9.0%; the 16K-token rows do not move.
 The Qwen rows the lent host's factor comes from run no checkpointing: benchmarks/lent_host_factor.py still gives 2.44.
 In the general model it applies where transformers' layers are counted (frameworks with host_layers hf-eager) with
-full checkpointing; the published set does not move (no such row is host-bound), 133 of the 2,612 fingerprint
-scenarios' step times rise (median +3.8%; most, small models at short sequences with checkpointing, up to +63% for
-Gemma-3-1B at b4 s128 on an RTX 4090, where the GPU's work per layer is shorter than the bookkeeping).
+full checkpointing; the published set does not move (no such row is host-bound); with PEFT's Python below, 133 of the
+2,612 fingerprint scenarios' step times rise (median +3.8%; most, small models at short sequences with checkpointing,
+up to +63% for Gemma-3-1B in fp32 at b1 s128, tensor parallel on RTX 4090s, 52 -> 84 ms, where the GPU's work per
+layer is shorter than the bookkeeping).
 
 PEFT's own Python in each LoRA Linear.forward (peft 0.21.0 layer.py lines 1074-1119: _check_forward_args, the
 disable_adapters and merged checks, the active_adapters loop and its key lookups, _cast_input_dtype's checks,
