@@ -24,6 +24,8 @@ from engine.accuracy.measured_kernels import KERNELS_DIR, kernel_markdown, load_
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from checkpoint_host_gap import CHECKPOINT_HOST_GAP  # noqa: E402
+
 OUT = REPO / "docs" / "gpu-accuracy.md"
 
 
@@ -162,6 +164,8 @@ median signed **{t['median_signed_error']:+.1%}**, {t['beyond_25']} beyond 25%. 
 {host_section()}
 
 {peft_adapters_gap()}
+
+{CHECKPOINT_HOST_GAP}
 
 ### Known gaps
 
@@ -340,7 +344,7 @@ AccumulateGrad; the model already skips them); transformers 5.17.0's gradient_ch
 enable_input_require_grads (input_ids models), so layer 0 runs its input-gradient matmuls too, as the model already
 does in every layer of a LoRA step; peft registers no forward hooks on a plain LoRA linear (the only hook is the
 embedding's make_inputs_require_grads, one call a step); the non-reentrant checkpoint's saved-tensor hooks and RNG
-state copies are left out (Python per layer, a lower bound). Not taken: Megatron's LoRA adapter on the fused QKV
+state copies are counted now (the next section). Not taken: Megatron's LoRA adapter on the fused QKV
 is one adapter (one sum into its input's gradient) where the engine's targets count q, k and v apart; its rows move
 0.2-1.9 points the slow way with the scale, add and sum counted."""
 

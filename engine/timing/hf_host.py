@@ -25,10 +25,11 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import EXPERT_MATRICES, layer_tensors
 from ..scenario import Scenario, resolve_model
 from .bnb_4bit import linear4bit_host_seconds
+from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
 from .hf_moe import native_grouped_mm, runs_transformers_moe
 from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
-from .lora_adapters import adapter_host_seconds
+from .lora_adapters import adapter_host_seconds, peft_python_seconds
 
 
 class OptimizerWork(Protocol):
@@ -131,7 +132,7 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
-    layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0]
+    layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0] + peft_python_seconds(s, spec.is_moe, view)
     layer_bwd += adapter_host_seconds(s, spec.is_moe, launch - binding, module)[1]
     fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
@@ -141,9 +142,13 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
-    recompute = sum(w.count for w in work if w.recompute) * layer_fwd  # checkpointing runs the forward's Python again
+    # checkpointing runs the forward's Python again, and torch's non-reentrant checkpoint adds its own per layer and
+    # saved tensor (checkpoint_host.py)
+    checkpointed = sum(w.count for w in work if w.recompute)
+    ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view) if checkpointed else (0.0, 0.0)
+    recompute = checkpointed * (layer_fwd + ck_bwd)
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    forward = ((step_fwd + layers * layer_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    forward = ((step_fwd + layers * layer_fwd + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
     backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
     round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
     if synchronised_phases(s):  # each phase on its own, from an idle GPU

@@ -57,6 +57,11 @@ COMPILED_LAUNCHES = {CASTS: (4, 6), CASTS_4BIT: (4, 6), SAME: (3, 6), AUTOCAST: 
 # Identity, lora_A, lora_B (each an nn.Module.__call__ costed at host.py's Python call; the dict lookups and
 # properties around them are left out, a lower bound)
 PEFT_MODULE_CALLS = 4
+# peft 0.21.0's own Python in Linear.forward beyond those ops and module calls (_check_forward_args, the
+# disable_adapters / merged checks, the active_adapters loop and its key lookups, _cast_input_dtype's checks, use_dora),
+# in view calls (host_overhead.json view_seconds): 3.6, 3.6, 3.65 and 3.82 measured (validation/checkpoint_host_counts.py
+# peft_python_in_view_calls: the wrapped layer against the same ops and module calls in a plain module), the median
+PEFT_PYTHON_VIEW_CALLS = 3.6
 
 
 class Adapters(NamedTuple):
@@ -150,3 +155,13 @@ def adapter_host_seconds(s: Scenario, moe: bool, launch: float, call: float) -> 
     # a compiled layer runs as one graph: its module calls are traced away
     peft = not (behaviour.lora_adapters_in_model_dtype or behaviour.fused_lora_kernels or s.compile)
     return n * (fwd * launch + (PEFT_MODULE_CALLS * call if peft else 0.0)), n * bwd * launch
+
+
+def peft_python_seconds(s: Scenario, moe: bool, view: float) -> float:
+    """Host seconds per layer and micro-batch forward of PEFT's own Python around its adapted linears
+    (PEFT_PYTHON_VIEW_CALLS each at `view`, one view call on the run's host); 0 where PEFT's layers do not run."""
+    behaviour = defaults_for(s.framework)
+    if s.method not in ("lora", "qlora") or s.compile or behaviour.lora_adapters_in_model_dtype \
+            or behaviour.fused_lora_kernels:
+        return 0.0
+    return len(lora_targets(s, resolve_model(s), moe)) * PEFT_PYTHON_VIEW_CALLS * view
