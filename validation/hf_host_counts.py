@@ -31,10 +31,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 FIELDS = ("python_calls", "kernels", "views", "modules", "backward_kernels", "backward_views")
-_NO_WORK = {"aten.detach.default", "aten.alias.default", "aten.lift_fresh.default", "aten._local_scalar_dense.default"}
+NO_WORK = {"aten.detach.default", "aten.alias.default", "aten.lift_fresh.default", "aten._local_scalar_dense.default"}
 
 
-def _counters() -> tuple[Any, Any, collections.Counter]:
+def counters(in_op_launches: dict[str, int] | None = None) -> tuple[Any, Any, collections.Counter]:
+    """(dispatch mode class, function mode class, module-call counter). in_op_launches: CUDA kernels an operator
+    launches beyond its own one, from C++ (counted as "in_op")."""
     import torch
     from torch.overrides import TorchFunctionMode
     from torch.utils._python_dispatch import TorchDispatchMode
@@ -47,7 +49,8 @@ def _counters() -> tuple[Any, Any, collections.Counter]:
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             name = str(func)
             view = any(r.alias_info is not None and not r.alias_info.is_write for r in func._schema.returns)
-            self.count["none" if name in _NO_WORK else "view" if view else "kernel"] += 1
+            self.count["none" if name in NO_WORK else "view" if view else "kernel"] += 1
+            self.count["in_op"] += (in_op_launches or {}).get(name, 0)
             return func(*args, **(kwargs or {}))
 
     class Called(TorchFunctionMode):
@@ -80,7 +83,7 @@ def _step_counts(model_key: str, precision: str, attention: str, layers: int) ->
         if k in cfg:
             cfg[k] = v
     run = Run(**{**asdict(run), "hf_config": cfg, "seq_len": 16})
-    Dispatched, Called, modules = _counters()
+    Dispatched, Called, modules = counters()
     torch.manual_seed(0)
     model = build_model(run, None)
     opt = make_optimizer(run, model)

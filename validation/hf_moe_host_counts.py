@@ -30,42 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from validation.hf_host_counts import _NO_WORK, FIELDS  # noqa: E402
+from validation.hf_host_counts import FIELDS, counters  # noqa: E402
 
 IN_OP_LAUNCHES = {"aten.sort.default": 10, "aten.histc.default": 1, "aten.topk.default": 1,
                   "aten._grouped_mm.default": 1, "aten.index_put.default": 2}
-
-
-def _modes() -> tuple[Any, Any, collections.Counter]:
-    import torch
-    from torch.overrides import TorchFunctionMode
-    from torch.utils._python_dispatch import TorchDispatchMode
-
-    class Dispatched(TorchDispatchMode):
-        def __init__(self) -> None:
-            super().__init__()
-            self.count: collections.Counter = collections.Counter()
-
-        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            name = str(func)
-            view = any(r.alias_info is not None and not r.alias_info.is_write for r in func._schema.returns)
-            self.count["none" if name in _NO_WORK else "view" if view else "kernel"] += 1
-            self.count["in_op"] += IN_OP_LAUNCHES.get(name, 0)
-            return func(*args, **(kwargs or {}))
-
-    class Called(TorchFunctionMode):
-        def __init__(self) -> None:
-            super().__init__()
-            self.count: collections.Counter = collections.Counter()
-
-        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            name = getattr(func, "__qualname__", None) or getattr(func, "__name__", str(func))
-            self.count["attribute" if name.endswith(("__get__", "__set__")) else "call"] += 1
-            return func(*args, **(kwargs or {}))
-
-    modules: collections.Counter = collections.Counter()
-    torch.nn.modules.module.register_module_forward_pre_hook(lambda m, a: modules.update(["call"]))
-    return Dispatched, Called, modules
 
 
 _MODES: tuple[Any, Any, collections.Counter] | None = None
@@ -87,7 +55,7 @@ def _step_counts(model_key: str, precision: str, attention: str, layers: int, fr
         if k in cfg:
             cfg[k] = v
     run = Run(**{**asdict(run), "hf_config": cfg, "seq_len": 16})
-    _MODES = _MODES or _modes()
+    _MODES = _MODES or counters(IN_OP_LAUNCHES)
     Dispatched, Called, modules = _MODES
     torch.manual_seed(0)
     model = build_model(run, None)
