@@ -68,7 +68,16 @@ def counters(in_op_launches: dict[str, int] | None = None) -> tuple[Any, Any, co
     return Dispatched, Called, modules
 
 
-def _step_counts(model_key: str, precision: str, attention: str, layers: int) -> dict[str, int]:
+# one set of modes per in-op table: the module-call hook is global, registered once
+_MODES: dict[tuple, tuple[Any, Any, collections.Counter]] = {}
+SMALL_WIDTHS = (("head_dim", 16), ("query_pre_attn_scalar", 16))
+
+
+def step_counts(model_key: str, precision: str, attention: str, layers: int, *, frozen: bool = False,
+                widths: tuple[tuple[str, int], ...] = SMALL_WIDTHS,
+                in_op_launches: dict[str, int] | None = None) -> dict[str, int]:
+    """Host counts of one training step (the second) of the model at tiny widths with `layers` layers; frozen: the
+    layers' weights take no gradient (LoRA's frozen base); widths: config keys set small where the config has them."""
     import torch
 
     from validation.measure import Run, build_model, make_optimizer
@@ -79,13 +88,16 @@ def _step_counts(model_key: str, precision: str, attention: str, layers: int) ->
     gqa = cfg.get("num_key_value_heads", cfg["num_attention_heads"]) != cfg["num_attention_heads"]
     cfg.update(hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2 if gqa else 4,
                vocab_size=512, bos_token_id=1, eos_token_id=2, pad_token_id=0)
-    for k, v in (("head_dim", 16), ("query_pre_attn_scalar", 16)):
+    for k, v in widths:
         if k in cfg:
             cfg[k] = v
     run = Run(**{**asdict(run), "hf_config": cfg, "seq_len": 16})
-    Dispatched, Called, modules = counters()
+    key = tuple(sorted((in_op_launches or {}).items()))
+    Dispatched, Called, modules = _MODES.setdefault(key, counters(in_op_launches))
     torch.manual_seed(0)
     model = build_model(run, None)
+    if frozen:  # LoRA's frozen base: the layers' weights take no gradient, the embedding's output still does
+        model.model.layers.requires_grad_(False)
     opt = make_optimizer(run, model)
     ids = torch.randint(0, 512, (1, run.seq_len))
     amp = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if precision == "amp-bf16" else contextlib.nullcontext
@@ -96,11 +108,12 @@ def _step_counts(model_key: str, precision: str, attention: str, layers: int) ->
         with f, d, amp():
             loss = model(input_ids=ids, labels=ids, use_cache=False).loss
         out = {"python_calls": f.count["call"], "kernels": d.count["kernel"], "views": d.count["view"],
-               "modules": modules["call"]}
+               "modules": modules["call"], "in_op": d.count["in_op"]}
         d = Dispatched()
         with d:
             loss.backward()
-        out |= {"backward_kernels": d.count["kernel"], "backward_views": d.count["view"]}
+        out |= {"backward_kernels": d.count["kernel"], "backward_views": d.count["view"],
+                "backward_in_op": d.count["in_op"]}
         opt.step()
         opt.zero_grad(set_to_none=True)
     return out
@@ -108,7 +121,7 @@ def _step_counts(model_key: str, precision: str, attention: str, layers: int) ->
 
 def counts(model_key: str, precision: str, attention: str) -> dict[str, list[float]]:
     """{"per_layer": [...], "per_step": [...]} in FIELDS order."""
-    two, four = (_step_counts(model_key, precision, attention, n) for n in (2, 4))
+    two, four = (step_counts(model_key, precision, attention, n) for n in (2, 4))
     per_layer = [(four[k] - two[k]) / 2 for k in FIELDS]
     return {"per_layer": per_layer, "per_step": [two[k] - 2 * p for k, p in zip(FIELDS, per_layer, strict=True)]}
 

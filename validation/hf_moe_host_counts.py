@@ -18,72 +18,25 @@ in-op launches per layer with every weight of the layers frozen, as under LoRA: 
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import json
 import sys
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from validation.hf_host_counts import FIELDS, counters  # noqa: E402
+from validation.hf_host_counts import FIELDS, step_counts  # noqa: E402
+
+MOE_WIDTHS = (("head_dim", 16), ("moe_intermediate_size", 32))
 
 IN_OP_LAUNCHES = {"aten.sort.default": 10, "aten.histc.default": 1, "aten.topk.default": 1,
                   "aten._grouped_mm.default": 1, "aten.index_put.default": 2}
 
 
-_MODES: tuple[Any, Any, collections.Counter] | None = None
-
-
-def _step_counts(model_key: str, precision: str, attention: str, layers: int, frozen: bool) -> dict[str, int]:
-    global _MODES
-    import torch
-
-    from validation.measure import Run, build_model, make_optimizer
-    from validation.scenarios import make_run
-
-    run = make_run(model_key, precision, attention=attention, layers=layers)
-    cfg = dict(run.hf_config)
-    gqa = cfg.get("num_key_value_heads", cfg["num_attention_heads"]) != cfg["num_attention_heads"]
-    cfg.update(hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2 if gqa else 4,
-               vocab_size=512, bos_token_id=1, eos_token_id=2, pad_token_id=0)
-    for k, v in (("head_dim", 16), ("moe_intermediate_size", 32)):
-        if k in cfg:
-            cfg[k] = v
-    run = Run(**{**asdict(run), "hf_config": cfg, "seq_len": 16})
-    _MODES = _MODES or counters(IN_OP_LAUNCHES)
-    Dispatched, Called, modules = _MODES
-    torch.manual_seed(0)
-    model = build_model(run, None)
-    if frozen:  # LoRA's frozen base: the layers' weights take no gradient, the embedding's output still does
-        model.model.layers.requires_grad_(False)
-    opt = make_optimizer(run, model)
-    ids = torch.randint(0, 512, (1, run.seq_len))
-    amp = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if precision == "amp-bf16" else contextlib.nullcontext
-    out: dict[str, int] = {}
-    for _ in range(2):
-        modules.clear()
-        d, f = Dispatched(), Called()
-        with f, d, amp():
-            loss = model(input_ids=ids, labels=ids, use_cache=False).loss
-        out = {"python_calls": f.count["call"], "kernels": d.count["kernel"], "views": d.count["view"],
-               "modules": modules["call"], "in_op": d.count["in_op"]}
-        d = Dispatched()
-        with d:
-            loss.backward()
-        out |= {"backward_kernels": d.count["kernel"], "backward_views": d.count["view"],
-                "backward_in_op": d.count["in_op"]}
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-    return out
-
-
 def _per_layer(model_key: str, precision: str, attention: str, frozen: bool) -> tuple[dict, dict]:
-    two, four = (_step_counts(model_key, precision, attention, n, frozen) for n in (2, 4))
+    two, four = (step_counts(model_key, precision, attention, n, frozen=frozen, widths=MOE_WIDTHS,
+                             in_op_launches=IN_OP_LAUNCHES) for n in (2, 4))
     layer = {k: (four[k] - two[k]) / 2 for k in two}
     return layer, {k: two[k] - 2 * layer[k] for k in two}
 
