@@ -18,8 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.accuracy.measured_gpu import GPU_MEASURED_DIR, PRESET_BY_DEVICE, scenario_of  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
-from engine.timing.bnb_4bit import linear4bit_host_seconds  # noqa: E402
-from engine.timing.host import host_call_seconds, host_figures, launches  # noqa: E402
+from engine.timing.host import host_call_seconds, launches, linear4bit_layer_seconds  # noqa: E402
 
 
 def main() -> None:
@@ -28,19 +27,17 @@ def main() -> None:
         doc = json.loads(path.read_text(encoding="utf-8"))
         for case in doc["cases"]:
             if "error" not in case and len(case.get("steps", [])) > 1:
-                cases[case["id"]] = (case, PRESET_BY_DEVICE[doc["environment"]["gpu"]])
-    fig = host_figures()
+                cases[case["id"]] = (case, PRESET_BY_DEVICE[doc["environment"]["gpu"]], doc["environment"])
     print("row | measured s | predicted s | stack host s | 4-bit host s | same LoRA shape measured s")
-    for cid, (case, gpu) in cases.items():
+    for cid, (case, gpu, environment) in cases.items():
         if "qlora" not in cid:
             continue
-        s = scenario_from_dict(scenario_of(case, gpu))
+        s = scenario_from_dict(scenario_of(case, gpu, environment))
         layers = resolve_model(s).layers
         launch, call = host_call_seconds(s)
         passes = 2 if s.checkpointing == "full" else 1  # the forward again in the backward
         fwd, bwd = launches(s, False, False)
-        q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, call, fig["view_seconds"]["value"],
-                                               fig["optimizer_syncs"]["binding_call_share"])
+        q_fwd, q_bwd = linear4bit_layer_seconds(s, False)
         same = cases.get(cid.replace("qlora-nf4dq-direct", "direct").replace("_qlora-nf4dq", ""))
         lora = f"{statistics.mean(x['seconds'] for x in same[0]['steps'][1:]):.4f}" if same else "-"
         print(f"{cid} | {statistics.mean(x['seconds'] for x in case['steps'][1:]):.4f} | "

@@ -24,11 +24,10 @@ from typing import Protocol
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import EXPERT_MATRICES, layer_tensors
 from ..scenario import Scenario, resolve_model
-from .bnb_4bit import linear4bit_host_seconds
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
 from .hf_moe import native_grouped_mm, runs_transformers_moe
-from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures
+from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures, linear4bit_layer_seconds
 from .lora_adapters import adapter_host_seconds, peft_python_seconds
 
 
@@ -134,9 +133,7 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     launch, view, binding, module = _per_call(s)
     layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0] + peft_python_seconds(s, spec.is_moe, view)
     layer_bwd += adapter_host_seconds(s, spec.is_moe, launch - binding, module)[1]
-    fig = host_figures()  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
-    q_fwd, q_bwd = linear4bit_host_seconds(s, False, launch, view, fig["view_seconds"]["value"],
-                                           fig["optimizer_syncs"]["binding_call_share"])
+    q_fwd, q_bwd = linear4bit_layer_seconds(s, False)  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     layer_fwd, layer_bwd = layer_fwd + q_fwd, layer_bwd + q_bwd
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
     layers = sum(w.count for w in work)

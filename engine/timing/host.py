@@ -159,8 +159,9 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
 
-def _linear4bit_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
-    """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's."""
+def linear4bit_layer_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
+    """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's, on the
+    scenario's host (bnb_4bit.linear4bit_host_seconds at host_call_seconds' figures)."""
     if s.method != "qlora":
         return 0.0, 0.0
     fig = host_figures()
@@ -183,7 +184,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
         extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
-        q_fwd, q_bwd = _linear4bit_seconds(s, w.moe)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
+        q_fwd, q_bwd = linear4bit_layer_seconds(s, w.moe)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
         extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
         lora_fwd, lora_bwd = adapter_host_seconds(s, w.moe, launch, call)  # the LoRA adapters' own (lora_adapters.py)
         host_fwd = fwd * launch + extra_fwd + lora_fwd

@@ -151,17 +151,19 @@ def adapter_host_seconds(s: Scenario, moe: bool, launch: float, call: float) -> 
     n = len(lora_targets(s, resolve_model(s), moe))
     path = adapter_path(s)
     fwd, bwd = (COMPILED_LAUNCHES if s.compile else LAUNCHES)[path]
+    return n * (fwd * launch + (PEFT_MODULE_CALLS * call if _runs_peft_modules(s) else 0.0)), n * bwd * launch
+
+
+def _runs_peft_modules(s: Scenario) -> bool:
+    """PEFT's LoRA modules run their Python: not where the framework's own adapters or fused kernels run (torchtune,
+    Megatron, litgpt, Unsloth), nor in a compiled layer, which runs as one graph (its module calls traced away)."""
     behaviour = defaults_for(s.framework)
-    # a compiled layer runs as one graph: its module calls are traced away
-    peft = not (behaviour.lora_adapters_in_model_dtype or behaviour.fused_lora_kernels or s.compile)
-    return n * (fwd * launch + (PEFT_MODULE_CALLS * call if peft else 0.0)), n * bwd * launch
+    return not (behaviour.lora_adapters_in_model_dtype or behaviour.fused_lora_kernels or s.compile)
 
 
 def peft_python_seconds(s: Scenario, moe: bool, view: float) -> float:
     """Host seconds per layer and micro-batch forward of PEFT's own Python around its adapted linears
     (PEFT_PYTHON_VIEW_CALLS each at `view`, one view call on the run's host); 0 where PEFT's layers do not run."""
-    behaviour = defaults_for(s.framework)
-    if s.method not in ("lora", "qlora") or s.compile or behaviour.lora_adapters_in_model_dtype \
-            or behaviour.fused_lora_kernels:
+    if s.method not in ("lora", "qlora") or not _runs_peft_modules(s):
         return 0.0
     return len(lora_targets(s, resolve_model(s), moe)) * PEFT_PYTHON_VIEW_CALLS * view
