@@ -21,7 +21,8 @@ from engine.accuracy.measured_gpu import scenario_of
 from engine.memory.states import dtypes_for
 from engine.models.presets import model_spec_for
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.autocast import amp_elementwise_seconds, autocast_seconds, layer_bytes_per_token
+from engine.timing.autocast import amp_elementwise_seconds, autocast_seconds
+from engine.timing.costs import elementwise_bytes_per_token
 from engine.timing.data import efficiency, framework_profile
 from engine.timing.data_parallel import accumulation_seconds
 from engine.timing.gemm import Rates
@@ -86,8 +87,8 @@ def test_no_casts_where_the_weights_are_16_bit_at_the_matmul():
 def test_the_fp32_residual_stream_adds_its_bytes_over_the_eager_row():
     spec = model_spec_for("llama-2-7b")
     table = efficiency()["elementwise_bytes_per_token"]
-    amp = layer_bytes_per_token(spec, False, 1, False, table["eager-amp"])
-    eager = layer_bytes_per_token(spec, False, 1, False, table["eager"])
+    amp = elementwise_bytes_per_token(spec, False, 1, False, table["eager-amp"])
+    eager = elementwise_bytes_per_token(spec, False, 1, False, table["eager"])
     assert amp == 106 * HIDDEN + 36 * 2 * HIDDEN + 10 * FFN  # q and k rotated (multi-head: k as wide as q)
     assert eager == 84 * HIDDEN + 20 * 3 * HIDDEN + 10 * FFN
     s = _scenario()

@@ -25,7 +25,7 @@ from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import typical_layer_is_moe
 from ..scenario import Scenario
-from .costs import qk_norm_units
+from .costs import elementwise_bytes_per_token
 from .data import efficiency
 from .gemm import Rates
 
@@ -77,19 +77,8 @@ def amp_elementwise_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], 
     table = efficiency()["elementwise_bytes_per_token"]
     amp, eager = table["eager-amp"], table["eager"]
     moe = typical_layer_is_moe(spec)
-    extra = layer_bytes_per_token(spec, moe, s.tp, s.sequence_parallel, amp) - layer_bytes_per_token(
+    extra = elementwise_bytes_per_token(spec, moe, s.tp, s.sequence_parallel, amp) - elementwise_bytes_per_token(
         spec, moe, s.tp, s.sequence_parallel, eager)
     passes = 1.0 + table["backward_factor"] + (1.0 if s.checkpointing == "full" else 0.0)
     tokens = s.micro_batch * s.seq_len / s.cp
     return s.grad_accum * passes * extra * tokens * busiest.layers / rates.memory
-
-
-def layer_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float]) -> float:
-    """Forward bytes per token of one layer's element-wise work by a row of elementwise_bytes_per_token, as
-    costs.layer_cost counts it: per unit of the hidden state, of q/k/v, of the query and key widths, of the MLP and of
-    the query/key norms."""
-    mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn if moe else spec.ffn
-    mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"
-    return (per["hidden"] * (spec.hidden / tp if sp else spec.hidden) + per["qkv"] * (spec.q_dim + 2 * spec.kv_dim) / tp
-            + per.get("qk", 0.0) * (spec.q_dim + spec.kv_dim) / tp + per[mlp_kind] * mlp_width / tp
-            + per["qk_norm"] * qk_norm_units(spec, tp, sp))

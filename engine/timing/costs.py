@@ -201,19 +201,14 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         else:
             count += 1
             every_second += seconds if count % 2 == 0 else 0.0
-    mlp_width, experts_fwd, experts_dgrad, experts_wgrad = spec.ffn, 0.0, 0.0, 0.0
+    experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
                                                                    wgrad_out_bytes)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
-        mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
     flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
-    hidden_units = h / tp if sp else h
-    qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
-    mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
-    elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
-                  + per["qk_norm"] * qk_norm_units(spec, tp, sp) + _qk_bytes(spec, tp, per))
+    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
@@ -301,6 +296,17 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
             forward += table["expert_output_bias_per_hidden_unit"]["forward"] * routed * elem_bytes
             backward += table["expert_output_bias_per_hidden_unit"]["backward"] * routed * elem_bytes
     return forward, backward
+
+
+def elementwise_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float]) -> float:
+    """Forward bytes per token of one layer's element-wise work by a row of efficiency.json
+    elementwise_bytes_per_token: per unit of the hidden state (1/tp of it under sequence parallelism), of q/k/v, of
+    the MLP (SwiGLU or a single activation; an MoE layer's routed and shared widths), of the query/key norms and of
+    the query and key widths."""
+    mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn if moe else spec.ffn
+    mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
+    return (per["hidden"] * (spec.hidden / tp if sp else spec.hidden) + per["qkv"] * (spec.q_dim + 2 * spec.kv_dim) / tp
+            + per[mlp_kind] * mlp_width / tp + per["qk_norm"] * qk_norm_units(spec, tp, sp) + _qk_bytes(spec, tp, per))
 
 
 def _qk_bytes(spec: ModelSpec, tp: int, per: dict[str, float]) -> float:
