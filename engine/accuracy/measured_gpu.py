@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..memory.estimate import estimate
-from ..scenario import scenario_from_dict
+from ..scenario import Scenario, scenario_from_dict
 
 GPU_MEASURED_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "gpu_measured"
 
@@ -101,16 +102,22 @@ def load_gpu_rows(directory: Path = GPU_MEASURED_DIR) -> list[GpuRow]:
     return [row for path in sorted(directory.glob("*.json")) for row in load_gpu_file(path)]
 
 
-def load_gpu_file(path: Path, gpu: str | None = None) -> list[GpuRow]:
-    """One file's cases beside the estimate; gpu: the preset to compare against (a CPU dry run records no GPU),
-    else the recorded device's preset."""
+def measured_cases(path: Path, gpu: str | None = None) -> Iterator[tuple[dict[str, Any], Scenario]]:
+    """Each case of one file with the scenario that states what it did (scenario_of, with the file's environment);
+    gpu: the preset to compare against (a CPU dry run records no GPU), else the recorded device's preset."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     gpu = gpu or PRESET_BY_DEVICE[doc["environment"]["gpu"]]
-    rows: list[GpuRow] = []
     for case in doc["cases"]:
+        yield case, scenario_from_dict(scenario_of(case, gpu, doc["environment"]))
+
+
+def load_gpu_file(path: Path, gpu: str | None = None) -> list[GpuRow]:
+    """One file's cases beside the estimate (measured_cases says which preset)."""
+    rows: list[GpuRow] = []
+    for case, scenario in measured_cases(path, gpu):
         if "skipped" in case or ("error" in case and not case.get("oom")):
             continue
-        est = estimate(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
+        est = estimate(scenario)
         ran = "error" not in case
         rows.append(GpuRow(
             id=case["id"], description=case.get("description", ""), load_path=case.get("load_path", "fp32-then-cast"),

@@ -9,14 +9,12 @@ scenario the memory comparison uses (measured_gpu.scenario_of).
 
 from __future__ import annotations
 
-import json
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..scenario import scenario_from_dict
 from ..timing.model import step_time
-from .measured_gpu import GPU_MEASURED_DIR, PRESET_BY_DEVICE, scenario_of
+from .measured_gpu import GPU_MEASURED_DIR, measured_cases
 
 FIRST_TIMED_STEP = 1  # step 0 is the warm-up step (see the module docstring)
 
@@ -46,16 +44,14 @@ class GpuTimeRow:
 
 def load_gpu_time_file(path: Path, gpu: str | None = None) -> list[GpuTimeRow]:
     """One file's measured cases that ran at least two steps, with the time model's step time for each scenario.
-    gpu: the preset to compare against (a CPU dry run records no GPU); else the recorded device's preset."""
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    gpu = gpu or PRESET_BY_DEVICE[doc["environment"]["gpu"]]
+    gpu: the preset to compare against (measured_gpu.measured_cases)."""
     rows: list[GpuTimeRow] = []
-    for case in doc["cases"]:
+    for case, scenario in measured_cases(path, gpu):
         steps = case.get("steps", [])[FIRST_TIMED_STEP:]
         timed = [step["seconds"] for step in steps]
         if "error" in case or "skipped" in case or not timed:
             continue
-        predicted = step_time(scenario_from_dict(scenario_of(case, gpu, doc["environment"])))
+        predicted = step_time(scenario)
         phases = tuple((p, statistics.mean(step["phase_seconds"][p] for step in steps)) for p in PHASES
                        if all(p in step.get("phase_seconds", {}) for step in steps))
         rows.append(GpuTimeRow(id=case["id"], measured_step_seconds=statistics.mean(timed),
