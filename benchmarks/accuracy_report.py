@@ -117,6 +117,15 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   micro-batch here) and whose backward allocates two more such gradients; its MTP layer (a MoE layer, eh_proj and a
   second output-layer loss) sits on the last stage. With both it is -1.4% on the last stage; the first stage, which
   keeps more micro-batches in flight, is estimated at 63.8 GB (not logged).
+- Megatron-Bridge's Qwen3-30B-A3B skill run (skills/nemo-mbridge-perf-moe-comm-overlap/card.yaml at 067f987d:
+  16 H100s, BF16, EP 16 over two nodes, HybridEP, the expert-parallel overlap on, no recompute, MBS 1) reports rank
+  0's peak allocated memory, 62.166 GiB; estimated 59.82 GiB (-3.8%) from the recipe's settings: bf16 weights and a
+  bf16 gradient buffer (grad_reduce_in_fp32 False), fp32 master weights and Adam states, the distributed optimizer
+  sharding the dense parameters over DP 16 and the experts over the expert data-parallel group, world / EP = 1, so
+  the 8 local experts' fp32 master weights and Adam states stay whole on every rank (20.25 GiB of the 21.3 that
+  master weights and states take). Not counted: the few layers of
+  a second micro-batch alive where the combined 1F1B schedule switches from one micro-batch's backward to the
+  next one's forward (about 0.47 GiB a layer), and HybridEP's own buffers.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).
