@@ -123,9 +123,11 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   bf16 gradient buffer (grad_reduce_in_fp32 False), fp32 master weights and Adam states, the distributed optimizer
   sharding the dense parameters over DP 16 and the experts over the expert data-parallel group, world / EP = 1, so
   the 8 local experts' fp32 master weights and Adam states stay whole on every rank (20.25 GiB of the 21.3 that
-  master weights and states take). Not counted: the few layers of
-  a second micro-batch alive where the combined 1F1B schedule switches from one micro-batch's backward to the
-  next one's forward (about 0.47 GiB a layer), and HybridEP's own buffers.
+  master weights and states take). The overlap's combined 1F1B keeps about one micro-batch in flight, as the
+  estimate does: it runs layer i of one micro-batch's forward beside layer L-1-i of the other's backward
+  (Megatron-LM 2a75ac12 models/common/model_chunk_schedule_plan.py lines 560-562: get_layer(i) with pop_layer()),
+  so i + 1 layers of the one and L - 1 - i of the other are saved, one layer more than one micro-batch at most
+  (0.47 GiB), not counted; nor are HybridEP's own buffers.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).
