@@ -128,7 +128,7 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   +9.0% (VPP 10), +4.9% (PP 8) and -9.6% (TP 8). The recipe's TE CUDA graphs of each layer's MLP (cuda_graph_scope
   ['mlp']) are not stated. Not fitted. Moonlight-16B-A3B (BF16, 8 H100, TP 2 x EP 8, six recompute_modules
   variants, peak allocated after iteration 2) is listed but excluded: its recipe keeps Adam's moments in bf16
-  (precision-aware optimizer, moonlight_16b.py at 600d069b lines 213-218), which no key states; the estimate is
+  (precision-aware optimizer, moonlight_16b.py at 600d069b lines 209-213), which no key states; the estimate is
   +21.2% to +22.6%, and with the moments at 2 bytes (15.96 -> 7.98 GB) the control would be 36.92 GB against 36.62
   (+0.8%). Measured against the empty-list control: core_attn -0.004 GB (estimated 0.00), mla_up_proj -0.72 (-1.13),
   mla_up_proj + mlp -0.70 (-1.28), moe_act -0.68 (-0.90), layernorm + moe_act -0.67 (-1.34): the estimate saves
