@@ -128,6 +128,22 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   (Megatron-LM 2a75ac12 models/common/model_chunk_schedule_plan.py lines 560-562: get_layer(i) with pop_layer()),
   so i + 1 layers of the one and L - 1 - i of the other are saved, one layer more than one micro-batch at most
   (0.47 GiB), not counted; nor are HybridEP's own buffers.
+- Megatron-Bridge's performance skills (067f987d: skills/nemo-mbridge-perf-memory-tuning and
+  nemo-mbridge-perf-activation-recompute card.yaml; ids `mbridge-skill-*-memory`, metric `allocated`, the peak over
+  the ranks): Llama 3 70B SFT in fp8 current scaling on 32 H100 (PR #3107), core_attn recompute: TP 4 x PP 4 x VPP 5
+  ~59 GB (the card rounds it) estimated +17.3%, VPP 10 +12.5%, PP 8 +16.0%, TP 8 -4.9%; with mlp recompute
+  (+ core_attn) +1.6% and -0.2%. The card's mlp recompute saves 3.2 GB against core_attn (58.8 -> 55.6 GB), the
+  estimate 12.7 GB (69.2 -> 56.5): the MLP's kept tensors times the micro-batches in flight on the first stage are
+  counted higher than what that run held. The figures were committed on 2026-04-02, before Megatron-Bridge took the
+  maximum over pipeline stages (PR #3645, 2026-05-04); read as the last stage's, the core_attn rows are +8.6% (VPP 5),
+  +9.0% (VPP 10), +4.9% (PP 8) and -9.6% (TP 8). The recipe's TE CUDA graphs of each layer's MLP (cuda_graph_scope
+  ['mlp']) are not stated. Not fitted. Moonlight-16B-A3B (BF16, 8 H100, TP 2 x EP 8, six recompute_modules
+  variants, peak allocated after iteration 2) is listed but excluded: its recipe keeps Adam's moments in bf16
+  (precision-aware optimizer, moonlight_16b.py at 600d069b lines 209-213), which no key states; the estimate is
+  +21.2% to +22.6%, and with the moments at 2 bytes (15.96 -> 7.98 GB) the control would be 36.92 GB against 36.62
+  (+0.8%). Measured against the empty-list control: core_attn -0.004 GB (estimated 0.00), mla_up_proj -0.72 (-1.13),
+  mla_up_proj + mlp -0.70 (-1.28), moe_act -0.68 (-0.90), layernorm + moe_act -0.67 (-1.34): the estimate saves
+  1.3-2x what was measured and, unlike the run, still saves with mlp or layernorm added.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).

@@ -223,6 +223,9 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                 if gpt_oss_unfused else (0.0, 0.0))
     act_fwd, norm_fwd = (recomputable_elementwise_bytes(spec, tp, sp, eb, per["mlp"], gpt_oss_unfused
                                                         and not fused_expert_mlp) if moe else (0.0, 0.0))
+    if spec.attention == "mla":  # MLA's input norm stands alone too (TENorm before the down projections), so
+        # 'layernorm' rebuilds it in every layer (transformer_layer.py at 24bad8e6 lines 450-454)
+        norm_fwd += 2.0 * eb * (h / tp if sp else h)
     backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
     ring_fwd, ring_bwd = cp_copies
     elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd) / mem

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..memory.states import dtypes_for
 from ..scenario import Scenario
 from ..scenario.behaviour import main_grads_fp32
@@ -56,7 +57,8 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:
     return int(prof.get("expert_gemm_streams", 0)), float(accumulate)
 
 
-def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int) -> float:
+def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int,
+                   moe: bool = False) -> float:
     """Tensor-parallel collectives of one layer and micro-batch, in all-reduce units (an all-reduce, or under
     sequence parallelism an all-gather + reduce-scatter pair: 2 (tp - 1) / tp of the activation): 2 forward (after
     the attention and the MLP), 2 backward, 2 more when full recompute runs the forward again. torchtitan's per-op
@@ -66,8 +68,15 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     (presets/efficiency.json frameworks sp_backward_regather: Transformer Engine's LayerNormLinear and Linear,
     ln_out_needs_gather / backward_input_needs_gather = weight.requires_grad and column-parallel and
     sequence_parallel, at v2.2), the backward all-gathers it again for the weight gradient: one all-gather (half a
-    unit) for each of the layer's `column_wgrads` column-parallel linears that get one (QKV and a dense fc1)."""
+    unit) for each of the layer's `column_wgrads` column-parallel linears that get one (QKV and a dense fc1).
+    Megatron's selective 'mlp' recompute runs a dense layer's whole MLP again under te_checkpoint /
+    tensor_parallel.checkpoint (megatron/core/transformer/transformer_layer.py recompute_mlp, lines 868-885 at
+    2a75ac12 and 24bad8e6), so its collectives run again too: fc1's sequence-parallel all-gather and fc2's
+    reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer)."""
     count = (4 if backward else 2) + (2 if recomputed and s.checkpointing == "full" else 0)
+    if recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
+            and defaults_for(s.framework).selective_by_modules:
+        count += 1
     if recomputed and s.checkpointing == "op-selective":
         count += 1 if s.sequence_parallel else 2
     if backward and s.sequence_parallel and prof.get("sp_backward_regather"):

@@ -219,7 +219,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP (layer_settings.tp_collectives)
-            count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2)
+            count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2, g.moe)
             comm = count * tp_unit
             tp_comm += n * (comm * (1 - prof["tp_overlap"]) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
