@@ -117,6 +117,16 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   micro-batch here) and whose backward allocates two more such gradients; its MTP layer (a MoE layer, eh_proj and a
   second output-layer loss) sits on the last stage. With both it is -1.4% on the last stage; the first stage, which
   keeps more micro-batches in flight, is estimated at 63.8 GB (not logged).
+- Megatron-Bridge's CPU-offloading skill (skills/nemo-mbridge-perf-cpu-offloading/card.yaml at 067f987d: Qwen3-30B-A3B
+  pretraining, TP2 PP2 EP4 on 16 H100, optimizer_offload_fraction 0 / 0.25 / 0.5 / 0.75 / 1.0) logs
+  `mem-allocated-gigabytes` after the iteration (torch.cuda.memory_stats() current allocated / 1e9, metric
+  `allocated-after-step`: the first stage's model states): 47.2 / 43.4 / 39.6 / 35.6 / 32.0 GB measured, estimated
+  -0.3% to -1.0%. Megatron-Core's HybridDeviceOptimizer (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py
+  at 2a75ac12) moves only that share of the Adam moments (8 bytes per parameter of the rank's optimizer shard,
+  1.91e9 here: the card's 15.3 GB at 100%) and keeps the fp32 main parameters and gradients on the GPU; `offload:
+  optimizer` alone (DeepSpeed ZeRO-Offload: master weights, states and gradients on the CPU) estimated the 100% run
+  at 8.0 GB (-75%) before the key `optimizer_offload_fraction` said which. The card's activation-offload run (OOM at
+  70.3 GB, PP 1) gives no other layout field and is not a row.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).
