@@ -92,6 +92,6 @@ def test_added_step_time_follows_the_card():
     hidden = 1 - hybrid_offload_seconds(s, hw, spec, Stage(), 1.0, overlap=True) / hybrid_offload_seconds(
         s, hw, spec, Stage(), 1.0)
     timed = step_time(s)
-    offload = dict(zip(BREAKDOWN_KEYS, timed.seconds))["offload"]
+    offload = dict(zip(BREAKDOWN_KEYS, timed.seconds, strict=True))["offload"]
     added_with_overlap = timed.step_seconds - base - hidden * offload
     assert added_with_overlap == pytest.approx((3877 - MEASURED_MS["baseline"]) / 1000, rel=0.02)
