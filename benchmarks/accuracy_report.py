@@ -144,6 +144,16 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   (+0.8%). Measured against the empty-list control: core_attn -0.004 GB (estimated 0.00), mla_up_proj -0.72 (-1.13),
   mla_up_proj + mlp -0.70 (-1.28), moe_act -0.68 (-0.90), layernorm + moe_act -0.67 (-1.34): the estimate saves
   1.3-2x what was measured and, unlike the run, still saves with mlp or layernorm added.
+- Megatron-Bridge's CPU-offloading skill (skills/nemo-mbridge-perf-cpu-offloading/card.yaml at 067f987d: Qwen3-30B-A3B
+  pretraining, TP2 PP2 EP4 on 16 H100, optimizer_offload_fraction 0 / 0.25 / 0.5 / 0.75 / 1.0) logs
+  `mem-allocated-gigabytes` after the iteration (torch.cuda.memory_stats() current allocated / 1e9, metric
+  `allocated-after-step`: the first stage's model states): 47.2 / 43.4 / 39.6 / 35.6 / 32.0 GB measured, estimated
+  -0.3% to -1.0%. Megatron-Core's HybridDeviceOptimizer (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py
+  at 2a75ac12) moves only that share of the Adam moments (8 bytes per parameter of the rank's optimizer shard,
+  1.91e9 here: the card's 15.3 GB at 100%) and keeps the fp32 main parameters and gradients on the GPU; `offload:
+  optimizer` alone (DeepSpeed ZeRO-Offload: master weights, states and gradients on the CPU) estimated the 100% run
+  at 8.0 GB (-75%) before the key `optimizer_offload_fraction` said which. The card's activation-offload run (OOM at
+  70.3 GB, PP 1) gives no other layout field and is not a row.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).

@@ -4,7 +4,8 @@ Each row states the statistic its source reports, and the estimate is read on th
 allocated / active -> what torch.cuda.max_memory_allocated() reports with the framework's habits (litgpt never resets
 it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process; allocated-at-init ->
 max_memory_allocated() once the model is built and loaded, before any step (the load phase); reserved-at-init -> its
-max_memory_reserved() twin; allocated-last-stage
+max_memory_reserved() twin; allocated-after-step -> torch.cuda.memory_allocated() logged after an iteration (Megatron-
+Bridge's mem-allocated-gigabytes): the first stage's model states, whatever the step's peak; allocated-last-stage
 -> the last pipeline stage's max_memory_allocated() (Megatron logs the last rank's); allocated-engine-pool -> the
 max_memory_allocated() of a trainer process whose colocated engine keeps its sleep-mode pool in torch's counters
 (verl's hybrid engine in sync mode logs it as perf/max_memory_allocated_gb). Rows whose run ran
@@ -25,7 +26,7 @@ from ..scenario import scenario_from_dict
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "published.json"
 METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init", "reserved-at-init",
-           "allocated-last-stage", "allocated-engine-pool")
+           "allocated-last-stage", "allocated-engine-pool", "allocated-after-step")
 
 
 def estimated_metric(est: Estimate, metric: str) -> float:
@@ -38,6 +39,12 @@ def estimated_metric(est: Estimate, metric: str) -> float:
         # the last one (megatron/training/global_vars.py at d98e8a6: args.rank == args.world_size - 1): the last
         # pipeline stage's peak, whichever stage is busiest
         return est.stages[-1].peak_allocated_bytes
+    if metric == "allocated-after-step":
+        # Megatron-Bridge's training_log reports torch.cuda.memory_stats()['allocated_bytes.all.current'] after the
+        # logged iteration (src/megatron/bridge/training/utils/train_utils.py at a59fb46a, MEMORY_KEYS and
+        # report_memory; printed by each stage's data-parallel rank 0, rank 0 the first stage): the activations are
+        # freed and what stays is the model states (weights, the gradient buffer, master weights, optimizer states)
+        return sum(c.moments.optimizer for c in est.stages[0].components if c.category == "model states")
     if metric == "allocated-engine-pool":
         # max_memory_allocated() in a trainer process whose colocated engine sleeps in vLLM's memory pool (verl's
         # hybrid engine in sync mode): the pool stays in torch's counters (RLEstimate.allocated_with_engine_pool)

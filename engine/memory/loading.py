@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..scenario.behaviour import Behaviour, fsdp1_wrap
+from .hybrid_offload import HOST_BYTES_PER_OFFLOADED_PARAM, hybrid_offload_fraction
 from .nf4_build import nf4_build_bytes, nf4_clone_bytes
 from .states import Dtypes, StageParams, quantized_bytes_per_param
 
@@ -104,7 +105,8 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
     host_train = 0.0
     if s.offload != "none":
         params = (p.trainable + p.lora) / (s.dp * s.cp)
-        host_train += params * OFFLOAD_BYTES_PER_PARAM
+        hybrid = hybrid_offload_fraction(s)  # Megatron's: that share of the shard, hybrid_offload.py
+        host_train += params * (hybrid * HOST_BYTES_PER_OFFLOADED_PARAM if hybrid else OFFLOAD_BYTES_PER_PARAM)
         if s.offload == "optimizer+params":
             host_train += weights / (s.dp * s.cp)
     return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node)

@@ -10,6 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
 from .breakdown import NO_BYTES, Component, Moments
+from .hybrid_offload import hybrid_offload_fraction
 from .states import Dtypes, StageParams, fp8_param_bytes, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
 
@@ -198,7 +199,7 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
         moments = Moments.whole_step(grads)
         formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x grad bytes: the contiguous gradient buffer, "
                                     "allocated once and zeroed every step")
-    if s.offload != "none":
+    if s.offload != "none" and not hybrid_offload_fraction(s):  # Megatron's hybrid optimizer keeps them
         # DeepSpeed ZeRO-Offload and FSDP CPUOffload move each gradient shard to CPU memory once it is reduced (the
         # CPU optimizer steps there); what stays on the GPU is the reduce bucket, counted with the buckets.
         moments = NO_BYTES
@@ -228,7 +229,8 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                           opt_trainable: float, opt_lora: float, adapter_bytes: int,
                           adapter_master: bool = False) -> list[Component]:
     """The fp32 master weights and the optimizer states on this GPU (none when offloaded to CPU)."""
-    off_opt = s.offload != "none"
+    hybrid = hybrid_offload_fraction(s)  # Megatron's: the master weights stay, that share of the states leaves
+    off_opt = s.offload != "none" and not hybrid
     comps = []
     if dt.master and not off_opt:
         master = (opt_trainable + (opt_lora if adapter_master else 0.0)) * dt.master
@@ -255,16 +257,24 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
         # PyTorch's allocator, and paged out to CPU memory when the GPU runs short, so it never causes an OOM.
         state = 0.0
     if state and not off_opt:
+        formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes")
+        extra = {}
+        if hybrid:
+            state *= 1 - hybrid
+            formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes x (1 - "
+                                        "optimizer_offload_fraction): the rest on the CPU")
+            extra = {"optimizer_offload_fraction": hybrid}
         comps.append(
             _c(
                 "optimizer_states",
                 QT_TRANSLATE_NOOP("engine", "Optimizer states"),
                 "model states",
                 Moments.whole_step(state),
-                QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes"),
+                formula,
                 optimizer=s.optimizer,
                 params=p.trainable + p.lora,
                 state_bytes=dt.state,
+                **extra,
             )
         )
     return comps

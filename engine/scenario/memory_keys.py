@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import MEGATRON, Check, Parsed, key
+from .keys import MEGATRON, Check, Number, Parsed, key
 from .pipeline_layout import parse_pipeline_layout
 
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
@@ -97,6 +97,15 @@ class MemoryKeys:
                                "chunks or decoder layers do not match pp x vpp and the model is not used; \"\": the even "
                                "split", Parsed(parse_pipeline_layout, "text: Megatron layout string, or \"\"",
                                                ("", "Et*4|(t*4|)*14tmL")), applies_to=MEGATRON)
+    optimizer_offload_fraction: float = key(
+        0.0, "Megatron-Core optimizer_offload_fraction (optimizer_cpu_offload: HybridDeviceOptimizer), read with "
+        'offload "optimizer" under the megatron framework: the share of each rank\'s optimizer shard, by elements, '
+        "whose Adam moments live in CPU memory and are stepped there by torch's fused CPU AdamW (the fp32 "
+        "gradients copied to the host, the fp32 parameters back); the fp32 master weights and main gradients stay "
+        "on the GPU. 0: the offload key alone (the whole optimizer, its master weights and the gradients on the CPU, "
+        "as DeepSpeed's ZeRO-Offload); ignored by the other frameworks",
+        Number(0, 1, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 1, not {p!r}."), low_inclusive=True,
+               to_float=True), applies_to="offload optimizer")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
@@ -15,6 +16,7 @@ from .fp8_param_cast import fp8_param_cast_seconds
 from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
+from .hybrid_offload import hybrid_offload_seconds
 from .links import exposed
 
 
@@ -39,8 +41,11 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
     if owned is None:
         owned = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
     offload = optimizer = 0.0
-    if s.offload == "none":
-        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+    hybrid = hybrid_offload_fraction(s)  # Megatron's HybridDeviceOptimizer: that share steps on the CPU
+    if s.offload == "none" or hybrid:
+        optimizer = owned * (1 - hybrid) * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        if hybrid and spec is not None:
+            offload = hybrid_offload_seconds(s, hw, spec, busiest, hybrid)
         if s.optimizer.startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
             optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step

@@ -5753,6 +5753,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="107" />
+        <source>must be a number between 0 and 1, not {p!r}.</source>
+        <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/format.py" line="249" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>

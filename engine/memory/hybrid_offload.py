@@ -1,0 +1,29 @@
+"""Megatron-Core's fractional optimizer offload (optimizer_cpu_offload with optimizer_offload_fraction): what stays
+on the GPU and what moves to CPU memory, read from NVIDIA/Megatron-LM megatron/core/optimizer/cpu_offloading/
+hybrid_optimizer.py and megatron/core/optimizer/__init__.py at 2a75ac12 (the Megatron-LM that Megatron-Bridge 067f987d
+pins; the same code at 23265d2d, the one its 2026-04 skills runs pinned).
+
+The distributed optimizer (distrib_optimizer.py) hands HybridDeviceOptimizer its fp32 main-parameter shards. The
+first `fraction` of their elements (in parameter order, _get_sub_optimizer_param_groups: offload_threshold = GPU
+elements x offload_fraction) are cloned into pinned CPU memory and stepped by torch.optim.AdamW(fused=True) there, so
+their two Adam moments are made on the CPU; the GPU keeps the fp32 shards themselves (the distributed optimizer's
+main parameters, which the step's H2D copy updates) and the fp32 main-gradient buffer. The rest steps on the GPU
+with Transformer Engine's FusedAdam as usual."""
+
+from __future__ import annotations
+
+from ..frameworks.defaults import defaults_for
+from ..scenario import Scenario
+
+# Host bytes per offloaded parameter: its pinned fp32 copy (param.detach().clone().cpu().pin_memory()), the pinned
+# fp32 gradient buffer it is copied into each step (cpu_copy_map_grad) and the two fp32 Adam moments.
+HOST_BYTES_PER_OFFLOADED_PARAM = 16
+
+
+def hybrid_offload_fraction(s: Scenario) -> float:
+    """The share of the optimizer shard that Megatron's HybridDeviceOptimizer steps on the CPU: the key
+    optimizer_offload_fraction where offload is "optimizer" and the framework takes Megatron's arguments, else 0
+    (the offload key's whole-optimizer offload, or none)."""
+    if s.offload != "optimizer" or not s.optimizer_offload_fraction:
+        return 0.0
+    return s.optimizer_offload_fraction if defaults_for(s.framework).takes_megatron_arguments else 0.0
