@@ -144,9 +144,14 @@ def test_runs_left_out_say_why():
 # communicator and TE's current-scaling amax all-reduces over the TP group (h-mlperf), NCCL's NVLS/NVLSTree/PAT and
 # the tree's bandwidth across nodes (h-nvls), Blackwell's no-mask attention calls (h-gbcp), Megatron's combined 1F1B
 # stream by stream (h-mb1), ROCm TE's cast kernel (h-amd), bitsandbytes' 8-bit kernel and host path (h-ttpairs2) and
-# MXFP8's weight-scale swizzle (h-mxcast): median 7.4%, p90 22.9% (79 of 912 rows beyond 25%).
+# MXFP8's weight-scale swizzle (h-mxcast): median 7.4%, p90 22.9% (79 of 912 rows beyond 25%). Then 24 measured
+# ablations from Megatron-Bridge's performance skills (067f987d, skills/nemo-mbridge-perf-*/card.yaml: h-skmoe,
+# h-skdense, h-skoffload), runs no constant was ever fitted to: median 7.5%, p90 24.0% (90 of 936 rows beyond 25%).
+# The bound moved with the data, not with the model: 11 of the new rows are one-micro-batch MoE steps (Moonlight-16B
+# GBS 4, Qwen3-30B-A3B and GPT-OSS-20B at GBS 4-8) that the model predicts 45-200% fast, the gap issue 23 names for
+# MoE at micro-batch 1-2; dropping them would hide it. Still within the issue's p90 <= 25%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.23
+P90_MEASURED = 0.24
 
 
 def test_throughput_error_targets():
