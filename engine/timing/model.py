@@ -38,7 +38,7 @@ from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
-from .links import dispatch_seconds, link, nvlink_domain
+from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
@@ -187,7 +187,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
-    ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
+    ep_lat = link(hw, ep_ranks(s)[0], node, ep_ranks(s)[1])[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
                               and s.intra_node_bandwidth_bytes_per_s is None, nccl_nvls(prof))
