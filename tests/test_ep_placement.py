@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.models.presets import model_spec_for
 from engine.scenario import Scenario, scenario_from_dict
 from engine.timing.data import framework_profile
+from engine.timing.expert_shards import sharded_trainable
 from engine.timing.hardware import hardware_for
 from engine.timing.layer_settings import moe_dispatch
 from engine.timing.links import dispatch_seconds, ep_local_ranks, ep_ranks, nvlink_domain
@@ -48,3 +49,21 @@ def test_all_to_all_inside_the_node_crosses_no_nic():
     assert dispatch_seconds(token_bytes, spec, inside, hw) == copies * 7 / 8 / hw.intra_bytes_per_s
     assert dispatch_seconds(token_bytes, spec, across, hw) == (
         copies * 3 / 8 / hw.intra_bytes_per_s + copies * 4 / 8 / hw.inter_bytes_per_s)
+
+
+class _Stage:
+    def __init__(self, trainable: float, trainable_expert: float) -> None:
+        self.trainable, self.trainable_expert = trainable, trainable_expert
+
+
+def test_experts_step_over_the_expert_data_parallel_ranks():
+    # Megatron-Core's second (expert) distributed optimizer shards over intra_expt_dp_group (megatron/core/optimizer/
+    # __init__.py at 24bad8e6 lines 1207-1241), tp x dp x cp / (ep x etp) ranks: 8 / (8 x 1) = 1 for Moonlight's
+    # recipe, so the rank steps all its experts; the dense parameters shard over dp = 4
+    s = _megatron(nodes=1, tp=2, ep=8, etp=1, zero_stage=1)
+    assert sharded_trainable(s, _Stage(3.0, 2.0)) == 1.0 / 4 + 2.0
+    # EP 8 (etp = tp = 1) on 16 GPUs: two expert data-parallel ranks, sixteen dense ones
+    s = _megatron(nodes=2, ep=8, zero_stage=1)
+    assert sharded_trainable(s, _Stage(3.0, 2.0)) == 1.0 / 16 + 2.0 / 2
+    # without ZeRO every rank steps all it holds
+    assert sharded_trainable(_megatron(nodes=1, tp=2, ep=8, etp=1), _Stage(3.0, 2.0)) == 3.0

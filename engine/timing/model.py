@@ -171,6 +171,7 @@ class _Stage:
     params: float
     layers: int  # decoder layers of the stage
     host: float = 0.0  # per micro-batch: the GPU waiting for the host's launches and syncs (host.py)
+    trainable_expert: float = 0.0  # of trainable: the routed experts' (and their adapters'), per rank
 
     @property
     def total(self) -> float:
@@ -252,7 +253,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers), host)
+                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert)
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) -> float:
@@ -342,8 +343,7 @@ def step_time(s: Scenario) -> StepTime:
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
-    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest),
-                                           spec)
+    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest), spec)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
