@@ -343,8 +343,7 @@ def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest
     tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
     parameters largest first and gives each to the rank holding the fewest elements), the largest load that
     greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
-    stage (each parameter tensor per TP rank, models/parameter_tensors.py layer_tensors), the embedding and head on
-    a whole model (pp = 1)."""
+    stage (each tensor per TP rank, parameter_tensors.py layer_tensors), the embedding and head when pp = 1."""
     average = sharded_trainable(s, busiest)  # the experts over the expert data-parallel ranks (expert_shards.py)
     if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
             or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
