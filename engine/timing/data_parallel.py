@@ -20,6 +20,7 @@ from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
+from .expert_shards import sharded_trainable
 from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
@@ -338,13 +339,12 @@ def parameter_tensors(spec: ModelSpec, layers: int) -> int:
 
 def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
     """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / (dp x cp: the context-parallel ranks
-    shard with the data-parallel ones, data_parallel_seconds), or, where the framework hands
-    each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
+    shard with the data-parallel ones; experts: expert_shards.py), or, where the framework hands each rank whole
+    tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
     parameters largest first and gives each to the rank holding the fewest elements), the largest load that
     greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
-    stage (each parameter tensor per TP rank, models/parameter_tensors.py layer_tensors), the embedding and head on
-    a whole model (pp = 1)."""
-    average = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
+    stage (each tensor per TP rank, parameter_tensors.py layer_tensors), the embedding and head when pp = 1."""
+    average = sharded_trainable(s, busiest)  # the experts over the expert data-parallel ranks (expert_shards.py)
     if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
             or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
         return average

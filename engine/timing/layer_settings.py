@@ -11,6 +11,7 @@ from ..scenario import Scenario
 from ..scenario.behaviour import main_grads_fp32
 from .data import efficiency
 from .hardware import Hardware
+from .links import ep_local_ranks
 
 
 def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
@@ -93,7 +94,7 @@ def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[s
     experts pad their rows to the fp8 alignment themselves (frameworks fp8_expert_padding; the flex dispatcher's
     HybridEP and DeepEP pad while they permute, so only the all-to-all and all-gather dispatchers leave it to
     them)."""
-    local = max(1, min(s.ep, nvlink_ranks // (s.tp * s.cp)))  # EP ranks inside this GPU's NVLink domain
+    local = ep_local_ranks(s, nvlink_ranks)  # EP ranks inside this GPU's NVLink domain (links.ep_ranks)
     flex = s.moe_token_dispatcher_type == "flex"
     permutation = str(prof.get("moe_permutation", ""))
     if permutation == "transformers" and s.compile:  # torch.compile fuses transformers' element-wise experts kernels

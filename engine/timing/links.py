@@ -49,14 +49,33 @@ def nvlink_domain(s: Scenario, hw: Hardware) -> int:
     return max(s.gpus_per_node, hw.nvlink_domain)
 
 
+def ep_ranks(s: Scenario) -> tuple[int, int]:
+    """(span, stride) of an expert-parallel group in rank order: its ep ranks lie `expert_tp` apart over
+    expert_tp x ep consecutive GPUs. Megatron-Core builds the experts' grid apart from the dense one since MoE parallel
+    folding (NVIDIA/Megatron-LM 7f22e210, core 0.10.0; megatron/core/parallel_state.py at 24bad8e6 lines 871-896:
+    RankGenerator(tp=expert_tensor_parallel_size, ep, dp=expert-dp, pp, cp=1, order='tp-cp-ep-dp-pp'), etp
+    defaulting to tp), so CP and the dense TP beyond etp fold into the EP group rather than stretching it. torchtitan
+    does the same (pytorch/torchtitan aeb3a4ba torchtitan/distributed/parallel_dims.py _build_mesh_with_ep: ep =
+    dp_shard_in_ep x cp with etp = tp, x tp as well with etp = 1, the mesh ordered pp, dp_replicate,
+    dp_shard_mod_ep, dp_shard_in_ep, cp, tp), and DeepSpeed's expert groups are runs of its data-parallel ranks,
+    tp apart (no CP)."""
+    return s.expert_tp * s.ep, s.expert_tp
+
+
+def ep_local_ranks(s: Scenario, domain: int) -> int:
+    """EP ranks inside this GPU's NVLink domain of `domain` GPUs (ep_ranks' placement)."""
+    return max(1, min(s.ep, domain // ep_ranks(s)[1]))
+
+
 def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardware) -> float:
     """One dispatch (or combine) of a micro-batch's routed tokens over the EP group, `token_bytes` being its tokens'
     hidden states. What stays in the NVLink domain goes over its links, the rest through this GPU's own NIC (no ring
     spreads it over the node's other NICs)."""
     ep = s.ep
     if s.moe_token_dispatcher_type == "allgather":  # every rank gathers all ranks' tokens (a ring over the group)
-        return (ep - 1) * token_bytes / link(hw, s.tp * s.cp * ep, nvlink_domain(s, hw), s.tp * s.cp)[0]
-    local = max(1, min(ep, nvlink_domain(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
+        span, stride = ep_ranks(s)
+        return (ep - 1) * token_bytes / link(hw, span, nvlink_domain(s, hw), stride)[0]
+    local = ep_local_ranks(s, nvlink_domain(s, hw))  # EP ranks in this GPU's NVLink domain
     copies = token_bytes * spec.top_k
     inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
     if s.moe_token_dispatcher_type == "flex" and local > 1:

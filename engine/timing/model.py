@@ -38,7 +38,7 @@ from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
-from .links import dispatch_seconds, link, nvlink_domain
+from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
@@ -171,6 +171,7 @@ class _Stage:
     params: float
     layers: int  # decoder layers of the stage
     host: float = 0.0  # per micro-batch: the GPU waiting for the host's launches and syncs (host.py)
+    trainable_expert: float = 0.0  # of trainable: the routed experts' (and their adapters'), per rank
 
     @property
     def total(self) -> float:
@@ -187,7 +188,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
-    ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
+    ep_lat = link(hw, ep_ranks(s)[0], node, ep_ranks(s)[1])[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
                               and s.intra_node_bandwidth_bytes_per_s is None, nccl_nvls(prof))
@@ -252,7 +253,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers), host)
+                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert)
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) -> float:
@@ -342,8 +343,7 @@ def step_time(s: Scenario) -> StepTime:
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
-    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest),
-                                           spec)
+    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest), spec)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
