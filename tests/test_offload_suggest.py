@@ -38,3 +38,16 @@ def test_megatron_gets_the_smallest_fraction_that_fits(seq_len: int) -> None:
 def test_other_frameworks_keep_the_whole_optimizer_offload() -> None:
     s = scenario_from_dict({**TIGHT, "framework": "deepspeed", "seq_len": 12288})
     assert _offload(s).changes == {"offload": "optimizer"}
+
+
+def test_make_it_fit_offers_megatron_the_same_share() -> None:
+    """The plan search's offload axis under Megatron: quarters of the optimizer (solver.py HYBRID_FRACTIONS), the
+    smallest that fits among them, and never the whole-optimizer offload Megatron does not have."""
+    from engine.planning.solver import plan_search
+
+    s = scenario_from_dict({**TIGHT, "seq_len": 12288})
+    plans = [p for p in plan_search(s).plans if "offload" in p.changes]
+    assert plans and all(p.changes.get("optimizer_offload_fraction") for p in plans if p.changes["offload"] == "optimizer")
+    fraction = next(p.changes["optimizer_offload_fraction"] for p in plans if p.changes["offload"] == "optimizer")
+    assert fraction == _offload(s).changes["optimizer_offload_fraction"]  # 0.75: a quarter step, as the suggestion
+    assert not estimate(s.replace(offload="optimizer", optimizer_offload_fraction=fraction - 0.25)).fits
