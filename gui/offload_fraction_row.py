@@ -23,6 +23,17 @@ def fraction_applies(s: Scenario) -> bool:
     return s.offload == "optimizer" and TABLE[s.framework].takes_megatron_arguments
 
 
+def offload_changes(s: Scenario, offload: str) -> dict[str, Any]:
+    """The edit of choosing `offload` in the set-up: under Megatron, offloading the optimizer is its
+    --optimizer-cpu-offload, whose fraction defaults to 1.0 (megatron/training/arguments.py at d98e8a64 line 2922),
+    so a fraction not set yet becomes 1.0 in the same undo step; the planner's fraction 0 would be DeepSpeed's
+    whole-optimizer offload, which Megatron does not have."""
+    changes: dict[str, Any] = {"offload": offload}
+    if offload == "optimizer" and not s.optimizer_offload_fraction and TABLE[s.framework].takes_megatron_arguments:
+        changes["optimizer_offload_fraction"] = 1.0
+    return changes
+
+
 class OffloadFractionRow(QObject):
     def __init__(self, form: QFormLayout, after: QWidget, edit: Callable[[dict[str, Any]], None],
                  parent: QObject | None = None) -> None:

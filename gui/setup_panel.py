@@ -22,7 +22,7 @@ from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 from .choices import choice_items
 from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
-from .offload_fraction_row import OffloadFractionRow
+from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
@@ -277,8 +277,9 @@ class SetupPanel(EditorPanel):
         self.qlora_bits.valueChosen.connect(lambda v: edit({"qlora_bits": v}))
         self.double_quant.toggled.connect(lambda v: edit({"qlora_double_quant": v}))
         self.base_storage.valueChosen.connect(lambda v: edit({"base_storage": v}))
-        for key in ("precision", "optimizer", "checkpointing", "attention", "offload", "estimator"):
+        for key in ("precision", "optimizer", "checkpointing", "attention", "estimator"):
             getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
+        self.offload.valueChosen.connect(lambda v: edit(offload_changes(self.state.scenario, v)))
         self.micro_batch.valueEdited.connect(lambda v, drag: self._slider_edit("micro_batch", v, drag))
         self.seq_len.valueEdited.connect(lambda v, drag: self._slider_edit("seq_len", v, drag))
         self.micro_batch.slider.sliderReleased.connect(self._end_drag)

@@ -59,3 +59,16 @@ def test_explanations_name_the_cpu_optimizer_timed():
     warning = " ".join(str(w) for w in estimate(hybrid).warnings)
     assert "25% of the optimizer states on the CPU" in warning and "up to 10x" not in warning
     assert "up to 10x" in " ".join(str(w) for w in estimate(zero_offload).warnings)
+
+
+def test_choosing_optimizer_offload_under_megatron_takes_its_default_fraction(qtbot, tmp_path):
+    """Megatron's --optimizer-cpu-offload alone offloads the whole shard's moments: --optimizer-offload-fraction
+    defaults to 1.0 (megatron/training/arguments.py at d98e8a64 line 2922); one undo step takes both back."""
+    win = window_from(qtbot, tmp_path, {**CARD, "offload": "none", "optimizer_offload_fraction": 0.0})
+    combo, state = win.setup_panel.offload, win.state
+    count = state.undo_stack.count()
+    combo.setCurrentIndex(combo.findData("optimizer"))
+    assert (state.scenario.offload, state.scenario.optimizer_offload_fraction) == ("optimizer", 1.0)
+    assert state.undo_stack.count() == count + 1
+    win.undo_action.trigger()
+    assert (state.scenario.offload, state.scenario.optimizer_offload_fraction) == ("none", 0.0)
