@@ -22,6 +22,7 @@ from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 from .choices import choice_items
 from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
+from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
@@ -167,6 +168,7 @@ class SetupPanel(EditorPanel):
             "optimizer+params": self.tr("optimizer states and weights to CPU"),
         }))
         pform.addRow(self.tr("Offload (slow)"), self.offload)
+        self.offload_fraction = OffloadFractionRow(pform, self.offload, lambda changes: self._edit(changes), self)
         self.estimator = ValueCombo(choice_items("estimator", {
             "detailed": self.tr("per-operation model, checked against traced steps (detailed)"),
             "seed-per-op": self.tr("textbook per-layer formula from the guide (seed-per-op)"),
@@ -275,8 +277,9 @@ class SetupPanel(EditorPanel):
         self.qlora_bits.valueChosen.connect(lambda v: edit({"qlora_bits": v}))
         self.double_quant.toggled.connect(lambda v: edit({"qlora_double_quant": v}))
         self.base_storage.valueChosen.connect(lambda v: edit({"base_storage": v}))
-        for key in ("precision", "optimizer", "checkpointing", "attention", "offload", "estimator"):
+        for key in ("precision", "optimizer", "checkpointing", "attention", "estimator"):
             getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
+        self.offload.valueChosen.connect(lambda v: edit(offload_changes(self.state.scenario, v)))
         self.micro_batch.valueEdited.connect(lambda v, drag: self._slider_edit("micro_batch", v, drag))
         self.seq_len.valueEdited.connect(lambda v, drag: self._slider_edit("seq_len", v, drag))
         self.micro_batch.slider.sliderReleased.connect(self._end_drag)
@@ -356,6 +359,7 @@ class SetupPanel(EditorPanel):
         self.ep.setToolTip("" if spec.is_moe else self.tr("Expert parallelism needs a mixture-of-experts model."))
         self.vision.show(s, spec.vision)
         self.rl.show(s)
+        self.offload_fraction.show(s)
         page = self.qlora_row if s.method == "qlora" else self.base_storage
         if self.weights_row.currentWidget() is not page:
             self.weights_row.setCurrentWidget(page)

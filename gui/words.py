@@ -43,6 +43,7 @@ FIELD_LABELS: dict[str, str] = {
     "zero_stage": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
     "fsdp": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
     "offload": QT_TRANSLATE_NOOP("Fields", "Offload (slow)"),
+    "optimizer_offload_fraction": QT_TRANSLATE_NOOP("Fields", "Optimizer share on the CPU"),
     "estimator": QT_TRANSLATE_NOOP("Fields", "Estimator"),
     "reserve": QT_TRANSLATE_NOOP("Fields", "Safety reserve"),
     "k_factor": QT_TRANSLATE_NOOP("Fields", "K factor"),

@@ -61,6 +61,8 @@ SCENARIOS = {
          "precision": "mixed-bf16", "framework": "megatron"},
         {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
          "distributed_optimizer": True, "framework": "megatron"},
+        {**BASE, "tp": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "offload": "optimizer",
+         "optimizer_offload_fraction": 0.35, "framework": "megatron"},
     ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,

@@ -8,6 +8,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomModel, Scenario, resolve_model
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
 
 _TT_OPT = {
@@ -143,6 +144,7 @@ def megatron_args(s: Scenario) -> str:
         flags.append(f"--{half}")
     if s.distributed_optimizer:
         flags.append("--use-distributed-optimizer")
+    flags += offload_flags(s)  # Megatron's hybrid optimizer offload (megatron_offload.py)
     if s.checkpointing in ("full", "selective"):
         args.append(("--recompute-granularity", s.checkpointing))
         if s.checkpointing == "full":

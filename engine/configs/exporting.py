@@ -110,6 +110,8 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "vpp",
         "pp_schedule",
         "fp8_param_gather",
+        "offload",
+        "optimizer_offload_fraction",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),

@@ -14,8 +14,9 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_int, set_int
+from .megatron_offload import bridge_flags, read_optimizer_offload
 from .result import Collector
-from .shell import scan
+from .shell import hydra_overrides, scan
 
 # tokenizer -> vocabulary size when --vocab-size is not given (the tokenizers' published sizes)
 _TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
@@ -69,6 +70,10 @@ def read(c: Collector, text: str) -> None:
     _read_world_and_accumulation(c, a)
     _read_precision_and_recompute(c, a)
     _read_kernels_and_offload(c, a)
+    # Megatron-Bridge's OptimizerConfig overrides where the script has no offload flag of its own
+    bridge = bridge_flags(hydra_overrides(text, c.file)) if "optimizer." in text else {}
+    use_bridge = bool(bridge) and not {"--optimizer-cpu-offload", "--optimizer-offload-fraction"} & set(a)
+    read_optimizer_offload(c, bridge if use_bridge else a, bridge=use_bridge)
     c.assume(
         "optimizer",
         "adamw-fused",

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..memory.breakdown import Estimate
 from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -170,16 +171,37 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     if world < MAX_GPUS:
         # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
         axes += [[_Option("gpus", 9.0, (), None, "", "zero3")], [_Option("gpus2", 9.5, (), None, "", "tp_pp")]]
-    offs = [("optimizer", 12.0, QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory"))] \
-        if s.offload == "none" else []
-    if s.offload != "optimizer+params" and s.method != "qlora":
-        offs.append(("optimizer+params", 14.0,
-                     QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory")))
-    axes.append([_Option("offload", c, (("offload", o),), message(what), _OFF) for o, c, what in offs])
+    axes.append(_offload_options(s))
     if s.training_objective != "sft":  # post-training: the engine's share, its sleep, the reference (rl_suggest)
         axes += [[_Option(f"rl{i}", cost, tuple(changes.items()), phrase, note) for cost, changes, phrase, note in group]
                  for i, group in enumerate(rl_options(s, dtypes_for(s).compute))]
     return [a for a in axes if a]
+
+
+# Megatron-Core's fractional optimizer offload, a quarter of the shard at a time (offload_suggest.py)
+HYBRID_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
+_HYBRID = QT_TRANSLATE_NOOP("engine", "each step waits for a CPU AdamW over that share: Megatron-Bridge measured "
+                                      "+88% step time at 25%, +321% at 100%")
+
+
+def _offload_options(s: Scenario) -> list[_Option]:
+    """The offload axis, weaker to stronger: under Megatron its hybrid optimizer's larger shares of the optimizer on
+    the CPU (cheaper than the whole of it: the master weights stay), elsewhere the whole optimizer; then the weights
+    too (ZeRO-3's offload)."""
+    out = []
+    current = s.optimizer_offload_fraction if s.offload == "optimizer" else 0.0
+    if defaults_for(s.framework).takes_megatron_arguments and (s.offload == "none" or 0 < current < 1):
+        out += [_Option("offload", 11.0 + f, (("offload", "optimizer"), ("optimizer_offload_fraction", f)),
+                        message(QT_TRANSLATE_NOOP("engine", "move {share} of the optimizer states to CPU memory "
+                                                            "(Megatron's optimizer_offload_fraction)"),
+                                share=f"{f:.0%}"), _HYBRID) for f in HYBRID_FRACTIONS if f > current]
+    elif s.offload == "none":
+        out.append(_Option("offload", 12.0, (("offload", "optimizer"),),
+                           message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory")), _OFF))
+    if s.offload != "optimizer+params" and s.method != "qlora":
+        out.append(_Option("offload", 14.0, (("offload", "optimizer+params"),), message(QT_TRANSLATE_NOOP(
+            "engine", "offload optimizer states and weights to CPU memory")), _OFF))
+    return out
 
 
 def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str | None, str | None]:
@@ -194,6 +216,9 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
                  or (gpus == "tp_pp" and "offload" in axes)):
         return None, None, None
     need = {"none": 0, "optimizer": 2, "optimizer+params": 3}[ch.get("offload", base.offload)]
+    if need == 2 and ch.get("optimizer_offload_fraction", base.optimizer_offload_fraction) and \
+            defaults_for(base.framework).takes_megatron_arguments:  # Megatron's hybrid optimizer: its distributed one
+        need = 0 if base.distributed_optimizer else 1
     if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
         ch.update(zero_stage=need, fsdp=False)
     if ch.get("zero_stage", base.effective_zero) == 3 and ch.get("method", base.method) == "qlora":

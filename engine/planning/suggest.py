@@ -19,6 +19,7 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..workloads import estimate
 from .limits import min_seq_len
+from .offload_suggest import offload_candidate
 from .rl_suggest import rl_candidates
 from .serve_suggest import serving_candidates, users_as_set
 
@@ -101,10 +102,9 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     {"pp": s.pp * 2, "grad_accum": max(s.grad_accum, s.pp * 2)},
                     QT_TRANSLATE_NOOP("engine", "pipeline bubbles cost throughput unless many micro-batches are in "
                                                 "flight")))
-    if s.effective_zero >= 1 and s.offload == "none":
-        out.append((message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")),
-                    {"offload": "optimizer"},
-                    QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound")))
+    offload = offload_candidate(s)  # Megatron's: the smallest share of the optimizer that fits
+    if offload is not None:
+        out.append(offload)
     return out
 
 

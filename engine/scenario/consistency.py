@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConsistencyError, ScenarioError
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from .posttraining_checks import check_posttraining
@@ -150,7 +151,10 @@ def _check_sharding_and_offload(s: Any) -> None:
             QT_TRANSLATE_NOOP("engine", "FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}."),
             zero_stage=s.zero_stage,
         )
-    if s.offload != "none" and s.effective_zero == 0:
+    # Megatron's optimizer CPU offload runs under its distributed optimizer (megatron/core/optimizer/__init__.py
+    # at d98e8a64 line 1057: the precision-aware optimizer it needs is "only supported with distributed optimizer")
+    megatron_sharded = s.distributed_optimizer and defaults_for(s.framework).takes_megatron_arguments
+    if s.offload != "none" and s.effective_zero == 0 and not (s.offload == "optimizer" and megatron_sharded):
         raise ConsistencyError(
             "offload",
             QT_TRANSLATE_NOOP("engine", "Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP."),

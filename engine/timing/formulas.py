@@ -20,7 +20,10 @@ FORMULAS = {
                         "HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered "
                         "and reduce-scattered on its own, synchronously, with one copy launch per rank",
     "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
-    "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
+    "offload": "CPU optimizer + copies over PCIe: DeepSpeed's CPU Adam on the whole shard at the node's host memory "
+               "bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are "
+               "offloaded too); Megatron's HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch's "
+               "fused CPU AdamW at one thread's rate per rank + its fp32 gradients to the host and weights back",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU "
                  "waiting for the host: bitsandbytes' sync after each tensor; Megatron's fp8 weights (fp8_param_gather,"
                  " tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax "

@@ -7,8 +7,8 @@ this says, per term and for the scenario's GPU and framework, what kind of figur
   FLOPS table, stas00/ml-engineering; attention fractions from the FlashAttention papers' benchmarks);
 - derived: bytes, FLOPs, steps or latencies counted from the frameworks' and NCCL's source over datasheet rates;
 - assumed: a stated figure without a measurement behind it for this case (a GPU without its own matmul
-  measurement takes the table's median; the share of a collective hidden behind compute; CPU Adam's host memory
-  bandwidth).
+  measurement takes the table's median; the share of a collective hidden behind compute; DeepSpeed's CPU Adam's
+  host memory bandwidth; Megatron's hybrid CPU optimizer's rate is derived from Megatron-Bridge's measured runs).
 
 No Qt; the texts are marked for translation and shown by the Time tab.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
@@ -61,7 +62,8 @@ _FIXED = {
     "bubble": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "The pipeline schedule's idle slots: (pp - 1) / vpp micro-batches of the busiest stage.")),
     "offload": Provenance(ASSUMED, QT_TRANSLATE_NOOP(
-        "engine", "CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.")),
+        "engine", "DeepSpeed's CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth "
+        "per node, and PCIe at 80% of its rate.")),
     "optimizer": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.")),
     # kernel counts and syncs are counted from the frameworks' source; the host seconds per launch and per sync were
@@ -70,6 +72,13 @@ _FIXED = {
         "engine", "Kernel launches and host syncs per layer counted from the framework's source, at a host time per "
         "launch and per sync measured on another machine's CPU, not this one's.")),
 }
+# Megatron's HybridDeviceOptimizer (optimizer_offload_fraction, timing/hybrid_offload.py): the per-thread rate of
+# torch's fused CPU AdamW is derived from one measured point of Megatron-Bridge's CPU-offloading card and checked on
+# its other points (presets/efficiency.json megatron_cpu_adam)
+_HYBRID_OFFLOAD = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "Megatron's HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) "
+    "steps in torch's fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge's "
+    "measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate."))
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute."))
 _COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
@@ -81,6 +90,8 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
     """Per term of the training step (model.py BREAKDOWN_KEYS): what kind of figure decides it for `s`."""
     prof = framework_profile(s.framework)
     out = {"compute": _gemm(s), **_FIXED}
+    if hybrid_offload_fraction(s):
+        out["offload"] = _HYBRID_OFFLOAD
     out["communication_tp"] = _COLLECTIVE_ASSUMED if prof["tp_overlap"] > 0 else _COLLECTIVE_DERIVED
     if prof["ep_overlap"] > 0:
         out["communication_ep"] = _COLLECTIVE_ASSUMED

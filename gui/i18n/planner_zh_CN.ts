@@ -4,178 +4,178 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="58" />
+        <location filename="../app.py" line="58"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="97" />
+        <location filename="../app.py" line="97"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="181" />
-        <location filename="../file_actions.py" line="77" />
-        <location filename="../library_actions.py" line="27" />
-        <location filename="../library_actions.py" line="31" />
+        <location filename="../app.py" line="181"/>
+        <location filename="../file_actions.py" line="77"/>
+        <location filename="../library_actions.py" line="27"/>
+        <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="29" />
+        <location filename="../dialogs.py" line="29"/>
         <source>Dense bf16 peak (optional)</source>
         <translation>稠密 bf16 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="30" />
+        <location filename="../dialogs.py" line="30"/>
         <source>Dense fp8 peak (optional)</source>
         <translation>稠密 fp8 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="31" />
+        <location filename="../dialogs.py" line="31"/>
         <source>Memory bandwidth (optional)</source>
         <translation>显存带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="32" />
+        <location filename="../dialogs.py" line="32"/>
         <source>GPU-to-GPU link, one direction (optional)</source>
         <translation>GPU 间互联单向带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="57" />
-        <location filename="../file_actions.py" line="168" />
+        <location filename="../dialogs.py" line="57"/>
+        <location filename="../file_actions.py" line="168"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="58" />
+        <location filename="../dialogs.py" line="58"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="65" />
-        <location filename="../dialogs.py" line="188" />
+        <location filename="../dialogs.py" line="65"/>
+        <location filename="../dialogs.py" line="188"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="66" />
+        <location filename="../dialogs.py" line="66"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="73" />
+        <location filename="../dialogs.py" line="73"/>
         <source>not given</source>
         <translation>未填写</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="92" />
+        <location filename="../dialogs.py" line="92"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="200" />
+        <location filename="../dialogs.py" line="200"/>
         <source>Delete scenarios</source>
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="44" />
-        <location filename="../config_actions.py" line="59" />
-        <location filename="../dialogs.py" line="102" />
+        <location filename="../config_actions.py" line="44"/>
+        <location filename="../config_actions.py" line="59"/>
+        <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="92" />
-        <location filename="../config_actions.py" line="102" />
+        <location filename="../config_actions.py" line="92"/>
+        <location filename="../config_actions.py" line="102"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="94" />
+        <location filename="../config_actions.py" line="94"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="107" />
+        <location filename="../dialogs.py" line="107"/>
         <source>Name this model</source>
         <translation>为此模型命名</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="108" />
+        <location filename="../dialogs.py" line="108"/>
         <source>Name in the model list:</source>
         <translation>在模型列表中的名称：</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="131" />
+        <location filename="../dialogs.py" line="131"/>
         <source>Add a folder with models</source>
         <translation>添加包含模型的文件夹</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="145" />
+        <location filename="../dialogs.py" line="145"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="146" />
+        <location filename="../dialogs.py" line="146"/>
         <source>Save the changes to "%s" first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="67" />
+        <location filename="../file_actions.py" line="67"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="132" />
+        <location filename="../file_actions.py" line="132"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="140" />
+        <location filename="../file_actions.py" line="140"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="62" />
-        <location filename="../file_actions.py" line="157" />
+        <location filename="../config_actions.py" line="62"/>
+        <location filename="../file_actions.py" line="157"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="183" />
+        <location filename="../file_actions.py" line="183"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="104" />
-        <location filename="../file_actions.py" line="192" />
-        <location filename="../file_actions.py" line="203" />
+        <location filename="../config_actions.py" line="104"/>
+        <location filename="../file_actions.py" line="192"/>
+        <location filename="../file_actions.py" line="203"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="227" />
+        <location filename="../file_actions.py" line="227"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="245" />
+        <location filename="../file_actions.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="252" />
+        <location filename="../file_actions.py" line="252"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="261" />
+        <location filename="../file_actions.py" line="261"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="264" />
+        <location filename="../file_actions.py" line="264"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -214,59 +214,59 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../names.py" line="20" />
+        <location filename="../names.py" line="20"/>
         <source>%(model)s on %(gpus)s</source>
         <translation>%(model)s，%(gpus)s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="53" />
+        <location filename="../library_actions.py" line="53"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="54" />
+        <location filename="../library_actions.py" line="54"/>
         <source>Save to the library</source>
         <translation>保存到场景库</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="64" />
+        <location filename="../library_actions.py" line="64"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="65" />
+        <location filename="../library_actions.py" line="65"/>
         <source>"%s" was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="131" />
-        <location filename="../library_actions.py" line="82" />
-        <location filename="../library_actions.py" line="85" />
+        <location filename="../file_actions.py" line="131"/>
+        <location filename="../library_actions.py" line="82"/>
+        <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="94" />
+        <location filename="../library_actions.py" line="94"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="111" />
+        <location filename="../library_actions.py" line="111"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="125" />
+        <location filename="../library_actions.py" line="125"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="100" />
+        <location filename="../file_actions.py" line="100"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="101" />
+        <location filename="../file_actions.py" line="101"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -274,7 +274,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="176" />
+        <location filename="../state.py" line="176"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -282,107 +282,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="79" />
+        <location filename="../results.py" line="85"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="79" />
+        <location filename="../results.py" line="85"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="79" />
+        <location filename="../results.py" line="85"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="80" />
+        <location filename="../results.py" line="86"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="94" />
+        <location filename="../results.py" line="100"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124" />
+        <location filename="../results.py" line="130"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126" />
+        <location filename="../results.py" line="132"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="127" />
+        <location filename="../results.py" line="133"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="148" />
+        <location filename="../results.py" line="154"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164" />
+        <location filename="../results.py" line="170"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164" />
+        <location filename="../results.py" line="170"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164" />
+        <location filename="../results.py" line="170"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="168" />
+        <location filename="../results.py" line="174"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="170" />
+        <location filename="../results.py" line="176"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="170" />
+        <location filename="../results.py" line="176"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="171" />
+        <location filename="../results.py" line="177"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="172" />
+        <location filename="../results.py" line="178"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="176" />
+        <location filename="../results.py" line="182"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="177" />
+        <location filename="../results.py" line="183"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="179" />
+        <location filename="../results.py" line="185"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="180" />
+        <location filename="../results.py" line="186"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -390,32 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="307" />
+        <location filename="../charts.py" line="307"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="305" />
+        <location filename="../charts.py" line="305"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="283" />
+        <location filename="../charts.py" line="283"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="305" />
+        <location filename="../charts.py" line="305"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="308" />
+        <location filename="../charts.py" line="308"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="309" />
+        <location filename="../charts.py" line="309"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -423,7 +423,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="53" />
+        <location filename="../charts.py" line="53"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -431,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="139" />
+        <location filename="../compare_view.py" line="139"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -439,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="157" />
+        <location filename="../compare_view.py" line="157"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="256" />
+        <location filename="../compare_view.py" line="256"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="316" />
+        <location filename="../compare_view.py" line="316"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="317" />
+        <location filename="../compare_view.py" line="317"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="318" />
+        <location filename="../compare_view.py" line="318"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="319" />
+        <location filename="../compare_view.py" line="319"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="330" />
+        <location filename="../compare_view.py" line="330"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -477,117 +477,117 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>DiagnosePanel</name>
     <message>
-        <location filename="../diagnose_panel.py" line="41" />
+        <location filename="../diagnose_panel.py" line="41"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="42" />
+        <location filename="../diagnose_panel.py" line="42"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="43" />
+        <location filename="../diagnose_panel.py" line="43"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="57" />
+        <location filename="../diagnose_panel.py" line="57"/>
         <source>Open a run's record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="58" />
+        <location filename="../diagnose_panel.py" line="58"/>
         <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
         <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="90" />
+        <location filename="../diagnose_panel.py" line="90"/>
         <source>one training step</source>
         <translation>一个训练步</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="106" />
+        <location filename="../diagnose_panel.py" line="106"/>
         <source>planned, allocated</source>
         <translation>计划：已分配</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="110" />
+        <location filename="../diagnose_panel.py" line="110"/>
         <source>planned, reserved</source>
         <translation>计划：已预留</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="114" />
+        <location filename="../diagnose_panel.py" line="114"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="131" />
+        <location filename="../diagnose_panel.py" line="131"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="145" />
+        <location filename="../diagnose_panel.py" line="145"/>
         <source>needed when it failed</source>
         <translation>出错时所需</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="158" />
+        <location filename="../diagnose_panel.py" line="158"/>
         <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
         <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="161" />
+        <location filename="../diagnose_panel.py" line="161"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="163" />
+        <location filename="../diagnose_panel.py" line="163"/>
         <source>Open a file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="165" />
+        <location filename="../diagnose_panel.py" line="165"/>
         <source>Nothing diagnosed yet.</source>
         <translation>尚未诊断。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="170" />
+        <location filename="../diagnose_panel.py" line="170"/>
         <source>Apply the fix</source>
         <translation>应用此修复</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="173" />
+        <location filename="../diagnose_panel.py" line="173"/>
         <source>Calibrate this machine from the record</source>
         <translation>用此记录校准这台机器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="230" />
+        <location filename="../diagnose_panel.py" line="230"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="263" />
+        <location filename="../diagnose_panel.py" line="263"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="265" />
+        <location filename="../diagnose_panel.py" line="265"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="267" />
+        <location filename="../diagnose_panel.py" line="267"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="314" />
+        <location filename="../diagnose_panel.py" line="314"/>
         <source>Calibrate memory from the run</source>
         <translation>根据运行结果校准显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="323" />
+        <location filename="../diagnose_panel.py" line="323"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -595,12 +595,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Explain</name>
     <message>
-        <location filename="../explain.py" line="29" />
+        <location filename="../explain.py" line="29"/>
         <source>%s of the peak</source>
         <translation>占峰值的 %s</translation>
     </message>
     <message>
-        <location filename="../explain.py" line="34" />
+        <location filename="../explain.py" line="34"/>
         <source>lives in: %(phase)s; largest at any moment: %(peak)s</source>
         <translation>所在阶段：%(phase)s；任一时刻的最大值：%(peak)s</translation>
     </message>
@@ -608,777 +608,782 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="17" />
+        <location filename="../words.py" line="17"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18" />
+        <location filename="../words.py" line="18"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19" />
+        <location filename="../words.py" line="19"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20" />
+        <location filename="../words.py" line="20"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21" />
+        <location filename="../words.py" line="21"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22" />
+        <location filename="../words.py" line="22"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23" />
+        <location filename="../words.py" line="23"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24" />
+        <location filename="../words.py" line="24"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25" />
+        <location filename="../words.py" line="25"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26" />
+        <location filename="../words.py" line="26"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27" />
+        <location filename="../words.py" line="27"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28" />
+        <location filename="../words.py" line="28"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29" />
+        <location filename="../words.py" line="29"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30" />
+        <location filename="../words.py" line="30"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31" />
+        <location filename="../words.py" line="31"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32" />
+        <location filename="../words.py" line="32"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33" />
+        <location filename="../words.py" line="33"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34" />
+        <location filename="../words.py" line="34"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35" />
+        <location filename="../words.py" line="35"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36" />
+        <location filename="../words.py" line="36"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37" />
+        <location filename="../words.py" line="37"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38" />
+        <location filename="../words.py" line="38"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39" />
+        <location filename="../words.py" line="39"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40" />
+        <location filename="../words.py" line="40"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41" />
+        <location filename="../words.py" line="41"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42" />
+        <location filename="../words.py" line="42"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43" />
-        <location filename="../words.py" line="44" />
+        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="44"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45" />
+        <location filename="../words.py" line="45"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46" />
+        <location filename="../words.py" line="46"/>
+        <source>Optimizer share on the CPU</source>
+        <translation>放到 CPU 上的优化器比例</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="47"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47" />
+        <location filename="../words.py" line="48"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48" />
+        <location filename="../words.py" line="49"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49" />
+        <location filename="../words.py" line="50"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50" />
+        <location filename="../words.py" line="51"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51" />
+        <location filename="../words.py" line="52"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52" />
+        <location filename="../words.py" line="53"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53" />
+        <location filename="../words.py" line="54"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54" />
+        <location filename="../words.py" line="55"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55" />
+        <location filename="../words.py" line="56"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56" />
+        <location filename="../words.py" line="57"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57" />
+        <location filename="../words.py" line="58"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58" />
+        <location filename="../words.py" line="59"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59" />
+        <location filename="../words.py" line="60"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60" />
+        <location filename="../words.py" line="61"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61" />
+        <location filename="../words.py" line="62"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62" />
+        <location filename="../words.py" line="63"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63" />
+        <location filename="../words.py" line="64"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64" />
+        <location filename="../words.py" line="65"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65" />
+        <location filename="../words.py" line="66"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="75"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75" />
+        <location filename="../words.py" line="76"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76" />
+        <location filename="../words.py" line="77"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77" />
+        <location filename="../words.py" line="78"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78" />
+        <location filename="../words.py" line="79"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79" />
+        <location filename="../words.py" line="80"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80" />
+        <location filename="../words.py" line="81"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81" />
+        <location filename="../words.py" line="82"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82" />
+        <location filename="../words.py" line="83"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="84"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84" />
+        <location filename="../words.py" line="85"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="86"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="1" />
+        <location filename="../words.py" line="87"/>
         <source>Chosen answers' NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86" />
+        <location filename="../words.py" line="88"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="89"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="90"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="91"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90" />
+        <location filename="../words.py" line="92"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="93"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="94"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="95"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94" />
+        <location filename="../words.py" line="96"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95" />
+        <location filename="../words.py" line="97"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96" />
+        <location filename="../words.py" line="98"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97" />
+        <location filename="../words.py" line="99"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98" />
+        <location filename="../words.py" line="100"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99" />
+        <location filename="../words.py" line="101"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100" />
+        <location filename="../words.py" line="102"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101" />
+        <location filename="../words.py" line="103"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102" />
+        <location filename="../words.py" line="104"/>
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104" />
+        <location filename="../words.py" line="106"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105" />
+        <location filename="../words.py" line="107"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106" />
+        <location filename="../words.py" line="108"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107" />
+        <location filename="../words.py" line="109"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108" />
+        <location filename="../words.py" line="110"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109" />
+        <location filename="../words.py" line="111"/>
         <source>Engine shares the trainer's weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110" />
+        <location filename="../words.py" line="112"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115" />
+        <location filename="../words.py" line="117"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115" />
+        <location filename="../words.py" line="117"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="12" />
+        <location filename="../serving_words.py" line="12"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="13" />
+        <location filename="../serving_words.py" line="13"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="14" />
+        <location filename="../serving_words.py" line="14"/>
         <source>Weights as deployed (format)</source>
         <translation>部署的权重（格式）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="15" />
+        <location filename="../serving_words.py" line="15"/>
         <source>KV cache elements</source>
         <translation>KV 缓存元素</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="16" />
+        <location filename="../serving_words.py" line="16"/>
         <source>Context per user (max_model_len)</source>
         <translation>每个用户的上下文（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="17" />
+        <location filename="../serving_words.py" line="17"/>
         <source>Users at once (max_num_seqs)</source>
         <translation>同时服务的用户（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="18" />
+        <location filename="../serving_words.py" line="18"/>
         <source>Tokens per scheduler step (max_num_batched_tokens)</source>
         <translation>每个调度步的 token 数（max_num_batched_tokens）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="19" />
+        <location filename="../serving_words.py" line="19"/>
         <source>Share of each GPU (gpu_memory_utilization)</source>
         <translation>每个 GPU 的占用比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="20" />
+        <location filename="../serving_words.py" line="20"/>
         <source>Tokens per KV block (block_size)</source>
         <translation>每个 KV 块的 token 数（block_size）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="21" />
+        <location filename="../serving_words.py" line="21"/>
         <source>No CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="22" />
+        <location filename="../serving_words.py" line="22"/>
         <source>Layers on the GPUs (n_gpu_layers)</source>
         <translation>放在 GPU 上的层（n_gpu_layers）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="23" />
+        <location filename="../serving_words.py" line="23"/>
         <source>KV cache size in tokens (n_ctx)</source>
         <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="24" />
+        <location filename="../serving_words.py" line="24"/>
         <source>Logical batch (n_batch)</source>
         <translation>逻辑批大小（n_batch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="25" />
+        <location filename="../serving_words.py" line="25"/>
         <source>Physical batch (n_ubatch)</source>
         <translation>物理批大小（n_ubatch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="26" />
+        <location filename="../serving_words.py" line="26"/>
         <source>Flash attention (flash_attn)</source>
         <translation>Flash 注意力（flash_attn）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="27" />
+        <location filename="../serving_words.py" line="27"/>
         <source>Slots decoding at once (n_parallel)</source>
         <translation>同时解码的槽位（n_parallel）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="31" />
+        <location filename="../serving_words.py" line="31"/>
         <source>train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="31" />
+        <location filename="../serving_words.py" line="31"/>
         <source>serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="33" />
+        <location filename="../serving_words.py" line="33"/>
         <source>Transformers (generate)</source>
         <translation>Transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="35" />
+        <location filename="../serving_words.py" line="35"/>
         <source>as the checkpoint ships</source>
         <translation>与检查点发布时相同</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="36" />
+        <location filename="../serving_words.py" line="36"/>
         <source>fp8 (8 bits)</source>
         <translation>fp8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="37" />
+        <location filename="../serving_words.py" line="37"/>
         <source>int8 (8 bits)</source>
         <translation>int8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="38" />
+        <location filename="../serving_words.py" line="38"/>
         <source>AWQ 4-bit</source>
         <translation>AWQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="38" />
+        <location filename="../serving_words.py" line="38"/>
         <source>GPTQ 4-bit</source>
         <translation>GPTQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="39" />
+        <location filename="../serving_words.py" line="39"/>
         <source>bitsandbytes NF4</source>
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="42" />
+        <location filename="../serving_words.py" line="42"/>
         <source>as the model's weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="43" />
+        <location filename="../serving_words.py" line="43"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="44" />
+        <location filename="../serving_words.py" line="44"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="45" />
+        <location filename="../serving_words.py" line="45"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="46" />
+        <location filename="../serving_words.py" line="46"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="117" />
-        <location filename="../words.py" line="121" />
-        <location filename="../words.py" line="122" />
-        <location filename="../words.py" line="155" />
+        <location filename="../serving_words.py" line="47"/>
+        <location filename="../words.py" line="119"/>
+        <location filename="../words.py" line="123"/>
+        <location filename="../words.py" line="124"/>
+        <location filename="../words.py" line="157"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117" />
+        <location filename="../words.py" line="119"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="118" />
+        <location filename="../words.py" line="120"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119" />
-        <location filename="../words.py" line="128" />
+        <location filename="../words.py" line="121"/>
+        <location filename="../words.py" line="130"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119" />
+        <location filename="../words.py" line="121"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120" />
+        <location filename="../words.py" line="122"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123" />
+        <location filename="../words.py" line="125"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123" />
+        <location filename="../words.py" line="125"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="131"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130" />
+        <location filename="../words.py" line="132"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="131" />
+        <location filename="../words.py" line="133"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="137" />
+        <location filename="../words.py" line="139"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="138" />
+        <location filename="../words.py" line="140"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="139" />
+        <location filename="../words.py" line="141"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="140" />
+        <location filename="../words.py" line="142"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="141" />
+        <location filename="../words.py" line="143"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="142" />
+        <location filename="../words.py" line="144"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="143" />
+        <location filename="../words.py" line="145"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="144" />
+        <location filename="../words.py" line="146"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="145" />
+        <location filename="../words.py" line="147"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="146" />
+        <location filename="../words.py" line="148"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="147" />
+        <location filename="../words.py" line="149"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="148" />
+        <location filename="../words.py" line="150"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="149" />
+        <location filename="../words.py" line="151"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="150" />
+        <location filename="../words.py" line="152"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="154" />
+        <location filename="../words.py" line="156"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="155" />
+        <location filename="../serving_words.py" line="47"/>
+        <location filename="../words.py" line="157"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66" />
+        <location filename="../words.py" line="67"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="68"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68" />
+        <location filename="../words.py" line="69"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69" />
+        <location filename="../words.py" line="70"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71" />
+        <location filename="../words.py" line="72"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73" />
+        <location filename="../words.py" line="74"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124" />
+        <location filename="../words.py" line="126"/>
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125" />
+        <location filename="../words.py" line="127"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126" />
-        <location filename="../words.py" line="127" />
-        <location filename="../words.py" line="132" />
-        <location filename="../words.py" line="135" />
+        <location filename="../words.py" line="128"/>
+        <location filename="../words.py" line="129"/>
+        <location filename="../words.py" line="134"/>
+        <location filename="../words.py" line="137"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1386,7 +1391,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="90" />
+        <location filename="../fit_panel.py" line="93"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1395,63 +1400,63 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="119" />
+        <location filename="../fit_panel.py" line="122"/>
         <source>Searching the guide's changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="143" />
+        <location filename="../fit_panel.py" line="146"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="145" />
+        <location filename="../fit_panel.py" line="148"/>
         <source>No combination of the guide's changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="147" />
+        <location filename="../fit_panel.py" line="150"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="150" />
+        <location filename="../fit_panel.py" line="153"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="151" />
+        <location filename="../fit_panel.py" line="154"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="155" />
+        <location filename="../fit_panel.py" line="158"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="157" />
-        <location filename="../fit_panel.py" line="196" />
+        <location filename="../fit_panel.py" line="160"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="162" />
+        <location filename="../fit_panel.py" line="165"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="163" />
+        <location filename="../fit_panel.py" line="166"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="165" />
+        <location filename="../fit_panel.py" line="168"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="167" />
+        <location filename="../fit_panel.py" line="170"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1460,27 +1465,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="182" />
+        <location filename="../fit_panel.py" line="185"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="182" />
+        <location filename="../fit_panel.py" line="185"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="184" />
+        <location filename="../fit_panel.py" line="187"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="188" />
+        <location filename="../fit_panel.py" line="191"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="189" />
+        <location filename="../fit_panel.py" line="192"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -1488,323 +1493,323 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="29" />
+        <location filename="../framework_options.py" line="29"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34" />
+        <location filename="../framework_options.py" line="34"/>
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="35" />
+        <location filename="../framework_options.py" line="35"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37" />
+        <location filename="../framework_options.py" line="37"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38" />
+        <location filename="../framework_options.py" line="38"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39" />
+        <location filename="../framework_options.py" line="39"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40" />
+        <location filename="../framework_options.py" line="40"/>
         <source>Megatron-LM (2021)</source>
         <translation>Megatron-LM（2021 年版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40" />
+        <location filename="../framework_options.py" line="41"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41" />
+        <location filename="../framework_options.py" line="42"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42" />
+        <location filename="../framework_options.py" line="43"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43" />
+        <location filename="../framework_options.py" line="44"/>
         <source>OLMo-core</source>
         <translation>OLMo-core 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36" />
+        <location filename="../framework_options.py" line="36"/>
         <source>DeepSpeed (April 2021)</source>
         <translation>DeepSpeed（2021 年 4 月版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="45"/>
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="46"/>
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="47"/>
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="48"/>
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48" />
+        <location filename="../framework_options.py" line="49"/>
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49" />
+        <location filename="../framework_options.py" line="50"/>
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51" />
-        <location filename="../framework_options.py" line="191" />
+        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="190"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52" />
+        <location filename="../framework_options.py" line="53"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54" />
+        <location filename="../framework_options.py" line="55"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55" />
+        <location filename="../framework_options.py" line="56"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56" />
+        <location filename="../framework_options.py" line="57"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="58"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58" />
+        <location filename="../framework_options.py" line="59"/>
         <source>Transformer Engine's fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59" />
+        <location filename="../framework_options.py" line="60"/>
         <source>Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
+        <location filename="../framework_options.py" line="61"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61" />
+        <location filename="../framework_options.py" line="62"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63" />
+        <location filename="../framework_options.py" line="64"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65" />
+        <location filename="../framework_options.py" line="66"/>
         <source>the framework's choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66" />
+        <location filename="../framework_options.py" line="67"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67" />
+        <location filename="../framework_options.py" line="68"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68" />
+        <location filename="../framework_options.py" line="69"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69" />
+        <location filename="../framework_options.py" line="70"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70" />
+        <location filename="../framework_options.py" line="71"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71" />
+        <location filename="../framework_options.py" line="72"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74" />
+        <location filename="../framework_options.py" line="75"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76" />
+        <location filename="../framework_options.py" line="77"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77" />
+        <location filename="../framework_options.py" line="78"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78" />
+        <location filename="../framework_options.py" line="79"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80" />
+        <location filename="../framework_options.py" line="81"/>
         <source>Liger-Kernel's RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81" />
+        <location filename="../framework_options.py" line="82"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82" />
+        <location filename="../framework_options.py" line="83"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83" />
+        <location filename="../framework_options.py" line="84"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84" />
+        <location filename="../framework_options.py" line="85"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85" />
+        <location filename="../framework_options.py" line="86"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="121" />
+        <location filename="../framework_options.py" line="122"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="123" />
+        <location filename="../framework_options.py" line="124"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="124" />
+        <location filename="../framework_options.py" line="125"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91" />
+        <location filename="../framework_options.py" line="92"/>
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92" />
+        <location filename="../framework_options.py" line="93"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93" />
+        <location filename="../framework_options.py" line="94"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96" />
+        <location filename="../framework_options.py" line="97"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97" />
+        <location filename="../framework_options.py" line="98"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99" />
+        <location filename="../framework_options.py" line="100"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100" />
+        <location filename="../framework_options.py" line="101"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101" />
+        <location filename="../framework_options.py" line="102"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103" />
+        <location filename="../framework_options.py" line="104"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104" />
+        <location filename="../framework_options.py" line="105"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105" />
+        <location filename="../framework_options.py" line="106"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106" />
+        <location filename="../framework_options.py" line="107"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107" />
+        <location filename="../framework_options.py" line="108"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113" />
+        <location filename="../framework_options.py" line="114"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115" />
+        <location filename="../framework_options.py" line="116"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1812,93 +1817,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="285" />
+        <location filename="../pickers.py" line="285"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288" />
+        <location filename="../pickers.py" line="288"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288" />
+        <location filename="../pickers.py" line="288"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288" />
+        <location filename="../pickers.py" line="288"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="296" />
+        <location filename="../pickers.py" line="296"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="297" />
+        <location filename="../pickers.py" line="297"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="300" />
+        <location filename="../pickers.py" line="300"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302" />
+        <location filename="../pickers.py" line="302"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="304" />
+        <location filename="../pickers.py" line="304"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="306" />
+        <location filename="../pickers.py" line="306"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="333" />
-        <location filename="../pickers.py" line="335" />
+        <location filename="../pickers.py" line="333"/>
+        <location filename="../pickers.py" line="335"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="339" />
+        <location filename="../pickers.py" line="339"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="339" />
+        <location filename="../pickers.py" line="339"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="340" />
+        <location filename="../pickers.py" line="340"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="340" />
+        <location filename="../pickers.py" line="340"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="345" />
+        <location filename="../pickers.py" line="345"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="372" />
+        <location filename="../pickers.py" line="372"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="373" />
+        <location filename="../pickers.py" line="373"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1906,92 +1911,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ImportReview</name>
     <message>
-        <location filename="../import_review.py" line="34" />
+        <location filename="../import_review.py" line="34"/>
         <source>Review the imported training config</source>
         <translation>检查导入的训练配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="35" />
+        <location filename="../import_review.py" line="35"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="36" />
+        <location filename="../import_review.py" line="36"/>
         <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
         <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="38" />
+        <location filename="../import_review.py" line="38"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="39" />
+        <location filename="../import_review.py" line="39"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="40" />
+        <location filename="../import_review.py" line="40"/>
         <source>Read from</source>
         <translation>读取自</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="41" />
+        <location filename="../import_review.py" line="41"/>
         <source>Read (%1)</source>
         <translation>已读取（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="42" />
+        <location filename="../import_review.py" line="42"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="43" />
+        <location filename="../import_review.py" line="43"/>
         <source>Assumed (%1)</source>
         <translation>已假定（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="44" />
+        <location filename="../import_review.py" line="44"/>
         <source>In the file</source>
         <translation>文件中的项</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="45" />
+        <location filename="../import_review.py" line="45"/>
         <source>Why it is not used</source>
         <translation>未使用的原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="46" />
+        <location filename="../import_review.py" line="46"/>
         <source>Not used (%1)</source>
         <translation>未使用（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="47" />
+        <location filename="../import_review.py" line="47"/>
         <source>Replace the scenario</source>
         <translation>替换当前方案</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="48" />
+        <location filename="../import_review.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="49" />
+        <location filename="../import_review.py" line="49"/>
         <source>Import the training config files of one job</source>
         <translation>导入同一训练任务的配置文件</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="50" />
+        <location filename="../import_review.py" line="50"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="51" />
+        <location filename="../import_review.py" line="51"/>
         <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
         <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="54" />
+        <location filename="../import_review.py" line="54"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
@@ -1999,193 +2004,193 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="53" />
+        <location filename="../library_panel.py" line="53"/>
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94" />
+        <location filename="../library_panel.py" line="94"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="97" />
+        <location filename="../library_panel.py" line="97"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96" />
+        <location filename="../library_panel.py" line="96"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96" />
+        <location filename="../library_panel.py" line="96"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95" />
+        <location filename="../library_panel.py" line="95"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="60" />
+        <location filename="../library_panel.py" line="60"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94" />
+        <location filename="../library_panel.py" line="94"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95" />
+        <location filename="../library_panel.py" line="95"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="103" />
+        <location filename="../library_panel.py" line="103"/>
         <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
         <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="105" />
+        <location filename="../library_panel.py" line="105"/>
         <source>Rename the selected scenario (F2)</source>
         <translation>重命名选中的场景（F2）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="56" />
+        <location filename="../library_panel.py" line="56"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="56" />
+        <location filename="../library_panel.py" line="56"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="57" />
+        <location filename="../library_panel.py" line="57"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="57" />
+        <location filename="../library_panel.py" line="57"/>
         <source>estimating…</source>
         <translation>估算中…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="242" />
+        <location filename="../library_panel.py" line="242"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="244" />
+        <location filename="../library_panel.py" line="244"/>
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="252" />
-        <location filename="../library_panel.py" line="298" />
-        <location filename="../library_panel.py" line="309" />
-        <location filename="../library_panel.py" line="329" />
-        <location filename="../library_panel.py" line="348" />
+        <location filename="../library_panel.py" line="252"/>
+        <location filename="../library_panel.py" line="298"/>
+        <location filename="../library_panel.py" line="309"/>
+        <location filename="../library_panel.py" line="329"/>
+        <location filename="../library_panel.py" line="348"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="302" />
+        <location filename="../library_panel.py" line="302"/>
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324" />
+        <location filename="../library_panel.py" line="324"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324" />
+        <location filename="../library_panel.py" line="324"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338" />
+        <location filename="../library_panel.py" line="338"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338" />
+        <location filename="../library_panel.py" line="338"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="342" />
+        <location filename="../library_panel.py" line="342"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="343" />
+        <location filename="../library_panel.py" line="343"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="352" />
+        <location filename="../library_panel.py" line="352"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="358" />
+        <location filename="../library_panel.py" line="358"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="365" />
+        <location filename="../library_panel.py" line="365"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="375" />
+        <location filename="../library_panel.py" line="375"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -2193,37 +2198,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="66" />
+        <location filename="../fit_panel.py" line="66"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="68" />
+        <location filename="../fit_panel.py" line="68"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="74" />
+        <location filename="../fit_panel.py" line="77"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="76" />
+        <location filename="../fit_panel.py" line="79"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="1" />
+        <location filename="../fit_panel.py" line="75"/>
         <source>the generation engine's start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="77" />
+        <location filename="../fit_panel.py" line="80"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="71" />
+        <location filename="../fit_panel.py" line="71"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -2231,62 +2236,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../local_models.py" line="34" />
+        <location filename="../local_models.py" line="34"/>
         <source>On this computer</source>
         <translation>本机上的模型</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="35" />
+        <location filename="../local_models.py" line="35"/>
         <source>Your models</source>
         <translation>你的模型</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="36" />
+        <location filename="../local_models.py" line="36"/>
         <source>%(model)s cannot be used: %(why)s</source>
         <translation>无法使用 %(model)s：%(why)s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="37" />
+        <location filename="../local_models.py" line="37"/>
         <source>The weights were not read: %s</source>
         <translation>未读取权重：%s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="38" />
+        <location filename="../local_models.py" line="38"/>
         <source>No .safetensors weights in this folder (only config.json was read).</source>
         <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="39" />
+        <location filename="../local_models.py" line="39"/>
         <source>the first %(read)d of %(found)d files (the rest were not read)</source>
         <translation>前 %(read)d 个文件（共 %(found)d 个，其余未读取）</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="40" />
+        <location filename="../local_models.py" line="40"/>
         <source>%d file(s)</source>
         <translation>%d 个文件</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="41" />
+        <location filename="../local_models.py" line="41"/>
         <source>Checkpoint: %(files)s hold no parameters; the config says %(n)s.</source>
         <translation>检查点：%(files)s中没有参数；配置给出的是 %(n)s。</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="42" />
+        <location filename="../local_models.py" line="42"/>
         <source>, stored %s</source>
         <translation>，存储格式 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="43" />
+        <location filename="../local_models.py" line="43"/>
         <source>matches the config</source>
         <translation>与配置一致</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="44" />
+        <location filename="../local_models.py" line="44"/>
         <source>the config says %s</source>
         <translation>配置给出的是 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="45" />
+        <location filename="../local_models.py" line="45"/>
         <source>Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.</source>
         <translation>检查点：%(files)s中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
     </message>
@@ -2294,207 +2299,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="89" />
+        <location filename="../main_window.py" line="89"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="94" />
+        <location filename="../main_window.py" line="94"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="119" />
+        <location filename="../main_window.py" line="119"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121" />
+        <location filename="../main_window.py" line="121"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122" />
+        <location filename="../main_window.py" line="122"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124" />
+        <location filename="../main_window.py" line="124"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128" />
+        <location filename="../main_window.py" line="128"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="136" />
+        <location filename="../main_window.py" line="136"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="138" />
+        <location filename="../main_window.py" line="138"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196" />
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197" />
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206" />
+        <location filename="../main_window.py" line="206"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208" />
+        <location filename="../main_window.py" line="208"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198" />
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132" />
+        <location filename="../main_window.py" line="132"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="142" />
+        <location filename="../main_window.py" line="142"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200" />
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201" />
+        <location filename="../main_window.py" line="201"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203" />
+        <location filename="../main_window.py" line="203"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205" />
+        <location filename="../main_window.py" line="205"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209" />
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211" />
+        <location filename="../main_window.py" line="211"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211" />
+        <location filename="../main_window.py" line="211"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214" />
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216" />
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217" />
+        <location filename="../main_window.py" line="217"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219" />
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225" />
+        <location filename="../main_window.py" line="225"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227" />
+        <location filename="../main_window.py" line="227"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228" />
+        <location filename="../main_window.py" line="228"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="237" />
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240" />
+        <location filename="../main_window.py" line="240"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240" />
+        <location filename="../main_window.py" line="240"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245" />
+        <location filename="../main_window.py" line="245"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253" />
+        <location filename="../main_window.py" line="253"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="260" />
+        <location filename="../main_window.py" line="260"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="261" />
+        <location filename="../main_window.py" line="261"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="263" />
+        <location filename="../main_window.py" line="263"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="364" />
+        <location filename="../main_window.py" line="364"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210" />
+        <location filename="../main_window.py" line="210"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210" />
+        <location filename="../main_window.py" line="210"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2502,233 +2507,233 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="31"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="31"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32" />
+        <location filename="../megatron_rows.py" line="32"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32" />
+        <location filename="../megatron_rows.py" line="32"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32" />
+        <location filename="../megatron_rows.py" line="32"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="33" />
+        <location filename="../megatron_rows.py" line="33"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="33" />
+        <location filename="../megatron_rows.py" line="33"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35" />
+        <location filename="../megatron_rows.py" line="35"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37" />
+        <location filename="../megatron_rows.py" line="37"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="40" />
+        <location filename="../megatron_rows.py" line="40"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42" />
+        <location filename="../megatron_rows.py" line="42"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44" />
+        <location filename="../megatron_rows.py" line="44"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45" />
+        <location filename="../megatron_rows.py" line="45"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45" />
+        <location filename="../megatron_rows.py" line="45"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46" />
+        <location filename="../megatron_rows.py" line="46"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48" />
+        <location filename="../megatron_rows.py" line="48"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50" />
+        <location filename="../megatron_rows.py" line="50"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51" />
+        <location filename="../megatron_rows.py" line="51"/>
         <source>all-gather: every rank's tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52" />
+        <location filename="../megatron_rows.py" line="52"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54" />
+        <location filename="../megatron_rows.py" line="54"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55" />
+        <location filename="../megatron_rows.py" line="55"/>
         <source>run each micro-batch's all-to-all beside another's compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56" />
+        <location filename="../megatron_rows.py" line="56"/>
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch's forward runs beside another's backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58" />
+        <location filename="../megatron_rows.py" line="58"/>
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59" />
+        <location filename="../megatron_rows.py" line="59"/>
         <source>run the experts' MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="61" />
+        <location filename="../megatron_rows.py" line="61"/>
         <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine's fused grouped-MLP ops; Megatron-Bridge's cutedsl_fused_grouped_mlp recipes turn it on): the experts' activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="66" />
+        <location filename="../megatron_rows.py" line="66"/>
         <source>MoE expert MLP</source>
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="68" />
-        <location filename="../megatron_rows.py" line="92" />
+        <location filename="../megatron_rows.py" line="68"/>
+        <location filename="../megatron_rows.py" line="92"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="69" />
+        <location filename="../megatron_rows.py" line="69"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="70" />
+        <location filename="../megatron_rows.py" line="70"/>
         <source>each layer's attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="71" />
+        <location filename="../megatron_rows.py" line="71"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72" />
+        <location filename="../megatron_rows.py" line="72"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="75" />
+        <location filename="../megatron_rows.py" line="75"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78" />
+        <location filename="../megatron_rows.py" line="78"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="80" />
+        <location filename="../megatron_rows.py" line="80"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81" />
+        <location filename="../megatron_rows.py" line="81"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82" />
+        <location filename="../megatron_rows.py" line="82"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="83" />
+        <location filename="../megatron_rows.py" line="83"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84" />
+        <location filename="../megatron_rows.py" line="84"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="86" />
+        <location filename="../megatron_rows.py" line="86"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87" />
+        <location filename="../megatron_rows.py" line="87"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88" />
+        <location filename="../megatron_rows.py" line="88"/>
         <source>Megatron --fp8-param-gather: the layers' linear weights are stored and gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="90" />
+        <location filename="../megatron_rows.py" line="90"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="93" />
+        <location filename="../megatron_rows.py" line="93"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94" />
+        <location filename="../megatron_rows.py" line="94"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97" />
+        <location filename="../megatron_rows.py" line="97"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers' weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="100" />
+        <location filename="../megatron_rows.py" line="100"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -2736,22 +2741,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="29" />
+        <location filename="../serve_mode.py" line="29"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="30" />
+        <location filename="../serve_mode.py" line="30"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="31" />
+        <location filename="../serve_mode.py" line="31"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="33" />
+        <location filename="../serve_mode.py" line="33"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -2759,84 +2764,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="161" />
-        <location filename="../pickers.py" line="165" />
+        <location filename="../pickers.py" line="161"/>
+        <location filename="../pickers.py" line="165"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165" />
+        <location filename="../pickers.py" line="165"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165" />
+        <location filename="../pickers.py" line="165"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="166" />
+        <location filename="../pickers.py" line="166"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175" />
+        <location filename="../pickers.py" line="175"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="176" />
+        <location filename="../pickers.py" line="176"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="177" />
+        <location filename="../pickers.py" line="177"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209" />
+        <location filename="../pickers.py" line="209"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="178" />
+        <location filename="../pickers.py" line="178"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="179" />
+        <location filename="../pickers.py" line="179"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="180" />
+        <location filename="../pickers.py" line="180"/>
         <source>A folder with models (each with a config.json) to list under "On this computer"</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230" />
-        <location filename="../pickers.py" line="238" />
+        <location filename="../pickers.py" line="230"/>
+        <location filename="../pickers.py" line="238"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="267" />
+        <location filename="../pickers.py" line="267"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="268" />
+        <location filename="../pickers.py" line="268"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="271" />
+        <location filename="../pickers.py" line="271"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="277" />
+        <location filename="../pickers.py" line="277"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -2844,65 +2849,83 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="253" />
+        <location filename="../widgets.py" line="263"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="256" />
+        <location filename="../widgets.py" line="266"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
 </context>
 <context>
+    <name>OffloadFractionRow</name>
+    <message>
+        <location filename="../offload_fraction_row.py" line="36"/>
+        <source>all of it, master weights too (0)</source>
+        <translation>全部，连同主权重 (0)</translation>
+    </message>
+    <message>
+        <location filename="../offload_fraction_row.py" line="38"/>
+        <source>Megatron-Core optimizer_offload_fraction (--optimizer-cpu-offload --optimizer-offload-fraction): the share of each rank's optimizer shard whose Adam moments live in CPU memory and are stepped there by torch's fused CPU AdamW, one thread per rank; the fp32 master weights and gradients stay on the GPU. Each 0.25 frees a quarter of the moments and adds a quarter of the CPU step's time. 0 keeps the planner's whole-optimizer offload (DeepSpeed's ZeRO-Offload), which Megatron does not have.</source>
+        <translation>Megatron-Core optimizer_offload_fraction（--optimizer-cpu-offload --optimizer-offload-fraction）：每个 rank 的优化器分片中，Adam 动量放在 CPU 内存、并由 torch 的融合 CPU AdamW 在那里更新的比例，每个 rank 一个线程；fp32 主权重和梯度留在 GPU 上。每增加 0.25 就释放四分之一的动量，并增加四分之一的 CPU 更新时间。0 表示规划器的整个优化器卸载（DeepSpeed 的 ZeRO-Offload），Megatron 没有这种方式。</translation>
+    </message>
+    <message>
+        <location filename="../offload_fraction_row.py" line="45"/>
+        <source>Optimizer share on the CPU</source>
+        <translation>放到 CPU 上的优化器比例</translation>
+    </message>
+</context>
+<context>
     <name>PhaseChart</name>
     <message>
-        <location filename="../phase_chart.py" line="32" />
+        <location filename="../phase_chart.py" line="32"/>
         <source>Generation</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="33" />
+        <location filename="../phase_chart.py" line="33"/>
         <source>Scoring</source>
         <translation>打分</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="34" />
+        <location filename="../phase_chart.py" line="34"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="35" />
+        <location filename="../phase_chart.py" line="35"/>
         <source>Critic training</source>
         <translation>评论家训练</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="36" />
+        <location filename="../phase_chart.py" line="36"/>
         <source>Weight sync</source>
         <translation>权重同步</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="52" />
+        <location filename="../phase_chart.py" line="52"/>
         <source>%s (engine GPUs)</source>
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="116" />
+        <location filename="../phase_chart.py" line="116"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="127" />
+        <location filename="../phase_chart.py" line="127"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="136" />
+        <location filename="../phase_chart.py" line="136"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="137" />
+        <location filename="../phase_chart.py" line="137"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -2910,22 +2933,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="55" />
+        <location filename="../plan_card.py" line="55"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56" />
+        <location filename="../plan_card.py" line="56"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="57" />
+        <location filename="../plan_card.py" line="57"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="58" />
+        <location filename="../plan_card.py" line="58"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2933,17 +2956,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="47" />
+        <location filename="../rent_panel.py" line="47"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="47" />
+        <location filename="../rent_panel.py" line="47"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="84" />
+        <location filename="../rent_panel.py" line="84"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -2951,375 +2974,375 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="87" />
+        <location filename="../rl_rows.py" line="81"/>
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="88" />
+        <location filename="../rl_rows.py" line="82"/>
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="89" />
+        <location filename="../rl_rows.py" line="83"/>
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="90" />
+        <location filename="../rl_rows.py" line="84"/>
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="91" />
+        <location filename="../rl_rows.py" line="85"/>
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92" />
+        <location filename="../rl_rows.py" line="86"/>
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="93" />
+        <location filename="../rl_rows.py" line="87"/>
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="94" />
+        <location filename="../rl_rows.py" line="88"/>
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="95" />
+        <location filename="../rl_rows.py" line="89"/>
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="96" />
+        <location filename="../rl_rows.py" line="90"/>
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="97" />
+        <location filename="../rl_rows.py" line="91"/>
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="98" />
+        <location filename="../rl_rows.py" line="92"/>
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="100" />
+        <location filename="../rl_rows.py" line="94"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="102" />
+        <location filename="../rl_rows.py" line="96"/>
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="103" />
+        <location filename="../rl_rows.py" line="97"/>
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="104" />
+        <location filename="../rl_rows.py" line="98"/>
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="105" />
+        <location filename="../rl_rows.py" line="99"/>
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="106" />
-        <location filename="../rl_rows.py" line="282" />
+        <location filename="../rl_rows.py" line="100"/>
+        <location filename="../rl_rows.py" line="287"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="118" />
+        <location filename="../rl_rows.py" line="112"/>
         <source>no entropy bonus (0)</source>
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="1" />
+        <location filename="../rl_rows.py" line="118"/>
         <source>no NLL term (0)</source>
         <translation>无 NLL 项（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="1" />
+        <location filename="../rl_rows.py" line="214"/>
         <source>Weight of the chosen answers' negative log-likelihood added to the preference loss (TRL's rpo_alpha; CPO/SimPO's cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits' size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
         <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="120" />
-        <location filename="../rl_rows.py" line="130" />
-        <location filename="../rl_rows.py" line="132" />
+        <location filename="../rl_rows.py" line="120"/>
+        <location filename="../rl_rows.py" line="130"/>
+        <location filename="../rl_rows.py" line="132"/>
         <source>the framework's default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="123" />
+        <location filename="../rl_rows.py" line="123"/>
         <source>the trainer's own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="133" />
+        <location filename="../rl_rows.py" line="133"/>
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="134" />
+        <location filename="../rl_rows.py" line="134"/>
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="135" />
+        <location filename="../rl_rows.py" line="135"/>
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="138" />
+        <location filename="../rl_rows.py" line="138"/>
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="139" />
+        <location filename="../rl_rows.py" line="139"/>
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="144" />
+        <location filename="../rl_rows.py" line="144"/>
         <source>the model's number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="144" />
+        <location filename="../rl_rows.py" line="144"/>
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="145" />
+        <location filename="../rl_rows.py" line="145"/>
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="145" />
+        <location filename="../rl_rows.py" line="145"/>
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="150" />
+        <location filename="../rl_rows.py" line="150"/>
         <source>the newest vLLM (latest)</source>
         <translation>最新的 vLLM（latest）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="151" />
+        <location filename="../rl_rows.py" line="151"/>
         <source>vLLM 0.8, V0 engine</source>
         <translation>vLLM 0.8，V0 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="152" />
+        <location filename="../rl_rows.py" line="152"/>
         <source>vLLM 0.8, V1 engine</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="166" />
+        <location filename="../rl_rows.py" line="167"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="167" />
+        <location filename="../rl_rows.py" line="168"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="168" />
+        <location filename="../rl_rows.py" line="169"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="169" />
+        <location filename="../rl_rows.py" line="170"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="170" />
+        <location filename="../rl_rows.py" line="171"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="171" />
+        <location filename="../rl_rows.py" line="172"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="172" />
+        <location filename="../rl_rows.py" line="173"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="1" />
+        <location filename="../rl_rows.py" line="174"/>
         <source>Chosen answers' NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="173" />
+        <location filename="../rl_rows.py" line="175"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="174" />
+        <location filename="../rl_rows.py" line="176"/>
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="175" />
+        <location filename="../rl_rows.py" line="177"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="176" />
+        <location filename="../rl_rows.py" line="178"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="177" />
+        <location filename="../rl_rows.py" line="179"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="178" />
+        <location filename="../rl_rows.py" line="180"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="179" />
+        <location filename="../rl_rows.py" line="181"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="180" />
+        <location filename="../rl_rows.py" line="182"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="181" />
+        <location filename="../rl_rows.py" line="183"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="182" />
+        <location filename="../rl_rows.py" line="184"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="191" />
+        <location filename="../rl_rows.py" line="193"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="194" />
+        <location filename="../rl_rows.py" line="196"/>
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="197" />
+        <location filename="../rl_rows.py" line="199"/>
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="198" />
+        <location filename="../rl_rows.py" line="200"/>
         <source>Tokens in each completion (generated, or stored for preference data). The engine's KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="200" />
+        <location filename="../rl_rows.py" line="202"/>
         <source>Completions generated for each prompt (GRPO's group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="202" />
+        <location filename="../rl_rows.py" line="204"/>
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="204" />
+        <location filename="../rl_rows.py" line="206"/>
         <source>PPO's value model: its weights, gradients and optimizer states sit beside the policy's.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="206" />
+        <location filename="../rl_rows.py" line="208"/>
         <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="212" />
+        <location filename="../rl_rows.py" line="220"/>
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer's own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="214" />
+        <location filename="../rl_rows.py" line="222"/>
         <source>The share of each GPU's memory the engine may take for its weights, activations and KV cache (vLLM's gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="217" />
+        <location filename="../rl_rows.py" line="225"/>
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="220" />
+        <location filename="../rl_rows.py" line="228"/>
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="222" />
+        <location filename="../rl_rows.py" line="230"/>
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="223" />
+        <location filename="../rl_rows.py" line="231"/>
         <source>Split the engine's weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="224" />
+        <location filename="../rl_rows.py" line="232"/>
         <source>Number format of the engine's KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="225" />
+        <location filename="../rl_rows.py" line="233"/>
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="226" />
+        <location filename="../rl_rows.py" line="234"/>
         <source>The longest request, prompt and completion together, the engine accepts (vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start when its KV cache cannot hold one request this long, and counts how many requests fit in the cache at once at this length; the engine still takes its whole share of the GPU. Unset, it is the prompt plus the completion, as verl passes it.</source>
         <translation>引擎接受的最长请求，提示与回答合计（vLLM max_model_len；verl rollout.max_model_len）。KV 缓存放不下一个这么长的请求时，vLLM 拒绝启动；它还按这个长度计算缓存能同时容纳多少个请求。引擎占用的仍是它在 GPU 上的全部份额。不设置时为提示长度加回答长度，与 verl 的做法相同。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="232" />
+        <location filename="../rl_rows.py" line="240"/>
         <source>Which vLLM release's start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8's V0 engine take from the engine's share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated trainer's weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="281" />
+        <location filename="../rl_rows.py" line="286"/>
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="283" />
+        <location filename="../rl_rows.py" line="288"/>
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="296" />
+        <location filename="../rl_rows.py" line="302"/>
         <source>prompt + completion (%1)</source>
         <translation>提示 + 回答（%1）</translation>
     </message>
@@ -3327,88 +3350,88 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="105" />
+        <location filename="../rent_panel.py" line="105"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="111" />
-        <location filename="../rent_panel.py" line="116" />
+        <location filename="../rent_panel.py" line="111"/>
+        <location filename="../rent_panel.py" line="116"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="112" />
+        <location filename="../rent_panel.py" line="112"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="118" />
+        <location filename="../rent_panel.py" line="118"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="119" />
+        <location filename="../rent_panel.py" line="119"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="120" />
+        <location filename="../rent_panel.py" line="120"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="99" />
+        <location filename="../rent_panel.py" line="99"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121" />
+        <location filename="../rent_panel.py" line="121"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="137" />
+        <location filename="../rent_panel.py" line="137"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="159" />
+        <location filename="../rent_panel.py" line="159"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="164" />
+        <location filename="../rent_panel.py" line="164"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="170" />
+        <location filename="../rent_panel.py" line="170"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180" />
+        <location filename="../rent_panel.py" line="180"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="187" />
+        <location filename="../rent_panel.py" line="187"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="190" />
+        <location filename="../rent_panel.py" line="190"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="194" />
+        <location filename="../rent_panel.py" line="194"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="198" />
+        <location filename="../rent_panel.py" line="198"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -3421,7 +3444,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="203" />
+        <location filename="../rent_panel.py" line="203"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3429,17 +3452,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Report</name>
     <message>
-        <location filename="../report_export.py" line="31" />
+        <location filename="../report_export.py" line="31"/>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="32" />
+        <location filename="../report_export.py" line="32"/>
         <source>LLM Memory Planner %(version)s · %(date)s</source>
         <translation>LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="33" />
+        <location filename="../report_export.py" line="33"/>
         <source>What differs</source>
         <translation>不同之处</translation>
     </message>
@@ -3447,17 +3470,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../search_panel.py" line="68" />
+        <location filename="../search_panel.py" line="68"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="152" />
+        <location filename="../search_panel.py" line="152"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="155" />
+        <location filename="../search_panel.py" line="155"/>
         <source>This is your set-up already</source>
         <translation>这已经是当前设置</translation>
     </message>
@@ -3465,12 +3488,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SearchableTree</name>
     <message>
-        <location filename="../pickers.py" line="75" />
+        <location filename="../pickers.py" line="75"/>
         <source>Show or hide the whole list</source>
         <translation>显示或隐藏完整列表</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="76" />
+        <location filename="../pickers.py" line="76"/>
         <source>Show the list</source>
         <translation>显示列表</translation>
     </message>
@@ -3478,72 +3501,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="62" />
+        <location filename="../serve_mode.py" line="62"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="65" />
+        <location filename="../serve_mode.py" line="65"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="67" />
+        <location filename="../serve_mode.py" line="67"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="69" />
+        <location filename="../serve_mode.py" line="69"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="88" />
+        <location filename="../serve_mode.py" line="88"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="114" />
+        <location filename="../serve_mode.py" line="114"/>
         <source>the engine's budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="17" />
+        <location filename="../serving_rows.py" line="17"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="37" />
+        <location filename="../serving_rows.py" line="37"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="38" />
+        <location filename="../serving_rows.py" line="38"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="39" />
+        <location filename="../serving_rows.py" line="39"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="40" />
+        <location filename="../serving_rows.py" line="40"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="41" />
+        <location filename="../serving_rows.py" line="41"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="43" />
+        <location filename="../serving_rows.py" line="43"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="45" />
+        <location filename="../serving_rows.py" line="45"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
@@ -3551,68 +3574,68 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ServingPanel</name>
     <message>
-        <location filename="../serving_panel.py" line="55" />
+        <location filename="../serving_panel.py" line="53"/>
         <source>Serving set-up</source>
         <translation>推理服务设置</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="67" />
-        <location filename="../serving_panel.py" line="196" />
+        <location filename="../serving_panel.py" line="65"/>
+        <location filename="../serving_panel.py" line="190"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="76" />
+        <location filename="../serving_panel.py" line="74"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="77" />
+        <location filename="../serving_panel.py" line="75"/>
         <source>the model's training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="100" />
+        <location filename="../serving_panel.py" line="98"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="102" />
+        <location filename="../serving_panel.py" line="100"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="105" />
+        <location filename="../serving_panel.py" line="103"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107" />
+        <location filename="../serving_panel.py" line="105"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109" />
+        <location filename="../serving_panel.py" line="107"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111" />
+        <location filename="../serving_panel.py" line="109"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113" />
+        <location filename="../serving_panel.py" line="111"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="115" />
+        <location filename="../serving_panel.py" line="113"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="221" />
+        <location filename="../serving_panel.py" line="213"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -3620,502 +3643,502 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="45" />
+        <location filename="../setup_panel.py" line="46"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48" />
+        <location filename="../setup_panel.py" line="49"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49" />
+        <location filename="../setup_panel.py" line="50"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50" />
+        <location filename="../setup_panel.py" line="51"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="51" />
+        <location filename="../setup_panel.py" line="52"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53" />
+        <location filename="../setup_panel.py" line="54"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56" />
+        <location filename="../setup_panel.py" line="57"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="60"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60" />
+        <location filename="../setup_panel.py" line="61"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62" />
+        <location filename="../setup_panel.py" line="63"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64" />
+        <location filename="../setup_panel.py" line="65"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="65" />
+        <location filename="../setup_panel.py" line="66"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67" />
+        <location filename="../setup_panel.py" line="68"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79" />
+        <location filename="../setup_panel.py" line="80"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80" />
+        <location filename="../setup_panel.py" line="81"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81" />
+        <location filename="../setup_panel.py" line="82"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82" />
+        <location filename="../setup_panel.py" line="83"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89" />
+        <location filename="../setup_panel.py" line="90"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90" />
+        <location filename="../setup_panel.py" line="91"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91" />
+        <location filename="../setup_panel.py" line="92"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92" />
+        <location filename="../setup_panel.py" line="93"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96" />
+        <location filename="../setup_panel.py" line="97"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97" />
+        <location filename="../setup_panel.py" line="98"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101" />
+        <location filename="../setup_panel.py" line="102"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102" />
+        <location filename="../setup_panel.py" line="103"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103" />
+        <location filename="../setup_panel.py" line="104"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104" />
+        <location filename="../setup_panel.py" line="105"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105" />
+        <location filename="../setup_panel.py" line="106"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106" />
+        <location filename="../setup_panel.py" line="107"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107" />
+        <location filename="../setup_panel.py" line="108"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108" />
+        <location filename="../setup_panel.py" line="109"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110" />
+        <location filename="../setup_panel.py" line="111"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112" />
+        <location filename="../setup_panel.py" line="113"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113" />
+        <location filename="../setup_panel.py" line="114"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114" />
+        <location filename="../setup_panel.py" line="115"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115" />
+        <location filename="../setup_panel.py" line="116"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116" />
+        <location filename="../setup_panel.py" line="117"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117" />
+        <location filename="../setup_panel.py" line="118"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118" />
+        <location filename="../setup_panel.py" line="119"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120" />
+        <location filename="../setup_panel.py" line="121"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122" />
+        <location filename="../setup_panel.py" line="123"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124" />
+        <location filename="../setup_panel.py" line="125"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126" />
+        <location filename="../setup_panel.py" line="127"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128" />
+        <location filename="../setup_panel.py" line="129"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
+        <location filename="../setup_panel.py" line="130"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130" />
+        <location filename="../setup_panel.py" line="131"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171" />
+        <location filename="../setup_panel.py" line="173"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172" />
+        <location filename="../setup_panel.py" line="174"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173" />
+        <location filename="../setup_panel.py" line="175"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174" />
+        <location filename="../setup_panel.py" line="176"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176" />
+        <location filename="../setup_panel.py" line="178"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177" />
+        <location filename="../setup_panel.py" line="179"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194" />
+        <location filename="../setup_panel.py" line="196"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198" />
+        <location filename="../setup_panel.py" line="200"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200" />
+        <location filename="../setup_panel.py" line="202"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202" />
+        <location filename="../setup_panel.py" line="204"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204" />
+        <location filename="../setup_panel.py" line="206"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="206" />
+        <location filename="../setup_panel.py" line="208"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208" />
+        <location filename="../setup_panel.py" line="210"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210" />
+        <location filename="../setup_panel.py" line="212"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213" />
+        <location filename="../setup_panel.py" line="215"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214" />
+        <location filename="../setup_panel.py" line="216"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217" />
+        <location filename="../setup_panel.py" line="219"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219" />
+        <location filename="../setup_panel.py" line="221"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221" />
+        <location filename="../setup_panel.py" line="223"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223" />
+        <location filename="../setup_panel.py" line="225"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225" />
+        <location filename="../setup_panel.py" line="227"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228" />
+        <location filename="../setup_panel.py" line="230"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230" />
+        <location filename="../setup_panel.py" line="232"/>
         <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232" />
+        <location filename="../setup_panel.py" line="234"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234" />
+        <location filename="../setup_panel.py" line="236"/>
         <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235" />
+        <location filename="../setup_panel.py" line="237"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237" />
+        <location filename="../setup_panel.py" line="239"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239" />
+        <location filename="../setup_panel.py" line="241"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242" />
+        <location filename="../setup_panel.py" line="244"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244" />
+        <location filename="../setup_panel.py" line="246"/>
         <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
         <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131" />
+        <location filename="../setup_panel.py" line="132"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133" />
+        <location filename="../setup_panel.py" line="134"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135" />
+        <location filename="../setup_panel.py" line="136"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136" />
+        <location filename="../setup_panel.py" line="137"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137" />
+        <location filename="../setup_panel.py" line="138"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139" />
+        <location filename="../setup_panel.py" line="140"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150" />
+        <location filename="../setup_panel.py" line="151"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151" />
+        <location filename="../setup_panel.py" line="152"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152" />
+        <location filename="../setup_panel.py" line="153"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="153" />
+        <location filename="../setup_panel.py" line="154"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154" />
+        <location filename="../setup_panel.py" line="155"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157" />
+        <location filename="../setup_panel.py" line="158"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158" />
+        <location filename="../setup_panel.py" line="159"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159" />
+        <location filename="../setup_panel.py" line="160"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160" />
+        <location filename="../setup_panel.py" line="161"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161" />
+        <location filename="../setup_panel.py" line="162"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163" />
+        <location filename="../setup_panel.py" line="164"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165" />
+        <location filename="../setup_panel.py" line="166"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166" />
+        <location filename="../setup_panel.py" line="167"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167" />
+        <location filename="../setup_panel.py" line="168"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169" />
+        <location filename="../setup_panel.py" line="170"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="311" />
+        <location filename="../setup_panel.py" line="313"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="311" />
+        <location filename="../setup_panel.py" line="313"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="358" />
+        <location filename="../setup_panel.py" line="358"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -4123,22 +4146,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="82" />
+        <location filename="../speed_panel.py" line="82"/>
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="83" />
+        <location filename="../speed_panel.py" line="83"/>
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="84" />
+        <location filename="../speed_panel.py" line="84"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：各布局放得下的最大 micro-batch · 红色 ×：放不下的最小 micro-batch · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="87" />
+        <location filename="../speed_panel.py" line="87"/>
         <source>%d candidates over 1.5 times the capacity are off the chart</source>
         <translation>另有 %d 个超过显存容量 1.5 倍的候选未画出</translation>
     </message>
@@ -4150,42 +4173,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="111" />
+        <location filename="../speed_panel.py" line="111"/>
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="136" />
+        <location filename="../speed_panel.py" line="136"/>
         <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
         <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="139" />
+        <location filename="../speed_panel.py" line="139"/>
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="158" />
+        <location filename="../speed_panel.py" line="158"/>
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="134" />
+        <location filename="../speed_panel.py" line="134"/>
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="150" />
+        <location filename="../speed_panel.py" line="150"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="159" />
+        <location filename="../speed_panel.py" line="159"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="161" />
+        <location filename="../speed_panel.py" line="161"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
@@ -4198,17 +4221,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174" />
+        <location filename="../speed_panel.py" line="174"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="142" />
+        <location filename="../speed_panel.py" line="142"/>
         <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="171" />
+        <location filename="../speed_panel.py" line="171"/>
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
@@ -4216,32 +4239,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="65" />
+        <location filename="../suggestions_panel.py" line="65"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="70" />
+        <location filename="../suggestions_panel.py" line="70"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="71" />
+        <location filename="../suggestions_panel.py" line="71"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="53" />
+        <location filename="../suggestions_panel.py" line="53"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="56" />
+        <location filename="../suggestions_panel.py" line="56"/>
         <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="79" />
+        <location filename="../suggestions_panel.py" line="79"/>
         <source>No single change saves memory here.</source>
         <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -4249,12 +4272,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="108" />
+        <location filename="../time_panel.py" line="109"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="111" />
+        <location filename="../time_panel.py" line="112"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks' and NCCL's source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4262,204 +4285,204 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="126" />
+        <location filename="../time_panel.py" line="127"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="131" />
+        <location filename="../time_panel.py" line="132"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="139" />
+        <location filename="../time_panel.py" line="140"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="140" />
+        <location filename="../time_panel.py" line="141"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="141" />
+        <location filename="../time_panel.py" line="142"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="144" />
+        <location filename="../time_panel.py" line="145"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="146" />
+        <location filename="../time_panel.py" line="147"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="153" />
-        <location filename="../time_panel.py" line="278" />
+        <location filename="../time_panel.py" line="154"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155" />
+        <location filename="../time_panel.py" line="156"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="156" />
+        <location filename="../time_panel.py" line="157"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="157" />
+        <location filename="../time_panel.py" line="158"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="161" />
-        <location filename="../time_panel.py" line="283" />
+        <location filename="../time_panel.py" line="162"/>
+        <location filename="../time_panel.py" line="288"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="162" />
+        <location filename="../time_panel.py" line="163"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="251" />
+        <location filename="../time_panel.py" line="256"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="208" />
+        <location filename="../time_panel.py" line="209"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="212" />
+        <location filename="../time_panel.py" line="213"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="213" />
+        <location filename="../time_panel.py" line="214"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="216" />
+        <location filename="../time_panel.py" line="217"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="218" />
+        <location filename="../time_panel.py" line="219"/>
         <source>The likely range is the 10th to 90th percentile of the cross-validated error on %(runs)d published runs (%(regime)s).</source>
         <translation>可能范围为 %(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位（%(regime)s）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222" />
+        <location filename="../time_panel.py" line="223"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="225" />
+        <location filename="../time_panel.py" line="226"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="230" />
+        <location filename="../time_panel.py" line="231"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="255" />
+        <location filename="../time_panel.py" line="260"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="257" />
+        <location filename="../time_panel.py" line="262"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price's currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260" />
+        <location filename="../time_panel.py" line="265"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274" />
+        <location filename="../time_panel.py" line="279"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288" />
+        <location filename="../time_panel.py" line="293"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297" />
+        <location filename="../time_panel.py" line="302"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="81" />
+        <location filename="../estimates.py" line="91"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="313" />
+        <location filename="../time_panel.py" line="318"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="314" />
+        <location filename="../time_panel.py" line="319"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="315" />
+        <location filename="../time_panel.py" line="320"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="317" />
+        <location filename="../time_panel.py" line="322"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="319" />
+        <location filename="../time_panel.py" line="324"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="321" />
+        <location filename="../time_panel.py" line="326"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="324" />
+        <location filename="../time_panel.py" line="329"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="132" />
+        <location filename="../time_panel.py" line="133"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227" />
+        <location filename="../time_panel.py" line="228"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price's currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="233" />
+        <location filename="../time_panel.py" line="238"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="234" />
+        <location filename="../time_panel.py" line="234"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -4467,42 +4490,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>UsersChart</name>
     <message>
-        <location filename="../users_chart.py" line="37" />
+        <location filename="../users_chart.py" line="37"/>
         <source>users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="38" />
+        <location filename="../users_chart.py" line="38"/>
         <source>context per user (tokens)</source>
         <translation>每个用户的上下文（token）</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="63" />
+        <location filename="../users_chart.py" line="63"/>
         <source>The users chart is for Serve mode.</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="107" />
+        <location filename="../users_chart.py" line="107"/>
         <source>At %1 tokens per user: %2 at once.</source>
         <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="111" />
+        <location filename="../users_chart.py" line="111"/>
         <source>The GPUs' memory holds %1 slots of this length.</source>
         <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="113" />
+        <location filename="../users_chart.py" line="113"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="116" />
+        <location filename="../users_chart.py" line="116"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="119" />
+        <location filename="../users_chart.py" line="119"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
@@ -4510,37 +4533,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="47" />
+        <location filename="../results.py" line="51"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="48" />
+        <location filename="../results.py" line="51"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="47" />
+        <location filename="../results.py" line="50"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="1" />
+        <location filename="../results.py" line="49"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="1" />
+        <location filename="../results.py" line="53"/>
         <source>the generation engine's start is within its accounting's uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="53" />
+        <location filename="../results.py" line="59"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="57" />
+        <location filename="../results.py" line="63"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -4548,57 +4571,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VisionRows</name>
     <message>
-        <location filename="../vision_rows.py" line="33" />
+        <location filename="../vision_rows.py" line="26"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="36" />
+        <location filename="../vision_rows.py" line="29"/>
         <source>the tower's native size</source>
         <translation>编码器的原生尺寸</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="37" />
+        <location filename="../vision_rows.py" line="30"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="39" />
+        <location filename="../vision_rows.py" line="32"/>
         <source>not trained (frozen tower)</source>
         <translation>不训练（冻结编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="40" />
+        <location filename="../vision_rows.py" line="33"/>
         <source>trained with the model (trained tower)</source>
         <translation>与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="42" />
+        <location filename="../vision_rows.py" line="35"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="48" />
+        <location filename="../vision_rows.py" line="41"/>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
         <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="51" />
+        <location filename="../vision_rows.py" line="44"/>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
         <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="54" />
+        <location filename="../vision_rows.py" line="47"/>
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
         <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="77" />
+        <location filename="../vision_rows.py" line="68"/>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
         <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="80" />
+        <location filename="../vision_rows.py" line="71"/>
         <source>The images need %1 tokens, more than the sequence length.</source>
         <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
@@ -4606,398 +4629,398 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="95" />
+        <location filename="../../engine/estimate_output.py" line="95"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97" />
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97" />
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98" />
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98" />
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="101" />
+        <location filename="../../engine/estimate_output.py" line="101"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="106" />
+        <location filename="../../engine/estimate_output.py" line="106"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="107" />
+        <location filename="../../engine/estimate_output.py" line="107"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="107" />
+        <location filename="../../engine/estimate_output.py" line="107"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="108" />
+        <location filename="../../engine/estimate_output.py" line="108"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="111" />
+        <location filename="../../engine/estimate_output.py" line="111"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115" />
+        <location filename="../../engine/estimate_output.py" line="115"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118" />
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="120" />
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="122" />
+        <location filename="../../engine/estimate_output.py" line="122"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125" />
+        <location filename="../../engine/estimate_output.py" line="125"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129" />
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="136" />
+        <location filename="../../engine/estimate_output.py" line="136"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="139" />
+        <location filename="../../engine/estimate_output.py" line="139"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143" />
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="66" />
+        <location filename="../../engine/cli.py" line="67"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="162" />
+        <location filename="../../engine/estimate_output.py" line="163"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="166" />
+        <location filename="../../engine/estimate_output.py" line="167"/>
         <source>Likely {low} to {high} per step (10th to 90th percentile of the cross-validated error on {runs} published runs, {regime})</source>
         <translation>每步可能为 {low} 至 {high}（{runs} 个已发表运行的交叉验证误差的第 10 至第 90 百分位，{regime}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="171" />
+        <location filename="../../engine/estimate_output.py" line="172"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="173" />
+        <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="176" />
+        <location filename="../../engine/estimate_output.py" line="177"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="180" />
+        <location filename="../../engine/estimate_output.py" line="181"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="306" />
+        <location filename="../../engine/cli.py" line="308"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="309" />
+        <location filename="../../engine/cli.py" line="311"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="54" />
+        <location filename="../../engine/planning/fit_report.py" line="54"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="56" />
+        <location filename="../../engine/planning/fit_report.py" line="56"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="58" />
+        <location filename="../../engine/planning/fit_report.py" line="58"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="59" />
+        <location filename="../../engine/planning/fit_report.py" line="59"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="60" />
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="61" />
+        <location filename="../../engine/planning/fit_report.py" line="61"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="62" />
+        <location filename="../../engine/planning/fit_report.py" line="62"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63" />
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="65" />
+        <location filename="../../engine/planning/fit_report.py" line="65"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66" />
+        <location filename="../../engine/planning/fit_report.py" line="66"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67" />
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69" />
+        <location filename="../../engine/planning/fit_report.py" line="69"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="71" />
+        <location filename="../../engine/planning/fit_report.py" line="71"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="73" />
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="75" />
+        <location filename="../../engine/planning/fit_report.py" line="75"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="77" />
+        <location filename="../../engine/planning/fit_report.py" line="77"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="80" />
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81" />
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82" />
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="84" />
+        <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="88" />
+        <location filename="../../engine/planning/fit_report.py" line="88"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="93" />
+        <location filename="../../engine/planning/fit_report.py" line="93"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="21" />
+        <location filename="../../engine/configs/review.py" line="21"/>
         <source>Read {n} file(s): {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="25" />
+        <location filename="../../engine/configs/review.py" line="25"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="28" />
+        <location filename="../../engine/configs/review.py" line="28"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="31" />
+        <location filename="../../engine/configs/review.py" line="31"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="34" />
+        <location filename="../../engine/configs/review.py" line="34"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="49" />
+        <location filename="../../engine/planning/speed_report.py" line="49"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="52" />
+        <location filename="../../engine/planning/speed_report.py" line="52"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="106" />
+        <location filename="../../engine/planning/rent_report.py" line="106"/>
         <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
         <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="109" />
+        <location filename="../../engine/planning/rent_report.py" line="109"/>
         <source>{hours:,.0f} GPU-hours (no price set)</source>
         <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="110" />
+        <location filename="../../engine/planning/rent_report.py" line="110"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="122" />
+        <location filename="../../engine/planning/rent_report.py" line="122"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="125" />
+        <location filename="../../engine/planning/rent_report.py" line="125"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="126" />
+        <location filename="../../engine/planning/rent_report.py" line="126"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="127" />
+        <location filename="../../engine/planning/rent_report.py" line="127"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="129" />
-        <location filename="../../engine/planning/speed_report.py" line="55" />
+        <location filename="../../engine/planning/rent_report.py" line="129"/>
+        <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="132" />
+        <location filename="../../engine/planning/rent_report.py" line="132"/>
         <source>{total} per GPU, {host} CPU memory per node</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="135" />
+        <location filename="../../engine/planning/rent_report.py" line="135"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="142" />
+        <location filename="../../engine/planning/rent_report.py" line="142"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="144" />
+        <location filename="../../engine/planning/rent_report.py" line="144"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="146" />
+        <location filename="../../engine/planning/rent_report.py" line="146"/>
         <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="59" />
+        <location filename="../../engine/planning/speed_report.py" line="59"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="66" />
+        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="69" />
+        <location filename="../../engine/planning/speed_report.py" line="69"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="161" />
+        <location filename="../../engine/estimate_output.py" line="162"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="177" />
+        <location filename="../../engine/estimate_output.py" line="178"/>
         <source>, cost {cost} (in the price's currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="107" />
+        <location filename="../../engine/planning/serve_fit.py" line="102"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="110" />
+        <location filename="../../engine/planning/serve_fit.py" line="105"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="113" />
+        <location filename="../../engine/planning/serve_fit.py" line="108"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
@@ -5006,17 +5029,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="117" />
+        <location filename="../../engine/planning/serve_fit.py" line="112"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="118" />
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="74" />
+        <location filename="../../engine/serving/report.py" line="78"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -5025,87 +5048,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="76" />
+        <location filename="../../engine/serving/report.py" line="80"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="82" />
+        <location filename="../../engine/serving/report.py" line="86"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="85" />
+        <location filename="../../engine/serving/report.py" line="89"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="88" />
+        <location filename="../../engine/serving/report.py" line="92"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="17" />
+        <location filename="../../engine/diagnosis/report.py" line="17"/>
         <source>asked for</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="18" />
+        <location filename="../../engine/diagnosis/report.py" line="18"/>
         <source>GPU in all</source>
         <translation>GPU 总量</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="19" />
+        <location filename="../../engine/diagnosis/report.py" line="19"/>
         <source>free</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="20" />
+        <location filename="../../engine/diagnosis/report.py" line="20"/>
         <source>this process</source>
         <translation>本进程</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="21" />
+        <location filename="../../engine/diagnosis/report.py" line="21"/>
         <source>allocated by PyTorch</source>
         <translation>PyTorch 已分配</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="22" />
+        <location filename="../../engine/diagnosis/report.py" line="22"/>
         <source>reserved, unallocated</source>
         <translation>已预留未分配</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="39" />
+        <location filename="../../engine/diagnosis/report.py" line="39"/>
         <source>Out-of-memory message ({wording}, {backend})</source>
         <translation>显存不足报错（{wording}，{backend}）</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="42" />
+        <location filename="../../engine/diagnosis/report.py" line="42"/>
         <source> on GPU {index}</source>
         <translation>，GPU {index}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="44" />
+        <location filename="../../engine/diagnosis/report.py" line="44"/>
         <source>, in the {phase}</source>
         <translation>，发生在 {phase}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="53" />
+        <location filename="../../engine/diagnosis/report.py" line="53"/>
         <source>{n} such messages in the text (one per failed rank); the first is read.</source>
         <translation>文本中有 {n} 条此类报错（每个出错的 rank 一条）；读取第一条。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="70" />
+        <location filename="../../engine/diagnosis/report.py" line="70"/>
         <source>Measured ({source}, {events} events): peak allocated {peak}</source>
         <translation>实测（{source}，{events} 个事件）：峰值已分配 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="73" />
+        <location filename="../../engine/diagnosis/report.py" line="73"/>
         <source>, reserved {reserved}</source>
         <translation>，已预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="90" />
+        <location filename="../../engine/diagnosis/report.py" line="90"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
@@ -5113,230 +5136,229 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/scenario/custom_parts.py" line="88" />
+        <location filename="../../engine/scenario/custom_parts.py" line="88"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimators.py" line="28" />
+        <location filename="../../engine/memory/estimators.py" line="28"/>
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="247" />
-        <location filename="../../engine/memory/breakdown.py" line="53" />
-        <location filename="../../engine/memory/breakdown.py" line="55" />
+        <location filename="../main_window.py" line="247"/>
+        <location filename="../../engine/memory/breakdown.py" line="53"/>
+        <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="267" />
-        <location filename="../../engine/models/hf_families.py" line="49" />
+        <location filename="../../engine/models/architecture.py" line="269"/>
+        <location filename="../../engine/models/hf_families.py" line="50"/>
         <source>config.json ({model_type}) has no '{key}', which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 '{key}'。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="274" />
-        <location filename="../../engine/models/hf_families.py" line="55" />
+        <location filename="../../engine/models/architecture.py" line="276"/>
+        <location filename="../../engine/models/hf_families.py" line="56"/>
         <source>config.json '{key}' must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 '{key}' 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="298" />
+        <location filename="../../engine/models/architecture.py" line="300"/>
         <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="335" />
+        <location filename="../../engine/models/architecture.py" line="337"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="343" />
+        <location filename="../../engine/models/architecture.py" line="345"/>
         <source>config.json has no 'model_type', so the architecture is unknown.</source>
         <translation>config.json 中没有 'model_type'，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="324" />
+        <location filename="../../engine/models/architecture.py" line="326"/>
         <source>Model type '{model_type}' is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 '{model_type}'：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="379" />
-        <location filename="../../engine/models/hf_families.py" line="80" />
+        <location filename="../../engine/input_bounds.py" line="176"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="353" />
+        <location filename="../../engine/models/architecture.py" line="355"/>
         <source>A mixture-of-experts config needs 'num_experts_per_tok'.</source>
         <translation>混合专家（MoE）配置需要 'num_experts_per_tok'。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/config_file.py" line="24" />
+        <location filename="../../engine/models/config_file.py" line="24"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/config_file.py" line="38" />
+        <location filename="../../engine/models/config_file.py" line="38"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/config_file.py" line="42" />
+        <location filename="../../engine/models/config_file.py" line="42"/>
         <source>{name} does not look like a Hugging Face config.json (no 'model_type').</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="53" />
+        <location filename="../../engine/memory/breakdown.py" line="53"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="54" />
-        <location filename="../../engine/memory/breakdown.py" line="55" />
+        <location filename="../../engine/memory/breakdown.py" line="54"/>
+        <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="56" />
+        <location filename="../../engine/memory/breakdown.py" line="56"/>
         <source>not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="91" />
+        <location filename="../../engine/memory/breakdown.py" line="91"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="93" />
-        <location filename="../../engine/memory/breakdown.py" line="95" />
+        <location filename="../../engine/memory/breakdown.py" line="93"/>
+        <location filename="../../engine/memory/breakdown.py" line="95"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="97" />
+        <location filename="../../engine/memory/breakdown.py" line="97"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="99" />
+        <location filename="../../engine/memory/breakdown.py" line="99"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="101" />
-        <location filename="../../engine/memory/breakdown.py" line="141" />
+        <location filename="../../engine/memory/breakdown.py" line="101"/>
+        <location filename="../../engine/memory/breakdown.py" line="147"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="103" />
+        <location filename="../../engine/memory/breakdown.py" line="103"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="104" />
+        <location filename="../../engine/memory/breakdown.py" line="104"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="357" />
+        <location filename="../../engine/memory/breakdown.py" line="383"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="360" />
+        <location filename="../../engine/memory/breakdown.py" line="386"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="364" />
+        <location filename="../../engine/memory/breakdown.py" line="390"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/decoder_activations.py" line="95" />
+        <location filename="../../engine/memory/decoder_activations.py" line="99"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="212" />
+        <location filename="../../engine/memory/detailed.py" line="213"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="215" />
+        <location filename="../../engine/memory/detailed.py" line="216"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="219" />
+        <location filename="../../engine/memory/detailed.py" line="220"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="248" />
+        <location filename="../../engine/memory/detailed.py" line="249"/>
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="251" />
+        <location filename="../../engine/memory/detailed.py" line="252"/>
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="257" />
+        <location filename="../../engine/memory/detailed.py" line="258"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="260" />
+        <location filename="../../engine/memory/detailed.py" line="261"/>
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="311" />
+        <location filename="../../engine/memory/detailed.py" line="312"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="314" />
+        <location filename="../../engine/memory/detailed.py" line="315"/>
         <source>b·s·h x 1 byte, kept until the embedding's backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="95" />
+        <location filename="../../engine/memory/stage_states.py" line="95"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="98" />
+        <location filename="../../engine/memory/stage_states.py" line="98"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289" />
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292" />
+        <location filename="../../engine/memory/detailed.py" line="293"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="319" />
+        <location filename="../../engine/memory/detailed.py" line="320"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="322" />
+        <location filename="../../engine/memory/detailed.py" line="323"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="147" />
+        <location filename="../../engine/memory/stage_states.py" line="147"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -5345,1032 +5367,1060 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="150" />
+        <location filename="../../engine/memory/stage_states.py" line="150"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="169" />
+        <location filename="../../engine/memory/stage_states.py" line="169"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="172" />
+        <location filename="../../engine/memory/stage_states.py" line="172"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="200" />
+        <location filename="../../engine/memory/stage_states.py" line="200"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="203" />
+        <location filename="../../engine/memory/stage_states.py" line="203"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="211" />
+        <location filename="../../engine/memory/stage_states.py" line="211"/>
         <source>PyTorch 2.0's foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="86" />
+        <location filename="../../engine/memory/estimate.py" line="115"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="94" />
+        <location filename="../../engine/memory/estimate.py" line="89"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="89" />
+        <location filename="../../engine/memory/estimate.py" line="118"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="97" />
+        <location filename="../../engine/memory/estimate.py" line="92"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="104" />
+        <location filename="../../engine/memory/estimate.py" line="99"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="107" />
+        <location filename="../../engine/memory/estimate.py" line="102"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="136" />
+        <location filename="../../engine/memory/estimate.py" line="148"/>
+        <source>Megatron's hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
+        <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/estimate.py" line="153"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="140" />
+        <location filename="../../engine/memory/estimate.py" line="157"/>
         <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="144" />
+        <location filename="../../engine/memory/estimate.py" line="161"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="147" />
+        <location filename="../../engine/memory/estimate.py" line="164"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="152" />
+        <location filename="../../engine/memory/estimate.py" line="169"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156" />
+        <location filename="../../engine/memory/estimate.py" line="173"/>
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="163" />
+        <location filename="../../engine/memory/estimate.py" line="180"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="166" />
+        <location filename="../../engine/memory/estimate.py" line="183"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="170" />
+        <location filename="../../engine/memory/estimate.py" line="187"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="181" />
-        <location filename="../../engine/planning/family.py" line="44" />
+        <location filename="../../engine/memory/estimate.py" line="198"/>
+        <location filename="../../engine/planning/family.py" line="44"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="186" />
+        <location filename="../../engine/memory/estimate.py" line="203"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="99" />
+        <location filename="../../engine/memory/model_states.py" line="100"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="86" />
+        <location filename="../../engine/memory/model_states.py" line="87"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="114" />
+        <location filename="../../engine/memory/model_states.py" line="115"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="117" />
+        <location filename="../../engine/memory/model_states.py" line="118"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="136" />
+        <location filename="../../engine/memory/model_states.py" line="137"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="167" />
+        <location filename="../../engine/memory/model_states.py" line="168"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="170" />
+        <location filename="../../engine/memory/model_states.py" line="171"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="214" />
+        <location filename="../../engine/memory/model_states.py" line="215"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="194" />
+        <location filename="../../engine/memory/model_states.py" line="195"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="92" />
+        <location filename="../../engine/memory/model_states.py" line="93"/>
         <source>trainable params / shards x weight bytes; the layers' linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="139" />
+        <location filename="../../engine/memory/model_states.py" line="140"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="151" />
+        <location filename="../../engine/memory/model_states.py" line="152"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="154" />
+        <location filename="../../engine/memory/model_states.py" line="155"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="199" />
+        <location filename="../../engine/memory/model_states.py" line="200"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="205" />
+        <location filename="../../engine/memory/model_states.py" line="206"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="211" />
+        <location filename="../../engine/memory/model_states.py" line="212"/>
         <source>optimizer step in backward: one parameter's gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="238" />
+        <location filename="../../engine/memory/model_states.py" line="240"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="241" />
+        <location filename="../../engine/memory/model_states.py" line="243"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="261" />
+        <location filename="../../engine/memory/model_states.py" line="264"/>
+        <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
+        <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="270"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="264" />
+        <location filename="../../engine/memory/model_states.py" line="260"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="63" />
+        <location filename="../../engine/memory/model_states.py" line="64"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="66" />
+        <location filename="../../engine/memory/model_states.py" line="67"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="103" />
+        <location filename="../../engine/models/presets.py" line="103"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="170" />
+        <location filename="../../engine/models/presets.py" line="170"/>
         <source>Unknown {kind} preset '{key}'.{hint}</source>
         <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/custom_parts.py" line="64" />
+        <location filename="../../engine/scenario/custom_parts.py" line="64"/>
         <source>must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.</source>
         <translation>必须是预设 id（如 "llama-3-8b"）或 {{"name": ..., "hf_config": {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/custom_parts.py" line="84" />
+        <location filename="../../engine/scenario/custom_parts.py" line="84"/>
         <source>a custom GPU needs "memory_bytes" as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 "memory_bytes"，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/custom_parts.py" line="93" />
+        <location filename="../../engine/scenario/custom_parts.py" line="93"/>
         <source>must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.</source>
         <translation>必须是预设 id（如 "h100-sxm-80gb"）或 {{"name": ..., "memory_bytes": N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="54" />
+        <location filename="../../engine/scenario/keys.py" line="56"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="37" />
+        <location filename="../../engine/input_bounds.py" line="37"/>
         <source>must be a finite number, not {p}.</source>
         <translation>必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="39" />
+        <location filename="../../engine/input_bounds.py" line="39"/>
         <source>must be at most {maximum}, not {p}.</source>
         <translation>最大为 {maximum}，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="50" />
+        <location filename="../../engine/input_bounds.py" line="50"/>
         <source>is longer than {limit} characters.</source>
         <translation>超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="56" />
+        <location filename="../../engine/input_bounds.py" line="56"/>
         <source>the name is longer than {limit} characters.</source>
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="122" />
+        <location filename="../../engine/input_bounds.py" line="122"/>
         <source>config.json '{key}' must be a finite number, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="126" />
+        <location filename="../../engine/input_bounds.py" line="126"/>
         <source>config.json '{key}' is {p}, far beyond any real model.</source>
         <translation>config.json 中的 '{key}' 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="134" />
+        <location filename="../../engine/input_bounds.py" line="134"/>
         <source>config.json '{key}' must be a whole number, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="138" />
+        <location filename="../../engine/input_bounds.py" line="138"/>
         <source>config.json '{key}' must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="143" />
+        <location filename="../../engine/input_bounds.py" line="143"/>
         <source>config.json '{key}' must be a number from 0 to 1, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="148" />
+        <location filename="../../engine/input_bounds.py" line="148"/>
         <source>config.json '{key}' must be a number of at least 0 or null, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="153" />
+        <location filename="../../engine/input_bounds.py" line="153"/>
         <source>config.json '{key}' must be true or false, not {p}.</source>
         <translation>config.json 中的 '{key}' 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="158" />
+        <location filename="../../engine/input_bounds.py" line="158"/>
         <source>config.json '{key}' must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 '{key}' 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="163" />
+        <location filename="../../engine/input_bounds.py" line="163"/>
         <source>config.json '{key}' ({p}) cannot exceed the number of experts ({n}).</source>
         <translation>config.json 中的 '{key}'（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="167" />
+        <location filename="../../engine/input_bounds.py" line="167"/>
         <source>config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
         <translation>config.json 中的 '{key}'（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="74" />
+        <location filename="../../engine/scenario/keys.py" line="76"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="378" />
+        <location filename="../../engine/scenario/format.py" line="378"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="391" />
+        <location filename="../../engine/scenario/format.py" line="391"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="396" />
+        <location filename="../../engine/scenario/format.py" line="396"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="128" />
+        <location filename="../../engine/scenario/keys.py" line="130"/>
+        <location filename="../../engine/scenario/pipeline_layout.py" line="41"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="178" />
+        <location filename="../../engine/scenario/format.py" line="178"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="154" />
+        <location filename="../../engine/scenario/format.py" line="154"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="146" />
+        <location filename="../../engine/scenario/keys.py" line="148"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="172" />
+        <location filename="../../engine/scenario/keys.py" line="174"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="109" />
+        <location filename="../../engine/scenario/keys.py" line="111"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="185" />
+        <location filename="../../engine/scenario/format.py" line="185"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="169" />
+        <location filename="../../engine/scenario/keys.py" line="171"/>
         <source>must be true, false or "auto", not {p!r}.</source>
         <translation>必须为 true、false 或 "auto"，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/keys.py" line="229" />
+        <location filename="../../engine/scenario/keys.py" line="231"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="20" />
+        <location filename="../../engine/scenario/consistency.py" line="21"/>
         <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="142" />
+        <location filename="../../engine/scenario/format.py" line="142"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="55" />
-        <location filename="../../engine/scenario/format.py" line="246" />
-        <location filename="../../engine/scenario/posttraining_keys.py" line="136" />
+        <location filename="../../engine/configs/verl_rl.py" line="55"/>
+        <location filename="../../engine/scenario/format.py" line="246"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="140"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="147"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="107" />
+        <location filename="../../engine/scenario/memory_keys.py" line="107"/>
         <source>must be a number between 0 and 1, not {p!r}.</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="249" />
+        <location filename="../../engine/scenario/format.py" line="249"/>
         <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="80" />
+        <location filename="../../engine/scenario/consistency.py" line="81"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="85" />
+        <location filename="../../engine/scenario/consistency.py" line="86"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="44" />
+        <location filename="../../engine/scenario/consistency.py" line="45"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="50" />
+        <location filename="../../engine/scenario/consistency.py" line="51"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="59" />
+        <location filename="../../engine/scenario/consistency.py" line="60"/>
         <source>Tensor-parallel size {tp} must divide the model's {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="66" />
+        <location filename="../../engine/scenario/consistency.py" line="67"/>
         <source>Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="75" />
+        <location filename="../../engine/scenario/consistency.py" line="76"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model's {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="111" />
+        <location filename="../../engine/scenario/consistency.py" line="112"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="116" />
+        <location filename="../../engine/scenario/consistency.py" line="117"/>
         <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="125" />
+        <location filename="../../engine/scenario/consistency.py" line="126"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="133" />
+        <location filename="../../engine/scenario/consistency.py" line="134"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="140" />
+        <location filename="../../engine/scenario/consistency.py" line="141"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="150" />
+        <location filename="../../engine/scenario/consistency.py" line="151"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="156" />
+        <location filename="../../engine/scenario/consistency.py" line="160"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="160" />
+        <location filename="../../engine/scenario/consistency.py" line="164"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="169" />
+        <location filename="../../engine/scenario/consistency.py" line="173"/>
         <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="179" />
+        <location filename="../../engine/scenario/consistency.py" line="183"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="189" />
+        <location filename="../../engine/scenario/consistency.py" line="193"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="196" />
+        <location filename="../../engine/scenario/consistency.py" line="200"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="201" />
+        <location filename="../../engine/scenario/consistency.py" line="205"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="89" />
+        <location filename="../../engine/memory/seeds.py" line="89"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="92" />
+        <location filename="../../engine/memory/seeds.py" line="92"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="100" />
+        <location filename="../../engine/memory/seeds.py" line="100"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="103" />
+        <location filename="../../engine/memory/seeds.py" line="103"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="120" />
+        <location filename="../../engine/memory/seeds.py" line="120"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="123" />
+        <location filename="../../engine/memory/seeds.py" line="123"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="135" />
+        <location filename="../../engine/memory/seeds.py" line="135"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="138" />
+        <location filename="../../engine/memory/seeds.py" line="138"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="145" />
+        <location filename="../../engine/memory/seeds.py" line="145"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="148" />
+        <location filename="../../engine/memory/seeds.py" line="148"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="167" />
+        <location filename="../../engine/memory/seeds.py" line="167"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="170" />
+        <location filename="../../engine/memory/seeds.py" line="170"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="179" />
+        <location filename="../../engine/memory/seeds.py" line="179"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="182" />
+        <location filename="../../engine/memory/seeds.py" line="182"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="190" />
+        <location filename="../../engine/memory/seeds.py" line="190"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="193" />
+        <location filename="../../engine/memory/seeds.py" line="193"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="48" />
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="48" />
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="49" />
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="49" />
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="50" />
+        <location filename="../../engine/planning/solver.py" line="51"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96" />
+        <location filename="../../engine/planning/solver.py" line="97"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="97" />
+        <location filename="../../engine/planning/solver.py" line="98"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="98" />
+        <location filename="../../engine/planning/solver.py" line="99"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="99" />
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="102" />
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="103" />
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104" />
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="105" />
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="106" />
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107" />
+        <location filename="../../engine/planning/solver.py" line="108"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="108" />
+        <location filename="../../engine/planning/solver.py" line="109"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="117" />
+        <location filename="../../engine/planning/solver.py" line="118"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="120" />
+        <location filename="../../engine/planning/solver.py" line="121"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="130" />
+        <location filename="../../engine/planning/solver.py" line="131"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="134" />
+        <location filename="../../engine/planning/solver.py" line="135"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="140" />
+        <location filename="../../engine/planning/solver.py" line="141"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="141" />
+        <location filename="../../engine/planning/solver.py" line="142"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="142" />
+        <location filename="../../engine/planning/solver.py" line="143"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="143" />
+        <location filename="../../engine/planning/solver.py" line="144"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="157" />
+        <location filename="../../engine/planning/solver.py" line="158"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="158" />
+        <location filename="../../engine/planning/solver.py" line="159"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="159" />
+        <location filename="../../engine/planning/solver.py" line="160"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="164" />
+        <location filename="../../engine/planning/solver.py" line="165"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="168" />
+        <location filename="../../engine/planning/solver.py" line="169"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="173" />
+        <location filename="../../engine/planning/solver.py" line="195"/>
+        <source>move {share} of the optimizer states to CPU memory (Megatron's optimizer_offload_fraction)</source>
+        <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="200"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="177" />
+        <location filename="../../engine/planning/solver.py" line="202"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="217" />
+        <location filename="../../engine/planning/solver.py" line="242"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="221" />
+        <location filename="../../engine/planning/solver.py" line="246"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="224" />
+        <location filename="../../engine/planning/solver.py" line="249"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="226" />
+        <location filename="../../engine/planning/solver.py" line="251"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="231" />
+        <location filename="../../engine/planning/solver.py" line="256"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="232" />
+        <location filename="../../engine/planning/solver.py" line="257"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="45" />
+        <location filename="../../engine/planning/suggest.py" line="47"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="47" />
+        <location filename="../../engine/planning/suggest.py" line="49"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="51" />
+        <location filename="../../engine/planning/suggest.py" line="53"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="54" />
+        <location filename="../../engine/planning/suggest.py" line="56"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="56" />
+        <location filename="../../engine/planning/suggest.py" line="58"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="61" />
+        <location filename="../../engine/planning/suggest.py" line="63"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="63" />
+        <location filename="../../engine/planning/suggest.py" line="65"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66" />
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69" />
+        <location filename="../../engine/planning/suggest.py" line="71"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73" />
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75" />
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77" />
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="80" />
+        <location filename="../../engine/planning/suggest.py" line="82"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82" />
+        <location filename="../../engine/planning/suggest.py" line="84"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="84" />
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86" />
+        <location filename="../../engine/planning/suggest.py" line="88"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88" />
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90" />
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92" />
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93" />
+        <location filename="../../engine/planning/suggest.py" line="95"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96" />
+        <location filename="../../engine/planning/suggest.py" line="98"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="97" />
+        <location filename="../../engine/planning/suggest.py" line="99"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="99" />
+        <location filename="../../engine/planning/suggest.py" line="101"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="101" />
+        <location filename="../../engine/planning/suggest.py" line="103"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="104" />
+        <location filename="../../engine/planning/offload_suggest.py" line="52"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="106" />
+        <location filename="../../engine/planning/offload_suggest.py" line="53"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="155" />
+        <location filename="../../engine/planning/offload_suggest.py" line="55"/>
+        <source>Move {share} of the optimizer states to CPU memory (Megatron's optimizer_offload_fraction {fraction})</source>
+        <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction {fraction}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/offload_suggest.py" line="59"/>
+        <location filename="../../engine/planning/solver.py" line="183"/>
+        <source>each step waits for a CPU AdamW over that share: Megatron-Bridge measured +88% step time at 25%, +321% at 100%</source>
+        <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="161"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="46" />
+        <location filename="../../engine/safe_read.py" line="46"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="48" />
+        <location filename="../../engine/safe_read.py" line="48"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="50" />
+        <location filename="../../engine/safe_read.py" line="50"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="54" />
-        <location filename="../../engine/safe_read.py" line="68" />
+        <location filename="../../engine/safe_read.py" line="54"/>
+        <location filename="../../engine/safe_read.py" line="68"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="79" />
-        <location filename="../../engine/safe_read.py" line="80" />
+        <location filename="../../engine/safe_read.py" line="79"/>
+        <location filename="../../engine/safe_read.py" line="80"/>
         <source>permission denied</source>
         <translation>没有访问权限</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="81" />
+        <location filename="../../engine/safe_read.py" line="81"/>
         <source>there is no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="82" />
+        <location filename="../../engine/safe_read.py" line="82"/>
         <source>its symbolic links form a loop</source>
         <translation>其符号链接构成了循环</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="83" />
+        <location filename="../../engine/safe_read.py" line="83"/>
         <source>it is a folder</source>
         <translation>它是文件夹</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="84" />
+        <location filename="../../engine/safe_read.py" line="84"/>
         <source>its name is too long</source>
         <translation>文件名过长</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="85" />
+        <location filename="../../engine/safe_read.py" line="85"/>
         <source>the disk reported an input/output error</source>
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="35" />
+        <location filename="../../engine/scenario/file.py" line="35"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="48" />
+        <location filename="../../engine/scenario/file.py" line="48"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="59" />
+        <location filename="../../engine/scenario/file.py" line="59"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="72" />
+        <location filename="../../engine/scenario/file.py" line="72"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="76" />
+        <location filename="../../engine/scenario/file.py" line="76"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="82" />
+        <location filename="../../engine/scenario/file.py" line="82"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="86" />
+        <location filename="../../engine/scenario/file.py" line="86"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="96" />
+        <location filename="../../engine/scenario/file.py" line="96"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="109" />
+        <location filename="../../engine/scenario/file.py" line="109"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="132" />
+        <location filename="../../engine/models/vision.py" line="132"/>
         <source>vision_config '{key}' must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="150" />
+        <location filename="../../engine/models/vision.py" line="150"/>
         <source>The vision tower '{kind}' of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="69" />
+        <location filename="../../engine/configs/importing.py" line="69"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -6379,334 +6429,334 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="139" />
+        <location filename="../../engine/configs/importing.py" line="139"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="151" />
+        <location filename="../../engine/configs/importing.py" line="151"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="154" />
+        <location filename="../../engine/configs/importing.py" line="154"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="63" />
+        <location filename="../../engine/configs/references.py" line="63"/>
         <source>{ref} cannot be read: {exc}</source>
         <translation>无法读取 {ref}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="77" />
+        <location filename="../../engine/configs/references.py" line="77"/>
         <source>{ref} was not imported: ZeRO stage {stage} taken from its name</source>
         <translation>未导入 {ref}：根据文件名取 ZeRO 阶段 {stage}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="88" />
+        <location filename="../../engine/configs/references.py" line="88"/>
         <source>{ref} was not imported: offload taken from its name</source>
         <translation>未导入 {ref}：根据文件名取卸载设置</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="94" />
+        <location filename="../../engine/configs/references.py" line="94"/>
         <source>{ref} is outside the job's folder, so it was not read; give it with the other files to import it</source>
         <translation>{ref} 位于该训练任务的文件夹之外，因此未读取；如需导入，请把它与其他文件一起给出</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="104" />
+        <location filename="../../engine/configs/references.py" line="104"/>
         <source>{ref} was not imported; import it together with this file</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="246" />
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272" />
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="283" />
+        <location filename="../../engine/configs/importing.py" line="283"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="301" />
+        <location filename="../../engine/configs/importing.py" line="301"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no '{key}' setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="188" />
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="95" />
+        <location filename="../../engine/configs/importing.py" line="95"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="194" />
+        <location filename="../../engine/configs/importing.py" line="194"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="203" />
+        <location filename="../../engine/configs/importing.py" line="203"/>
         <source>not in the files: the planner's default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="350" />
+        <location filename="../../engine/configs/importing.py" line="350"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="370" />
+        <location filename="../../engine/configs/importing.py" line="370"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="380" />
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of the model's {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402" />
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>"auto"：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="52" />
+        <location filename="../../engine/configs/reading.py" line="53"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="44" />
-        <location filename="../../engine/diagnosis/command.py" line="36" />
-        <location filename="../../engine/models/config_file.py" line="32" />
+        <location filename="../../engine/configs/reading.py" line="45"/>
+        <location filename="../../engine/diagnosis/command.py" line="36"/>
+        <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="59" />
+        <location filename="../../engine/configs/reading.py" line="60"/>
         <source>{name} is damaged UTF-16 text; save it as UTF-8 and import it again.</source>
         <translation>{name} 是已损坏的 UTF-16 文本；请将其另存为 UTF-8 后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="64" />
+        <location filename="../../engine/configs/reading.py" line="65"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="69" />
+        <location filename="../../engine/configs/reading.py" line="70"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="76" />
+        <location filename="../../engine/configs/reading.py" line="77"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="136" />
+        <location filename="../../engine/configs/reading.py" line="127"/>
         <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
         <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="150" />
+        <location filename="../../engine/configs/reading.py" line="141"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="165" />
+        <location filename="../../engine/configs/reading.py" line="156"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="177" />
+        <location filename="../../engine/configs/reading.py" line="168"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="67" />
+        <location filename="../../engine/scenario/time_keys.py" line="74"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="23" />
+        <location filename="../../engine/scenario/time_keys.py" line="30"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="24" />
+        <location filename="../../engine/scenario/time_keys.py" line="31"/>
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="71" />
+        <location filename="../../engine/scenario/time_keys.py" line="78"/>
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="79" />
+        <location filename="../../engine/scenario/time_keys.py" line="86"/>
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="92" />
+        <location filename="../../engine/scenario/time_keys.py" line="99"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="102" />
+        <location filename="../../engine/scenario/time_keys.py" line="109"/>
         <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
         <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="107" />
+        <location filename="../../engine/scenario/time_keys.py" line="114"/>
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="111" />
+        <location filename="../../engine/scenario/time_keys.py" line="118"/>
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="130" />
+        <location filename="../../engine/configs/exporting.py" line="132"/>
         <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="25" />
+        <location filename="../../engine/configs/export_native.py" line="26"/>
         <source>torchtune has no builder for the custom model '{name}'; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="36" />
+        <location filename="../../engine/configs/export_native.py" line="37"/>
         <source>torchtune has no builder for the model '{name}'.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="85" />
+        <location filename="../../engine/configs/export_native.py" line="86"/>
         <source>torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="43" />
+        <location filename="../../engine/timing/model.py" line="53"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="44" />
+        <location filename="../../engine/timing/model.py" line="54"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="45" />
+        <location filename="../../engine/timing/model.py" line="55"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="46" />
+        <location filename="../../engine/timing/model.py" line="56"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="47" />
+        <location filename="../../engine/timing/model.py" line="57"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="48" />
+        <location filename="../../engine/timing/model.py" line="58"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="49" />
+        <location filename="../../engine/timing/model.py" line="59"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="50" />
+        <location filename="../../engine/timing/model.py" line="60"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="51" />
+        <location filename="../../engine/timing/model.py" line="61"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="52" />
+        <location filename="../../engine/timing/model.py" line="62"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="53" />
+        <location filename="../../engine/timing/model.py" line="63"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="54" />
+        <location filename="../../engine/timing/model.py" line="64"/>
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="371" />
+        <location filename="../../engine/timing/model.py" line="374"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="375" />
+        <location filename="../../engine/timing/model.py" line="378"/>
         <source>The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/near_capacity.py" line="70" />
-        <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch&apos;s caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
+        <location filename="../../engine/timing/near_capacity.py" line="70"/>
+        <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch's caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
         <translation>接近显存上限（每 GPU {process} / {capacity}，{share:.0%}）：分配失败时，PyTorch 的缓存分配器会同步设备、释放缓存的块并重试（torch.cuda.memory_stats 的 num_alloc_retries），因此这一步可能比显示的更慢。BigScience 测得同一布局在 80 GB 中用到 73-76 GB 时，每个 token 比下一个较小的微批次慢 {low:.1%} 到 {high:.1%}；上面的时间没有计入这部分。来源：{sources}。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/bounds.py" line="41" />
+        <location filename="../../engine/timing/bounds.py" line="41"/>
         <source>Your measured step ({measured:.3g} s against {predicted:.3g} s predicted) would mean MFU {mfu:.0%}, above the GPUs' peak; it is not used: measure the step of this very scenario again.</source>
         <translation>按你实测的一步（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒），MFU 将为 {mfu:.0%}，超过了 GPU 的峰值；因此不采用：请针对这个场景本身重新测量一步。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/bounds.py" line="45" />
+        <location filename="../../engine/timing/bounds.py" line="45"/>
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/bounds.py" line="64" />
+        <location filename="../../engine/timing/bounds.py" line="64"/>
         <source>The step time of this scenario cannot be computed ({what} is not a finite positive number); check the GPU's speed figures and the link bandwidths.</source>
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="35" />
+        <location filename="../../engine/planning/speed_search.py" line="36"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="45" />
+        <location filename="../../engine/planning/speed_search.py" line="47"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="44" />
+        <location filename="../../engine/memory/parallelism/components.py" line="44"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="47" />
+        <location filename="../../engine/memory/parallelism/components.py" line="47"/>
         <source>PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="64" />
+        <location filename="../../engine/memory/parallelism/components.py" line="64"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
@@ -6715,179 +6765,178 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="67" />
+        <location filename="../../engine/memory/parallelism/components.py" line="67"/>
         <source>(micro-batches in flight - 1) x what one loss saves for its backward (the fp32 log-softmax b·s·V x 4 with the standard loss)</source>
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="82" />
+        <location filename="../../engine/memory/parallelism/components.py" line="82"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="85" />
+        <location filename="../../engine/memory/parallelism/components.py" line="85"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="90" />
+        <location filename="../../engine/memory/parallelism/components.py" line="90"/>
         <source>DeepSpeed's pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
         <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="117" />
+        <location filename="../../engine/memory/parallelism/components.py" line="117"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="120" />
+        <location filename="../../engine/memory/parallelism/components.py" line="120"/>
         <source>Megatron: the gradient of one micro-batch's stage output (b·s·h), received for its backward; activations are received as the stage's saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="176" />
+        <location filename="../../engine/memory/parallelism/components.py" line="176"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="179" />
+        <location filename="../../engine/memory/parallelism/components.py" line="179"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="73" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="73"/>
         <source>{name} cannot be opened: {why}.</source>
         <translation>无法打开 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="78" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="78"/>
         <source>{name} is not a regular file.</source>
         <translation>{name} 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="83" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="83"/>
         <source>{name} is too short to be a safetensors file.</source>
         <translation>{name} 太短，不可能是 safetensors 文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="86" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="86"/>
         <source>{name} declares a {n}-byte header, more than the {limit} bytes safetensors allows.</source>
         <translation>{name} 声明的文件头为 {n} 字节，超过 safetensors 允许的 {limit} 字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="90" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="90"/>
         <source>{name} declares a header longer than the file: it is truncated or not safetensors.</source>
         <translation>{name} 声明的文件头比文件本身还长：文件被截断或不是 safetensors。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="95" />
-        <location filename="../../engine/models/local/safetensors_header.py" line="120" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="95"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="120"/>
         <source>{name} lists more than {limit} tensors, more than any released checkpoint file holds.</source>
         <translation>{name} 列出了超过 {limit} 个张量，比任何已发布的检查点文件都多。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="101" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="101"/>
         <source>{name} has a header that is not JSON text.</source>
         <translation>{name} 的文件头不是 JSON 文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="118" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="118"/>
         <source>{name} has a header that is not a JSON object.</source>
         <translation>{name} 的文件头不是 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="125" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="125"/>
         <source>{name} has __metadata__ that is not text keys and values.</source>
         <translation>{name} 的 __metadata__ 不是文本键值。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="133" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="133"/>
         <source>{name}: the entry of tensor '{tensor}' is malformed.</source>
         <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="138" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="138"/>
         <source>{name}: tensor '{tensor}' points outside the file or does not match its dtype and shape.</source>
         <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/safetensors_header.py" line="146" />
+        <location filename="../../engine/models/local/safetensors_header.py" line="146"/>
         <source>{name} has tensors that overlap: it is not a valid file.</source>
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="32" />
+        <location filename="../../engine/configs/accelerate.py" line="32"/>
         <source>no num_machines: one machine</source>
         <translation>未给出 num_machines：一台机器</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="38" />
+        <location filename="../../engine/configs/accelerate.py" line="38"/>
         <source>unknown mixed precision {mp!r}</source>
         <translation>未知的混合精度 {mp!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="54" />
+        <location filename="../../engine/configs/accelerate.py" line="54"/>
         <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
         <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="90" />
+        <location filename="../../engine/configs/accelerate.py" line="90"/>
         <source>affects model loading, not the training step (load phase not modelled yet)</source>
         <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="126" />
+        <location filename="../../engine/configs/accelerate.py" line="126"/>
         <source>unknown sharding strategy {strategy!r}</source>
         <translation>未知的分片策略 {strategy!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="133" />
+        <location filename="../../engine/configs/accelerate.py" line="133"/>
         <source>no sharding strategy given: FSDP's default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="46" />
+        <location filename="../../engine/configs/axolotl.py" line="44"/>
         <source>axolotl's default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="52" />
+        <location filename="../../engine/configs/axolotl.py" line="50"/>
         <source>axolotl's default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="69" />
+        <location filename="../../engine/configs/axolotl.py" line="67"/>
         <source>load_in_8bit is bitsandbytes' LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
         <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="79" />
+        <location filename="../../engine/configs/axolotl.py" line="77"/>
         <source>adapter '{adapter}' is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="104" />
+        <location filename="../../engine/configs/axolotl.py" line="102"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="129" />
+        <location filename="../../engine/configs/axolotl.py" line="127"/>
         <source>optimizer '{opt}' is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="134" />
+        <location filename="../../engine/configs/axolotl.py" line="132"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="143" />
-        <location filename="../../engine/configs/common.py" line="231" />
+        <location filename="../../engine/configs/common.py" line="243"/>
         <source>attention kernel '{attn}' is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="197" />
+        <location filename="../../engine/configs/axolotl.py" line="185"/>
         <source>ALST's tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile's intermediates: not modelled yet (the estimate counts the whole sequence's, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
@@ -6896,179 +6945,179 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="66" />
-        <location filename="../../engine/configs/torchtune.py" line="248" />
+        <location filename="../../engine/configs/common.py" line="66"/>
+        <location filename="../../engine/configs/torchtune.py" line="230"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="73" />
+        <location filename="../../engine/configs/common.py" line="73"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="110" />
+        <location filename="../../engine/configs/common.py" line="110"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="123" />
+        <location filename="../../engine/configs/common.py" line="133"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="131" />
+        <location filename="../../engine/configs/common.py" line="141"/>
         <source>model '{name}' is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="163" />
+        <location filename="../../engine/configs/common.py" line="173"/>
         <source>'{name}' read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="140" />
+        <location filename="../../engine/configs/common.py" line="150"/>
         <source>'{name}' taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="222" />
+        <location filename="../../engine/configs/common.py" line="229"/>
         <source>optimizer '{optim}' is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="280" />
+        <location filename="../../engine/configs/common.py" line="292"/>
         <source>TRL's ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="323" />
+        <location filename="../../engine/configs/common.py" line="335"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="95" />
+        <location filename="../../engine/configs/deepspeed.py" line="95"/>
         <source>"auto": the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>"auto"：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="107" />
+        <location filename="../../engine/configs/deepspeed.py" line="107"/>
         <source>"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>"auto"：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="122" />
+        <location filename="../../engine/configs/deepspeed.py" line="122"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="140" />
+        <location filename="../../engine/configs/deepspeed.py" line="140"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="153" />
+        <location filename="../../engine/configs/deepspeed.py" line="153"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="160" />
+        <location filename="../../engine/configs/deepspeed.py" line="160"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="62" />
+        <location filename="../../engine/configs/deepspeed.py" line="62"/>
         <source>no zero_optimization section: DeepSpeed's default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="181" />
+        <location filename="../../engine/configs/deepspeed.py" line="181"/>
         <source>"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>"auto"：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="202" />
+        <location filename="../../engine/configs/deepspeed.py" line="202"/>
         <source>optimizer '{type}' is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="73" />
-        <location filename="../../engine/configs/llamafactory.py" line="124" />
+        <location filename="../../engine/configs/deepspeed.py" line="73"/>
+        <location filename="../../engine/configs/llamafactory.py" line="122"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="78" />
+        <location filename="../../engine/configs/deepspeed.py" line="78"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="35" />
+        <location filename="../../engine/configs/hf.py" line="35"/>
         <source>TrainingArguments' default per_device_train_batch_size 8</source>
         <translation>TrainingArguments 默认 per_device_train_batch_size 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="41" />
+        <location filename="../../engine/configs/hf.py" line="41"/>
         <source>TrainingArguments' default gradient_checkpointing false</source>
         <translation>TrainingArguments 默认 gradient_checkpointing 为 false</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="47" />
+        <location filename="../../engine/configs/hf.py" line="47"/>
         <source>TRL SFTConfig's default max_length 1024 (not set in the file)</source>
         <translation>TRL SFTConfig 默认 max_length 为 1024（文件中未设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="53" />
+        <location filename="../../engine/configs/hf.py" line="53"/>
         <source>TrainingArguments' default: no bf16/fp16, fp32 weights</source>
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="57" />
+        <location filename="../../engine/configs/hf.py" line="57"/>
         <source>TrainingArguments' default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="43" />
+        <location filename="../../engine/configs/llamafactory.py" line="43"/>
         <source>LLaMA-Factory's default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="54" />
+        <location filename="../../engine/configs/llamafactory.py" line="54"/>
         <source>finetuning type '{ft}' is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="59" />
+        <location filename="../../engine/configs/llamafactory.py" line="59"/>
         <source>LLaMA-Factory's default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="66" />
+        <location filename="../../engine/configs/llamafactory.py" line="66"/>
         <source>LLaMA-Factory's default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="77" />
+        <location filename="../../engine/configs/llamafactory.py" line="77"/>
         <source>LLaMA-Factory's default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="91" />
+        <location filename="../../engine/configs/llamafactory.py" line="91"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="102" />
+        <location filename="../../engine/configs/llamafactory.py" line="100"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="134" />
+        <location filename="../../engine/configs/llamafactory.py" line="132"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="113" />
+        <location filename="../../engine/configs/megatron.py" line="118"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -7077,37 +7126,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="76" />
+        <location filename="../../engine/configs/megatron.py" line="81"/>
         <source>Megatron's default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine's (or Apex's) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="121" />
+        <location filename="../../engine/configs/megatron.py" line="126"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="144" />
+        <location filename="../../engine/configs/megatron.py" line="149"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="168" />
+        <location filename="../../engine/configs/megatron.py" line="173"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="189" />
+        <location filename="../../engine/configs/megatron.py" line="194"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="209" />
+        <location filename="../../engine/configs/megatron.py" line="214"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="223" />
+        <location filename="../../engine/configs/megatron.py" line="228"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
@@ -7120,299 +7169,299 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="255" />
+        <location filename="../../engine/configs/megatron.py" line="260"/>
         <source>the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="266" />
+        <location filename="../../engine/configs/megatron.py" line="271"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="297" />
+        <location filename="../../engine/configs/megatron.py" line="302"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="75" />
+        <location filename="../../engine/configs/swift.py" line="75"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="78" />
+        <location filename="../../engine/configs/swift.py" line="78"/>
         <source>ms-swift's default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="89" />
+        <location filename="../../engine/configs/swift.py" line="89"/>
         <source>tuner '{tuner}' is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="93" />
+        <location filename="../../engine/configs/swift.py" line="93"/>
         <source>ms-swift's default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="98" />
+        <location filename="../../engine/configs/swift.py" line="98"/>
         <source>ms-swift's default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="57" />
+        <location filename="../../engine/configs/torchtitan.py" line="55"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="82" />
+        <location filename="../../engine/configs/torchtitan.py" line="80"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="120" />
+        <location filename="../../engine/configs/torchtitan.py" line="118"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="136" />
+        <location filename="../../engine/configs/torchtitan.py" line="134"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="153" />
+        <location filename="../../engine/configs/torchtitan.py" line="151"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="162" />
+        <location filename="../../engine/configs/torchtitan.py" line="160"/>
         <source>"default": reshards except on the last stage</source>
         <translation>"default"：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="171" />
+        <location filename="../../engine/configs/torchtitan.py" line="169"/>
         <source>torchtitan's tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="190" />
+        <location filename="../../engine/configs/torchtitan.py" line="185"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="196" />
+        <location filename="../../engine/configs/torchtitan.py" line="191"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="210" />
+        <location filename="../../engine/configs/torchtitan.py" line="205"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="42" />
+        <location filename="../../engine/configs/torchtitan.py" line="40"/>
         <source>torchtitan's attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="84" />
+        <location filename="../../engine/configs/torchtune.py" line="84"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="86" />
+        <location filename="../../engine/configs/torchtune.py" line="86"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="116" />
+        <location filename="../../engine/configs/torchtune.py" line="104"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="132" />
+        <location filename="../../engine/configs/torchtune.py" line="120"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="143" />
+        <location filename="../../engine/configs/torchtune.py" line="131"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="157" />
+        <location filename="../../engine/configs/torchtune.py" line="145"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="175" />
+        <location filename="../../engine/configs/torchtune.py" line="157"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="188" />
+        <location filename="../../engine/configs/torchtune.py" line="170"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="197" />
+        <location filename="../../engine/configs/torchtune.py" line="179"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="206" />
+        <location filename="../../engine/configs/torchtune.py" line="188"/>
         <source>torchtune builds the model, LoRA adapters included, under training.set_default_dtype(dtype) (recipes/lora_finetune_*.py _setup_model): the adapters are in the model dtype</source>
         <translation>torchtune 在 training.set_default_dtype(dtype) 下构建模型（包括 LoRA 适配器）（recipes/lora_finetune_*.py 的 _setup_model）：适配器使用模型的数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="214" />
+        <location filename="../../engine/configs/torchtune.py" line="196"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="219" />
+        <location filename="../../engine/configs/torchtune.py" line="201"/>
         <source>torchtune's NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="230" />
+        <location filename="../../engine/memory/detailed.py" line="231"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="233" />
+        <location filename="../../engine/memory/detailed.py" line="234"/>
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="158" />
+        <location filename="../../engine/memory/stage_states.py" line="158"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="160" />
+        <location filename="../../engine/memory/stage_states.py" line="160"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="299" />
+        <location filename="../../engine/models/hf_families.py" line="293"/>
         <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
         <translation>n_heads（{heads}）不是 kv_n_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="303" />
+        <location filename="../../engine/models/hf_families.py" line="297"/>
         <source>d_model ({hidden}) is not a multiple of n_heads ({heads}).</source>
         <translation>d_model（{hidden}）不是 n_heads（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="307" />
+        <location filename="../../engine/models/hf_families.py" line="301"/>
         <source>config.json 'expansion_ratio' must be a number above 0 and at most 64, not {value!r}.</source>
         <translation>config.json 的 'expansion_ratio' 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="359" />
+        <location filename="../../engine/models/hf_families.py" line="353"/>
         <source>n_embd ({hidden}) is not a multiple of n_head ({heads}).</source>
         <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="149" />
+        <location filename="../local_models.py" line="149"/>
         <source>The models on this computer could not be listed ({why}).</source>
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="155" />
+        <location filename="../../engine/estimate_output.py" line="155"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="100" />
+        <location filename="../../engine/safe_write.py" line="100"/>
         <source>{name} is a symbolic link; it is neither followed nor replaced, so nothing was written. Give the path of a file.</source>
         <translation>{name} 是符号链接；既不会跟随它，也不会替换它，因此没有写入任何内容。请给出一个文件的路径。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="103" />
+        <location filename="../../engine/safe_write.py" line="103"/>
         <source>{name} is a folder; give the path of a file inside it. Nothing was written.</source>
         <translation>{name} 是文件夹；请给出其中某个文件的路径。没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="105" />
+        <location filename="../../engine/safe_write.py" line="105"/>
         <source>{name} is a pipe, a device or a socket, not a regular file; it was not opened and nothing was written.</source>
         <translation>{name} 是管道、设备或套接字，不是普通文件；没有打开它，也没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="114" />
+        <location filename="../../engine/safe_write.py" line="114"/>
         <source>The folder {folder} does not exist; create it first. Nothing was written.</source>
         <translation>文件夹 {folder} 不存在；请先创建它。没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="117" />
+        <location filename="../../engine/safe_write.py" line="117"/>
         <source>{folder} is not a folder, so {name} cannot be written in it. Nothing was written.</source>
         <translation>{folder} 不是文件夹，因此无法在其中写入 {name}。没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="128" />
+        <location filename="../../engine/safe_write.py" line="128"/>
         <source>{name} is the file being exported; choose another name. Nothing was written.</source>
         <translation>{name} 就是被导出的文件本身；请另选一个名称。没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="131" />
-        <location filename="../../engine/safe_write.py" line="150" />
+        <location filename="../../engine/safe_write.py" line="131"/>
+        <location filename="../../engine/safe_write.py" line="150"/>
         <source>{name} already exists; add --force to replace it. Nothing was written.</source>
         <translation>{name} 已存在；如要替换，请加上 --force。没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="141" />
+        <location filename="../../engine/safe_write.py" line="141"/>
         <source>No output file was named; nothing was written.</source>
         <translation>没有指定输出文件；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="143" />
+        <location filename="../../engine/safe_write.py" line="143"/>
         <source>A file name cannot hold a NUL character; nothing was written.</source>
         <translation>文件名中不能含有 NUL 字符；没有写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_write.py" line="154" />
+        <location filename="../../engine/safe_write.py" line="154"/>
         <source>{name} could not be written ({reason}); nothing was changed.</source>
         <translation>无法写入 {name}（{reason}）；没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/shell.py" line="51" />
+        <location filename="../../engine/configs/shell.py" line="52"/>
         <source>{name} expands its variables to more than {n:,} characters; a launch script does not, so it is not imported.</source>
         <translation>{name} 展开变量后超过 {n:,} 个字符；启动脚本不会这样，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="126" />
+        <location filename="../../engine/models/local/hf_cache.py" line="126"/>
         <source>The Hugging Face cache {name} cannot be read ({why}); its models are not listed.</source>
         <translation>无法读取 Hugging Face 缓存 {name}（{why}）；其中的模型不会列出。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="131" />
+        <location filename="../../engine/models/local/hf_cache.py" line="131"/>
         <source>The Hugging Face cache holds {n} models; only the first {limit} (by name) are listed.</source>
         <translation>Hugging Face 缓存中有 {n} 个模型；只列出（按名称排序的）前 {limit} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="138" />
+        <location filename="../../engine/models/local/hf_cache.py" line="138"/>
         <source>{name} in the Hugging Face cache cannot be read ({why}); it is skipped.</source>
         <translation>无法读取 Hugging Face 缓存中的 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="150" />
+        <location filename="../../engine/models/local/hf_cache.py" line="150"/>
         <source>{name} holds more folders than one scan looks into; only the first {limit} were looked into (add the model folders you use directly).</source>
         <translation>{name} 中的文件夹数量超过了一次扫描查看的上限；只查看了前 {limit} 个（请直接添加你使用的模型文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="170" />
-        <location filename="../../engine/models/local/hf_cache.py" line="210" />
+        <location filename="../../engine/models/local/hf_cache.py" line="170"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="210"/>
         <source>Your model folder {name} cannot be read ({why}); it is skipped.</source>
         <translation>无法读取你的模型文件夹 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="183" />
+        <location filename="../../engine/models/local/hf_cache.py" line="183"/>
         <source>{name} in your model folder cannot be read ({why}); it is skipped.</source>
         <translation>无法读取你的模型文件夹中的 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/local/hf_cache.py" line="221" />
+        <location filename="../../engine/models/local/hf_cache.py" line="221"/>
         <source>{n} models were found on this computer; only the first {limit} are listed.</source>
         <translation>在本机上找到了 {n} 个模型；只列出前 {limit} 个。</translation>
     </message>
@@ -7421,274 +7470,274 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="348" />
+        <location filename="../../engine/memory/breakdown.py" line="374"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="353" />
+        <location filename="../../engine/memory/breakdown.py" line="379"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="372" />
+        <location filename="../../engine/memory/breakdown.py" line="398"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="95" />
+        <location filename="../../engine/plan_card.py" line="95"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="98" />
+        <location filename="../../engine/plan_card.py" line="102"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="1" />
+        <location filename="../../engine/plan_card.py" line="98"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting's uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="100" />
+        <location filename="../../engine/plan_card.py" line="104"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="108" />
+        <location filename="../../engine/plan_card.py" line="112"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="110" />
+        <location filename="../../engine/plan_card.py" line="114"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="132" />
+        <location filename="../../engine/plan_card.py" line="136"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="134" />
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="136" />
+        <location filename="../../engine/plan_card.py" line="142"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="138" />
+        <location filename="../../engine/plan_card.py" line="144"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="141" />
+        <location filename="../../engine/plan_card.py" line="147"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="123" />
-        <location filename="../../engine/plan_card.py" line="143" />
+        <location filename="../../engine/plan_card.py" line="127"/>
+        <location filename="../../engine/plan_card.py" line="149"/>
         <source>Main risk: none stands out; the estimate's own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="120" />
+        <location filename="../../engine/plan_card.py" line="124"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="155" />
+        <location filename="../../engine/plan_card.py" line="161"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="158" />
+        <location filename="../../engine/plan_card.py" line="164"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="160" />
+        <location filename="../../engine/plan_card.py" line="166"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="161" />
+        <location filename="../../engine/plan_card.py" line="167"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="162" />
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="171" />
+        <location filename="../../engine/plan_card.py" line="177"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="173" />
+        <location filename="../../engine/plan_card.py" line="179"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="175" />
+        <location filename="../../engine/plan_card.py" line="181"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="176" />
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="177" />
+        <location filename="../../engine/plan_card.py" line="183"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="179" />
-        <location filename="../../engine/plan_card.py" line="184" />
+        <location filename="../../engine/plan_card.py" line="185"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="180" />
+        <location filename="../../engine/plan_card.py" line="186"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182" />
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="185" />
+        <location filename="../../engine/plan_card.py" line="191"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="188" />
+        <location filename="../../engine/plan_card.py" line="194"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="190" />
+        <location filename="../../engine/plan_card.py" line="196"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/card_file.py" line="37" />
+        <location filename="../../engine/scenario/card_file.py" line="37"/>
         <source>is an image or PDF without a scenario in it; only plan cards exported by LLM Memory Planner carry one.</source>
         <translation>是一张不含场景的图片或 PDF；只有 LLM Memory Planner 导出的计划卡片才带有场景。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/card_file.py" line="43" />
+        <location filename="../../engine/scenario/card_file.py" line="43"/>
         <source>is a plan card whose embedded scenario is damaged; export the card again from the scenario.</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="383" />
+        <location filename="../../engine/scenario/format.py" line="383"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385" />
+        <location filename="../../engine/scenario/format.py" line="385"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="123" />
+        <location filename="../../engine/planning/solver.py" line="124"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="59" />
+        <location filename="../../engine/planning/suggest.py" line="61"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="79" />
+        <location filename="../../engine/scenario/file.py" line="79"/>
         <source>is not valid JSON; it may be truncated or damaged.</source>
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="65" />
+        <location filename="../config_actions.py" line="65"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="66" />
+        <location filename="../config_actions.py" line="66"/>
         <source>training configs do not say how many GPUs; your set-up's number is raised to the least the files' parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="21" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="21"/>
         <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
         <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="25" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="25"/>
         <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
         <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="30" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="30"/>
         <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
         <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="45" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="45"/>
         <source>Ulysses sequence parallelism {sp} must divide the model's {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="49" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="56" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="56"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="59" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="59"/>
         <source>The generation engine's tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="63" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
         <source>The engine can share the trainer's weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="66" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="66"/>
         <source>The colocated generation engine's tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="71" />
+        <location filename="../../engine/scenario/posttraining_checks.py" line="71"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="42" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="43"/>
         <source>must be null{same}, a model preset id or {{"name": ..., "hf_config": {{...}}}} ({detail}).</source>
         <translation>必须是 null{same}、模型预设 id 或 {{"name": ..., "hf_config": {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="102" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="103"/>
         <source>must be "auto" or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 "auto" 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="98" />
+        <location filename="../../engine/planning/serve_fit.py" line="93"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -7713,52 +7762,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="13" />
+        <location filename="../../engine/posttraining/logprobs.py" line="13"/>
         <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + fp32 上转副本 + fp32 log-softmax</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="17" />
+        <location filename="../../engine/posttraining/logprobs.py" line="17"/>
         <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + two sequences' log-softmax</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 两条序列的 log-softmax</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="20" />
+        <location filename="../../engine/posttraining/logprobs.py" line="20"/>
         <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 每个 token 的 fp32 损失和 log-sum-exp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="23" />
+        <location filename="../../engine/posttraining/logprobs.py" line="23"/>
         <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token</source>
         <translation>单层前向张量与输出头处（logits b·s·V × 计算精度字节 + 其 fp32 副本 + 每个 token 的 fp32 log-sum-exp）二者中的较大者</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="26" />
+        <location filename="../../engine/posttraining/logprobs.py" line="26"/>
         <source>the larger of one layer's forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="30" />
+        <location filename="../../engine/posttraining/logprobs.py" line="30"/>
         <source>the larger of one layer's forward tensors and, at the head, logits b·s·V/tp x compute bytes + their fp32 copy (the model's own loss, worked in place)</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V/tp × 计算精度字节 + 其 fp32 副本（模型自身的损失，原地计算）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="35" />
+        <location filename="../../engine/posttraining/logprobs.py" line="35"/>
         <source>the larger of one layer's forward tensors and one fp32 score per token</source>
         <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="39" />
+        <location filename="../../engine/posttraining/logprobs.py" line="39"/>
         <source>the larger of one layer's forward tensors and, at the head, the fused head's projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="44" />
+        <location filename="../../engine/posttraining/logprobs.py" line="44"/>
         <source>the larger of one layer's forward tensors (+ LoRA's fp32 adapter outputs) and the head's (the log-prob path's tensors, or the logits + the entropy's softmax and product, 2 x b·c·V x compute bytes, or the response logits' copy, b·c·V x compute bytes) + autocast's bf16 weight cache</source>
         <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="122" />
+        <location filename="../../engine/posttraining/logprobs.py" line="138"/>
         <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row's log-softmax output kept for backward; backward: 2 x b·k·V (the rows' gradients gathered into the logits' gradient); logits scaled in place on a view (TRL GRPO): + the entropy's copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base's gradient, its clone, the slice's clone and quotient)</source>
         <translation>训练中逐行 log-softmax（TRL selective_log_softmax、verl logprobs_from_logits_v2）：logits b·k·V（计算字节）+ 每个被打分行的 log-softmax 输出（为反向保留）；反向：2 x b·k·V（各行梯度汇成 logits 的梯度）；在视图上原地缩放 logits（TRL GRPO）：前向再加熵计算对该视图的拷贝，反向 4 x b·k·V（CopySlices：基张量的梯度、其克隆、切片的克隆与商）</translation>
     </message>
@@ -7767,391 +7816,394 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="128" />
+        <location filename="../../engine/posttraining/logprobs.py" line="144"/>
         <source>TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="1" />
+        <location filename="../../engine/posttraining/logprobs.py" line="277"/>
         <source>the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own</source>
         <translation>损失路径的 logits 张量 + 被选序列的 NLL 项（rpo_alpha / cpo_alpha 大于 0）：前向为被选一半的 log-softmax，保留至反向（b/2·k·V × logits 字节数）；反向为切片对整个 logits 的零填充梯度（b·k·V × logits 字节数），与损失路径自身的梯度同时存在</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/ppo_rollout.py" line="1" />
+        <location filename="../../engine/posttraining/ppo_rollout.py" line="22"/>
         <source>TRL's PPO rollout pass over a chunk of the rollout batch (no_grad, output_hidden_states): every layer's hidden state (layers + 1) x b·s·h + the fp32 sampling scores b·r·V x 4 kept by the loop + the larger of one layer's tensors and the head's (reference: the whole sequence's logits b·s·V + two response rows' log-softmax; value / reward model: one score per token)</source>
         <translation>TRL 的 PPO rollout 对一块 rollout 批次的前向（no_grad，output_hidden_states）：每层的隐藏状态（层数 + 1）× b·s·h + 循环保留的 fp32 采样分数 b·r·V × 4 + 单层张量与输出头张量中的较大者（参考模型：整个序列的 logits b·s·V + 两个回复行的 log-softmax；价值 / 奖励模型：每个 token 一个分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <location filename="../../engine/configs/rl_common.py" line="107"/>
         <source>cpo_alpha not set: TRL's and ms-swift's default 1.0 adds the chosen sequences' NLL</source>
         <translation>未设置 cpo_alpha：TRL 和 ms-swift 的默认值 1.0 会加入被选序列的 NLL</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <location filename="../../engine/configs/rl_common.py" line="118"/>
         <source>expected a weight from 0 to 100, found {value!r}</source>
         <translation>应为 0 到 100 之间的权重，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="132" />
+        <location filename="../../engine/posttraining/logprobs.py" line="148"/>
         <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather's zero-filled gradient, the sequences' gradients and their stack</source>
         <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="136" />
+        <location filename="../../engine/posttraining/logprobs.py" line="152"/>
         <source>logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
         <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为 fp32 副本（由模型输出持有）+ 其 fp32 梯度 + 该梯度转换回的副本（计算精度字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="140" />
-        <source>the loss path&apos;s logits tensors (with verl&apos;s entropy bonus: + the compiled entropy&apos;s fp32 buffer in forward), the logits divided by the temperature in place on a view of the model&apos;s output (verl&apos;s padding-free path): backward runs CopySlices over the whole logits, 4 x b·s·V x compute bytes (the incoming gradient, its copy in the output&apos;s shape, the slice&apos;s clone and the division&apos;s gradient)</source>
+        <location filename="../../engine/posttraining/logprobs.py" line="156"/>
+        <source>the loss path's logits tensors (with verl's entropy bonus: + the compiled entropy's fp32 buffer in forward), the logits divided by the temperature in place on a view of the model's output (verl's padding-free path): backward runs CopySlices over the whole logits, 4 x b·s·V x compute bytes (the incoming gradient, its copy in the output's shape, the slice's clone and the division's gradient)</source>
         <translation>损失路径的 logits 张量（带 verl 熵奖励时：前向另有编译后熵计算的 fp32 缓冲区），logits 在模型输出的视图上原地除以温度（verl 的无填充路径）：反向时 CopySlices 作用于整个 logits，共 4 x b·s·V x 计算字节（传入的梯度、其按输出形状的副本、切片的克隆以及除法的梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="140" />
+        <location filename="../../engine/posttraining/logprobs.py" line="161"/>
         <source>the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="25" />
+        <location filename="../../engine/posttraining/models.py" line="26"/>
         <source>Critic weights</source>
         <translation>评论家（价值模型）权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="26" />
+        <location filename="../../engine/posttraining/models.py" line="27"/>
         <source>Critic frozen weights</source>
         <translation>评论家冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="27" />
+        <location filename="../../engine/posttraining/models.py" line="28"/>
         <source>Critic fp32 master weights</source>
         <translation>评论家 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="28" />
+        <location filename="../../engine/posttraining/models.py" line="29"/>
         <source>Critic gradients</source>
         <translation>评论家梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="29" />
+        <location filename="../../engine/posttraining/models.py" line="30"/>
         <source>Critic optimizer states</source>
         <translation>评论家优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="30" />
+        <location filename="../../engine/posttraining/models.py" line="31"/>
         <source>Critic activations (decoder layers)</source>
         <translation>评论家激活（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="31" />
+        <location filename="../../engine/posttraining/models.py" line="32"/>
         <source>Critic value head and loss</source>
         <translation>评论家价值头与损失</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="32" />
+        <location filename="../../engine/posttraining/models.py" line="33"/>
         <source>Critic final norm and value head inputs</source>
         <translation>评论家最终归一化与价值头输入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="33" />
+        <location filename="../../engine/posttraining/models.py" line="34"/>
         <source>Critic input ids and rotary tables</source>
         <translation>评论家输入 id 与旋转位置表</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="34" />
+        <location filename="../../engine/posttraining/models.py" line="35"/>
         <source>Critic backward scratch (one layer's gradients)</source>
         <translation>评论家反向临时空间（一层的梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="35" />
+        <location filename="../../engine/posttraining/models.py" line="36"/>
         <source>Critic optimizer step temporaries</source>
         <translation>评论家优化器步临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="38" />
+        <location filename="../../engine/posttraining/models.py" line="39"/>
         <source>Critic model states (other)</source>
         <translation>评论家模型状态（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="39" />
+        <location filename="../../engine/posttraining/models.py" line="40"/>
         <source>Critic activations (other)</source>
         <translation>评论家激活（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="41" />
+        <location filename="../../engine/posttraining/models.py" line="42"/>
         <source>Critic temporaries</source>
         <translation>评论家临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="95" />
+        <location filename="../../engine/posttraining/models.py" line="106"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="96" />
+        <location filename="../../engine/posttraining/models.py" line="107"/>
         <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy's reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="104" />
+        <location filename="../../engine/posttraining/models.py" line="115"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="106" />
+        <location filename="../../engine/posttraining/models.py" line="117"/>
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="70" />
+        <location filename="../../engine/posttraining/phases.py" line="71"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="71" />
+        <location filename="../../engine/posttraining/phases.py" line="72"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="76" />
+        <location filename="../../engine/posttraining/phases.py" line="77"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="77" />
+        <location filename="../../engine/posttraining/phases.py" line="78"/>
         <source>the engine's profile-run peak (forward of max_num_batched_tokens or the sampler's logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="81" />
+        <location filename="../../engine/posttraining/phases.py" line="82"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="82" />
+        <location filename="../../engine/posttraining/phases.py" line="83"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="120" />
+        <location filename="../../engine/posttraining/phases.py" line="121"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="121" />
+        <location filename="../../engine/posttraining/phases.py" line="122"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="124" />
+        <location filename="../../engine/posttraining/phases.py" line="125"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="125" />
+        <location filename="../../engine/posttraining/phases.py" line="126"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="141" />
+        <location filename="../../engine/posttraining/phases.py" line="142"/>
         <source>Value model gathered for generate()</source>
         <translation>为 generate() 聚合的价值模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="143" />
-        <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
+        <location filename="../../engine/posttraining/phases.py" line="143"/>
+        <source>the value model's parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
         <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="147" />
+        <location filename="../../engine/posttraining/phases.py" line="148"/>
         <source>generate() sampling scores</source>
         <translation>generate() 的采样分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="149" />
+        <location filename="../../engine/posttraining/phases.py" line="149"/>
         <source>2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new token (output_scores) and their stacked copy</source>
         <translation>2 × 4 字节 × 序列数 × completion_len × 词表：每个新 token 的 fp32 分数（output_scores）及其堆叠副本</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="178" />
+        <location filename="../../engine/posttraining/phases.py" line="208"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="182" />
+        <location filename="../../engine/posttraining/phases.py" line="213"/>
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="242" />
+        <location filename="../../engine/posttraining/phases.py" line="299"/>
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="243" />
+        <location filename="../../engine/posttraining/phases.py" line="300"/>
         <source>the reference forward's peak (no_grad, one layer or the head at a time) less the policy's logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="255" />
+        <location filename="../../engine/posttraining/phases.py" line="243"/>
+        <location filename="../../engine/posttraining/phases.py" line="312"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="190" />
+        <location filename="../../engine/posttraining/phases.py" line="221"/>
+        <location filename="../../engine/posttraining/phases.py" line="250"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="195" />
+        <location filename="../../engine/posttraining/phases.py" line="226"/>
+        <location filename="../../engine/posttraining/phases.py" line="247"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="209" />
+        <location filename="../../engine/posttraining/phases.py" line="262"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="210" />
+        <location filename="../../engine/posttraining/phases.py" line="263"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="301" />
+        <location filename="../../engine/posttraining/phases.py" line="358"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="302" />
+        <location filename="../../engine/posttraining/phases.py" line="359"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework's bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="20" />
+        <location filename="../../engine/posttraining/result.py" line="20"/>
         <source>Generation</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="21" />
+        <location filename="../../engine/posttraining/result.py" line="21"/>
         <source>Scoring (reference, reward, old log-probs)</source>
         <translation>打分（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="22" />
+        <location filename="../../engine/posttraining/result.py" line="22"/>
         <source>Training step</source>
         <translation>训练步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="23" />
-        <location filename="../../engine/posttraining/timing.py" line="26" />
+        <location filename="../../engine/posttraining/result.py" line="23"/>
+        <location filename="../../engine/posttraining/timing.py" line="26"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="24" />
-        <location filename="../../engine/posttraining/timing.py" line="27" />
+        <location filename="../../engine/posttraining/result.py" line="24"/>
+        <location filename="../../engine/posttraining/timing.py" line="27"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="24" />
+        <location filename="../../engine/posttraining/timing.py" line="24"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="25" />
+        <location filename="../../engine/posttraining/timing.py" line="25"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="30" />
+        <location filename="../../engine/posttraining/timing.py" line="30"/>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
         <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率），按引擎一次能容纳的序列分批进行</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="34" />
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
         <source>forwards x 2 x active params x sequence tokens / matmul rate</source>
         <translation>前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="35" />
+        <location filename="../../engine/posttraining/timing.py" line="35"/>
         <source>the critic's training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="36" />
+        <location filename="../../engine/posttraining/timing.py" line="36"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="42" />
+        <location filename="../../engine/posttraining/timing.py" line="42"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="45" />
+        <location filename="../../engine/posttraining/timing.py" line="45"/>
         <source>Forward FLOPs of the scoring models at the matmul rate.</source>
         <translation>打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="46" />
+        <location filename="../../engine/posttraining/timing.py" line="46"/>
         <source>The critic's step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="47" />
+        <location filename="../../engine/posttraining/timing.py" line="47"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="60" />
+        <location filename="../../engine/scenario/serving_keys.py" line="60"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="91" />
+        <location filename="../../engine/scenario/serving_keys.py" line="91"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="95" />
+        <location filename="../../engine/scenario/serving_keys.py" line="95"/>
         <source>KV cache type {dtype} is llama.cpp's; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="99" />
+        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="102" />
+        <location filename="../../engine/scenario/serving_keys.py" line="102"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="105" />
+        <location filename="../../engine/scenario/serving_keys.py" line="105"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="108" />
+        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="125" />
-        <location filename="../../engine/serving/llama_cpp.py" line="155" />
-        <location filename="../../engine/serving/plain_engines.py" line="53" />
+        <location filename="../../engine/serving/generation.py" line="134"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="155"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="127" />
+        <location filename="../../engine/serving/generation.py" line="136"/>
         <source>this GPU's shard of every tensor in the deployed format</source>
         <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="129" />
+        <location filename="../../engine/serving/generation.py" line="139"/>
         <source>Activation peak of the profile run</source>
         <translation>试运行的激活峰值</translation>
     </message>
@@ -8160,153 +8212,153 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="131" />
+        <location filename="../../engine/serving/generation.py" line="141"/>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
         <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="135" />
+        <location filename="../../engine/serving/generation.py" line="145"/>
         <source>CUDA graphs</source>
         <translation>CUDA graphs</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="136" />
+        <location filename="../../engine/serving/generation.py" line="146"/>
         <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
         <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="139" />
+        <location filename="../../engine/serving/generation.py" line="149"/>
         <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
         <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="141" />
+        <location filename="../../engine/serving/generation.py" line="151"/>
         <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM's measured non-torch increase)</source>
         <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="143" />
-        <location filename="../../engine/serving/llama_cpp.py" line="162" />
-        <location filename="../../engine/serving/plain_engines.py" line="60" />
+        <location filename="../../engine/serving/generation.py" line="153"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="144" />
+        <location filename="../../engine/serving/generation.py" line="154"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine's budget</source>
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="157" />
+        <location filename="../../engine/serving/generation.py" line="167"/>
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="169" />
+        <location filename="../../engine/serving/generation.py" line="217"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="175" />
+        <location filename="../../engine/serving/generation.py" line="223"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="179" />
-        <location filename="../../engine/serving/generation.py" line="237" />
+        <location filename="../../engine/serving/generation.py" line="227"/>
+        <location filename="../../engine/serving/generation.py" line="284"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="182" />
+        <location filename="../../engine/serving/generation.py" line="178"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="188" />
+        <location filename="../../engine/serving/generation.py" line="182"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="1" />
+        <location filename="../../engine/serving/generation.py" line="193"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="1" />
+        <location filename="../../engine/serving/generation.py" line="199"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="1" />
+        <location filename="../../engine/serving/generation.py" line="204"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="1" />
+        <location filename="../../engine/planning/rl_suggest.py" line="22"/>
         <source>a larger KV cache: room for the engine to start; less memory for training</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="194" />
+        <location filename="../../engine/serving/generation.py" line="236"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="198" />
+        <location filename="../../engine/serving/generation.py" line="242"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="215" />
-        <location filename="../../engine/serving/generation.py" line="269" />
-        <location filename="../../engine/serving/llama_cpp.py" line="164" />
-        <location filename="../../engine/serving/plain_engines.py" line="62" />
+        <location filename="../../engine/serving/generation.py" line="259"/>
+        <location filename="../../engine/serving/generation.py" line="316"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="217" />
+        <location filename="../../engine/serving/generation.py" line="261"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="240" />
+        <location filename="../../engine/serving/generation.py" line="287"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="247" />
+        <location filename="../../engine/serving/generation.py" line="294"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="251" />
+        <location filename="../../engine/serving/generation.py" line="298"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="254" />
+        <location filename="../../engine/serving/generation.py" line="301"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="270" />
+        <location filename="../../engine/serving/generation.py" line="317"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="156" />
+        <location filename="../../engine/serving/llama_cpp.py" line="156"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="158" />
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="165" />
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -8315,12 +8367,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="159" />
+        <location filename="../../engine/serving/llama_cpp.py" line="159"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="163" />
+        <location filename="../../engine/serving/llama_cpp.py" line="163"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -8329,1181 +8381,1222 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="174" />
+        <location filename="../../engine/serving/llama_cpp.py" line="174"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="179" />
+        <location filename="../../engine/serving/llama_cpp.py" line="179"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="54" />
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
         <source>every tensor in the deployed format</source>
         <translation>部署格式下的全部张量</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="56" />
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
         <source>Prefill activations</source>
         <translation>预填充激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="57" />
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
         <source>residual + widest layer output of the prefill, + the last position's fp32 logits</source>
         <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="61" />
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
         <source>0.75 GiB per process (none on Apple silicon)</source>
         <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="63" />
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
         <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
         <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="68" />
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
         <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="72" />
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
         <source>{engine} runs with {free} free.</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="28" />
+        <location filename="../../engine/serving/speed.py" line="28"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="143" />
+        <location filename="../../engine/serving/speed.py" line="143"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="144" />
+        <location filename="../../engine/serving/speed.py" line="144"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="146" />
+        <location filename="../../engine/serving/speed.py" line="146"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="147" />
+        <location filename="../../engine/serving/speed.py" line="147"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="148" />
+        <location filename="../../engine/serving/speed.py" line="148"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="149" />
+        <location filename="../../engine/serving/speed.py" line="149"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="151" />
+        <location filename="../../engine/serving/speed.py" line="151"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="152" />
+        <location filename="../../engine/serving/speed.py" line="152"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="43" />
+        <location filename="../../engine/planning/rl_suggest.py" line="70"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="75"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="46" />
-        <location filename="../../engine/planning/rl_suggest.py" line="118" />
+        <location filename="../../engine/planning/rl_suggest.py" line="78"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="150"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="48" />
+        <location filename="../../engine/planning/rl_suggest.py" line="80"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="50" />
+        <location filename="../../engine/planning/rl_suggest.py" line="82"/>
         <source>the engine's weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="52" />
+        <location filename="../../engine/planning/rl_suggest.py" line="84"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="54" />
+        <location filename="../../engine/planning/rl_suggest.py" line="86"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="63" />
+        <location filename="../../engine/planning/rl_suggest.py" line="95"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="65" />
+        <location filename="../../engine/planning/rl_suggest.py" line="97"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="67" />
+        <location filename="../../engine/planning/rl_suggest.py" line="99"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="69" />
+        <location filename="../../engine/planning/rl_suggest.py" line="101"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="71" />
+        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="73" />
+        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
         <source>flash-attn's cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="86" />
+        <location filename="../../engine/planning/rl_suggest.py" line="118"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="88" />
+        <location filename="../../engine/planning/rl_suggest.py" line="120"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="90" />
+        <location filename="../../engine/planning/rl_suggest.py" line="122"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="92" />
+        <location filename="../../engine/planning/rl_suggest.py" line="124"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="93" />
+        <location filename="../../engine/planning/rl_suggest.py" line="125"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="117" />
+        <location filename="../../engine/planning/rl_suggest.py" line="149"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="24" />
+        <location filename="../../engine/configs/export_rl.py" line="24"/>
         <source>TRL's command line has no trainer for the objective '{objective}'; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="61" />
+        <location filename="../../engine/configs/export_rl.py" line="61"/>
         <source>TRL generates with vLLM or the model's own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="73" />
+        <location filename="../../engine/configs/export_rl.py" line="73"/>
         <source>TRL's vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="82" />
+        <location filename="../../engine/configs/export_rl.py" line="82"/>
         <source>verl's main_ppo trains ppo, grpo and rloo, not '{objective}'; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="86" />
+        <location filename="../../engine/configs/export_rl.py" line="86"/>
         <source>verl's hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="90" />
+        <location filename="../../engine/configs/export_rl.py" line="90"/>
         <source>The model's name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="69" />
+        <location filename="../../engine/configs/openrlhf.py" line="69"/>
         <source>the OpenRLHF trainer '{name}' is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="75" />
+        <location filename="../../engine/configs/openrlhf.py" line="75"/>
         <source>the advantage estimator '{name}' is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="45" />
+        <location filename="../../engine/configs/rl_common.py" line="45"/>
         <source>expected a fraction above 0 and at most 1, found {value!r}</source>
         <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="55" />
+        <location filename="../../engine/configs/rl_common.py" line="55"/>
         <source>the trainer '{name}' is not an objective the planner models</source>
         <translation>训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="104" />
+        <location filename="../../engine/configs/rl_common.py" line="130"/>
         <source>max_length less max_prompt_length: the completion's room in a pair</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="120" />
+        <location filename="../../engine/configs/rl_common.py" line="146"/>
         <source>vllm_mode '{mode}' is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="137" />
+        <location filename="../../engine/configs/rl_common.py" line="163"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="101" />
+        <location filename="../../engine/configs/trl.py" line="101"/>
         <source>TRL's GRPOConfig/DPOConfig default gradient_checkpointing true</source>
         <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="108" />
+        <location filename="../../engine/configs/trl.py" line="108"/>
         <source>the file holds {objective} settings (TRL configs do not name their trainer)</source>
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="46" />
+        <location filename="../../engine/configs/verl.py" line="46"/>
         <source>{value!r} is resolved by verl at launch; not read</source>
         <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="89" />
+        <location filename="../../engine/configs/verl.py" line="89"/>
         <source>verl's default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="92" />
+        <location filename="../../engine/configs/verl.py" line="92"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="95" />
+        <location filename="../../engine/configs/verl.py" line="95"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="118" />
+        <location filename="../../engine/configs/verl.py" line="118"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="120" />
+        <location filename="../../engine/configs/verl.py" line="120"/>
         <source>verl's actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="63" />
+        <location filename="../../engine/configs/verl_rl.py" line="63"/>
         <source>verl's default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
         <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="68" />
+        <location filename="../../engine/configs/verl_rl.py" line="68"/>
         <source>the advantage estimator '{name}' is not an objective the planner models (gae, grpo, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、grpo、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="81" />
+        <location filename="../../engine/configs/verl_rl.py" line="81"/>
         <source>the rollout engine '{name}' is not modelled</source>
         <translation>生成引擎“{name}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="94" />
+        <location filename="../../engine/configs/verl_rl.py" line="96"/>
         <source>verl's hybrid engine runs the rollout on the actor's GPUs</source>
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="105" />
+        <location filename="../../engine/configs/verl_rl.py" line="107"/>
         <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
         <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="115" />
+        <location filename="../../engine/configs/verl_rl.py" line="117"/>
         <source>model '{name}' is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="47" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="47"/>
         <source>Measured peak {measured} allocated; the plan's peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="57" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="57"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="59" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="68" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="68"/>
         <source>Highest reading {measured} ({source}); the plan's process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="73" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="73"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="76" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="76" />
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
         <source>loading</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
         <source>forward pass</source>
         <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
         <source>backward pass</source>
         <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="28" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="30" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
         <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
         <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="32" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
         <source>temporaries: the batch's logits, the optimizer step's copies</source>
         <translation>临时张量：整批的 logits、优化器步的副本</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="33" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
         <source>states not sharded or offloaded as the plan assumes</source>
         <translation>状态未按计划假设进行切分或卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="50" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="50"/>
         <source>The plan: {verdict} ({room}).</source>
         <translation>计划：{verdict}（{room}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="54" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
         <source>The message's GPU has {measured} in all, the scenario's card {planned}: is the scenario's gpu the one that ran?</source>
         <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="75" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="75"/>
         <source>The traceback shows AdamW adding eps out of place (torch._foreach_add(exp_avg_sq_sqrt, eps)), as PyTorch before 2.1 does: one more state-sized temporary at the optimizer step, {extra} here. Set pytorch_version to 2.0 to plan it, or upgrade PyTorch.</source>
         <translation>回溯显示 AdamW 以非原地方式加上 eps（torch._foreach_add(exp_avg_sq_sqrt, eps)），这是 PyTorch 2.1 之前的做法：优化器步骤多一个与状态同样大小的临时张量，此处为 {extra}。将 pytorch_version 设为 2.0 即可纳入计划，或升级 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="86" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="86"/>
         <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
         <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="91" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="91"/>
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="97" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="97"/>
         <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
         <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="102" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="102"/>
         <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="166" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="166"/>
         <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="168" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="168"/>
         <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="36" />
+        <location filename="../../engine/diagnosis/calibration.py" line="36"/>
         <source>The measured figure must be bytes, or a number with GiB, MiB, GB or MB.</source>
         <translation>实测值必须是字节数，或带 GiB、MiB、GB、MB 单位的数字。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="50" />
+        <location filename="../../engine/diagnosis/calibration.py" line="50"/>
         <source>Measured {measured} against {predicted} predicted ({figure}).</source>
         <translation>实测 {measured}，预测 {predicted}（{figure}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="53" />
+        <location filename="../../engine/diagnosis/calibration.py" line="53"/>
         <source>Peak allocated is the memory model's own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
         <translation>峰值已分配是显存模型自身的数值，不是开销：只显示 {diff} 的差异，不做拟合。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="59" />
+        <location filename="../../engine/diagnosis/calibration.py" line="59"/>
         <source>{overhead}: {old} -&gt; {new}; the plan: {verdict} ({total} per GPU, was {was}).</source>
         <translation>{overhead}：{old} -&gt; {new}；计划：{verdict}（每块 GPU {total}，原为 {was}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="65" />
+        <location filename="../../engine/diagnosis/calibration.py" line="65"/>
         <source>{n} of {total} saved plans are now tight.</source>
         <translation>{total} 个已保存计划中有 {n} 个现在偏紧。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="66" />
+        <location filename="../../engine/diagnosis/calibration.py" line="66"/>
         <source>{n} of {total} saved plans now do not fit.</source>
         <translation>{total} 个已保存计划中有 {n} 个现在放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="67" />
+        <location filename="../../engine/diagnosis/calibration.py" line="67"/>
         <source>{n} of {total} saved plans now fit.</source>
         <translation>{total} 个已保存计划中有 {n} 个现在放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="77" />
+        <location filename="../../engine/diagnosis/calibration.py" line="77"/>
         <source>The figure must be one of {choices}.</source>
         <translation>测量项必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="55" />
+        <location filename="../../engine/diagnosis/from_message.py" line="55"/>
         <source>Fragmentation: {unallocated} was reserved by PyTorch but unallocated, more than the {tried} it asked for, so the cache was in pieces too small to use. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True lets segments grow instead (scenario key expandable_segments: true).</source>
         <translation>碎片化：PyTorch 已预留但未分配 {unallocated}，多于请求的 {tried}，说明缓存被切成了用不上的小块。设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 可让段增长而不是切分（场景键 expandable_segments: true）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="62" />
+        <location filename="../../engine/diagnosis/from_message.py" line="62"/>
         <source>One tensor of {tried} was asked for, more than the whole card ({total}): something is materialised whole (eager attention scores, the logits of the whole batch, an image batch).</source>
         <translation>请求了一个 {tried} 的张量，超过整张卡（{total}）：有东西被整体实体化了（eager 注意力分数、整批的 logits、一批图像）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="67" />
+        <location filename="../../engine/diagnosis/from_message.py" line="67"/>
         <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver's own limits).</source>
         <translation>GPU 有 {free} 空闲，多于请求的 {tried}：分配因其他原因被拒绝（进程显存比例限制、另一进程同时分配，或驱动自身的限制）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="72" />
+        <location filename="../../engine/diagnosis/from_message.py" line="72"/>
         <source>PyTorch was allowed only {allowed} of the card's {total} (torch.cuda.set_per_process_memory_fraction).</source>
         <translation>PyTorch 只被允许使用显卡 {total} 中的 {allowed}（torch.cuda.set_per_process_memory_fraction）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="78" />
+        <location filename="../../engine/diagnosis/from_message.py" line="78"/>
         <source>Other processes held {others} of this GPU (other ranks' CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
         <translation>其他进程占用了这块 GPU 的 {others}（其他 rank 在此设备上的 CUDA 上下文、另一个任务或显示输出）；每个 rank 应只使用自己的 GPU（LOCAL_RANK）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="84" />
+        <location filename="../../engine/diagnosis/from_message.py" line="84"/>
         <source>This process held {outside} outside PyTorch's allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
         <translation>本进程在 PyTorch 分配器之外占用了 {outside}：CUDA 上下文、cuBLAS 和 NCCL 工作区。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="88" />
+        <location filename="../../engine/diagnosis/from_message.py" line="88"/>
         <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step's peak may be higher still.</source>
         <translation>当时至少还需要 {short}（请求 {tried}，空闲 {free}）；该步的峰值可能更高。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="96" />
+        <location filename="../../engine/diagnosis/from_message.py" line="96"/>
         <source>The CUDA runtime itself ran out of memory, outside PyTorch's allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
         <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="100" />
+        <location filename="../../engine/diagnosis/from_message.py" line="100"/>
         <source>Accelerate's batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
         <translation>Accelerate 的批大小查找在每次显存不足后把批减半，直到为零：每块 GPU 连一条序列都放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="104" />
+        <location filename="../../engine/diagnosis/from_message.py" line="104"/>
         <source>DeepSpeed reports {n} allocator cache flushes in one step: memory is nearly full and the cache is emptied to go on (slow, and close to an out-of-memory error).</source>
         <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="59" />
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
         <source>This log has more than {limit} rows; it is not read.</source>
         <translation>此日志超过 {limit} 行，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="76" />
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
         <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
         <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="11" />
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="11" />
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="12" />
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
         <source>optimizer state</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="12" />
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="13" />
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
         <source>logits</source>
         <translation>logits</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="13" />
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
         <source>temporaries</source>
         <translation>临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="14" />
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
         <source>allocator cache</source>
         <translation>分配器缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/measured.py" line="14" />
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
         <source>other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="25" />
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="25"/>
         <source>This file is not a memory timeline: export it with export_memory_timeline to a .json file.</source>
         <translation>此文件不是显存时间线：请用 export_memory_timeline 导出为 .json 文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="32" />
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="32"/>
         <source>The HTML memory timeline holds only a picture of the plot; export it to a .json file to read its figures.</source>
         <translation>HTML 显存时间线只包含图片；请导出为 .json 文件以读取数值。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="35" />
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="35"/>
         <source>This file is larger than {limit} MB; it is not read.</source>
         <translation>此文件大于 {limit} MB，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="110" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="110"/>
         <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains "out of memory").</source>
         <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 "out of memory"）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="117" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="117"/>
         <source>This text is longer than {limit} characters, more than an error message or log; paste the part with the error.</source>
         <translation>此文本超过 {limit} 个字符，比报错或日志还长；请只粘贴含错误的部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="199" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="199"/>
         <source>The driver did not report a process's memory (it printed an impossible figure, as under WSL); it is left out.</source>
         <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="45" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="45"/>
         <source>This snapshot is larger than {limit} MB; it is not read.</source>
         <translation>此快照大于 {limit} MB，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="48" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="48"/>
         <source>This is not a memory snapshot: a snapshot is a pickle of protocol 2 to 5, as torch.cuda.memory._dump_snapshot writes.</source>
         <translation>这不是显存快照：快照是协议 2 到 5 的 pickle，由 torch.cuda.memory._dump_snapshot 写出。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="54" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="54"/>
         <source>This snapshot asks to build Python objects other than plain data (a snapshot never does); it is refused unread.</source>
         <translation>此快照要求构建纯数据以外的 Python 对象（真正的快照从不如此）；已拒绝，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="65" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="65"/>
         <source>This snapshot is damaged or cut short; it cannot be read.</source>
         <translation>此快照已损坏或被截断，无法读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="82" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="82"/>
         <source>This snapshot is nested more than {limit} deep, which no snapshot is; it is not read.</source>
         <translation>此快照嵌套超过 {limit} 层，真正的快照不会如此；未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="86" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="86"/>
         <source>This snapshot holds more than {limit} items; it is not read.</source>
         <translation>此快照包含超过 {limit} 个条目，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="99" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="99"/>
         <source>This snapshot holds something other than plain data; it is not read.</source>
         <translation>此快照包含纯数据以外的内容，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="103" />
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="103"/>
         <source>Reading this file took longer than {seconds:.0f} s; it is set aside.</source>
         <translation>读取此文件超过 {seconds:.0f} 秒，已放弃。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="93" />
+        <location filename="../../engine/diagnosis/snapshot.py" line="93"/>
         <source>This pickle is not a memory snapshot: it has no segments and device traces.</source>
         <translation>此 pickle 不是显存快照：没有 segments 和 device traces。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="97" />
+        <location filename="../../engine/diagnosis/snapshot.py" line="97"/>
         <source>This snapshot has more than {limit} trace events; record fewer (max_entries).</source>
         <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="187" />
+        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
         <source>{bytes} bytes were allocated before recording began; they count as other.</source>
         <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/mtp.py" line="32" />
+        <location filename="../../engine/memory/mtp.py" line="33"/>
         <source>Multi-token prediction layers (Megatron MTP)</source>
         <translation>多 token 预测层（Megatron MTP）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/mtp.py" line="35" />
+        <location filename="../../engine/memory/mtp.py" line="36"/>
         <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss's saved tensors), one micro-batch</source>
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="43" />
+        <location filename="../../engine/planning/rent.py" line="43"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="45" />
+        <location filename="../../engine/planning/rent.py" line="45"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="46" />
+        <location filename="../../engine/planning/rent.py" line="46"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="48" />
+        <location filename="../../engine/planning/rent.py" line="48"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="49" />
+        <location filename="../../engine/planning/rent.py" line="49"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="51" />
+        <location filename="../../engine/planning/rent.py" line="51"/>
         <source>misses the deadline by {late} even at the GPU's full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="52" />
+        <location filename="../../engine/planning/rent.py" line="52"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="53" />
+        <location filename="../../engine/planning/rent.py" line="53"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="54" />
+        <location filename="../../engine/planning/rent.py" line="54"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="56" />
+        <location filename="../../engine/planning/rent.py" line="56"/>
         <source>over budget by {over} even at the GPU's full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="57" />
+        <location filename="../../engine/planning/rent.py" line="57"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="59" />
+        <location filename="../../engine/planning/rent.py" line="59"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="60" />
+        <location filename="../../engine/planning/rent.py" line="60"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="62" />
+        <location filename="../../engine/planning/rent.py" line="62"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="64" />
+        <location filename="../../engine/planning/rent.py" line="64"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="65" />
+        <location filename="../../engine/planning/rent.py" line="65"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="66" />
+        <location filename="../../engine/planning/rent.py" line="66"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="67" />
+        <location filename="../../engine/planning/rent.py" line="67"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="287" />
+        <location filename="../../engine/planning/rent.py" line="287"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="290" />
+        <location filename="../../engine/planning/rent.py" line="290"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="30" />
+        <location filename="../../engine/planning/rent_report.py" line="30"/>
         <source>A price list is a JSON object {"currency": "USD", "prices": {"GPU id": price per GPU-hour}}.</source>
         <translation>价格表是一个 JSON 对象 {"currency": "USD", "prices": {"GPU id": 每 GPU 小时价格}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="34" />
+        <location filename="../../engine/planning/rent_report.py" line="34"/>
         <source>The price list's currency must be one of {codes}.</source>
         <translation>价格表的货币必须是以下之一：{codes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="40" />
+        <location filename="../../engine/planning/rent_report.py" line="40"/>
         <source>The price list names {gpu}, which is not a GPU preset (see `presets gpus`).</source>
         <translation>价格表中的 {gpu} 不是 GPU 预设（见 `presets gpus`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="44" />
+        <location filename="../../engine/planning/rent_report.py" line="44"/>
         <source>The price of {gpu} must be a number above 0 and at most {most:,.0f} per GPU-hour.</source>
         <translation>{gpu} 的价格必须是大于 0 且不超过每 GPU 小时 {most:,.0f} 的数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="56" />
+        <location filename="../../engine/planning/rent_report.py" line="56"/>
         <source>The price list {name} cannot be read ({why}).</source>
         <translation>无法读取价格表 {name}（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="61" />
+        <location filename="../../engine/planning/rent_report.py" line="61"/>
         <source>The price list {name} is not JSON.</source>
         <translation>价格表 {name} 不是 JSON。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="64" />
+        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
         <source>Deploy the weights as {fmt}</source>
         <translation>把权重部署为 {fmt}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="65" />
+        <location filename="../../engine/planning/serve_suggest.py" line="66"/>
         <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
         <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="78" />
+        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
         <source>Store the KV cache as {dtype}</source>
         <translation>把 KV 缓存存为 {dtype}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="79" />
+        <location filename="../../engine/planning/serve_suggest.py" line="80"/>
         <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
         <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="96" />
+        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
         <source>Serve on {gpus} GPUs</source>
         <translation>在 {gpus} 个 GPU 上提供服务</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="97" />
+        <location filename="../../engine/planning/serve_suggest.py" line="98"/>
         <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
         <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="114" />
+        <location filename="../../engine/planning/serve_suggest.py" line="115"/>
         <source>Shorten the context to {tokens} tokens</source>
         <translation>把上下文缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="116" />
+        <location filename="../../engine/planning/serve_suggest.py" line="117"/>
         <source>longer prompts and answers are refused</source>
         <translation>更长的提示和回答会被拒绝</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="142" />
+        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
         <source>Decode at most {count} sequences at once</source>
         <translation>最多同时解码 {count} 条序列</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="143" />
+        <location filename="../../engine/planning/serve_suggest.py" line="144"/>
         <source>fewer users served together; the rest wait in the queue</source>
         <translation>同时服务的用户更少；其余的在队列中等待</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="149" />
+        <location filename="../../engine/planning/serve_suggest.py" line="150"/>
         <source>Run without CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图运行（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="151" />
+        <location filename="../../engine/planning/serve_suggest.py" line="152"/>
         <source>frees the graphs' memory; decoding small batches is slower</source>
         <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="157" />
+        <location filename="../../engine/planning/serve_suggest.py" line="158"/>
         <source>Let vLLM use {share} of each GPU</source>
         <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="159" />
+        <location filename="../../engine/planning/serve_suggest.py" line="160"/>
         <source>more: less room for other processes; less: a smaller KV cache</source>
         <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="176" />
+        <location filename="../../engine/planning/serve_suggest.py" line="177"/>
         <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
         <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="178" />
+        <location filename="../../engine/planning/serve_suggest.py" line="179"/>
         <source>the CPU computes those layers: decoding is many times slower</source>
         <translation>这些层由 CPU 计算：解码慢很多倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="197" />
+        <location filename="../../engine/planning/serve_suggest.py" line="198"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="199" />
+        <location filename="../../engine/planning/serve_suggest.py" line="200"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="202" />
+        <location filename="../../engine/planning/serve_suggest.py" line="203"/>
         <source>several changes at once: the smallest set found that starts the engine</source>
         <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="50" />
+        <location filename="../../engine/scenario/memory_keys.py" line="51"/>
         <source>must be 1, 2 or "auto", not {p!r}.</source>
         <translation>必须为 1、2 或 "auto"，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="70" />
+        <location filename="../../engine/scenario/memory_keys.py" line="70"/>
         <source>must be "auto" or a whole number from 0 to 64, not {p!r}.</source>
         <translation>必须为 "auto" 或 0 到 64 之间的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/pipeline_layout.py" line="48" />
+        <location filename="../../engine/scenario/pipeline_layout.py" line="49"/>
         <source>must be a Megatron pipeline layout: chunks of E (embedding, first), t (decoder layer), m (MTP layer, after every t) and L (loss, last) separated by "|", with (...)*n and t*n repeats, e.g. "Et*4|(t*4|)*14tmL", or "" for none; not {p!r}.</source>
         <translation>必须是 Megatron 流水线布局：由 "|" 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 "Et*4|(t*4|)*14tmL"；"" 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="80" />
+        <location filename="../../engine/scenario/memory_keys.py" line="119"/>
         <source>must be {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} or null.</source>
         <translation>必须是 {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} 或 null。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="83" />
+        <location filename="../../engine/scenario/memory_keys.py" line="122"/>
         <source>figure must be one of {choices}.</source>
         <translation>figure 必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="87" />
+        <location filename="../../engine/scenario/memory_keys.py" line="126"/>
         <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
         <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="90" />
+        <location filename="../../engine/scenario/memory_keys.py" line="129"/>
         <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="14" />
+        <location filename="../../engine/serving/report.py" line="14"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="15" />
+        <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="11" />
+        <location filename="../../engine/timing/mfu.py" line="12"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="18" />
+        <location filename="../../engine/timing/mfu.py" line="20"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="24" />
+        <location filename="../../engine/timing/provenance.py" line="25"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="25" />
+        <location filename="../../engine/timing/provenance.py" line="26"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="26" />
+        <location filename="../../engine/timing/provenance.py" line="27"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="35" />
+        <location filename="../../engine/timing/provenance.py" line="36"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel's paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="38" />
+        <location filename="../../engine/timing/provenance.py" line="39"/>
         <source>Matmuls at a rate derived from this GPU's measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel's paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="41" />
+        <location filename="../../engine/timing/provenance.py" line="42"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="44" />
+        <location filename="../../engine/timing/provenance.py" line="45"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel's paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="47" />
+        <location filename="../../engine/timing/provenance.py" line="48"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="50" />
+        <location filename="../../engine/timing/provenance.py" line="51"/>
         <source>Bytes counted operation by operation from the framework's kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="53" />
+        <location filename="../../engine/timing/provenance.py" line="54"/>
         <source>The forward work that checkpointing runs again, at the forward's rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="55" />
+        <location filename="../../engine/timing/provenance.py" line="56"/>
         <source>Transformer Engine's ring step by step: each K/V block hides behind one step's attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="57" />
+        <location filename="../../engine/timing/provenance.py" line="58"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="59" />
+        <location filename="../../engine/timing/provenance.py" line="60"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="61" />
+        <location filename="../../engine/timing/provenance.py" line="62"/>
         <source>The pipeline schedule's idle slots: (pp - 1) / vpp micro-batches of the busiest stage.</source>
         <translation>流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="63" />
-        <source>CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
-        <translation>CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
+        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <source>DeepSpeed's CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
+        <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="65" />
+        <source>CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
+        <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="67"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="69" />
+        <location filename="../../engine/timing/provenance.py" line="71"/>
         <source>Kernel launches and host syncs per layer counted from the framework's source, at a host time per launch and per sync measured on another machine's CPU, not this one's.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="73" />
+        <location filename="../../engine/timing/provenance.py" line="78"/>
+        <source>Megatron's HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch's fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge's measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
+        <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="82"/>
         <source>Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="75" />
+        <location filename="../../engine/timing/provenance.py" line="84"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/workloads/__init__.py" line="32" />
+        <location filename="../../engine/workloads/__init__.py" line="32"/>
         <source>is inference: a served model has no training step; its speed is the serving speed (time to first token, time per output token, tokens per second).</source>
         <translation>是推理：部署的模型没有训练步；它的速度是推理服务速度（首个 token 用时、每个输出 token 用时、每秒 token 数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/workloads/__init__.py" line="37" />
+        <location filename="../../engine/workloads/__init__.py" line="37"/>
         <source>is inference: these plans change a training job; for a served model, serve-fit finds the longest context, the most users and the fewest GPUs.</source>
         <translation>为推理：这些方案改变的是训练任务；对于部署的模型，serve-fit 会找出最长的上下文、最多的用户数和最少的 GPU 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/entropy.py" line="28" />
+        <location filename="../../engine/posttraining/entropy.py" line="28"/>
         <source>the loss path's logits tensors + the entropy bonus (verl, entropy_coeff != 0): forward, the compiled entropy's fp32 buffer of b·s·V x 4 bytes beside the logits; backward, the entropy's gradient (b·s·V x compute bytes) alive beside flash-attn's out-of-place gradient of the logits</source>
         <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="76"/>
+        <source>not modelled: the planner times the CPU step and the copies one after the other, Megatron's default, which is the slower case</source>
+        <translation>未建模：规划器按 Megatron 的默认方式，把 CPU 更新和拷贝依次计时，这是较慢的情形</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="81"/>
+        <source>without the optimizer CPU offload switch Megatron keeps the whole optimizer on the GPU</source>
+        <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="85"/>
+        <source>expected true or false, found {value}</source>
+        <translation>应为 true 或 false，实际为 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="92"/>
+        <source>expected a share from 0 to 1, found {value}, so the optimizer offload is left out</source>
+        <translation>应为 0 到 1 之间的比例，实际为 {value}，因此未读入优化器卸载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="98"/>
+        <source>an offload fraction of 0 moves nothing: the optimizer stays on the GPU</source>
+        <translation>卸载比例为 0 时什么都不移动：优化器留在 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_offload.py" line="106"/>
+        <source>no --optimizer-offload-fraction: Megatron's default is 1.0, all of the Adam moments on the CPU</source>
+        <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
 </context>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="18" />
+        <location filename="../../engine/report.py" line="18"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="20" />
+        <location filename="../../engine/report.py" line="20"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22" />
+        <location filename="../../engine/report.py" line="22"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="23" />
+        <location filename="../../engine/report.py" line="23"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="27" />
+        <location filename="../../engine/report.py" line="27"/>
         <source>The engine's own accounting at start-up (vLLM's profile run and KV blocks, SGLang's mem_fraction_static, llama.cpp's buffers from n_ctx); settings left unset take the engine's defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="30" />
+        <location filename="../../engine/report.py" line="30"/>
         <source>Speed is a roofline with the time model's efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="75" />
+        <location filename="../../engine/report.py" line="75"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="85" />
+        <location filename="../../engine/report.py" line="85"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="87" />
+        <location filename="../../engine/report.py" line="87"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88" />
+        <location filename="../../engine/report.py" line="88"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="89" />
+        <location filename="../../engine/report.py" line="89"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90" />
+        <location filename="../../engine/report.py" line="90"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="98" />
+        <location filename="../../engine/report.py" line="98"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="98" />
+        <location filename="../../engine/report.py" line="98"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="99" />
+        <location filename="../../engine/report.py" line="99"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="102" />
+        <location filename="../../engine/report.py" line="102"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="103" />
+        <location filename="../../engine/report.py" line="103"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="104" />
+        <location filename="../../engine/report.py" line="104"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105" />
+        <location filename="../../engine/report.py" line="105"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106" />
+        <location filename="../../engine/report.py" line="106"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106" />
+        <location filename="../../engine/report.py" line="106"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113" />
+        <location filename="../../engine/report.py" line="113"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="121" />
+        <location filename="../../engine/report.py" line="121"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
