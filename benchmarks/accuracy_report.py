@@ -154,6 +154,18 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   optimizer` alone (DeepSpeed ZeRO-Offload: master weights, states and gradients on the CPU) estimated the 100% run
   at 8.0 GB (-75%) before the key `optimizer_offload_fraction` said which. The card's activation-offload run (OOM at
   70.3 GB, PP 1) gives no other layout field and is not a row.
+- AMD's Primus-pipeline blog (AMD-AGI/Primus docs_deprecated/tech_blogs/primus_pipeline/primus_pipeline.md at
+  c8e5c09d; ids `primus-pipeline-blog-qwen3-235b-*-device-used`, metric `nvidia-smi`): Qwen3-235B-A22B on 32 MI355X,
+  PP 4 x EP 8, bf16, micro-batch 1 at 4,096 tokens (settings from Primus's launch script for that model and GPU,
+  examples/customer_package/run_qwen3_235b_a22b_pretrain_mi355x.sh at 78633ae7; the blog states none), max_memory
+  261.58 / 287.13 / 278.82 GiB for 1F1B / interleaved VPP 3 / VPP 4: Primus's trainer's largest rocm-smi VRAM "Used
+  Memory" over the ranks (trainer.py at 78633ae7 lines 2025-2045), the whole device. Estimated -16.1 / -16.8 /
+  -16.3%, ordered as measured. The unsharded expert states (world / (PP x EP) = 1: 7.1e9 expert weights a rank at 18
+  bytes) and four micro-batches in flight make most of it; what the estimate lacks (about 42-48 GiB) is not placed:
+  Primus-Turbo's DeepEP buffers (turbo_deepep_num_cu 32), the legacy grouped GEMM's workspace, RCCL's and the HIP
+  runtime's own memory and allocator fragmentation are not counted, and no allocator statistic of these runs is
+  published. The Llama2-7B runs on 8 MI300X of the same blog (16.26 / 21.40 GiB, PP 8) are not rows: their batch
+  and sequence are in no Primus file, and the only Llama2-7B MI300X recipe cannot fit 16.26 GiB at PP 8.
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).
