@@ -160,7 +160,8 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   examples/customer_package/run_qwen3_235b_a22b_pretrain_mi355x.sh at 78633ae7; the blog states none), max_memory
   261.58 / 287.13 / 278.82 GiB for 1F1B / interleaved VPP 3 / VPP 4: Primus's trainer's largest rocm-smi VRAM "Used
   Memory" over the ranks (trainer.py at 78633ae7 lines 2025-2045), the whole device. Estimated -16.1 / -16.8 /
-  -16.3%, ordered as measured. The unsharded expert states (world / (PP x EP) = 1: 7.1e9 expert weights a rank at 18
+  -16.3%, ordered as measured; listed but excluded (`excluded`), as their time rows are: the settings are assumed,
+  not read. The unsharded expert states (world / (PP x EP) = 1: 7.1e9 expert weights a rank at 18
   bytes) and four micro-batches in flight make most of it; what the estimate lacks (about 42-48 GiB) is not placed:
   Primus-Turbo's DeepEP buffers (turbo_deepep_num_cu 32), the legacy grouped GEMM's workspace, RCCL's and the HIP
   runtime's own memory and allocator fragmentation are not counted, and no allocator statistic of these runs is

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,6 +27,7 @@ from .widgets import VERDICT_COLOURS, colour_for
 
 VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
 VERDICT_SYMBOLS = {"fits": "✔", "tight": "⚠", "does not fit": "✖"}
+BANNER_HEIGHT = 62  # the verdict word and two lines of detail
 
 
 class VerdictBanner(QLabel):
@@ -34,8 +35,10 @@ class VerdictBanner(QLabel):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
-        # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window.
-        self.setFixedHeight(62)
+        # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window. It grows by
+        # one line only where the words need a third (a long room, the CPU note and the fullest stage on a narrow
+        # window), so a drag that keeps the line count keeps the layout (fit_height)
+        self.setFixedHeight(BANNER_HEIGHT)
         self.verdict = ""
         # the "CPU memory not checked" note; a narrow Compare pane leaves it to the comparison table's CPU row
         self.says_unchecked_host = True
@@ -67,6 +70,18 @@ class VerdictBanner(QLabel):
             self.setProperty("verdictColour", colour)
             self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")
         self.setAccessibleName(VERDICT_WORDS[est.verdict])
+        self.fit_height()
+
+    def fit_height(self) -> None:
+        """Two lines of detail, or three where the text wraps to three at this width: never clipped mid-word."""
+        third_line = BANNER_HEIGHT + self.fontMetrics().lineSpacing()
+        needed = max(BANNER_HEIGHT, min(self.heightForWidth(self.width()), third_line))
+        if needed != self.height():
+            self.setFixedHeight(needed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.fit_height()
 
 
 

@@ -103,8 +103,8 @@ class SetupPanel(EditorPanel):
             "amp-fp16": self.tr("fp16 autocast, fp32 weights (AMP)"),
             "bf16": self.tr("pure bf16 (weights, grads, states)"),
             "fp16": self.tr("pure fp16"),
-            "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed)"),
-            "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed)"),
+            "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed, Megatron)"),
+            "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed, Megatron)"),
             "fp8": self.tr("fp8 compute (Transformer Engine)"),
             "fp32": self.tr("full fp32"),
         }))

@@ -1300,13 +1300,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="147"/>
-        <source>bf16 + fp32 master weights (DeepSpeed)</source>
-        <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
+        <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
+        <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
         <location filename="../words.py" line="148"/>
-        <source>fp16 + fp32 master weights (DeepSpeed)</source>
-        <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
+        <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
+        <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
         <location filename="../words.py" line="149"/>
@@ -3779,13 +3779,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="106"/>
-        <source>bf16 + fp32 master weights (DeepSpeed)</source>
-        <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
+        <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
+        <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="107"/>
-        <source>fp16 + fp32 master weights (DeepSpeed)</source>
-        <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
+        <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
+        <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="108"/>
