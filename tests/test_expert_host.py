@@ -115,7 +115,10 @@ def test_after_the_sync_the_experts_host_work_hides_only_behind_the_dispatch_and
     fig = host_figures()
     extra_fwd, _ = expert_host_seconds(s, fp8)
     block_launches = fig["stacks"]["fused"]["moe_experts"][0] + 2 * fig["fp8_casts"]["gemms"]["moe_experts"]
-    host_block = block_launches * LAUNCH + extra_fwd
+    # and Megatron's module calls from dispatch to combine (te_modules moe_experts, each at factor x one nn.Linear
+    # call and launch)
+    module = fig["te_modules"]["factor"] * (LAUNCH + fig["module_call_seconds"]["value"])
+    host_block = block_launches * LAUNCH + extra_fwd + fig["te_modules"]["calls"]["moe_experts"][0] * module
     sync = fig["sync_seconds"]["value"]
     whole = exposed_host_seconds(s, True, (LayerWork(1, True, 1.0, 2.0, False),), 0.0, fp8)
     split = exposed_host_seconds(s, True, (LayerWork(1, True, 1.0, 2.0, False, 1e-4),), 0.0, fp8)

@@ -149,9 +149,11 @@ def test_runs_left_out_say_why():
 # h-skdense, h-skoffload), runs no constant was ever fitted to: median 7.5%, p90 24.0% (90 of 936 rows beyond 25%).
 # The bound moved with the data, not with the model: 11 of the new rows are one-micro-batch MoE steps (Moonlight-16B
 # GBS 4, Qwen3-30B-A3B and GPT-OSS-20B at GBS 4-8) that the model predicts 45-200% fast, the gap issue 23 names for
-# MoE at micro-batch 1-2; dropping them would hide it. Still within the issue's p90 <= 25%.
+# MoE at micro-batch 1-2; dropping them would hide it. Still within the issue's p90 <= 25%. With Megatron's module host
+# work (engine/timing/te_module_host.py; its one price derived from the Qwen3-30B-A3B eager / TE-scoped-graph pair
+# only, benchmarks/te_module_host_factor.py): median 7.4%, p90 22.7% (79 of 936 rows beyond 25%).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.24
+P90_MEASURED = 0.23
 
 
 def test_throughput_error_targets():
@@ -371,8 +373,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # EP rank and DeepSeek-V3's group-limited routing (81.4% alone): 823 of 956 and 46 equal (84.4%). With the
 # row-parallel linears at their own shapes (h-tp8; BigScience's same-day TP pairs 262 -> 250 of 300): 82.4%. With
 # NCCL's tree across nodes (InternEvo's 512-GPU pair) and bitsandbytes' 8-bit kernel (torchtune 26 -> 29 of 32): 811
-# of 961 and 46 equal (82.8%).
-LAYOUT_ORDER_MEASURED = 0.82
+# of 961 and 46 equal (82.8%). With Megatron's module host work (te_module_host.py): 870 of 1,021 and 46 equal (83.7%;
+# Megatron-Bridge 244 -> 251).
+LAYOUT_ORDER_MEASURED = 0.83
 
 
 def test_layout_comparisons_are_ordered_as_measured():

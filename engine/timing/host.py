@@ -25,6 +25,7 @@ from .hf_moe import (
     transformers_moe_syncs,
 )
 from .lora_adapters import adapter_host_seconds
+from .te_module_host import te_module_calls
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -170,6 +171,19 @@ def linear4bit_layer_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
                                    fig["optimizer_syncs"]["binding_call_share"])
 
 
+def _module_seconds(s: Scenario, fused: bool, moe: bool) -> tuple[float, float, float]:
+    """(forward, backward, experts' forward) host seconds of one layer's TE and Megatron module calls that no CUDA
+    graph captures (te_module_host.py), each at te_modules' factor x one nn.Linear call and launch on an H100 DGX's
+    host, on every host (te_modules _source: why the Grace factor is not applied)."""
+    table = host_figures()["te_modules"]
+    fwd, bwd, experts = te_module_calls(s, fused, moe, _CAPTURED.get(s.cuda_graphs, frozenset()), table)
+    if not fwd + bwd:
+        return 0.0, 0.0, 0.0
+    fig = host_figures()
+    unit = table["factor"] * (fig["launch_seconds"]["value"] + fig["module_call_seconds"]["value"])
+    return fwd * unit, bwd * unit, experts * unit
+
+
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
                          fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
@@ -187,14 +201,15 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
         q_fwd, q_bwd = linear4bit_layer_seconds(s, w.moe)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
         extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
         lora_fwd, lora_bwd = adapter_host_seconds(s, w.moe, launch, call)  # the LoRA adapters' own (lora_adapters.py)
-        host_fwd = fwd * launch + extra_fwd + lora_fwd
-        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd
-                    + ((extra_fwd + lora_fwd) if w.recompute else 0.0)) if w.backward else 0.0
+        mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, w.moe)  # TE's and Megatron's modules (te_module_host)
+        host_fwd = fwd * launch + extra_fwd + lora_fwd + mod_fwd
+        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd + mod_bwd
+                    + ((extra_fwd + lora_fwd + mod_fwd) if w.recompute else 0.0)) if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe, fused)
         if syncs:
             waits = max(0.0, host_fwd - w.forward)
             if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own
-                host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd
+                host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts
                 waits = (max(0.0, host_block - w.block)
                          + max(0.0, host_fwd - host_block - (w.forward - w.block)))
             exposed += w.count * syncs * (sync + launch + waits)
