@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.setup_scroll = scroll
         self.wheel_guard = WheelGuard(scroll)
 
-        self.verdict = VerdictBanner()
+        self.verdict = VerdictBanner(grows=True)
         self.estimator = self.setup_panel.estimator  # under Advanced: the seeds' formulas are for comparison
         self.unit = ValueCombo([("GiB", "GiB"), ("GB", "GB")])
         self.unit.setToolTip(self.tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes"))

@@ -31,8 +31,11 @@ BANNER_HEIGHT = 62  # the verdict word and two lines of detail
 
 
 class VerdictBanner(QLabel):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, grows: bool = False) -> None:
         super().__init__(parent)
+        # the main window's banner grows to a third line where its words need it (fit_height); a comparison pane's
+        # height is its view's to set, the same for every pane of a row
+        self.grows = grows
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
         # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window. It grows by
@@ -74,6 +77,8 @@ class VerdictBanner(QLabel):
 
     def fit_height(self) -> None:
         """Two lines of detail, or three where the text wraps to three at this width: never clipped mid-word."""
+        if not self.grows:
+            return
         third_line = BANNER_HEIGHT + self.fontMetrics().lineSpacing()
         needed = max(BANNER_HEIGHT, min(self.heightForWidth(self.width()), third_line))
         if needed != self.height():

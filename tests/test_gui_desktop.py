@@ -673,7 +673,8 @@ def test_plan_changes_are_listed_in_on_screen_words():
     assert "tp =" not in text and "zero_stage" not in text
     assert text.endswith("Optimizer: AdamW 8-bit") and "adamw-8bit" not in text  # the optimizer's name, not its id
     precision = describe_changes({"precision": "mixed-bf16"})
-    assert precision == "Number format (precision): bf16 + fp32 master weights (DeepSpeed, Megatron)"  # the set-up panel's words
+    # the set-up panel's words
+    assert precision == "Number format (precision): bf16 + fp32 master weights (DeepSpeed, Megatron)"
 
 
 def test_a_screenshot_of_make_it_fit_shows_its_plans(tmp_path):
