@@ -131,34 +131,37 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 - Megatron-Bridge's performance skills (067f987d: skills/nemo-mbridge-perf-memory-tuning and
   nemo-mbridge-perf-activation-recompute card.yaml; ids `mbridge-skill-*-memory`, metric `allocated`, the peak over
   the ranks): Llama 3 70B SFT in fp8 current scaling on 32 H100 (PR #3107), core_attn recompute: TP 4 x PP 4 x VPP 5
-  ~59 GB (the card rounds it) estimated +17.3%, VPP 10 +12.5%, PP 8 +16.0%, TP 8 -4.9%; with mlp recompute
-  (+ core_attn) +1.6% and -0.2%. Which rank logged them, from the code the PR ran (Megatron-Bridge 0026ec187, before
-  PR #3645 took a maximum over pipeline stages for the TensorBoard copy only): training_log prints
+  ~59 GB (the card rounds it) estimated +17.3%, VPP 10 +12.5%, PP 8 +16.0%, TP 8 -4.9%; with mlp recompute (+
+  core_attn) +1.6% and -0.2%. Which rank logged them, from the code the PR ran (Megatron-Bridge 0026ec187, before PR
+  #3645 took a maximum over pipeline stages for the TensorBoard copy only): training_log prints
   mem-max-allocated-gigabytes from every data-parallel rank 0 (src/megatron/bridge/training/utils/train_utils.py lines
   826-836), one line per stage, and only TensorBoard / W&B wrote the last rank's alone (training/state.py lines
   172-185); the cards name rank 0 ("OOM_on_rank0", PR #3108), the first stage, which is the stage the estimate finds
-  busiest and compares, so the comparison stays. What mlp recompute keeps, from Megatron-LM 3758b54b (pinned there):
-  a dense layer's MLP runs inside te_checkpoint under fp8 (transformer_layer.py lines 471-473 and 781-792) on the
+  busiest and compares, so the comparison stays. What mlp recompute keeps, from Megatron-LM 3758b54b (pinned there): a
+  dense layer's MLP runs inside te_checkpoint under fp8 (transformer_layer.py lines 471-473 and 781-792) on the
   residual stream after attention (the TE spec's pre_mlp_layernorm is IdentityOp, gpt_layer_specs.py line 151: the
-  norm is fused into linear_fc1), and Transformer Engine's checkpoint (71bbefbf, pytorch/distributed.py lines
-  375-391) runs the MLP under no_grad and saves only that input: no fp8 copy of the norm output or of the SwiGLU
-  output, no fc1 output; amax and scales are recipe state, not saved tensors. That is what the estimate keeps (the
-  block input, sequence-parallel, bf16), so nothing per tensor explains why the card's mlp recompute saves 3.2 GB
-  against core_attn (58.8 -> 55.6 GB) where the estimate saves 12.7 GB (69.2 -> 56.5, 155 MB per layer and micro-batch
-  on the first stage's ~82 layer-micro-batches in flight). The recipe runs every layer's MLP as a Transformer Engine
-  CUDA graph (LLAMA3_70B_SFT_CONFIG_H100_FP8_CS_V1: cuda_graph_impl 'transformer_engine', cuda_graph_scope 'mlp'),
-  which the rows state as cuda_graphs none: make_graphed_callables (graph.py at 71bbefbf lines 413-702) captures one
-  forward and backward graph per layer and micro-batch into one memory pool, and the MLP's saved tensors then live in
-  that pool's memory, freed to the pool after capture, which torch.cuda.max_memory_allocated() may not count during
-  the steps; if so the MLP's 12.7 GB would be outside the core_attn rows' allocated peak, which would put them near
-  the mlp rows. Not modelled: the memory of captured graphs is not in the estimate and this is not verified. Not
-  fitted. Moonlight-16B-A3B (BF16, 8 H100, TP 2 x EP 8, six recompute_modules variants, peak allocated after
-  iteration 2) is listed but excluded: its recipe keeps Adam's moments in bf16
-  (precision-aware optimizer, moonlight_16b.py at 600d069b lines 209-213), which no key states; the estimate is
-  +21.2% to +22.6%, and with the moments at 2 bytes (15.96 -> 7.98 GB) the control would be 36.92 GB against 36.62
-  (+0.8%). Measured against the empty-list control: core_attn -0.004 GB (estimated 0.00), mla_up_proj -0.72 (-1.13),
-  mla_up_proj + mlp -0.70 (-1.28), moe_act -0.68 (-0.90), layernorm + moe_act -0.67 (-1.34): the estimate saves
-  1.3-2x what was measured and, unlike the run, still saves with mlp or layernorm added.
+  norm is fused into linear_fc1), and Transformer Engine's checkpoint (71bbefbf, pytorch/distributed.py lines 375-391)
+  runs the MLP under no_grad and saves only that input: no fp8 copy of the norm output or of the SwiGLU output, no fc1
+  output; amax and scales are recipe state, not saved tensors. That is what the estimate keeps (the block input,
+  sequence-parallel, bf16). Without it the fp8 copies the estimate keeps are Transformer Engine's too: linear_fc1
+  keeps its sequence-parallel shard of the norm output in fp8, row-wise only, and gathers it again in backward
+  (module/layernorm_linear.py lines 199-203 and 417-426), linear_fc2 only the column-wise fp8 copy of its input
+  (module/linear.py lines 384-398), one byte an element each. So nothing per tensor explains why the card's mlp
+  recompute saves 3.2 GB against core_attn (58.8 -> 55.6 GB) where the estimate saves 12.7 GB (69.2 -> 56.5, 155 MB
+  per layer and micro-batch on the first stage's ~82 layer-micro-batches in flight). The recipe runs every layer's MLP
+  as a Transformer Engine CUDA graph (LLAMA3_70B_SFT_CONFIG_H100_FP8_CS_V1: cuda_graph_impl 'transformer_engine',
+  cuda_graph_scope 'mlp'), which the rows state as cuda_graphs none: make_graphed_callables (graph.py at 71bbefbf
+  lines 413-702) captures one forward and backward graph per layer and micro-batch into one memory pool, and the MLP's
+  saved tensors then live in that pool's memory, freed to the pool after capture, which
+  torch.cuda.max_memory_allocated() may not count during the steps; if so the MLP's 12.7 GB would be outside the
+  core_attn rows' allocated peak, which would put them near the mlp rows. Not modelled: the memory of captured graphs
+  is not in the estimate and this is not verified. Not fitted. Moonlight-16B-A3B (BF16, 8 H100, TP 2 x EP 8, six
+  recompute_modules variants, peak allocated after iteration 2) is listed but excluded: its recipe keeps Adam's
+  moments in bf16 (precision-aware optimizer, moonlight_16b.py at 600d069b lines 209-213), which no key states; the
+  estimate is +21.2% to +22.6%, and with the moments at 2 bytes (15.96 -> 7.98 GB) the control would be 36.92 GB
+  against 36.62 (+0.8%). Measured against the empty-list control: core_attn -0.004 GB (estimated 0.00), mla_up_proj
+  -0.72 (-1.13), mla_up_proj + mlp -0.70 (-1.28), moe_act -0.68 (-0.90), layernorm + moe_act -0.67 (-1.34): the
+  estimate saves 1.3-2x what was measured and, unlike the run, still saves with mlp or layernorm added.
 - Megatron-Bridge's CPU-offloading skill (skills/nemo-mbridge-perf-cpu-offloading/card.yaml at 067f987d: Qwen3-30B-A3B
   pretraining, TP2 PP2 EP4 on 16 H100, optimizer_offload_fraction 0 / 0.25 / 0.5 / 0.75 / 1.0) logs
   `mem-allocated-gigabytes` after the iteration (torch.cuda.memory_stats() current allocated / 1e9, metric
