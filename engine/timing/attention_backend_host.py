@@ -16,6 +16,8 @@ attention_backend_selection). A CUDA graph of the attention replays without it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..models.architecture import ModelSpec
 
 # layer kinds that run Transformer Engine's DotProductAttention (linear-attention layers do not call it)
@@ -25,7 +27,12 @@ _DPA_KINDS = ("full", "sliding", "chunked")
 def reselections_per_layer(spec: ModelSpec) -> float:
     """Share of the attention layers whose params differ from the previous attention layer's (cyclic: a micro-batch's
     first layer follows the last one of the previous forward); 0 where all layers attend alike."""
-    kinds = [k for k in spec.layer_types if k in _DPA_KINDS]
+    return _changes(spec.layer_types)
+
+
+@lru_cache(maxsize=64)
+def _changes(layer_types: tuple[str, ...]) -> float:
+    kinds = [k for k in layer_types if k in _DPA_KINDS]
     if len(kinds) < 2:
         return 0.0
     changes = sum(1 for i, k in enumerate(kinds) if k != kinds[i - 1])
