@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario, resolve_model
+from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .hf_moe import (
@@ -25,7 +26,7 @@ from .hf_moe import (
     transformers_moe_syncs,
 )
 from .lora_adapters import adapter_host_seconds
-from .te_module_host import te_module_calls
+from .te_module_host import runs_te_modules, te_module_calls
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -181,7 +182,20 @@ def _module_seconds(s: Scenario, fused: bool, moe: bool) -> tuple[float, float, 
         return 0.0, 0.0, 0.0
     fig = host_figures()
     unit = table["factor"] * (fig["launch_seconds"]["value"] + fig["module_call_seconds"]["value"])
-    return fwd * unit, bwd * unit, experts * unit
+    return fwd * unit + backend_selection_seconds(s, fused), bwd * unit, experts * unit
+
+
+def backend_selection_seconds(s: Scenario, fused: bool) -> float:
+    """Host seconds per layer forward of Transformer Engine's get_attention_backend, rerun where consecutive layers'
+    attention params differ (attention_backend_host.py), at its measured time on the run's host (host_speed); none
+    where the attention is eager or captured in a CUDA graph."""
+    if s.attention == "eager" or "attention" in _CAPTURED.get(s.cuda_graphs, ()) or not runs_te_modules(s, fused):
+        return 0.0
+    share = reselections_per_layer(resolve_model(s))
+    if not share:
+        return 0.0
+    factor = host_call_seconds(s)[1] / host_figures()["view_seconds"]["value"]  # the run's host against the preset's
+    return share * host_figures()["attention_backend_selection"]["seconds"] * factor
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
