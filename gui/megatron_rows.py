@@ -67,6 +67,7 @@ class MegatronRows(QObject):
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),
             "none": self.tr("none: every kernel launched on its own (none)"),
+            "moe-router": self.tr("each MoE layer's router, its attention eager (moe-router)"),
             "attention": self.tr("each layer's attention and MoE router (attention)"),
             "layers": self.tr("every transformer layer (layers)"),
             "full-iteration": self.tr("the whole forward and backward (full-iteration)"),

@@ -128,6 +128,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "loss_parallel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
     "cuda_graphs": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it"),
                     "none": QT_TRANSLATE_NOOP("Fields", "none"),
+                    "moe-router": QT_TRANSLATE_NOOP("Fields", "MoE router only"),
                     "attention": QT_TRANSLATE_NOOP("Fields", "attention and MoE router"),
                     "layers": QT_TRANSLATE_NOOP("Fields", "every transformer layer"),
                     "full-iteration": QT_TRANSLATE_NOOP("Fields", "the whole forward and backward")},

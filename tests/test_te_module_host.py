@@ -71,3 +71,24 @@ def test_the_left_out_gpt_oss_pair_is_ordered_as_measured():
     eager, graphs = (step_time(scenario_from_dict(ROWS[i]["scenario"])).step_seconds
                      for i in te_module_host_factor.CHECK_PAIR)
     assert 1.0 < eager / graphs < 493.5 / 395
+
+
+def test_a_router_only_graph_captures_the_router_not_the_attention():
+    """cuda_graphs 'moe-router': Megatron's cuda_graph_scope ['moe_router', 'moe_preprocess'] without 'attn' puts
+    pre_mlp_layernorm and the router in the TE graph and runs the attention eager (NVIDIA/Megatron-LM
+    megatron/core/transformer/transformer_layer.py at 2edffadb, lines 1025-1026 and 1109-1135; the Qwen3-30B-A3B
+    GB200/GB300/B200/B300 presets of Megatron-Bridge v0.2.0-v0.4.2). The router's module calls and launches go, the
+    attention's and the experts' stay, and the dispatcher still synchronises (its dispatch is outside the graph)."""
+    from engine.timing.host import launches, syncs_per_forward
+
+    table = host_figures()["te_modules"]
+    calls, stack = table["calls"], host_figures()["stacks"]["fused"]
+    s = _scenario(cuda_graphs="moe-router")
+    kept = ("attention", "moe_experts")
+    assert te_module_calls(s, True, True, frozenset({"moe_router"}), table) == (
+        sum(calls[p][0] for p in kept), sum(calls[p][1] for p in kept), calls["moe_experts"][0])
+    assert launches(s, True, True)[0] == sum(stack[p][0] for p in kept) + 1  # plus the one graph launch
+    assert syncs_per_forward(s, moe=True) == 1
+    eager, router, scoped = (step_time(_scenario(cuda_graphs=g)).step_seconds for g in ("none", "moe-router",
+                                                                                          "attention"))
+    assert scoped < router < eager

@@ -16,7 +16,7 @@ MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
 # kernels are replayed without the host launching each one.
-CUDA_GRAPH_SCOPES = ("auto", "none", "attention", "layers", "full-iteration")
+CUDA_GRAPH_SCOPES = ("auto", "none", "moe-router", "attention", "layers", "full-iteration")
 # The host CPU (and its training loop) that issues the kernels: auto, the GPU system's own; lent-h200, the lent H200
 # machine that measured tests/data/gpu_measured (presets/host_overhead.json hosts).
 HOST_CPUS = ("auto", "lent-h200")
@@ -127,9 +127,11 @@ class TimeKeys:
     """Time keys declared outside engine/scenario/format.py (a base class of `Scenario`, like MemoryKeys)."""
 
     cuda_graphs: str = declare("auto", "which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_scope): "
-                           "none; attention (each layer's attention and, for MoE, its router); layers (every "
-                           "transformer layer); full-iteration (the whole forward and backward); auto: the framework's "
-                           "default (none)", Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
+                           "none; moe-router (each MoE layer's pre-MLP norm, router and dispatcher preprocess, its "
+                           "attention eager: cuda_graph_scope moe_router, moe_preprocess); attention (each layer's "
+                           "attention and, for MoE, its router); layers (every transformer layer); full-iteration (the "
+                           "whole forward and backward); auto: the framework's default (none)",
+                           Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
     host_cpu: str = declare("auto", "the host CPU that issues the kernels, and its training loop: auto, the GPU system's "
                             "own host (a DGX's figures; Grace's factor on GB200/GB300); lent-h200, the lent H200 machine "
                             "that recorded tests/data/gpu_measured (a virtual machine's CPUs, slower per call, and a loop "

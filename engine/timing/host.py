@@ -32,6 +32,10 @@ HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
 # graph; the whole iteration)
 _CAPTURED = {
+    # cuda_graph_scope ["moe_router", "moe_preprocess"] without "attn": the graph holds pre_mlp_layernorm and the router
+    # (and the dispatcher's preprocess), the attention runs eager (Megatron-LM 2edffadb transformer_layer.py
+    # _get_submodules_under_cudagraphs, lines 1025-1026, and _te_cuda_graph_replay, lines 1109-1135)
+    "moe-router": frozenset({"moe_router"}),
     "attention": frozenset({"attention", "moe_router"}),
     "layers": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),
     "full-iteration": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),

@@ -118,7 +118,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="146"/>
-        <source>Save the changes to "%s" first?</source>
+        <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
@@ -186,12 +186,12 @@ AdamW keeps 2 states; 8-bit AdamW 2 bytes; SGD with momentum 1 state.&lt;/p&gt;
 when their weights train, bf16 weight copies under autocast), times micro-batches in flight.
 Eager attention adds the b&amp;middot;a&amp;middot;s&amp;sup2; probabilities; checkpointing keeps only layer inputs and
 recomputes one layer in backward.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss's fp32 copies (the spike at the
+&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss&apos;s fp32 copies (the spike at the
 start of backward is three fp32 b&amp;middot;s&amp;middot;V tensors).&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;Phases&lt;/b&gt;: forward, backward and optimizer step are summed separately; the peak is the largest.
 Foreach AdamW needs one state-sized temporary in the step.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss's b&amp;middot;s&amp;middot;V tensors)
-and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
+&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss&apos;s b&amp;middot;s&amp;middot;V tensors)
+and the safety reserve (the seeds&apos; table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
 &lt;p&gt;Hover any slice, bar or table row to see its formula and inputs.&lt;/p&gt;
 </source>
         <translation>
@@ -235,7 +235,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../library_actions.py" line="65"/>
-        <source>"%s" was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
+        <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
@@ -282,107 +282,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="85"/>
+        <location filename="../results.py" line="105"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="85"/>
+        <location filename="../results.py" line="105"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="85"/>
+        <location filename="../results.py" line="105"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="86"/>
+        <location filename="../results.py" line="106"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="100"/>
+        <location filename="../results.py" line="120"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="130"/>
+        <location filename="../results.py" line="150"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="132"/>
+        <location filename="../results.py" line="152"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="133"/>
+        <location filename="../results.py" line="153"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="154"/>
+        <location filename="../results.py" line="174"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="170"/>
+        <location filename="../results.py" line="190"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="170"/>
+        <location filename="../results.py" line="190"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="170"/>
+        <location filename="../results.py" line="190"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="174"/>
+        <location filename="../results.py" line="194"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="176"/>
+        <location filename="../results.py" line="196"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="176"/>
+        <location filename="../results.py" line="196"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="177"/>
+        <location filename="../results.py" line="197"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="178"/>
+        <location filename="../results.py" line="198"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="182"/>
+        <location filename="../results.py" line="202"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="183"/>
+        <location filename="../results.py" line="203"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="185"/>
+        <location filename="../results.py" line="205"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="186"/>
+        <location filename="../results.py" line="206"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -440,7 +440,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <name>CompareView</name>
     <message>
         <location filename="../compare_view.py" line="157"/>
-        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
+        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
@@ -493,7 +493,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../diagnose_panel.py" line="57"/>
-        <source>Open a run's record</source>
+        <source>Open a run&apos;s record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
@@ -915,7 +915,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="87"/>
-        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
@@ -1000,7 +1000,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="104"/>
-        <source>Engine's share of each GPU (gpu_memory_utilization)</source>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
@@ -1030,7 +1030,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="111"/>
-        <source>Engine shares the trainer's weights</source>
+        <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
@@ -1175,7 +1175,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="42"/>
-        <source>as the model's weights (auto)</source>
+        <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
@@ -1203,7 +1203,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="119"/>
         <location filename="../words.py" line="123"/>
         <location filename="../words.py" line="124"/>
-        <location filename="../words.py" line="157"/>
+        <location filename="../words.py" line="158"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1245,97 +1245,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="131"/>
+        <source>MoE router only</source>
+        <translation>仅 MoE 路由器</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="132"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="133"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="133"/>
+        <location filename="../words.py" line="134"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="139"/>
+        <location filename="../words.py" line="140"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="140"/>
+        <location filename="../words.py" line="141"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="141"/>
+        <location filename="../words.py" line="142"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="142"/>
+        <location filename="../words.py" line="143"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="143"/>
+        <location filename="../words.py" line="144"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="144"/>
+        <location filename="../words.py" line="145"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="145"/>
+        <location filename="../words.py" line="146"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="146"/>
+        <location filename="../words.py" line="147"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="147"/>
+        <location filename="../words.py" line="148"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="148"/>
+        <location filename="../words.py" line="149"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="149"/>
+        <location filename="../words.py" line="150"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="150"/>
+        <location filename="../words.py" line="151"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="151"/>
+        <location filename="../words.py" line="152"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="152"/>
+        <location filename="../words.py" line="153"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="156"/>
+        <location filename="../words.py" line="157"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="157"/>
+        <location filename="../words.py" line="158"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1371,7 +1376,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="126"/>
-        <source>as the framework's launcher sets it</source>
+        <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
@@ -1382,8 +1387,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../words.py" line="128"/>
         <location filename="../words.py" line="129"/>
-        <location filename="../words.py" line="134"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="135"/>
+        <location filename="../words.py" line="138"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1401,7 +1406,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../fit_panel.py" line="122"/>
-        <source>Searching the guide's changes for the least disruptive plans…</source>
+        <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
@@ -1411,7 +1416,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../fit_panel.py" line="148"/>
-        <source>No combination of the guide's changes makes this fit on these GPUs.</source>
+        <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
@@ -1615,12 +1620,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="59"/>
-        <source>Transformer Engine's fused kernel, fp32 gradient (Megatron)</source>
+        <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
         <location filename="../framework_options.py" line="60"/>
-        <source>Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)</source>
+        <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
@@ -1640,7 +1645,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="66"/>
-        <source>the framework's choice for the GPU (auto)</source>
+        <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
@@ -1695,7 +1700,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="81"/>
-        <source>Liger-Kernel's RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
+        <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
@@ -1740,7 +1745,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="92"/>
-        <source>as the framework's launcher sets it</source>
+        <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
@@ -2125,7 +2130,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../library_panel.py" line="244"/>
-        <source>The editor's scenario beside 1 to 3 selected ones</source>
+        <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
@@ -2219,7 +2224,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../fit_panel.py" line="75"/>
-        <source>the generation engine's start-up decides, not the micro-batch</source>
+        <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
     </message>
     <message>
@@ -2593,7 +2598,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../megatron_rows.py" line="51"/>
-        <source>all-gather: every rank's tokens to every rank (allgather)</source>
+        <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
@@ -2608,12 +2613,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../megatron_rows.py" line="55"/>
-        <source>run each micro-batch's all-to-all beside another's compute</source>
+        <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="56"/>
-        <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch's forward runs beside another's backward, layer by layer</source>
+        <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
@@ -2623,12 +2628,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../megatron_rows.py" line="59"/>
-        <source>run the experts' MLP as fused grouped ops</source>
+        <source>run the experts&apos; MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="61"/>
-        <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine's fused grouped-MLP ops; Megatron-Bridge's cutedsl_fused_grouped_mlp recipes turn it on): the experts' activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
+        <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine&apos;s fused grouped-MLP ops; Megatron-Bridge&apos;s cutedsl_fused_grouped_mlp recipes turn it on): the experts&apos; activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
@@ -2638,7 +2643,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../megatron_rows.py" line="68"/>
-        <location filename="../megatron_rows.py" line="92"/>
+        <location filename="../megatron_rows.py" line="93"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
@@ -2649,91 +2654,96 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../megatron_rows.py" line="70"/>
-        <source>each layer's attention and MoE router (attention)</source>
-        <translation>每层的注意力与 MoE 路由器（attention）</translation>
+        <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
+        <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="71"/>
+        <source>each layer&apos;s attention and MoE router (attention)</source>
+        <translation>每层的注意力与 MoE 路由器（attention）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="72"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72"/>
+        <location filename="../megatron_rows.py" line="73"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="75"/>
+        <location filename="../megatron_rows.py" line="76"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78"/>
+        <location filename="../megatron_rows.py" line="79"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="80"/>
+        <location filename="../megatron_rows.py" line="81"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81"/>
+        <location filename="../megatron_rows.py" line="82"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="83"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="83"/>
+        <location filename="../megatron_rows.py" line="84"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="86"/>
+        <location filename="../megatron_rows.py" line="87"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
-        <source>Megatron --fp8-param-gather: the layers' linear weights are stored and gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)</source>
+        <location filename="../megatron_rows.py" line="89"/>
+        <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="90"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="93"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94"/>
+        <location filename="../megatron_rows.py" line="95"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97"/>
-        <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers' weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
+        <location filename="../megatron_rows.py" line="98"/>
+        <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="100"/>
+        <location filename="../megatron_rows.py" line="101"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -2816,7 +2826,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../pickers.py" line="180"/>
-        <source>A folder with models (each with a config.json) to list under "On this computer"</source>
+        <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
@@ -2862,17 +2872,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>OffloadFractionRow</name>
     <message>
-        <location filename="../offload_fraction_row.py" line="36"/>
+        <location filename="../offload_fraction_row.py" line="47"/>
         <source>all of it, master weights too (0)</source>
         <translation>全部，连同主权重 (0)</translation>
     </message>
     <message>
-        <location filename="../offload_fraction_row.py" line="38"/>
-        <source>Megatron-Core optimizer_offload_fraction (--optimizer-cpu-offload --optimizer-offload-fraction): the share of each rank's optimizer shard whose Adam moments live in CPU memory and are stepped there by torch's fused CPU AdamW, one thread per rank; the fp32 master weights and gradients stay on the GPU. Each 0.25 frees a quarter of the moments and adds a quarter of the CPU step's time. 0 keeps the planner's whole-optimizer offload (DeepSpeed's ZeRO-Offload), which Megatron does not have.</source>
+        <location filename="../offload_fraction_row.py" line="49"/>
+        <source>Megatron-Core optimizer_offload_fraction (--optimizer-cpu-offload --optimizer-offload-fraction): the share of each rank&apos;s optimizer shard whose Adam moments live in CPU memory and are stepped there by torch&apos;s fused CPU AdamW, one thread per rank; the fp32 master weights and gradients stay on the GPU. Each 0.25 frees a quarter of the moments and adds a quarter of the CPU step&apos;s time. 0 keeps the planner&apos;s whole-optimizer offload (DeepSpeed&apos;s ZeRO-Offload), which Megatron does not have.</source>
         <translation>Megatron-Core optimizer_offload_fraction（--optimizer-cpu-offload --optimizer-offload-fraction）：每个 rank 的优化器分片中，Adam 动量放在 CPU 内存、并由 torch 的融合 CPU AdamW 在那里更新的比例，每个 rank 一个线程；fp32 主权重和梯度留在 GPU 上。每增加 0.25 就释放四分之一的动量，并增加四分之一的 CPU 更新时间。0 表示规划器的整个优化器卸载（DeepSpeed 的 ZeRO-Offload），Megatron 没有这种方式。</translation>
     </message>
     <message>
-        <location filename="../offload_fraction_row.py" line="45"/>
+        <location filename="../offload_fraction_row.py" line="56"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
@@ -3076,19 +3086,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="214"/>
-        <source>Weight of the chosen answers' negative log-likelihood added to the preference loss (TRL's rpo_alpha; CPO/SimPO's cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits' size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
+        <source>Weight of the chosen answers&apos; negative log-likelihood added to the preference loss (TRL&apos;s rpo_alpha; CPO/SimPO&apos;s cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits&apos; size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
         <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="120"/>
         <location filename="../rl_rows.py" line="130"/>
         <location filename="../rl_rows.py" line="132"/>
-        <source>the framework's default (auto)</source>
+        <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="123"/>
-        <source>the trainer's own generate (none)</source>
+        <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
@@ -3118,7 +3128,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="144"/>
-        <source>the model's number format (auto)</source>
+        <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
@@ -3188,7 +3198,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="174"/>
-        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
@@ -3198,7 +3208,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="176"/>
-        <source>Engine's share of each GPU (gpu_memory_utilization)</source>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
@@ -3258,12 +3268,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="200"/>
-        <source>Tokens in each completion (generated, or stored for preference data). The engine's KV cache and the log-prob tensors grow with it.</source>
+        <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="202"/>
-        <source>Completions generated for each prompt (GRPO's group size). More completions: more sequences to generate, score and train on.</source>
+        <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
@@ -3273,22 +3283,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="206"/>
-        <source>PPO's value model: its weights, gradients and optimizer states sit beside the policy's.</source>
+        <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="208"/>
-        <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
+        <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl&apos;s update compute every token&apos;s entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="220"/>
-        <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer's own generate is much slower.</source>
+        <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="222"/>
-        <source>The share of each GPU's memory the engine may take for its weights, activations and KV cache (vLLM's gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
+        <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
@@ -3308,12 +3318,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="231"/>
-        <source>Split the engine's weights over this many GPUs.</source>
+        <source>Split the engine&apos;s weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="232"/>
-        <source>Number format of the engine's KV cache: fp8 holds twice the tokens of bf16.</source>
+        <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
@@ -3328,7 +3338,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../rl_rows.py" line="240"/>
-        <source>Which vLLM release's start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8's V0 engine take from the engine's share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated trainer's weights and the CUDA context, so its KV cache is smaller.</source>
+        <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
     </message>
     <message>
@@ -3527,7 +3537,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serve_mode.py" line="114"/>
-        <source>the engine's budget: %1 of %2 per GPU</source>
+        <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
@@ -3591,7 +3601,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_panel.py" line="75"/>
-        <source>the model's training context</source>
+        <source>the model&apos;s training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
@@ -3984,7 +3994,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="232"/>
-        <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
+        <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
@@ -3994,7 +4004,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="236"/>
-        <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
+        <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
@@ -4019,8 +4029,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="246"/>
-        <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
-        <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
+        <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
+        <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="132"/>
@@ -4128,17 +4138,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="313"/>
+        <location filename="../setup_panel.py" line="314"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="313"/>
+        <location filename="../setup_panel.py" line="314"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="358"/>
+        <location filename="../setup_panel.py" line="359"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -4278,7 +4288,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="112"/>
-        <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks' and NCCL's source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
+        <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
 </context>
@@ -4403,7 +4413,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="262"/>
-        <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price's currency) on %(n)d GPUs</source>
+        <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
@@ -4473,7 +4483,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="228"/>
-        <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price's currency)</source>
+        <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
@@ -4511,7 +4521,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../users_chart.py" line="111"/>
-        <source>The GPUs' memory holds %1 slots of this length.</source>
+        <source>The GPUs&apos; memory holds %1 slots of this length.</source>
         <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
     </message>
     <message>
@@ -4533,37 +4543,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="51"/>
+        <location filename="../results.py" line="57"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="51"/>
+        <location filename="../results.py" line="57"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="50"/>
+        <location filename="../results.py" line="56"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="49"/>
+        <location filename="../results.py" line="55"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="53"/>
-        <source>the generation engine's start is within its accounting's uncertainty (below)</source>
+        <location filename="../results.py" line="59"/>
+        <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="65"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="63"/>
+        <location filename="../results.py" line="69"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -4577,7 +4587,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../vision_rows.py" line="29"/>
-        <source>the tower's native size</source>
+        <source>the tower&apos;s native size</source>
         <translation>编码器的原生尺寸</translation>
     </message>
     <message>
@@ -5006,7 +5016,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="178"/>
-        <source>, cost {cost} (in the price's currency)</source>
+        <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
@@ -5155,14 +5165,14 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/models/architecture.py" line="269"/>
         <location filename="../../engine/models/hf_families.py" line="50"/>
-        <source>config.json ({model_type}) has no '{key}', which the estimate needs.</source>
-        <translation>config.json（{model_type}）中缺少估算所需的 '{key}'。</translation>
+        <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
+        <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
         <location filename="../../engine/models/architecture.py" line="276"/>
         <location filename="../../engine/models/hf_families.py" line="56"/>
-        <source>config.json '{key}' must be a positive whole number, not {value!r}.</source>
-        <translation>config.json 中的 '{key}' 必须是正整数，而不是 {value!r}。</translation>
+        <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/models/architecture.py" line="300"/>
@@ -5176,13 +5186,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/architecture.py" line="345"/>
-        <source>config.json has no 'model_type', so the architecture is unknown.</source>
-        <translation>config.json 中没有 'model_type'，因此无法确定模型架构。</translation>
+        <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
+        <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
         <location filename="../../engine/models/architecture.py" line="326"/>
-        <source>Model type '{model_type}' is not supported: {why}. Supported: {p}.</source>
-        <translation>不支持模型类型 '{model_type}'：{why}。支持的类型：{p}。</translation>
+        <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
+        <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="176"/>
@@ -5191,8 +5201,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/architecture.py" line="355"/>
-        <source>A mixture-of-experts config needs 'num_experts_per_tok'.</source>
-        <translation>混合专家（MoE）配置需要 'num_experts_per_tok'。</translation>
+        <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
+        <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
         <location filename="../../engine/models/config_file.py" line="24"/>
@@ -5206,8 +5216,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/config_file.py" line="42"/>
-        <source>{name} does not look like a Hugging Face config.json (no 'model_type').</source>
-        <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
+        <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
+        <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
@@ -5299,12 +5309,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/detailed.py" line="249"/>
-        <source>Backward scratch (one layer's gradients)</source>
+        <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
         <location filename="../../engine/memory/detailed.py" line="252"/>
-        <source>largest set of intermediate gradients alive in one layer's backward</source>
+        <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
@@ -5314,7 +5324,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/detailed.py" line="261"/>
-        <source>one layer's activations rebuilt during backward</source>
+        <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
@@ -5324,7 +5334,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/detailed.py" line="315"/>
-        <source>b·s·h x 1 byte, kept until the embedding's backward</source>
+        <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
@@ -5393,7 +5403,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/stage_states.py" line="211"/>
-        <source>PyTorch 2.0's foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
+        <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
@@ -5413,7 +5423,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="92"/>
-        <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
+        <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
@@ -5428,7 +5438,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="148"/>
-        <source>Megatron's hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
+        <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
@@ -5438,12 +5448,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="157"/>
-        <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
+        <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="161"/>
-        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
+        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
@@ -5453,13 +5463,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="169"/>
-        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
-        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
+        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
+        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="173"/>
-        <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
-        <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
+        <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
+        <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="180"/>
@@ -5534,7 +5544,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/model_states.py" line="93"/>
-        <source>trainable params / shards x weight bytes; the layers' linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
+        <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
@@ -5564,7 +5574,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/model_states.py" line="212"/>
-        <source>optimizer step in backward: one parameter's gradient at a time</source>
+        <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
@@ -5609,23 +5619,23 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="170"/>
-        <source>Unknown {kind} preset '{key}'.{hint}</source>
-        <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
+        <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
+        <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="64"/>
-        <source>must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.</source>
-        <translation>必须是预设 id（如 "llama-3-8b"）或 {{"name": ..., "hf_config": {{...}}}}。</translation>
+        <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
+        <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="84"/>
-        <source>a custom GPU needs "memory_bytes" as a positive whole number of bytes.</source>
-        <translation>自定义 GPU 需要 "memory_bytes"，其值为以字节计的正整数。</translation>
+        <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
+        <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="93"/>
-        <source>must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.</source>
-        <translation>必须是预设 id（如 "h100-sxm-80gb"）或 {{"name": ..., "memory_bytes": N}}。</translation>
+        <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
+        <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="56"/>
@@ -5654,53 +5664,53 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="122"/>
-        <source>config.json '{key}' must be a finite number, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是有限的数字，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="126"/>
-        <source>config.json '{key}' is {p}, far beyond any real model.</source>
-        <translation>config.json 中的 '{key}' 为 {p}，远超任何真实模型。</translation>
+        <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="134"/>
-        <source>config.json '{key}' must be a whole number, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是整数，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="138"/>
-        <source>config.json '{key}' must be between {low} and {high}, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="143"/>
-        <source>config.json '{key}' must be a number from 0 to 1, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="148"/>
-        <source>config.json '{key}' must be a number of at least 0 or null, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="153"/>
-        <source>config.json '{key}' must be true or false, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是 true 或 false，而不是 {p}。</translation>
+        <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="158"/>
-        <source>config.json '{key}' must be a list of layer numbers from 0 to 9,999.</source>
-        <translation>config.json 中的 '{key}' 必须是 0 到 9,999 之间的层编号列表。</translation>
+        <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="163"/>
-        <source>config.json '{key}' ({p}) cannot exceed the number of experts ({n}).</source>
-        <translation>config.json 中的 '{key}'（{p}）不能超过专家数量（{n}）。</translation>
+        <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
+        <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="167"/>
-        <source>config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
-        <translation>config.json 中的 '{key}'（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
+        <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
+        <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="76"/>
@@ -5760,8 +5770,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="171"/>
-        <source>must be true, false or "auto", not {p!r}.</source>
-        <translation>必须为 true、false 或 "auto"，而不是 {p!r}。</translation>
+        <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
+        <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="231"/>
@@ -5770,8 +5780,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="21"/>
-        <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
-        <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
+        <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
+        <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/format.py" line="142"/>
@@ -5793,8 +5803,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/format.py" line="249"/>
-        <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
-        <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
+        <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="81"/>
@@ -5803,7 +5813,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="86"/>
-        <source>pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers.</source>
+        <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
@@ -5818,17 +5828,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="60"/>
-        <source>Tensor-parallel size {tp} must divide the model's {heads} attention heads.</source>
+        <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="67"/>
-        <source>Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another.</source>
+        <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="76"/>
-        <source>Pipeline-parallel size {pp} cannot exceed the model's {layers} layers.</source>
+        <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
@@ -5838,7 +5848,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="117"/>
-        <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
+        <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
@@ -5873,13 +5883,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="173"/>
-        <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
+        <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="183"/>
-        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
-        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
+        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
+        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="193"/>
@@ -5903,7 +5913,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/seeds.py" line="92"/>
-        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')</source>
+        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
@@ -6123,7 +6133,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="195"/>
-        <source>move {share} of the optimizer states to CPU memory (Megatron's optimizer_offload_fraction)</source>
+        <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
@@ -6298,7 +6308,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/offload_suggest.py" line="55"/>
-        <source>Move {share} of the optimizer states to CPU memory (Megatron's optimizer_offload_fraction {fraction})</source>
+        <source>Move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction {fraction})</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction {fraction}）</translation>
     </message>
     <message>
@@ -6411,12 +6421,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/vision.py" line="132"/>
-        <source>vision_config '{key}' must be a positive whole number, not {value!r}.</source>
+        <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/models/vision.py" line="150"/>
-        <source>The vision tower '{kind}' of this model is not modelled yet.</source>
+        <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
@@ -6460,7 +6470,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/references.py" line="94"/>
-        <source>{ref} is outside the job's folder, so it was not read; give it with the other files to import it</source>
+        <source>{ref} is outside the job&apos;s folder, so it was not read; give it with the other files to import it</source>
         <translation>{ref} 位于该训练任务的文件夹之外，因此未读取；如需导入，请把它与其他文件一起给出</translation>
     </message>
     <message>
@@ -6485,7 +6495,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="301"/>
-        <source>{key} = {value!r}: not modelled yet (the planner has no '{key}' setting)</source>
+        <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
@@ -6505,7 +6515,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="203"/>
-        <source>not in the files: the planner's default</source>
+        <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
@@ -6520,13 +6530,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="380"/>
-        <source>{n} trainable layers of the model's {layers}</source>
+        <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="402"/>
-        <source>"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
-        <translation>"auto"：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
+        <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
+        <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
         <location filename="../../engine/configs/reading.py" line="53"/>
@@ -6612,8 +6622,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/time_keys.py" line="109"/>
-        <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
-        <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
+        <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
+        <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/time_keys.py" line="114"/>
@@ -6627,22 +6637,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/exporting.py" line="132"/>
-        <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
+        <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_native.py" line="26"/>
-        <source>torchtune has no builder for the custom model '{name}'; pick a preset model.</source>
+        <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_native.py" line="37"/>
-        <source>torchtune has no builder for the model '{name}'.</source>
+        <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_native.py" line="86"/>
-        <source>torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3.</source>
+        <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
@@ -6707,22 +6717,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/model.py" line="374"/>
-        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
+        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/model.py" line="378"/>
-        <source>The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
+        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/near_capacity.py" line="70"/>
-        <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch's caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
+        <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch&apos;s caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
         <translation>接近显存上限（每 GPU {process} / {capacity}，{share:.0%}）：分配失败时，PyTorch 的缓存分配器会同步设备、释放缓存的块并重试（torch.cuda.memory_stats 的 num_alloc_retries），因此这一步可能比显示的更慢。BigScience 测得同一布局在 80 GB 中用到 73-76 GB 时，每个 token 比下一个较小的微批次慢 {low:.1%} 到 {high:.1%}；上面的时间没有计入这部分。来源：{sources}。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/bounds.py" line="41"/>
-        <source>Your measured step ({measured:.3g} s against {predicted:.3g} s predicted) would mean MFU {mfu:.0%}, above the GPUs' peak; it is not used: measure the step of this very scenario again.</source>
+        <source>Your measured step ({measured:.3g} s against {predicted:.3g} s predicted) would mean MFU {mfu:.0%}, above the GPUs&apos; peak; it is not used: measure the step of this very scenario again.</source>
         <translation>按你实测的一步（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒），MFU 将为 {mfu:.0%}，超过了 GPU 的峰值；因此不采用：请针对这个场景本身重新测量一步。</translation>
     </message>
     <message>
@@ -6732,7 +6742,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/bounds.py" line="64"/>
-        <source>The step time of this scenario cannot be computed ({what} is not a finite positive number); check the GPU's speed figures and the link bandwidths.</source>
+        <source>The step time of this scenario cannot be computed ({what} is not a finite positive number); check the GPU&apos;s speed figures and the link bandwidths.</source>
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
@@ -6752,7 +6762,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/parallelism/components.py" line="47"/>
-        <source>PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
+        <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
@@ -6776,12 +6786,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/parallelism/components.py" line="85"/>
-        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
         <location filename="../../engine/memory/parallelism/components.py" line="90"/>
-        <source>DeepSpeed's pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
+        <source>DeepSpeed&apos;s pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
         <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
@@ -6791,7 +6801,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/parallelism/components.py" line="120"/>
-        <source>Megatron: the gradient of one micro-batch's stage output (b·s·h), received for its backward; activations are received as the stage's saved input and outputs are freed once sent</source>
+        <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
@@ -6801,7 +6811,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/parallelism/components.py" line="179"/>
-        <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
+        <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
     <message>
@@ -6852,12 +6862,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/local/safetensors_header.py" line="133"/>
-        <source>{name}: the entry of tensor '{tensor}' is malformed.</source>
+        <source>{name}: the entry of tensor &apos;{tensor}&apos; is malformed.</source>
         <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
     </message>
     <message>
         <location filename="../../engine/models/local/safetensors_header.py" line="138"/>
-        <source>{name}: tensor '{tensor}' points outside the file or does not match its dtype and shape.</source>
+        <source>{name}: tensor &apos;{tensor}&apos; points outside the file or does not match its dtype and shape.</source>
         <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
     </message>
     <message>
@@ -6892,27 +6902,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/accelerate.py" line="133"/>
-        <source>no sharding strategy given: FSDP's default FULL_SHARD</source>
+        <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="44"/>
-        <source>axolotl's default micro_batch_size 1</source>
+        <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="50"/>
-        <source>axolotl's default sequence_len 2048</source>
+        <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="67"/>
-        <source>load_in_8bit is bitsandbytes' LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
+        <source>load_in_8bit is bitsandbytes&apos; LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
         <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="77"/>
-        <source>adapter '{adapter}' is not modelled yet</source>
+        <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
@@ -6922,7 +6932,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="127"/>
-        <source>optimizer '{opt}' is not modelled yet</source>
+        <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
@@ -6932,12 +6942,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="243"/>
-        <source>attention kernel '{attn}' is not modelled yet</source>
+        <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="185"/>
-        <source>ALST's tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile's intermediates: not modelled yet (the estimate counts the whole sequence's, an upper bound)</source>
+        <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
     <message>
@@ -6967,27 +6977,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="141"/>
-        <source>model '{name}' is not a preset; pick the model in the planner</source>
+        <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="173"/>
-        <source>'{name}' read from its config.json in the local model cache</source>
+        <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="150"/>
-        <source>'{name}' taken as preset {preset} (a variant with the same architecture)</source>
+        <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="229"/>
-        <source>optimizer '{optim}' is not modelled yet</source>
+        <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="292"/>
-        <source>TRL's ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
+        <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
@@ -6997,13 +7007,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="95"/>
-        <source>"auto": the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
-        <translation>"auto"：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
+        <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="107"/>
-        <source>"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
-        <translation>"auto"：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
+        <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="122"/>
@@ -7027,17 +7037,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="62"/>
-        <source>no zero_optimization section: DeepSpeed's default stage 0</source>
+        <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="181"/>
-        <source>"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
-        <translation>"auto"：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
+        <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
+        <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="202"/>
-        <source>optimizer '{type}' is not modelled yet</source>
+        <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
@@ -7053,52 +7063,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/hf.py" line="35"/>
-        <source>TrainingArguments' default per_device_train_batch_size 8</source>
+        <source>TrainingArguments&apos; default per_device_train_batch_size 8</source>
         <translation>TrainingArguments 默认 per_device_train_batch_size 为 8</translation>
     </message>
     <message>
         <location filename="../../engine/configs/hf.py" line="41"/>
-        <source>TrainingArguments' default gradient_checkpointing false</source>
+        <source>TrainingArguments&apos; default gradient_checkpointing false</source>
         <translation>TrainingArguments 默认 gradient_checkpointing 为 false</translation>
     </message>
     <message>
         <location filename="../../engine/configs/hf.py" line="47"/>
-        <source>TRL SFTConfig's default max_length 1024 (not set in the file)</source>
+        <source>TRL SFTConfig&apos;s default max_length 1024 (not set in the file)</source>
         <translation>TRL SFTConfig 默认 max_length 为 1024（文件中未设置）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/hf.py" line="53"/>
-        <source>TrainingArguments' default: no bf16/fp16, fp32 weights</source>
+        <source>TrainingArguments&apos; default: no bf16/fp16, fp32 weights</source>
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
         <location filename="../../engine/configs/hf.py" line="57"/>
-        <source>TrainingArguments' default optim (PyTorch AdamW)</source>
+        <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/llamafactory.py" line="43"/>
-        <source>LLaMA-Factory's default finetuning_type is lora</source>
+        <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
         <location filename="../../engine/configs/llamafactory.py" line="54"/>
-        <source>finetuning type '{ft}' is not modelled yet</source>
+        <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
         <location filename="../../engine/configs/llamafactory.py" line="59"/>
-        <source>LLaMA-Factory's default lora_rank 8</source>
+        <source>LLaMA-Factory&apos;s default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
         <location filename="../../engine/configs/llamafactory.py" line="66"/>
-        <source>LLaMA-Factory's default lora_target all</source>
+        <source>LLaMA-Factory&apos;s default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
         <location filename="../../engine/configs/llamafactory.py" line="77"/>
-        <source>LLaMA-Factory's default cutoff_len 2048</source>
+        <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
@@ -7122,12 +7132,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
-        <source>TP x PP x CP = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}</source>
+        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="81"/>
-        <source>Megatron's default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine's (or Apex's) FusedAdam as Adam</source>
+        <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
@@ -7142,7 +7152,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="173"/>
-        <source>TP x PP x CP (x EP) = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}</source>
+        <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
@@ -7161,16 +7171,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <source>Megatron's fused vocab-parallel cross-entropy is not modelled yet</source>
+        <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation type="vanished">Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <source>Megatron's default --optimizer adam (AdamW with --weight-decay)</source>
+        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="260"/>
-        <source>the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
+        <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
@@ -7190,22 +7200,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="78"/>
-        <source>ms-swift's default tuner_type lora</source>
+        <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
-        <source>tuner '{tuner}' is not modelled yet</source>
+        <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="93"/>
-        <source>ms-swift's default lora_rank 8</source>
+        <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="98"/>
-        <source>ms-swift's default target_modules all-linear</source>
+        <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
@@ -7235,12 +7245,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/torchtitan.py" line="160"/>
-        <source>"default": reshards except on the last stage</source>
-        <translation>"default"：除最后一个阶段外都重新分片</translation>
+        <source>&quot;default&quot;: reshards except on the last stage</source>
+        <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
         <location filename="../../engine/configs/torchtitan.py" line="169"/>
-        <source>torchtitan's tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
+        <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
     <message>
@@ -7260,7 +7270,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/torchtitan.py" line="40"/>
-        <source>torchtitan's attention uses scaled_dot_product_attention</source>
+        <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
@@ -7320,7 +7330,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/torchtune.py" line="201"/>
-        <source>torchtune's NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
+        <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
@@ -7330,7 +7340,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/detailed.py" line="234"/>
-        <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
+        <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
@@ -7355,8 +7365,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/hf_families.py" line="301"/>
-        <source>config.json 'expansion_ratio' must be a number above 0 and at most 64, not {value!r}.</source>
-        <translation>config.json 的 'expansion_ratio' 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
+        <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
+        <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/models/hf_families.py" line="353"/>
@@ -7496,7 +7506,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="98"/>
-        <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting's uncertainty.</source>
+        <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
@@ -7542,7 +7552,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/plan_card.py" line="127"/>
         <location filename="../../engine/plan_card.py" line="149"/>
-        <source>Main risk: none stands out; the estimate's own error is stated in docs/accuracy.md.</source>
+        <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
@@ -7673,7 +7683,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../config_actions.py" line="66"/>
-        <source>training configs do not say how many GPUs; your set-up's number is raised to the least the files' parallel layout needs</source>
+        <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
@@ -7693,7 +7703,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_checks.py" line="45"/>
-        <source>Ulysses sequence parallelism {sp} must divide the model's {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
+        <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
@@ -7708,17 +7718,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_checks.py" line="59"/>
-        <source>The generation engine's tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
+        <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
-        <source>The engine can share the trainer's weights only on the same GPUs (colocated).</source>
+        <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_checks.py" line="66"/>
-        <source>The colocated generation engine's tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
+        <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
@@ -7728,13 +7738,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_keys.py" line="43"/>
-        <source>must be null{same}, a model preset id or {{"name": ..., "hf_config": {{...}}}} ({detail}).</source>
-        <translation>必须是 null{same}、模型预设 id 或 {{"name": ..., "hf_config": {{...}}}}（{detail}）。</translation>
+        <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
+        <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_keys.py" line="103"/>
-        <source>must be "auto" or a fraction above 0 and at most 1, not {p!r}.</source>
-        <translation>必须是 "auto" 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
+        <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="93"/>
@@ -7742,97 +7752,97 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
     <message>
-        <source>one layer's forward tensors + logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
         <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + fp32 上转副本 + fp32 log-softmax</translation>
     </message>
     <message>
-        <source>one layer's forward tensors + logits b·s·V x compute bytes + one sequence's log-softmax</source>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + one sequence&apos;s log-softmax</source>
         <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + 一条序列的 log-softmax</translation>
     </message>
     <message>
-        <source>one layer's forward tensors + logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
         <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + 每个 token 的 fp32 损失与 log-sum-exp</translation>
     </message>
     <message>
-        <source>one layer's forward tensors + one chunk of logits, about b·s·h x compute bytes</source>
+        <source>one layer&apos;s forward tensors + one chunk of logits, about b·s·h x compute bytes</source>
         <translation type="vanished">一层前向的张量 + 一块 logits，约 b·s·h × 计算精度字节数</translation>
     </message>
     <message>
-        <source>one layer's forward tensors + one fp32 score per token</source>
+        <source>one layer&apos;s forward tensors + one fp32 score per token</source>
         <translation type="vanished">一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="13"/>
-        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + fp32 上转副本 + fp32 log-softmax</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="17"/>
-        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + two sequences' log-softmax</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + two sequences&apos; log-softmax</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 两条序列的 log-softmax</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="20"/>
-        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 每个 token 的 fp32 损失和 log-sum-exp</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="23"/>
-        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token</source>
         <translation>单层前向张量与输出头处（logits b·s·V × 计算精度字节 + 其 fp32 副本 + 每个 token 的 fp32 log-sum-exp）二者中的较大者</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="26"/>
-        <source>the larger of one layer's forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="30"/>
-        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V/tp x compute bytes + their fp32 copy (the model's own loss, worked in place)</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V/tp x compute bytes + their fp32 copy (the model&apos;s own loss, worked in place)</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V/tp × 计算精度字节 + 其 fp32 副本（模型自身的损失，原地计算）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="35"/>
-        <source>the larger of one layer's forward tensors and one fp32 score per token</source>
+        <source>the larger of one layer&apos;s forward tensors and one fp32 score per token</source>
         <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="39"/>
-        <source>the larger of one layer's forward tensors and, at the head, the fused head's projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="44"/>
-        <source>the larger of one layer's forward tensors (+ LoRA's fp32 adapter outputs) and the head's (the log-prob path's tensors, or the logits + the entropy's softmax and product, 2 x b·c·V x compute bytes, or the response logits' copy, b·c·V x compute bytes) + autocast's bf16 weight cache</source>
+        <source>the larger of one layer&apos;s forward tensors (+ LoRA&apos;s fp32 adapter outputs) and the head&apos;s (the log-prob path&apos;s tensors, or the logits + the entropy&apos;s softmax and product, 2 x b·c·V x compute bytes, or the response logits&apos; copy, b·c·V x compute bytes) + autocast&apos;s bf16 weight cache</source>
         <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="138"/>
-        <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row's log-softmax output kept for backward; backward: 2 x b·k·V (the rows' gradients gathered into the logits' gradient); logits scaled in place on a view (TRL GRPO): + the entropy's copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base's gradient, its clone, the slice's clone and quotient)</source>
+        <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row&apos;s log-softmax output kept for backward; backward: 2 x b·k·V (the rows&apos; gradients gathered into the logits&apos; gradient); logits scaled in place on a view (TRL GRPO): + the entropy&apos;s copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base&apos;s gradient, its clone, the slice&apos;s clone and quotient)</source>
         <translation>训练中逐行 log-softmax（TRL selective_log_softmax、verl logprobs_from_logits_v2）：logits b·k·V（计算字节）+ 每个被打分行的 log-softmax 输出（为反向保留）；反向：2 x b·k·V（各行梯度汇成 logits 的梯度）；在视图上原地缩放 logits（TRL GRPO）：前向再加熵计算对该视图的拷贝，反向 4 x b·k·V（CopySlices：基张量的梯度、其克隆、切片的克隆与商）</translation>
     </message>
     <message>
-        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence's log-softmax output kept for backward (compute bytes); backward: those outputs + the logits' gradient</source>
+        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
         <translation type="vanished">训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="144"/>
-        <source>TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
+        <source>TRL&apos;s fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states&apos; gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight&apos;s gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="277"/>
-        <source>the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own</source>
+        <source>the loss path&apos;s logits tensors + the chosen sequences&apos; NLL term (rpo_alpha / cpo_alpha above 0): forward, the chosen half&apos;s log-softmax kept for backward (b/2·k·V x the logits&apos; bytes); backward, the slice&apos;s zero-filled gradient of the whole logits (b·k·V x the logits&apos; bytes) beside the loss path&apos;s own</source>
         <translation>损失路径的 logits 张量 + 被选序列的 NLL 项（rpo_alpha / cpo_alpha 大于 0）：前向为被选一半的 log-softmax，保留至反向（b/2·k·V × logits 字节数）；反向为切片对整个 logits 的零填充梯度（b·k·V × logits 字节数），与损失路径自身的梯度同时存在</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/ppo_rollout.py" line="22"/>
-        <source>TRL's PPO rollout pass over a chunk of the rollout batch (no_grad, output_hidden_states): every layer's hidden state (layers + 1) x b·s·h + the fp32 sampling scores b·r·V x 4 kept by the loop + the larger of one layer's tensors and the head's (reference: the whole sequence's logits b·s·V + two response rows' log-softmax; value / reward model: one score per token)</source>
+        <source>TRL&apos;s PPO rollout pass over a chunk of the rollout batch (no_grad, output_hidden_states): every layer&apos;s hidden state (layers + 1) x b·s·h + the fp32 sampling scores b·r·V x 4 kept by the loop + the larger of one layer&apos;s tensors and the head&apos;s (reference: the whole sequence&apos;s logits b·s·V + two response rows&apos; log-softmax; value / reward model: one score per token)</source>
         <translation>TRL 的 PPO rollout 对一块 rollout 批次的前向（no_grad，output_hidden_states）：每层的隐藏状态（层数 + 1）× b·s·h + 循环保留的 fp32 采样分数 b·r·V × 4 + 单层张量与输出头张量中的较大者（参考模型：整个序列的 logits b·s·V + 两个回复行的 log-softmax；价值 / 奖励模型：每个 token 一个分数）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="107"/>
-        <source>cpo_alpha not set: TRL's and ms-swift's default 1.0 adds the chosen sequences' NLL</source>
+        <source>cpo_alpha not set: TRL&apos;s and ms-swift&apos;s default 1.0 adds the chosen sequences&apos; NLL</source>
         <translation>未设置 cpo_alpha：TRL 和 ms-swift 的默认值 1.0 会加入被选序列的 NLL</translation>
     </message>
     <message>
@@ -7842,22 +7852,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="148"/>
-        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather's zero-filled gradient, the sequences' gradients and their stack</source>
+        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence&apos;s temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather&apos;s zero-filled gradient, the sequences&apos; gradients and their stack</source>
         <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="152"/>
-        <source>logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
+        <source>logits b·s·V cast to fp32 before flash-attn&apos;s cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model&apos;s output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
         <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为 fp32 副本（由模型输出持有）+ 其 fp32 梯度 + 该梯度转换回的副本（计算精度字节）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="156"/>
-        <source>the loss path's logits tensors (with verl's entropy bonus: + the compiled entropy's fp32 buffer in forward), the logits divided by the temperature in place on a view of the model's output (verl's padding-free path): backward runs CopySlices over the whole logits, 4 x b·s·V x compute bytes (the incoming gradient, its copy in the output's shape, the slice's clone and the division's gradient)</source>
+        <source>the loss path&apos;s logits tensors (with verl&apos;s entropy bonus: + the compiled entropy&apos;s fp32 buffer in forward), the logits divided by the temperature in place on a view of the model&apos;s output (verl&apos;s padding-free path): backward runs CopySlices over the whole logits, 4 x b·s·V x compute bytes (the incoming gradient, its copy in the output&apos;s shape, the slice&apos;s clone and the division&apos;s gradient)</source>
         <translation>损失路径的 logits 张量（带 verl 熵奖励时：前向另有编译后熵计算的 fp32 缓冲区），logits 在模型输出的视图上原地除以温度（verl 的无填充路径）：反向时 CopySlices 作用于整个 logits，共 4 x b·s·V x 计算字节（传入的梯度、其按输出形状的副本、切片的克隆以及除法的梯度）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="161"/>
-        <source>the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's b·s·V terms x completion / (prompt + completion)</source>
+        <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
@@ -7907,7 +7917,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/models.py" line="35"/>
-        <source>Critic backward scratch (one layer's gradients)</source>
+        <source>Critic backward scratch (one layer&apos;s gradients)</source>
         <translation>评论家反向临时空间（一层的梯度）</translation>
     </message>
     <message>
@@ -7937,7 +7947,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/models.py" line="107"/>
-        <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy's reference is quantised like its base</source>
+        <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy&apos;s reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
@@ -7967,7 +7977,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="78"/>
-        <source>the engine's profile-run peak (forward of max_num_batched_tokens or the sampler's logits), non-torch memory and CUDA graphs (engine/serving)</source>
+        <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
@@ -8007,7 +8017,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="143"/>
-        <source>the value model's parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
+        <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
         <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
     </message>
     <message>
@@ -8037,7 +8047,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="300"/>
-        <source>the reference forward's peak (no_grad, one layer or the head at a time) less the policy's logits freed before it runs</source>
+        <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
@@ -8075,7 +8085,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="359"/>
-        <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework's bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
+        <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
     <message>
@@ -8127,7 +8137,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="35"/>
-        <source>the critic's training step, from the training time model</source>
+        <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
@@ -8147,7 +8157,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="46"/>
-        <source>The critic's step from the training time model.</source>
+        <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
@@ -8167,7 +8177,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="95"/>
-        <source>KV cache type {dtype} is llama.cpp's; {engine} takes auto or fp8.</source>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
@@ -8199,7 +8209,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="136"/>
-        <source>this GPU's shard of every tensor in the deployed format</source>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
         <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
@@ -8233,7 +8243,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="151"/>
-        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM's measured non-torch increase)</source>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
         <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
     </message>
     <message>
@@ -8245,7 +8255,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="154"/>
-        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine's budget</source>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
@@ -8281,17 +8291,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="193"/>
-        <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="199"/>
-        <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="204"/>
-        <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting's ±{band:.1%} of the budget, {band_bytes}).</source>
+        <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
@@ -8402,7 +8412,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="57"/>
-        <source>residual + widest layer output of the prefill, + the last position's fp32 logits</source>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
         <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
@@ -8489,7 +8499,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rl_suggest.py" line="82"/>
-        <source>the engine's weights are reloaded after each step: a little slower</source>
+        <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
@@ -8529,7 +8539,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rl_suggest.py" line="105"/>
-        <source>flash-attn's cross-entropy kernel, as verl and OpenRLHF use it</source>
+        <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
@@ -8565,42 +8575,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="24"/>
-        <source>TRL's command line has no trainer for the objective '{objective}'; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
+        <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="61"/>
-        <source>TRL generates with vLLM or the model's own generate, not SGLang; choose rollout_engine vllm or none.</source>
+        <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="73"/>
-        <source>TRL's vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
+        <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="82"/>
-        <source>verl's main_ppo trains ppo, grpo and rloo, not '{objective}'; pick one of them or another format.</source>
+        <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="86"/>
-        <source>verl's hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
+        <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_rl.py" line="90"/>
-        <source>The model's name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="69"/>
-        <source>the OpenRLHF trainer '{name}' is not an objective the planner models</source>
+        <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="75"/>
-        <source>the advantage estimator '{name}' is not an objective the planner models (gae, group_norm, rloo are)</source>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
@@ -8610,17 +8620,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="55"/>
-        <source>the trainer '{name}' is not an objective the planner models</source>
+        <source>the trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="130"/>
-        <source>max_length less max_prompt_length: the completion's room in a pair</source>
+        <source>max_length less max_prompt_length: the completion&apos;s room in a pair</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="146"/>
-        <source>vllm_mode '{mode}' is not colocate or server</source>
+        <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
@@ -8630,7 +8640,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/trl.py" line="101"/>
-        <source>TRL's GRPOConfig/DPOConfig default gradient_checkpointing true</source>
+        <source>TRL&apos;s GRPOConfig/DPOConfig default gradient_checkpointing true</source>
         <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
     </message>
     <message>
@@ -8645,7 +8655,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/verl.py" line="89"/>
-        <source>verl's default actor strategy fsdp (ppo_trainer.yaml)</source>
+        <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
@@ -8665,27 +8675,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/verl.py" line="120"/>
-        <source>verl's actor optimizer is torch.optim.AdamW</source>
+        <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="63"/>
-        <source>verl's default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
+        <source>verl&apos;s default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
         <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="68"/>
-        <source>the advantage estimator '{name}' is not an objective the planner models (gae, grpo, rloo are)</source>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, grpo, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、grpo、rloo）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="81"/>
-        <source>the rollout engine '{name}' is not modelled</source>
+        <source>the rollout engine &apos;{name}&apos; is not modelled</source>
         <translation>生成引擎“{name}”尚未建模</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="96"/>
-        <source>verl's hybrid engine runs the rollout on the actor's GPUs</source>
+        <source>verl&apos;s hybrid engine runs the rollout on the actor&apos;s GPUs</source>
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
@@ -8695,12 +8705,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="117"/>
-        <source>model '{name}' is not a preset; pick it in the planner</source>
+        <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_measured.py" line="47"/>
-        <source>Measured peak {measured} allocated; the plan's peak {planned} ({phase}).</source>
+        <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
@@ -8715,7 +8725,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_measured.py" line="68"/>
-        <source>Highest reading {measured} ({source}); the plan's process figure {planned}, of {capacity}.</source>
+        <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
@@ -8765,7 +8775,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
-        <source>temporaries: the batch's logits, the optimizer step's copies</source>
+        <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
         <translation>临时张量：整批的 logits、优化器步的副本</translation>
     </message>
     <message>
@@ -8780,7 +8790,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
-        <source>The message's GPU has {measured} in all, the scenario's card {planned}: is the scenario's gpu the one that ran?</source>
+        <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
         <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
@@ -8830,7 +8840,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/calibration.py" line="53"/>
-        <source>Peak allocated is the memory model's own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
+        <source>Peak allocated is the memory model&apos;s own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
         <translation>峰值已分配是显存模型自身的数值，不是开销：只显示 {diff} 的差异，不做拟合。</translation>
     </message>
     <message>
@@ -8870,37 +8880,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="67"/>
-        <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver's own limits).</source>
+        <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver&apos;s own limits).</source>
         <translation>GPU 有 {free} 空闲，多于请求的 {tried}：分配因其他原因被拒绝（进程显存比例限制、另一进程同时分配，或驱动自身的限制）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="72"/>
-        <source>PyTorch was allowed only {allowed} of the card's {total} (torch.cuda.set_per_process_memory_fraction).</source>
+        <source>PyTorch was allowed only {allowed} of the card&apos;s {total} (torch.cuda.set_per_process_memory_fraction).</source>
         <translation>PyTorch 只被允许使用显卡 {total} 中的 {allowed}（torch.cuda.set_per_process_memory_fraction）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="78"/>
-        <source>Other processes held {others} of this GPU (other ranks' CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
+        <source>Other processes held {others} of this GPU (other ranks&apos; CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
         <translation>其他进程占用了这块 GPU 的 {others}（其他 rank 在此设备上的 CUDA 上下文、另一个任务或显示输出）；每个 rank 应只使用自己的 GPU（LOCAL_RANK）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="84"/>
-        <source>This process held {outside} outside PyTorch's allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
+        <source>This process held {outside} outside PyTorch&apos;s allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
         <translation>本进程在 PyTorch 分配器之外占用了 {outside}：CUDA 上下文、cuBLAS 和 NCCL 工作区。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="88"/>
-        <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step's peak may be higher still.</source>
+        <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step&apos;s peak may be higher still.</source>
         <translation>当时至少还需要 {short}（请求 {tried}，空闲 {free}）；该步的峰值可能更高。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="96"/>
-        <source>The CUDA runtime itself ran out of memory, outside PyTorch's allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
+        <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
         <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="100"/>
-        <source>Accelerate's batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
+        <source>Accelerate&apos;s batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
         <translation>Accelerate 的批大小查找在每次显存不足后把批减半，直到为零：每块 GPU 连一条序列都放不下。</translation>
     </message>
     <message>
@@ -8975,8 +8985,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/oom_text.py" line="110"/>
-        <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains "out of memory").</source>
-        <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 "out of memory"）。</translation>
+        <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains &quot;out of memory&quot;).</source>
+        <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 &quot;out of memory&quot;）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/oom_text.py" line="117"/>
@@ -8985,7 +8995,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/oom_text.py" line="199"/>
-        <source>The driver did not report a process's memory (it printed an impossible figure, as under WSL); it is left out.</source>
+        <source>The driver did not report a process&apos;s memory (it printed an impossible figure, as under WSL); it is left out.</source>
         <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
     </message>
     <message>
@@ -9050,7 +9060,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/mtp.py" line="36"/>
-        <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss's saved tensors), one micro-batch</source>
+        <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss&apos;s saved tensors), one micro-batch</source>
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
@@ -9080,7 +9090,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rent.py" line="51"/>
-        <source>misses the deadline by {late} even at the GPU's full peak FLOP/s</source>
+        <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
@@ -9100,7 +9110,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rent.py" line="56"/>
-        <source>over budget by {over} even at the GPU's full peak FLOP/s</source>
+        <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
@@ -9155,12 +9165,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="30"/>
-        <source>A price list is a JSON object {"currency": "USD", "prices": {"GPU id": price per GPU-hour}}.</source>
-        <translation>价格表是一个 JSON 对象 {"currency": "USD", "prices": {"GPU id": 每 GPU 小时价格}}。</translation>
+        <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
+        <translation>价格表是一个 JSON 对象 {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: 每 GPU 小时价格}}。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="34"/>
-        <source>The price list's currency must be one of {codes}.</source>
+        <source>The price list&apos;s currency must be one of {codes}.</source>
         <translation>价格表的货币必须是以下之一：{codes}。</translation>
     </message>
     <message>
@@ -9240,7 +9250,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="152"/>
-        <source>frees the graphs' memory; decoding small batches is slower</source>
+        <source>frees the graphs&apos; memory; decoding small batches is slower</source>
         <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
     </message>
     <message>
@@ -9280,23 +9290,23 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/memory_keys.py" line="51"/>
-        <source>must be 1, 2 or "auto", not {p!r}.</source>
-        <translation>必须为 1、2 或 "auto"，而不是 {p!r}。</translation>
+        <source>must be 1, 2 or &quot;auto&quot;, not {p!r}.</source>
+        <translation>必须为 1、2 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/memory_keys.py" line="70"/>
-        <source>must be "auto" or a whole number from 0 to 64, not {p!r}.</source>
-        <translation>必须为 "auto" 或 0 到 64 之间的整数，而不是 {p!r}。</translation>
+        <source>must be &quot;auto&quot; or a whole number from 0 to 64, not {p!r}.</source>
+        <translation>必须为 &quot;auto&quot; 或 0 到 64 之间的整数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/pipeline_layout.py" line="49"/>
-        <source>must be a Megatron pipeline layout: chunks of E (embedding, first), t (decoder layer), m (MTP layer, after every t) and L (loss, last) separated by "|", with (...)*n and t*n repeats, e.g. "Et*4|(t*4|)*14tmL", or "" for none; not {p!r}.</source>
-        <translation>必须是 Megatron 流水线布局：由 "|" 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 "Et*4|(t*4|)*14tmL"；"" 表示不用布局；而不是 {p!r}。</translation>
+        <source>must be a Megatron pipeline layout: chunks of E (embedding, first), t (decoder layer), m (MTP layer, after every t) and L (loss, last) separated by &quot;|&quot;, with (...)*n and t*n repeats, e.g. &quot;Et*4|(t*4|)*14tmL&quot;, or &quot;&quot; for none; not {p!r}.</source>
+        <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/memory_keys.py" line="119"/>
-        <source>must be {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} or null.</source>
-        <translation>必须是 {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} 或 null。</translation>
+        <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
+        <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/memory_keys.py" line="122"/>
@@ -9325,7 +9335,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/mfu.py" line="12"/>
-        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
@@ -9350,12 +9360,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="36"/>
-        <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel's paper measured.</source>
+        <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="39"/>
-        <source>Matmuls at a rate derived from this GPU's measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel's paper measured.</source>
+        <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
@@ -9365,7 +9375,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="45"/>
-        <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel's paper measured.</source>
+        <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
@@ -9375,17 +9385,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="51"/>
-        <source>Bytes counted operation by operation from the framework's kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
+        <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="54"/>
-        <source>The forward work that checkpointing runs again, at the forward's rates.</source>
+        <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="56"/>
-        <source>Transformer Engine's ring step by step: each K/V block hides behind one step's attention.</source>
+        <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
@@ -9400,12 +9410,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="62"/>
-        <source>The pipeline schedule's idle slots: (pp - 1) / vpp micro-batches of the busiest stage.</source>
+        <source>The pipeline schedule&apos;s idle slots: (pp - 1) / vpp micro-batches of the busiest stage.</source>
         <translation>流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="64"/>
-        <source>DeepSpeed's CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
+        <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
@@ -9419,22 +9429,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="71"/>
-        <source>Kernel launches and host syncs per layer counted from the framework's source, at a host time per launch and per sync measured on another machine's CPU, not this one's.</source>
+        <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="78"/>
-        <source>Megatron's HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch's fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge's measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
+        <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="82"/>
-        <source>Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute.</source>
+        <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="84"/>
-        <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated overlap, not a measurement.</source>
+        <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
     <message>
@@ -9449,12 +9459,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/entropy.py" line="28"/>
-        <source>the loss path's logits tensors + the entropy bonus (verl, entropy_coeff != 0): forward, the compiled entropy's fp32 buffer of b·s·V x 4 bytes beside the logits; backward, the entropy's gradient (b·s·V x compute bytes) alive beside flash-attn's out-of-place gradient of the logits</source>
+        <source>the loss path&apos;s logits tensors + the entropy bonus (verl, entropy_coeff != 0): forward, the compiled entropy&apos;s fp32 buffer of b·s·V x 4 bytes beside the logits; backward, the entropy&apos;s gradient (b·s·V x compute bytes) alive beside flash-attn&apos;s out-of-place gradient of the logits</source>
         <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron_offload.py" line="76"/>
-        <source>not modelled: the planner times the CPU step and the copies one after the other, Megatron's default, which is the slower case</source>
+        <source>not modelled: the planner times the CPU step and the copies one after the other, Megatron&apos;s default, which is the slower case</source>
         <translation>未建模：规划器按 Megatron 的默认方式，把 CPU 更新和拷贝依次计时，这是较慢的情形</translation>
     </message>
     <message>
@@ -9479,7 +9489,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/megatron_offload.py" line="106"/>
-        <source>no --optimizer-offload-fraction: Megatron's default is 1.0, all of the Adam moments on the CPU</source>
+        <source>no --optimizer-offload-fraction: Megatron&apos;s default is 1.0, all of the Adam moments on the CPU</source>
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
 </context>
@@ -9507,12 +9517,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/report.py" line="27"/>
-        <source>The engine's own accounting at start-up (vLLM's profile run and KV blocks, SGLang's mem_fraction_static, llama.cpp's buffers from n_ctx); settings left unset take the engine's defaults.</source>
+        <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
         <location filename="../../engine/report.py" line="30"/>
-        <source>Speed is a roofline with the time model's efficiencies, not a measurement.</source>
+        <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
