@@ -3293,7 +3293,7 @@ def render() -> str:
               "MBS 1 the model's host sum, 9.3 ms a layer and micro-batch (launches 0.7, GroupedLinear's 16 local "
               "experts with 3 quantize launches each 4.6, module calls 4.0), exceeds the GPU's 3.3 ms either way, "
               "where the measured step allows at most 4.7 ms. The same layout on the same B200s, 26.02's MXFP8 "
-              "dropless HybridEP run, measures 27.05 s (1.86x slower) and is predicted 20.93 s: the model orders "
+              "dropless alltoall run (router graph, sync before the all-to-all), measures 27.05 s (1.86x slower) and is predicted 20.93 s: the model orders "
               "the pair the wrong way, and what makes the dropless MBS 1 run slow and the drop-and-pad run fast "
               "is not settled by the code read here (TE v2.7's GroupedLinear quantizes per expert as v2.14 does). "
               "No drop-and-pad key added: it moves no row. The module price (87 us) unchanged. All 936 rows: "

@@ -35,10 +35,10 @@ def test_recipe_settings_name_their_file_and_commit():
     ("megatron-bridge-26.06-pretraining-qwen3_30b_a3b-dgx-gb200-mxfp8-8",
      {"cuda_graphs": "full-iteration", "moe_a2a_overlap": True, "moe_token_dispatcher_type": "flex"}),
     # scripts/performance/configs/qwen3/workload_base_configs.py at v0.2.0 (7af9601c), QWEN3_30B_A3B_B200_FP8_MX:
-    # graphs of the router and token preprocessing only, no flex backend (and src/megatron/bridge/training/
-    # flex_dispatcher_backend.py at v0.2.0 applies HybridEP on GB200/GB300 only)
+    # graphs of the router and token preprocessing only (cuda_graphs 'moe-router'), no flex backend (and
+    # src/megatron/bridge/training/flex_dispatcher_backend.py at v0.2.0 applies HybridEP on GB200/GB300 only)
     ("megatron-bridge-25.11-qwen3_30b_a3b-dgx-b200-fp8-mx-8",
-     {"cuda_graphs": "none", "moe_token_dispatcher_type": "alltoall", "micro_batch": 1}),
+     {"cuda_graphs": "moe-router", "moe_token_dispatcher_type": "alltoall", "micro_batch": 1}),
     # the same model on B200 at v0.3.1 (9c9dd848), QWEN3_30B_A3B_PRETRAIN_CONFIG_B200_FP8_MX_V1: attention and router
     # graphs, HybridEP, micro-batch 4
     ("megatron-bridge-26.02.01-qwen3_30b_a3b-dgx-b200-mxfp8-8",
