@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.memory.estimate import estimate
-from engine.scenario import resolve_model, scenario_from_dict
+from engine.scenario import scenario_from_dict
 from engine.timing.hardware import hardware_for
 from engine.timing.hybrid_offload import hybrid_offload_seconds
 from engine.timing.model import BREAKDOWN_KEYS, step_time
@@ -61,14 +61,11 @@ def test_offload_time_is_linear_in_the_fraction_and_the_overlap_leaves_the_cpu_w
     """Without overlap the CPU AdamW and the two copies run in sequence (hybrid_optimizer.py step: d2h on the
     current stream, then the CPU step, then the post-hook H2D); with it the copies run beside the CPU steps."""
     s = _scenario("baseline", offload="optimizer", optimizer_offload_fraction=1.0)
-    spec, hw = resolve_model(s), hardware_for(s)
-
-    class Stage:
-        trainable, layers = 4.0e9, 24
-
-    full = hybrid_offload_seconds(s, hw, spec, Stage(), 1.0)
-    assert hybrid_offload_seconds(s, hw, spec, Stage(), 0.25) == pytest.approx(full / 4)
-    copies_and_cpu = full - hybrid_offload_seconds(s, hw, spec, Stage(), 1.0, overlap=True)
+    hw = hardware_for(s)
+    owned = 1.91e9  # the card's 100% run: 15.3 GB of Adam moments at 8 bytes a parameter
+    full = hybrid_offload_seconds(s, hw, owned, 1.0)
+    assert hybrid_offload_seconds(s, hw, owned, 0.25) == pytest.approx(full / 4)
+    copies_and_cpu = full - hybrid_offload_seconds(s, hw, owned, 1.0, overlap=True)
     assert 0 < copies_and_cpu < 0.15 * full  # the copies are the small part (the card: overlap saves ~7%)
 
 
@@ -84,13 +81,8 @@ def test_added_step_time_follows_the_card():
     # the overlapped run: the same step with the offload term's copies hidden behind its CPU work (the ratio of
     # hybrid_offload_seconds with and without overlap does not depend on the stage's size)
     s = _scenario("100pct")
-    spec, hw = resolve_model(s), hardware_for(s)
-
-    class Stage:
-        trainable, layers = 4.0e9, 24
-
-    hidden = 1 - hybrid_offload_seconds(s, hw, spec, Stage(), 1.0, overlap=True) / hybrid_offload_seconds(
-        s, hw, spec, Stage(), 1.0)
+    hw = hardware_for(s)
+    hidden = 1 - hybrid_offload_seconds(s, hw, 1.91e9, 1.0, overlap=True) / hybrid_offload_seconds(s, hw, 1.91e9, 1.0)
     timed = step_time(s)
     offload = dict(zip(BREAKDOWN_KEYS, timed.seconds, strict=True))["offload"]
     added_with_overlap = timed.step_seconds - base - hidden * offload

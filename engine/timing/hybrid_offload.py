@@ -17,30 +17,9 @@ tests/data/published/throughput/megatron-bridge-skills-offload.json)."""
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import typical_layer_is_moe
 from ..scenario import Scenario
 from .data import efficiency
 from .hardware import Hardware
-
-
-class StageShape(Protocol):
-    trainable: float  # parameters per rank that train
-    layers: int  # decoder layers of the stage
-
-
-def hybrid_owned_parameters(s: Scenario, spec: ModelSpec, busiest: StageShape) -> float:
-    """Parameters of the busiest rank's distributed-optimizer shard: the dense ones over dp x cp, the routed
-    experts' over the expert data-parallel ranks (dp x cp x tp / (ep x etp), Megatron's MoE parallel folding, as
-    memory/model_states.py shards them); a stage of a model with dense layers is counted as dense."""
-    dp_shards = s.dp * s.cp
-    if not typical_layer_is_moe(spec):
-        return busiest.trainable / dp_shards
-    expert = min(busiest.trainable, busiest.layers * spec.expert_params_per_layer() / (s.ep * s.expert_tp))
-    expert_shards = max(dp_shards * s.tp / (s.ep * s.expert_tp), 1)
-    return (busiest.trainable - expert) / dp_shards + expert / expert_shards
 
 
 def cpu_adam_bytes_per_s(s: Scenario) -> float:
@@ -51,13 +30,13 @@ def cpu_adam_bytes_per_s(s: Scenario) -> float:
                fig["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
 
 
-def hybrid_offload_seconds(s: Scenario, hw: Hardware, spec: ModelSpec, busiest: StageShape, fraction: float,
-                           overlap: bool = False) -> float:
-    """Seconds per step of the offloaded share: the CPU AdamW plus the D2H and H2D copies over the GPU's host link,
-    in sequence (Megatron's default), or, with `overlap` (overlap_cpu_optimizer_d2h_h2d), the longer of the CPU
-    work and the copies."""
+def hybrid_offload_seconds(s: Scenario, hw: Hardware, owned: float, fraction: float, overlap: bool = False) -> float:
+    """Seconds per step of the offloaded share of the `owned` parameters, the busiest rank's distributed-optimizer
+    shard (data_parallel.py owned_parameters: the experts' over the expert data-parallel ranks, expert_shards.py):
+    the CPU AdamW plus the D2H and H2D copies over the GPU's host link, in sequence (Megatron's default), or, with
+    `overlap` (overlap_cpu_optimizer_d2h_h2d), the longer of the CPU work and the copies."""
     fig = efficiency()["megatron_cpu_adam"]
-    moved = fraction * hybrid_owned_parameters(s, spec, busiest)
+    moved = fraction * owned
     cpu = moved * fig["bytes_per_param"] / cpu_adam_bytes_per_s(s)
     copies = moved * (fig["d2h_bytes_per_param"] + fig["h2d_bytes_per_param"]) / hw.host_bytes_per_s
     return max(cpu, copies) if overlap else cpu + copies

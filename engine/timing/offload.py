@@ -44,8 +44,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
     hybrid = hybrid_offload_fraction(s)  # Megatron's HybridDeviceOptimizer: that share steps on the CPU
     if s.offload == "none" or hybrid:
         optimizer = owned * (1 - hybrid) * _optimizer_bytes(s, prof, dt.state) / rates.memory
-        if hybrid and spec is not None:
-            offload = hybrid_offload_seconds(s, hw, spec, busiest, hybrid)
+        if hybrid:
+            offload = hybrid_offload_seconds(s, hw, owned, hybrid)
         if s.optimizer.startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
             optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
