@@ -42,18 +42,27 @@ _CAPTURED = {
 }
 
 
+def captured_parts(s: Scenario) -> frozenset[str]:
+    """The parts of a layer the scenario's CUDA graphs capture (none without graphs)."""
+    return _CAPTURED.get(s.cuda_graphs, frozenset())
+
+
 @cache
 def host_figures() -> dict[str, Any]:
     return read_preset_json(HOST_FILE)
 
 
-def host_call_seconds(s: Scenario) -> tuple[float, float]:
-    """(launch, Python call) host seconds on the run's own host CPU: the preset's figures times the host_speed factor
-    of the GPU system (Grace hosts of GB200/GB300) and the factor of a named host (hosts, scenario key host_cpu);
-    other GPUs keep the preset's figures."""
+def host_speed_factor(s: Scenario) -> float:
+    """The run's host CPU against the presets' figures: the host_speed factor of the GPU system (Grace hosts of
+    GB200/GB300) times the factor of a named host (hosts, scenario key host_cpu); 1 for other GPUs."""
     fig = host_figures()
     factor = fig["host_speed"]["factor"].get(s.gpu, 1.0) if isinstance(s.gpu, str) else 1.0
-    factor *= fig["hosts"].get(s.host_cpu, {}).get("factor", 1.0)  # a named host (scenario key host_cpu)
+    return factor * fig["hosts"].get(s.host_cpu, {}).get("factor", 1.0)
+
+
+def host_call_seconds(s: Scenario) -> tuple[float, float]:
+    """(launch, Python call) host seconds on the run's own host CPU: the preset's figures times host_speed_factor."""
+    fig, factor = host_figures(), host_speed_factor(s)
     return fig["launch_seconds"]["value"] * factor, fig["view_seconds"]["value"] * factor
 
 
@@ -76,7 +85,7 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     `fp8`: the fp8 cast recipe (layer_settings.py fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
     input in the forward and its output gradient in the backward."""
     parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
-    captured = _CAPTURED.get(s.cuda_graphs, frozenset())
+    captured = captured_parts(s)
     if s.cuda_graphs == "full-iteration":
         return 0, 0  # one replay per step
     casts = _casts_per_gemm(fp8)
@@ -106,7 +115,7 @@ def _part_launches(fused: bool, part: str, casts: int) -> tuple[int, int]:
 
 def _experts_captured(s: Scenario) -> bool:
     """A CUDA graph of the scenario's scope holds the MoE experts (dispatch, experts, combine)."""
-    return "moe_experts" in _CAPTURED.get(s.cuda_graphs, ())
+    return "moe_experts" in captured_parts(s)
 
 
 def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
@@ -181,7 +190,7 @@ def _module_seconds(s: Scenario, fused: bool, moe: bool) -> tuple[float, float, 
     graph captures (te_module_host.py), each at te_modules' factor x one nn.Linear call and launch on an H100 DGX's
     host, on every host (te_modules _source: why the Grace factor is not applied)."""
     table = host_figures()["te_modules"]
-    fwd, bwd, experts = te_module_calls(s, fused, moe, _CAPTURED.get(s.cuda_graphs, frozenset()), table)
+    fwd, bwd, experts = te_module_calls(s, fused, moe, captured_parts(s), table)
     if not fwd + bwd:
         return 0.0, 0.0, 0.0
     fig = host_figures()
@@ -193,13 +202,12 @@ def backend_selection_seconds(s: Scenario, fused: bool) -> float:
     """Host seconds per layer forward of Transformer Engine's get_attention_backend, rerun where consecutive layers'
     attention params differ (attention_backend_host.py), at its measured time on the run's host (host_speed); none
     where the attention is eager or captured in a CUDA graph."""
-    if s.attention == "eager" or "attention" in _CAPTURED.get(s.cuda_graphs, ()) or not runs_te_modules(s, fused):
+    if s.attention == "eager" or "attention" in captured_parts(s) or not runs_te_modules(s, fused):
         return 0.0
     share = reselections_per_layer(resolve_model(s))
     if not share:
         return 0.0
-    factor = host_call_seconds(s)[1] / host_figures()["view_seconds"]["value"]  # the run's host against the preset's
-    return share * host_figures()["attention_backend_selection"]["seconds"] * factor
+    return share * host_figures()["attention_backend_selection"]["seconds"] * host_speed_factor(s)
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
