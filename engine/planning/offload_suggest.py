@@ -18,6 +18,9 @@ FRACTION_STEPS = 20  # shares of 0.05
 # where the job fits already, the share offered for headroom: the skill's "memory pressure is moderate: optimizer
 # offload at 25-50% fraction for best efficiency" (SKILL.md at 067f987d), its low end
 HEADROOM_FRACTION = 0.25
+# what a share of the optimizer on the CPU costs, as the suggestions and Make it fit (solver.py) say it
+HYBRID_OFFLOAD_COST = QT_TRANSLATE_NOOP("engine", "each step waits for a CPU AdamW over that share: Megatron-Bridge "
+                                                  "measured +88% step time at 25%, +321% at 100%")
 
 
 def _fits_at(s: Scenario, fraction: float) -> bool:
@@ -55,6 +58,4 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
     return (message(QT_TRANSLATE_NOOP("engine", "Move {share} of the optimizer states to CPU memory (Megatron's "
                                                 "optimizer_offload_fraction {fraction})"),
                     share=f"{fraction:.0%}", fraction=f"{fraction:g}"),
-            {"offload": "optimizer", "optimizer_offload_fraction": fraction},
-            QT_TRANSLATE_NOOP("engine", "each step waits for a CPU AdamW over that share: Megatron-Bridge measured "
-                                        "+88% step time at 25%, +321% at 100%"))
+            {"offload": "optimizer", "optimizer_offload_fraction": fraction}, HYBRID_OFFLOAD_COST)

@@ -44,6 +44,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     tp_ok,
     with_gpus,
 )
+from .offload_suggest import HYBRID_OFFLOAD_COST
 from .rl_suggest import rl_options
 
 ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
@@ -180,8 +181,6 @@ def _axes(s: Scenario) -> list[list[_Option]]:
 
 # Megatron-Core's fractional optimizer offload, a quarter of the shard at a time (offload_suggest.py)
 HYBRID_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
-_HYBRID = QT_TRANSLATE_NOOP("engine", "each step waits for a CPU AdamW over that share: Megatron-Bridge measured "
-                                      "+88% step time at 25%, +321% at 100%")
 
 
 def _offload_options(s: Scenario) -> list[_Option]:
@@ -194,7 +193,7 @@ def _offload_options(s: Scenario) -> list[_Option]:
         out += [_Option("offload", 11.0 + f, (("offload", "optimizer"), ("optimizer_offload_fraction", f)),
                         message(QT_TRANSLATE_NOOP("engine", "move {share} of the optimizer states to CPU memory "
                                                             "(Megatron's optimizer_offload_fraction)"),
-                                share=f"{f:.0%}"), _HYBRID) for f in HYBRID_FRACTIONS if f > current]
+                                share=f"{f:.0%}"), HYBRID_OFFLOAD_COST) for f in HYBRID_FRACTIONS if f > current]
     elif s.offload == "none":
         out.append(_Option("offload", 12.0, (("offload", "optimizer"),),
                            message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory")), _OFF))

@@ -5987,192 +5987,192 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="49"/>
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="49"/>
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="50"/>
+        <location filename="../../engine/planning/solver.py" line="51"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="50"/>
+        <location filename="../../engine/planning/solver.py" line="51"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="51"/>
+        <location filename="../../engine/planning/solver.py" line="52"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="97"/>
+        <location filename="../../engine/planning/solver.py" line="98"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="98"/>
+        <location filename="../../engine/planning/solver.py" line="99"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="99"/>
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="103"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="105"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="106"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107"/>
+        <location filename="../../engine/planning/solver.py" line="108"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="108"/>
+        <location filename="../../engine/planning/solver.py" line="109"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="109"/>
+        <location filename="../../engine/planning/solver.py" line="110"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="118"/>
+        <location filename="../../engine/planning/solver.py" line="119"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="121"/>
+        <location filename="../../engine/planning/solver.py" line="122"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="131"/>
+        <location filename="../../engine/planning/solver.py" line="132"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="135"/>
+        <location filename="../../engine/planning/solver.py" line="136"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="141"/>
+        <location filename="../../engine/planning/solver.py" line="142"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="142"/>
+        <location filename="../../engine/planning/solver.py" line="143"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="143"/>
+        <location filename="../../engine/planning/solver.py" line="144"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="144"/>
+        <location filename="../../engine/planning/solver.py" line="145"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="158"/>
+        <location filename="../../engine/planning/solver.py" line="159"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="159"/>
+        <location filename="../../engine/planning/solver.py" line="160"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="160"/>
+        <location filename="../../engine/planning/solver.py" line="161"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="165"/>
+        <location filename="../../engine/planning/solver.py" line="166"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="169"/>
+        <location filename="../../engine/planning/solver.py" line="170"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="195"/>
+        <location filename="../../engine/planning/solver.py" line="194"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="200"/>
+        <location filename="../../engine/planning/solver.py" line="199"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="202"/>
+        <location filename="../../engine/planning/solver.py" line="201"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="242"/>
+        <location filename="../../engine/planning/solver.py" line="241"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="246"/>
+        <location filename="../../engine/planning/solver.py" line="245"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="249"/>
+        <location filename="../../engine/planning/solver.py" line="248"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="251"/>
+        <location filename="../../engine/planning/solver.py" line="250"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="256"/>
+        <location filename="../../engine/planning/solver.py" line="255"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="257"/>
+        <location filename="../../engine/planning/solver.py" line="256"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -6297,23 +6297,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="52"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="55"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="53"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="56"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="55"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="58"/>
         <source>Move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction {fraction})</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction {fraction}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="59"/>
-        <location filename="../../engine/planning/solver.py" line="183"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="22"/>
         <source>each step waits for a CPU AdamW over that share: Megatron-Bridge measured +88% step time at 25%, +321% at 100%</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
@@ -7662,7 +7661,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="124"/>
+        <location filename="../../engine/planning/solver.py" line="125"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
