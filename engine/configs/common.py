@@ -66,6 +66,12 @@ _NO_MEMORY = re.compile(
 NO_MEMORY_WHY = message(QT_TRANSLATE_NOOP("engine", "does not affect GPU memory"))
 
 
+def shown_value(value: object, limit: int = 60) -> str:
+    """A value as the user wrote it, cut short: a 309-digit number or a long list is not worth a screenful."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def why_not_read(key: str) -> Message:
     leaf = key.rsplit(".", 1)[-1].split("[", 1)[0]
     if _NO_MEMORY.search(leaf) or _NO_MEMORY.search(key):

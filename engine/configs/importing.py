@@ -11,7 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
 from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, openrlhf, swift, torchtitan, torchtune, trl, verl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
-from .common import why_not_read
+from .common import shown_value, why_not_read
 from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
@@ -34,12 +34,6 @@ _CORE_KEYS = (
     "attention",
 )
 _PLACEHOLDER_MODEL = "llama-3-8b"  # validates the other keys when no model matched (never returned)
-
-
-def shown_value(value: object, limit: int = 60) -> str:
-    """A value as the user wrote it, cut short: a 309-digit number or a long list is not worth a screenful."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def detect(name: str, text: str) -> tuple[str, Any]:

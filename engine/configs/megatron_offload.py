@@ -18,7 +18,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario
-from .common import as_bool
+from .common import as_bool, shown_value
 from .result import Collector
 
 OFFLOAD_FLAG = "--optimizer-cpu-offload"
@@ -34,12 +34,7 @@ BRIDGE_OVERRIDES = {
 # the fraction when the switch is on and no fraction is given: arguments.py's default, OptimizerConfig's default
 CLI_DEFAULT_FRACTION = 1.0
 BRIDGE_DEFAULT_FRACTION = 0.0
-
-
-def _shown(value: Any, limit: int = 40) -> str:
-    """A value from the file, quoted and cut short (never echoed raw)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+SHOWN_CHARS = 40  # a value from the file in a review sentence, quoted and cut short (never echoed raw)
 
 
 def _fraction(value: Any) -> float | None:
@@ -83,7 +78,7 @@ def read_optimizer_offload(c: Collector, a: dict[str, Any], bridge: bool = False
         return
     if a[OFFLOAD_FLAG] is not True:
         c.skip(src, message(QT_TRANSLATE_NOOP("engine", "expected true or false, found {value}"),
-                            value=_shown(a[OFFLOAD_FLAG])))
+                            value=shown_value(a[OFFLOAD_FLAG], SHOWN_CHARS)))
         return
     c.use(PRECISION_AWARE_FLAG)  # required with the offload (validate_args); it changes nothing else here
     raw = a.get(FRACTION_FLAG, BRIDGE_DEFAULT_FRACTION if bridge else CLI_DEFAULT_FRACTION)
@@ -91,7 +86,7 @@ def read_optimizer_offload(c: Collector, a: dict[str, Any], bridge: bool = False
     if fraction is None:
         c.skip(frac_src, message(QT_TRANSLATE_NOOP(
             "engine", "expected a share from 0 to 1, found {value}, so the optimizer offload is left out"),
-            value=_shown(raw)))
+            value=shown_value(raw, SHOWN_CHARS)))
         c.use(src)
         return
     if fraction == 0.0:
