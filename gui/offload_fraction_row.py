@@ -1,6 +1,6 @@
 """The set-up panel's row for Megatron-Core's fractional optimizer CPU offload (optimizer_offload_fraction): shown
 under "Offload" where the framework takes Megatron's arguments and the optimizer is offloaded, the only place the
-key counts (engine/memory/hybrid_offload.py hybrid_offload_fraction)."""
+key counts (engine/memory/hybrid_offload.py hybrid_offload_applies)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,10 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QWidget
 
 from engine import Scenario
 from engine.frameworks import TABLE
+from engine.memory.hybrid_offload import hybrid_offload_applies
 
 from .choices import declared_range
 from .widgets import show_value
-
-
-def fraction_applies(s: Scenario) -> bool:
-    """Where optimizer_offload_fraction counts: offload "optimizer" under a framework that takes Megatron's
-    arguments (as the engine reads it)."""
-    return s.offload == "optimizer" and TABLE[s.framework].takes_megatron_arguments
 
 
 def offload_changes(s: Scenario, offload: str) -> dict[str, Any]:
@@ -61,4 +56,4 @@ class OffloadFractionRow(QObject):
 
     def show(self, s: Scenario) -> None:
         show_value(self.spin, s.optimizer_offload_fraction)
-        self._form.setRowVisible(self.spin, fraction_applies(s))
+        self._form.setRowVisible(self.spin, hybrid_offload_applies(s))

@@ -20,10 +20,14 @@ from ..scenario import Scenario
 HOST_BYTES_PER_OFFLOADED_PARAM = 16
 
 
+def hybrid_offload_applies(s: Scenario) -> bool:
+    """Whether the key optimizer_offload_fraction counts: offload "optimizer" under a framework that takes
+    Megatron's arguments (the window shows its row there)."""
+    return s.offload == "optimizer" and defaults_for(s.framework).takes_megatron_arguments
+
+
 def hybrid_offload_fraction(s: Scenario) -> float:
     """The share of the optimizer shard that Megatron's HybridDeviceOptimizer steps on the CPU: the key
-    optimizer_offload_fraction where offload is "optimizer" and the framework takes Megatron's arguments, else 0
-    (the offload key's whole-optimizer offload, or none)."""
-    if s.offload != "optimizer" or not s.optimizer_offload_fraction:
-        return 0.0
-    return s.optimizer_offload_fraction if defaults_for(s.framework).takes_megatron_arguments else 0.0
+    optimizer_offload_fraction where it applies (hybrid_offload_applies), else 0 (the offload key's whole-optimizer
+    offload, or none)."""
+    return s.optimizer_offload_fraction if hybrid_offload_applies(s) else 0.0

@@ -2872,17 +2872,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>OffloadFractionRow</name>
     <message>
-        <location filename="../offload_fraction_row.py" line="47"/>
+        <location filename="../offload_fraction_row.py" line="42"/>
         <source>all of it, master weights too (0)</source>
         <translation>全部，连同主权重 (0)</translation>
     </message>
     <message>
-        <location filename="../offload_fraction_row.py" line="49"/>
+        <location filename="../offload_fraction_row.py" line="44"/>
         <source>Megatron-Core optimizer_offload_fraction (--optimizer-cpu-offload --optimizer-offload-fraction): the share of each rank&apos;s optimizer shard whose Adam moments live in CPU memory and are stepped there by torch&apos;s fused CPU AdamW, one thread per rank; the fp32 master weights and gradients stay on the GPU. Each 0.25 frees a quarter of the moments and adds a quarter of the CPU step&apos;s time. 0 keeps the planner&apos;s whole-optimizer offload (DeepSpeed&apos;s ZeRO-Offload), which Megatron does not have.</source>
         <translation>Megatron-Core optimizer_offload_fraction（--optimizer-cpu-offload --optimizer-offload-fraction）：每个 rank 的优化器分片中，Adam 动量放在 CPU 内存、并由 torch 的融合 CPU AdamW 在那里更新的比例，每个 rank 一个线程；fp32 主权重和梯度留在 GPU 上。每增加 0.25 就释放四分之一的动量，并增加四分之一的 CPU 更新时间。0 表示规划器的整个优化器卸载（DeepSpeed 的 ZeRO-Offload），Megatron 没有这种方式。</translation>
     </message>
     <message>
-        <location filename="../offload_fraction_row.py" line="56"/>
+        <location filename="../offload_fraction_row.py" line="51"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
@@ -6429,7 +6429,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="69"/>
+        <location filename="../../engine/configs/importing.py" line="63"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -6438,17 +6438,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="139"/>
+        <location filename="../../engine/configs/importing.py" line="133"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="151"/>
+        <location filename="../../engine/configs/importing.py" line="145"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="154"/>
+        <location filename="../../engine/configs/importing.py" line="148"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -6478,62 +6478,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="246"/>
+        <location filename="../../engine/configs/importing.py" line="240"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272"/>
+        <location filename="../../engine/configs/importing.py" line="266"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="283"/>
+        <location filename="../../engine/configs/importing.py" line="277"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="301"/>
+        <location filename="../../engine/configs/importing.py" line="295"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="188"/>
+        <location filename="../../engine/configs/importing.py" line="182"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="95"/>
+        <location filename="../../engine/configs/importing.py" line="89"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="194"/>
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="203"/>
+        <location filename="../../engine/configs/importing.py" line="197"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="350"/>
+        <location filename="../../engine/configs/importing.py" line="344"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="370"/>
+        <location filename="../../engine/configs/importing.py" line="364"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="380"/>
+        <location filename="../../engine/configs/importing.py" line="374"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402"/>
+        <location filename="../../engine/configs/importing.py" line="396"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -6940,7 +6940,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="243"/>
+        <location filename="../../engine/configs/common.py" line="249"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -6960,47 +6960,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="73"/>
+        <location filename="../../engine/configs/common.py" line="79"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="110"/>
+        <location filename="../../engine/configs/common.py" line="116"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="133"/>
+        <location filename="../../engine/configs/common.py" line="139"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="141"/>
+        <location filename="../../engine/configs/common.py" line="147"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="173"/>
+        <location filename="../../engine/configs/common.py" line="179"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="150"/>
+        <location filename="../../engine/configs/common.py" line="156"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="229"/>
+        <location filename="../../engine/configs/common.py" line="235"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="292"/>
+        <location filename="../../engine/configs/common.py" line="298"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="335"/>
+        <location filename="../../engine/configs/common.py" line="341"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -9462,32 +9462,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="76"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="71"/>
         <source>not modelled: the planner times the CPU step and the copies one after the other, Megatron&apos;s default, which is the slower case</source>
         <translation>未建模：规划器按 Megatron 的默认方式，把 CPU 更新和拷贝依次计时，这是较慢的情形</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="81"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="76"/>
         <source>without the optimizer CPU offload switch Megatron keeps the whole optimizer on the GPU</source>
         <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="85"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="80"/>
         <source>expected true or false, found {value}</source>
         <translation>应为 true 或 false，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="92"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="87"/>
         <source>expected a share from 0 to 1, found {value}, so the optimizer offload is left out</source>
         <translation>应为 0 到 1 之间的比例，实际为 {value}，因此未读入优化器卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="98"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="93"/>
         <source>an offload fraction of 0 moves nothing: the optimizer stays on the GPU</source>
         <translation>卸载比例为 0 时什么都不移动：优化器留在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="106"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="101"/>
         <source>no --optimizer-offload-fraction: Megatron&apos;s default is 1.0, all of the Adam moments on the CPU</source>
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
