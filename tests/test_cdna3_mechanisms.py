@@ -91,3 +91,32 @@ def test_cdna3_attention_at_head_dim_64_runs_at_the_head_dim_rate_of_its_tiles()
     assert "cdna3" in efficiency()["attention_tiles"]["head_dim_archs"]
     assert head_dim_rate(64) == pytest.approx(0.707)
     assert head_dim_rate(128) == 1.0
+
+
+def test_the_scripts_timed_iteration_carries_the_optimizer_step():
+    """SemiAnalysis's reproduction scripts (ROCm/TransformerEngine issues #76 and #78; the rows' notes) print the rate
+    of their last loader iteration: DummyDataset holds bsz x n_steps = bsz x 1,024 samples, DistributedSampler gives
+    each of world_size = 8 ranks 128 batches, and the last, step_idx 127, meets (step_idx + 1) % grad_acc_steps == 0
+    (grad_acc_steps 8), so clip_grad_norm_ and optimizer.step() run inside its CUDA-event window. The row's
+    prediction is then one micro-batch's tokens over the step's other work averaged over its 8 micro-batches plus the
+    whole optimizer term (engine/accuracy/published_throughput.py timed_window_rate)."""
+    from engine.accuracy.published_throughput import MICRO_BATCH_WITH_STEP, compare, load_rows, timed_window_rate
+    from engine.timing.model import step_time
+
+    samples_per_rank = 28 * 128 * 8 // 8  # bsz x n_steps over 8 ranks, n_steps = 128 * 8 (the DDP script's default)
+    last = samples_per_rank // 28 - 1
+    assert last == 127 and (last + 1) % 8 == 0
+    row = next(r for r in load_rows() if r["id"] == "rocm-te-issue76-gpt2-1.5b-ddp-te-fp8-8xmi300x-bs28")
+    assert row["measured_window"] == MICRO_BATCH_WITH_STEP
+    s = scenario_from_dict(row["scenario"])
+    t = step_time(s)
+    optimizer = t.breakdown_seconds["optimizer"]
+    window = (t.step_seconds - optimizer) / 8 + optimizer
+    assert timed_window_rate(row, t, 8) == pytest.approx(28 * 1024 / window)
+    # the window holds 7/8 of the optimizer term more than the step's average micro-batch
+    assert 28 * 1024 / timed_window_rate(row, t, 8) - t.step_seconds / 8 == pytest.approx(7 / 8 * optimizer)
+    assert optimizer > 0.005  # fused AdamW and the clip over 1.56e9 fp32 weights: about 13 ms on an MI300X
+    assert compare([row], cross_validated=False)[0].predicted == pytest.approx(timed_window_rate(row, t, 8))
+    # a row without the field keeps the step's rate
+    plain = {k: v for k, v in row.items() if k != "measured_window"}
+    assert timed_window_rate(plain, t, 8) == t.tokens_per_second_per_gpu

@@ -13,7 +13,7 @@ from ..scenario import resolve_model, scenario_from_dict
 from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
-from ..timing.model import step_time
+from ..timing.model import StepTime, step_time
 
 THROUGHPUT_FILE = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "published" / "throughput.json"
 # More published runs, one file per source or table family ({"_about", "rows", "not_expressible"} like the main file),
@@ -69,10 +69,29 @@ def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Co
         s = scenario_from_dict(row["scenario"])
         mfu, mfu_bf16 = mfu_figures(s, resolve_model(s), float(row["measured"]))
         with leave_out(source_of(row)) if cross_validated else contextlib.nullcontext():
-            predicted = step_time(s).tokens_per_second_per_gpu
+            predicted = timed_window_rate(row, step_time(s), s.grad_accum)
         out.append(Compared(row["id"], row["framework"], s.gpu if isinstance(s.gpu, str) else "custom",
                             float(row["measured"]), predicted, mfu, mfu_bf16, source_of(row), hardware_for(s).arch))
     return out
+
+
+# A row's "measured_window" when its figure times one micro-batch that also runs the step's optimizer, not the step
+# over its micro-batches: SemiAnalysis's reproduction scripts in ROCm/TransformerEngine issues #76 and #78 (the
+# rows' notes) time each loader iteration with CUDA events and print the last one's rate, and their last iteration
+# (step_idx 127 of bsz x 1,024 samples over 8 ranks, bsz per iteration: 128 a rank) is the one where
+# (step_idx + 1) % grad_acc_steps == 0, which runs clip_grad_norm_ and optimizer.step() after its backward
+MICRO_BATCH_WITH_STEP = "micro-batch with the optimizer step"
+
+
+def timed_window_rate(row: dict[str, Any], t: StepTime, grad_accum: int) -> float:
+    """Tokens/s per GPU over the span the row's figure timed: the step (its tokens over its seconds), or, for a
+    MICRO_BATCH_WITH_STEP row, one micro-batch's tokens over the step's work but the optimizer averaged over its
+    micro-batches, plus the whole optimizer step (the gradient clip's passes with it)."""
+    if row.get("measured_window") != MICRO_BATCH_WITH_STEP:
+        return t.tokens_per_second_per_gpu
+    optimizer = t.breakdown_seconds["optimizer"]
+    window = (t.step_seconds - optimizer) / grad_accum + optimizer
+    return t.tokens_per_step / t.world_size / grad_accum / window
 
 
 # Runs that measure less than what their GPU does at full power on a whole model, in their sources' own words: they
