@@ -61,13 +61,16 @@ def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, 
 
 
 def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rates, streams: int,
-                   wgrad_out_bytes: float) -> tuple[float, float, float]:
+                   wgrad_out_bytes: float, expert_rate: float = 1.0) -> tuple[float, float, float]:
     """(forward, input-gradient, weight-gradient) seconds of a layer's routed experts on one rank, per kernel:
     fc1 (hidden -> gate and up) and fc2 (-> hidden) on the tokens x top_k x EP / experts rows each local expert
     receives; the backward's dgrad multiplies the output gradient by the weight (k and n swap), its wgrad the
     input by the output gradient over the expert's rows (k = rows), its output the whole weight gradient, added
     into main_grad in place where the framework fuses the accumulation (wgrad_out_bytes: read + write bytes per
-    element)."""
+    element). expert_rate: the share of the linears' rate the framework's grouped kernel reaches
+    (grouped_mm_rate.py; 1: the dense rate)."""
+    if expert_rate != 1.0:
+        rates = rates._replace(linear=rates.linear * expert_rate)
     local = max(spec.n_experts // ep, 1)
     rows = tokens * spec.top_k * ep / spec.n_experts
     width = spec.expert_ffn / tp
@@ -171,13 +174,15 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
-               fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0)) -> LayerCost:
+               fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0),
+               expert_rate: float = 1.0) -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
     cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
-    steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes)."""
+    steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes).
+    expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -204,7 +209,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
-                                                                   wgrad_out_bytes)
+                                                                   wgrad_out_bytes, expert_rate)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
     flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]

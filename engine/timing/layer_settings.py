@@ -10,6 +10,7 @@ from ..memory.states import dtypes_for
 from ..scenario import Scenario
 from ..scenario.behaviour import main_grads_fp32
 from .data import efficiency
+from .grouped_mm_rate import grouped_mm_rate
 from .hardware import Hardware
 from .links import ep_local_ranks
 
@@ -49,13 +50,16 @@ def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     return hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction * recipe
 
 
-def expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:
-    """(compute streams the framework issues one GEMM per local expert on, 0 for one grouped kernel; read + write
-    bytes per element of a weight gradient accumulated into main_grad in place, 0 where it is written apart) from
-    presets/efficiency.json frameworks: expert_gemm_streams, wgrad_into_main_grad."""
+def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
+    """How the routed experts' GEMMs run, as layer_cost's keywords: expert_streams (compute streams the framework
+    issues one GEMM per local expert on, 0 for one grouped kernel), wgrad_out_bytes (read + write bytes per element
+    of a weight gradient accumulated into main_grad in place, 0 where it is written apart), from
+    presets/efficiency.json frameworks: expert_gemm_streams, wgrad_into_main_grad; expert_rate: the share of the
+    linears' rate the framework's grouped kernel reaches (grouped_mm_rate.py)."""
     accumulate = 2 * (4 if main_grads_fp32(s) else dtypes_for(s).grad) if prof.get(
         "wgrad_into_main_grad") else 0
-    return int(prof.get("expert_gemm_streams", 0)), float(accumulate)
+    return {"expert_streams": int(prof.get("expert_gemm_streams", 0)), "wgrad_out_bytes": float(accumulate),
+            "expert_rate": grouped_mm_rate(s, prof)}
 
 
 def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int,
