@@ -158,7 +158,7 @@ def bucket_traffic(layer: tuple[float, ...], layers: int, first: tuple[float, ..
     stream = [(n, False) for n in first] + [(n, True) for _ in range(layers) for n in reversed(layer)]
     filled, traffic = 0.0, [0.0, 0.0]
     for n, in_layer in stream + [(n, False) for n in last]:
-        if filled and filled + n > bucket:  # the first gradient of a backward never flushes an empty bucket
+        if filled and filled + n > bucket:  # not an empty bucket: 112ebff's average_tensor would index no parameter
             traffic[in_layer] += 2 * bucket
             filled = 0.0
         filled += n
