@@ -21,6 +21,7 @@ from engine.timing.data import framework_profile
 from engine.timing.host import host_figures
 from engine.timing.zero3_sync import (
     Link,
+    bucket_traffic,
     gather_seconds,
     gathered_layer_tensors,
     persistent_tensors,
@@ -28,6 +29,7 @@ from engine.timing.zero3_sync import (
     post_step_gather_seconds,
     prefetched,
     ranks_holding,
+    reduce_seconds,
     sync_zero3_seconds,
 )
 
@@ -195,3 +197,40 @@ def test_grad_accumulation_gathers_the_persistent_parameters_one_by_one():
     assert total[1] - 2 * total[0] == pytest.approx(regather - post_step_gather_seconds(tensors, 768, 2, link))
     # host-bound; the torch.zeros buffer of a bias or norm (at most 49,152 x 2 bytes) is under 0.1 us of HBM
     assert regather == pytest.approx(770 * (SYNC + 3 * LAUNCH + 768 * VIEW + 768 * LAUNCH), rel=1e-4)
+
+
+def test_the_gradient_bucket_of_530b_flushes_six_times_a_layer():
+    """stage3.py reduce_independent_p_g_buckets_and_remove_grads at 112ebff with reduce_bucket_size 5e8 (constants.py
+    default): a gradient that would take the bucket past 5e8 elements first reduces it, and average_tensor divides
+    the whole 5e8-element ipg buffer each time (read and write); a gradient above 5e8 (GPT-530B's QKV 3h^2, fc1 and
+    fc2 4h^2, h = 20480) is divided on its own, any other is copied into the buffer (read and write each).
+    Backward order, last tensor first, with the previous layer's QKV weight in the bucket: LN2's bias flushes it (1),
+    the norms and fc2's bias fill 5h, fc2's weight (2), fc1's bias (3), fc1's weight (4), the projection's bias (5),
+    the projection's weight (h^2 = 4.19e8) and QKV's bias fit, QKV's weight (6). The first layer starts on the final
+    norm's two tensors (no flush before fc2's weight: 5 there), the last layer's QKV weight is flushed by the tied
+    embedding (a root tensor), which the position embedding flushes, and the epilogue reduces the rest: the root's
+    3 flushes."""
+    h = 20480.0
+    layer = (3 * h * h, 3 * h, h * h, h, 4 * h * h, 4 * h, 4 * h * h, h, h, h, h, h)  # layer_tensors' order
+    per_layer, root = bucket_traffic(layer, 105, (h, h), (51200 * h, 2048 * h), 5e8)
+    assert per_layer == pytest.approx(((105 * 6 - 1) * 2 * 5e8 + 105 * 2 * sum(layer)) / 105)
+    assert root == pytest.approx(3 * 2 * 5e8 + 2 * (2 * h + 51200 * h + 2048 * h))
+    # a bucket larger than the whole layer: one flush a layer's worth of gradients at most, never an empty one
+    assert bucket_traffic((10.0, 10.0), 3, (), (), 1e9) == pytest.approx((40.0, 2e9))
+
+
+def test_a_reduce_scatter_waits_for_its_own_copy_launches():
+    """ProcessGroupNCCL::reduce_scatter (PyTorch 1.8) launches one copy per rank into the flat input before
+    ncclReduceScatter: two tensors each of host time e (ranks + 2 launches, 2 narrows a rank) and GPU time t
+    (transfer, latency, the copies) end at max(e + 2t, 2e + t) after a backward of 0, where overlapping every
+    transfer with the host's loops gave max(2t, 2e)."""
+    ranks, n = 1536, 1e8
+    link = Link(1 / 180e9, 7.25e-3, 7.25e-3, 1.5e12)
+    each = (ranks + 2) * LAUNCH + ranks * 2 * VIEW
+    t = n * 2 * (1 / 180e9 + 2 / 1.5e12) + 7.25e-3
+    assert reduce_seconds([n, n], ranks, 2, link, 0.0) == pytest.approx(max(each + 2 * t, 2 * each + t))
+    # a backward longer than the host's loops hides them, not the transfers
+    assert reduce_seconds([n, n], ranks, 2, link, 1.0) == pytest.approx(2 * t)
+    # the bucket's own passes (bucket_traffic) run on the GPU before the first transfer
+    extra = reduce_seconds([n, n], ranks, 2, link, 1.0, bucket_elements=1e9) - 2 * t
+    assert extra == pytest.approx(1e9 * 2 / 1.5e12)

@@ -119,15 +119,52 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
 
 
 def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float,
-                   host: tuple[float, float] | None = None) -> float:
-    """A layer's reduce-scatters, one per parameter tensor, after the layer's `backward` seconds: the copies and
-    transfers run after the backward, the host's launches (one copy per rank, a div_ and the NCCL call each) may
-    overlap it. `host` as gather_seconds takes it."""
+                   host: tuple[float, float] | None = None, bucket_elements: float = 0.0) -> float:
+    """A layer's reduce-scatters, one per parameter tensor, last tensor first, after the layer's `backward`
+    seconds: the copies and transfers run after the backward, the host's launches (one copy per rank, a div_ and
+    the NCCL call each) may overlap it. ProcessGroupNCCL::reduce_scatter (PyTorch 1.8) launches a tensor's copies
+    into the flat input in its pre hook, before ncclReduceScatter: a tensor's transfer starts only once the host has
+    launched its copies (and the transfer before it has ended), so the host's loop of one tensor never hides behind
+    its own transfer, only behind the ones before it. `host` as gather_seconds takes it. `bucket_elements`: elements
+    the bucket's own passes read and write besides (bucket_traffic), in series with the reduce-scatters on the
+    GPU."""
     launch, view = _launch_and_view(host)
-    gpu = sum(n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
-              for n in tensors)
-    host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
-    return max(gpu, host - backward)
+    gpu = [n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
+           for n in reversed(tensors)]
+    if not gpu:
+        return 0.0
+    gpu[0] += bucket_elements * elem_bytes / link.memory_bytes_per_s
+    each = (ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view
+    exposed, after = 0.0, 0.0
+    for k in range(len(gpu) - 1, -1, -1):  # the k-th tensor's transfer starts when the host has launched k + 1 loops
+        after += gpu[k]
+        exposed = max(exposed, max(0.0, (k + 1) * each - backward) + after)
+    return exposed
+
+
+@lru_cache(maxsize=256)
+def bucket_traffic(layer: tuple[float, ...], layers: int, first: tuple[float, ...], last: tuple[float, ...],
+                   bucket: float) -> tuple[float, float]:
+    """(elements read and written a decoder layer, and for the root's tensors) by the gradient bucket of
+    contiguous_gradients (the path whose average_tensor reduce-scatters each parameter, modelled here) besides the
+    reduce-scatters' own copies, over one backward: the root's `first` gradients (the final norm's), then each
+    layer's, last tensor first, then the root's `last` (the embeddings, whose hooks fire when their last use is
+    done). stage3.py at 112ebff, reduce_independent_p_g_buckets_and_remove_grads: a gradient that would take the
+    bucket past reduce_bucket_size elements first reduces the bucket (reduce_ipg_grads; the epilogue reduces the
+    rest), then a gradient of more than reduce_bucket_size elements is kept aside (extra_large_param_to_reduce) and
+    any other is copied into the ipg buffer (new_grad_tensor.copy_: read and write); average_tensor then runs div_
+    over every tensor of its reduction_list: the whole ipg buffer, torch.empty(reduce_bucket_size) in backward, however
+    little of it is filled, and the gradient kept aside (read and write each)."""
+    stream = [(n, False) for n in first] + [(n, True) for _ in range(layers) for n in reversed(layer)]
+    filled, traffic = 0.0, [0.0, 0.0]
+    for n, in_layer in stream + [(n, False) for n in last]:
+        if filled and filled + n > bucket:  # not an empty bucket: 112ebff's average_tensor would index no parameter
+            traffic[in_layer] += 2 * bucket
+            filled = 0.0
+        filled += n
+        traffic[in_layer] += 2 * n
+    traffic[False] += 2 * bucket if filled else 0.0  # independent_gradient_partition_epilogue
+    return traffic[True] / max(1, layers), traffic[False]
 
 
 @lru_cache(maxsize=256)
@@ -291,10 +328,13 @@ def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: in
     _allgather_param per persistent parameter inside its submodule's fetch (gather_seconds but the fetch's own
     synchronize, which its submodule's weight already counts)."""
     p, ranks, host = plan(s, spec, layers, forward, backward), s.dp, host_call_seconds(s)
+    norms = len(_root_norm_and_bias(spec, s.tp))
+    in_layer, in_root = bucket_traffic(p.layer_reduces, p.layers, p.root_reduces[-norms:], p.root_reduces[:-norms],
+                                       float(s.reduce_bucket_size))
     per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window, host) for n, window in p.layer_gathers)
-    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer, host)
+    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer, host, in_layer)
     roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0, host) for n in p.root_gathers)
-    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0, host)
+    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0, host, in_root)
     persistent = persistent_tensors(spec, p.layers, s.tp)
     step = post_step_gather_seconds(persistent, ranks, elem_bytes, link, host)
     if s.grad_accum > 1:
