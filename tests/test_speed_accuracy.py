@@ -374,8 +374,11 @@ def test_every_time_shows_the_range_of_its_regime():
 # row-parallel linears at their own shapes (h-tp8; BigScience's same-day TP pairs 262 -> 250 of 300): 82.4%. With
 # NCCL's tree across nodes (InternEvo's 512-GPU pair) and bitsandbytes' 8-bit kernel (torchtune 26 -> 29 of 32): 811
 # of 961 and 46 equal (82.8%). With Megatron's module host work (te_module_host.py): 870 of 1,021 and 46 equal (83.7%;
-# Megatron-Bridge 244 -> 251).
-LAYOUT_ORDER_MEASURED = 0.83
+# Megatron-Bridge 244 -> 251). With dgxc-benchmarking's recipe settings (h-dgxc: 24.11.1's GPT-3 175B on
+# FlashAttention-2, NVTE_FUSED_ATTN=0 in its launch.sh; 25.02.02's GPT-3 at VP 6, its gpt3_175b_hydra.yaml) the two
+# releases' GPT-3 rows, repeats of one setting before, differ in settings and form 10 new pairs, measured 3.9-13.4%
+# apart and predicted within 0.1%: all mis-ordered, 870 of 1,031 and 46 equal (82.9%), no earlier pair moved.
+LAYOUT_ORDER_MEASURED = 0.82
 
 
 def test_layout_comparisons_are_ordered_as_measured():

@@ -1,0 +1,47 @@
+"""dgxc-benchmarking rows whose settings come from the code their release launches rather than the README's table
+(h-dgxc; NVIDIA/dgxc-benchmarking, each commit below):
+
+- release v24.11.1 (35a9aecc8d5b17d99d80f52f38c75ade0dbab7ae): nemo_megatron/launch.sh (GPT-3 175B) and the 340b branch
+  of nemotron/configure.sh (Nemotron-4 340B) export NVTE_FUSED_ATTN=0, so Transformer Engine's DotProductAttention runs
+  FlashAttention-2 from the container's flash-attn package, not cuDNN's fused attention: attention_kernel flash2;
+- release v25.02.02 (5f23b67bd09ab70916a18f30508bda8ae3b98d96): nemo_megatron/gpt3_175b_hydra.yaml sets
+  virtual_pipeline_model_parallel_size: 6 (12 in v24.11.1; the README tables' titles still say VP=12) and
+  configure.sh does not override it: vpp 6.
+"""
+
+from __future__ import annotations
+
+from engine.accuracy.published_throughput import load_rows
+from engine.scenario import scenario_from_dict
+from engine.timing import step_time
+
+
+def _rows(prefix: str) -> list[dict]:
+    return [r for r in load_rows() if r["id"].startswith(prefix)]
+
+
+def test_24_11_1_gpt3_and_nemotron_340b_run_flashattention_2():
+    for prefix in ("dgxc-24.11.1-nemo-megatron-", "dgxc-24.11.1-nemotron4-340b-"):
+        rows = _rows(prefix)
+        assert len(rows) == 10  # 5 GPU counts x bf16 and fp8, the README tables
+        assert all(r["scenario"]["attention_kernel"] == "flash2" for r in rows)
+        assert all("NVTE_FUSED_ATTN=0" in r["notes"] for r in rows)
+    # the other releases' recipes leave cuDNN on (25.02.02's configure.sh exports NVTE_FUSED_ATTN=1)
+    assert all("attention_kernel" not in r["scenario"] for r in _rows("dgxc-25.02.02-nemo-megatron-"))
+
+
+def test_25_02_02_gpt3_runs_six_virtual_stages():
+    rows = _rows("dgxc-25.02.02-nemo-megatron-")
+    assert len(rows) == 10
+    assert all(r["scenario"]["vpp"] == 6 and r["scenario"]["pp"] == 8 for r in rows)
+    assert all(r["scenario"]["vpp"] == 12 for r in _rows("dgxc-24.11.1-nemo-megatron-"))
+
+
+def test_flashattention_2_costs_the_gpt3_row_time():
+    """The same row with Transformer Engine's default (cuDNN) attention is faster: FlashAttention-2 runs Hopper's
+    attention at 0.326 of peak against cuDNN's 0.527 (presets/efficiency.json attention_fraction_of_bf16_peak,
+    FlashAttention-3 paper figures)."""
+    [row] = [r for r in _rows("dgxc-24.11.1-nemo-megatron-24-11-fp8-") if r["id"].endswith("-128-gbs256")]
+    flash2 = step_time(scenario_from_dict(row["scenario"])).step_seconds
+    cudnn = step_time(scenario_from_dict({**row["scenario"], "attention_kernel": "auto"})).step_seconds
+    assert flash2 > cudnn
