@@ -3354,8 +3354,13 @@ def render() -> str:
               "is predicted within 1%: the model gives the first two 6-8 ms. Qwen3-30B-A3B on 16 H100 in 25.11 and "
               "26.02 (+176.8%, +99.2%) were checked against moe_a2a_overlap: under combined 1F1B the model hides the "
               "experts' host work behind the whole forward (LayerWork block 0), which holds if the other micro-batch's "
-              "backward is queued before the dispatcher's sync (model_chunk_schedule_plan.py's order was not read "
-              "through at 0d8e0714), so nothing changed there.",
+              "backward is queued before the dispatcher's sync, and it is: TransformerLayerSchedulePlan.run "
+              "(megatron/core/models/common/model_chunk_schedule_plan.py lines 201-239 at 0d8e0714, the commit "
+              "Megatron-Bridge v0.2.0 pins) issues b_layer.mlp.backward after f_layer's post_attn (router and the "
+              "dispatcher's preprocess, whose device-to-host event the sync waits on) and before "
+              "f_layer.moe_dispatch.forward (the sync), so the other micro-batch's expert backward stays queued while "
+              "the host issues the dispatch and the experts; why these two rows run at half the speed of their "
+              "releases' neighbours is still not found, and nothing changed there.",
               "- Hugging Face's own step on one H200 (docs/gpu-accuracy.md, Known gaps of the step time): its loss "
               "is ATen's multi-pass cross-entropy on the upcast fp32 logits (transformers 5.17.0 ForCausalLMLoss; "
               "frameworks huggingface eager_cross_entropy eager-aten, 48 bytes per vocabulary entry where 28 were "
