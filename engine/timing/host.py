@@ -26,7 +26,7 @@ from .hf_moe import (
     transformers_moe_syncs,
 )
 from .lora_adapters import adapter_host_seconds
-from .te_module_host import runs_te_modules, te_module_calls
+from .te_module_host import runs_te_modules, te_extra_launches, te_module_calls
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -93,9 +93,11 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     eager = [transformers_moe_launches(s, p) if hf_moe and p in PARTS else _part_launches(fused, p, casts)
              for p in parts if p not in captured]
     fwd, bwd = sum(f for f, _b in eager), sum(b for _f, b in eager)
+    # MLA's modules beyond the standard attention's and an MoE layer's shared experts (mla_shared_host.py)
+    (mla_f, mla_b), (shared_f, shared_b) = te_extra_launches(s, fused, moe, captured, host_figures()["te_modules"])
     per_graph = host_figures()["graph_launches"]["per_region"]
     graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
-    return fwd + graphs, bwd + graphs
+    return fwd + mla_f + shared_f + graphs, bwd + mla_b + shared_b + graphs
 
 
 def _casts_per_gemm(fp8: str) -> int:
@@ -125,7 +127,8 @@ def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
         return 0
     if runs_transformers_moe(s, fused):
         return transformers_moe_launches(s, "moe_experts")[0]
-    return int(_part_launches(fused, "moe_experts", _casts_per_gemm(fp8))[0])
+    shared = te_extra_launches(s, fused, True, captured_parts(s), host_figures()["te_modules"])[1][0]
+    return int(_part_launches(fused, "moe_experts", _casts_per_gemm(fp8))[0]) + shared
 
 
 def syncs_per_forward(s: Scenario, moe: bool, fused: bool = True) -> int:
