@@ -20,12 +20,13 @@ from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
+from .expert_data_parallel import data_parallel_link
 from .expert_shards import sharded_trainable
 from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
-from .links import collective_link, nvlink_domain
+from .links import nvlink_domain
 from .zero3_sync import PERSISTENCE_THRESHOLD, Link, sync_zero3_seconds
 
 
@@ -70,12 +71,11 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                           busiest: StageWork, spec: ModelSpec) -> tuple[float, float]:
     """(exposed gradient and ZeRO-3 weight traffic between the dp x cp replicas, tp apart, FSDP2's copies around it)
     per step: the CP ranks hold the same weights (the comment above)."""
-    ga, dp, zero = s.grad_accum, s.dp * s.cp, s.effective_zero
+    ga, dp, zero, copies = s.grad_accum, s.dp * s.cp, s.effective_zero, 0.0
     if dp == 1:
         return 0.0, 0.0
-    copies = 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
-    dp_link = collective_link(hw, span, domain, stride)[0]
+    dp_link = data_parallel_link(s, hw, busiest, domain)  # the experts over their own group (expert_data_parallel.py)
     ag_lat, rs_lat, _ = group_latencies(hw, dp, span, domain, stride)
     coll = partial(gathers_seconds, hw, prof, dp, span, domain, stride)  # gathers / scatters: ring or PAT
     frac = (dp - 1) / dp
