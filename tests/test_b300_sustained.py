@@ -1,7 +1,7 @@
 """B300 (HGX, 1,100 W) computes at the rate its power limit leaves when GEMMs run back to back: ademeure/QuickRunCUDA
 b300_clean/CUBLAS_REAL_VALIDATION.md at 0bb48c3f17e510f160c26e61da32c904ec1a3a38 times cuBLASLt GEMMs of random values
 on an 'NVIDIA B300 SXM6 AC' at its default 1,100 W limit, 1,000 matmuls captured in CUDA graphs, NVML showing
-1,088-1,094 W and the SM clock pulled from 2,032 to about 1,250-1,290 MHz (presets/efficiency.json
+1,090-1,094 W and the SM clock pulled from 2,032 to about 1,245-1,290 MHz (presets/efficiency.json
 sustained_compute_fraction _source)."""
 import math
 import statistics
