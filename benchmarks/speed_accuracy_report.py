@@ -3738,7 +3738,7 @@ def render() -> str:
               "1.06 x the model's estimate of the published layout, and that estimate is itself +14% (the DGX Cloud "
               "GB200 gap). DeepSeek-V3 on B200 (1.20): its rows on 8-GPU nodes (B200, B300: PP 16, EP 8 inside the "
               "node, no CUDA graphs) are +14..+26% where GB200/GB300 (EP 32-64 over NVL72) are -1..-17%. No mechanism "
-              "for that gap was found here.", "",
+              "for that gap was found here.",
               "- Blackwell Ultra facts (B300, GB300), audited against measurements: B300's clock under its 1,100 W "
               "limit is now measured (presets/efficiency.json sustained_compute_fraction b300 0.841), where the "
               "paragraphs above found none. ademeure/QuickRunCUDA b300_clean/CUBLAS_REAL_VALIDATION.md at 0bb48c3f "
