@@ -125,3 +125,32 @@ def test_the_bloom_runs_with_the_bf16_optimizer_state_zero_stage_0():
         assert r["scenario"]["precision"] == "mixed-bf16" and r["scenario"]["zero_stage"] == 0, r["id"]
         assert bf16_optimizer(scenario_from_dict(r["scenario"])), r["id"]
     assert not any(bf16_optimizer(scenario_from_dict(r["scenario"])) for r in rows if r not in late)
+
+
+def test_a_pipelined_tied_embedding_sums_its_two_gradient_copies_once_a_step():
+    """DeepSpeed's TrainSchedule issues ReduceTiedGrads after the last backward: allreduce_tied_weight_gradients runs
+    dist.all_reduce(weight.grad) over the first and last stage's ranks (deepspeed/runtime/pipe/module.py and
+    schedule.py at 2151c78), the fp32 _hp_grad under BF16_Optimizer (pipe/engine.py at 15293139f); the word table is
+    split over the TP ranks, and a ring of two moves each byte once. Across Jean Zay's nodes the ring runs at the
+    measured 5.06875e9 bytes/s (all_reduce_bench-a100-n4.txt, test_deepspeed_pipeline_time.py)."""
+    from engine.timing.collectives import ALL_REDUCE, collective_latency
+    from engine.timing.tied_embeddings import tied_embedding_seconds
+
+    bloom = {"model": {"name": "tied", "hf_config": {
+        "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": 14336, "n_layer": 72, "n_head": 64,
+        "n_positions": 2048, "n_inner": 57344, "vocab_size": 250880, "activation_function": "gelu_new",
+        "tie_word_embeddings": True}},
+        "nodes": 48, "tp": 8, "pp": 12, "precision": "mixed-fp16", "zero_stage": 1,
+        "inter_node_bandwidth_bytes_per_s": 6.25e9, "inter_node_ring_bandwidth_bytes_per_s": 5.06875e9}
+    s = _s(**bloom)
+    spec, hw = resolve_model(s), hardware_for(s)
+    stride = 8 * s.dp * 11
+    latency = collective_latency(hw, ALL_REDUCE, 2, 2 * stride, 8, stride)
+    assert tied_embedding_seconds(s, spec, hw) == pytest.approx(250880 * 14336 / 8 * 2 / 5.06875e9 + latency)
+    bf16 = _s(**{**bloom, "precision": "mixed-bf16", "zero_stage": 0})  # BF16_Optimizer: the fp32 gradient
+    assert tied_embedding_seconds(bf16, spec, hw) == pytest.approx(250880 * 14336 / 8 * 4 / 5.06875e9 + latency)
+    # nothing to sum without a pipeline or without a shared output layer (Llama's head is its own weight)
+    assert tied_embedding_seconds(_s(**{**bloom, "pp": 1}), spec, hw) == 0.0
+    llama = _s(nodes=48, tp=8, pp=12)
+    assert not resolve_model(llama).tied_embeddings
+    assert tied_embedding_seconds(llama, resolve_model(llama), hardware_for(llama)) == 0.0
