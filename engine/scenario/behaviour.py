@@ -172,5 +172,7 @@ def bf16_optimizer(s: Scenario) -> bool:
     gradients into them, shards the fp32 master weights and optimizer states over the data-parallel ranks and
     all-gathers the updated bf16 weights after its step (deepspeed/runtime/bf16_optimizer.py): BigScience's 'bf16
     must use z0! it implements its own zero stage 1 equivalent' (bigscience-workshop/bigscience
-    train/tr11-176B-ml/tr11-176B-ml.slurm). DeepSpeed of April 2021 (framework deepspeed-2021) predates it."""
-    return s.framework == "deepspeed" and s.precision == "mixed-bf16" and s.zero_stage == 0 and not s.fsdp
+    train/tr11-176B-ml/tr11-176B-ml.slurm). Frameworks that run DeepSpeed say so (engine/frameworks/defaults.py
+    bf16_optimizer_without_zero); DeepSpeed of April 2021 (deepspeed-2021) predates it."""
+    return (defaults_for(s.framework).bf16_optimizer_without_zero and s.precision == "mixed-bf16" and s.zero_stage == 0
+            and not s.fsdp)
