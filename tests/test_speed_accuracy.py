@@ -378,6 +378,10 @@ def test_every_time_shows_the_range_of_its_regime():
 # FlashAttention-2, NVTE_FUSED_ATTN=0 in its launch.sh; 25.02.02's GPT-3 at VP 6, its gpt3_175b_hydra.yaml) the two
 # releases' GPT-3 rows, repeats of one setting before, differ in settings and form 10 new pairs, measured 3.9-13.4%
 # apart and predicted within 0.1%: all mis-ordered, 870 of 1,031 and 46 equal (82.9%), no earlier pair moved.
+# With DeepSpeed's BF16_Optimizer (no pair moves) and the tied embedding's gradient all-reduce under PP
+# (h-bigscience, tied_embeddings.py: three BigScience pairs against TP 2 x PP 24 and one across days turn, one comes
+# right) merged with the session's other changes (MLA and shared-expert host work, the experts' data-parallel
+# group, B300's sustained clock): 871 of 1,031 and 46 equal (83.0%).
 LAYOUT_ORDER_MEASURED = 0.82
 
 

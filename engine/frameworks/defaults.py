@@ -111,6 +111,9 @@ class FrameworkDefaults:
     # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's
     # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam
     adam_fused: bool = False
+    # bf16 without ZeRO runs DeepSpeed's BF16_Optimizer: fp32 gradients of every parameter, master weights and
+    # optimizer states sharded over data-parallel ranks (engine/scenario/behaviour.py bf16_optimizer cites the lines)
+    bf16_optimizer_without_zero: bool = False
     # FSDP2: the token embedding is its own unit, resharded after its forward and never gathered in backward
     # (set_unshard_in_backward(False): its weight gradient needs only the ids), so it is not part of the root unit
     # that stays gathered around the loss
@@ -157,7 +160,7 @@ _DS = FrameworkDefaults(
      ("pipeline", "deepspeed/runtime/pipe/engine.py at edaa7221: _exec_recv_activations / _exec_recv_grads receive "
       "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
       "backward sets it to None and keeps only detached losses (fwd_outputs)")),
-    zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True,
+    zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True, bf16_optimizer_without_zero=True,
 )
 
 _PYTORCH = FrameworkDefaults(
@@ -317,6 +320,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     # time profile ("deepspeed-2021" in presets/efficiency.json) gathers each parameter synchronously
     "deepspeed-2021": replace(
         _DS, id="deepspeed-2021", label="DeepSpeed (April 2021)", profile="deepspeed-2021",
+        bf16_optimizer_without_zero=False,  # BF16_Optimizer came in 2022 (microsoft/DeepSpeed pull request #1801)
         sources=(*_DS.sources,
                  ("ZeRO-3 of April 2021", "deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b "
                   "(2021-04-08): stage3.py fetch_sub_module gathers each submodule's parameters before it runs and "
@@ -329,6 +333,7 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "not async at all')"))),
     "internevo": replace(
         _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
+        bf16_optimizer_without_zero=False,  # its own HybridZeroOptimizer, not DeepSpeed's
         pipeline_recv_once=False, cross_entropy="fused",
         sources=(("training", "InternLM/InternEvo at c18bec9 (July 2023, the commit that wrote "
                   "doc/en/train_performance.md's table): train.py, internlm/solver/optimizer/hybrid_zero_optim.py"),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
 from .breakdown import NO_BYTES, Component, Moments
 from .hybrid_offload import hybrid_offload_fraction
 from .states import Dtypes, StageParams, fp8_param_bytes, optimizer_state_bytes_per_param, quantized_bytes_per_param
@@ -35,8 +35,10 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                            fw: Behaviour, in_flight: float = 1) -> tuple[list[Component], ShardedStates]:
     """Weights, gradients, master copy, optimizer states and DDP buckets of one GPU, with what sharding left."""
     zero = s.effective_zero
-    # Megatron's distributed optimizer shards master weights and optimizer states like ZeRO-1.
-    opt_zero = max(zero, 1) if s.distributed_optimizer else zero
+    # Megatron's distributed optimizer and DeepSpeed's BF16_Optimizer shard master weights and optimizer states like
+    # ZeRO-1 (scenario/behaviour.py bf16_optimizer)
+    hp_grads = bf16_optimizer(s)
+    opt_zero = max(zero, 1) if s.distributed_optimizer or hp_grads else zero
     grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
     dp_shards = s.dp * s.cp
     expert_shards = max(dp_shards * s.tp / (s.ep * s.expert_tp), 1)  # expert data-parallel ranks
@@ -57,7 +59,9 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     opt_lora = _shard(p.lora - p.lora_expert, p.lora_expert, opt_zero >= 1, dp_shards, expert_shards)
     comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes,
                                    bool(adapter_master))
-    if zero == 0 and s.dp > 1 and not (fw.main_grads_fp32 or fw.grads_reduced_in_buffer):
+    if hp_grads:
+        comps.append(_hp_gradient_component(p))
+    elif zero == 0 and s.dp > 1 and not (fw.main_grads_fp32 or fw.grads_reduced_in_buffer):
         comps.append(
             _c(
                 "ddp_buckets",
@@ -70,6 +74,19 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
         )
 
     return comps, ShardedStates(grads, opt_trainable, opt_lora, adapter_bytes)
+
+
+def _hp_gradient_component(p: StageParams) -> Component:
+    """DeepSpeed BF16_Optimizer's fp32 gradients: one of every trainable parameter, allocated once
+    (fp32_groups_gradients_flat = torch.zeros_like(bf16 flat group, dtype=torch.float32)) and zeroed after each step
+    (clear_hp_grads), never sharded (microsoft/DeepSpeed deepspeed/runtime/bf16_optimizer.py at 15293139f): 'The
+    additional memory usage is 4bytes x params and it's not sharded across gpus' (bigscience-workshop/bigscience
+    train/tr11-176B-ml/chronicles-prequel.md, 'Rebalancing layers'). Its data-parallel reduce converts each flat group
+    to bf16 after the schedule, when activations are gone: not counted at the peak."""
+    return _c("hp_gradients", QT_TRANSLATE_NOOP("engine", "fp32 gradients (DeepSpeed BF16_Optimizer)"), "model states",
+              Moments.whole_step(p.trainable * 4),
+              QT_TRANSLATE_NOOP("engine", "trainable params x 4 bytes, allocated once and zeroed every step"),
+              params=p.trainable, bytes_per_param=4)
 
 
 def _shard(dense: float, expert: float, on: bool, dp_shards: int, expert_shards: float) -> float:

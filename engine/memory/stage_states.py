@@ -13,7 +13,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour
+from ..scenario.behaviour import Behaviour, bf16_optimizer
 from ..scenario.memo import ScenarioMemo
 from .breakdown import Component, Moments
 from .loading import LoadParts, load_parts
@@ -189,9 +189,9 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,
             step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
         elif s.optimizer == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
-        if dt.master and not fw.main_grads_fp32:
+        if dt.master and not (fw.main_grads_fp32 or bf16_optimizer(s)):
             # fp32 gradient copy for the master update; .float() of main gradients kept in fp32 (Megatron's
-            # main_grad buffer) is the same tensor, no copy
+            # main_grad buffer, DeepSpeed BF16_Optimizer's fp32 gradients) is the same tensor, no copy
             step_temp += st.opt_trainable * 4
     if not step_temp:
         return ()

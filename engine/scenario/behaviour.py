@@ -160,3 +160,19 @@ def accelerate_native_amp(s: Scenario, compute: int) -> bool:
     facts = defaults_for(s.framework).posttraining
     return facts.outputs_fp32_without_deepspeed and (objective not in ONLINE_OBJECTIVES
                                                      or objective in facts.outputs_fp32_online)
+
+
+def bf16_optimizer(s: Scenario) -> bool:
+    """DeepSpeed wraps the optimizer in its BF16_Optimizer: bf16 training without ZeRO. DeepSpeedEngine.
+    _configure_optimizer takes ZeRO's optimizer for stage >= 1, else FP16_Optimizer for fp16, else BF16_Optimizer for
+    bf16 (microsoft/DeepSpeed deepspeed/runtime/engine.py at 15293139f, 2022-02-28, the bf16 branch BigScience ran,
+    merged as 56c522386, pull request #1801; at 38327e07f, 2025, the same: get_data_types makes fp32 the gradient
+    accumulation type of bf16 without ZeRO, and _do_optimizer_sanity_check returns BFLOAT16 for it). It keeps an fp32
+    gradient of every parameter (fp32_groups_gradients_flat, torch.zeros_like at init), adds each micro-batch's bf16
+    gradients into them, shards the fp32 master weights and optimizer states over the data-parallel ranks and
+    all-gathers the updated bf16 weights after its step (deepspeed/runtime/bf16_optimizer.py): BigScience's 'bf16
+    must use z0! it implements its own zero stage 1 equivalent' (bigscience-workshop/bigscience
+    train/tr11-176B-ml/tr11-176B-ml.slurm). Frameworks that run DeepSpeed say so (engine/frameworks/defaults.py
+    bf16_optimizer_without_zero); DeepSpeed of April 2021 (deepspeed-2021) predates it."""
+    return (defaults_for(s.framework).bf16_optimizer_without_zero and s.precision == "mixed-bf16" and s.zero_stage == 0
+            and not s.fsdp)

@@ -16,7 +16,7 @@ from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import fsdp1_wrap
+from ..scenario.behaviour import bf16_optimizer, fsdp1_wrap
 from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
@@ -135,7 +135,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
             dp_comm = _reduce_scatter_seconds(s, prof, busiest, coll(frac * grads / dp_link, buckets, rs_lat, True),
                                               sm_share, each_micro_batch=zero == 2 and not by_unit)
-        if zero >= 1:  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
+        if zero >= 1 or bf16_optimizer(s):  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
             dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
                                             partial(coll, count=buckets, ring_latency=ag_lat), busiest, spec, sm_share)
     if zero == 3 and prof.get("fsdp2_copies"):

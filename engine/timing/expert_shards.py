@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..scenario import Scenario
+from ..scenario.behaviour import bf16_optimizer
 
 
 class Trainable(Protocol):
@@ -19,8 +20,8 @@ def sharded_trainable(s: Scenario, busiest: Trainable) -> float:
     __init__.py at 24bad8e6 lines 1207-1241: data_parallel_group=intra_expt_dp_group; memory/model_states.py
     expert_shards), so with EP x etp spanning the stage's ranks (Moonlight-16B: EP 8, etp 1 on 8 GPUs) every rank
     steps its experts unsharded; DeepSpeed (expert data-parallel groups) and torchtitan (efsdp) shard them the same
-    way."""
-    if s.effective_zero < 1:
+    way. DeepSpeed's BF16_Optimizer shards its fp32 partition as ZeRO-1 does (scenario/behaviour.py bf16_optimizer)."""
+    if s.effective_zero < 1 and not bf16_optimizer(s):
         return busiest.trainable
     expert = getattr(busiest, "trainable_expert", 0.0)
     expert_dp = max(s.dp * s.cp * s.tp / (s.ep * s.expert_tp), 1)

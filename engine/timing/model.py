@@ -25,6 +25,7 @@ from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
 from .autocast import autocast_seconds
 from .bands import Band, seconds_range, time_band
+from .bf16_optimizer import kept_gradients_seconds
 from .bnb_4bit import quant_base
 from .bounds import calibration, check_finite
 from .ceiling import frozen_weights, held_mfu, mfu_ceiling
@@ -32,7 +33,7 @@ from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nv
 from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
-from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
+from .data_parallel import data_parallel_seconds, owned_parameters
 from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
@@ -132,9 +133,8 @@ _RATES: dict[tuple, Rates] = {}
 
 def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fmt = compute_format(s)
-    # a training step runs its matmuls back to back for seconds: at the clock the power limit leaves, which the
-    # short-run matmul benchmarks behind matmul_fraction do not reach (presets/efficiency.json
-    # sustained_compute_fraction)
+    # a training step runs its matmuls back to back for seconds: at the clock the power limit leaves, which the short-run
+    # matmul benchmarks behind matmul_fraction do not reach (presets/efficiency.json sustained_compute_fraction)
     sustained = hw.sustained_fraction
     gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
     linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" else gemm  # per-tensor fp8 x the recipe's kernels
@@ -342,7 +342,7 @@ def step_time(s: Scenario) -> StepTime:
         s, spec, hw, prof, rates, i, r)).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
-    copies += accumulation_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
+    copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest), spec)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,

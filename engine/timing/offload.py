@@ -10,6 +10,7 @@ from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
+from ..scenario.behaviour import bf16_optimizer
 from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
 from .fp8_param_cast import fp8_param_cast_seconds
@@ -39,7 +40,7 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
     distributed optimizer over get_data_parallel_group(with_context_parallel=True); memory/model_states.py);
     `spec`: the model, for the optimizer's host synchronisations per parameter tensor (optimizer_sync_seconds)."""
     if owned is None:
-        owned = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
+        owned = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 or bf16_optimizer(s) else 1)
     offload = optimizer = 0.0
     hybrid = hybrid_offload_fraction(s)  # Megatron's HybridDeviceOptimizer: that share steps on the CPU
     if s.offload == "none" or hybrid:
@@ -89,7 +90,7 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     moe = typical_layer_is_moe(spec)
     if s.method in ("lora", "qlora"):
         tensors = 2.0 * len(lora_targets(s, spec, moe)) * busiest.layers
-    elif s.effective_zero >= 1 and not prof.get("zero_by_fsdp"):
+    elif (s.effective_zero >= 1 or bf16_optimizer(s)) and not prof.get("zero_by_fsdp"):
         tensors = 2.0
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
         tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * _trained_share(

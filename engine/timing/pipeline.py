@@ -12,6 +12,7 @@ from ..scenario import Scenario
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .tied_embeddings import tied_embedding_seconds
 
 
 def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
@@ -50,7 +51,7 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
         rebuilds = (3 if s.pp >= 3 else 2) * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
-    pp_comm = ga * (transfers * one + rebuilds)
+    pp_comm = ga * (transfers * one + rebuilds) + tied_embedding_seconds(s, spec, hw)  # once a step (tied_embeddings.py)
     virtual = model_chunks(s)
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
