@@ -42,6 +42,7 @@ class FrameworkOptions(QWidget):
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),
             "olmo-core": self.tr("OLMo-core"),
+            "nemo-automodel-te": self.tr("NeMo AutoModel, Transformer Engine backend"),
             "internevo": self.tr("InternEvo"),
             "trl": self.tr("TRL (post-training)"),
             "verl": self.tr("verl (post-training)"),

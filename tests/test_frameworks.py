@@ -305,7 +305,7 @@ FACT_COLUMNS = {
     "loss_parallel_by_default": {"torchtitan", *MEGATRON}, "loss_always_parallel": MEGATRON,
     "vocab_parallel_embedding": MEGATRON, "sp_saves_gathered_inputs": MEGATRON,
     "loss_outside_model": {"torchtitan", "torchtune"}, "pipeline_frees_sent_outputs": MEGATRON,
-    "pipeline_keeps_weights": {"torchtitan", "pytorch", "olmo-core"},
+    "pipeline_keeps_weights": {"torchtitan", "pytorch", "olmo-core", "nemo-automodel-te"},
     "pipeline_returns_outputs": {"torchtitan", "deepspeed", "deepspeed-2021", "openrlhf"},
     "pipeline_recv_once": {"deepspeed", "deepspeed-2021", "openrlhf"},
     "cp_ring_attention": MEGATRON, "ep_all_to_all_dispatch": MEGATRON, "te_layers": MEGATRON,

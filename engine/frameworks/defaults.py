@@ -13,7 +13,8 @@ from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2021", "torchtune", "torchtitan", "megatron", "megatron-2021",
-              "unsloth", "litgpt", "pytorch", "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+              "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te", "internevo", "trl", "verl", "openrlhf",
+              "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -313,6 +314,18 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "apply_fsdp: fully_shard each block, then self.embeddings with set_unshard_in_backward(False) "
                   "('Embedding params are not needed for backwards computation'), then self.lm_head with "
                   "reshard_after_forward=False, then the model"))),
+    # NeMo AutoModel's own model code run with Transformer Engine modules (a recipe's backend attn / linear /
+    # rms_norm te): a plain PyTorch loop with FSDP2 (its memory facts), its time profile ("nemo-automodel-te" in
+    # presets/efficiency.json) TE's fused norms, rope and attention; its Hugging Face models (force_hf, the LoRA
+    # benchmarks) run the pytorch row
+    "nemo-automodel-te": replace(
+        _PYTORCH, id="nemo-automodel-te", label="NeMo AutoModel (Transformer Engine backend)",
+        profile="nemo-automodel-te",
+        sources=(*_PYTORCH.sources,
+                 ("Transformer Engine backend", "NVIDIA-NeMo/Automodel at 36044ad3d139363fb6c73c24af2e7c6b65ec52f6: "
+                  "nemo_automodel/components/models/common BackendConfig (attn, linear, rms_norm te; rope_fusion), "
+                  "components/models/qwen3_moe/layers.py and model.py (TE RMSNorm, TE fused rope, "
+                  "DotProductAttention, eager residual adds)"))),
     # InternEvo (InternLM's trainer) builds its model and ZeRO-1 optimizer itself; its memory facts are DeepSpeed
     # ZeRO-1's (bf16 weights and gradients on every rank, fp32 master and Adam states sharded over the ZeRO group),
     # its time profile ("internevo" in presets/efficiency.json) its own

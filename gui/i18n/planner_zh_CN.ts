@@ -1553,6 +1553,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>OLMo-core 框架</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="45"/>
+        <source>NeMo AutoModel, Transformer Engine backend</source>
+        <translation>NeMo AutoModel（Transformer Engine 后端）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="36"/>
         <source>DeepSpeed (April 2021)</source>
         <translation>DeepSpeed（2021 年 4 月版）</translation>
