@@ -1563,263 +1563,263 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>DeepSpeed（2021 年 4 月版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45"/>
+        <location filename="../framework_options.py" line="46"/>
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="47"/>
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="48"/>
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="50"/>
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
-        <location filename="../framework_options.py" line="190"/>
+        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="191"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="122"/>
+        <location filename="../framework_options.py" line="123"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="124"/>
+        <location filename="../framework_options.py" line="125"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="125"/>
+        <location filename="../framework_options.py" line="126"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="102"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="109"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="114"/>
+        <location filename="../framework_options.py" line="115"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -5503,117 +5503,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="100"/>
+        <location filename="../../engine/memory/model_states.py" line="117"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="87"/>
+        <location filename="../../engine/memory/model_states.py" line="104"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="115"/>
+        <location filename="../../engine/memory/model_states.py" line="132"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="118"/>
+        <location filename="../../engine/memory/model_states.py" line="135"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="137"/>
+        <location filename="../../engine/memory/model_states.py" line="154"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="168"/>
+        <location filename="../../engine/memory/model_states.py" line="185"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="171"/>
+        <location filename="../../engine/memory/model_states.py" line="188"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="215"/>
+        <location filename="../../engine/memory/model_states.py" line="232"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="195"/>
+        <location filename="../../engine/memory/model_states.py" line="212"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="93"/>
+        <location filename="../../engine/memory/model_states.py" line="86"/>
+        <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
+        <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="88"/>
+        <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
+        <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="110"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="140"/>
+        <location filename="../../engine/memory/model_states.py" line="157"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="152"/>
+        <location filename="../../engine/memory/model_states.py" line="169"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="155"/>
+        <location filename="../../engine/memory/model_states.py" line="172"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="200"/>
+        <location filename="../../engine/memory/model_states.py" line="217"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="206"/>
+        <location filename="../../engine/memory/model_states.py" line="223"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="212"/>
+        <location filename="../../engine/memory/model_states.py" line="229"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="240"/>
+        <location filename="../../engine/memory/model_states.py" line="257"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="243"/>
+        <location filename="../../engine/memory/model_states.py" line="260"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="264"/>
+        <location filename="../../engine/memory/model_states.py" line="281"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="270"/>
+        <location filename="../../engine/memory/model_states.py" line="287"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="260"/>
+        <location filename="../../engine/memory/model_states.py" line="277"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="64"/>
+        <location filename="../../engine/memory/model_states.py" line="68"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="67"/>
+        <location filename="../../engine/memory/model_states.py" line="71"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -6660,62 +6670,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="53"/>
+        <location filename="../../engine/timing/model.py" line="54"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="54"/>
+        <location filename="../../engine/timing/model.py" line="55"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="55"/>
+        <location filename="../../engine/timing/model.py" line="56"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="56"/>
+        <location filename="../../engine/timing/model.py" line="57"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="57"/>
+        <location filename="../../engine/timing/model.py" line="58"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="58"/>
+        <location filename="../../engine/timing/model.py" line="59"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="59"/>
+        <location filename="../../engine/timing/model.py" line="60"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="60"/>
+        <location filename="../../engine/timing/model.py" line="61"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="61"/>
+        <location filename="../../engine/timing/model.py" line="62"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="62"/>
+        <location filename="../../engine/timing/model.py" line="63"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="63"/>
+        <location filename="../../engine/timing/model.py" line="64"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="64"/>
+        <location filename="../../engine/timing/model.py" line="65"/>
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
