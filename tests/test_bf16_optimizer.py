@@ -5,8 +5,6 @@ chronicles-prequel.md at 9e64ede, section 'Rebalancing layers')."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from engine import scenario_from_dict
@@ -21,17 +19,7 @@ from engine.timing.data_parallel import accumulation_seconds, data_parallel_seco
 from engine.timing.expert_shards import sharded_trainable
 from engine.timing.hardware import hardware_for
 from engine.timing.model import rates_for
-
-
-@dataclass(frozen=True)
-class _Stage:  # engine/timing/data_parallel.py StageWork
-    trainable: float = 2e9
-    trainable_expert: float = 0.0
-    params: float = 2e9
-    memory: float = 0.05
-    fwd: float = 0.5
-    bwd: float = 1.0
-    layers: int = 8
+from tests.stage_work import StageStub as _Stage
 
 
 def _s(**kw):

@@ -3,8 +3,6 @@ experiments), each expected value from the framework's source."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from engine import scenario_from_dict
@@ -15,16 +13,7 @@ from engine.timing.data import framework_profile
 from engine.timing.data_parallel import accumulation_seconds, data_parallel_seconds
 from engine.timing.hardware import hardware_for
 from engine.timing.model import rates_for
-
-
-@dataclass(frozen=True)
-class _Stage:  # engine/timing/data_parallel.py StageWork
-    trainable: float = 2e9
-    params: float = 2e9
-    memory: float = 0.05
-    fwd: float = 0.5
-    bwd: float = 1.0
-    layers: int = 8
+from tests.stage_work import StageStub as _Stage
 
 
 def _s(**kw):
