@@ -120,3 +120,35 @@ def test_every_published_row_is_held_to_its_kinds_where_one_is_at_hand():
             assert not own, (row["id"], ceiling.row)
         frozen_rows += training == FROZEN
     assert frozen_rows == 28  # 27 LoRA rows and torchtune's QLoRA row (tests/data/published)
+
+
+def test_a_sibling_gpus_run_is_carried_over_at_the_two_gpus_rate_shares():
+    """A ceiling borrowed from another GPU of the architecture is that run's MFU times the ratio of the two GPUs' rate
+    shares (engine/timing/ceiling.py rate_share: short-run matmul fraction x sustained clock share, both from
+    presets/efficiency.json). With NVIDIA-NeMo/Megatron-Bridge left out no GB300 dense fp8 run remains (MLPerf's set
+    no ceiling), so GB300 takes the Blackwell runs: NVIDIA/NeMo's Llama 3 70B fp8 on 64 GB200 (MFU 0.3885, GB200 fp8
+    0.723 x 0.851) carried to GB300 (0.745 x 1.0) beats NeMo's GPT-3 175B on B200 (0.3828; 0.763 x 0.853)."""
+    from engine.timing.ceiling import rate_share
+    from engine.timing.data import efficiency
+
+    eff = efficiency()
+    gb200 = eff["fp8_matmul_fraction_of_peak"]["gb200"] * eff["sustained_compute_fraction"]["gb200"]
+    gb300 = eff["fp8_matmul_fraction_of_peak"]["gb300"] * eff["sustained_compute_fraction"].get("gb300", 1.0)
+    assert rate_share("gb200", "fp8") == pytest.approx(gb200)
+    assert rate_share("gb300", "fp8") == pytest.approx(gb300)
+    nemo = _best("gb200", "fp8", DENSE, FULL, left_out="NVIDIA-NeMo/Megatron-Bridge")
+    assert nemo["row"] == "nemo-25.04-llama3-70b-dgx-gb200-fp8-64"
+    with leave_out("NVIDIA-NeMo/Megatron-Bridge"):
+        carried = mfu_ceiling("gb300", "blackwell", "fp8")
+    assert carried is not None and carried.row == nemo["row"]
+    assert carried.measured == pytest.approx(nemo["mfu"] * gb300 / gb200)
+    assert carried.mfu == pytest.approx(carried.measured * (1 + _margin()))
+
+
+def test_a_gpus_own_runs_are_not_rescaled():
+    """On the run's own GPU the ratio is 1: the ceiling is the best run's MFU itself, bit for bit (H100 SXM bf16 dense
+    full training: NVIDIA/dgxc-benchmarking's full SFT of Llama 3 8B, above)."""
+    ceiling = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16")
+    best = max((e for e in _entries() if e["gpu"] == "h100-sxm-80gb" and e["format"] == "bf16" and e["kind"] == DENSE
+                and e["training"] == FULL), key=lambda e: e["mfu"])
+    assert ceiling is not None and ceiling.measured == best["mfu"]

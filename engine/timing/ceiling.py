@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 from ..models.architecture import ModelSpec
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario
+from .data import efficiency, per_gpu
 from .mfu import gradient_shares
 
 CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
@@ -52,7 +53,7 @@ _MIN_SOURCES: ContextVar[int] = ContextVar("mfu_ceiling_min_sources", default=1)
 
 class Ceiling(NamedTuple):
     mfu: float  # the most a plan may claim: (1 + margin) x the best measured MFU
-    measured: float  # the best measured MFU it comes from
+    measured: float  # the best measured MFU it comes from (carried to the plan's GPU: rate_share)
     row: str  # that run's id in tests/data/published/throughput.json
     source: str
 
@@ -69,16 +70,33 @@ def _table() -> dict[str, Any]:
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
 
 
+def rate_share(gpu_id: str, fmt: str) -> float:
+    """The share of a GPU's dense peak in a format its matmuls reach over a step in the time model: the short-run
+    matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak) times the clock its
+    power limit leaves (sustained_compute_fraction, its _fp8 entry where measured)."""
+    fp8 = fmt == "fp8"
+    sustained = efficiency()["sustained_compute_fraction"].get("_fp8", {}).get(gpu_id) if fp8 else None
+    short_run = per_gpu("fp8_matmul_fraction_of_peak" if fp8 else "matmul_fraction_of_peak", gpu_id)
+    return short_run * float(sustained if sustained is not None else per_gpu("sustained_compute_fraction", gpu_id))
+
+
 @cache
 def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], left_out: str | None,
-          min_sources: int) -> Ceiling | None:
+          min_sources: int, gpu_id: str) -> Ceiling | None:
+    """The best run of the kinds on a GPU (level "gpu") or an architecture ("arch"). A run on another GPU of the
+    architecture is carried over at the two GPUs' rate shares: MFU is a fraction of each GPU's nominal peak, and what
+    a sibling run says about the software is its share of what its own GPU's matmuls reach (GB200's 1,200 W clock,
+    0.851 of its short-run rate, is in its runs' MFU; GB300 at 1,400 W keeps 1.0; a 750 W B200 0.623)."""
     table = _table()
     entries = [e for kind in kinds for e in table[level].get((*key, *kind), ())
                if e["source"] != left_out and left_out != EVERY_SOURCE]
     if not entries or len({e["source"] for e in entries}) < min_sources:
         return None
-    top = max(entries, key=lambda e: e["mfu"])
-    return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
+    own = rate_share(gpu_id, key[1])
+    carried = [(e["mfu"] if e["gpu"] == gpu_id else e["mfu"] * own / rate_share(e["gpu"], key[1]), e)
+               for e in entries]
+    mfu, top = max(carried, key=lambda c: c[0])
+    return Ceiling(mfu * (1 + table["margin"]), mfu, top["row"], top["source"])
 
 
 DENSE, MOE = "dense", "moe"  # the model kind
@@ -109,9 +127,9 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, froz
         return None
     left_out, min_sources = _LEFT_OUT.get(), _MIN_SOURCES.get()
     for kinds in FALLBACK[(MOE if moe else DENSE, FROZEN if frozen else FULL)]:
-        found = _best("gpu", (gpu_id, fmt), kinds, left_out, min_sources)
+        found = _best("gpu", (gpu_id, fmt), kinds, left_out, min_sources, gpu_id)
         if found is None and arch != "default":
-            found = _best("arch", (arch, fmt), kinds, left_out, min_sources)
+            found = _best("arch", (arch, fmt), kinds, left_out, min_sources, gpu_id)
         if found is not None:
             return found
     return None
