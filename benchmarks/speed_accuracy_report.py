@@ -3907,7 +3907,7 @@ def render() -> str:
               "0.3885), as if GB300 reached the same share of its nominal peak. But that MFU holds GB200's clock "
               "under its 1,200 W limit (sustained_compute_fraction 0.851, gpu-fryer) and GB200's short-run fp8 "
               "matmul fraction (0.723, stas00's MAMF), where the time model computes GB300 at 0.745 x 1.0 (B300's "
-              "MAMF on the same die; 1,400 W, no sustained measurement). Taken (engine/timing/ceiling.py rate_share): "
+              "MAMF on the same die; 1,400 W, no sustained measurement). Taken (ceiling.py, hardware.py rate_share): "
               "a run on another GPU of the architecture is carried over at the ratio of the two GPUs' rate shares "
               "(short-run matmul fraction x sustained share, presets/efficiency.json, the figures the time model "
               "itself computes with), so a ceiling bounds the software's share of what the GPU's matmuls reach, "

@@ -124,12 +124,12 @@ def test_every_published_row_is_held_to_its_kinds_where_one_is_at_hand():
 
 def test_a_sibling_gpus_run_is_carried_over_at_the_two_gpus_rate_shares():
     """A ceiling borrowed from another GPU of the architecture is that run's MFU times the ratio of the two GPUs' rate
-    shares (engine/timing/ceiling.py rate_share: short-run matmul fraction x sustained clock share, both from
+    shares (engine/timing/hardware.py rate_share: short-run matmul fraction x sustained clock share, both from
     presets/efficiency.json). With NVIDIA-NeMo/Megatron-Bridge left out no GB300 dense fp8 run remains (MLPerf's set
     no ceiling), so GB300 takes the Blackwell runs: NVIDIA/NeMo's Llama 3 70B fp8 on 64 GB200 (MFU 0.3885, GB200 fp8
     0.723 x 0.851) carried to GB300 (0.745 x 1.0) beats NeMo's GPT-3 175B on B200 (0.3828; 0.763 x 0.853)."""
-    from engine.timing.ceiling import rate_share
     from engine.timing.data import efficiency
+    from engine.timing.hardware import rate_share
 
     eff = efficiency()
     gb200 = eff["fp8_matmul_fraction_of_peak"]["gb200"] * eff["sustained_compute_fraction"]["gb200"]

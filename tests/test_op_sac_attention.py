@@ -37,7 +37,7 @@ def test_auto_keeps_the_attention_output_as_before():
 def test_an_unsaved_attention_kernel_runs_its_forward_again_in_the_backward():
     """The recomputed attention is the layer's attention forward, what checkpointing 'selective' (the attention core
     only, outside Megatron) recomputes; nothing else of the step moves. Without ceilings: the 750 W B200 borrows its
-    bf16 dense ceiling from Blackwell runs at its own rate share (engine/timing/ceiling.py rate_share), which holds this
+    bf16 dense ceiling from Blackwell runs at its own rate share (engine/timing/hardware.py rate_share), which holds this
     plan's MFU and so stretches its compute term by the step's whole time, a separate mechanism."""
     with without_ceilings():
         kept = step_time(_s()).breakdown_seconds

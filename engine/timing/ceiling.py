@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 from ..models.architecture import ModelSpec
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario
-from .data import efficiency, per_gpu
+from .hardware import rate_share
 from .mfu import gradient_shares
 
 CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
@@ -53,7 +53,7 @@ _MIN_SOURCES: ContextVar[int] = ContextVar("mfu_ceiling_min_sources", default=1)
 
 class Ceiling(NamedTuple):
     mfu: float  # the most a plan may claim: (1 + margin) x the best measured MFU
-    measured: float  # the best measured MFU it comes from (carried to the plan's GPU: rate_share)
+    measured: float  # the best measured MFU it comes from (carried to the plan's GPU: hardware.rate_share)
     row: str  # that run's id in tests/data/published/throughput.json
     source: str
 
@@ -68,16 +68,6 @@ def _table() -> dict[str, Any]:
         if entry["arch"] != "default":
             by_arch.setdefault((entry["arch"], entry["format"], entry["kind"], entry["training"]), []).append(entry)
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
-
-
-def rate_share(gpu_id: str, fmt: str) -> float:
-    """The share of a GPU's dense peak in a format its matmuls reach over a step in the time model: the short-run
-    matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak) times the clock its
-    power limit leaves (sustained_compute_fraction, its _fp8 entry where measured)."""
-    fp8 = fmt == "fp8"
-    sustained = efficiency()["sustained_compute_fraction"].get("_fp8", {}).get(gpu_id) if fp8 else None
-    short_run = per_gpu("fp8_matmul_fraction_of_peak" if fp8 else "matmul_fraction_of_peak", gpu_id)
-    return short_run * float(sustained if sustained is not None else per_gpu("sustained_compute_fraction", gpu_id))
 
 
 @cache

@@ -129,3 +129,13 @@ def _fp8_sustained(gpu_id: str | None) -> float:
     (presets/efficiency.json sustained_compute_fraction _fp8)."""
     measured = efficiency()["sustained_compute_fraction"].get("_fp8", {})
     return float(measured[gpu_id]) if gpu_id in measured else per_gpu("sustained_compute_fraction", gpu_id)
+
+
+def rate_share(gpu_id: str, fmt: str) -> float:
+    """The share of a GPU's dense peak in a format its matmuls reach over a step in the time model: the short-run
+    matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak) times the clock its
+    power limit leaves (sustained_compute_fraction, its _fp8 entry where measured): what Hardware's matmul_fraction x
+    sustained_fraction (fp8_matmul_fraction x fp8_sustained_fraction) give the time model."""
+    if fmt == "fp8":
+        return per_gpu("fp8_matmul_fraction_of_peak", gpu_id) * _fp8_sustained(gpu_id)
+    return per_gpu("matmul_fraction_of_peak", gpu_id) * per_gpu("sustained_compute_fraction", gpu_id)

@@ -24,18 +24,23 @@ def _gathers(s: Scenario) -> int:
     return 1 if s.tp > 1 and s.sequence_parallel else 0
 
 
+def _counts(table: dict[str, Any], kind: str, extras: dict[str, int]) -> tuple[int, int]:
+    """(forward, backward) `kind` ("launches" or "calls") of a te_modules entry: its base counts plus, for each extra
+    part that runs (count 1), that part's own counts (the entry's "<part>_<kind>")."""
+    fwd, bwd = table[kind]
+    for part, runs in extras.items():
+        extra_fwd, extra_bwd = table[f"{part}_{kind}"]
+        fwd, bwd = fwd + runs * extra_fwd, bwd + runs * extra_bwd
+    return fwd, bwd
+
+
 def mla_extra(s: Scenario, spec: ModelSpec, table: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, int]]:
     """((forward, backward) launches, (forward, backward) module calls) that one MLA attention adds over the standard
     attention's counts (te_modules mla); (0, 0) twice for any other attention."""
     if spec.attention != "mla":
         return (0, 0), (0, 0)
-    t = table["mla"]
-    q_lora, sp = (1 if spec.q_lora_rank else 0), _gathers(s)
-    launches = tuple(base + q_lora * lora + sp * gather for base, lora, gather in
-                     zip(t["launches"], t["q_lora_launches"], t["sp_gather_launches"], strict=True))
-    calls = tuple(base + q_lora * lora + sp * gather for base, lora, gather in
-                  zip(t["calls"], t["q_lora_calls"], t["sp_gather_calls"], strict=True))
-    return (launches[0], launches[1]), (calls[0], calls[1])
+    extras = {"q_lora": 1 if spec.q_lora_rank else 0, "sp_gather": _gathers(s)}
+    return _counts(table["mla"], "launches", extras), _counts(table["mla"], "calls", extras)
 
 
 def shared_expert_extra(s: Scenario, spec: ModelSpec, table: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -43,8 +48,6 @@ def shared_expert_extra(s: Scenario, spec: ModelSpec, table: dict[str, Any]) -> 
     shared_experts; one fused MLP of all of them); (0, 0) twice for a model without them."""
     if not spec.shared_ffn:
         return (0, 0), (0, 0)
+    extras = {"sp_comm": _gathers(s)}
     t = table["shared_experts"]
-    sp = _gathers(s)
-    launches = tuple(base + sp * comm for base, comm in zip(t["launches"], t["sp_comm_launches"], strict=True))
-    calls = tuple(base + sp * comm for base, comm in zip(t["calls"], t["sp_comm_calls"], strict=True))
-    return (launches[0], launches[1]), (calls[0], calls[1])
+    return _counts(t, "launches", extras), _counts(t, "calls", extras)

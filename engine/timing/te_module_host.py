@@ -61,14 +61,22 @@ def recompute_calls(s: Scenario, moe: bool, captured: frozenset[str],
     return (fwd, bwd), (per["moe_act"][0] * sites["moe_act"] if "moe_act" in modules else 0)
 
 
+def _extras(s: Scenario, moe: bool, captured: frozenset[str], table: dict[str, Any],
+            kind: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((forward, backward) of MLA's additions to the attention, (forward, backward) of an MoE layer's shared experts)
+    in launches (kind 0) or module calls (kind 1), each (0, 0) where its part is captured (the shared experts run
+    inside the experts' part)."""
+    spec = resolve_model(s)
+    mla = mla_extra(s, spec, table)[kind] if "attention" not in captured else (0, 0)
+    shared = shared_expert_extra(s, spec, table)[kind] if moe and "moe_experts" not in captured else (0, 0)
+    return mla, shared
+
+
 def te_extra_calls(s: Scenario, moe: bool, captured: frozenset[str],
                    table: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, int]]:
     """((forward, backward) module calls MLA adds to the attention, (forward, backward) of an MoE layer's shared
-    experts), each (0, 0) where its part is captured (the shared experts run inside the experts' part)."""
-    spec = resolve_model(s)
-    mla = mla_extra(s, spec, table)[1] if "attention" not in captured else (0, 0)
-    shared = shared_expert_extra(s, spec, table)[1] if moe and "moe_experts" not in captured else (0, 0)
-    return mla, shared
+    experts), each (0, 0) where its part is captured."""
+    return _extras(s, moe, captured, table, 1)
 
 
 def te_extra_launches(s: Scenario, fused: bool, moe: bool, captured: frozenset[str],
@@ -77,7 +85,4 @@ def te_extra_launches(s: Scenario, fused: bool, moe: bool, captured: frozenset[s
     shared experts) in Megatron's TE layers, each (0, 0) where its part is captured or the layer is not Megatron's."""
     if not runs_te_modules(s, fused):
         return (0, 0), (0, 0)
-    spec = resolve_model(s)
-    mla = mla_extra(s, spec, table)[0] if "attention" not in captured else (0, 0)
-    shared = shared_expert_extra(s, spec, table)[0] if moe and "moe_experts" not in captured else (0, 0)
-    return mla, shared
+    return _extras(s, moe, captured, table, 0)

@@ -17,7 +17,7 @@ gradients; a ring of two ranks moves each byte once each way (2 (n - 1) / n = 1)
 
 from __future__ import annotations
 
-from ..memory.states import dtypes_for
+from ..memory.states import dtypes_for, embeddings_frozen
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer, main_grads_fp32
@@ -29,8 +29,7 @@ from .links import collective_link, nvlink_domain
 def tied_embedding_seconds(s: Scenario, spec: ModelSpec, hw: Hardware) -> float:
     """Seconds a step spends summing the tied embedding's two gradient copies (module docstring): 0 without pipeline
     parallelism, without a shared output layer, or where the embedding does not train (adapters, frozen)."""
-    frozen = s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
-    if s.pp == 1 or not spec.tied_embeddings or frozen:
+    if s.pp == 1 or not spec.tied_embeddings or embeddings_frozen(s):
         return 0.0
     # fp32 where the framework keeps fp32 gradients (Megatron's main_grad, DeepSpeed BF16_Optimizer's _hp_grad)
     grad_bytes = 4 if main_grads_fp32(s) or bf16_optimizer(s) else dtypes_for(s).grad
