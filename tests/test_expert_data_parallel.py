@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.scenario import Scenario, scenario_from_dict
-from engine.timing.expert_data_parallel import data_parallel_link, expert_dp_ranks
+from engine.timing.expert_data_parallel import data_parallel_link
 from engine.timing.hardware import hardware_for
 from engine.timing.links import collective_link, nvlink_domain
 
@@ -29,7 +29,7 @@ def test_an_ep8_expert_group_across_nodes_moves_over_one_nic():
     s = _megatron(nodes=32, pp=16, ep=8)
     hw = hardware_for(s)
     domain = nvlink_domain(s, hw)
-    assert s.dp == 16 and expert_dp_ranks(s) == 2
+    assert s.dp == 16 and s.expert_dp == 2
     dense = collective_link(hw, 16, domain, 1)[0]
     expert = collective_link(hw, 16, domain, 8)[0]
     assert expert == pytest.approx(hw.inter_bytes_per_s)  # one member per node: one NIC
@@ -59,7 +59,21 @@ def test_ep_over_the_whole_stage_leaves_the_experts_unreduced():
     s = _megatron(nodes=1, ep=8)
     hw = hardware_for(s)
     domain = nvlink_domain(s, hw)
-    assert expert_dp_ranks(s) == 1
+    assert s.expert_dp == 1
     dense = collective_link(hw, 8, domain, 1)[0]
     assert data_parallel_link(s, hw, SimpleNamespace(trainable=4e9, trainable_expert=3e9), domain) == \
         pytest.approx(dense / 0.25)
+
+
+def test_expert_tensor_parallel_size_must_divide_a_stage_without_expert_parallelism() -> None:
+    """Megatron's RankGenerator folds etp x ep x expert-dp onto the tp x cp x dp ranks of a stage
+    (megatron/core/parallel_state.py at 24bad8e6) and asserts the division, with EP 1 as with EP > 1; the memory and
+    time models then count one expert data-parallel group size (Scenario.expert_dp)."""
+    from engine.errors import ConsistencyError
+
+    with pytest.raises(ConsistencyError, match="Expert tensor-parallel size 4 must divide the 6 GPUs"):
+        scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 6,
+                            "framework": "megatron", "tp": 2, "etp": 4})
+    folded = scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
+                                 "framework": "megatron", "tp": 2, "etp": 4})
+    assert folded.expert_dp == 2 * 4 // 4  # tp 2 x dp 4 over etp 4

@@ -41,7 +41,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     opt_zero = max(zero, 1) if s.distributed_optimizer or hp_grads else zero
     grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
     dp_shards = s.dp * s.cp
-    expert_shards = max(dp_shards * s.tp / (s.ep * s.expert_tp), 1)  # expert data-parallel ranks
+    expert_shards = s.expert_dp
     adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ("lora", "qlora") else 0
 
     comps: list[Component] = []

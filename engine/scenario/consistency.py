@@ -128,6 +128,14 @@ def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
                 p=s.tp * s.dp * s.cp // s.expert_tp,
                 ep=s.ep,
             )
+    if spec.is_moe and s.ep == 1 and (s.tp * s.dp * s.cp) % s.expert_tp:
+        # the same folding with one expert-parallel rank: Megatron's RankGenerator asserts that etp divides them
+        raise ConsistencyError(
+            "etp",
+            QT_TRANSLATE_NOOP("engine", "Expert tensor-parallel size {etp} must divide the {p} GPUs of a pipeline "
+                                        "stage (tensor-parallel × data-parallel × context-parallel size)."),
+            etp=s.expert_tp, p=s.tp * s.dp * s.cp,
+        )
     if s.packing != "none" and 0 < s.max_tokens_per_micro_batch < s.seq_len:
         raise ConsistencyError(
             "max_tokens_per_micro_batch",

@@ -19,12 +19,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from ..models.presets import GpuPreset, get_gpu, model_spec_for
-from .consistency import (  # noqa: F401 - re-exported
-    check_consistency,
-    default_lora_targets,
-    lora_target_names,
-    parse_lora_targets,
-)
+from .consistency import check_consistency, default_lora_targets, lora_target_names, parse_lora_targets  # noqa: F401
 from .copying import copy_with
 from .custom_parts import (  # noqa: F401 - re-exported
     CUSTOM_GPU_DESCRIPTIVE,
@@ -307,6 +302,11 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
         """Ranks splitting each expert: Megatron's expert_tensor_parallel_size where set (MoE parallel folding,
         megatron/core/parallel_state.py: ep x etp x expert-dp = tp x cp x dp), else the tensor-parallel size."""
         return self.etp if self.etp and defaults_for(self.framework).takes_megatron_arguments else self.tp
+
+    @property
+    def expert_dp(self) -> int:
+        """Ranks of an expert data-parallel group, tp x cp x dp / (ep x etp) (parallel_state.py RankGenerator)."""
+        return max(1, self.tp * self.cp * self.dp // (self.ep * self.expert_tp))
 
     @property
     def effective_zero(self) -> int:

@@ -35,11 +35,6 @@ class Shares(Protocol):
     trainable_expert: float  # of them: the routed experts' (and their adapters')
 
 
-def expert_dp_ranks(s: Scenario) -> int:
-    """Ranks of an expert data-parallel group: tp x cp x dp / (ep x etp) (parallel_state.py, the module's text)."""
-    return max(1, s.tp * s.cp * s.dp // (s.ep * s.expert_tp))
-
-
 def data_parallel_link(s: Scenario, hw: Hardware, busiest: Shares, domain: int) -> float:
     """Bus bytes/s at which the data-parallel exchange of `busiest`'s parameters moves, counted as the dense group's
     ring share (dp x cp - 1) / (dp x cp) of every byte: the dense parameters over the dense group (tp apart), the
@@ -51,7 +46,7 @@ def data_parallel_link(s: Scenario, hw: Hardware, busiest: Shares, domain: int) 
     if s.ep <= 1 or expert <= 0.0 or busiest.trainable <= 0.0 or ranks <= 1:
         return dense_link
     share = min(1.0, expert / busiest.trainable)
-    expert_ranks, stride = expert_dp_ranks(s), s.ep * s.expert_tp
+    expert_ranks, stride = s.expert_dp, s.ep * s.expert_tp
     expert_link = collective_link(hw, expert_ranks * stride, domain, stride)[0]
     # seconds per byte counted at the dense ring share: the experts' own ring share relative to it
     relative = (expert_ranks - 1) / expert_ranks / ((ranks - 1) / ranks)

@@ -24,5 +24,4 @@ def sharded_trainable(s: Scenario, busiest: Trainable) -> float:
     if s.effective_zero < 1 and not bf16_optimizer(s):
         return busiest.trainable
     expert = getattr(busiest, "trainable_expert", 0.0)
-    expert_dp = max(s.dp * s.cp * s.tp / (s.ep * s.expert_tp), 1)
-    return (busiest.trainable - expert) / (s.dp * s.cp) + expert / expert_dp
+    return (busiest.trainable - expert) / (s.dp * s.cp) + expert / s.expert_dp
