@@ -45,3 +45,17 @@ def test_flashattention_2_costs_the_gpt3_row_time():
     flash2 = step_time(scenario_from_dict(row["scenario"])).step_seconds
     cudnn = step_time(scenario_from_dict({**row["scenario"], "attention_kernel": "auto"})).step_seconds
     assert flash2 > cudnn
+
+
+def test_25_04_02_llama_70b_layouts_are_the_recipes():
+    """v25.04.02 (0efdb235) launches NeMo's scripts.performance.llm.pretrain_llama31 with its own llama31_utils.py:
+    llama31_auto_configs gives 70b TP 4, PP 4, CP 2, VP 5, MBS 1, GBS = 2 x GPUs, and for fp8 only PP 8 and CP 1 (VP
+    stays 5), so GA = GBS / DP = 64 in both; the container is the launch.sh FW_VERSION, nemo:25.02.01."""
+    rows = _rows("dgxc-25.04.02-llama-3-1-70b-")
+    assert len(rows) == 12  # 6 GPU counts (64 to 2,048) x bf16 and fp8, the README tables
+    for r in rows:
+        s = r["scenario"]
+        fp8 = s["precision"] == "fp8"
+        assert (s["tp"], s["pp"], s["cp"], s["vpp"], s["micro_batch"]) == ((4, 8, 1, 5, 1) if fp8 else (4, 4, 2, 5, 1))
+        assert s["grad_accum"] == 64  # GBS 2 x GPUs over DP = GPUs / 32, MBS 1
+        assert "llama31_auto_configs" in r["notes"] and "FW_VERSION=25.02.01" in r["notes"]
