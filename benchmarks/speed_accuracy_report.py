@@ -3954,7 +3954,7 @@ def render() -> str:
               "layer) runs ahead of about 11 ms of GPU work a layer and micro-batch. So nothing in these layers makes "
               "25.09 slower than the dropless runs; the 2.0 s it is predicted short reads as a release step: 25.11's "
               "HybridEP run measures 23,766 against 25.09's 23,723, the same settings in 26.02-26.04.01 26,032-26,373, "
-              "and 25.09's dense GB200 rows are +7..+27% too. Data: the six 25.09 per-layer-graph rows now carry "
+              "and 25.09's dense GB200 rows are +6.6..+27.4% too. Data: the six 25.09 per-layer-graph rows now carry "
               "expandable_segments false (CudaGraphManager asserts it off; setup_experiment.py at v0.1.0rc3 sets it only "
               "for Llama 3.1 405B fp8-cs on GB200); memory only, all six still fit. Leads, not taken: (1) Grace's host "
               "share. B300's x86 runs of the same router-graph recipe are -1.3..+2.9% where GB300's are -2.0..-6.2% and "
