@@ -55,6 +55,15 @@ def test_rows_carry_their_releases_recipe(row, expected):
     assert {k: scenario.get(k) for k in expected} == expected
 
 
+def test_per_layer_graph_runs_had_no_expandable_segments():
+    # cuda_graphs 'layers' in Megatron-Bridge's rows is 25.09's enable_cuda_graph: Megatron-Core 0.14's local
+    # CudaGraphManager, whose __init__ asserts 'expandable_segments:True' is not in PYTORCH_CUDA_ALLOC_CONF
+    # (NVIDIA/Megatron-LM megatron/core/transformer/cuda_graphs.py at core_v0.14.0), so no such run had it on
+    graphed = [r for r in _rows().values() if r["scenario"].get("cuda_graphs") == "layers"]
+    assert len(graphed) == 6  # Llama 3 8B (GB200, B200) and Qwen3-30B-A3B token drop (GB200), fp8-cs and fp8-mx
+    assert all(r["scenario"]["expandable_segments"] is False for r in graphed)
+
+
 def _compared(run_id: str, measured: float, predicted: float) -> Compared:
     return Compared(run_id, "Megatron-Bridge", "b200", measured, predicted, source=BRIDGE)
 
