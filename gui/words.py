@@ -81,6 +81,8 @@ FIELD_LABELS: dict[str, str] = {
     "moe_a2a_overlap": QT_TRANSLATE_NOOP("Fields", "MoE all-to-all beside another micro-batch (moe_a2a_overlap)"),
     "fused_expert_mlp": QT_TRANSLATE_NOOP("Fields", "MoE expert MLP as fused grouped ops (fused_expert_mlp)"),
     "fp8_recipe": QT_TRANSLATE_NOOP("Fields", "FP8 scaling recipe"),
+    "tp_only_amax_red": QT_TRANSLATE_NOOP("Fields", "FP8 amax reduced over tensor-parallel ranks only "
+                                          "(tp_only_amax_red)"),
     "cuda_graphs": QT_TRANSLATE_NOOP("Fields", "CUDA graphs (captured parts)"),
     "fp8_all_gather": QT_TRANSLATE_NOOP("Fields", "FP8 weight all-gather (FSDP2)"),
     "entropy_coeff": QT_TRANSLATE_NOOP("Fields", "Entropy bonus weight (entropy_coeff)"),

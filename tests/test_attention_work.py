@@ -144,3 +144,21 @@ def test_blackwell_ring_steps_off_the_diagonal_take_cudnn_9_22s_no_mask_rate():
     assert math.isclose(fwd, expected)
     causal_only = flops / (rates.attention * work_rate(rates.attention_by_work, step))
     assert fwd < causal_only  # the off-diagonal step no longer runs at a causal call's rate
+
+
+def test_flashattention2_on_hopper_slows_on_small_calls_as_the_fa3_paper_measured_it():
+    """FlashAttention-3 paper (arXiv:2407.08608), causal head-dim-128 figures on an H100 SXM, FlashAttention-2 forward
+    / backward TFLOPS: 512 tokens 191 / 214, 2k 298 / 291, 8k 333 / 318, at 16,384 tokens a batch over 16 heads. The
+    8k call (2 x 16 heads) is the reference of attention_fraction_of_bf16_peak, so it runs at 1; the 512-token call
+    (32 x 16 heads: the work of the 128-head benchmark at 1,024 tokens) at its combined rate over the 8k one, 0.642;
+    GPT-3 175B's call at TP 4 (24 heads, 2,048 tokens, one sequence: less work than any of the figure's calls) is
+    held at that first point, where cuDNN's H200 table holds its own first point (2,048 tokens of 64 heads)."""
+    from engine.timing.attention import attention_by_work, work_rate
+
+    curve = attention_by_work("flash2", "h100-sxm-80gb")
+    ref = _combined(333, 318)
+    at_8k, at_512 = 4 * 32 * 128 * 8192**2 / 2, 4 * (32 * 16) * 128 * 512**2 / 2
+    assert math.isclose(work_rate(curve, at_8k), 1.0)
+    assert math.isclose(work_rate(curve, at_512), _combined(191, 214) / ref)
+    assert math.isclose(work_rate(curve, 4 * 24 * 128 * 2048**2 / 2), _combined(191, 214) / ref)
+    assert attention_by_work("flash2", "h200") == curve and attention_by_work("flash2", "a100-80gb") == ()

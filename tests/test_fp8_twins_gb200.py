@@ -42,14 +42,16 @@ def test_every_gb200_fp8_row_of_the_release_has_its_bf16_twin():
 
 
 def test_both_twins_miss_the_same_time_per_micro_batch():
-    """The fp8 twin's missed time beyond its bf16 twin's is within 3% of the measured fp8 micro-batch in every pair
-    (-2.2% to +1.4% at main 7a54f7c): the model's fp8 step is not what is short. Transformer Engine bee4649c (the
-    container's, NeMo requirements/manifest.json at 6f2c6fd) runs per-tensor fp8 GEMMs on sm100 in any operand layout
-    (common/gemm/cublaslt_gemm.cu CanonicalizeGemmInput), so the casts write no transpose (te-nontn-delayed), and
-    the amax reductions are one small all-reduce per model chunk and micro-batch each way (under 0.5% of a step).
-    Each twin misses 25-50 ms at main 7a54f7c, a cost both formats pay, which weighs more in fp8's shorter step (not
-    held here: a mechanism that closes it must leave the difference within 3%)."""
+    """The fp8 twin's missed time beyond its bf16 twin's is within 4% of the measured fp8 micro-batch in every pair
+    (-2.2% to +1.4% at main 7a54f7c; -3.6% to +1.2% since engine/timing/delayed_amax.py charges the fp8 twin its
+    amax all-reduces, which had been put at under 0.5% of a step: one per model chunk and micro-batch each way over
+    the stage's tp x dp ranks, NCCL's LL tree across two NVL72 racks at 102 us, 0.4-2.5 ms a micro-batch, up to 1.4%
+    of it for Nemotron-4 340B's 12 chunks on 512 GPUs; the bound was 3%): the model's fp8 step is not what is short.
+    Transformer Engine bee4649c (the container's, NeMo requirements/manifest.json at 6f2c6fd) runs per-tensor fp8 GEMMs
+    on sm100 in any operand layout (common/gemm/cublaslt_gemm.cu CanonicalizeGemmInput), so the casts write no
+    transpose (te-nontn-delayed). Each twin misses 25-50 ms at main 7a54f7c, a cost both formats pay, which weighs
+    more in fp8's shorter step (not held here: a mechanism that closes it must leave the difference within 4%)."""
     for fp8, bf16 in _pairs():
         missed_fp8, micro_batch_fp8 = _missed_and_measured_ms(fp8)
         missed_bf16, _ = _missed_and_measured_ms(bf16)
-        assert abs(missed_fp8 - missed_bf16) < 0.03 * micro_batch_fp8, fp8["id"]
+        assert abs(missed_fp8 - missed_bf16) < 0.04 * micro_batch_fp8, fp8["id"]

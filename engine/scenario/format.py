@@ -263,6 +263,8 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                           "tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 and 128x128 "
                           "blocks); auto: the framework's default, delayed scaling in Transformer Engine and tensorwise "
                           "in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
+    tp_only_amax_red: bool = key(False, "Megatron tp_only_amax_red: delayed fp8 scaling reduces its amaxes over the "
+                                 "TP x CP ranks, not the data-parallel ones", Flag(), applies_to=MEGATRON, affects=TIME_ONLY)
     intra_node_bandwidth_bytes_per_s: float | None = key(
         None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's own NVLink/PCIe figure)",
         Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)

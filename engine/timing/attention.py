@@ -192,8 +192,10 @@ def _combined(fwd: float, bwd: float) -> float:
 def _reference_rate(entry: dict, table: dict) -> tuple[list[tuple[float, float]], float, float]:
     """A per-heads table's causal points (benchmark log2 length, combined rate), the log2 length of its reference
     work and its combined rate there (interpolated in log2 length)."""
-    shift = _work_shift(entry["query_heads"])
-    points = [(math.log2(s) + shift, _combined(f, b)) for s, f, b in entry["points"]]
+    # batch_tokens: a benchmark that holds batch x length fixed (FlashAttention-3's figures) has batch_tokens / s
+    # sequences of query_heads heads at length s
+    points = [(math.log2(s) + _work_shift(entry["query_heads"] * entry.get("batch_tokens", s) / s), _combined(f, b))
+              for s, f, b in entry["points"]]
     at = 0.5 * math.log2(entry["reference_flops"] / table["benchmark_flops_per_seq_squared"])
     ref = work_rate(tuple(points), 2.0 ** (2 * at) * table["benchmark_flops_per_seq_squared"], relative=False)
     return points, at, ref

@@ -18,7 +18,9 @@ FORMULAS = {
                         "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
                         "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
                         "HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered "
-                        "and reduce-scattered on its own, synchronously, with one copy launch per rank",
+                        "and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 "
+                        "delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp "
+                        "ranks (tp_only_amax_red: tp x cp) at NCCL's small-message latency",
     "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
     "offload": "CPU optimizer + copies over PCIe: DeepSpeed's CPU Adam on the whole shard at the node's host memory "
                "bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are "

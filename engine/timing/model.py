@@ -34,6 +34,7 @@ from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds, owned_parameters
+from .delayed_amax import delayed_amax_seconds
 from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
@@ -347,13 +348,12 @@ def step_time(s: Scenario) -> StepTime:
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
-        "communication_ep": _ep_seconds(s, busiest),
-        "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
+        "communication_ep": _ep_seconds(s, busiest), "communication_pp": pp_comm,
+        "communication_dp": dp_comm + ga * delayed_amax_seconds(s, prof, hw), "bubble": bubble, "offload": offload,
         "optimizer": optimizer, "host": ga * busiest.host + optimizer_host_seconds(s, spec, optimizer, busiest),
     }
     tokens = s.micro_batch * s.seq_len * ga * dp
-    world = s.world_size
-    mflops = step_flops_per_token(s, spec)
+    world, mflops = s.world_size, step_flops_per_token(s, spec)
     fmt = mfu_format(s)
     peak = hw.peak(fmt)
     raw_step = sum(raw.values())
