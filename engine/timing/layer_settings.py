@@ -77,57 +77,16 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     Megatron's selective 'mlp' recompute runs a dense layer's whole MLP again under te_checkpoint /
     tensor_parallel.checkpoint (megatron/core/transformer/transformer_layer.py recompute_mlp, lines 868-885 at
     2a75ac12 and 24bad8e6), so its collectives run again too: fc1's sequence-parallel all-gather and fc2's
-    reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer). The units are of the
-    activation's bytes: in fp8, Transformer Engine's all-gathers move quantized elements (fp8_gather_saving)."""
+    reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer)."""
     count = (4 if backward else 2) + (2 if recomputed and s.checkpointing == "full" else 0)
-    mlp_again = recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
-        and defaults_for(s.framework).selective_by_modules
-    count += 1 if mlp_again else 0
+    if recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
+            and defaults_for(s.framework).selective_by_modules:
+        count += 1
     if recomputed and s.checkpointing == "op-selective":
         count += 1 if s.sequence_parallel else 2
-    regathers = column_wgrads if backward and s.sequence_parallel and prof.get("sp_backward_regather") else 0
-    count += 0.5 * regathers
-    forward_passes = 1 + (1 if recomputed and s.checkpointing == "full" else 0)
-    inputs = forward_passes * (1 if moe else 2) + (1 if mlp_again else 0)  # FC1's gather again in the MLP recompute
-    count -= fp8_gather_saving(s, prof, inputs, (1 if moe else 2) if backward else 0, regathers)
+    if backward and s.sequence_parallel and prof.get("sp_backward_regather"):
+        count += 0.5 * column_wgrads
     return float(count)
-
-
-def fp8_gather_saving(s: Scenario, prof: dict[str, Any], inputs: int, grads: int, regathers: int) -> float:
-    """Units (tp_collectives') that a layer's sequence-parallel all-gathers save by moving quantized elements, each
-    all-gather half a unit: `inputs` column-parallel inputs gathered in the forward passes, `grads` row-parallel
-    output gradients gathered in the backward, `regathers` inputs gathered again for the weight gradient; bytes per
-    element of FP8_GATHER_BYTES against the activation's. The reduce-scatters (row-parallel outputs, column-parallel
-    input gradients) stay in the activation's type. A MoE layer's token gathers over TP (its dispatcher's) are not
-    Transformer Engine modules' and stay in bf16: only the attention's gathers count there."""
-    gathered = FP8_GATHER_BYTES.get(fp8_casts(s, prof)) if s.tp > 1 and s.sequence_parallel else None
-    if not gathered:
-        return 0.0
-    act = dtypes_for(s).compute
-    return 0.5 * sum(n * (1 - b / act) for n, b in zip((inputs, grads, regathers), gathered, strict=True))
-
-
-# Bytes per element of Transformer Engine's quantized sequence-parallel all-gathers (forward input, backward output
-# gradient, backward input regathered for the weight gradient), by fp8 recipe (layer_settings.fp8_casts' key).
-# NVIDIA/TransformerEngine v2.2 (the same at v2.8) transformer_engine/pytorch/module/layernorm_linear.py forward:
-# the norm output is quantized (input_quantizer, set to row-wise usage only) before the userbuffers buffer is filled
-# (get_buffer(input_quantizer)) or gather_along_first_dim(ln_out, tp_group, quantizer=input_quantizer) runs; the
-# backward regathers the saved quantized shard with the same quantizer (ln_out_needs_gather); module/base.py
-# grad_output_preprocess ('FP8 with all-gather') quantizes a row-parallel linear's output gradient before its
-# all-gather or userbuffers copy; linear.py backward_input_needs_gather likewise. distributed.py _all_gather_fp8
-# gathers a per-tensor tensor's 1-byte data only and transposes it after ('We cannot directly all-gather the
-# transposed FP8 tensor'); _all_gather_mxfp8 gathers each usage the quantizer asks for with its E8M0 scales (1 byte a
-# 32-element block): the forward input row-wise only, the regather column-wise only (MXFP8 keeps only column-wise
-# data for the weight gradient, 'For MXFP8, columnwise only data can be allgathered'), the output gradient both (its
-# dgrad GEMM reads it row-wise, its wgrad GEMM column-wise). Before 2.0 Transformer Engine gathered in fp8 through
-# userbuffers only (v1.13 module/base.py initialize_ub: fp8_buf for every layer of layers_all_gather_overlap, a uint8
-# buffer under fp8), which the recipes of the Megatron rows on those containers turn on. Blockwise and ROCm's recipes
-# are left at the activation's bytes (not read).
-FP8_GATHER_BYTES = {
-    "te-delayed": (1.0, 1.0, 1.0), "te-tensorwise": (1.0, 1.0, 1.0),
-    "te-nontn-delayed": (1.0, 1.0, 1.0), "te-nontn-tensorwise": (1.0, 1.0, 1.0),
-    "te-mxfp8": (33 / 32, 2 * 33 / 32, 33 / 32),
-}
 
 
 def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[str, Any]:
