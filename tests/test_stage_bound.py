@@ -1,0 +1,65 @@
+"""The pipeline's lower bound (benchmarks/stage_bound.py): grad_accum x the model's busiest stage against the
+measured step, for every published PP > 1 row.
+
+Where the expected values come from: the measured step of a row is its tokens per step over the measured tokens/s
+(dgxc-benchmarking's README formula, throughput = sequence x GBS / step time / GPUs, inverted: 8,192 x 128 /
+(1,661.66 x 64) = 9.860 s for Llama 3.1 70B fp8 on 64 H100 in 25.04.02). The counts are what the benchmark prints at
+this commit (57 of 413 PP > 1 rows over the measured step on the bound alone, 70 with the model's bubble added): they
+move when the time model does, and a change that lowers them is the direction this test records; the 12 Llama 3
+70B pretraining rows at TP 4 x PP 8 x VP 5 (dgxc-benchmarking 25.04.02 and Megatron-Bridge 25.09-26.04.01) are the
+ones docs/speed-accuracy.md's 'CP 2 against CP 1' paragraph found at 0.998-1.036 of their measured step."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("stage_bound", ROOT / "benchmarks" / "stage_bound.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its frozen dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _pp8_70b(rows):
+    """The 12 pretraining rows of Llama 3 70B at TP 4 x PP 8 x VP 5 and 8,192 tokens (not the SFT row at 4,096)."""
+    return [b for b in rows if ("llama-3-1-70b-fp8-h100-sxm-80gb" in b.id and b.id.startswith("dgxc-25.04.02"))
+            or ("llama3_70b-dgx-h100-fp8" in b.id and b.id.startswith("megatron-bridge-") and "lora" not in b.id
+                and "sft" not in b.id)]
+
+
+def test_the_measured_step_is_the_rows_tokens_over_its_throughput():
+    """dgxc 25.04.02's 70B fp8 on 64 H100: 8,192 x 128 tokens a step at 1,661.66 tokens/s per GPU."""
+    (row,) = _module().bounds(["dgxc-25.04.02-llama-3-1-70b-fp8-h100-sxm-80gb-64-gbs128"])
+    assert row.measured_s == pytest.approx(8192 * 128 / (1661.66 * 64), rel=1e-9)
+    assert row.kind == "last"  # the stage with the bf16 head over vocabulary 128,256 / TP 4
+
+
+def test_the_counts_of_rows_over_the_bound():
+    """57 rows over the measured step on the bound alone and 70 with the bubble, at this commit (module docstring)."""
+    module = _module()
+    rows = module.bounds()
+    assert len(rows) == 413
+    assert len(module.over(rows)) == 57
+    assert len(module.over(rows, with_bubble=True)) == 70
+
+
+def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
+    """All 12 are over with the bubble (the bound alone at 0.998-1.036, the paragraph's figure); with the head at
+    its floor (bf16 MAMF without the power limit, the logits read and their gradient written once) 10 of them are
+    still over, so the model's overcharge there lies in the stage's decoder layers, not (only) in its head."""
+    module = _module()
+    rows = _pp8_70b(module.bounds())
+    assert len(rows) == 12 and {b.kind for b in rows} == {"last"}
+    assert min(b.ratio for b in rows) == pytest.approx(0.998, abs=5e-4)
+    assert max(b.ratio for b in rows) == pytest.approx(1.036, abs=5e-4)
+    assert len(module.over(rows, with_bubble=True)) == 12
+    assert len(module.over(rows, head_floor=True)) == 10
+    assert all(b.head_excess_s > 0 for b in rows)  # the floor is below what the model charges the head
