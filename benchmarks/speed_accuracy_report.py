@@ -4271,7 +4271,7 @@ def render() -> str:
               "(1 : 2.5 forward : backward) orders the 12 CP 2 / PP 8 pairs from 0.6 ms (0 of 12 at 0.3 ms) and layout "
               "pairs 881 -> 896 of 1,031, but all rows median 6.77% -> 7.03% (p90 22.19% -> 22.17%, beyond 25% 79 -> 78), "
               "dgxc's 405B H100 CP 2 rows median -6.8% -> -9.6%, Megatron-Bridge's 405B H100 +1.9% -> -2.6%, dgxc's 8B "
-              "-4.8% -> -8.4%, the 70B bf16 CP 2 rows -4.9% -> -6.6% (cross-validated; +7% without ceilings): it is the "
+              "-4.8% -> -8.4%, the 70B bf16 CP 2 rows -4.9% -> -6.6% (cross-validated; +6..+8% without ceilings): it is the "
               "blanket cost the 405B rows refuse, with no kernel behind it. What differs between the TP 4 and TP 8 rows is "
               "the tensor-parallel group (8 ranks, 1.51 s of exposed TP a 576-GPU 405B fp8 step in the model against 0.95 s "
               "for the 70B's 64-GPU one), where the model's exposure is a share of the bytes (tp_overlap), and the TP 4 x "
