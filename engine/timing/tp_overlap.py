@@ -43,11 +43,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
-from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .costs import LayerCost
-from .layer_settings import fp8_casts, tp_collectives
+from .layer_settings import tp_collectives
 
 UB_SPLITS = 4  # initialize_ub default num_splits of the pipeline method (base.py get_default_config)
 UB_COMM_SMS = 16  # ... its num_sm for the pipeline and bulk methods, taken from the GEMM (set_sm_margin)
@@ -67,7 +66,6 @@ class TpLayer:
     regather: bool  # the backward all-gathers a column-parallel linear's saved input (sp_backward_regather)
     sms: int  # the GPU's streaming multiprocessors, which userbuffers' kernels share with the GEMMs
     shares: tuple[float, float, float, float]  # of the dense GEMMs' time: QKV, proj, fc1, fc2 (flop_shares)
-    gathers: tuple[float, float, float] = (1.0, 1.0, 1.0)  # all-gather bytes / activation bytes (fp8_gather_ratios)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,57 +99,13 @@ def _paired_gemms(c: LayerCost, shares: tuple[float, float, float, float]) -> _G
     return _Gemms(qkv, proj, fc1, fc2)  # type: ignore[arg-type]
 
 
-# Bytes per element of Transformer Engine's quantized sequence-parallel all-gathers (forward input, backward output
-# gradient, backward input regathered for the weight gradient), by fp8 recipe (layer_settings.fp8_casts' key).
-# NVIDIA/TransformerEngine v2.2 (the same at v2.8) transformer_engine/pytorch/module/layernorm_linear.py forward:
-# the norm output is quantized (input_quantizer, row-wise usage only) before the userbuffers buffer is filled
-# (get_buffer(input_quantizer)) or gather_along_first_dim(ln_out, tp_group, quantizer=input_quantizer) runs; the
-# backward regathers the saved quantized shard with the same quantizer (ln_out_needs_gather); module/base.py
-# grad_output_preprocess ('FP8 with all-gather') quantizes a row-parallel linear's output gradient before its
-# all-gather or userbuffers copy; linear.py backward_input_needs_gather likewise. distributed.py _all_gather_fp8
-# gathers a per-tensor tensor's 1-byte data only and transposes after; _all_gather_mxfp8 gathers each usage the
-# quantizer asks for with its E8M0 scales (1 byte a 32-element block): the forward input row-wise, the regather
-# column-wise ('For MXFP8, columnwise only data can be allgathered'), the output gradient both. Before 2.0 Transformer
-# Engine gathered in fp8 through userbuffers only (v1.13 base.py initialize_ub: fp8_buf for every layer of
-# layers_all_gather_overlap), which the recipes of the Megatron rows on those containers turn on. Blockwise and ROCm's
-# recipes are left at the activation's bytes (not read). The reduce-scatters stay in the activation's type.
-FP8_GATHER_BYTES = {
-    "te-delayed": (1.0, 1.0, 1.0), "te-tensorwise": (1.0, 1.0, 1.0),
-    "te-nontn-delayed": (1.0, 1.0, 1.0), "te-nontn-tensorwise": (1.0, 1.0, 1.0),
-    "te-mxfp8": (33 / 32, 2 * 33 / 32, 33 / 32),
-}
-
-
-def fp8_gather_ratios(s: Scenario, prof: dict[str, Any]) -> tuple[float, float, float]:
-    """Bytes of each sequence-parallel all-gather (forward input, output gradient, regathered input) over the
-    activation's: FP8_GATHER_BYTES / the compute dtype's bytes in fp8 through Transformer Engine, else 1."""
-    gathered = FP8_GATHER_BYTES.get(fp8_casts(s, prof)) if s.tp > 1 and s.sequence_parallel else None
-    if not gathered:
-        return 1.0, 1.0, 1.0
-    act = dtypes_for(s).compute
-    return gathered[0] / act, gathered[1] / act, gathered[2] / act
-
-
-def _gather_saving(one: float, layer: TpLayer) -> float:
-    """Seconds the quantized all-gathers save against the activation's bytes: the forward inputs of QKV (and a dense
-    fc1) in each forward pass, the output gradients of proj (and fc2), the regathered inputs. A MoE layer's token
-    gathers over TP are its dispatcher's, not Transformer Engine modules': they stay in the activation's type; so do
-    the collectives of Megatron's selective 'mlp' recompute (left at full bytes)."""
-    ri, rg, rr = layer.gathers
-    per_pass = 1 if layer.moe else 2
-    inputs = per_pass * (1 + layer.full_recompute)
-    grads = per_pass if layer.backward else 0
-    regathers = layer.wgrads if layer.regather else 0
-    return one * (inputs * (1 - ri) + grads * (1 - rg) + regathers * (1 - rr))
-
-
 def _async_backward_hidden(one: float, unit: float, g: _Gemms, layer: TpLayer, sp: bool) -> float:
     """Seconds the column-parallel backward hides without userbuffers: the saved input's all-gather beside the dgrad
     GEMM, the input gradient's reduce-scatter (all-reduce without SP) beside the wgrad GEMM."""
     hidden = 0.0
     for gemm in (g.qkv, g.fc1)[:layer.wgrads]:
         if sp:
-            hidden += (min(one * layer.gathers[2], gemm[1]) if layer.regather else 0.0) + min(one, gemm[2])
+            hidden += (min(one, gemm[1]) if layer.regather else 0.0) + min(one, gemm[2])
         else:
             hidden += min(unit, gemm[2])
     return hidden
@@ -163,25 +117,24 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
     backward: the proj / fc2 output-gradient all-gathers by ring exchange, QKV / fc1 bulk pairs)."""
     lost = UB_COMM_SMS / max(layer.sms - UB_COMM_SMS, 1)  # the GEMM's extra time on sms - num_sm SMs
 
-    def ring_ag(gemm: float, ratio: float) -> float:
-        return max(0.0, one * ratio - (tp - 1) / tp * gemm)
+    def ring_ag(gemm: float) -> float:
+        return max(0.0, one - (tp - 1) / tp * gemm)
 
     def pipeline_rs(gemm: float) -> float:
         return one / UB_SPLITS + (UB_SPLITS - 1) / UB_SPLITS * max(0.0, one - gemm) + gemm * lost
 
-    def bulk(gemm: float, ratio: float = 1.0) -> float:
-        return max(0.0, one * ratio - gemm) + gemm * lost
+    def bulk(gemm: float) -> float:
+        return max(0.0, one - gemm) + gemm * lost
 
-    ri, rg, rr = layer.gathers
-    attention = ring_ag(g.qkv[0], ri) + pipeline_rs(g.proj[0])
-    mlp = 2 * one if layer.moe else ring_ag(g.fc1[0], ri) + pipeline_rs(g.fc2[0])
+    attention = ring_ag(g.qkv[0]) + pipeline_rs(g.proj[0])
+    mlp = 2 * one if layer.moe else ring_ag(g.fc1[0]) + pipeline_rs(g.fc2[0])
     forward = (attention + mlp) * (2 if layer.full_recompute else 1)
     if not layer.backward:
         return forward
-    backward = ring_ag(g.proj[1], rg) + (2 * one if layer.moe else ring_ag(g.fc2[1], rg))  # MoE: the dispatcher's
+    backward = ring_ag(g.proj[1]) + (2 * one if layer.moe else ring_ag(g.fc2[1]))  # MoE: the dispatcher's pair
     for gemm in (g.qkv,) if layer.moe else (g.qkv, g.fc1):  # the input gradient's reduce-scatter, by bulk beside
         # the wgrad GEMM where the weight trains (with the saved input's all-gather beside the dgrad GEMM)
-        backward += (bulk(gemm[1], rr) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
+        backward += (bulk(gemm[1]) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
     return forward + backward
 
 
@@ -192,7 +145,7 @@ def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool,
     regather = bool(prof.get("sp_backward_regather")) and backward and s.sequence_parallel
     return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe), unit_seconds, moe, backward,
                    recomputed and s.checkpointing == "full", wgrads, regather, sms or DEFAULT_SMS,
-                   flop_shares(spec, moe, s.tp), fp8_gather_ratios(s, prof))
+                   flop_shares(spec, moe, s.tp))
 
 
 def userbuffers_on(s: Scenario) -> bool:
@@ -207,13 +160,13 @@ def tp_exposed_seconds(s: Scenario, c: LayerCost, layer: TpLayer) -> float:
     """Seconds per micro-batch of one layer's tensor-parallel collectives that no GEMM hides (module docstring)."""
     tp, sp, userbuffers = s.tp, s.sequence_parallel, userbuffers_on(s)
     async_backward = defaults_for(s.framework).tp_async_backward
-    one = layer.unit_seconds / 2  # an all-gather or a reduce-scatter: half an all-reduce unit
     total = layer.units * layer.unit_seconds
     if not (userbuffers or async_backward) or tp < 2:
-        return max(total - _gather_saving(one, layer), 0.0)
+        return total
     g = _paired_gemms(c, layer.shares)
+    one = layer.unit_seconds / 2  # an all-gather or a reduce-scatter: half an all-reduce unit
     if userbuffers and sp:  # Megatron asserts sequence parallelism for tp_comm_overlap (arguments.py)
         counted = 2 * (1 + layer.full_recompute) + (2 + 0.5 * layer.wgrads * layer.regather if layer.backward else 0)
         return max(total - counted * layer.unit_seconds, 0.0) + _userbuffers_exposed(one, g, layer, tp)
     hidden = _async_backward_hidden(one, layer.unit_seconds, g, layer, sp) if layer.backward else 0.0
-    return max(total - _gather_saving(one, layer) - hidden, 0.0)
+    return max(total - hidden, 0.0)
