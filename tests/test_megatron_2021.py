@@ -7,8 +7,6 @@ accumulation fusion came at 83b1e42f30 (2022-02-13)."""
 
 from __future__ import annotations
 
-import pytest
-
 from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.frameworks.defaults import FRAMEWORKS, TABLE
@@ -27,13 +25,14 @@ def test_the_2021_profile_differs_from_megatrons_only_where_2021_code_did():
     assert "megatron-2021" in FRAMEWORKS and TABLE["megatron-2021"].profile == "megatron-2021"
     assert any("de7dc40f88" in where for _, where in TABLE["megatron-2021"].sources)
     now, then = framework_profile("megatron"), framework_profile("megatron-2021")
-    assert then["tp_overlap"] == 0.0 and then["grad_accumulation_passes"] == 3
+    assert not (TABLE["megatron-2021"].tp_async_backward or TABLE["megatron-2021"].tp_comm_overlap)
+    assert TABLE["megatron"].tp_async_backward and then["grad_accumulation_passes"] == 3
     assert not then["wgrad_into_main_grad"]
     # no Transformer Engine modules in 2021 (de7dc40f88's layers are megatron/mpu/layers.py's own), so none of the TE
     # module host work counted from Megatron-Core's TE spec (presets/host_overhead.json te_modules)
     assert not then.get("te_module_host")
     differing = {k for k in set(now) | set(then) if now.get(k) != then.get(k)}
-    assert differing == {"tp_overlap", "grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host"}
+    assert differing == {"grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host"}
 
 
 def test_memory_is_megatrons():
@@ -42,11 +41,14 @@ def test_memory_is_megatrons():
 
 
 def test_every_tensor_parallel_all_reduce_is_exposed():
-    """Megatron's profile hides half of the TP all-reduces (tp_overlap 0.5); 2021's hid none: its exposed TP time
-    is twice as long for the same collectives (6 a layer and micro-batch with full recompute)."""
+    """2021's code hid none of its 6 all-reduces a layer and micro-batch (full recompute); today's Megatron-Core
+    starts the QKV and fc1 input gradients' all-reduces asynchronously beside their weight-gradient GEMMs
+    (LinearWithGradAccumulationAndAsyncCommunication; engine/timing/tp_overlap.py), so it hides at most those two
+    (exposed >= 4/6 of 2021's) and at least fc1's, whose wgrad GEMM (4h / tp = 3,072 columns over 16,384 tokens) is
+    longer than the all-reduce of the 16,384 x 6,144 activation (exposed < 5/6)."""
     now, then = (step_time(scenario_from_dict(_row_scenario(framework=fw))).breakdown_seconds
                  for fw in ("megatron", "megatron-2021"))
-    assert then["communication_tp"] == pytest.approx(2 * now["communication_tp"])
+    assert 4 / 6 <= now["communication_tp"] / then["communication_tp"] < 5 / 6
 
 
 def test_sc21s_megatron_rows_run_the_2021_profile():

@@ -151,9 +151,13 @@ def test_runs_left_out_say_why():
 # GBS 4, Qwen3-30B-A3B and GPT-OSS-20B at GBS 4-8) that the model predicts 45-200% fast, the gap issue 23 names for
 # MoE at micro-batch 1-2; dropping them would hide it. Still within the issue's p90 <= 25%. With Megatron's module host
 # work (engine/timing/te_module_host.py; its one price derived from the Qwen3-30B-A3B eager / TE-scoped-graph pair
-# only, benchmarks/te_module_host_factor.py): median 7.4%, p90 22.7% (79 of 936 rows beyond 25%).
+# only, benchmarks/te_module_host_factor.py): median 7.4%, p90 22.7% (79 of 936 rows beyond 25%). Megatron's
+# tensor-parallel collectives counted from its code (engine/timing/tp_overlap.py: userbuffers' chunks, the backward's
+# asynchronous pairs) in place of the assumed half (h-tpoverlap): median 6.78% -> 6.70%, p90 22.19% -> 23.37% (79 -> 82
+# of 936 beyond 25%): the GB200 Nemotron-4 340B rows, which behave as if nothing were hidden, cross 25%; reported in
+# docs/speed-accuracy.md, held at the measured level, not at the target.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.23
+P90_MEASURED = 0.24
 
 
 def test_throughput_error_targets():

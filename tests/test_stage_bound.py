@@ -47,20 +47,23 @@ def test_the_counts_of_rows_over_the_bound():
     module = _module()
     rows = module.bounds()
     assert len(rows) == 413
-    # at most what the benchmark printed when this test was written: fewer is the time model getting closer
-    assert len(module.over(rows)) <= 57
-    assert len(module.over(rows, with_bubble=True)) <= 70
+    # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
+    # engine/timing/tp_overlap.py): fewer is the time model getting closer
+    assert len(module.over(rows)) <= 38
+    assert len(module.over(rows, with_bubble=True)) <= 57
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
-    """All 12 are over with the bubble (the bound alone at 0.998-1.036, the paragraph's figure); with the head at
-    its floor (bf16 MAMF without the power limit, the logits read and their gradient written once) 10 of them are
-    still over, so the model's overcharge there lies in the stage's decoder layers, not (only) in its head."""
+    """All 12 were over with the bubble (the bound alone at 0.998-1.036, the paragraph's figure), and with the head at
+    its floor (bf16 MAMF without the power limit, the logits read and their gradient written once) 10 of them were
+    still over, so the model's overcharge lay in the stage's decoder layers, not (only) in its head. Megatron's TP
+    collectives counted from its code (engine/timing/tp_overlap.py, h-tpoverlap) took part of it off those layers:
+    0.973-1.010 on the bound alone, 9 of 12 over with the bubble, 1 with the head at its floor."""
     module = _module()
     rows = _pp8_70b(module.bounds())
     assert len(rows) == 12 and {b.kind for b in rows} == {"last"}
-    assert min(b.ratio for b in rows) == pytest.approx(0.998, abs=5e-4)
-    assert max(b.ratio for b in rows) == pytest.approx(1.036, abs=5e-4)
-    assert len(module.over(rows, with_bubble=True)) == 12
-    assert len(module.over(rows, head_floor=True)) == 10
+    assert min(b.ratio for b in rows) == pytest.approx(0.973, abs=5e-4)
+    assert max(b.ratio for b in rows) == pytest.approx(1.010, abs=5e-4)
+    assert len(module.over(rows, with_bubble=True)) == 9
+    assert len(module.over(rows, head_floor=True)) == 1
     assert all(b.head_excess_s > 0 for b in rows)  # the floor is below what the model charges the head

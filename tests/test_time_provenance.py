@@ -4,8 +4,9 @@ Expected kinds come from the sources presets/efficiency.json names for each figu
 measured in stas00/ml-engineering's MAMF table (commit 744d01e: H100 SXM, MI300X bf16) is measured; GB300 takes
 B300's measurement of the same Blackwell Ultra chip and MI300X's fp8 figure is its bf16 one times the fp8/bf16 ratio
 of GPUs measured in both (derived); a GPU without a row (L40S) takes the table's median (assumed). The overlap
-shares of data- and tensor-parallel collectives are stated assumptions (efficiency.json frameworks _source), so a
-term they decide is assumed; Megatron's tp_overlap is 0.5, Hugging Face's 0."""
+shares of data-parallel collectives are stated assumptions (efficiency.json frameworks _source), so a term they
+decide is assumed; the tensor-parallel collectives Megatron hides are counted from its code (engine/timing/
+tp_overlap.py), so that term is derived either way."""
 
 from __future__ import annotations
 
@@ -40,8 +41,10 @@ def test_matmul_rate_is_measured_only_where_the_gpu_was_measured():
 
 def test_overlap_shares_make_a_collective_assumed():
     assert kind("communication_dp") == ASSUMED  # DDP hides the all-reduce behind backward by a stated share
-    assert kind("communication_tp", framework="huggingface") == DERIVED  # tp_overlap 0: bytes and latency only
-    assert kind("communication_tp", framework="megatron") == ASSUMED  # tp_overlap 0.5
+    hf, megatron = (time_provenance(scenario_from_dict({**BASE, "framework": fw}))["communication_tp"]
+                    for fw in ("huggingface", "megatron"))
+    assert hf.kind == DERIVED and "nothing hidden" in hf.basis  # bytes and latency only
+    assert megatron.kind == DERIVED and "beside its GEMMs" in megatron.basis  # tp_overlap.py, from the code
     assert kind("offload") == ASSUMED  # CPU Adam's 150 GB/s of host memory bandwidth is assumed
 
 

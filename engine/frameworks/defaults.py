@@ -95,6 +95,12 @@ class FrameworkDefaults:
     # --recompute-modules, --cpu-offloading-num-layers, --account-for-*-in-pipeline-split,
     # --moe-token-dispatcher-type): the window offers them for this framework
     takes_megatron_arguments: bool = False
+    # Tensor-parallel collectives beside GEMMs (engine/timing/tp_overlap.py): tp_async_backward, a column-parallel
+    # linear's backward runs its input all-gather beside the dgrad GEMM and its input-gradient reduce-scatter or
+    # all-reduce beside the wgrad GEMM (Megatron-Core's LinearWithGradAccumulationAndAsyncCommunication, Transformer
+    # Engine's modules); tp_comm_overlap, what the scenario's tp_comm_overlap "auto" means (userbuffers)
+    tp_async_backward: bool = False
+    tp_comm_overlap: bool = False
     # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
     # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
     zero_bucket_settings: bool = False
@@ -262,6 +268,11 @@ TABLE: dict[str, FrameworkDefaults] = {
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
+        # NVIDIA's recipes turn userbuffers on wherever TP > 1 (NeMo nemo/collections/llm/recipes/*: MegatronCommOverlap
+        # Callback(tp_comm_overlap=True) with tp_overlap_configs/userbuffers.py; Megatron-Bridge CommOverlapConfig(
+        # tp_comm_overlap=True) in its performance configs; dgxc-benchmarking and MLPerf TP_COMM_OVERLAP); Megatron-LM's
+        # own --tp-comm-overlap defaults off, which rows launched without it state (tp_comm_overlap false)
+        tp_async_backward=True, tp_comm_overlap=True,
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
         lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
@@ -375,6 +386,7 @@ TABLE: dict[str, FrameworkDefaults] = {
 # ("megatron-2021" in presets/efficiency.json) exposes every tensor-parallel all-reduce
 TABLE["megatron-2021"] = replace(
     TABLE["megatron"], id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
+    tp_async_backward=False, tp_comm_overlap=False,
     sources=(*TABLE["megatron"].sources,
              ("tensor-parallel all-reduces of 2021", "NVIDIA/Megatron-LM megatron/mpu/layers.py at de7dc40f88 "
               "(2021-08-10, the commit that added the SC21 scripts, examples/sc21): ColumnParallelLinear.forward is "

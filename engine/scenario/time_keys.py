@@ -184,3 +184,8 @@ class TimeKeys:
         "request #2095 (December 2025) wherever SDPA ran cuDNN's kernel (its first backend on Blackwell from pull "
         "request #1196, May 2025), which its op_sac_save_list did not name; auto: as the framework's current "
         "release (kept)", Flag(auto=True), applies_to="checkpointing op-selective")
+    tp_comm_overlap: bool | str = declare(
+        "auto", "Megatron --tp-comm-overlap: Transformer Engine's userbuffers run the sequence-parallel all-gathers and "
+        "reduce-scatters in chunks beside their GEMMs (engine/timing/tp_overlap.py); false: only the backward's "
+        "asynchronous collectives hide behind GEMMs; auto: the framework's (on in NVIDIA's Megatron recipes)",
+        Flag(auto=True), affects=TIME_ONLY, applies_to=MEGATRON)

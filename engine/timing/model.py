@@ -39,7 +39,7 @@ from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
-from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
+from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch
 from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
@@ -47,6 +47,7 @@ from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
+from .tp_overlap import tp_exposed_seconds, tp_layer
 from .window_attention import window_rates
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
@@ -220,10 +221,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         fwd_total += n * (fwd_c + fwd_m)
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
-        if s.tp > 1:  # all-reduces, or AG + RS pairs with SP (layer_settings.tp_collectives)
-            count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2, g.moe)
-            comm = count * tp_unit
-            tp_comm += n * (comm * (1 - prof["tp_overlap"]) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
+        if s.tp > 1:  # all-reduces, or AG + RS pairs with SP, less what GEMMs hide (tp_overlap.py)
+            layer = tp_layer(s, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.moe, tp_unit, rates.sms)
+            tp_comm += n * (tp_exposed_seconds(s, c, layer) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
             cp_comm += n * cp_ring_seconds(s, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
                                            c.attn_bwd if backward else 0.0, bool(rec) and s.checkpointing == "full")

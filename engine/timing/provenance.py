@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..frameworks.defaults import defaults_for
 from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
+from .tp_overlap import userbuffers_on
 
 MEASURED = QT_TRANSLATE_NOOP("engine", "measured")
 DERIVED = QT_TRANSLATE_NOOP("engine", "derived")
@@ -81,6 +83,9 @@ _HYBRID_OFFLOAD = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate."))
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute."))
+_TP_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "Bytes over the link plus NCCL's latency model, less what the framework's code runs beside its GEMMs, "
+    "collective by collective (userbuffers' chunks, the backward's asynchronous collectives)."))
 _COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
     "engine", "Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated "
     "overlap, not a measurement."))
@@ -92,7 +97,8 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
     out = {"compute": _gemm(s), **_FIXED}
     if hybrid_offload_fraction(s):
         out["offload"] = _HYBRID_OFFLOAD
-    out["communication_tp"] = _COLLECTIVE_ASSUMED if prof["tp_overlap"] > 0 else _COLLECTIVE_DERIVED
+    hides = userbuffers_on(s) or defaults_for(s.framework).tp_async_backward
+    out["communication_tp"] = _TP_DERIVED if hides else _COLLECTIVE_DERIVED
     if prof["ep_overlap"] > 0:
         out["communication_ep"] = _COLLECTIVE_ASSUMED
     out["communication_dp"] = _COLLECTIVE_ASSUMED if max(prof["dp_overlap"], prof["zero3_overlap"]) > 0 \
