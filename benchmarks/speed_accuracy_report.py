@@ -4334,7 +4334,31 @@ def render() -> str:
               "GEMMs hide less): its bound 4% -> 6%; P90_MEASURED 0.23 -> 0.24 (tests/test_speed_accuracy.py); "
               "tests/test_famous_runs.py drops the Nemotron-4 340B run from its within-10% list; each reported here, not "
               "hidden. Open: a measured contention term for a collective beside a GEMM (Hopper and Blackwell), then the "
-              "fp8 bytes again.", "",
+              "fp8 bytes again.",
+              "- What a collective beside a GEMM takes from it, tensor parallelism (h-contend; engine/timing/ub_chunks.py, "
+              "tp_overlap.py, tests/test_tp_overlap.py). Measured sources read: arXiv 2507.03114 (compute beside overlapped"
+              " NCCL collectives 18.9% slower on average over A100, H100, MI250 and MI210, 40% at most) matches the SM "
+              "share NCCL's channels hold (contention.py: 24 of an H100's 132 inside a node, 18.2%), which userbuffers' "
+              "pipeline and bulk kernels were already charged (16 SMs) and the non-userbuffers asynchronous backward was "
+              "not: it is now (hidden seconds x the share; only Megatron without userbuffers: ms-swift's TP 4 row +5.3% -> "
+              "+4.5%). Transformer Engine's ring exchange copies over the copy engines (initialize_ub get_default_config: "
+              "use_ce True, no SM margin), so its GEMMs keep their SMs; what it does cost is the GEMM split into tp chunks "
+              "(split_overlap_ag; split_overlap_rs in 4), each reading the whole weight again, the chunks beside a hop "
+              "streaming at the HBM bandwidth the copies leave (2 bytes a link byte, read and write; NVIDIA/nccl issue "
+              "#1428) - gemm.py's roofline of the chunks over the whole GEMM's, no constant fitted. The compute-bound GEMMs"
+              " of the published rows barely feel it: 232 rows move, 74 by more than 0.1 point, the GB200 Nemotron-4 340B "
+              "bf16 rows by -0.4 point (+19.0..+25.6% -> +18.7..+25.2%); all rows median 6.7% -> 6.7%, p90 23.4% -> 23.3%, "
+              "beyond 25% 82 -> 82, median signed +1.5% unchanged; layout pairs 887 of 1,031 + 46 equal unchanged; famous "
+              "runs 6 of 16 unchanged; output_fingerprint: 6 of 2,612 drawn step times move (+0.00001% to +4.9%, Megatron "
+              "without sequence parallelism, so without userbuffers; every range moves with the regenerated error band). "
+              "Tried and not kept: the chunks' waves of tiles (gemm_waves' one 128 x 256 tile), which swing the stretch "
+              "from 0.91 to 1.78 with the shape where cuBLAS would pick another tile (Nemotron-4 340B fc1 at TP 8: 144 "
+              "tiles a chunk, two waves of an H100's 132 SMs, one of GB200's 152): all rows median 6.70% -> 6.97%, p90 "
+              "23.3% -> 22.6%, H100 bf16 signed -4.2% -> -5.9%, GB200 bf16 unchanged. So no measured contention explains "
+              "GB200's missing 30-40 ms a micro-batch of Nemotron-4 340B: the sources measure Hopper, Ampere and CDNA, and "
+              "the mechanisms they name are charged; the fp8 all-gather bytes (7b7a6b7 / ee961fa) were not retried, the "
+              "tail not having improved. Open: a measurement of userbuffers' overlap on Blackwell (per GEMM and "
+              "collective), and cuBLAS's tile choice for the chunk shapes.", "",
               "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]

@@ -92,3 +92,40 @@ def test_rows_that_ran_without_userbuffers_say_so():
     # Megatron-LM's README benchmark configuration names --tp-comm-overlap: its rows keep the framework's default
     assert "tp_comm_overlap" not in rows["megatron-lm-weak-scaling-gpt-70b-768"]["scenario"]
     assert TABLE["megatron"].tp_comm_overlap
+
+
+def test_nccl_holds_its_sms_beside_the_async_backward_gemms():
+    # contention.nccl_sm_share: NCCL's 24 ring channels inside an H100 node (presets/efficiency.json nccl_contention
+    # ctas_inside_node, from NVIDIA/nccl issue #1259) of 132 SMs: the GEMM loses that share for the seconds it hides
+    s = scenario_from_dict({**DENSE, "tp_comm_overlap": False})
+    share = 24 / 132
+    assert tp_exposed_seconds(s, _cost(1.0), _layer(nccl_sm_share=share)) == pytest.approx(3 * UNIT + 2 * UNIT * share)
+
+
+def test_userbuffers_chunks_stretch_the_gemm_beside_the_ring_exchange():
+    # ub_chunks.py: the QKV forward GEMM runs 1.5x as long in its chunks: its ring exchange then leaves the extra
+    # 0.5 x 0.25 s of the GEMM, and hides the all-gather still (0.25 x 1.5 x 7/8 far above half a unit)
+    s = scenario_from_dict(DENSE)
+    plain = tp_exposed_seconds(s, _cost(1.0), _layer())
+    stretched = tp_exposed_seconds(s, _cost(1.0), _layer(stretch=(1.5, 1.0, 1.0, 1.0, 1.0, 1.0)))
+    assert stretched - plain == pytest.approx(0.25 * 0.5)
+
+
+def test_chunks_reread_the_weight_and_lose_hbm_to_the_copies():
+    from engine.timing.gemm import Rates
+    from engine.timing.ub_chunks import CE_HBM_BYTES_PER_LINK_BYTE, chunk_stretch, dgrad_stretch
+
+    spec = resolve_model(scenario_from_dict(DENSE))
+    # compute far faster than memory: every GEMM is bound by its operands' traffic, and a chunk of tokens / tp rows
+    # reads the whole weight again, so tp chunks move tp weights where the whole GEMM moves one
+    rates = Rates(gemm=1e18, linear=1e18, attention=1e18, memory=1e12, elem_bytes=2, sms=132)
+    qkv, proj, fc1, fc2 = chunk_stretch(spec, False, 8, 0.08, rates, 2, 0.0, 4)  # few rows: the weight dominates
+    assert qkv == pytest.approx(8, rel=0.01) and proj == pytest.approx(4, rel=0.01)  # tp chunks; 4 pipeline splits
+    # a link moving 0.25 of the HBM rate takes CE_HBM_BYTES_PER_LINK_BYTE x 0.25 of it from the 7 chunks beside a hop
+    left = 1 - CE_HBM_BYTES_PER_LINK_BYTE * 0.25
+    contended = chunk_stretch(spec, False, 8, 0.08, rates, 2, 0.25e12, 4)[0]
+    assert contended == pytest.approx((1 + 7 / left), rel=0.01)
+    assert dgrad_stretch(spec, False, 8, 0.08, rates, 2, 0.0) == pytest.approx((8, 8), rel=0.01)
+    # compute-bound (memory far faster): chunking changes nothing the roofline sees
+    fast = rates._replace(linear=1e12, memory=1e18)
+    assert chunk_stretch(spec, False, 8, 8192.0, fast, 2, 0.0, 4) == pytest.approx((1, 1, 1, 1))

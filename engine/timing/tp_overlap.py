@@ -17,7 +17,10 @@ dist_all_gather_func(..., async_op=True), grad_input = grad_output.matmul(weight
 reduce_scatter_tensor / all_reduce async_op=True before the wgrad GEMM, ordered by CUDA_DEVICE_MAX_CONNECTIONS=1;
 Transformer Engine's LayerNormLinear / Linear backward does the same with gather_along_first_dim(async_op=True) and
 reduce_scatter_along_first_dim / allreduce(async_op=True), transformer_engine/pytorch/module/layernorm_linear.py at
-v1.13 and v2.2). Each hides min(collective, its GEMM).
+v1.13 and v2.2). Each hides min(collective, its GEMM), and NCCL holds its channels' SMs while it runs beside it, so
+the GEMM loses that share of its SMs for the hidden seconds (contention.nccl_sm_share, as data_parallel.py charges
+the collectives it hides: 24 of an H100's 132 inside a node, 18.2%; arXiv 2507.03114 measured compute beside
+overlapped NCCL collectives 18.9% slower on average over A100, H100, MI250 and MI210, 40% at most).
 
 With userbuffers (tp_comm_overlap; Transformer Engine initialize_ub's default config, NVIDIA/TransformerEngine
 transformer_engine/pytorch/module/base.py at d0067d0 get_default_config: methods ring_exchange for qkv_fprop,
@@ -30,10 +33,15 @@ comm_gemm_overlap.cpp: bulk_overlap and split_overlap_rs run their GEMMs on _mat
   last exposed: comm / 4 + 3/4 max(0, comm - GEMM), and the GEMM on 16 fewer SMs;
 - bulk: the collective beside the dgrad (all-gather) or wgrad (reduce-scatter) GEMM: max(0, comm - GEMM), the GEMM
   on 16 fewer SMs.
-The recipes' own userbuffers configs (NeMo nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py, Megatron-
-Bridge comm_overlap.py) change num_sm per GEMM and run the forward reduce-scatters by ring exchange in fp8; no
-scenario key states them, so the defaults are taken. An MoE layer's MLP collectives (the token dispatcher's) are
-left exposed; full recomputation runs the forward's collectives again, overlapped as in the forward.
+The ring exchange copies over the copy engines (get_default_config use_ce True, num_sm unused, no SM margin): it
+holds no SMs and the GEMM beside it, compute-bound, is not charged the HBM its copies take (contention.py counts that
+only against memory-bound work). Each ring-exchange and pipeline GEMM runs as chunks that read the weight again,
+beside copies that take HBM from them: ub_chunks.py's stretch of the GEMM's seconds, charged to the collective.
+The recipes' own userbuffers configs (NeMo nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py,
+Megatron-Bridge comm_overlap.py) change num_sm per GEMM and run the forward
+reduce-scatters by ring exchange in fp8; no scenario key states them, so the defaults are taken. An MoE layer's MLP
+collectives (the token dispatcher's) are left exposed; full recomputation runs the forward's collectives again,
+overlapped as in the forward.
 """
 
 from __future__ import annotations
@@ -45,8 +53,12 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .contention import nccl_sm_share
 from .costs import LayerCost
+from .gemm import Rates
+from .hardware import Hardware
 from .layer_settings import tp_collectives
+from .ub_chunks import chunk_stretch, dgrad_stretch
 
 UB_SPLITS = 4  # initialize_ub default num_splits of the pipeline method (base.py get_default_config)
 UB_COMM_SMS = 16  # ... its num_sm for the pipeline and bulk methods, taken from the GEMM (set_sm_margin)
@@ -66,6 +78,9 @@ class TpLayer:
     regather: bool  # the backward all-gathers a column-parallel linear's saved input (sp_backward_regather)
     sms: int  # the GPU's streaming multiprocessors, which userbuffers' kernels share with the GEMMs
     shares: tuple[float, float, float, float]  # of the dense GEMMs' time: QKV, proj, fc1, fc2 (flop_shares)
+    nccl_sm_share: float = 0.0  # of the SMs an NCCL collective holds beside its GEMM (contention.nccl_sm_share)
+    # userbuffers' chunk GEMMs over the whole GEMM (ub_chunks.py): QKV, proj, fc1, fc2 forward; proj, fc2 dgrad
+    stretch: tuple[float, float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,21 +132,23 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
     backward: the proj / fc2 output-gradient all-gathers by ring exchange, QKV / fc1 bulk pairs)."""
     lost = UB_COMM_SMS / max(layer.sms - UB_COMM_SMS, 1)  # the GEMM's extra time on sms - num_sm SMs
 
-    def ring_ag(gemm: float) -> float:
-        return max(0.0, one - (tp - 1) / tp * gemm)
+    def ring_ag(gemm: float, stretch: float) -> float:  # the chunk GEMMs' extra seconds are the GEMM's own loss
+        return max(0.0, one - (tp - 1) / tp * gemm * stretch) + gemm * (stretch - 1)
 
-    def pipeline_rs(gemm: float) -> float:
-        return one / UB_SPLITS + (UB_SPLITS - 1) / UB_SPLITS * max(0.0, one - gemm) + gemm * lost
+    def pipeline_rs(gemm: float, stretch: float) -> float:
+        chunks = gemm * stretch
+        return one / UB_SPLITS + (UB_SPLITS - 1) / UB_SPLITS * max(0.0, one - chunks) + chunks * lost + chunks - gemm
 
     def bulk(gemm: float) -> float:
         return max(0.0, one - gemm) + gemm * lost
 
-    attention = ring_ag(g.qkv[0]) + pipeline_rs(g.proj[0])
-    mlp = 2 * one if layer.moe else ring_ag(g.fc1[0]) + pipeline_rs(g.fc2[0])
+    st = layer.stretch
+    attention = ring_ag(g.qkv[0], st[0]) + pipeline_rs(g.proj[0], st[1])
+    mlp = 2 * one if layer.moe else ring_ag(g.fc1[0], st[2]) + pipeline_rs(g.fc2[0], st[3])
     forward = (attention + mlp) * (2 if layer.full_recompute else 1)
     if not layer.backward:
         return forward
-    backward = ring_ag(g.proj[1]) + (2 * one if layer.moe else ring_ag(g.fc2[1]))  # MoE: the dispatcher's pair
+    backward = ring_ag(g.proj[1], st[4]) + (2 * one if layer.moe else ring_ag(g.fc2[1], st[5]))  # MoE: the dispatcher's pair
     for gemm in (g.qkv,) if layer.moe else (g.qkv, g.fc1):  # the input gradient's reduce-scatter, by bulk beside
         # the wgrad GEMM where the weight trains (with the saved input's all-gather beside the dgrad GEMM)
         backward += (bulk(gemm[1]) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
@@ -139,13 +156,19 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
 
 
 def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool, recomputed: bool, frozen: bool,
-             moe: bool, unit_seconds: float, sms: int) -> TpLayer:
-    """A layer's collectives as layer_settings.tp_collectives counts them, with what pairs them with GEMMs."""
+             moe: bool, unit_seconds: float, rates: Rates, hw: Hardware | None = None) -> TpLayer:
+    """A layer's collectives as layer_settings.tp_collectives counts them, with what pairs them with GEMMs; hw: the
+    GPU whose SMs NCCL's channels take and whose links userbuffers' copies run over (None: neither charged)."""
     wgrads = 0 if frozen else 1 if moe else 2
     regather = bool(prof.get("sp_backward_regather")) and backward and s.sequence_parallel
+    stretch = (1.0,) * 6
+    if hw and s.tp > 1 and s.sequence_parallel and userbuffers_on(s):
+        args = (spec, moe, s.tp, s.micro_batch * s.seq_len / s.cp, rates, 1 if s.precision == "fp8" else
+                rates.elem_bytes, hw.intra_bytes_per_s)
+        stretch = chunk_stretch(*args, UB_SPLITS) + dgrad_stretch(*args)
     return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe), unit_seconds, moe, backward,
-                   recomputed and s.checkpointing == "full", wgrads, regather, sms or DEFAULT_SMS,
-                   flop_shares(spec, moe, s.tp))
+                   recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
+                   flop_shares(spec, moe, s.tp), nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch)
 
 
 def userbuffers_on(s: Scenario) -> bool:
@@ -169,4 +192,4 @@ def tp_exposed_seconds(s: Scenario, c: LayerCost, layer: TpLayer) -> float:
         counted = 2 * (1 + layer.full_recompute) + (2 + 0.5 * layer.wgrads * layer.regather if layer.backward else 0)
         return max(total - counted * layer.unit_seconds, 0.0) + _userbuffers_exposed(one, g, layer, tp)
     hidden = _async_backward_hidden(one, layer.unit_seconds, g, layer, sp) if layer.backward else 0.0
-    return max(total - hidden, 0.0)
+    return max(total - hidden, 0.0) + hidden * layer.nccl_sm_share  # the GEMMs' SMs NCCL held while hiding
