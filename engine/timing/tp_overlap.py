@@ -58,7 +58,7 @@ from .costs import LayerCost
 from .gemm import Rates
 from .hardware import Hardware
 from .layer_settings import tp_collectives
-from .ub_chunks import chunk_stretch, dgrad_stretch
+from .ub_chunks import tp_linear_part, ub_stretch
 
 UB_SPLITS = 4  # initialize_ub default num_splits of the pipeline method (base.py get_default_config)
 UB_COMM_SMS = 16  # ... its num_sm for the pipeline and bulk methods, taken from the GEMM (set_sm_margin)
@@ -99,10 +99,7 @@ def flop_shares(spec: ModelSpec, moe: bool, tp: int) -> tuple[float, float, floa
     flops = {"qkv": 0.0, "proj": 0.0, "fc1": 0.0, "fc2": 0.0, "other": 0.0}
     for lin in spec.layer_linears(moe):
         d_in, d_out = lin.split(tp)
-        mlp = lin.group in ("mlp", "shared")
-        part = "other" if lin.group == "router" else ("fc2" if mlp else "proj") if lin.row_parallel else \
-            "fc1" if mlp else "qkv"
-        flops[part] += d_in * d_out
+        flops[tp_linear_part(lin)] += d_in * d_out
     total = sum(flops.values()) or 1.0
     return flops["qkv"] / total, flops["proj"] / total, flops["fc1"] / total, flops["fc2"] / total
 
@@ -163,9 +160,8 @@ def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool,
     regather = bool(prof.get("sp_backward_regather")) and backward and s.sequence_parallel
     stretch = (1.0,) * 6
     if hw and s.tp > 1 and s.sequence_parallel and userbuffers_on(s):
-        args = (spec, moe, s.tp, s.micro_batch * s.seq_len / s.cp, rates, 1 if s.precision == "fp8" else
-                rates.elem_bytes, hw.intra_bytes_per_s)
-        stretch = chunk_stretch(*args, UB_SPLITS) + dgrad_stretch(*args)
+        stretch = ub_stretch(spec, moe, s.tp, s.micro_batch * s.seq_len / s.cp, rates,
+                             1 if s.precision == "fp8" else rates.elem_bytes, hw.intra_bytes_per_s, UB_SPLITS)
     return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe), unit_seconds, moe, backward,
                    recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
                    flop_shares(spec, moe, s.tp), nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch)

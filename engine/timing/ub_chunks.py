@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..models.architecture import ModelSpec
+from ..models.layer_shapes import Linear
 from .gemm import Rates, gemm_seconds
 
 CE_HBM_BYTES_PER_LINK_BYTE = 2.0  # a copy engine's read at the sender and write at the receiver (docstring)
@@ -40,42 +41,42 @@ def _chunked(m: float, k: float, n: float, chunks: int, contended: int, rates: R
     return (chunks - contended) * alone + contended * beside
 
 
-@lru_cache(maxsize=512)
-def chunk_stretch(spec: ModelSpec, moe: bool, tp: int, tokens: float, rates: Rates, operand_bytes: int,
-                  link_bytes_per_s: float, splits: int) -> tuple[float, float, float, float]:
-    """Chunked over whole GEMM seconds of the forward's QKV, proj, fc1 and fc2: QKV and fc1 in tp chunks (ring
-    exchange), proj and fc2 in `splits` (pipeline). tokens: rows of the gathered GEMM; operand_bytes: 1 in fp8."""
-    return _stretches(spec, moe, tp, tokens, rates, operand_bytes, link_bytes_per_s, splits)[0]
+def tp_linear_part(lin: Linear) -> str:
+    """Which of a layer's tensor-parallel GEMMs a linear is: qkv and fc1 (column-parallel, after an all-gather),
+    proj and fc2 (row-parallel, before a reduce-scatter), or other (the router, replicated)."""
+    mlp = lin.group in ("mlp", "shared")
+    if lin.group == "router":
+        return "other"
+    if lin.row_parallel:
+        return "fc2" if mlp else "proj"
+    return "fc1" if mlp else "qkv"
 
 
 @lru_cache(maxsize=512)
-def dgrad_stretch(spec: ModelSpec, moe: bool, tp: int, tokens: float, rates: Rates, operand_bytes: int,
-                  link_bytes_per_s: float) -> tuple[float, float]:
-    """Chunked over whole GEMM seconds of the proj and fc2 dgrad GEMMs beside their output-gradient ring exchange."""
-    return _stretches(spec, moe, tp, tokens, rates, operand_bytes, link_bytes_per_s, 1)[1]
-
-
-def _stretches(spec: ModelSpec, moe: bool, tp: int, tokens: float, rates: Rates, operand_bytes: int,
-               link_bytes_per_s: float, splits: int) -> tuple[tuple[float, float, float, float], tuple[float, float]]:
+def ub_stretch(spec: ModelSpec, moe: bool, tp: int, tokens: float, rates: Rates, operand_bytes: int,
+               link_bytes_per_s: float, splits: int) -> tuple[float, float, float, float, float, float]:
+    """Chunked over whole GEMM seconds of the forward's QKV, proj, fc1 and fc2 (QKV and fc1 in tp chunks by ring
+    exchange, proj and fc2 in `splits` by the pipeline), then of the proj and fc2 dgrad GEMMs beside their
+    output-gradient ring exchange (tp chunks): tp_overlap.TpLayer.stretch's order. tokens: rows of the gathered
+    GEMM; operand_bytes: 1 in fp8."""
     hbm_left = max(MIN_HBM_LEFT, 1.0 - CE_HBM_BYTES_PER_LINK_BYTE * link_bytes_per_s / rates.memory)
     best_k = rates.epilogue_k[1]
     sums = {key: [0.0, 0.0] for key in ("qkv", "proj", "fc1", "fc2", "proj_d", "fc2_d")}
     for lin in spec.layer_linears(moe):
-        if lin.group == "router" or (moe and lin.group == "mlp"):
+        part = tp_linear_part(lin)
+        if part == "other" or (moe and lin.group == "mlp"):
             continue
         d_in, d_out = lin.split(tp)
-        mlp = lin.group in ("mlp", "shared")
         whole = gemm_seconds(tokens, d_in, d_out, rates.linear, rates.memory, operand_bytes, 0, best_k)
         if lin.row_parallel:  # pipeline reduce-scatter forward (splits chunks, all but the last beside a copy)
             fwd = _chunked(tokens, d_in, d_out, splits, splits - 1, rates, operand_bytes, hbm_left, best_k)
             d_whole = gemm_seconds(tokens, d_out, d_in, rates.linear, rates.memory, operand_bytes, 0, best_k)
             dgrad = _chunked(tokens, d_out, d_in, tp, tp - 1, rates, operand_bytes, hbm_left, best_k)
-            for key, num, den in (("fc2" if mlp else "proj", fwd, whole), ("fc2_d" if mlp else "proj_d", dgrad, d_whole)):
+            for key, num, den in ((part, fwd, whole), (part + "_d", dgrad, d_whole)):
                 sums[key][0] += num
                 sums[key][1] += den
         else:  # ring-exchange all-gather forward: tp chunks, the first local, each of the others after its hop
-            key = "fc1" if mlp else "qkv"
-            sums[key][0] += _chunked(tokens, d_in, d_out, tp, tp - 1, rates, operand_bytes, hbm_left, best_k)
-            sums[key][1] += whole
+            sums[part][0] += _chunked(tokens, d_in, d_out, tp, tp - 1, rates, operand_bytes, hbm_left, best_k)
+            sums[part][1] += whole
     ratio = {key: (num / den if den > 0 else 1.0) for key, (num, den) in sums.items()}
-    return (ratio["qkv"], ratio["proj"], ratio["fc1"], ratio["fc2"]), (ratio["proj_d"], ratio["fc2_d"])
+    return ratio["qkv"], ratio["proj"], ratio["fc1"], ratio["fc2"], ratio["proj_d"], ratio["fc2_d"]
