@@ -20,7 +20,7 @@ from engine.timing import step_time  # noqa: E402
 from engine.timing.a2a_overlap import paired_exposed_seconds  # noqa: E402
 from engine.timing.data import framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
-from engine.timing.model import _distinct_stages, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch  # noqa: E402
 from engine.timing.pipeline import model_chunks  # noqa: E402
 
 
@@ -34,7 +34,7 @@ def main(patterns: list[str]) -> None:
         s = as_laid_out(scenario_from_dict(sc))
         spec, hw, prof = resolve_model(s), hardware_for(s), framework_profile(s.framework)
         rates = rates_for(s, hw, prof)
-        stages = [stage_time_per_micro_batch(s, spec, hw, prof, rates, i, rg) for i, rg in _distinct_stages(s, spec)]
+        stages = [stage_time_per_micro_batch(s, spec, hw, prof, rates, i, rg) for i, rg in distinct_stages(s, spec)]
         st = max(stages, key=lambda x: x.total)
         paired = paired_exposed_seconds(st.ep_paired, model_chunks(s))
         runs = [p for p in st.ep_paired if p.layers]

@@ -4,10 +4,10 @@ schedule finishes a step sooner) against the measured step, and the same with th
 busiest rank still waits for the warm-up and cool-down of the others). Where the bound alone exceeds the measured
 step, the model's stage is provably too slow there: some term of that stage is overcharged, whatever the schedule.
 
-The busiest stage is the one engine/timing/model.py step_time takes (the largest _Stage.total over _distinct_stages:
+The busiest stage is the one engine/timing/model.py step_time takes (the largest _Stage.total over distinct_stages:
 first, last, a middle stage per layer count); its kind (first, middle, last) says which terms it holds: the last
 holds the output layer and the loss (engine/timing/costs.py head_cost), the first the embedding. Under Megatron's
-combined 1F1B the stage's expert all-to-all counts as step_time counts it (model.py _ep_seconds), not whole. Not
+combined 1F1B the stage's expert all-to-all counts as step_time counts it (model.py ep_seconds), not whole. Not
 cross-validated: the stage times do not read the MFU ceilings (those stretch the step afterwards).
 
 Where the busiest stage is the last, the bound is taken again with the head at its floor: its matmuls (forward,
@@ -37,7 +37,7 @@ from engine.timing import step_time  # noqa: E402
 from engine.timing.costs import head_cost, loss_path  # noqa: E402
 from engine.timing.data import framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
-from engine.timing.model import _distinct_stages, _ep_seconds, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.model import distinct_stages, ep_seconds, rates_for, stage_time_per_micro_batch  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -87,11 +87,11 @@ def bounds(patterns: list[str] | None = None) -> list[Bound]:
         s = as_laid_out(scenario_from_dict(sc))
         spec, hw, prof = resolve_model(s), hardware_for(s), framework_profile(s.framework)
         rates = rates_for(s, hw, prof)
-        timed = [(i, stage_time_per_micro_batch(s, spec, hw, prof, rates, i, rg)) for i, rg in _distinct_stages(s, spec)]
+        timed = [(i, stage_time_per_micro_batch(s, spec, hw, prof, rates, i, rg)) for i, rg in distinct_stages(s, spec)]
         index, busiest = max(timed, key=lambda x: x[1].total)
         kind = "last" if index == s.pp - 1 else "first" if index == 0 else "middle"
         t = step_time(scenario_from_dict(sc))
-        bound = s.grad_accum * (busiest.total - busiest.ep) + _ep_seconds(s, busiest)
+        bound = s.grad_accum * (busiest.total - busiest.ep) + ep_seconds(s, busiest)
         measured = t.tokens_per_step / t.world_size / float(r["measured"])
         excess = 0.0
         if kind == "last":

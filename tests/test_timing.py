@@ -433,7 +433,7 @@ def test_combined_1f1b_hides_each_all_to_all_behind_the_other_micro_batch():
     from engine.timing.a2a_overlap import paired_exposed_seconds
     from engine.timing.data import framework_profile
     from engine.timing.hardware import hardware_for
-    from engine.timing.model import _distinct_stages, rates_for, stage_time_per_micro_batch
+    from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
 
     def ep(nodes, overlap):
         s = _s(model="qwen3-30b-a3b", gpus_per_node=8, nodes=nodes, ep=8 * nodes, micro_batch=4, grad_accum=8,
@@ -446,7 +446,7 @@ def test_combined_1f1b_hides_each_all_to_all_behind_the_other_micro_batch():
     hidden = ep(2, True)[0]
     hw, prof = hardware_for(s), framework_profile("megatron")
     stage = stage_time_per_micro_batch(s, resolve_model(s), hw, prof, rates_for(s, hw, prof),
-                                       *_distinct_stages(s, resolve_model(s))[0])
+                                       *distinct_stages(s, resolve_model(s))[0])
     paired = paired_exposed_seconds(stage.ep_paired, 1)  # no pipelining: one model chunk
     assert 0 < paired < stage.ep  # part hides, part does not
     assert hidden == pytest.approx(stage.ep + 7 * paired)

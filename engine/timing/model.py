@@ -297,7 +297,7 @@ def _mixed_layers(spec: ModelSpec) -> bool:
     return len(set(spec.moe_layer_flags)) > 1
 
 
-def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
+def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count (two
     at most in an even split, more in DeepSpeed's; every stage where freezing or a dense/MoE mix makes the depth
     matter)."""
@@ -317,7 +317,7 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     return out
 
 
-def _ep_seconds(s: Scenario, st: _Stage) -> float:
+def ep_seconds(s: Scenario, st: _Stage) -> float:
     """Exposed expert-parallel all-to-all of a step. Under combined 1F1B only the micro-batches without a partner
     run theirs alone: the pipeline's warm-up forwards and cool-down backwards, min(grad_accum, pp) micro-batches'
     worth (one without pipelining: the first forward and the last backward)."""
@@ -335,7 +335,7 @@ def step_time(s: Scenario) -> StepTime:
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)
-    listed = _distinct_stages(s, spec)
+    listed = distinct_stages(s, spec)
     timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
@@ -348,7 +348,7 @@ def step_time(s: Scenario) -> StepTime:
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
-        "communication_ep": _ep_seconds(s, busiest), "communication_pp": pp_comm,
+        "communication_ep": ep_seconds(s, busiest), "communication_pp": pp_comm,
         "communication_dp": dp_comm + ga * delayed_amax_seconds(s, prof, hw), "bubble": bubble, "offload": offload,
         "optimizer": optimizer, "host": ga * busiest.host + optimizer_host_seconds(s, spec, optimizer, busiest),
     }
