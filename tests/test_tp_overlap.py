@@ -20,6 +20,8 @@ from engine.frameworks.defaults import TABLE
 from engine.scenario import resolve_model
 from engine.timing import step_time
 from engine.timing.costs import LayerCost
+from engine.timing.hardware import hardware_for
+from engine.timing.links import link, nvlink_domain
 from engine.timing.tp_overlap import UB_COMM_SMS, TpLayer, flop_shares, tp_exposed_seconds, userbuffers_on
 
 DENSE = {"model": "llama-3-8b", "nodes": 1, "gpus_per_node": 8, "tp": 8, "sequence_parallel": True,
@@ -92,6 +94,22 @@ def test_rows_that_ran_without_userbuffers_say_so():
     # Megatron-LM's README benchmark configuration names --tp-comm-overlap: its rows keep the framework's default
     assert "tp_comm_overlap" not in rows["megatron-lm-weak-scaling-gpt-70b-768"]["scenario"]
     assert TABLE["megatron"].tp_comm_overlap
+
+
+def test_tp_8_over_two_nvl72_trays_runs_userbuffers_on_nvlink():
+    # Nemotron-4 340B at TP 8 on GB200 (4-GPU trays): NeMo b4148d2 / v2.3.0's recipe sets tp_comm_overlap=True and
+    # Transformer Engine bee4649c has 'Add support for UB MNNVL (#1470)', so userbuffers span the two trays (the rows'
+    # notes); NCCL fuses an MNNVL clique's topologies into one node (v2.25.1-1 src/graph/topo.cc), so the TP group's
+    # collectives and userbuffers' copies cost what they would inside one 8-GPU NVSwitch node: the NVLink link
+    rows = [r for r in load_rows() if r["id"].startswith(("dgxc-25.05.05-nemotron-340b", "nemo-25.04-nemotron-340b"))]
+    assert len(rows) == 13  # 12 dgxc 25.05.05 rows (weak and strong scaling, bf16 and fp8) and NeMo 25.04's
+    for row in rows:
+        s = scenario_from_dict(row["scenario"])
+        assert (s.tp, s.gpus_per_node, row["scenario"]["tp_comm_overlap"]) == (8, 4, True)
+        assert userbuffers_on(s)
+        hw = hardware_for(s)
+        assert nvlink_domain(s, hw) == 72  # presets/gpus.json gb200 nvlink_domain_gpus
+        assert link(hw, s.tp, nvlink_domain(s, hw)) == (hw.intra_bytes_per_s, hw.latency_intra_s)
 
 
 def test_nccl_holds_its_sms_beside_the_async_backward_gemms():
