@@ -1,8 +1,9 @@
 """What a host_speed factor on the DGX B200/B300 hosts would do to the published rows: a sensitivity, not a fit.
 
-presets/host_overhead.json host_speed scales the launch and Python-call figures on Grace hosts (GB200, GB300, GH200)
-by what NVIDIA/TransformerEngine issue #2053 measured there; B200 and B300 keep factor 1 because no source measures
-their hosts (Xeon Platinum 8570 / Xeon 6776P). This script sets a trial factor on the GPUs named, in this process
+presets/host_overhead.json host_speed scales the launch, Python-call and module-call figures on Grace hosts (GB200
+and GB300 by Megatron-LM's CI steps on DGX GB200 against DGX H100, benchmarks/megatron_ci_host_ratio.py; GH200 by
+NVIDIA/TransformerEngine issue #2053); B200 and B300 keep factor 1 because no source measures their hosts (Xeon
+Platinum 8570 / Xeon 6776P; the CI has no DGX B200 runs). This script sets a trial factor on the GPUs named, in this process
 only (the preset file is not touched), and prints the cross-validated figures of every row and of those GPUs' rows,
 so a measured factor, once found, can be judged at once.
 

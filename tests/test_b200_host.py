@@ -8,7 +8,8 @@ skills; every per-call figure is from an H100 DGX, a desktop or a Grace system).
 each, 2.1/4 GHz base/max boost, against the DGX H100's 2 x Xeon Platinum 8480C, 56 cores, 2.0/3.8 GHz
 (vengineer.hatenablog.com/entry/2024/06/25/080000 compares the two datasheets), the host
 issue #2053 measured at 13.48 us per torch.nn.Linear forward: a newer core of the same family at a higher clock, so
-the Grace factor (2.75) has no reason to carry over. A factor could only be read off the published B200 rows whose
+the Grace factor (1.54, Megatron-LM's CI on GB200 against DGX H100) has no reason to carry over; Megatron-LM's CI has no
+DGX B200 runs. A factor could only be read off the published B200 rows whose
 gap it would close: the dense rows' host work hides behind the GPU whatever its speed (below), so only the MoE rows
 with a host synchronisation per layer move, and choosing a factor from them would be a fit to those rows
 (benchmarks/host_speed_sensitivity.py prints what a trial factor does, cross-validated)."""

@@ -1,9 +1,10 @@
-"""The Grace host factor (presets/host_overhead.json host_speed: NVIDIA/TransformerEngine issue #2053 timed one
-torch.nn.Linear forward's host side at 37.08 us on GB200 and 33.17 us on GH200 against 13.48 us on a DGX H100's
-Xeon) applies to every host launch and Python call the time model costs, not only the layers' launches: DeepSpeed
-2021's ZeRO-3 gathers and reduce-scatters (engine/timing/zero3_sync.py), InternEvo's per-bucket synchronize gap
-(data_parallel.py bucket_sync_gap_seconds) and bitsandbytes' per-tensor optimizer syncs (offload.py). The device
-round trip (sync_seconds) is not a host speed and stays unscaled."""
+"""The Grace host factor (presets/host_overhead.json host_speed: Megatron-LM's host-bound CI steps take 1.54x as long
+on GB200 as on a DGX H100, tests/data/megatron_ci_iteration_time.json; NVIDIA/TransformerEngine issue #2053 timed one
+torch.nn.Linear forward's host side at 33.17 us on GH200 against 13.48 us on a DGX H100's Xeon) applies to every host
+launch and Python call the time model costs, not only the layers' launches: DeepSpeed 2021's ZeRO-3 gathers and
+reduce-scatters (engine/timing/zero3_sync.py), InternEvo's per-bucket synchronize gap (data_parallel.py
+bucket_sync_gap_seconds) and bitsandbytes' per-tensor optimizer syncs (offload.py). The device round trip
+(sync_seconds) is not a host speed and stays unscaled."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def _on(gpu: str):
 
 def test_grace_hosts_are_slower_and_others_keep_the_preset():
     factor = FIG["host_speed"]["factor"]["gb200"]
-    assert factor > 2.0  # 37.08 / 13.48 = 2.75 (issue #2053)
+    assert factor > 1.0  # 1.54, the median GB200 / DGX H100 ratio of Megatron-LM's host-bound CI steps
     assert host_call_seconds(_on("gb200")) == pytest.approx((LAUNCH * factor, VIEW * factor))
     assert host_call_seconds(_on("h100-sxm-80gb")) == pytest.approx((LAUNCH, VIEW))
 

@@ -191,13 +191,14 @@ def linear4bit_layer_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
 def _module_seconds(s: Scenario, fused: bool, moe: bool) -> tuple[float, float, float]:
     """(forward, backward, experts' forward) host seconds of one layer's TE and Megatron module calls that no CUDA
     graph captures (te_module_host.py), each at te_modules' factor x one nn.Linear call and launch on an H100 DGX's
-    host, on every host (te_modules _source: why the Grace factor is not applied)."""
+    host, times the run's host speed (host_speed: Megatron-LM's own CI steps, module calls for the most part, take
+    1.54x as long on GB200's Grace as on a DGX H100's Xeon, so the factor applies to them as to the launches)."""
     table = host_figures()["te_modules"]
     fwd, bwd, experts = te_module_calls(s, fused, moe, captured_parts(s), table)
     if not fwd + bwd:
         return 0.0, 0.0, 0.0
     fig = host_figures()
-    unit = table["factor"] * (fig["launch_seconds"]["value"] + fig["module_call_seconds"]["value"])
+    unit = table["factor"] * (fig["launch_seconds"]["value"] + fig["module_call_seconds"]["value"]) * host_speed_factor(s)
     return fwd * unit + backend_selection_seconds(s, fused), bwd * unit, experts * unit
 
 
