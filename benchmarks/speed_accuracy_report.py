@@ -4400,11 +4400,23 @@ def render() -> str:
               "the bf16 twins unchanged); all rows median 6.70% -> 6.72%, p90 23.30% -> 23.29%, beyond 25% 82 -> 82, "
               "median signed +1.5% unchanged; NVIDIA/NeMo p90 21.4% -> 20.8%; layout pairs 887 -> 888 of 1,031 (+46 "
               "equal); famous runs 6 of 16 unchanged; GB200 fp8/bf16 twins (benchmarks/fp8_twins.py) predicted 1.590 -> "
-              "1.585 against 1.487 measured; output_fingerprint 0 of 2,612 drawn scenarios moved. Still open: what the "
-              "TP 1 fp8 rows lack (NeMo 25.02's Llama 3 8B and Nemotron-4 15B on B200 +20% / +29%, 25.04's Nemotron-4 15B "
-              "and Llama 3 70B on GB200 +21% / +16%, where 25.04's Llama 3 8B on GB200 is +5%) has no bf16 twin in its "
-              "table and no fp8 kernel behind it in the code read here; the cuDNN and cuBLAS of the 25.02 container (the "
-              "first Blackwell release) are not in the stored sources.", "",
+              "1.585 against 1.487 measured; output_fingerprint 0 of 2,612 drawn scenarios moved. Where the rest of the "
+              "fast fp8 rows sits, by the same layout in other releases and systems (cross-validated): Llama 3 8B on 8 "
+              "B200, TP 1, fp8, is +20.4% in NeMo 25.02 (delayed, eager; 26,006 tokens/s) but +7.5% in 25.04.rc2's 8K row "
+              "(28,854), +2.0% in Megatron-Bridge 25.09 (current scaling, 29,994) and -0.1% in 25.11 (30,624): the "
+              "cheapest recipe measured slowest, in the first Blackwell container, so NeMo 25.02's B200 rows (Nemotron-4 "
+              "15B +29%) carry a release's gap, not an fp8 one. Llama 3.1 405B at TP 4 x CP 2 x PP 8 in fp8 is +0.8..+9.4% "
+              "on DGX B200 (NeMo 25.02, Megatron-Bridge 25.09 and 25.11, per-tensor and MXFP8) against +22.8..+28.7% on "
+              "GB200 (NeMo 25.04, dgxc 25.05.05, Megatron-Bridge 25.09), and Nemotron-4 340B at TP 8 x PP 4 x VP 12 is "
+              "-5.4% on B200 (TP inside the HGX node) against +22.8..+34.3% on GB200 (TP over two trays): the same fp8 "
+              "path, fast only on GB200, which is the GB200 layouts' missing time of the paragraphs above (the TP 8 "
+              "rows are h-tp8gb200's; this change moves them by 0.1-0.8 points, their bf16 twins not at all). Still "
+              "open: the TP 1 rows on GB200 (NeMo 25.04's Nemotron-4 15B +20.8% and Llama 3 70B FSDP +15.7%, "
+              "Megatron-Bridge's Llama 3 8B and 70B +7-19% without ceilings, where B200's same recipes are +2-4%) have no "
+              "bf16 twin in their tables, and GB200's clock under fp8 against bf16 has no sustained measurement on "
+              "representative data (B300's random-operand figures, 2,630 against 1,487-1,492 TFLOPS at the 1,100 W "
+              "limit, ademeure/QuickRunCUDA b300_clean/CUBLAS_REAL_VALIDATION.md at 0bb48c3f, are the one, weighed in "
+              "sustained_compute_fraction).", "",
               "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]

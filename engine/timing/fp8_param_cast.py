@@ -51,7 +51,7 @@ DELAYED_CALLS_PER_WEIGHT = 7
 def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, hw: Hardware, layers: int,
                            trained_share: float = 1.0) -> float:
     """Seconds per step the GPU idles while the host runs the fp8 parameter update of Megatron's optimizer step (the
-    module's text): the grad-norm round trip, VIEWS_PER_WEIGHT Python calls per fp8 weight of the rank's `layers`
+    module's text): the grad-norm round trip, the recipe's Python calls per fp8 weight of the rank's `layers`
     decoder layers (`trained_share` of them: the buffers hold only the weights that train, so frozen layers add
     none), and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its weights in
     fp8 (fp8_param_gather) under the distributed optimizer with one of Transformer Engine's per-tensor recipes,
