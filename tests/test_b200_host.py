@@ -63,6 +63,7 @@ def test_a_slower_b200_host_moves_only_the_moe_rows_with_a_sync(fresh_stage_time
     rows = _rows()
     assert set(rows) == {*DENSE, MOE_MBS1}
     before = {rid: _step_seconds(r) for rid, r in rows.items()}
+    dense_before = {rid: step_time(scenario_from_dict(rows[rid]["scenario"])).breakdown_seconds for rid in DENSE}
     monkeypatch.setitem(host_figures()["host_speed"]["factor"], "b200", TRIAL)
     for table in memo_tables():
         table.clear()
@@ -72,5 +73,12 @@ def test_a_slower_b200_host_moves_only_the_moe_rows_with_a_sync(fresh_stage_time
                                                   fig["view_seconds"]["value"] * TRIAL))
     after = {rid: _step_seconds(r) for rid, r in rows.items()}
     for rid in DENSE:  # the host runs ahead of these layers' GPU work at either speed
-        assert after[rid] == pytest.approx(before[rid], rel=1e-9)
+        # but not of the optimizer step's fp8 weight cast: these rows keep fp8 primary weights (NeMo 25.02's
+        # bf16_with_fp8_mixed sets fp8_params), whose per-weight host calls run on an idle GPU after the grad-norm
+        # round trip (engine/timing/fp8_param_cast.py): the step grows by at most that term's growth (less where the
+        # MFU ceiling holds the step), a few milliseconds of a seconds-long step
+        terms = step_time(scenario_from_dict(rows[rid]["scenario"])).breakdown_seconds
+        added = terms["optimizer"] - dense_before[rid]["optimizer"]
+        assert 0 < after[rid] - before[rid] <= added * (1 + 1e-9)
+        assert added < 1e-3 * before[rid]
     assert after[MOE_MBS1] > before[MOE_MBS1] * 1.1  # after each dispatcher sync the GPU waits for the host

@@ -4,7 +4,9 @@ distributed optimizer, FP8_RECIPE tensorwise). Expected counts come from the sou
 GPT layer (megatron/core/models/gpt/gpt_layer_specs.py: self_attention.linear_qkv and linear_proj, mlp.linear_fc1 and
 linear_fc2, four Transformer Engine linears a dense layer), Transformer Engine v2.8's
 _cast_master_weights_to_fp8_current_scaling (three view calls per fp8 weight, one amax all-reduce over the
-data-parallel group) and Megatron's get_grad_norm_fp32 (one .item())."""
+data-parallel group), Transformer Engine v2.2's _cast_master_weights_to_fp8_delayed_scaling (three views, and an index
+and a view into each packed buffer: seven calls per fp8 weight, one amax all-reduce) and Megatron's get_grad_norm_fp32
+(one .item())."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 from engine.accuracy.published_throughput import load_rows
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.timing.data import framework_profile
-from engine.timing.fp8_param_cast import VIEWS_PER_WEIGHT, fp8_param_cast_seconds
+from engine.timing.fp8_param_cast import DELAYED_CALLS_PER_WEIGHT, VIEWS_PER_WEIGHT, fp8_param_cast_seconds
 from engine.timing.hardware import hardware_for
 from engine.timing.host import host_call_seconds, host_figures
 from engine.timing.links import nvlink_domain
@@ -53,7 +55,7 @@ def test_the_update_does_not_shrink_with_the_shards():
     assert _seconds(small) - _seconds(large) == pytest.approx((91.8 - 78.8) * 1e-6)
 
 
-@pytest.mark.parametrize("change", [{"fp8_param_gather": False}, {"fp8_recipe": "delayed"}, {"zero_stage": 0}])
+@pytest.mark.parametrize("change", [{"fp8_param_gather": False}, {"fp8_recipe": "mxfp8"}, {"zero_stage": 0}])
 def test_only_the_path_read_is_charged(change: dict):
     s = dataclasses.replace(_row("mlperf5.1-nvidia-llama31_8b-gb300-72"), **change)
     assert _seconds(s) == 0.0
@@ -82,3 +84,17 @@ def test_frozen_weights_add_nothing():
     # LoRA trains bf16 adapters: the frozen fp8 base weights are in no gradient buffer, so the optimizer lists none
     s = dataclasses.replace(_row("mlperf5.1-nvidia-llama31_8b-gb300-72"), method="lora")
     assert _seconds(s) == 0.0
+
+
+def test_delayed_scaling_pays_its_own_calls_per_weight():
+    # NeMo 25.02's Nemotron-4 15B on 64 B200s: delayed scaling with fp8 primary weights (bf16_with_fp8_mixed sets
+    # fp8_params, nemo/collections/llm/recipes/precision/mixed_precision.py at v2.2.0), TP 1: 32 layers x 4 weights.
+    # The same step under current scaling has the same round trip and amax all-reduce, so the two differ by the calls
+    # per weight alone: 7 (Transformer Engine v2.2 utils.py lines 133-135, 164, 179) against 3
+    s = _row("nemo-25.02-nemotron-15b-dgx-b200-fp8-64")
+    assert (s.fp8_recipe, s.fp8_param_gather) == ("delayed", True)
+    weights = resolve_model(s).layers * 4
+    current = dataclasses.replace(s, fp8_recipe="tensorwise")
+    extra = (DELAYED_CALLS_PER_WEIGHT - VIEWS_PER_WEIGHT) * weights * host_call_seconds(s)[1]
+    assert (DELAYED_CALLS_PER_WEIGHT, VIEWS_PER_WEIGHT) == (7, 3)
+    assert _seconds(s) - _seconds(current) == pytest.approx(extra)

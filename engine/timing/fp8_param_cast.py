@@ -15,7 +15,15 @@ those are counted: the weights' Python bookkeeping (_get_quantizer, _reset_cache
 shards are left out, so the figure is a lower bound. The weights are the Float8Tensor parameters of Megatron's layers:
 linear_qkv and linear_proj (MLA: its separate projections), linear_fc1 and linear_fc2, and in an MoE layer each local
 expert's two (Transformer Engine's GroupedLinear registers weight0..weightN-1, one per expert) and a shared expert's
-two. No Qt.
+two. Delayed scaling takes the same path with more calls a weight: Transformer Engine v2.2 (c55e425,
+transformer_engine/pytorch/tensor/utils.py _cast_master_weights_to_fp8_delayed_scaling) loops over every fp8 weight
+whether or not the rank holds a shard of it, three view calls each (lines 133-135: its quantizer's amax and scale,
+its scale_inv), then packs the amaxes and the scales through per-weight views (lines 164 and 179:
+packed[i].view(1), an index and a view each) and all-reduces the packed amaxes over the data-parallel group (line
+168). Megatron-Core's own loop for Transformer Engine 2.0-2.1, which a 2.2 development build such as NeMo 25.04's
+bee4649c (2.2.0.dev0) also takes (NVIDIA/Megatron-LM 3cdfd613 megatron/core/fp8_utils.py: is_te_min_version("2.2")
+is False for a .dev0 release, megatron/core/utils.py line 265), makes the same calls: the three views and
+_reset_caches per weight, the packed scale and amax views, one all-reduce over the data-parallel group. No Qt.
 """
 
 from __future__ import annotations
@@ -35,20 +43,25 @@ from .links import nvlink_domain
 
 # Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
 VIEWS_PER_WEIGHT = 3
+# Transformer Engine v2.2 utils.py _cast_master_weights_to_fp8_delayed_scaling: three views, and an index and a view
+# into each of the packed amax and scale buffers, per fp8 weight (above)
+DELAYED_CALLS_PER_WEIGHT = 7
 
 
 def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, hw: Hardware, layers: int,
                            trained_share: float = 1.0) -> float:
     """Seconds per step the GPU idles while the host runs the fp8 parameter update of Megatron's optimizer step (the
-    module's text): the grad-norm round trip, VIEWS_PER_WEIGHT Python calls per fp8 weight of the rank's `layers`
+    module's text): the grad-norm round trip, the recipe's Python calls per fp8 weight of the rank's `layers`
     decoder layers (`trained_share` of them: the buffers hold only the weights that train, so frozen layers add
     none), and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its weights in
-    fp8 (fp8_param_gather) under the distributed optimizer with Transformer Engine's tensorwise (current scaling)
-    recipe, the path read here, and trains them (LoRA's adapters are not fp8 weights); Megatron's frameworks only
+    fp8 (fp8_param_gather) under the distributed optimizer with one of Transformer Engine's per-tensor recipes,
+    tensorwise (current scaling, VIEWS_PER_WEIGHT calls a weight) or delayed (DELAYED_CALLS_PER_WEIGHT), the paths
+    read here, and trains them (LoRA's adapters are not fp8 weights); Megatron's frameworks only
     (takes_megatron_arguments), since the update is its DistributedOptimizer's."""
-    if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1 and s.method not in ("lora", "qlora")
-            and defaults_for(s.framework).takes_megatron_arguments  # Megatron's DistributedOptimizer runs it
-            and current_scaling(fp8_casts(s, prof))):
+    calls = _calls_per_weight(fp8_casts(s, prof))
+    if not (calls and s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1
+            and s.method not in ("lora", "qlora")
+            and defaults_for(s.framework).takes_megatron_arguments):  # Megatron's DistributedOptimizer runs it
         return 0.0
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]
@@ -57,7 +70,16 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     # the framework leaves it on: collectives.small_message_latency)
     amax = small_message_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, domain, s.tp,
                                  nvls=nccl_nvls(prof)) if ranks > 1 else 0.0
-    return host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * call + amax
+    return host_figures()["sync_seconds"]["value"] + weights * calls * call + amax
+
+
+def _calls_per_weight(recipe: str) -> int:
+    """Host tensor calls per fp8 weight of Transformer Engine's master-weight cast for a cast recipe (fp8_casts' key):
+    current scaling's VIEWS_PER_WEIGHT, Transformer Engine's delayed scaling (te-delayed and its non-TN and ROCm
+    variants) DELAYED_CALLS_PER_WEIGHT; 0 for the recipes whose path is not read here (MXFP8, blockwise, torchao)."""
+    if current_scaling(recipe):
+        return VIEWS_PER_WEIGHT
+    return DELAYED_CALLS_PER_WEIGHT if recipe.startswith("te-") and recipe.endswith("-delayed") else 0
 
 
 @lru_cache(maxsize=256)
