@@ -48,9 +48,12 @@ def test_the_counts_of_rows_over_the_bound():
     rows = module.bounds()
     assert len(rows) == 413
     # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
-    # engine/timing/tp_overlap.py): fewer is the time model getting closer
-    assert len(module.over(rows)) <= 38
-    assert len(module.over(rows, with_bubble=True)) <= 57
+    # engine/timing/tp_overlap.py): fewer is the time model getting closer. 39 and 58 since B200 computes at the clock
+    # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
+    # Tilebench): NeMo 25.02's Mixtral 8x22B fp8 at 65,536 tokens on 256 B200 goes 0.956 -> 1.021 of its measured step
+    # (1.036 with the bubble); its stage holds 2.1 s of exposed expert all-to-all in a 7.7 s step, the row's -7% -> -10%
+    assert len(module.over(rows)) <= 39
+    assert len(module.over(rows, with_bubble=True)) <= 58
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
