@@ -194,7 +194,9 @@ def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains()
     saturates every value above 464 to 448 (EricLBuehler/float8 src/lib.rs at 04aae27, convert_to_fp8, SatFinite), so
     they say nothing of fp8 matmuls on training data. AMD's thermally stable hipBLASLt runs on representative data
     settle FP8 at the BF16 clock (ROCm/rocm-blogs measuring-max-achievable-flops-part2 at 8e01195: MI300X 1,230 and
-    1,207 MHz), so fp8 matmuls keep the same share of their MAMF as bf16 ones. H200 is the same GH100 at 700 W."""
+    1,207 MHz), so fp8 matmuls keep the same share of their MAMF as bf16 ones. H200 is the same GH100 at 700 W. The same
+    README's 'NVIDIA GH200 480GB' row (added with the H100's in c12f710) is about 705 TFLOPS BF16, over the GH200 MAMF
+    of 828.6 (stas00's 900 W HBM3e GH200; FP8 1,535.0)."""
     from engine.timing.data import framework_profile
     from engine.timing.model import rates_for
 
@@ -202,7 +204,8 @@ def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains()
     for gpu, peak, mamf, sustained, fp8_peak, fp8_mamf in (
             ("h100-sxm-80gb", 989e12, 0.803, 730 / 794.5, 1979e12, 1402.6 / 1979),
             ("h200", 989e12, 0.803, 730 / 794.5, 1979e12, 0.734),
-            ("gb200", 2500e12, 0.729, 1550 / 1822, 5000e12, 3615.6 / 5000)):
+            ("gb200", 2500e12, 0.729, 1550 / 1822, 5000e12, 3615.6 / 5000),
+            ("gh200", 989e12, 0.838, 705 / 828.6, 1979e12, 1535.0 / 1979)):
         s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "megatron", "precision": "fp8"})
         hw = hardware_for(s)
         assert math.isclose(hw.sustained_fraction, round(sustained, 3))
