@@ -28,6 +28,7 @@ from typing import Any
 
 from .data import efficiency
 from .hardware import Hardware
+from .measured_busbw import measured_all_reduce_seconds, sweep_algorithm
 from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
 from .nccl_protocols import all_reduce_protocol_options, protocols, ring_latency, tree_latency
 
@@ -91,21 +92,37 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     """(bus bytes/s, latency) of the all-reduce NCCL picks over a group whose ring runs at `link_bytes_per_s`, for
     a framework of time profile `prof`: NVLS inside one NVLink domain moves the bytes faster than the ring where
     the framework leaves it on; with `message_bytes` (one all-reduce's) NCCL's time for that message decides,
-    the tree at its own bandwidth (nccl_algorithms.py), else a large message's."""
+    the tree at its own bandwidth (nccl_algorithms.py), else a large message's. A group inside a node of a GPU
+    with a measured sweep over its own links (measured_busbw.py) takes the sweep's time at that message (latency
+    included), or, for an NVLS sweep, the lower of it and the other algorithms' time."""
     share = _share(hw, nccl_nvls(prof))
-    if message_bytes > 0:
-        nodes, per_node = group_nodes(ranks, span, domain, stride)
-        ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
-        ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
-        ring_seconds = ring_bytes / link_bytes_per_s
-        factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
-        if pat_library(hw.arch):  # NCCL's LL and LL128 too (nccl_protocols.py); RCCL's are not read
-            seconds, latency = min([(factor * ring_seconds + latency, latency)] + list(all_reduce_protocol_options(
-                ranks, *_steps(ALL_REDUCE, ranks, nodes), nodes, min(per_node, ranks), hw.nvlink, hw.arch,
-                link_bytes_per_s, message_bytes)))
-            return ring_bytes / (seconds - latency), latency
-    else:
+    if message_bytes <= 0:
         factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)
+        return link_bytes_per_s / factor, latency
+    gpu = hw.gpu_id or ""
+    measured = measured_all_reduce_seconds(gpu, ranks, message_bytes, share > 0, domain) if (
+        hw.preset_intra and span <= domain) else 0.0
+    forced = bool(measured and sweep_algorithm(gpu))
+    bus, latency = _message_link(hw, 0.0 if forced else share, ranks, span, domain, stride, link_bytes_per_s,
+                                 message_bytes)
+    ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
+    if measured and (not forced or measured < ring_bytes / bus + latency):
+        return ring_bytes / measured, 0.0
+    return bus, latency
+
+
+def _message_link(hw: Hardware, share: float, ranks: int, span: int, domain: int, stride: int,
+                  link_bytes_per_s: float, message_bytes: float) -> tuple[float, float]:
+    nodes, per_node = group_nodes(ranks, span, domain, stride)
+    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
+    ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
+    ring_seconds = ring_bytes / link_bytes_per_s
+    factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
+    if pat_library(hw.arch):  # NCCL's LL and LL128 too (nccl_protocols.py); RCCL's are not read
+        seconds, latency = min([(factor * ring_seconds + latency, latency)] + list(all_reduce_protocol_options(
+            ranks, *_steps(ALL_REDUCE, ranks, nodes), nodes, min(per_node, ranks), hw.nvlink, hw.arch,
+            link_bytes_per_s, message_bytes)))
+        return ring_bytes / (seconds - latency), latency
     return link_bytes_per_s / factor, latency
 
 
@@ -170,41 +187,22 @@ def bucket_count(bytes_total: float, bucket_bytes: float) -> int:
 
 
 def tp_unit_seconds(hw: Hardware, ranks: int, message_bytes: float, link_bytes_per_s: float, latency: float,
-                    node_all_reduce: bool, nvls: bool = False) -> float:
+                    node_gpus: int, nvls: bool = False) -> float:
     """Seconds of one tensor-parallel collective unit (an all-reduce of `message_bytes`, or an all-gather and
     reduce-scatter pair of the same bus bytes): the node's measured all-reduce sweep where it has one and the group
-    all-reduces inside the node over its own links (node_all_reduce; measured_all_reduce_seconds), else the ring
-    over the link, 2 (n - 1) / n of the message, plus the (ring's) latency; or, where the all-reduce stays in the
-    NVLink domain and the framework leaves NVLS on (nvls), NVLS if NCCL's time for this message is lower
-    (nccl_algorithms.all_reduce_choice)."""
-    measured = measured_all_reduce_seconds(hw.gpu_id or "", ranks, message_bytes) if node_all_reduce else 0.0
+    all-reduces inside the node (of `node_gpus` GPUs; 0 where it does not, or the pair runs) over the preset's own
+    links (measured_busbw.py), else the ring over the link, 2 (n - 1) / n of the message, plus the (ring's)
+    latency; or, where the all-reduce stays in the NVLink domain and the framework leaves NVLS on (nvls), NVLS if
+    NCCL's time for this message is lower (nccl_algorithms.all_reduce_choice), NVLS's own measured sweep where the
+    GPU has one."""
+    gpu = hw.gpu_id or ""
+    measured = measured_all_reduce_seconds(gpu, ranks, message_bytes, nvls, node_gpus) if (
+        node_gpus and hw.preset_intra) else 0.0
     ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
-    share = _share(hw, nvls) if node_all_reduce and not measured else 0.0
+    if measured:  # NCCL's own pick measured, or NVLS measured against the ring
+        return min(measured, ring_seconds + latency) if sweep_algorithm(gpu) else measured
+    share = _share(hw, nvls) if node_gpus else 0.0
     if share:
         _, factor, latency = all_reduce_choice(share, ranks, 1, latency, 0.0, ring_seconds)
         return factor * ring_seconds + latency
-    return measured or ring_seconds + latency
-
-
-@lru_cache(maxsize=1024)
-def measured_all_reduce_seconds(gpu_id: str, ranks: int, message_bytes: float) -> float:
-    """Seconds of one all-reduce of `message_bytes` over `ranks` GPUs of one node, from the node's measured bus
-    bandwidth by message size (presets/efficiency.json all_reduce_bus_bandwidth_measured: log-linear between its
-    points; a group of fewer ranks than measured is read at the message whose ring steps are as large); 0 where the
-    GPU has no sweep, the group is larger than the measured one or the message is below the sweep."""
-    table = efficiency()["all_reduce_bus_bandwidth_measured"]
-    entry = table.get(gpu_id)
-    if entry and "same_as" in entry:
-        entry = table[entry["same_as"]]
-    if not entry or ranks <= 1 or ranks > entry["ranks"]:
-        return 0.0
-    points = entry["bytes_busbw"]
-    size = message_bytes * entry["ranks"] / ranks  # an each-step slice of message / ranks, as the measured ring's
-    if size < points[0][0]:
-        return 0.0
-    busbw = points[-1][1]
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        if size <= x1:
-            busbw = y0 + (y1 - y0) * math.log(size / x0) / math.log(x1 / x0)
-            break
-    return 2 * (ranks - 1) / ranks * message_bytes / busbw
+    return ring_seconds + latency

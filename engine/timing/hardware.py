@@ -38,6 +38,7 @@ class Hardware:
     sustained_fraction: float = 1.0  # of the short-run matmul/attention rates, once the power limit pulls the clock down
     fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls (the bf16 share unless a GPU has its own fp8 measurement)
     ring_inter_bytes_per_s: float = 0.0  # measured bus bandwidth of one collective ring between nodes; 0: not stated
+    preset_intra: bool = False  # a preset GPU's own links inside the node (no stated intra-node bandwidth)
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -121,6 +122,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         fp8_sustained_fraction=_fp8_sustained(gpu_id),
         # a measured busbw is what NCCL reached: no achieved fraction on top
         ring_inter_bytes_per_s=float(ring or 0.0),
+        preset_intra=gpu_id is not None and intra is None,  # its measured collective sweeps apply (measured_busbw.py)
     )
 
 

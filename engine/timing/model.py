@@ -192,8 +192,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
     ep_lat = link(hw, ep_ranks(s)[0], node, ep_ranks(s)[1])[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
-    tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
-                              and s.intra_node_bandwidth_bytes_per_s is None, nccl_nvls(prof))
+    tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, 0 if s.sequence_parallel or s.tp > node
+                              else node, nccl_nvls(prof))  # the node's GPUs where TP all-reduces inside it
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
     paired: list[PairedLayers] = []
     groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
