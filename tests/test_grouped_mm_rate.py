@@ -54,7 +54,8 @@ def _ratio_from_readme(table: dict[int, float], mxfp8: bool) -> float:
 
 
 def test_preset_ratios_are_the_readme_medians():
-    """The preset's 0.503 (bf16) and 0.509 (MXFP8) are the medians over G of the derivation above, to 3 places."""
+    """The preset's 0.503 (bf16) and 0.508 (MXFP8) are the medians over G of the derivation above, to 3 places
+    (MXFP8 was 0.509 when B200's element-wise rate was the generic 0.85 of peak; its measured 0.855 moved it)."""
     table = efficiency()["grouped_mm_rate_of_dense"]["torch-grouped-mm"]
     assert math.isclose(table["bf16"]["b200"], _ratio_from_readme(BF16_US, False), abs_tol=6e-4)
     assert math.isclose(table["mxfp8"]["b200"], _ratio_from_readme(MXFP8_US, True), abs_tol=6e-4)
@@ -70,7 +71,7 @@ def test_only_torchtitans_grouped_kernel_on_measured_gpus_slows():
     titan = framework_profile("torchtitan")
     assert titan["expert_kernel"] == "torch-grouped-mm"
     assert grouped_mm_rate(_scenario(), titan) == 0.503
-    assert grouped_mm_rate(_scenario(precision="fp8", fp8_recipe="mxfp8"), titan) == 0.509
+    assert grouped_mm_rate(_scenario(precision="fp8", fp8_recipe="mxfp8"), titan) == 0.508  # the preset, derived above
     assert grouped_mm_rate(_scenario(precision="fp8", fp8_recipe="tensorwise"), titan) == 1.0
     assert grouped_mm_rate(_scenario(gpu="h100-sxm-80gb"), titan) == 1.0
     assert grouped_mm_rate(_scenario(framework="megatron"), framework_profile("megatron")) == 1.0

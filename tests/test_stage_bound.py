@@ -52,8 +52,9 @@ def test_the_counts_of_rows_over_the_bound():
     # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
     # Tilebench): NeMo 25.02's Mixtral 8x22B fp8 at 65,536 tokens on 256 B200 goes 0.956 -> 1.021 of its measured step
     # (1.036 with the bubble); its stage holds 2.1 s of exposed expert all-to-all in a 7.7 s step, the row's -7% -> -10%
-    assert len(module.over(rows)) <= 39
-    assert len(module.over(rows, with_bubble=True)) <= 58
+    # 38 and 50 since the H100's element-wise rate is its measured BabelStream Triad (0.887 of peak, h-hbm)
+    assert len(module.over(rows)) <= 38
+    assert len(module.over(rows, with_bubble=True)) <= 50
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
@@ -61,12 +62,15 @@ def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
     its floor (bf16 MAMF without the power limit, the logits read and their gradient written once) 10 of them were
     still over, so the model's overcharge lay in the stage's decoder layers, not (only) in its head. Megatron's TP
     collectives counted from its code (engine/timing/tp_overlap.py, h-tpoverlap) took part of it off those layers:
-    0.973-1.010 on the bound alone, 9 of 12 over with the bubble, 1 with the head at its floor."""
+    0.973-1.010 on the bound alone, 9 of 12 over with the bubble, 1 with the head at its floor; the H100's measured
+    element-wise rate (presets/efficiency.json memory_bandwidth_fraction _gpu, BabelStream Triad 0.887 of peak where
+    0.85 was taken, h-hbm) takes more off them: 0.967-1.004, 4 of 12 over with the bubble, none with the head at its
+    floor."""
     module = _module()
     rows = _pp8_70b(module.bounds())
     assert len(rows) == 12 and {b.kind for b in rows} == {"last"}
-    assert min(b.ratio for b in rows) == pytest.approx(0.973, abs=5e-4)
-    assert max(b.ratio for b in rows) == pytest.approx(1.010, abs=5e-4)
-    assert len(module.over(rows, with_bubble=True)) == 9
-    assert len(module.over(rows, head_floor=True)) == 1
+    assert min(b.ratio for b in rows) == pytest.approx(0.967, abs=5e-4)
+    assert max(b.ratio for b in rows) == pytest.approx(1.004, abs=5e-4)
+    assert len(module.over(rows, with_bubble=True)) == 4
+    assert len(module.over(rows, head_floor=True)) == 0
     assert all(b.head_excess_s > 0 for b in rows)  # the floor is below what the model charges the head

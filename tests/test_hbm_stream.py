@@ -1,0 +1,37 @@
+"""The element-wise (memory-bound) kernels' rate per GPU where the GPU's own stream figure was measured
+(presets/efficiency.json memory_bandwidth_fraction _gpu): each GPU's Hardware.memory_bytes_per_s is the printed
+measurement, within the 3-place rounding of the stored fraction."""
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.timing.hardware import hardware_for
+
+
+def _rate(gpu: str) -> float:
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "gpus_per_node": 8, "fsdp": True, "micro_batch": 1,
+                            "seq_len": 4096, "precision": "mixed-bf16"})
+    return hardware_for(s).memory_bytes_per_s
+
+
+@pytest.mark.parametrize(("gpu", "measured_bytes_per_s"), [
+    # BabelStream Triad (3 arrays counted, 10.5 GB each) on one GPU of Azure's ND H100 v5, ND H200 v5 and ND A100 v4 VMs:
+    # Azure/AI-benchmarking-guide Azure_Results/ND_*_results.md 'HBM Bandwidth' (samuel-bohman copy at 26d18e9 / 0de7d01)
+    ("h100-sxm-80gb", 2.97e12), ("h200", 4.15e12), ("a100-80gb", 1.70e12),
+    # Tilebench's B200 calibration: Triton SM copy of 4,096 MiB, read + write counted (summary.json hbm_stream_bw)
+    ("b200", 6.841e12), ("b200-750w", 6.841e12),
+    # ademeure/QuickRunCUDA b300_clean/01_hbm_bandwidth.md at 65b20e4: cudaMemcpyAsync D2D of 2 GB, read + write
+    ("b300", 6.557e12),
+])
+def test_measured_gpus_stream_at_their_measurement(gpu, measured_bytes_per_s):
+    assert _rate(gpu) == pytest.approx(measured_bytes_per_s, rel=2e-3)
+
+
+@pytest.mark.parametrize(("gpu", "datasheet_bytes_per_s"), [
+    # presets/gpus.json memory bandwidths of GPUs with no stream measurement of their own
+    ("a100-40gb", 1.555e12), ("h100-sxm-96gb-hbm2e-500w", 2.4e12), ("gh200", 4.0e12), ("gb200", 8.0e12),
+    ("gb300", 8.0e12), ("mi325x", 6.0e12),
+])
+def test_unmeasured_gpus_keep_the_generic_share(gpu, datasheet_bytes_per_s):
+    """0.85 of the datasheet: the generic BabelStream share the file keeps where a GPU has no figure of its own."""
+    assert _rate(gpu) == pytest.approx(0.85 * datasheet_bytes_per_s, rel=1e-9)
