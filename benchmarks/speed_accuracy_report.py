@@ -4751,13 +4751,24 @@ def render() -> str:
               "eager bf16 element-wise kernels may stream below BabelStream's doubles. Better: the stage bound's 12 Llama 3"
               " 70B fp8 PP 8 rows 0.973-1.010 -> 0.967-1.004, 4 of 12 over with the bubble (was 9), rows over the bound "
               "(benchmarks/stage_bound.py) 39 -> 38 and 58 -> 50 with the bubble. Kept at 0.85 for want of a read-and-write"
-              " stream measurement: A100 40GB, H100 96GB HBM2e, GH200 (OpenCL-Benchmark's one-direction 3.61 TB/s read and "
+              " stream measurement: H100 96GB HBM2e, GH200 (OpenCL-Benchmark's one-direction 3.61 TB/s read and "
               "3.70 write only), GB200 and GB300 (Azure's GB200 page has no HBM table), MI325X, L40S and the RTX cards. Not"
               " changed: the MXFP8 quantize kernel's measured 0.651 of B200's peak (fp8_cast_bytes te-mxfp8 "
               "bandwidth_fraction) is charged as 0.85 / 0.651 more bytes at the GPU's own element-wise rate, so on B200 and"
-              " B300 it now streams at 0.655 and 0.648 of peak (under 1% of those casts). Open: stream figures for the A100"
-              " 40GB (79 rows, -4.5% signed), the 96 GB H100 (26 rows), GB200 and GB300, and a bf16 element-wise kernel's "
-              "rate against BabelStream's doubles on the same GPU.", "",
+              " B300 it now streams at 0.655 and 0.648 of peak (under 1% of those casts). Since (h-hbm2): A100 40GB 0.886,"
+              " BabelStream 5.0 Triad (CUDA, double, its default 268.4 MB arrays, 805 MB in all against a 40 MB L2, the "
+              "fastest of 100 iterations, 3 arrays counted) on one A100-SXM4-40GB of ALCF's Polaris, 1,377,517 MB/s "
+              "(argonne-lcf/ALCFBeginnersGuide polaris/02_profiling.md at c5b22659; the same page's nsys run times the "
+              "triad kernel at 578.6 us, 1.39 TB/s); its HBM2 streams at a larger share than the 80 GB part's HBM2e "
+              "(0.834). Cross-validated: all rows median 6.32% -> 6.21%, p90 23.26% either way, beyond 25% 79 either way;"
+              " A100 40GB (79 rows) median 5.9% -> 4.6%, signed -4.5% -> -3.6%; GPU family default (the A100s) median "
+              "6.1% -> 5.8%, signed +3.8% either way; llm-foundry median 6.2% -> 5.9%, signed -4.7% -> -4.1%; layout pairs"
+              " 888 of 1,031 and famous runs 6 of 16 unchanged; output_fingerprint: no drawn step time moves (no A100 40GB"
+              " scenario is drawn), the ranges move with the error band (all runs -9.97%..+21.93% -> -9.85%..+21.93%). "
+              "Searched and not found: a read-and-write stream figure for the 96 GB H100, GH200, GB200, GB300 (Azure's "
+              "ND GB200 v6 page prints CPU STREAM and NVBandwidth, no HBM table) and MI325X (AMD's acceptance guide "
+              "covers MI300X only). Open: stream figures for the 96 GB H100 (26 rows), GB200 and GB300, and a bf16 "
+              "element-wise kernel's rate against BabelStream's doubles on the same GPU.", "",
               "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]
