@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.accuracy.published_throughput import load_rows  # noqa: E402
+from engine.accuracy.published_throughput import rows_matching  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing.model import step_time  # noqa: E402
 
@@ -25,8 +25,8 @@ from engine.timing.model import step_time  # noqa: E402
 def gaps(filters: list[str]) -> list[tuple[int, str, float, str]]:
     """(local experts, dispatcher, missing ms per MoE layer and micro-batch, description) per row."""
     out = []
-    for row in load_rows():
-        if not row["id"].startswith("megatron-bridge") or (filters and not any(f in row["id"] for f in filters)):
+    for row in rows_matching(filters):
+        if not row["id"].startswith("megatron-bridge"):
             continue
         s = scenario_from_dict(row["scenario"])
         spec = resolve_model(s)

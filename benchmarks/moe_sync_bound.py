@@ -26,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.timing.hf_host as hf_host  # noqa: E402
-from engine.accuracy.published_throughput import load_rows  # noqa: E402
+from engine.accuracy.published_throughput import rows_matching  # noqa: E402
 from engine.caches import clear_caches  # noqa: E402
 from engine.scenario import as_laid_out, resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing.host import LayerWork, exposed_host_seconds  # noqa: E402
@@ -81,9 +81,7 @@ def bound(row: dict[str, Any]) -> tuple[float, float, float, int] | None:
 def main(filters: list[str]) -> None:
     print(f"{'row':72s} {'lacks':>7s} {'host now':>9s} {'+serial':>8s}  (ms per MoE layer and micro-batch)")
     within = beyond = 0
-    for row in load_rows():
-        if filters and not any(f in row["id"] for f in filters):
-            continue
+    for row in rows_matching(filters):
         b = bound(row)
         if b is None:
             continue

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.accuracy.published_throughput import load_rows  # noqa: E402
+from engine.accuracy.published_throughput import rows_matching  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing.costs import layer_cost, weight_cast_seconds  # noqa: E402
 from engine.timing.data import efficiency, framework_profile  # noqa: E402
@@ -81,8 +81,8 @@ def main() -> None:
     filters = sys.argv[1:]
     print(f"{'row':72s} {'local':>5s} {'missing':>8s} {'casts':>6s} {'swizzle':>7s} {'x slower':>8s} "
           f"{'fp8 gain':>8s} {'host mx':>7s} {'host bf16':>9s}")
-    for row in load_rows():
-        if not row["id"].startswith("megatron-bridge") or (filters and not any(f in row["id"] for f in filters)):
+    for row in rows_matching(filters):
+        if not row["id"].startswith("megatron-bridge"):
             continue
         p = path(row)
         if p is None:

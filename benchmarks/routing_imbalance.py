@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from engine.accuracy.published_throughput import load_rows, source_of  # noqa: E402
+from engine.accuracy.published_throughput import rows_matching, source_of  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing.ceiling import leave_out  # noqa: E402
 from engine.timing.data import efficiency  # noqa: E402
@@ -138,9 +138,7 @@ def imbalance(row: dict[str, Any]) -> dict[str, Any] | None:
 def main(filters: list[str]) -> None:
     print(f"{'row':66s} {'routing':>12s} {'rows/rank':>9s} {'sd':>5s} {'busiest':>7s} {'tiles':>6s} {'adds':>6s} "
           f"{'error':>7s} {'closing':>7s}")
-    for row in load_rows():
-        if filters and not any(f in row["id"] for f in filters):
-            continue
+    for row in rows_matching(filters):
         r = imbalance(row)
         if r is None:
             continue

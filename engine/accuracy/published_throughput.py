@@ -56,6 +56,12 @@ def load_rows(path: Path | None = None) -> list[dict[str, Any]]:
     return [row for p in paths for row in json.loads(p.read_text(encoding="utf-8"))["rows"]]
 
 
+def rows_matching(parts: list[str]) -> list[dict[str, Any]]:
+    """The published runs whose id contains any of `parts` (every run where none is given): the benchmarks' row
+    filter from the command line."""
+    return [row for row in load_rows() if not parts or any(p in row["id"] for p in parts)]
+
+
 def load_not_expressible() -> list[dict[str, Any]]:
     """Runs of the same tables that the scenario format cannot state, each with its reason, from every file."""
     return [e for p in throughput_files() for e in json.loads(p.read_text(encoding="utf-8")).get("not_expressible", [])]

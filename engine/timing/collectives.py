@@ -28,7 +28,7 @@ from typing import Any
 
 from .data import efficiency
 from .hardware import Hardware
-from .measured_busbw import measured_all_reduce_seconds, sweep_algorithm
+from .measured_busbw import measured_all_reduce_seconds, sweep_algorithm, takes_measured
 from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
 from .nccl_protocols import all_reduce_protocol_options, protocols, ring_latency, tree_latency
 
@@ -106,7 +106,7 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     bus, latency = _message_link(hw, 0.0 if forced else share, ranks, span, domain, stride, link_bytes_per_s,
                                  message_bytes)
     ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
-    if measured and (not forced or measured < ring_bytes / bus + latency):
+    if takes_measured(gpu, measured, ring_bytes / bus + latency):
         return ring_bytes / measured, 0.0
     return bus, latency
 
@@ -200,7 +200,7 @@ def tp_unit_seconds(hw: Hardware, ranks: int, message_bytes: float, link_bytes_p
         node_gpus and hw.preset_intra) else 0.0
     ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
     if measured:  # NCCL's own pick measured, or NVLS measured against the ring
-        return min(measured, ring_seconds + latency) if sweep_algorithm(gpu) else measured
+        return measured if takes_measured(gpu, measured, ring_seconds + latency) else ring_seconds + latency
     share = _share(hw, nvls) if node_gpus else 0.0
     if share:
         _, factor, latency = all_reduce_choice(share, ranks, 1, latency, 0.0, ring_seconds)

@@ -26,7 +26,7 @@ from ..frameworks import defaults_for
 from ..scenario import Scenario
 from .collectives import ALL_REDUCE, nccl_nvls, small_message_latency
 from .hardware import Hardware
-from .layer_settings import fp8_casts
+from .layer_settings import fp8_casts, te_delayed_scaling
 from .links import nvlink_domain
 from .pipeline import model_chunks
 
@@ -39,8 +39,7 @@ def delayed_amax_seconds(s: Scenario, prof: dict[str, Any], hw: Hardware) -> flo
     text): REDUCTIONS_PER_CHUNK per model chunk, each the small-message latency over the amax reduction group (tp x
     cp x dp consecutive ranks in Megatron's order, or tp x cp with tp_only_amax_red). 0 without fp8, under another
     recipe, outside Megatron's frameworks, or where the group is one rank."""
-    fp8 = fp8_casts(s, prof)
-    if not (fp8.startswith("te-") and fp8.endswith("delayed") and defaults_for(s.framework).takes_megatron_arguments):
+    if not (te_delayed_scaling(fp8_casts(s, prof)) and defaults_for(s.framework).takes_megatron_arguments):
         return 0.0
     ranks = s.tp * s.cp * (1 if s.tp_only_amax_red else s.dp)
     if ranks <= 1:

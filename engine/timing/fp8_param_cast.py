@@ -38,7 +38,7 @@ from ..scenario import Scenario
 from .collectives import ALL_REDUCE, nccl_nvls, small_message_latency
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
-from .layer_settings import current_scaling, fp8_casts
+from .layer_settings import current_scaling, fp8_casts, te_delayed_scaling
 from .links import nvlink_domain
 
 # Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
@@ -79,7 +79,7 @@ def _calls_per_weight(recipe: str) -> int:
     variants) DELAYED_CALLS_PER_WEIGHT; 0 for the recipes whose path is not read here (MXFP8, blockwise, torchao)."""
     if current_scaling(recipe):
         return VIEWS_PER_WEIGHT
-    return DELAYED_CALLS_PER_WEIGHT if recipe.startswith("te-") and recipe.endswith("-delayed") else 0
+    return DELAYED_CALLS_PER_WEIGHT if te_delayed_scaling(recipe) else 0
 
 
 @lru_cache(maxsize=256)

@@ -42,6 +42,13 @@ def current_scaling(recipe: str) -> bool:
     return bool(efficiency()["fp8_cast_bytes"].get(recipe, {}).get("current_scaling"))
 
 
+def te_delayed_scaling(recipe: str) -> bool:
+    """Whether an fp8 cast recipe (fp8_casts' key) is Transformer Engine's delayed scaling (te-delayed and its non-TN
+    and ROCm variants), whose amax history is all-reduced at each autocast exit (delayed_amax.py) and whose master
+    weights Megatron's fp8 parameter update casts through its own path (fp8_param_cast.py)."""
+    return recipe.startswith("te-") and recipe.endswith("-delayed")
+
+
 def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     """FLOP/s of the fp8 GEMMs: the GPU's fp8 peak x its per-tensor fp8 MAMF fraction x the share it sustains x the
     rate of the recipe's kernels against per-tensor ones (efficiency.json fp8_gemm_rate_of_tensorwise: MXFP8's

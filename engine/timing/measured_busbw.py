@@ -30,6 +30,13 @@ def sweep_algorithm(gpu_id: str) -> str:
     return str(entry.get("algorithm", "")) if entry else ""
 
 
+def takes_measured(gpu_id: str, measured_seconds: float, other_seconds: float) -> bool:
+    """Whether an all-reduce takes its measured time (measured_all_reduce_seconds, 0: none) over `other_seconds`,
+    the modelled algorithms' time: a sweep of the library's own pick replaces their choice; a sweep forced to one
+    algorithm (NVLS) is one candidate among them, taken where it is faster."""
+    return measured_seconds > 0 and (not sweep_algorithm(gpu_id) or measured_seconds < other_seconds)
+
+
 @lru_cache(maxsize=1024)
 def measured_all_reduce_seconds(gpu_id: str, ranks: int, message_bytes: float, nvls: bool = False,
                                 node_gpus: int = 0) -> float:
