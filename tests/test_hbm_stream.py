@@ -38,3 +38,32 @@ def test_measured_gpus_stream_at_their_measurement(gpu, measured_bytes_per_s):
 def test_unmeasured_gpus_keep_the_generic_share(gpu, datasheet_bytes_per_s):
     """0.85 of the datasheet: the generic BabelStream share the file keeps where a GPU has no figure of its own."""
     assert _rate(gpu) == pytest.approx(0.85 * datasheet_bytes_per_s, rel=1e-9)
+
+
+@pytest.mark.parametrize("gpu", ["b200", "b300", "gb200"])
+def test_mxfp8_casts_stream_at_their_kernels_measured_share_of_peak(gpu):
+    """Transformer Engine's MXFP8 quantize kernel streams at 0.651 of peak bandwidth (presets/efficiency.json
+    fp8_cast_bytes te-mxfp8 bandwidth_fraction: 272.6 MB in 52.34 us on a B200, ROCm/TransformerEngine pull request
+    #598), whatever the GPU's element-wise stream share (B200 0.855, B300 0.846 measured; GB200 the generic 0.85):
+    a layer's activation casts (4.0625 bytes per input element of each linear, forward) take bytes / (0.651 x peak),
+    and the weights' scale swizzle (0.0625 bytes a weight) runs at the element-wise rate."""
+    import math
+
+    from engine.models.presets import model_spec_for
+    from engine.timing.costs import layer_cost
+    from engine.timing.data import efficiency, framework_profile
+    from engine.timing.model import rates_for
+
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": gpu, "framework": "megatron", "gpus_per_node": 8,
+                            "seq_len": 4096, "precision": "fp8", "fp8_recipe": "mxfp8"})
+    hw = hardware_for(s)
+    rates, spec, tokens = rates_for(s, hw, framework_profile("megatron")), model_spec_for("llama-3.1-8b"), 4096
+    cast = efficiency()["fp8_cast_bytes"]["te-mxfp8"]
+    args = (spec, False, tokens, 4096, 1, 1, 1, False, rates, "fused", "fused")
+    plain, mxfp8 = layer_cost(*args, "", (), 0, None), layer_cost(*args, "te-mxfp8", (), 0, None)
+    peak = hw.memory_bytes_per_s / hw.memory_fraction
+    inputs = sum(lin.d_in for lin in spec.layer_linears(False))
+    weights = sum(lin.params for lin in spec.layer_linears(False))
+    expected = (tokens * cast["forward_input"] * inputs / (cast["bandwidth_fraction"] * peak)
+                + cast["weight_forward"] * weights / hw.memory_bytes_per_s)
+    assert math.isclose(mxfp8.elem_fwd - plain.elem_fwd, expected, rel_tol=1e-9)

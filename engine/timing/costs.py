@@ -98,14 +98,15 @@ def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict
 
 
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, mem: float,
-               sp: bool) -> tuple[float, float, float, float]:
+               sp: bool, stream_fraction: float = 0.0) -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
     Under sequence parallelism each rank casts its 1/tp of the sequence before the all-gather (Transformer Engine's
     fp8 all-gather of a column-parallel input and of a row-parallel output gradient), so every width counts 1/tp;
     without it each rank casts its matmul's own operands (Linear.split): a column-parallel linear's whole input
-    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient."""
+    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient.
+    stream_fraction: the share of peak bandwidth `mem` stands for (the GPU's measured stream rate; 0: the generic)."""
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
@@ -122,7 +123,8 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
     cast_fwd = cast["forward_input"] * inputs
     cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
     if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
-        slower = efficiency()["memory_bandwidth_fraction"]["value"] / cast["bandwidth_fraction"]
+        # the kernel's measured share of peak against the share `mem` runs at: this GPU's own stream rate
+        slower = (stream_fraction or efficiency()["memory_bandwidth_fraction"]["value"]) / cast["bandwidth_fraction"]
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
@@ -221,7 +223,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem, sp)
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem, sp,
+                                                                           rates.memory_fraction)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)

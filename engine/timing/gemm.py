@@ -27,6 +27,7 @@ class Rates(NamedTuple):
     # (gemm, linear): k of the best shape the rate was measured at, on a GPU whose GEMM tiles do not overlap their
     # epilogue with their main loop (presets/efficiency.json gemm_epilogue); 0: it overlaps, not counted
     epilogue_k: tuple[float, float] = (0.0, 0.0)
+    memory_fraction: float = 0.0  # memory over the GPU's peak bandwidth (its measured stream share; 0: the generic one)
 
 
 def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:

@@ -39,6 +39,7 @@ class Hardware:
     fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls (the bf16 share unless a GPU has its own fp8 measurement)
     ring_inter_bytes_per_s: float = 0.0  # measured bus bandwidth of one collective ring between nodes; 0: not stated
     preset_intra: bool = False  # a preset GPU's own links inside the node (no stated intra-node bandwidth)
+    memory_fraction: float = 0.0  # memory_bytes_per_s over the peak bandwidth (0: not stated, the generic figure)
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -103,6 +104,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         network = preset.network_bandwidth_bytes_per_s
         domain = preset.nvlink_domain_gpus or 0
     assert pcie is not None
+    stream_fraction = eff["memory_bandwidth_fraction"].get("_gpu", {}).get(gpu_id, mem_fraction)
     intra_raw = intra or link or pcie  # no NVLink: GPUs talk over PCIe
     inter_raw = inter or network or 12.5e9  # stated fallback: 100 Gb/s
     host_raw = host or pcie
@@ -112,7 +114,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         fp8_matmul_fraction=per_gpu("fp8_matmul_fraction_of_peak", gpu_id),
         arch=arch,
         # a GPU whose own stream and collective figures were measured (_gpu) takes them before the defaults
-        memory_bytes_per_s=float(memory) * eff["memory_bandwidth_fraction"].get("_gpu", {}).get(gpu_id, mem_fraction),
+        memory_bytes_per_s=float(memory) * stream_fraction, memory_fraction=stream_fraction,
         intra_bytes_per_s=float(intra_raw) * coll.get("_gpu", {}).get(gpu_id, {}).get("intra_node", coll["intra_node"]),
         inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),

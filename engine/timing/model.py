@@ -155,7 +155,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
                  attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
-                 no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k)
+                 no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
+                 hw.memory_fraction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +275,7 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
     return 0.0
 
 
-# Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
-# (tests/test_memo_keys.py checks it).
+# Keys a stage's per-micro-batch time does not read (tests/test_memo_keys.py): layouts differing only in them share it
 STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozenset({
     "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train", "gpu_hour_price",
     "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather",
