@@ -184,6 +184,12 @@ class TimeKeys:
         "request #2095 (December 2025) wherever SDPA ran cuDNN's kernel (its first backend on Blackwell from pull "
         "request #1196, May 2025), which its op_sac_save_list did not name; auto: as the framework's current "
         "release (kept)", Flag(auto=True), applies_to="checkpointing op-selective")
+    grad_reduce_fp32: bool | str = declare(
+        "auto", "the data-parallel gradient reduce (all-reduce, or ZeRO's and FSDP's reduce-scatter) moves fp32 "
+        "gradients whatever dtype the gradients are kept in (FSDP's MixedPrecision reduce_dtype float32; Llama 3's "
+        "FSDP, arXiv:2407.21783 section 3.3.2: 'reduce-scatter gradients in FP32 across data parallel workers'); "
+        "false: the gradients' own dtype; auto: the framework's (fp32 in torchtitan and OLMo-core, whose FSDP2 "
+        "reduce_dtype is float32; the gradients' dtype in the others)", Flag(auto=True), affects=TIME_ONLY)
     tp_comm_overlap: bool | str = declare(
         "auto", "Megatron --tp-comm-overlap: Transformer Engine's userbuffers run the sequence-parallel all-gathers and "
         "reduce-scatters in chunks beside their GEMMs (engine/timing/tp_overlap.py); false: only the backward's "

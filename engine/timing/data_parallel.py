@@ -23,6 +23,7 @@ from .data import efficiency, framework_profile
 from .expert_data_parallel import data_parallel_link
 from .expert_shards import sharded_trainable
 from .gemm import Rates
+from .grad_reduce import grad_reduce_bytes
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
@@ -83,8 +84,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     window = busiest.fwd + busiest.bwd
     sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0,
                             one_node=span <= s.gpus_per_node)
-    # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
-    reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
+    reduce_bytes = grad_reduce_bytes(s, prof, dt)  # fp32 in torchtitan's FSDP2, or where grad_reduce_fp32 says so
     grads = busiest.trainable * reduce_bytes
     units = busiest.layers + 1  # one wrapped unit per decoder layer, and the root (embeddings, norm, head)
     # the fp8 linear layers' weights gathered in float8 (1 byte) under torchao's float8 all-gather
