@@ -17,9 +17,10 @@ from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
-from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
+from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
+from .unaligned_gemm import aligned_rate
 
 
 class LayerCost(NamedTuple):
@@ -197,7 +198,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, d_in, d_out)
+        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
         seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
