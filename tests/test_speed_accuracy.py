@@ -155,7 +155,9 @@ def test_runs_left_out_say_why():
 # tensor-parallel collectives counted from its code (engine/timing/tp_overlap.py: userbuffers' chunks, the backward's
 # asynchronous pairs) in place of the assumed half (h-tpoverlap): median 6.78% -> 6.70%, p90 22.19% -> 23.37% (79 -> 82
 # of 936 beyond 25%): the GB200 Nemotron-4 340B rows, which behave as if nothing were hidden, cross 25%; reported in
-# docs/speed-accuracy.md, held at the measured level, not at the target.
+# docs/speed-accuracy.md, held at the measured level, not at the target. CUDA 11.5's cuBLAS running BigScience's
+# unaligned head dims on the CUDA cores (h-headdim, engine/timing/unaligned_gemm.py): median 6.21% -> 6.15%, p90
+# 23.3% -> 21.1% (79 -> 70 of 936 beyond 25%); the bound is left where it was.
 MEDIAN_TARGET = 0.10
 P90_MEASURED = 0.24
 

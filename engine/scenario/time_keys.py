@@ -23,6 +23,9 @@ HOST_CPUS = ("auto", "lent-h200")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
 # auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
 EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
+# The CUDA release whose cuBLAS a run's PyTorch was built with, where its source states it (presets/efficiency.json
+# gemm_alignment cuda_toolkits): auto, 11.7 or later; 11.6; 11.5 and the releases before it.
+CUDA_TOOLKITS = ("auto", "11.5", "11.6")
 # How the layers are split over pipeline stages: even, Megatron's split (the first stages take the remainder); the
 # others, DeepSpeed PipelineModule's partition methods as Megatron-DeepSpeed's GPTModelPipe passes them
 # (engine/memory/parallelism/deepspeed_partition.py).
@@ -158,6 +161,13 @@ class TimeKeys:
         "kernel check sizes its block by the heads per tensor-parallel rank: where micro-batch x heads per rank does "
         "not fill whole blocks, PyTorch's fp32 softmax runs instead); auto: the generic eager figure",
         Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")
+    cuda_toolkit: str = declare(
+        "auto", "the CUDA release whose cuBLAS the run's PyTorch was built with, where its source states it; it decides "
+        "how fp16 and bf16 matmuls whose rows are not a multiple of 16 bytes run (eager attention at head dims that "
+        "are not a multiple of 8): auto, 11.7 or later (tensor-core kernels of reduced alignment, 0.65-0.69 of the "
+        "aligned rate); 11.6 (fp16 has them, bf16 runs on the CUDA cores); 11.5 and earlier (fp16 and bf16 run on the "
+        "CUDA cores: 12.2 TFLOPS on an A100, 0.045 of its fp16 matmul rate)",
+        Choice(CUDA_TOOLKITS), affects=TIME_ONLY)
     pipeline_partition: str = declare(
         "even", "how the layers are split over pipeline stages: even (Megatron's split, the first stages taking the "
         "remainder); or DeepSpeed PipelineModule's partition method as Megatron-DeepSpeed's GPT model passes it "

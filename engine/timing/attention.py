@@ -10,7 +10,8 @@ from functools import lru_cache
 from ..models.architecture import ModelSpec
 from .curves import piecewise_linear
 from .data import efficiency
-from .gemm import Rates, gemm_alignment, grouped_gemm_seconds
+from .gemm import Rates, grouped_gemm_seconds
+from .unaligned_gemm import aligned_rate
 from .window_attention import measured_window_seconds
 
 # Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
@@ -88,10 +89,11 @@ def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rat
     rank) heads, each a roofline (grouped_gemm_seconds): scores = Q K^T (seq x head_dim x kv) writes the whole score
     matrix and context = P V (seq x kv x head_dim) reads it, so at head dims below the GPU's FLOP-per-byte ridge
     they are bound by the scores' bytes. The backward runs dP = dO V^T (as Q K^T) and dV, dQ, dK (as P V). Rows of
-    head_dim elements: gemm_alignment. Not tile-quantized (cuBLAS picks a tile for head_dim, which the fixed
-    gemm_waves tile does not)."""
+    head_dim elements: aligned_rate (a tensor-core kernel of their alignment, or the CUDA cores under a cuBLAS before
+    CUDA 11.7 that has none for the format: unaligned_gemm.py). Not tile-quantized (cuBLAS picks a tile for head_dim,
+    which the fixed gemm_waves tile does not)."""
     d = spec.head_dim
-    rate = rates.gemm * gemm_alignment(rates.elem_bytes, d)
+    rate = aligned_rate(rates, rates.gemm, d)
     qk = grouped_gemm_seconds(1, seq, d, kv, rate, rates.memory, rates.elem_bytes) * batches
     pv = grouped_gemm_seconds(1, seq, kv, d, rate, rates.memory, rates.elem_bytes) * batches
     return qk + pv, qk + 3 * pv

@@ -17,9 +17,10 @@ from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
-from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
+from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
+from .unaligned_gemm import aligned_rate
 
 
 class LayerCost(NamedTuple):
@@ -97,8 +98,8 @@ def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict
     return fwd * weights / mem, bwd * weights / mem
 
 
-def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, mem: float,
-               sp: bool, stream_fraction: float = 0.0) -> tuple[float, float, float, float]:
+def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, rates: Rates,
+               sp: bool) -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
@@ -106,7 +107,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
     fp8 all-gather of a column-parallel input and of a row-parallel output gradient), so every width counts 1/tp;
     without it each rank casts its matmul's own operands (Linear.split): a column-parallel linear's whole input
     and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient.
-    stream_fraction: the share of peak bandwidth `mem` stands for (the GPU's measured stream rate; 0: the generic)."""
+    The weights' casts run at rates.memory, the GPU's element-wise rate."""
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
@@ -123,12 +124,12 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
     cast_fwd = cast["forward_input"] * inputs
     cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
     if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
-        # the kernel's measured share of peak against the share `mem` runs at: this GPU's own stream rate
-        slower = (stream_fraction or efficiency()["memory_bandwidth_fraction"]["value"]) / cast["bandwidth_fraction"]
+        # the kernel's measured share of peak against the share rates.memory runs at: this GPU's own stream rate
+        slower = (rates.memory_fraction or efficiency()["memory_bandwidth_fraction"]["value"]) / cast["bandwidth_fraction"]
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, mem))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory))
 
 
 @lru_cache(maxsize=1024)
@@ -197,7 +198,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, d_in, d_out)
+        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
         seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
@@ -223,8 +224,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem, sp,
-                                                                           rates.memory_fraction)
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)

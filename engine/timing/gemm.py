@@ -28,6 +28,9 @@ class Rates(NamedTuple):
     # epilogue with their main loop (presets/efficiency.json gemm_epilogue); 0: it overlaps, not counted
     epilogue_k: tuple[float, float] = (0.0, 0.0)
     memory_fraction: float = 0.0  # memory over the GPU's peak bandwidth (its measured stream share; 0: the generic one)
+    # FLOP/s of a 16-bit GEMM whose rows are not 16-byte multiples under the scenario's cuBLAS (cuda_toolkit), where it
+    # has no tensor-core kernel of reduced alignment for the format (unaligned_gemm.py); 0: gemm_alignment's share
+    unaligned_gemm: float = 0.0
 
 
 def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:
@@ -80,9 +83,14 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
 def gemm_alignment(elem_bytes: int, *row_elements: float) -> float:
     """Share of the aligned rate a GEMM reaches whose operand rows (the k and n of (m x k) @ (k x n), or a batched
     GEMM's head dim) are these many elements: cuBLAS's fastest tensor-core kernels need rows of a multiple of 16
-    bytes (presets/efficiency.json gemm_alignment: a measured 0.685 below it)."""
+    bytes; below it a kernel of the rows' alignment (the largest of 2, 4 and 8 bytes dividing every row) runs at its
+    measured share (presets/efficiency.json gemm_alignment fraction_by_row_bytes: a current cuBLAS)."""
     table = efficiency()["gemm_alignment"]
+    aligned = int(table["bytes"])
     for elements in row_elements:
-        if elements != int(elements) or int(elements) * elem_bytes % table["bytes"]:
-            return float(table["unaligned_fraction"])
-    return 1.0
+        row_bytes = int(elements * elem_bytes) if elements == int(elements) else 1
+        while aligned > 1 and row_bytes % aligned:
+            aligned //= 2
+    if aligned >= int(table["bytes"]):
+        return 1.0
+    return float(table["fraction_by_row_bytes"][str(max(aligned, 2))])

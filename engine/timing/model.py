@@ -48,6 +48,7 @@ from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .tp_overlap import tp_exposed_seconds, tp_layer
+from .unaligned_gemm import unaligned_gemm_rate
 from .window_attention import window_rates
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
@@ -123,7 +124,7 @@ class StepTime:
 
 
 def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
-    key = (hw, s.precision, s.attention_kernel, s.framework, s.fp8_recipe)
+    key = (hw, s.precision, s.attention_kernel, s.framework, s.fp8_recipe, s.cuda_toolkit)
     rates = _RATES.get(key)
     if rates is None:
         rates = _RATES[key] = _compute_rates(s, hw, prof)
@@ -152,11 +153,10 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
     attention = hw.peak(fmt) * fraction * sustained
     sms, best_k = gemm_shape_facts(hw.gpu_id or "", fmt, "fp8" if s.precision == "fp8" else fmt)
-    scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
-                 attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms,
+                 hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
-                 hw.memory_fraction)
+                 hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw))  # rows of no 16-byte multiple
 
 
 @dataclass(frozen=True, slots=True)
