@@ -184,6 +184,12 @@ class TimeKeys:
         "request #2095 (December 2025) wherever SDPA ran cuDNN's kernel (its first backend on Blackwell from pull "
         "request #1196, May 2025), which its op_sac_save_list did not name; auto: as the framework's current "
         "release (kept)", Flag(auto=True), applies_to="checkpointing op-selective")
+    packed_sequence_tokens: int = declare(
+        0, "mean tokens of the sequences packed into a row, as attention sees them (sum of squares over sum of "
+        "lengths): fused attention over packed or padding-free rows attends within each sequence (cu_seqlens / position "
+        "ids: Transformer Engine's thd format, flash-attn's varlen kernels), so a row costs that length's attention, "
+        "not seq_len's; 0: seq_len (one sequence fills a packed row, each padding-free sequence is seq_len tokens)",
+        WholeNumber(0, 100_000_000), affects=TIME_ONLY, applies_to="packing padding-free, packed")
     tp_comm_overlap: bool | str = declare(
         "auto", "Megatron --tp-comm-overlap: Transformer Engine's userbuffers run the sequence-parallel all-gathers and "
         "reduce-scatters in chunks beside their GEMMs (engine/timing/tp_overlap.py); false: only the backward's "
