@@ -85,6 +85,7 @@ FIELD_LABELS: dict[str, str] = {
                                           "(tp_only_amax_red)"),
     "tp_comm_overlap": QT_TRANSLATE_NOOP("Fields", "TP collectives overlapped with userbuffers (tp_comm_overlap)"),
     "grad_reduce_fp32": QT_TRANSLATE_NOOP("Fields", "Gradients reduced in FP32 (grad_reduce_fp32)"),
+    "packed_sequence_tokens": QT_TRANSLATE_NOOP("Fields", "Tokens per packed sequence (packed_sequence_tokens)"),
     "cuda_graphs": QT_TRANSLATE_NOOP("Fields", "CUDA graphs (captured parts)"),
     "fp8_all_gather": QT_TRANSLATE_NOOP("Fields", "FP8 weight all-gather (FSDP2)"),
     "entropy_coeff": QT_TRANSLATE_NOOP("Fields", "Entropy bonus weight (entropy_coeff)"),

@@ -28,4 +28,4 @@ from .format import (  # noqa: F401
     resolve_model,
     scenario_from_dict,
 )
-from .packing import PACKINGS, as_laid_out  # noqa: F401
+from .packing import PACKINGS, as_laid_out, attention_tokens  # noqa: F401

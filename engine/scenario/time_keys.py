@@ -200,6 +200,12 @@ class TimeKeys:
         "FSDP, arXiv:2407.21783 section 3.3.2: 'reduce-scatter gradients in FP32 across data parallel workers'); "
         "false: the gradients' own dtype; auto: the framework's (fp32 in torchtitan and OLMo-core, whose FSDP2 "
         "reduce_dtype is float32; the gradients' dtype in the others)", Flag(auto=True), affects=TIME_ONLY)
+    packed_sequence_tokens: int = declare(
+        0, "mean tokens of the sequences packed into a row, as attention sees them (sum of squares over sum of "
+        "lengths): fused attention over packed or padding-free rows attends within each sequence (cu_seqlens / position "
+        "ids: Transformer Engine's thd format, flash-attn's varlen kernels), so a row costs that length's attention, "
+        "not seq_len's; 0: seq_len (one sequence fills a packed row, each padding-free sequence is seq_len tokens)",
+        WholeNumber(0, 100_000_000), affects=TIME_ONLY, applies_to="packing padding-free, packed")
     tp_comm_overlap: bool | str = declare(
         "auto", "Megatron --tp-comm-overlap: Transformer Engine's userbuffers run the sequence-parallel all-gathers and "
         "reduce-scatters in chunks beside their GEMMs (engine/timing/tp_overlap.py); false: only the backward's "

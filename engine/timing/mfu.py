@@ -7,13 +7,15 @@ from ..memory.parallelism.layout import last_layer_kind, trained_mtp_layers
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.packing import sequence_tokens
 from .hardware import hardware_for
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
     "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
     "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
-    "count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
+    "count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights "
+    "(LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
     "gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's "
     "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them.")
 # The convention of NVIDIA's and torchtitan's tables for fp8 runs, kept as a second, labelled figure
@@ -53,14 +55,17 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float =
 def step_flops_per_token(s: Scenario, spec: ModelSpec) -> float:
     """The MFU numerator of the scenario's step: the model's FLOPs per token with the gradients it runs, and the
     MTP layers Megatron trains (timing/mtp.py; Megatron-Bridge src/megatron/bridge/training/utils/flop_utils.py at
-    067f987d counts each as a layer of the last layer's kind, its 2h^2 projection and the logits once more)."""
-    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
+    067f987d counts each as a layer of the last layer's kind, its 2h^2 projection and the logits once more). The
+    attention term counts the sequences attention runs over (packing.sequence_tokens: each packed sequence, not the
+    row), so a packed step's MFU counts the attention it computes, on the scenario as given or as laid out."""
+    seq = sequence_tokens(s)
+    flops = model_flops_per_token(spec, seq, *gradient_shares(s, spec))
     n = trained_mtp_layers(s, spec)  # full training only: every weight gets its gradient
     if n:
         moe, linear = last_layer_kind(spec)
         h = spec.hidden
         params = spec.active_layer_params(moe, linear) + 2 * h * h + spec.vocab * h
-        flops += n * (6.0 * params + 12.0 * spec.q_dim * s.seq_len)
+        flops += n * (6.0 * params + 12.0 * spec.q_dim * seq)
     return flops
 
 

@@ -18,7 +18,7 @@ from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..memory.states import dtypes_for, layer_groups, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
-from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
+from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
 from ..scenario.behaviour import sac_saves_attention
 from ..scenario.memo import ScenarioMemo
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
@@ -183,7 +183,7 @@ class _Stage:
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
            layers: range) -> _Stage:
-    tokens = s.micro_batch * s.seq_len / s.cp
+    tokens, seq = s.micro_batch * s.seq_len / s.cp, attention_tokens(s, s.attention == "eager")  # packing.py
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
@@ -204,7 +204,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
     for g in groups:
         lora = adapters_of(s, spec, g.moe, hw, rates) if adapters else ()  # rank's widths, the adapters' path
-        c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
+        c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
                        **dispatch, eager_softmax=s.eager_softmax, cp_copies=cp_copies)
