@@ -11,21 +11,9 @@ tokens/s)."""
 
 from __future__ import annotations
 
-from engine.accuracy.published_throughput import load_rows
-from engine.scenario import scenario_from_dict
-from engine.timing import step_time
-from engine.timing.ceiling import without_ceilings
+from engine.accuracy.published_throughput import load_rows, missed_ms_per_micro_batch
 
 RELEASES = ("dgxc-24.11.1-", "dgxc-25.02.02-")
-
-
-def _missed_and_measured_ms(row: dict) -> tuple[float, float]:
-    """(measured - predicted step, measured step) per micro-batch in ms, the prediction without any MFU ceiling."""
-    with without_ceilings():
-        t = step_time(scenario_from_dict(row["scenario"]))
-    measured_step = t.step_seconds * t.tokens_per_second_per_gpu / float(row["measured"])
-    micro_batches = int(row["scenario"]["grad_accum"])
-    return (measured_step - t.step_seconds) / micro_batches * 1e3, measured_step / micro_batches * 1e3
 
 
 def _pairs() -> list[tuple[dict, dict]]:
@@ -58,6 +46,6 @@ def test_both_twins_miss_the_same_time_per_micro_batch():
     each chunk's first micro-batch. Each twin misses 12-25 ms, a cost both formats pay, which weighs more in fp8's
     shorter step (not held here: a mechanism that closes it must leave the difference within 4%)."""
     for fp8, bf16 in _pairs():
-        missed_fp8, micro_batch_fp8 = _missed_and_measured_ms(fp8)
-        missed_bf16, _ = _missed_and_measured_ms(bf16)
+        missed_fp8, micro_batch_fp8 = missed_ms_per_micro_batch(fp8)
+        missed_bf16, _ = missed_ms_per_micro_batch(bf16)
         assert abs(missed_fp8 - missed_bf16) < 0.04 * micro_batch_fp8, fp8["id"]

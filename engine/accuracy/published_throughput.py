@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scenario import resolve_model, scenario_from_dict
-from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out
+from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out, without_ceilings
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import StepTime, step_time
@@ -87,6 +87,16 @@ def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Co
 # (step_idx 127 of bsz x 1,024 samples over 8 ranks, bsz per iteration: 128 a rank) is the one where
 # (step_idx + 1) % grad_acc_steps == 0, which runs clip_grad_norm_ and optimizer.step() after its backward
 MICRO_BATCH_WITH_STEP = "micro-batch with the optimizer step"
+
+
+def missed_ms_per_micro_batch(row: dict[str, Any]) -> tuple[float, float]:
+    """(measured - predicted step, measured step) per micro-batch of a row in ms, the prediction without any MFU
+    ceiling (engine/timing/ceiling.py): where a row's time goes missing, before another source's ceiling hides it."""
+    with without_ceilings():
+        t = step_time(scenario_from_dict(row["scenario"]))
+    measured_step = t.step_seconds * t.tokens_per_second_per_gpu / float(row["measured"])
+    micro_batches = int(row["scenario"]["grad_accum"])
+    return (measured_step - t.step_seconds) / micro_batches * 1e3, measured_step / micro_batches * 1e3
 
 
 def timed_window_rate(row: dict[str, Any], t: StepTime, grad_accum: int) -> float:
