@@ -17,6 +17,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import bf16_optimizer, fsdp1_wrap
+from .bucket_ends import end_bucket_share, ends_contended
 from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
@@ -111,15 +112,14 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         latency = coll(gathers, n_gathers * gathers_per_pass, ag_lat) - gathers + coll(scatter, scatters, rs_lat, True) \
             - scatter
         # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
-        ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
-                            ag_lat + rs_lat)
+        ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / dp_link, ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
                                          sm_share))
-    else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
-        # ZeRO's gather)
-        # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
+    else:  # once per step, bucket by bucket, behind the last backward (ZeRO's gather: next forward); FSDP
+        # (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket (end bucket: end)
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
+        end = 0.0 if by_unit else end_bucket_share(s, prof, spec, busiest.trainable, buckets)
         ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof, grads / buckets)  # NCCL's pick
         if prof.get("dp_bucket_sync") and not by_unit:
             # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
@@ -130,14 +130,14 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
-            dp_comm = contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
-                                prof["dp_overlap"], sm_share)
+            dp_comm = ends_contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+                                     prof["dp_overlap"], sm_share, end)
         else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
             dp_comm = _reduce_scatter_seconds(s, prof, busiest, coll(frac * grads / dp_link, buckets, rs_lat, True),
-                                              sm_share, each_micro_batch=zero == 2 and not by_unit)
+                                              (sm_share, end), each_micro_batch=zero == 2 and not by_unit)
         if zero >= 1 or bf16_optimizer(s):  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
-            dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
-                                            partial(coll, count=buckets, ring_latency=ag_lat), busiest, spec, sm_share)
+            dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link, partial(
+                coll, count=buckets, ring_latency=ag_lat), busiest, spec, (sm_share, end))
     if zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
         if fp8_weights:
@@ -364,7 +364,7 @@ def _greedy_max_load(layer: tuple[int, ...], layers: int, ends: tuple[int, ...],
 
 def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float,
                          gathers: Callable[[float], float], busiest: StageWork, spec: ModelSpec,
-                         sm_share: float) -> float:
+                         shares: tuple[float, float]) -> float:
     """ZeRO-1/2's weight gather after the optimizer step. DeepSpeed gathers the updated weights at the end of its
     optimizer step ("ready for next round forward", deepspeed/runtime/zero/stage_1_and_2.py step():
     all_gather_dp_groups), so no forward runs beside it (presets/efficiency.json frameworks: zero_gather_after_step).
@@ -380,11 +380,11 @@ def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transf
         domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * s.dp, s.tp * s.cp
         broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
         gather = transfer + broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
-    return contended(gather, gather_window, prof["dp_overlap"], sm_share)
+    return ends_contended(gather, gather_window, prof["dp_overlap"], *shares)
 
 
-def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWork, reduce: float, share: float,
-                            each_micro_batch: bool) -> float:
+def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWork, reduce: float,
+                            shares: tuple[float, float], each_micro_batch: bool) -> float:
     """Seconds a step's gradient reduce-scatter adds (`reduce`: one reduce-scatter of the rank's gradients, bytes and
     latency). ZeRO-1 reduces the gradients it kept whole over the micro-batches once, behind the last backward
     (_reduce_window). ZeRO-2 keeps only its shard (memory/model_states.py: the gradients sharded and kept across
@@ -396,11 +396,11 @@ def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWor
     grad_reduce_every_bprop). Each of the first grad_accum - 1 runs asynchronously beside its micro-batch's backward
     and the next one's forward; the last beside its backward only, as ZeRO-1's."""
     window = _reduce_window(s, prof, busiest)
-    last = contended(reduce, window, prof["dp_overlap"], share)
+    last = ends_contended(reduce, window, prof["dp_overlap"], *shares)  # (SM share, end bucket: bucket_ends.py)
     if not each_micro_batch or s.grad_accum < 2:
         return last
     each = window + busiest.fwd if window else 0.0
-    return last + (s.grad_accum - 1) * contended(reduce, each, prof["dp_overlap"], share)
+    return last + (s.grad_accum - 1) * contended(reduce, each, prof["dp_overlap"], shares[0])
 
 
 def _reduce_window(s: Scenario, prof: dict[str, Any], busiest: StageWork) -> float:
