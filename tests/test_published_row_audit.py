@@ -67,3 +67,17 @@ def test_ms_swift_qwen3_30b_row_keeps_the_script_allocator_setting():
     row = _row("ms-swift-megatron-qwen3-30b-a3b-16xa800-pp2-ep8")
     assert row["scenario"]["expandable_segments"] is True
     assert "expandable_segments:True" in row["notes"]
+
+
+def test_gpt_oss_26_06_01_runs_26_06s_scenario_and_names_the_stack_change():
+    """NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md at 067f987d prints the same 64 GPUs, MXFP8, GBS
+    1280, MBS 4, 4096 tokens, TP/PP/CP 1 and EP 16 (GB300) / 64 (GB200) for 26.06 and 26.06.01, and v0.5.0 -> v0.5.1
+    changes no GB200 / GB300 gpt_oss preset; the release's change on this path is ca4d0ffdb's nvidia-cudnn-frontend
+    1.23.0 -> 1.24.0 (NVIDIA/cudnn-frontend issue 256, the table's footnote)."""
+    for system in ("gb300", "gb200"):
+        patch = _row(f"megatron-bridge-26.06.01-pretraining-gpt_oss_120b-dgx-{system}-mxfp8-64")
+        base = _row(f"megatron-bridge-26.06-pretraining-gpt_oss_120b-dgx-{system}-mxfp8-64")
+        differing = {k for k in patch["scenario"] if patch["scenario"][k] != base["scenario"].get(k)}
+        assert differing == {"name"}, system
+        assert "1.23.0 -> 1.24.0" in patch["notes"] and "ca4d0ffdb" in patch["notes"], system
+        assert "0.5.1 (latest)" in patch["uncertain"], system
