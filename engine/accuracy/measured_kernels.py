@@ -2,9 +2,9 @@
 
 Each measured figure is set beside what the time model assumes for the same shape on the same GPU preset, through
 the time model's own functions: a GEMM through engine/timing/gemm.py `gemm_seconds` at the scenario's rate (the
-decoder linears' rate, times `gemm_alignment`, tiles and waves over the SMs and Hopper's epilogue, as
-costs.layer_cost charges a linear; the backward's dgrad and wgrad are charged the forward's time there, so a
-measured dgrad or wgrad is set beside its forward shape's figure); a grouped expert GEMM through costs.py
+decoder linears' rate at its rows' alignment, unaligned_gemm.py `aligned_rate`, tiles and waves over the SMs and
+Hopper's epilogue, as costs.layer_cost charges a linear; the backward's dgrad and wgrad are charged the forward's
+time there, so a measured dgrad or wgrad is set beside its forward shape's figure); a grouped expert GEMM through costs.py
 `expert_gemm_seconds` (one grouped kernel); attention through attention.py `attention_core`
 (causal, the kernel the backend runs: PyTorch SDPA's flash backend is FlashAttention-2, its cuDNN backend cuDNN's
 fused attention); a call without a mask at the rate attention_core gives the context-parallel ring's unmasked
@@ -30,10 +30,11 @@ from ..scenario import resolve_model, scenario_from_dict
 from ..timing.attention import FLASH_BACKWARD_FACTOR, attention_core, head_dim_rate, work_rate
 from ..timing.costs import expert_gemm_seconds
 from ..timing.data import framework_profile
-from ..timing.gemm import Rates, gemm_alignment, gemm_seconds
+from ..timing.gemm import Rates, gemm_seconds
 from ..timing.hardware import hardware_for
 from ..timing.host import host_figures
 from ..timing.model import rates_for
+from ..timing.unaligned_gemm import aligned_rate
 from .measured_gpu import GPU_MEASURED_DIR, PRESET_BY_DEVICE
 
 KERNELS_DIR = GPU_MEASURED_DIR / "kernels"
@@ -154,7 +155,7 @@ def gemm_row(row: dict[str, Any], gpu: str) -> KernelRow:
     fp8 = row["dtype"] == "fp8"
     rates = model_rates(gpu, "fp8" if fp8 else "bf16")
     m, k, n = forward_shape(row)
-    rate = (rates.linear if fp8 else rates.gemm) * gemm_alignment(rates.elem_bytes, k, n)
+    rate = aligned_rate(rates, rates.linear if fp8 else rates.gemm, k, n)  # as costs.layer_cost charges a linear
     if row.get("groups"):  # every expert in one grouped kernel: costs.py expert_gemm_seconds with no streams
         predicted = expert_gemm_seconds(int(row["groups"]), m, k, n, rates, 0)
     else:
