@@ -108,8 +108,8 @@ def _layout_order_section(rows: list[dict], compared: list) -> list[str]:
         out.append(f"| {source} | {n} | {ok / n:.1%} |")
     return out
 
-# Issue 23's bounds (docs/speed-accuracy.md's targets; tests/test_speed_accuracy.py holds the overall figures): no
-# framework or GPU family with a median signed error beyond +-12%, and a p90 of the absolute error of at most 25%.
+# Issue 23's bounds (the time model's accuracy issue; tests/test_speed_accuracy.py holds the overall median and p90):
+# no framework or GPU family with a median signed error beyond +-12%, and a p90 of the absolute error of at most 25%.
 SIGNED_BOUND = 0.12
 P90_BOUND = 0.25
 

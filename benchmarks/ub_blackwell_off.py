@@ -3,7 +3,7 @@ model. Every published row on a Blackwell GPU (b200, b300, gb200, gb300) is run 
 (Megatron's own asynchronous backward then hides what it hides: tp_overlap.py), the rest as published, and the
 cross-validated figures of both sets are printed beside each other, with the Blackwell TP rows by GPU, format and TP.
 
-No source read for h-ubbw (docs/speed-accuracy.md, Known gaps) says userbuffers hides less on Blackwell: Transformer
+No source read for h-ubbw (docs/time-model-notes.md) says userbuffers hides less on Blackwell: Transformer
 Engine orders its comm kernels before the GEMM with a launch event on Hopper only (comm_gemm_overlap.cpp at d0067d0,
 'needed only for Hopper, which uses persistent CTA execution'), the recipes' Blackwell configs use the same three
 methods as their H100 ones (NeMo 8cfedd7 / Megatron-Bridge 067f987d userbuffers_*_b200_* against *_h100_*), and the

@@ -6,8 +6,8 @@ step time over the optimizer's): AdamW8bit 0.95x, PagedAdamW8bit 0.88x. Its libr
 (6a18715b, March 2026), whose kOptimizerStatic8bit2StateBlockwise is 0.44.1's (256-element blocks, one a thread;
 between them only clang-format and pull request #1877's CUDA/HIP aliases, cub -> bnb_cub, cub::Max() -> BNB_MAX_OP),
 with a torch.cuda.synchronize() after each parameter tensor (bitsandbytes/optim/optimizer.py sync_gpu).
-The table gives ratios only, so these tests hold the model's ratios to it, not its seconds (docs/speed-accuracy.md,
-Known gaps, torchtune).
+The table gives ratios only, so these tests hold the model's ratios to it, not its seconds (docs/time-model-notes.md,
+torchtune).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ MEASURED_SPEED = {"adamw-8bit": 0.95, "adamw-8bit-paged": 0.88}  # benchmarking/
 # the kernel costed by its serial loads (engine/timing/blockwise_8bit.py: 6.7 ms more here) they fell to 0.880 and
 # 0.862; with the per-tensor Python path costed call by call (of bitsandbytes 0.44.1's 13 calls only the .data setter
 # goes through PyTorch's dispatcher, the other 12 stop in its Python binding at half a call: presets/host_overhead.json
-# optimizer_syncs, 45.8 -> 24.6 us a tensor) they are 0.939 and 0.929 (-1.2% and +5.5%; docs/speed-accuracy.md,
-# Known gaps, torchtune). A change to the 8-bit step's cost that moves either beyond this has to be squared with the
+# optimizer_syncs, 45.8 -> 24.6 us a tensor) they are 0.939 and 0.929 (-1.2% and +5.5%; docs/time-model-notes.md,
+# torchtune). A change to the 8-bit step's cost that moves either beyond this has to be squared with the
 # measurement. The A100 80GB's measured element-wise rate (BabelStream Triad, 0.834 of peak where 0.85 was taken;
 # presets/efficiency.json memory_bandwidth_fraction _gpu, h-hbm) slows PyTorch's AdamW more than the 8-bit step,
 # whose kernel is costed by its serial loads: 0.944 and 0.934 (-0.6% and +6.1%), a regression reported with it

@@ -395,7 +395,7 @@ def test_internevo_weak_scaling_falls_with_the_node_count():
     """InternEvo's table (InternLM/InternEvo doc/en/train_performance.md, tp=1, zero1=-1, fixed tokens per GPU):
     4,062 tokens/s per GPU on 8 A100s, 3,842 on 16, 2,271 on 1,024, a fall of 41% from 16 to 1,024 GPUs. The
     estimate falls at every doubling and by at least half of that (27% now; it was 2% while consecutive broadcasts
-    were taken to pipeline along the ring); what is left is named in docs/speed-accuracy.md's Known gaps."""
+    were taken to pipeline along the ring); what is left is named in docs/time-model-notes.md."""
     from engine.accuracy.published_throughput import load_rows
 
     rows = sorted((r for r in load_rows() if r["id"].startswith("internevo-7b-a100-tp1-")),

@@ -19,7 +19,7 @@ from engine.accuracy.published_throughput import load_rows  # noqa: E402
 
 # The famous runs whose first plan came within 10% of the measurement when this test was written (h-famous):
 # first-plan-predicted / published-measured 1.086, 1.065, 1.046 and 1.029. The others are beyond it for reasons
-# benchmarks/speed_accuracy_report.py's known gaps give (Meta's runs modelled without interleaving; 2021's SC21
+# docs/time-model-notes.md gives (Meta's runs modelled without interleaving; 2021's SC21
 # runs recomputed every layer, which the search need not; Blackwell and cross-node expert parallelism). DeepSeek-V3
 # on 256 GB200 (26.06, 1.029 then) left the set when its row took the recipe's all-to-all overlap and full-iteration
 # CUDA graphs (h-bridge: Megatron-Bridge v0.5.0 perf_recipes): its first plan is now predicted 1.137. Nemotron-4
@@ -31,7 +31,7 @@ WITHIN_10_PERCENT = (
 )
 # Nemotron-4 340B bf16 on 128 H100 (dgxc 24.11.1) left this list with h-tpoverlap: Megatron's TP collectives counted
 # from its code (engine/timing/tp_overlap.py) in place of the assumed half put its first plan (the published layout
-# without recompute) at 1.109 of the measurement, from 1.076 (docs/speed-accuracy.md Known gaps, reported).
+# without recompute) at 1.109 of the measurement, from 1.076 (docs/time-model-notes.md, reported).
 
 
 @pytest.fixture(scope="module")

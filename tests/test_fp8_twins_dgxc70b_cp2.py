@@ -3,7 +3,7 @@ scaling, fp8 parameters) against the bf16 twin of the same release, layout and b
 +8% to +16% fast and the bf16 ones -3% to -5%, which looks like an fp8 cost under context parallelism the model lacks;
 without the MFU ceilings both twins miss the same milliseconds per micro-batch (the bf16 rows are held by another
 source's H100 bf16 ceiling, the fp8 rows are not), so what the model lacks at this layout is a cost of both formats
-(benchmarks/fp8_twins.py; docs/speed-accuracy.md Known gaps, h-fp8cp), not one of the fp8 step.
+(benchmarks/fp8_twins.py; docs/time-model-notes.md, h-fp8cp), not one of the fp8 step.
 
 Measured figures: NVIDIA/dgxc-benchmarking llama3.1/README_70b.md at 35a9aec (release v24.11.1) and 5f23b67 (release
 v25.02.02), as tests/data/published/throughput/dgxc-benchmarking.json holds them (step seconds = sequence x GBS /

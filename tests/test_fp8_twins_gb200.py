@@ -2,7 +2,7 @@
 layout and batch. The fp8 rows are predicted 21-29% fast where their bf16 twins are near the measurement
 cross-validated, which reads as an fp8 speed-up the model overstates; without the MFU ceilings both twins miss the
 same milliseconds per micro-batch, so what the model lacks is a cost of both formats (benchmarks/fp8_twins.py,
-docs/speed-accuracy.md Known gaps), not one of the fp8 step.
+docs/time-model-notes.md), not one of the fp8 step.
 
 Measured figures: NVIDIA/dgxc-benchmarking llama3.1/README.md and nemotron/README.md at c5c765f (release v25.05.05),
 as tests/data/published/throughput/dgxc-benchmarking.json holds them (step seconds = sequence x GBS / tokens/s)."""

@@ -46,7 +46,7 @@ def test_the_all_to_all_row_of_the_dispatcher_pair_is_the_slower_one():
     dispatcher (Megatron-Bridge v0.4.0, NeMo 26.04) and with HybridEP (v0.4.2, 26.04.01), the only setting that
     differs (scripts/performance/configs/qwen/qwen3_workload_base_configs.py at the two tags): measured 4,865 and
     5,936 tokens/s per GPU (the rows' sources, tests/data/published). The padding copies order the pair as
-    measured; they are a fifth of the measured gap (predicted 1.05x against 1.22x: docs/speed-accuracy.md)."""
+    measured; they are a fifth of the measured gap (predicted 1.05x against 1.22x: docs/time-model-notes.md)."""
     alltoall = _row("megatron-bridge-26.04-qwen3_235b_a22b-dgx-b300-mxfp8-256")
     hybridep = _row("megatron-bridge-qwen3_235b_a22b-dgx-b300-mxfp8-256")
     slow = step_time(scenario_from_dict(alltoall["scenario"])).tokens_per_second_per_gpu

@@ -75,7 +75,7 @@ def test_runs_left_out_say_why():
 # scaling table, OLMo-core, torchao, TinyLlama and BLOOM added) the cross-validated error was median 12.3%, p90 60.1%;
 # with attention counted in kernel tiles, gpt-oss's alternating sliding/full layers and head dim 64 (engine/timing/
 # costs.py) it is median 12.1%, p90 58.5%: the median meets issue 13's target, 2.1 points above issue 23's; the p90
-# is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps"). With
+# is held at the measured level, 33.5 points above issue 23's target (docs/time-model-notes.md). With
 # DeepSpeed/InternEvo's ZeRO-1 weight gather exposed after the step and B200 at its power-limited clock
 # (presets/efficiency.json zero_gather_after_step, sustained_compute_fraction) it is median 12.1%, p90 54.9%.
 # Then with the
@@ -87,7 +87,7 @@ def test_runs_left_out_say_why():
 # |error| 34.5% -> 36.1%). Merged with the ZeRO-1 gather and B200 clock: median 10.8%, p90 48.5%, held there.
 # With the 265 NVIDIA runs of h-tdata-a as well (898 runs, 18 sources) the cross-validated error is median 9.6%,
 # p90 43.9%: the median meets issue 23's target, the p90 is held at the measured level, 18.9 points above it
-# (docs/speed-accuracy.md "Known gaps"). With ceilings by kind (dense plans held to dense runs, MoE to MoE, none from
+# (docs/time-model-notes.md). With ceilings by kind (dense plans held to dense runs, MoE to MoE, none from
 # power-limited or cut-down runs): median 9.5%, p90 40.0%, held there. With the SMs and HBM
 # bandwidth hidden collectives take from the compute beside them (engine/timing/contention.py) and torchao's
 # per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there. With H100 and H200 computing BF16 at the
@@ -155,7 +155,7 @@ def test_runs_left_out_say_why():
 # tensor-parallel collectives counted from its code (engine/timing/tp_overlap.py: userbuffers' chunks, the backward's
 # asynchronous pairs) in place of the assumed half (h-tpoverlap): median 6.78% -> 6.70%, p90 22.19% -> 23.37% (79 -> 82
 # of 936 beyond 25%): the GB200 Nemotron-4 340B rows, which behave as if nothing were hidden, cross 25%; reported in
-# docs/speed-accuracy.md, held at the measured level, not at the target. CUDA 11.5's cuBLAS running BigScience's
+# docs/time-model-notes.md, held at the measured level, not at the target. CUDA 11.5's cuBLAS running BigScience's
 # unaligned head dims on the CUDA cores (h-headdim, engine/timing/unaligned_gemm.py): median 6.21% -> 6.15%, p90
 # 23.3% -> 21.1% (79 -> 70 of 936 beyond 25%); the bound is left where it was.
 MEDIAN_TARGET = 0.10
@@ -215,7 +215,7 @@ def test_uncertain_rows_say_why():
 # left it when its rows took the paper's interleaved schedule (arXiv:2407.21783 section 3.3.2: V = 8 one-layer chunks):
 # Megatron's depth-first interleaving keeps 141 one-layer chunk forwards alive on the second rank at micro-batch 32,
 # 82.7 GiB allocated of 79.65 for the 8,192-GPU run, where the paper says its tensor deallocation let it run without
-# recomputation (the 16,384-GPU rows, 16 micro-batches, still fit; the Known-gaps paragraph on Llama 3 says so).
+# recomputation (the 16,384-GPU rows, 16 micro-batches, still fit; docs/time-model-notes.md's paragraph on Llama 3 says so).
 RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune", "NeMo AutoModel", "InternEvo", "TinyLlama (lit-gpt)",
             "PyTorch FSDP (IBM fms-fsdp)", "Megatron-LM (SC21 paper)", "Megatron-LM", "ms-swift",
             "Megatron-DeepSpeed (BigScience)", "OLMo-core")
@@ -374,7 +374,7 @@ def test_every_time_shows_the_range_of_its_regime():
 # ZeRO-3 / PTD-P pairs 1 -> 4 of 5). With MXFP8's block-scaled GEMMs at 0.933 of per-tensor fp8's rate: 787 of 954
 # and 48 equal (80.9%): six pairs of DeepSeek-V3 on 256 B300s in MXFP8 (PP 8, micro-batch 2, attention graphs against
 # PP 16, micro-batch 1, measured 10-18% apart) had been ordered right by 0.02% of the predicted throughput and are now
-# ordered wrong by 0.3%, the host cost per micro-batch and its CUDA graphs not being modelled (docs/speed-accuracy.md,
+# ordered wrong by 0.3%, the host cost per micro-batch and its CUDA graphs not being modelled (docs/time-model-notes.md,
 # the recipes paragraph); with the GBS 15,360 DeepSeek-V3 GB300 row's own preset as well
 # (Megatron-Bridge v0.5.0 DEEPSEEK_V3_PRETRAIN_CONFIG_GB300_FP8_MX_GBS15360; 82.2% without the MXFP8 rate): 794 of 954
 # and 48 equal (81.6%); with Megatron-DeepSpeed's softmax fallback by heads per rank and eager

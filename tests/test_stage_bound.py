@@ -7,7 +7,7 @@ Where the expected values come from: the measured step of a row is its tokens pe
 this commit (57 of 413 PP > 1 rows over the measured step on the bound alone, 70 with the model's bubble added): they
 move when the time model does, and a change that lowers them is the direction this test records; the 12 Llama 3
 70B pretraining rows at TP 4 x PP 8 x VP 5 (dgxc-benchmarking 25.04.02 and Megatron-Bridge 25.09-26.04.01) are the
-ones docs/speed-accuracy.md's 'CP 2 against CP 1' paragraph found at 0.998-1.036 of their measured step."""
+ones docs/time-model-notes.md's 'CP 2 against CP 1' paragraph found at 0.998-1.036 of their measured step."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Userbuffers on Blackwell (h-ubbw, docs/speed-accuracy.md Known gaps): no source gives a Blackwell-specific exposure,
+"""Userbuffers on Blackwell (h-ubbw, docs/time-model-notes.md): no source gives a Blackwell-specific exposure,
 and the published DGX B200 run at TP 8 is the evidence against a Blackwell-wide 'userbuffers hides nothing' switch."""
 
 import copy

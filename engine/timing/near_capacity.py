@@ -17,7 +17,7 @@ What the published rows say (tests/data/published/throughput.json, 2026-12-05): 
 all tight (91-100% of the card), 74 of them NeMo and Megatron-Bridge recipes, and they are measured no slower than
 predicted (median signed -4.5%, the others +1.4%): a tuned recipe near the limit need not retry. The BigScience runs
 that were slower near the limit do not get it, since the memory model puts them at 66-72 GiB where the document
-measured 73-76 GB (docs/speed-accuracy.md, BigScience). So the note says "may", and adds no time.
+measured 73-76 GB (docs/time-model-notes.md, BigScience). So the note says "may", and adds no time.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ NEAR_CAPACITY_FRACTION = 0.91
 # Measured sizes, shown as a range and never applied: BigScience's same layouts one micro-batch size apart, the
 # larger near the limit (chronicles-prequel.md at 9e64edec; tests/data/published/throughput/bigscience-bloom-prequel
 # .json): each of 02-20's four layouts 3.4-11.2% longer per token at MBS 8 (73-76 GB) than at MBS 4 (53-56 GB), and
-# DP 16 x TP 4 x PP 6 4.8% at MBS 4 (75 GB) against MBS 2 (57 GB) on 02-25 (docs/speed-accuracy.md, BigScience).
+# DP 16 x TP 4 x PP 6 4.8% at MBS 4 (75 GB) against MBS 2 (57 GB) on 02-25 (docs/time-model-notes.md, BigScience).
 MEASURED_SLOWDOWN_RANGE = (0.034, 0.112)
 
 NEAR_CAPACITY_SOURCES = ("pytorch/pytorch c10/cuda/CUDACachingAllocator.cpp (release_cached_blocks, "
