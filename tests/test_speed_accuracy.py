@@ -175,6 +175,22 @@ def test_speed_accuracy_doc_is_current():
     assert (ROOT / "docs" / "speed-accuracy.md").read_text(encoding="utf-8") == render()
 
 
+def test_known_gaps_names_every_framework_and_family_beyond_the_signed_bound():
+    """docs/speed-accuracy.md's "Where the model is still off" lists exactly the frameworks and GPU families whose
+    cross-validated median signed error is beyond issue 23's +-12% (the bound the report's SIGNED_BOUND states), and
+    points to the hand-maintained notes, which exist."""
+    doc = (ROOT / "docs" / "speed-accuracy.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Where the model is still off"):doc.index("## Rows")]
+    listed = {tuple(cell.strip() for cell in line.split("|")[1:3]) for line in section.splitlines()
+              if line.startswith("| framework |") or line.startswith("| GPU family |")}
+    compared = compare(load_rows(), cross_validated=True)
+    beyond = {(group, name) for group, by in (("framework", "framework"), ("GPU family", "arch"))
+              for name, s in summary(compared, by=by).items() if name != "all" and abs(s["median_signed"]) > 0.12}
+    assert listed == beyond
+    assert "[docs/time-model-notes.md](time-model-notes.md)" in doc
+    assert (ROOT / "docs" / "time-model-notes.md").read_text(encoding="utf-8").startswith("# Time model notes\n")
+
+
 # Frameworks whose rows meet issue 13's targets on their own (docs/speed-accuracy.md reports every framework; the
 # others are reported there, not enforced, until they meet them).
 MET_PER_FRAMEWORK = ("llm-foundry", "torchtune", "NeMo")  # NeMo: 240 runs, median 8.9%, p90 26.8%
