@@ -40,9 +40,10 @@ def test_the_row_and_its_profile():
     assert TABLE["deepspeed-2022"].bf16_optimizer_without_zero == TABLE["deepspeed"].bf16_optimizer_without_zero
 
 
-def test_prequel_rows_state_the_release():
-    prequel = [r for r in load_rows() if r["id"].startswith("bigscience-prequel-")]
-    assert len(prequel) == 109 and all(r["scenario"]["framework"] == "deepspeed-2022" for r in prequel)
+def test_bigscience_rows_state_the_release():
+    # the prequel's 109 runs of February 2022 and BLOOM-176B (DeepSpeed's olruwase/bf16-updates branch, 2022)
+    runs = [r for r in load_rows() if r["id"].startswith(("bigscience-prequel-", "bigscience-bloom-176b"))]
+    assert len(runs) == 110 and all(r["scenario"]["framework"] == "deepspeed-2022" for r in runs)
 
 
 def test_zero1_exchange_is_all_reduce_and_gather():
