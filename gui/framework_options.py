@@ -33,6 +33,7 @@ class FrameworkOptions(QWidget):
         self.framework = ValueCombo(choice_items("framework", {
             "huggingface": self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory"),
             "deepspeed": self.tr("DeepSpeed"),
+            "deepspeed-2022": self.tr("DeepSpeed 0.4.4-0.12 (2021-2023)"),
             "deepspeed-2021": self.tr("DeepSpeed (April 2021)"),
             "torchtune": self.tr("torchtune"),
             "torchtitan": self.tr("torchtitan"),

@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
-FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2021", "torchtune", "torchtitan", "megatron", "megatron-2021",
-              "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te", "internevo", "trl", "verl", "openrlhf",
-              "ms-swift", "nemo-rl")
+FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
+              "megatron-2021", "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te", "internevo", "trl", "verl",
+              "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -340,6 +340,15 @@ TABLE: dict[str, FrameworkDefaults] = {
     # InternEvo (InternLM's trainer) builds its model and ZeRO-1 optimizer itself; its memory facts are DeepSpeed
     # ZeRO-1's (bf16 weights and gradients on every rank, fp32 master and Adam states sharded over the ZeRO group),
     # its time profile ("internevo" in presets/efficiency.json) its own
+    # DeepSpeed v0.4.4 to v0.12.6 (2021-07 to 2024-01): the same memory facts; its time profile ("deepspeed-2022" in
+    # presets/efficiency.json) all-reduces ZeRO-1's gradients, as BigScience's Megatron-DeepSpeed runs of 2022 ran it
+    "deepspeed-2022": replace(
+        _DS, id="deepspeed-2022", label="DeepSpeed 0.4.4-0.12 (2021-2023)", profile="deepspeed-2022",
+        sources=(*_DS.sources,
+                 ("ZeRO-1 gradients", "deepspeedai/DeepSpeed deepspeed/runtime/engine.py at 2151c787a (2022-02-18) "
+                  "_configure_zero_optimizer: contiguous_gradients = False for stage 1 (since pull request #1246, "
+                  "6ae756c03, v0.4.4), so zero/stage_1_and_2.py reduce_ipg_grads takes buffered_reduce_fallback and "
+                  "allreduce_bucket all-reduces each bucket; pull request #4887 (af033831f, v0.13.0) removed it"))),
     # DeepSpeed as the SC21 paper (arXiv:2104.04473, April 2021) ran its ZeRO-3 baseline: the same memory facts, its
     # time profile ("deepspeed-2021" in presets/efficiency.json) gathers each parameter synchronously
     "deepspeed-2021": replace(

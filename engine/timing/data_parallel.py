@@ -127,9 +127,9 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                                              bucket_copy_passes(prof) * grads / rates.memory,
                                              _reduce_window(s, prof, busiest), sm_share)
             dp_comm += bucket_sync_gap_seconds(s, parameter_tensors(spec, busiest.layers), buckets)
-        elif zero == 0 or prof.get("zero_grad_all_reduce"):
-            # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
-            # every bucket of gradients
+        elif zero == 0 or prof.get("zero_grad_all_reduce") or zero == 1 and prof.get("zero1_grad_all_reduce"):
+            # DDP, InternEvo's ZeRO-1 and DeepSpeed 0.4.4-0.12's (presets/efficiency.json frameworks:
+            # zero_grad_all_reduce, zero1_grad_all_reduce) all-reduce every bucket of gradients
             dp_comm = ends_contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                      prof["dp_overlap"], sm_share, end)
         else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
