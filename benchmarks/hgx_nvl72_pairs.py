@@ -1,10 +1,14 @@
 """The same Megatron-Bridge recipe on two Blackwell systems of one kind: HGX B200 against HGX B300 (8-GPU x86 nodes,
-InfiniBand between them) and GB200 against GB300 (NVL72, Grace hosts). A pair is one release's row of one model on
+InfiniBand between them) and GB200 against GB300 (NVL72, Grace hosts); and across the kinds, HGX B200 against GB200
+NVL72 (the same die at 1,000 / 1,200 W, an x86 host against Grace, an 8-GPU NVLink node against trays of 4 in a
+72-GPU NVLink domain, so that a TP x CP group of 8 spans two trays). A pair is one release's row of one model on
 both GPUs whose recipe settings are the same (pipeline, virtual stages, expert parallelism, micro-batch, gradient
-accumulation, CUDA graphs, dispatcher, all-to-all overlap, recompute), so the code, the host CPU class and the
-layout are the same and what differs is the GPU's power limit and clock (1,000 / 1,100 W on HGX, 1,200 / 1,400 W
-on NVL72), the attention's exponential unit and the NIC (ConnectX-7 400 Gb/s against ConnectX-8 800 Gb/s a GPU);
-presets/gpus.json and presets/efficiency.json sustained_compute_fraction give what the model knows of each.
+accumulation, CUDA graphs, dispatcher, all-to-all overlap, recompute), so the code and the layout are the same (and,
+within one kind, the host CPU class) and what differs is the GPU's power limit and clock (1,000 / 1,100 W on HGX,
+1,200 / 1,400 W on NVL72), the attention's exponential unit and the NIC (ConnectX-7 400 Gb/s against ConnectX-8
+800 Gb/s a GPU); presets/gpus.json and presets/efficiency.json sustained_compute_fraction give what the model knows
+of each. The dense B200 / GB200 pairs are Llama 3 8B fp8 at TP 1 (CUDA graphs on both, per layer or the whole
+iteration) in 25.09 and 25.11 and Llama 3.1 405B MXFP8 at TP 4 x CP 2 (eager) in 25.09; gpt-oss-120b bf16 in 26.02.
 
 For each pair it prints the measured and the predicted (cross-validated, engine/accuracy/published_throughput.py
 compare) throughput ratio of the second GPU over the first, and each row's measured-minus-predicted step per
@@ -27,7 +31,7 @@ from engine.accuracy.published_throughput import Compared, compare, load_rows  #
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 
-PAIRS = (("b200", "b300"), ("gb200", "gb300"))
+PAIRS = (("b200", "b300"), ("gb200", "gb300"), ("b200", "gb200"))
 # what must match for two rows to be one recipe on two GPUs
 RECIPE_KEYS = ("model", "pp", "vpp", "pp_schedule", "ep", "tp", "cp", "micro_batch", "grad_accum", "cuda_graphs",
                "moe_token_dispatcher_type", "moe_a2a_overlap", "recompute_modules", "checkpointing", "precision",
