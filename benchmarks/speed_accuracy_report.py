@@ -112,6 +112,7 @@ def _layout_order_section(rows: list[dict], compared: list) -> list[str]:
 # no framework or GPU family with a median signed error beyond +-12%, and a p90 of the absolute error of at most 25%.
 SIGNED_BOUND = 0.12
 P90_BOUND = 0.25
+LAYOUT_BOUND = 0.90  # issue 23 item 5: layout comparisons ordered as measured
 
 
 def _published_set_item(rows: list[dict], compared: list) -> str:
@@ -139,19 +140,19 @@ def _off_rows(compared: list) -> list[str]:
 
 
 def _layout_share_line(rows: list[dict], compared: list) -> str:
-    """Layout pairs ordered as measured per source, pooled and averaged over the sources: the pooled share weighs
-    each source by its pairs, so one source with most of them sets it."""
+    """Layout pairs ordered as measured, pooled and averaged over the sources, and the sources below issue 23's 90%:
+    the pooled share weighs each source by its pairs, so one source with most of them sets it."""
     order = layout_order(rows, compared)
     by_source = sorted(order.by_source.items(), key=lambda item: -item[1][1])
     largest, (_, largest_pairs) = by_source[0]
     mean = sum(ok / n for _, (ok, n) in by_source) / len(by_source)
     held = largest_pairs / order.pairs
     whose = "so the pooled share is mostly that source's" if held > 0.5 else "the most of any source"
-    return ("Layout pairs ordered as measured per source (ordered / pairs; pairs predicted equal left out): "
-            + ", ".join(f"{name} {ok} / {n}" for name, (ok, n) in by_source)
-            + f". Pooled {order.agree:,} / {order.pairs:,} ({order.agree / order.pairs:.1%}; {order.share:.1%} with the "
-            f"{order.ties} predicted equal counted half, as above), the mean over the {len(by_source)} sources "
-            f"{mean:.1%}; {largest} holds {held:.0%} of all pairs, {whose}.")
+    below = [f"{name} {ok} / {n}" for name, (ok, n) in by_source if ok / n < LAYOUT_BOUND]
+    return (f"Layout pairs ordered as measured (the table above): pooled {order.agree:,} / {order.pairs:,} "
+            f"({order.agree / order.pairs:.1%}; {order.share:.1%} with the {order.ties} predicted equal counted half), "
+            f"the mean over the {len(by_source)} sources {mean:.1%}; {largest} holds {held:.0%} of all pairs, {whose}. "
+            f"Sources below {LAYOUT_BOUND:.0%} (ordered / pairs): " + (", ".join(below) or "none") + ".")
 
 
 def _known_gaps(rows: list[dict], compared: list) -> list[str]:
