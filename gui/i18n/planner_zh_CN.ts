@@ -1549,6 +1549,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="41"/>
+        <source>Megatron-LM (2022 to mid-2023)</source>
+        <translation>Megatron-LM（2022 年至 2023 年中）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="42"/>
         <source>Megatron-LM (2021)</source>
         <translation>Megatron-LM（2021 年版）</translation>
     </message>
