@@ -46,7 +46,9 @@ def test_the_counts_of_rows_over_the_bound():
     """57 rows over the measured step on the bound alone and 70 with the bubble, at this commit (module docstring)."""
     module = _module()
     rows = module.bounds()
-    assert len(rows) == 413
+    # 413 PP > 1 rows when written; 425 with MegaScale's 12 Megatron-LM baseline rows (arXiv:2402.15627, PP 8 and 35),
+    # rows added, the model unchanged: none of them is over its measured step (the model is faster than them)
+    assert len(rows) == 425
     # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
     # engine/timing/tp_overlap.py): fewer is the time model getting closer. 39 and 58 since B200 computes at the clock
     # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
