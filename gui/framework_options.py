@@ -38,6 +38,7 @@ class FrameworkOptions(QWidget):
             "torchtune": self.tr("torchtune"),
             "torchtitan": self.tr("torchtitan"),
             "megatron": self.tr("Megatron-LM / NeMo"),
+            "megatron-2022": self.tr("Megatron-LM (2022 to mid-2023)"),
             "megatron-2021": self.tr("Megatron-LM (2021)"),
             "unsloth": self.tr("Unsloth"),
             "litgpt": self.tr("LitGPT"),

@@ -300,7 +300,7 @@ def test_liger_kernels_keep_one_tensor_per_norm_and_two_for_swiglu():
 
 # The columns that replaced framework-name comparisons across the engine and the window (issue 21.2): the frameworks
 # whose row departs from the column's default, as the comparisons they replace read.
-MEGATRON = {"megatron", "megatron-2021"}  # megatron-2021: Megatron's memory facts, its own time profile
+MEGATRON = {"megatron", "megatron-2022", "megatron-2021"}  # the dated ones: Megatron's memory facts, their own time profiles
 FACT_COLUMNS = {
     "loss_parallel_by_default": {"torchtitan", *MEGATRON}, "loss_always_parallel": MEGATRON,
     "vocab_parallel_embedding": MEGATRON, "sp_saves_gathered_inputs": MEGATRON,

@@ -13,8 +13,8 @@ from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
-              "megatron-2021", "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te", "internevo", "trl", "verl",
-              "openrlhf", "ms-swift", "nemo-rl")
+              "megatron-2022", "megatron-2021", "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te",
+              "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -402,6 +402,17 @@ TABLE["megatron-2021"] = replace(
               "copy_to_tensor_model_parallel_region then F.linear, whose backward all-reduces the input gradient "
               "after the weight-gradient GEMM; the asynchronous all-reduce beside that GEMM came at cf7efd4f5a "
               "(2021-08-30) behind --async-tensor-parallel-allreduce")))
+
+# Megatron-LM of 2022 to mid-2023: Megatron's memory facts; its time profile ("megatron-2022" in efficiency.json)
+# runs every data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it
+TABLE["megatron-2022"] = replace(
+    TABLE["megatron"], id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
+    tp_comm_overlap=False, sources=(*TABLE["megatron"].sources, (
+        "data-parallel collectives of 2022-2023", "NVIDIA/Megatron-LM megatron/training.py train_step at 285068c8 "
+        "(2023-01-11, arXiv:2402.15627's): forward_backward_func, then optimizer.reduce_model_grads (distrib_optimizer"
+        ".py: _reduce_scatter_base of each fp32 gradient buffer), step, then gather_model_params (_all_gather_base); "
+        "--overlap-grad-reduce came at 2d5220a424 (2023-08-16); arguments.py there: no --tp-comm-overlap, "
+        "--transformer-impl default 'local' (no Transformer Engine modules)")))
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:
