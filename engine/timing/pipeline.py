@@ -12,6 +12,7 @@ from ..scenario import Scenario
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .p2p_exchange import synced_exchange_seconds
 from .tied_embeddings import tied_embedding_seconds
 
 
@@ -26,7 +27,9 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     sequence parallelism leaves each rank 1/tp of it, a transfer carries 1/tp. Where every send and receive blocks
     the stage (pipeline_blocking_p2p: DeepSpeed's TrainSchedule runs SendActivation, RecvGrad, RecvActivation and
     SendGrad one after another on the compute stream), a micro-batch waits for all four transfers; a schedule that
-    pairs them (Megatron-LM's send_forward_recv_backward) for two.
+    pairs them (Megatron-LM's send_forward_recv_backward) for two. Where each exchange ends in a
+    torch.cuda.synchronize() (pipeline_p2p_synchronize: Megatron-LM of 2021-2023), every model chunk's transfers are
+    exposed and each exchange waits a round trip and a launch (engine/timing/p2p_exchange.py).
 
     DeepSpeed's split (deepspeed/runtime/pipe/engine.py at 2151c78) rebuilds a whole tensor three times a micro-batch
     on a middle stage, each a PartitionedTensor.full(): the received activation (_exec_forward_pass), the stage's own
@@ -46,13 +49,19 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     if split and s.tp > 1 and not s.sequence_parallel:  # the parts are all-gathered over the TP group
         tp_link, tp_lat = link(hw, s.tp, nvlink_domain(s, hw))
         gather = (s.tp - 1) * act / tp_link + tp_lat
-        # a middle stage rebuilds three tensors (received activation, own output before its backward, received
-        # gradient); with two stages the first receives no activation and the last skips the other two
-        rebuilds = (3 if s.pp >= 3 else 2) * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
+        # DeepSpeed: a middle stage rebuilds three tensors (received activation, own output before its backward,
+        # received gradient); with two stages the first receives no activation and the last skips the other two.
+        # Megatron-LM only gathers each received part (p2p_exchange.py)
+        if not prof.get("pipeline_p2p_synchronize"):
+            rebuilds = (3 if s.pp >= 3 else 2) * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
-    pp_comm = ga * (transfers * one + rebuilds) + tied_embedding_seconds(s, spec, hw)  # once a step (tied_embeddings.py)
     virtual = model_chunks(s)
+    if prof.get("pipeline_p2p_synchronize"):  # Megatron-LM of 2021-2023: every chunk's exchange exposed (p2p_exchange.py)
+        per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
+    else:
+        per_micro_batch = transfers * one + rebuilds
+    pp_comm = ga * per_micro_batch + tied_embedding_seconds(s, spec, hw)  # once a step (tied_embeddings.py)
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
     # state's)
