@@ -32,11 +32,11 @@ def _pp_comm(s):
 
 def test_megatron_of_2021_to_2023_synchronises_and_splits_its_exchanges():
     """--no-scatter-gather-tensors-in-pipeline is store_false (arguments.py at all three commits): the split is on by
-    default; torch.cuda.synchronize() follows every batch_isend_irecv. Megatron-Core's own profile keeps neither."""
+    default; torch.cuda.synchronize() follows every batch_isend_irecv, in either schedule. Megatron-Core's own profile
+    does not split (its p2p_communication.py has no scatter/gather since 3c92fa93b5)."""
     for name in ("megatron-2021", "megatron-2022"):
         prof = framework_profile(name)
         assert prof["pipeline_p2p_split_over_tp"] is True and prof["pipeline_p2p_synchronize"] is True
-    assert not framework_profile("megatron").get("pipeline_p2p_synchronize")
     assert not framework_profile("megatron").get("pipeline_p2p_split_over_tp")
 
 
@@ -81,3 +81,23 @@ def test_every_model_chunk_exchanges_its_own_tensors():
     s = _s(pp_schedule="interleaved-1f1b", vpp=3)
     assert _pp_comm(s) == pytest.approx(_expected(s, 3))
     assert 2.5 * _pp_comm(_s()) < _pp_comm(s) < 3 * _pp_comm(_s())
+
+
+def test_megatron_core_synchronises_only_the_non_interleaved_schedule():
+    """Megatron-Core's _communicate calls torch.cuda.synchronize() when batch_p2p_comm and batch_p2p_sync (default
+    True); batch_p2p_comm = not overlap_p2p_comm, which is on with the interleaved schedule and forced off without it
+    (NVIDIA/Megatron-LM megatron/training/argument_utils.py, arguments.py at d98e8a64; Megatron-Bridge comm_overlap.py
+    at 067f987df). Without interleaving its transfers were exposed already: only the two round trips and launches a
+    micro-batch are new; the interleaved schedule's sends are as before."""
+    prof = framework_profile("megatron")
+    assert prof["pipeline_p2p_synchronize"] == "batch-p2p"
+    s = _s(framework="megatron", sequence_parallel=True)
+    spec, hw = resolve_model(s), hardware_for(s)
+    launch, _ = host_call_seconds(s)
+    sync = host_figures()["sync_seconds"]["value"]
+    hw_rates = rates_for(s, hw, prof)
+    unsynced = pipeline_seconds(s, spec, hw, hw_rates, {**prof, "pipeline_p2p_synchronize": False}, 0.0)[0]
+    assert _pp_comm(s) == pytest.approx(unsynced + s.grad_accum * 2 * (sync + launch))
+    inter = _s(framework="megatron", sequence_parallel=True, pp_schedule="interleaved-1f1b", vpp=2)
+    unsynced_inter = pipeline_seconds(inter, spec, hw, hw_rates, {**prof, "pipeline_p2p_synchronize": False}, 0.0)[0]
+    assert _pp_comm(inter) == pytest.approx(unsynced_inter)

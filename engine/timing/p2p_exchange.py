@@ -24,8 +24,23 @@ model chunk carrying two tensors each way. Each model chunk's activation and gra
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..scenario import Scenario
 from .host import host_call_seconds, host_figures
+
+
+def synchronised(prof: dict[str, Any], chunks: int) -> bool:
+    """Whether the framework's pipeline exchanges end in torch.cuda.synchronize() (presets/efficiency.json frameworks
+    pipeline_p2p_synchronize): true, every schedule (Megatron-LM before Megatron-Core, which had no overlap_p2p_comm);
+    "batch-p2p", the non-interleaved schedule only: Megatron-Core's _communicate synchronises when batch_p2p_comm and
+    batch_p2p_sync (both default True, megatron/core/model_parallel_config.py at d98e8a64), Megatron-LM's
+    argument_utils.py sets batch_p2p_comm = not overlap_p2p_comm and arguments.py turns overlap_p2p_comm off without
+    the interleaved schedule (on by default with it: --no-overlap-p2p-communication is store_false); Megatron-Bridge
+    does the same (src/megatron/bridge/training/comm_overlap.py at 067f987df: PP > 1 without VP, batch_p2p_comm True;
+    with VP, overlap_p2p_comm True and batch_p2p_comm False)."""
+    mode = prof.get("pipeline_p2p_synchronize", False)
+    return mode is True or (mode == "batch-p2p" and chunks == 1)
 
 
 def synced_exchange_seconds(s: Scenario, chunks: int, transfer_seconds: float, latency_seconds: float,

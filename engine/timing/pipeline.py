@@ -12,7 +12,7 @@ from ..scenario import Scenario
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
-from .p2p_exchange import synced_exchange_seconds
+from .p2p_exchange import synced_exchange_seconds, synchronised
 from .tied_embeddings import tied_embedding_seconds
 
 
@@ -28,8 +28,9 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     the stage (pipeline_blocking_p2p: DeepSpeed's TrainSchedule runs SendActivation, RecvGrad, RecvActivation and
     SendGrad one after another on the compute stream), a micro-batch waits for all four transfers; a schedule that
     pairs them (Megatron-LM's send_forward_recv_backward) for two. Where each exchange ends in a
-    torch.cuda.synchronize() (pipeline_p2p_synchronize: Megatron-LM of 2021-2023), every model chunk's transfers are
-    exposed and each exchange waits a round trip and a launch (engine/timing/p2p_exchange.py).
+    torch.cuda.synchronize() (pipeline_p2p_synchronize: Megatron-LM of 2021-2023 always, Megatron-Core without
+    interleaving), every model chunk's transfers are exposed and each exchange waits a round trip and a launch
+    (engine/timing/p2p_exchange.py).
 
     DeepSpeed's split (deepspeed/runtime/pipe/engine.py at 2151c78) rebuilds a whole tensor three times a micro-batch
     on a middle stage, each a PartitionedTensor.full(): the received activation (_exec_forward_pass), the stage's own
@@ -52,12 +53,12 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
         # DeepSpeed: a middle stage rebuilds three tensors (received activation, own output before its backward,
         # received gradient); with two stages the first receives no activation and the last skips the other two.
         # Megatron-LM only gathers each received part (p2p_exchange.py)
-        if not prof.get("pipeline_p2p_synchronize"):
+        if not synchronised(prof, model_chunks(s)):
             rebuilds = (3 if s.pp >= 3 else 2) * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
     virtual = model_chunks(s)
-    if prof.get("pipeline_p2p_synchronize"):  # Megatron-LM of 2021-2023: every chunk's exchange exposed (p2p_exchange.py)
+    if synchronised(prof, virtual):  # every chunk's exchange exposed, each a round trip + launch (p2p_exchange.py)
         per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
     else:
         per_micro_batch = transfers * one + rebuilds
