@@ -31,8 +31,12 @@ def test_the_2021_profile_differs_from_megatrons_only_where_2021_code_did():
     # no Transformer Engine modules in 2021 (de7dc40f88's layers are megatron/mpu/layers.py's own), so none of the TE
     # module host work counted from Megatron-Core's TE spec (presets/host_overhead.json te_modules)
     assert not then.get("te_module_host")
+    # the pipeline exchange: split over the TP ranks, synchronised in every schedule (megatron/p2p_communication.py
+    # at de7dc40f88; engine/timing/p2p_exchange.py), where Megatron-Core synchronises without interleaving only
+    assert then["pipeline_p2p_split_over_tp"] and then["pipeline_p2p_synchronize"] is True
     differing = {k for k in set(now) | set(then) if now.get(k) != then.get(k)}
-    assert differing == {"grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host"}
+    assert differing == {"grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host",
+                         "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize"}
 
 
 def test_memory_is_megatrons():

@@ -28,7 +28,11 @@ def test_the_profile_hides_no_data_parallel_collective():
     assert then["dp_overlap"] == 0.0 and then["pipeline_reduce_after_schedule"] and then["zero_gather_after_step"]
     assert not then.get("te_module_host") and now["te_module_host"]
     # every other column is Megatron's
-    differ = {"dp_overlap", "pipeline_reduce_after_schedule", "zero_gather_after_step", "te_module_host"}
+    # and its pipeline exchange (megatron/p2p_communication.py at 285068c8: split over the TP ranks without sequence
+    # parallelism, torch.cuda.synchronize() after every exchange, interleaved or not; engine/timing/p2p_exchange.py)
+    assert then["pipeline_p2p_split_over_tp"] and then["pipeline_p2p_synchronize"] is True
+    differ = {"dp_overlap", "pipeline_reduce_after_schedule", "zero_gather_after_step", "te_module_host",
+              "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize"}
     assert {k: v for k, v in now.items() if k not in differ} == {k: v for k, v in then.items() if k not in differ}
 
 
