@@ -103,3 +103,23 @@ def test_active_counts_agree_with_figures_published_to_few_digits(model_id, publ
     unit = 10 ** (math.floor(math.log10(published)) - digits + 1)
     assert abs(count - published) <= unit
     assert count < spec.total_params / 4  # a mixture of experts: most weights idle for each token
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    duplicated = sorted({key for key in keys if keys.count(key) > 1})
+    assert not duplicated, f"keys given twice: {duplicated}"
+    return dict(pairs)
+
+
+def test_no_data_file_states_a_key_twice():
+    """json.load keeps the last of two equal keys without a word, so a fact stated twice can silently differ from
+    what its first statement says (the deepspeed profile in presets/efficiency.json listed its pipeline keys twice)."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted([*root.glob("presets/**/*.json"), *root.glob("tests/data/**/*.json")])
+    assert len(files) > 20
+    for path in files:
+        json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_refuse_duplicate_keys)
