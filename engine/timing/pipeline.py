@@ -50,10 +50,10 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     if split and s.tp > 1 and not s.sequence_parallel:  # the parts are all-gathered over the TP group
         tp_link, tp_lat = link(hw, s.tp, nvlink_domain(s, hw))
         gather = (s.tp - 1) * act / tp_link + tp_lat
-        # DeepSpeed: a middle stage rebuilds three tensors (received activation, own output before its backward,
-        # received gradient); with two stages the first receives no activation and the last skips the other two.
-        # Megatron-LM only gathers each received part (p2p_exchange.py)
-        if not synchronised(prof, model_chunks(s)):
+        # DeepSpeed's PipelineEngine (the blocking one): a middle stage rebuilds three tensors (received activation,
+        # own output before its backward, received gradient); with two stages the first receives no activation and
+        # the last skips the other two. Megatron-LM only gathers each received part (p2p_exchange.py)
+        if prof.get("pipeline_blocking_p2p"):
             rebuilds = (3 if s.pp >= 3 else 2) * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
