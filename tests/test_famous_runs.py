@@ -83,3 +83,24 @@ def test_like_for_like_plans_use_only_the_techniques_the_run_had(rows):
             s = p.scenario
             assert s.checkpointing in ("none", "full") and not s.sequence_parallel and s.cp == 1, row_id
             assert s.zero_stage == 0 and not s.fsdp and s.offload == "none", row_id
+
+
+def test_the_fastest_measured_twin_is_the_same_model_gpu_format_and_length(rows):
+    """benchmarks/famous_runs.py reads each first plan beside the fastest measured run of the same model shape, GPU,
+    compute format and sequence length (any GPU count or layout). Llama 3 405B at 8K on H100 in bf16: Meta measured
+    163.8 tokens/s per GPU (arXiv:2407.21783 Table 4, 430 TFLOPs on 8,192 GPUs), NVIDIA's DGX Cloud recipe 208.37 on
+    576 GPUs (NVIDIA/dgxc-benchmarking 24.11.1 README, row dgxc-24.11.1-llama-3-1-405b-...-576-gbs252), so the twin
+    of Meta's run is NVIDIA's."""
+    from famous_runs import best_measured_twin
+
+    from engine import scenario_from_dict
+    from engine.timing.mfu import mfu_format
+
+    meta = rows["meta-llama3-405b-8192gpu-seq8192"]
+    twin = best_measured_twin(meta, list(rows.values()))
+    assert twin["id"].startswith("dgxc-24.11.1-llama-3-1-405b-24-09-bf16-") and float(twin["measured"]) == 208.37
+    a, b = scenario_from_dict(meta["scenario"]), scenario_from_dict(twin["scenario"])
+    assert (a.gpu, a.seq_len, mfu_format(a)) == (b.gpu, b.seq_len, mfu_format(b)) and a.world_size != b.world_size
+    for _name, row_id in FAMOUS:
+        best = best_measured_twin(rows[row_id], list(rows.values()))
+        assert float(best["measured"]) >= float(rows[row_id]["measured"]), row_id
