@@ -28,6 +28,7 @@ from engine.accuracy.published_throughput import (  # noqa: E402
     memory_verdicts,
     summary,
 )
+from engine.accuracy.regimes import regime_summary  # noqa: E402
 from engine.timing.bands import BANDS_FILE  # noqa: E402
 from engine.timing.ceiling import CEILINGS_FILE  # noqa: E402
 
@@ -92,6 +93,17 @@ def share_sentence(shares: list[tuple[str, float]]) -> str:
 def not_expressible() -> list[dict]:
     """Published runs of the same tables that the scenario format cannot state, each with its reason."""
     return load_not_expressible()
+
+
+def _regime_section(rows: list[dict], compared: list) -> list[str]:
+    """The regimes issue 23 named as off when it was filed (engine/accuracy/regimes.py), now and then."""
+    out = ["", "## Regimes issue 23 named", "",
+           "The regimes the issue quoted as off when it was filed (predicted too fast where positive), with their "
+           "rows here now (a run can be in several):", "",
+           "| regime | rows | median abs error | p90 abs error | median signed error | when the issue was filed |",
+           "|---|---|---|---|---|---|"]
+    return out + [f"| {name} | {s['rows']} | {s['median']:.1%} | {s['p90']:.1%} | {s['median_signed']:+.1%} | "
+                  f"{s['when_filed']} |" for name, s in regime_summary(rows, compared).items()]
 
 
 def _layout_order_section(rows: list[dict], compared: list) -> list[str]:
@@ -204,6 +216,7 @@ def render() -> str:
     lines += _table("GPU family", summary(compared, by="arch"))
     lines += ["", "GPU family is the GPU's architecture entry in presets/efficiency.json; \"default\" is the GPUs "
               "without one of their own (here the A100s)."]
+    lines += _regime_section(rows, compared)
     lines += _layout_order_section(rows, compared)
     lines += ["", "Sources of the framework rows: " + "; ".join(f"{k}: {v}" for k, v in sources.items()) + "."]
     lines += ["", "## Memory verdicts of these runs", "",
