@@ -241,8 +241,14 @@ def place_capacity_label(plot: pg.PlotWidget, line: pg.InfiniteLine) -> None:
     if plot_px <= 0 or label_px <= 0 or x_max <= x_min:
         return
     at_px = (line.value() - x_min) / (x_max - x_min) * plot_px
-    # the label's anchor is the fraction of its width left of the line: 0 = all right of it, 1 = all left of it
-    fraction = min(max((at_px + label_px - plot_px) / label_px, 0.0), 1.0, max(at_px / label_px, 0.0))
+    # the label's anchor is the fraction of its width left of the line: 0 = all right of it, 1 = all left of it;
+    # across the line (the dashes through its text) only where neither side holds it whole
+    if at_px + label_px <= plot_px:
+        fraction = 0.0
+    elif at_px >= label_px:
+        fraction = 1.0
+    else:
+        fraction = min(max((at_px + label_px - plot_px) / label_px, 0.0), 1.0, max(at_px / label_px, 0.0))
     if label.anchors[0][0] != fraction:
         label.anchors = [(fraction, 0), (fraction, 0)]
         label.updatePosition()
