@@ -181,6 +181,26 @@ def test_largest_model_in_family_is_a_member_and_fits():
     assert not any(c.fits for c in answer.candidates if c.total_params > best.total_params)
 
 
+def test_dense_members_of_a_moe_family_run_expert_parallel_ranks_as_data_parallel():
+    """examples/qwen3-30b-a3b-8x-h100.json sets ep 8: the family's dense members were all 'invalid' ("Expert
+    parallelism needs a mixture-of-experts model"), so 'the largest Qwen3 that fits' could not be a dense one. They
+    are now judged on the same 8 GPUs and sharding with the 8 expert-parallel ranks as data-parallel ones, as
+    Megatron folds them; the MoE members keep ep 8."""
+    from engine import load_scenario
+
+    s = load_scenario(str(REPO / "examples" / "qwen3-30b-a3b-8x-h100.json"))
+    assert s.ep == 8
+    answer = largest_model_that_fits(s)
+    by_model = {c.model: c for c in answer.candidates}
+    for c in answer.candidates:
+        spec = model_presets()[c.model].spec
+        member = s.replace(model=c.model, ep=1) if not spec.is_moe else s.replace(model=c.model)
+        assert c.verdict != "invalid" or (spec.is_moe and spec.n_experts % s.ep), c.model
+        if c.verdict != "invalid":
+            assert c.verdict == estimate(member).verdict, c.model
+    assert by_model["qwen3-14b"].fits and answer.model is not None and not model_presets()[answer.model].spec.is_moe
+
+
 def test_fit_command_json_contract(tmp_path):
     path = tmp_path / "moe.json"
     path.write_text(json.dumps({"schema_version": 1, **BIG_MOE}))

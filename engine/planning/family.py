@@ -45,8 +45,11 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
                              model=p.name)
             out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(reason)))
             continue
+        # a dense member runs the set-up's expert-parallel ranks as plain data parallelism (the same GPUs and
+        # sharding: Megatron folds EP into the data-parallel ranks), the question being whether the model fits
+        member = s.replace(model=p.id, ep=1) if s.ep > 1 and not p.spec.is_moe else s.replace(model=p.id)
         try:  # validated: another model may not have this one's heads or LoRA target names
-            est = estimate(s.replace(model=p.id))
+            est = estimate(member)
         except ScenarioError as exc:
             out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
             continue

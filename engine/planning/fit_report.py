@@ -35,7 +35,8 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
         "largest_model_in_family": {
             "family": fam.family, "model": fam.model,
             "candidates": [{"model": c.model, "total_params": c.total_params, "verdict": c.verdict,
-                            "total_bytes": None if c.total_bytes is None else round(c.total_bytes)}
+                            "total_bytes": None if c.total_bytes is None else round(c.total_bytes),
+                            "reason": c.reason}
                            for c in fam.candidates]},
     }
 
@@ -89,7 +90,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     fam = report["largest_model_in_family"]
     if fam["family"]:
         sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {tr_engine(c['verdict'])}"
-                          for c in fam["candidates"])
+                          + (f" ({c['reason']})" if c.get("reason") else "") for c in fam["candidates"])
         out += ["", tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits this set-up: {model}")).format(
             family=fam["family"], model=fam["model"] or none), f"  {sizes}"]
     return "\n".join(out)
