@@ -13,12 +13,14 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -176,7 +178,9 @@ class DiagnosePanel(QWidget):
         self.saved_plans: Callable[[], list[Scenario]] = list  # the library's plans, judged again on calibrating
         self.chart = TimelineChart()
         self._layout()
-        self.stale = False  # an edit while the tab is hidden: redrawn when it is shown
+        # nothing drawn yet, or an edit while the tab was hidden: drawn when it is shown (the timeline stayed empty
+        # until the first edit when the window opened on another tab)
+        self.stale = True
         state.estimateChanged.connect(lambda _e: self._plan_changed())
         state.unitChanged.connect(lambda _u: self._plan_changed())
 
@@ -208,8 +212,14 @@ class DiagnosePanel(QWidget):
         col.addWidget(self.findings, 2)
         col.addWidget(self.apply_button)
         col.addWidget(self.calibrate_button)
+        # scrolled rather than squeezed: the column's buttons and lists set the whole tab widget's least height, which
+        # with a CJK font kept the window from fitting a 1280x720 screen (tests/test_gui_small_screens.py)
+        scroll = QScrollArea()
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
+        split.addWidget(scroll)
         split.addWidget(self.chart)
         split.setSizes([480, 520])
         layout = QVBoxLayout(self)

@@ -69,6 +69,10 @@ class MainWindow(QMainWindow):
         install_field_undo(self.setup_panel)  # Ctrl+Z in the field just edited undoes that edit
         left = QWidget()
         left_layout = QVBoxLayout(left)
+        # tight around the three boxes: with a CJK font's taller lines the common rows down to gradient accumulation
+        # must still show without scrolling at 1280x720 (tests/test_gui_small_screens.py)
+        left_layout.setContentsMargins(6, 4, 6, 4)
+        left_layout.setSpacing(4)
         left_layout.addWidget(self.model_picker)
         left_layout.addWidget(self.hardware_picker)
         left_layout.addWidget(self.setup_panel)

@@ -57,6 +57,17 @@ def test_the_chart_draws_the_plans_step_and_the_failures_demand(window):
     assert panel.chart.measured[0] == pytest.approx((28.28 + 3.14) * 2**30 / 2**30, abs=0.01)  # the message's figures
 
 
+def test_the_plans_step_is_drawn_the_first_time_the_tab_is_shown(window, qtbot):
+    """Nothing pasted: the tab shows the plan's own step as soon as it is opened (it stayed an empty 0-1 plot until
+    the first edit when the window had opened on another tab)."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.tabs.setCurrentWidget(window.diagnose_panel)
+    state = window.state
+    points = step_timeline(state.estimate, state.scenario.grad_accum, state.scenario.pp)
+    assert len(window.diagnose_panel.chart.planned) == len(points) > 0
+
+
 def test_a_dropped_log_is_read_as_a_measured_line(window, tmp_path, qtbot):
     log = tmp_path / "smi.csv"
     log.write_text("memory.used [MiB]\n1000 MiB\n30000 MiB\n20000 MiB\n")
