@@ -2,13 +2,13 @@
 scenario. Expected memberships come from the rows' own settings (tests/data/published/, each row with its source)."""
 
 from engine import scenario_from_dict
-from engine.accuracy.published_throughput import compare, load_rows
+from engine.accuracy.published_throughput import compare, load_rows, source_of
 from engine.accuracy.regimes import REGIMES, regime_summary
 
 
 def _regimes_of(row: dict) -> set[str]:
     s = scenario_from_dict(row["scenario"])
-    return {r.name for r in REGIMES if r.holds(s)}
+    return {r.name for r in REGIMES if r.holds(s, source_of(row))}
 
 
 def test_each_regime_takes_the_runs_the_issue_described():
@@ -30,7 +30,7 @@ def test_the_summary_counts_every_member_once_per_regime():
     compared = compare(rows, cross_validated=True)
     table = regime_summary(rows, compared)
     for regime in REGIMES:
-        members = sum(regime.holds(scenario_from_dict(r["scenario"])) for r in rows)
+        members = sum(regime.holds(scenario_from_dict(r["scenario"]), source_of(r)) for r in rows)
         assert table.get(regime.name, {"rows": 0})["rows"] == members, regime.name
     # the 750 W B200 rows are torchao's (pytorch/ao torchao/float8/README.md): every one of them is in its regime
     assert table["power-limited B200 (750 W)"]["rows"] == sum(r["scenario"].get("gpu") == "b200-750w" for r in rows)

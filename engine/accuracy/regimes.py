@@ -9,15 +9,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario, resolve_model, scenario_from_dict
-from .published_throughput import Compared, summary
+from .published_throughput import Compared, source_of, summary
 
 
 @dataclass(frozen=True)
 class Regime:
     name: str
     when_filed: str  # what issue 23 quoted for it when it was filed (median or range of the signed error)
-    holds: Callable[[Scenario], bool]
+    holds: Callable[[Scenario, str], bool]  # (the run's scenario, its source as source_of names it)
+
+
+def _megatron(s: Scenario) -> bool:
+    return defaults_for(s.framework).takes_megatron_arguments  # Megatron-LM, Megatron-Core, NeMo and their recipes
 
 
 def _is_moe(s: Scenario) -> bool:
@@ -34,19 +39,19 @@ def _experts_across_nodes(s: Scenario) -> bool:
 
 
 REGIMES = (
-    Regime("ZeRO-3 / FSDP", "flat where measured falls (strong scaling)", _sharded),
+    Regime("ZeRO-3 / FSDP", "flat where measured falls (strong scaling)", lambda s, _src: _sharded(s)),
     Regime("ZeRO-3 / FSDP on more than 64 GPUs", "flat where measured halves per doubling",
-           lambda s: _sharded(s) and s.world_size > 64),
-    Regime("Megatron / NeMo dense", "+20..+45% (NeMo 24.x)",
-           lambda s: s.framework.startswith("megatron") and not _is_moe(s)),
-    Regime("torchtitan dense", "+22..+38%", lambda s: s.framework == "torchtitan" and not _is_moe(s)),
-    Regime("sequence 16K tokens or more", "+26% at 4K growing to +65% at 1M", lambda s: s.seq_len >= 16384),
-    Regime("context parallelism (CP > 1)", "CP ring treated as nearly free", lambda s: s.cp > 1),
-    Regime("MoE at micro-batch 1-2", "+30..+270%", lambda s: _is_moe(s) and s.micro_batch <= 2),
-    Regime("GPT-OSS", "+100..+330%", lambda s: "gpt-oss" in resolve_model(s).name.lower()),
-    Regime("expert parallelism across nodes", "-25..-56%", _experts_across_nodes),
-    Regime("MI300X / MI325X", "+96..+208%", lambda s: s.gpu in ("mi300x", "mi325x")),
-    Regime("power-limited B200 (750 W)", "+165..+224%", lambda s: s.gpu == "b200-750w"),
+           lambda s, _src: _sharded(s) and s.world_size > 64),
+    Regime("Megatron / NeMo dense", "+20..+45% (NeMo 24.x)", lambda s, _src: _megatron(s) and not _is_moe(s)),
+    # the issue's torchtitan figures were torchtitan's own benchmark documents
+    Regime("torchtitan's benchmarks, dense", "+22..+38%", lambda s, src: src == "pytorch/torchtitan" and not _is_moe(s)),
+    Regime("sequence 16K tokens or more", "+26% at 4K growing to +65% at 1M", lambda s, _src: s.seq_len >= 16384),
+    Regime("context parallelism (CP > 1)", "CP ring treated as nearly free", lambda s, _src: s.cp > 1),
+    Regime("MoE at micro-batch 1-2", "+30..+270%", lambda s, _src: _is_moe(s) and s.micro_batch <= 2),
+    Regime("GPT-OSS", "+100..+330%", lambda s, _src: "gpt-oss" in resolve_model(s).name.lower()),
+    Regime("expert parallelism across nodes", "-25..-56%", lambda s, _src: _experts_across_nodes(s)),
+    Regime("MI300X / MI325X", "+96..+208%", lambda s, _src: s.gpu in ("mi300x", "mi325x")),
+    Regime("power-limited B200 (750 W)", "+165..+224%", lambda s, _src: s.gpu == "b200-750w"),
 )
 
 
@@ -54,10 +59,10 @@ def regime_summary(rows: list[dict[str, Any]], compared: list[Compared]) -> dict
     """{regime name: summary figures of its rows (rows, median, p90, median_signed, mean_signed) and when_filed};
     a regime without rows is left out. `compared` holds the rows' comparisons, matched by row id."""
     by_id = {c.id: c for c in compared}
-    scenarios = [(scenario_from_dict(row["scenario"]), by_id[row["id"]]) for row in rows if row["id"] in by_id]
+    runs = [(scenario_from_dict(row["scenario"]), source_of(row), by_id[row["id"]]) for row in rows if row["id"] in by_id]
     out: dict[str, dict[str, Any]] = {}
     for regime in REGIMES:
-        members = [c for s, c in scenarios if regime.holds(s)]
+        members = [c for s, source, c in runs if regime.holds(s, source)]
         if members:
             out[regime.name] = {**summary(members)["all"], "when_filed": regime.when_filed}
     return out
