@@ -102,7 +102,11 @@ def test_strong_scaling_falls_as_measured():
     ds21 = [step_time(_s(n, b)).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
     today = [step_time(_s(n, b, "deepspeed")).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
     assert ds21[1] / ds21[0] < 0.67  # measured 0.5
-    assert today[1] / today[0] > 0.8
+    # 0.834 when written: the fp16 A100 MFU ceiling (45.2%, from SC21's and BigScience's runs) held the 768-GPU run
+    # down, while the model's own figures give 0.73 (engine/timing/ceiling.py without_ceilings); since the
+    # no-recompute fp16 runs of arXiv:2401.10241 (up to 54.4% MFU) raised that ceiling to 59.8% it no longer binds,
+    # so the ratio is the model's own 0.73, still far above the 2021 row's
+    assert today[1] / today[0] > 0.7
     assert ds21[0] < today[0] and ds21[1] < today[1]
 
 
