@@ -390,32 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="307"/>
+        <location filename="../charts.py" line="313"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="305"/>
+        <location filename="../charts.py" line="311"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="283"/>
+        <location filename="../charts.py" line="289"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="305"/>
+        <location filename="../charts.py" line="311"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="308"/>
+        <location filename="../charts.py" line="314"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="309"/>
+        <location filename="../charts.py" line="315"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -477,117 +477,117 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>DiagnosePanel</name>
     <message>
-        <location filename="../diagnose_panel.py" line="41"/>
+        <location filename="../diagnose_panel.py" line="43"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="42"/>
+        <location filename="../diagnose_panel.py" line="44"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="43"/>
+        <location filename="../diagnose_panel.py" line="45"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="57"/>
+        <location filename="../diagnose_panel.py" line="59"/>
         <source>Open a run&apos;s record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="58"/>
+        <location filename="../diagnose_panel.py" line="60"/>
         <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
         <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="90"/>
+        <location filename="../diagnose_panel.py" line="92"/>
         <source>one training step</source>
         <translation>一个训练步</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="106"/>
+        <location filename="../diagnose_panel.py" line="108"/>
         <source>planned, allocated</source>
         <translation>计划：已分配</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="110"/>
+        <location filename="../diagnose_panel.py" line="112"/>
         <source>planned, reserved</source>
         <translation>计划：已预留</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="114"/>
+        <location filename="../diagnose_panel.py" line="116"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="131"/>
+        <location filename="../diagnose_panel.py" line="133"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="145"/>
+        <location filename="../diagnose_panel.py" line="147"/>
         <source>needed when it failed</source>
         <translation>出错时所需</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="158"/>
+        <location filename="../diagnose_panel.py" line="160"/>
         <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
         <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="161"/>
+        <location filename="../diagnose_panel.py" line="163"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="163"/>
+        <location filename="../diagnose_panel.py" line="165"/>
         <source>Open a file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="165"/>
+        <location filename="../diagnose_panel.py" line="167"/>
         <source>Nothing diagnosed yet.</source>
         <translation>尚未诊断。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="170"/>
+        <location filename="../diagnose_panel.py" line="172"/>
         <source>Apply the fix</source>
         <translation>应用此修复</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="173"/>
+        <location filename="../diagnose_panel.py" line="175"/>
         <source>Calibrate this machine from the record</source>
         <translation>用此记录校准这台机器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="230"/>
+        <location filename="../diagnose_panel.py" line="240"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="263"/>
+        <location filename="../diagnose_panel.py" line="273"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="265"/>
+        <location filename="../diagnose_panel.py" line="275"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="267"/>
+        <location filename="../diagnose_panel.py" line="277"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="314"/>
+        <location filename="../diagnose_panel.py" line="324"/>
         <source>Calibrate memory from the run</source>
         <translation>根据运行结果校准显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="323"/>
+        <location filename="../diagnose_panel.py" line="333"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -2339,207 +2339,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="89"/>
+        <location filename="../main_window.py" line="93"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="94"/>
+        <location filename="../main_window.py" line="98"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="119"/>
+        <location filename="../main_window.py" line="123"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="132"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="136"/>
+        <location filename="../main_window.py" line="140"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="138"/>
+        <location filename="../main_window.py" line="142"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="212"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="136"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="142"/>
+        <location filename="../main_window.py" line="146"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="205"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="207"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="209"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="220"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="223"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="231"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="237"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="244"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="244"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="249"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253"/>
+        <location filename="../main_window.py" line="257"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="260"/>
+        <location filename="../main_window.py" line="264"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="261"/>
+        <location filename="../main_window.py" line="265"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="263"/>
+        <location filename="../main_window.py" line="267"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="364"/>
+        <location filename="../main_window.py" line="368"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -4819,112 +4819,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="54"/>
+        <location filename="../../engine/planning/fit_report.py" line="55"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="56"/>
+        <location filename="../../engine/planning/fit_report.py" line="57"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="58"/>
+        <location filename="../../engine/planning/fit_report.py" line="59"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="59"/>
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="60"/>
+        <location filename="../../engine/planning/fit_report.py" line="61"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="61"/>
+        <location filename="../../engine/planning/fit_report.py" line="62"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="62"/>
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="64"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="65"/>
+        <location filename="../../engine/planning/fit_report.py" line="66"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="68"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="70"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="71"/>
+        <location filename="../../engine/planning/fit_report.py" line="72"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="73"/>
+        <location filename="../../engine/planning/fit_report.py" line="74"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="75"/>
+        <location filename="../../engine/planning/fit_report.py" line="76"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="77"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="80"/>
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="83"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <location filename="../../engine/planning/fit_report.py" line="85"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="88"/>
+        <location filename="../../engine/planning/fit_report.py" line="89"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="93"/>
+        <location filename="../../engine/planning/fit_report.py" line="94"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -5191,7 +5191,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="247"/>
+        <location filename="../main_window.py" line="251"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
