@@ -26,7 +26,6 @@ Run: .venv/bin/python benchmarks/layout_pairs.py [SOURCE-SUBSTRING ...] [--all] 
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -36,32 +35,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.accuracy.published_throughput import Compared, compare, load_rows, source_of  # noqa: E402
+from engine.accuracy.source_tables import release_of, table_of  # noqa: E402
 
 FOLLOWS_FROM_LAYOUT = {"grad_accum", "global_batch"}
 GAPS = ((0.02, "<= 2%"), (0.05, "2-5%"), (0.10, "5-10%"), (float("inf"), "> 10%"))
-# Megatron-Bridge: "25.11 NeMo container"; dgxc-benchmarking: "(release v25.02.02)"; NeMo's own tables: "(NeMo 25.02
-# container)", "NeMo 24.07", "NeMo25.04.rc2", "NeMo24.03.01.framework"
-RELEASE = re.compile(r"(\d\d\.\d\d(?:\.\d+)?) NeMo container|release v(\d\d\.\d\d(?:\.\d+)?)"
-                     r"|NeMo ?(\d\d\.\d\d(?:\.\d+)*(?:\.rc\d+)?)")
-# A repository's document: "pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md at b5bcd76..."
-DOCUMENT = re.compile(r"^\S+/\S+ (\S+\.(?:md|mdx|rst|txt|html?)) at ")
-# BigScience's chronicles: "table row of 02-25 (2022)"
-DAY = re.compile(r"table row of (\d\d-\d\d)")
-
-
-def release_of(row: dict[str, Any]) -> str:
-    """The release or container a row's table belongs to, as its source names it ('' where it names none)."""
-    found = RELEASE.search(str(row["source"]))
-    return next((g for g in found.groups() if g), "") if found else ""
-
-
-def table_of(row: dict[str, Any]) -> str:
-    """The table a row was measured in within its source: its release, its day in BigScience's chronicles, or else the
-    repository's document its source text names ('' where it names none of them: one table)."""
-    day, document = DAY.search(str(row["source"])), DOCUMENT.search(str(row["source"]))
-    return release_of(row) or (day.group(1) if day else "") or (document.group(1) if document else "")
-
-
 def pair_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
     """Rows grouped as layout_order groups them."""
     groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)

@@ -83,3 +83,17 @@ def test_pairs_predicted_equal_are_ties_not_orderings():
     assert tied.share == 0.5  # the prediction does not order it: half, as a coin flip would
     apart = layout_order(rows, [_compared("a", 100.0, 90.0), _compared("b", 110.0, 95.0)])
     assert (apart.pairs, apart.agree, apart.ties) == (1, 1, 0)
+
+
+def test_same_table_pairs_are_one_release_of_their_source():
+    """layout_order(same_table=True) keeps the source's own ablations: two runs of one release's table (Megatron-Bridge's
+    performance summary names its container, "25.11 NeMo container"), not a run of 25.11 against one of 26.02, which
+    also differ in the release's kernels (engine/accuracy/source_tables.py)."""
+    def in_release(run_id: str, release: str, **settings) -> dict:
+        return {**_row(run_id, **settings), "source": f"{BRIDGE} docs at 0, {release} NeMo container"}
+
+    rows = [in_release("a", "25.11", tp=1), in_release("b", "25.11", tp=2), in_release("c", "26.02", tp=4)]
+    compared = [_compared("a", 100.0, 90.0), _compared("b", 110.0, 95.0), _compared("c", 120.0, 80.0)]
+    every, own = layout_order(rows, compared), layout_order(rows, compared, same_table=True)
+    assert (every.pairs, every.agree) == (3, 1)  # a-b ordered; a-c and b-c mis-ordered
+    assert (own.pairs, own.agree) == (1, 1)  # only a-b, both of 25.11

@@ -14,6 +14,7 @@ from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import StepTime, step_time
+from .source_tables import table_of
 
 THROUGHPUT_FILE = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "published" / "throughput.json"
 # More published runs, one file per source or table family ({"_about", "rows", "not_expressible"} like the main file),
@@ -210,12 +211,13 @@ class LayoutOrder:
         return (self.agree + self.ties / 2) / counted if counted else 1.0
 
 
-def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: float = 0.0) -> LayoutOrder:
+def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: float = 0.0,
+                 same_table: bool = False) -> LayoutOrder:
     """Layout comparisons ordered as measured; pairs whose measured tokens/s differ by `min_gap` or less are left out
     (a tie in the table says nothing about the order), and so are pairs predicted equal: they differ only in settings
     the time model does not read (main_grads_fp32; cuda_graphs "auto" against "none", the same under Megatron), so
     neither order is the prediction's; counted in `ties` (half each in `share`) instead of by the order the rows
-    happen to have in the file."""
+    happen to have in the file. `same_table`: only pairs of one table of their source (source_tables.table_of)."""
     by_id = {c.id: c for c in compared}
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for r in rows:
@@ -235,6 +237,8 @@ def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: 
                 ca, cb = by_id[a["id"]], by_id[b["id"]]
                 if same or abs(ca.measured / cb.measured - 1) <= min_gap:
                     continue  # the same run in two releases, or a tie
+                if same_table and table_of(a) != table_of(b):
+                    continue
                 if ca.predicted == cb.predicted:
                     ties += 1
                     continue
