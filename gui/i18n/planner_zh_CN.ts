@@ -1599,6 +1599,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="49"/>
+        <source>Aleph Alpha Scaling (2023 layout sweep)</source>
+        <translation>Aleph Alpha Scaling 框架（2023 年并行布局测试）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="49"/>
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
