@@ -46,6 +46,7 @@ class FrameworkOptions(QWidget):
             "olmo-core": self.tr("OLMo-core"),
             "nemo-automodel-te": self.tr("NeMo AutoModel, Transformer Engine backend"),
             "internevo": self.tr("InternEvo"),
+            "aleph-alpha-scaling": self.tr("Aleph Alpha Scaling (2023 layout sweep)"),
             "trl": self.tr("TRL (post-training)"),
             "verl": self.tr("verl (post-training)"),
             "openrlhf": self.tr("OpenRLHF (post-training)"),

@@ -301,17 +301,20 @@ def test_liger_kernels_keep_one_tensor_per_norm_and_two_for_swiglu():
 # The columns that replaced framework-name comparisons across the engine and the window (issue 21.2): the frameworks
 # whose row departs from the column's default, as the comparisons they replace read.
 MEGATRON = {"megatron", "megatron-2022", "megatron-2021"}  # the dated ones: Megatron's memory facts, their own time profiles
+# aleph-alpha-scaling (arXiv:2311.05610's codebase) takes DeepSpeed ZeRO-1's memory facts (engine/frameworks/defaults.py),
+# its own time profile
+DS_FACTS = {"deepspeed", "deepspeed-2021", "deepspeed-2022", "aleph-alpha-scaling"}
 FACT_COLUMNS = {
     "loss_parallel_by_default": {"torchtitan", *MEGATRON}, "loss_always_parallel": MEGATRON,
     "vocab_parallel_embedding": MEGATRON, "sp_saves_gathered_inputs": MEGATRON,
     "loss_outside_model": {"torchtitan", "torchtune"}, "pipeline_frees_sent_outputs": MEGATRON,
     "pipeline_keeps_weights": {"torchtitan", "pytorch", "olmo-core", "nemo-automodel-te"},
-    "pipeline_returns_outputs": {"torchtitan", "deepspeed", "deepspeed-2021", "deepspeed-2022", "openrlhf"},
-    "pipeline_recv_once": {"deepspeed", "deepspeed-2021", "deepspeed-2022", "openrlhf"},
+    "pipeline_returns_outputs": {"torchtitan", *DS_FACTS, "openrlhf"},
+    "pipeline_recv_once": {*DS_FACTS, "openrlhf"},
     "cp_ring_attention": MEGATRON, "ep_all_to_all_dispatch": MEGATRON, "te_layers": MEGATRON,
     "selective_by_modules": MEGATRON, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
     "takes_megatron_arguments": MEGATRON,
-    "zero_bucket_settings": {"deepspeed", "deepspeed-2021", "deepspeed-2022", "openrlhf", "internevo"},
+    "zero_bucket_settings": {*DS_FACTS, "openrlhf", "internevo"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": MEGATRON,
     "lora_adapters_in_model_dtype": {*MEGATRON, "torchtune", "litgpt"}, "loss_in_place": MEGATRON,
     "adam_fused": MEGATRON, "fsdp_embedding_unit": {"olmo-core"},

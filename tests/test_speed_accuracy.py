@@ -157,9 +157,18 @@ def test_runs_left_out_say_why():
 # of 936 beyond 25%): the GB200 Nemotron-4 340B rows, which behave as if nothing were hidden, cross 25%; reported in
 # docs/time-model-notes.md, held at the measured level, not at the target. CUDA 11.5's cuBLAS running BigScience's
 # unaligned head dims on the CUDA cores (h-headdim, engine/timing/unaligned_gemm.py): median 6.21% -> 6.15%, p90
-# 23.3% -> 21.1% (79 -> 70 of 936 beyond 25%); the bound is left where it was.
+# 23.3% -> 21.1% (79 -> 70 of 936 beyond 25%); the bound is left where it was. Then a new independent source, no
+# model change: Aleph Alpha's layout sweep of arXiv:2311.05610 (tests/data/published/throughput/
+# hagemann-2023-layouts.json, 240 runs of Llama 13B/30B/65B on 64-256 A100s from the authors' sheets, h-layouts), which
+# the model predicts +20.6% fast in the median (p90 36.3%, 77 of its rows beyond 25%): all rows median 6.1% -> 8.4%,
+# p90 21.1% -> 28.3% (71 -> 148 of 1,196 beyond 25%; the 956 earlier rows unchanged). The bound moves with the data,
+# not with the model, and now sits above issue 23's p90 <= 25%: the rows say where the model is fast (the file's
+# _about and docs/time-model-notes.md). Those rows' own profile, aleph-alpha-scaling (Aleph-Alpha/scaling at
+# 78489292be: its layer, its loss over the whole vocabulary on every TP rank plus the accuracy argmax, no data-parallel
+# overlap at any PP, unsplit blocking pipeline sends, an attention host sync; h-layouts): all rows median 8.39% ->
+# 8.29%, p90 28.32% -> 26.67% (148 -> 134 of 1,196 beyond 25%), the source +20.6% -> +18.4% median signed.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.24
+P90_MEASURED = 0.29
 
 
 def test_throughput_error_targets():
@@ -414,6 +423,10 @@ def test_every_time_shows_the_range_of_its_regime():
 # behind 25.02.02's cuDNN at VP 6, 10 pairs) 881 (83.9%); with the tensor-parallel overlap collective by collective
 # (h-tpoverlap) 887 of 1,031 and 46 equal (84.5%). With ZeRO-1's gradients all-reduced as DeepSpeed 0.4.4-0.12 ran
 # them (h-bs14336, framework deepspeed-2022: BigScience 545 -> 560 of 645): 903 of 1,031 and 46 equal (86.0%).
+# Aleph Alpha's sweep (arXiv:2311.05610, h-layouts) then adds 5,972 pairs; its own profile aleph-alpha-scaling moves
+# them 5,238 -> 5,230 (each taken out of the full profile: the loss over the whole vocabulary on every TP rank costs
+# 37, the unsplit pipeline sends 18, the reduce after the schedule at PP 1 gains 35): 6,147 -> 6,139 of 7,008 and 46
+# equal (87.5% -> 87.4%).
 LAYOUT_ORDER_MEASURED = 0.85
 
 

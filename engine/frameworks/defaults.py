@@ -14,7 +14,7 @@ from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "unsloth", "litgpt", "pytorch", "olmo-core", "nemo-automodel-te",
-              "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+              "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -137,8 +137,7 @@ class FrameworkDefaults:
     # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
     fsdp_version: int = 2
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
-    # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
-    # TRL's
+    # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run TRL's
     posttraining: PostTrainingDefaults = rl.TRL
     profile: str = ""  # the time model's framework profile (presets/efficiency.json) when not this row's own id
 
@@ -379,6 +378,8 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "(NaiveAMPModel casts only fp16 outputs to fp32)"),
                  ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
                   "defaults)"))),
+    "aleph-alpha-scaling": replace(_DS, id="aleph-alpha-scaling", label="Aleph Alpha Scaling", profile="aleph-alpha-scaling",
+        sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory as DeepSpeed ZeRO-1; time: efficiency.json)"),)),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                           "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "

@@ -342,12 +342,14 @@ def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:
 
 
 @lru_cache(maxsize=4096)
-def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) -> tuple[float, float]:
-    """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage."""
+def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str,
+              loss_tp: int = 0) -> tuple[float, float]:
+    """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage; loss_tp:
+    the ranks the loss's vocabulary is split over (loss_split; 0: tp)."""
     matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes,
                           rates.sms, rates.epilogue_k[0])
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
-    seconds = tokens * spec.vocab / tp * per_vocab / rates.memory
+    seconds = tokens * spec.vocab / (loss_tp or tp) * per_vocab / rates.memory
     return matmul, seconds + (liger_head_grad_seconds(spec, tokens, tp, rates) if loss == "fused-linear" else 0.0)
 
 
@@ -360,6 +362,13 @@ def liger_head_grad_seconds(spec: ModelSpec, tokens: float, tp: int, rates: Rate
     per_chunk = 1 << max(0, math.ceil(tokens / math.ceil(vocab / hidden)) - 1).bit_length()
     chunks = math.ceil(tokens / min(per_chunk, tokens))
     return 2 * chunks * vocab * hidden * rates.elem_bytes / rates.memory  # zeroing + each addmm, less the GEMM's own store
+
+
+def loss_split(s: Scenario, prof: dict[str, Any]) -> int:
+    """Ranks the loss's vocabulary is split over: the TP size, or 1 where the framework gathers the LM head's logits
+    over the TP group and every rank runs the loss over the whole vocabulary (presets/efficiency.json frameworks
+    loss_vocab_gathered: Aleph-Alpha/scaling's lm_head is a ColumnParallelLinear with parallel_output False)."""
+    return 1 if prof.get("loss_vocab_gathered") else s.tp
 
 
 def loss_path(s: Scenario, prof: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ from .bounds import calibration, check_finite
 from .ceiling import frozen_weights, held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nvls, tp_unit_seconds
 from .context_parallel import cp_ring_seconds
-from .costs import LayerCost, head_cost, layer_cost, loss_path
+from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds, owned_parameters
 from .delayed_amax import delayed_amax_seconds
@@ -241,7 +241,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                               backward and s.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
     first, last = index == 0, index == s.pp - 1
     if last:
-        matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof))
+        matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
         compute += matmul * (3 if head_trains else 2)
         memory += loss

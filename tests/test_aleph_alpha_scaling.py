@@ -1,0 +1,66 @@
+"""Aleph Alpha's training codebase as its own framework profile (aleph-alpha-scaling), counted from the earliest public
+commit of Aleph-Alpha/scaling (78489292be1277b3f8a4132d31228e2b80d27bb1, 2024-08-27; the 2023 code of arXiv:2311.05610's
+layout sweep is not public): presets/efficiency.json frameworks, elementwise_bytes_per_token and
+loss_bytes_per_token_per_vocab 'aleph-alpha-scaling'."""
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.frameworks.defaults import FRAMEWORKS, TABLE
+from engine.models.presets import model_spec_for
+from engine.timing.costs import head_cost
+from engine.timing.data import efficiency, framework_profile
+from engine.timing.gemm import Rates
+
+ROWS = Path(__file__).resolve().parent / "data" / "published" / "throughput" / "hagemann-2023-layouts.json"
+
+
+def test_the_sweep_runs_on_its_own_profile():
+    rows = json.loads(ROWS.read_text(encoding="utf-8"))["rows"]
+    assert len(rows) == 240 and all(r["scenario"]["framework"] == "aleph-alpha-scaling" for r in rows)
+    assert "aleph-alpha-scaling" in FRAMEWORKS and TABLE["aleph-alpha-scaling"].profile == "aleph-alpha-scaling"
+    assert any("Aleph-Alpha/scaling at 78489292be" in where for _, where in TABLE["aleph-alpha-scaling"].sources)
+
+
+def test_profile_columns_are_the_codes():
+    prof = framework_profile("aleph-alpha-scaling")
+    # optimizer.py: the gradients are all-reduced inside Optimizer.step(), after the whole schedule, at every PP
+    assert prof["dp_overlap"] == 0.0 and prof["pipeline_reduce_after_schedule"] is True
+    # allreduce.py: whole gradients, 500,000,000-element buckets, cast to fp32 before the all-reduce
+    assert prof["zero1_grad_all_reduce"] is True and prof["dp_bucket_params"] == 500_000_000
+    assert prof["grad_reduce_bytes"] == 4
+    # communicator.py: blocking torch.distributed.send / recv of the whole activation (no split over TP)
+    assert prof["pipeline_blocking_p2p"] is True and not prof.get("pipeline_p2p_split_over_tp", False)
+    # torch 2.1.1's AdamW without fused=True (requirements/base.txt, optimizer.py); bf16 model, no autocast
+    assert prof["fused_optimizer"] is False and prof["autocast"] is False
+    # attention.py: get_max_seq_length's .item() in every flash-attention call
+    assert prof["syncs_per_layer_forward"] == 1
+
+
+def test_layer_bytes_are_the_op_by_op_count():
+    per = efficiency()["elementwise_bytes_per_token"]["aleph-alpha-scaling"]
+    # rms_norm.py: x.float(), pow, mean, * rsqrt, type_as, * the bf16 weight (read + written bytes each)
+    rms_norm = (2 + 4) + (4 + 4) + 4 + (4 + 4) + (4 + 2) + (2 + 2)
+    residual_adds = 2 * (2 + 2 + 2)
+    assert per["hidden"] == 2 * rms_norm + residual_adds == 84
+    assert per["qk"] == (2 + 2) + (1 + 1) + (2 + 2) + (2 + 2) + (2 + 2 + 2) == 20  # q*cos, neg, cat, *sin, sum
+    assert per["qkv"] == 0 and per["mlp"] == 10
+    # backward over forward for Llama 13B (5,120 hidden, 13,824 MLP), from the counts the entry's _source gives
+    h, f = 5120, 13824
+    backward = (2 * 84 + 12) * h + 30 * 2 * h + 4 * 3 * h + 18 * f
+    forward = 84 * h + 20 * 2 * h + 10 * f
+    assert per["backward_factor"] == pytest.approx(backward / forward, abs=0.005)
+
+
+def test_loss_runs_over_the_whole_vocabulary_on_every_tp_rank():
+    table = efficiency()["loss_bytes_per_token_per_vocab"]
+    # ATen's upcast, multi-pass log_softmax and nll_loss (eager-aten) and the accuracy metric's argmax over fp32 logits
+    assert table["aleph-alpha-scaling"] == table["eager-aten"] + 4
+    assert framework_profile("aleph-alpha-scaling")["loss_vocab_gathered"] is True
+    spec = model_spec_for("llama-3-8b")
+    rates = Rates(1e15, 1e15, 5e14, 2e12, 2)  # any rates: the ratio is tested
+    _, split = head_cost(spec, 2048, 8, rates, "aleph-alpha-scaling")
+    _, whole = head_cost(spec, 2048, 8, rates, "aleph-alpha-scaling", 1)
+    assert split == pytest.approx(2048 * spec.vocab / 8 * 52 / 2e12)
+    assert whole == pytest.approx(8 * split)  # lm_head.py's ColumnParallelLinear gathers its logits over TP
