@@ -9,7 +9,10 @@ from engine.accuracy.measured_gpu_time import gpu_time_summary, load_gpu_time_ro
 
 ROWS = load_gpu_time_rows()
 MEDIAN_MEASURED = 0.11
-P90_MEASURED = 0.29
+# 0.29 -> 0.30 with arXiv:2504.14960's rows (model unchanged): their Mixtral 8x22B runs on H100 (MFU 0.522) lift
+# the Hopper bf16 MoE MFU ceiling, which had held the H200 Mixtral-8x7B LoRA step at -19%; without it the model's own
+# step is -36% (too fast), so this p90 is 0.296 where the lower ceiling had masked the model's error
+P90_MEASURED = 0.30
 
 
 def test_at_least_ten_single_gpu_step_times():

@@ -51,9 +51,10 @@ def test_the_counts_of_rows_over_the_bound():
     # MegaScale's 12 Megatron-LM baseline rows (arXiv:2402.15627, PP 8 and 35): rows added, the model unchanged, none
     # of them over its measured step (the model is faster than them); 485 with the 54 pipeline-only rows of
     # arXiv:2401.10241 (tests/data/published/throughput/zero-bubble-2024.json, PP 8-32), 683 with the 198 PP > 1 runs
-    # of Aleph Alpha's layout sweep (arXiv:2311.05610, tests/data/published/throughput/hagemann-2023-layouts.json):
-    # rows added, the model unchanged, none of them over its measured step
-    assert len(rows) == 683
+    # of Aleph Alpha's layout sweep (arXiv:2311.05610, tests/data/published/throughput/hagemann-2023-layouts.json),
+    # 728 with the 45 PP > 1 rows of arXiv:2504.14960 (tests/data/published/throughput/moe-parallel-folding-2025.json,
+    # PP 4-16): rows added, none of the first two sources' over its measured step
+    assert len(rows) == 728
     # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
     # engine/timing/tp_overlap.py): fewer is the time model getting closer. 39 and 58 since B200 computes at the clock
     # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
@@ -61,7 +62,11 @@ def test_the_counts_of_rows_over_the_bound():
     # (1.036 with the bubble); its stage holds 2.1 s of exposed expert all-to-all in a 7.7 s step, the row's -7% -> -10%
     # 38 and 50 since the H100's element-wise rate is its measured BabelStream Triad (0.887 of peak, h-hbm)
     assert len(module.over(rows)) <= 38
-    assert len(module.over(rows, with_bubble=True)) <= 50
+    # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
+    # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
+    # accuracy.md); the other rows' 43 are within the 50 this held before
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 50
+    assert len(module.over(rows, with_bubble=True)) <= 66
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():

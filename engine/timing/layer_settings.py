@@ -70,7 +70,7 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
 
 
 def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int,
-                   moe: bool = False) -> float:
+                   moe: bool = False, moe_pair: float = 1.0) -> float:
     """Tensor-parallel collectives of one layer and micro-batch, in all-reduce units (an all-reduce, or under
     sequence parallelism an all-gather + reduce-scatter pair: 2 (tp - 1) / tp of the activation): 2 forward (after
     the attention and the MLP), 2 backward, 2 more when full recompute runs the forward again. torchtitan's per-op
@@ -84,8 +84,10 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     Megatron's selective 'mlp' recompute runs a dense layer's whole MLP again under te_checkpoint /
     tensor_parallel.checkpoint (megatron/core/transformer/transformer_layer.py recompute_mlp, lines 868-885 at
     2a75ac12 and 24bad8e6), so its collectives run again too: fc1's sequence-parallel all-gather and fc2's
-    reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer)."""
-    count = (4 if backward else 2) + (2 if recomputed and s.checkpointing == "full" else 0)
+    reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer). An MoE layer's MLP pair
+    is its token dispatcher's, `moe_pair` units (expert_tp_gather.moe_pair_units: none with etp 1)."""
+    pair = 1.0 + (moe_pair if moe else 1.0)  # the attention's unit and the MLP's (or the dispatcher's) units
+    count = pair * ((2 if backward else 1) + (1 if recomputed and s.checkpointing == "full" else 0))
     if recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
             and defaults_for(s.framework).selective_by_modules:
         count += 1

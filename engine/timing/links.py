@@ -9,6 +9,7 @@ from math import comb
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .data import efficiency
+from .expert_tp_gather import dispatched_share
 from .hardware import Hardware
 
 
@@ -70,8 +71,9 @@ def ep_local_ranks(s: Scenario, domain: int) -> int:
 def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardware) -> float:
     """One dispatch (or combine) of a micro-batch's routed tokens over the EP group, `token_bytes` being its tokens'
     hidden states. What stays in the NVLink domain goes over its links, the rest through this GPU's own NIC (no ring
-    spreads it over the node's other NICs)."""
-    ep = s.ep
+    spreads it over the node's other NICs). Under Megatron-Core with sequence parallelism a rank sends only its
+    1 / tp of them (expert_tp_gather.dispatched_share)."""
+    ep, token_bytes = s.ep, token_bytes * dispatched_share(s)
     if s.moe_token_dispatcher_type == "allgather":  # every rank gathers all ranks' tokens (a ring over the group)
         span, stride = ep_ranks(s)
         return (ep - 1) * token_bytes / link(hw, span, nvlink_domain(s, hw), stride)[0]

@@ -40,7 +40,8 @@ beside copies that take HBM from them: ub_chunks.py's stretch of the GEMM's seco
 The recipes' own userbuffers configs (NeMo nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py,
 Megatron-Bridge comm_overlap.py) change num_sm per GEMM and run the forward
 reduce-scatters by ring exchange in fp8; no scenario key states them, so the defaults are taken. An MoE layer's MLP
-collectives (the token dispatcher's) are left exposed; full recomputation runs the forward's collectives again,
+collectives (the token dispatcher's, top_k (etp - 1) / (tp - 1) dense pairs under Megatron-Core:
+expert_tp_gather.py) are left exposed; full recomputation runs the forward's collectives again,
 overlapped as in the forward.
 """
 
@@ -55,6 +56,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .contention import nccl_sm_share
 from .costs import LayerCost
+from .expert_tp_gather import moe_pair_units
 from .gemm import Rates
 from .hardware import Hardware
 from .layer_settings import tp_collectives
@@ -81,6 +83,7 @@ class TpLayer:
     nccl_sm_share: float = 0.0  # of the SMs an NCCL collective holds beside its GEMM (contention.nccl_sm_share)
     # userbuffers' chunk GEMMs over the whole GEMM (ub_chunks.py): QKV, proj, fc1, fc2 forward; proj, fc2 dgrad
     stretch: tuple[float, float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    moe_pair: float = 1.0  # an MoE layer's dispatcher pair in dense MLP pairs (expert_tp_gather.moe_pair_units)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +144,12 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
 
     st = layer.stretch
     attention = ring_ag(g.qkv[0], st[0]) + pipeline_rs(g.proj[0], st[1])
-    mlp = 2 * one if layer.moe else ring_ag(g.fc1[0], st[2]) + pipeline_rs(g.fc2[0], st[3])
+    mlp = 2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc1[0], st[2]) + pipeline_rs(g.fc2[0], st[3])
     forward = (attention + mlp) * (2 if layer.full_recompute else 1)
     if not layer.backward:
         return forward
-    backward = ring_ag(g.proj[1], st[4]) + (2 * one if layer.moe else ring_ag(g.fc2[1], st[5]))  # MoE: the dispatcher's pair
+    backward = ring_ag(g.proj[1], st[4]) + (  # MoE: the dispatcher's pair
+        2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc2[1], st[5]))
     for gemm in (g.qkv,) if layer.moe else (g.qkv, g.fc1):  # the input gradient's reduce-scatter, by bulk beside
         # the wgrad GEMM where the weight trains (with the saved input's all-gather beside the dgrad GEMM)
         backward += (bulk(gemm[1]) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
@@ -162,9 +166,11 @@ def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool,
     if hw and s.tp > 1 and s.sequence_parallel and userbuffers_on(s):
         stretch = ub_stretch(spec, moe, s.tp, s.micro_batch * s.seq_len / s.cp, rates,
                              1 if s.precision == "fp8" else rates.elem_bytes, hw.intra_bytes_per_s, UB_SPLITS)
-    return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe), unit_seconds, moe, backward,
+    pair = moe_pair_units(s, spec) if moe else 1.0
+    return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe, pair), unit_seconds, moe, backward,
                    recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
-                   flop_shares(spec, moe, s.tp), nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch)
+                   flop_shares(spec, moe, s.tp), nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch,
+                   pair)
 
 
 def userbuffers_on(s: Scenario) -> bool:
@@ -185,7 +191,9 @@ def tp_exposed_seconds(s: Scenario, c: LayerCost, layer: TpLayer) -> float:
     g = _paired_gemms(c, layer.shares)
     one = layer.unit_seconds / 2  # an all-gather or a reduce-scatter: half an all-reduce unit
     if userbuffers and sp:  # Megatron asserts sequence parallelism for tp_comm_overlap (arguments.py)
-        counted = 2 * (1 + layer.full_recompute) + (2 + 0.5 * layer.wgrads * layer.regather if layer.backward else 0)
+        units = 1 + (layer.moe_pair if layer.moe else 1)  # the forward's pairs: attention's, MLP's (dispatcher's)
+        counted = units * (1 + layer.full_recompute) + (units + 0.5 * layer.wgrads * layer.regather if layer.backward
+                                                        else 0)
         return max(total - counted * layer.unit_seconds, 0.0) + _userbuffers_exposed(one, g, layer, tp)
     hidden = _async_backward_hidden(one, layer.unit_seconds, g, layer, sp) if layer.backward else 0.0
     return max(total - hidden, 0.0) + hidden * layer.nccl_sm_share  # the GEMMs' SMs NCCL held while hiding
