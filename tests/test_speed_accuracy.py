@@ -166,9 +166,11 @@ def test_runs_left_out_say_why():
 # _about and docs/time-model-notes.md). Those rows' own profile, aleph-alpha-scaling (Aleph-Alpha/scaling at
 # 78489292be: its layer, its loss over the whole vocabulary on every TP rank plus the accuracy argmax, no data-parallel
 # overlap at any PP, unsplit blocking pipeline sends, an attention host sync; h-layouts): all rows median 8.39% ->
-# 8.29%, p90 28.32% -> 26.67% (148 -> 134 of 1,196 beyond 25%), the source +20.6% -> +18.4% median signed.
+# 8.29%, p90 28.32% -> 26.67% (148 -> 134 of 1,196 beyond 25%), the source +20.6% -> +18.4% median signed. With
+# arXiv:2401.10241's 54 and arXiv:2504.14960's 61 rows (h-zb, h-moefold) merged beside them: 1,311 rows, median
+# 8.28%, p90 25.48% (138 beyond 25%); without the Aleph Alpha rows 1,071, median 6.27%, p90 20.50%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.29
+P90_MEASURED = 0.26
 
 
 def test_throughput_error_targets():
