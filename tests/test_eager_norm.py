@@ -7,6 +7,7 @@ import pytest
 
 from engine.timing.data import efficiency
 from engine.timing.eager_norm import eager_norm_extra_bytes, eager_norm_rate
+from engine.timing.gemm import Rates
 
 # linkedin/Liger-Kernel benchmark/data/a100_all_benchmark_data.csv at bdbfeadf (NVIDIA A100 80GB PCIe, rms_norm,
 # provider huggingface, mode full, y_value_50 in ms) at M 2,048 rows of H bf16 values
@@ -14,6 +15,11 @@ LIGER_FULL_MS = {4096: 1.031167984008789, 8192: 1.8954240083694458, 16384: 3.608
                  32768: 7.044095993041992}
 BYTES_PER_ELEMENT = 38 + 114  # the benchmark's LlamaRMSNorm counted op by op (efficiency.json _eager_norm_source)
 A100_PCIE_PEAK = 1.935e12  # NVIDIA A100 datasheet, A100 80GB PCIe
+
+
+def _rates(stream_fraction: float) -> Rates:
+    """Rates whose only figure read here is the GPU's element-wise fraction."""
+    return Rates(gemm=1.0, linear=1.0, attention=1.0, memory=1.0, elem_bytes=2, memory_fraction=stream_fraction)
 
 
 def _profile() -> dict:
@@ -51,7 +57,7 @@ def test_extra_bytes_count_the_norms_at_their_rate():
     per = _profile()
     stream = 0.834
     rate = eager_norm_rate(per, 2048 * 5120, stream)
-    extra = eager_norm_extra_bytes(per, 5120, 2048, stream)
+    extra = eager_norm_extra_bytes(per, 5120, 2048, _rates(stream))
     assert extra == pytest.approx(72 * 5120 * (1 / rate - 1))
     assert 15 * 5120 < extra < 25 * 5120  # about 19 more bytes per hidden unit at this shape
 
@@ -61,4 +67,4 @@ def test_profiles_without_a_measured_norm_are_unchanged():
     for name, per in rows.items():
         if not isinstance(per, dict) or name == "aleph-alpha-scaling":
             continue
-        assert eager_norm_extra_bytes(per, 4096, 4096, 0.834) == 0.0
+        assert eager_norm_extra_bytes(per, 4096, 4096, _rates(0.834)) == 0.0

@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .data import efficiency
+from .gemm import Rates
+
 
 def eager_norm_rate(per: dict[str, Any], elements: float, stream_fraction: float) -> float:
     """The eager norm's rate over the element-wise kernels' rate for one call over `elements` values (rows x
@@ -38,13 +41,14 @@ def eager_norm_rate(per: dict[str, Any], elements: float, stream_fraction: float
     return min(1.0, fraction / stream_fraction)
 
 
-def eager_norm_extra_bytes(per: dict[str, Any], units: float, tokens: float, stream_fraction: float) -> float:
+def eager_norm_extra_bytes(per: dict[str, Any], units: float, tokens: float, rates: Rates) -> float:
     """Bytes per token to add to the layer's element-wise forward bytes so that its norms' bytes (hidden_norm per
     unit of the hidden state the norm sees, `units`) take their measured time: hidden_norm x units x (1 / rate - 1).
     The backward scales it with the profile's backward_factor, as the measured rate is the forward and backward
-    together."""
+    together. The GPU's element-wise fraction is rates.memory_fraction (the generic one where it states none)."""
     norm_bytes = float(per.get("hidden_norm", 0.0))
     if norm_bytes <= 0.0:
         return 0.0
-    rate = eager_norm_rate(per, tokens * units, stream_fraction)
+    stream = rates.memory_fraction or efficiency()["memory_bandwidth_fraction"]["value"]
+    rate = eager_norm_rate(per, tokens * units, stream)
     return norm_bytes * units * (1.0 / rate - 1.0)
