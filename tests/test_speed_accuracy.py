@@ -168,9 +168,11 @@ def test_runs_left_out_say_why():
 # overlap at any PP, unsplit blocking pipeline sends, an attention host sync; h-layouts): all rows median 8.39% ->
 # 8.29%, p90 28.32% -> 26.67% (148 -> 134 of 1,196 beyond 25%), the source +20.6% -> +18.4% median signed. With
 # arXiv:2401.10241's 54 and arXiv:2504.14960's 61 rows (h-zb, h-moefold) merged beside them: 1,311 rows, median
-# 8.28%, p90 25.48% (138 beyond 25%); without the Aleph Alpha rows 1,071, median 6.27%, p90 20.50%.
+# 8.28%, p90 25.48% (138 beyond 25%); without the Aleph Alpha rows 1,071, median 6.27%, p90 20.50%. Their eager
+# RMSNorm at its measured rate (engine/timing/eager_norm.py, Liger-Kernel's A100 benchmark of the same ops; h-aleph3):
+# median 8.2%, p90 24.3% (128 beyond 25%).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.26
+P90_MEASURED = 0.25
 
 
 def test_throughput_error_targets():
