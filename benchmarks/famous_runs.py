@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import sys
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -107,15 +109,22 @@ def like_for_like(row: dict[str, Any], s: Scenario) -> dict[str, Any] | None:
             "ratio": plans[0].time.tokens_per_second_per_gpu / float(row["measured"]) if plans else 0.0}
 
 
+@cache
+def _twin_key(scenario_json: str) -> tuple[Any, str, str, int]:
+    """A run's model (by its shape: a row may name an inline model its own way), GPU, compute format and sequence
+    length; cached by the scenario's text, as each famous run compares every row of the set against itself."""
+    s = scenario_from_dict(json.loads(scenario_json))
+    spec = resolve_model(s)
+    shape = tuple(getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name != "name")
+    return shape, str(s.gpu), mfu_format(s), s.seq_len
+
+
 def best_measured_twin(row: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The fastest measured run of the published set (tokens/s per GPU) of the same model, GPU, compute format and
     sequence length as this one, at any GPU count and layout, the run itself included: what that model has been
     measured to reach on that GPU, against which a first plan that beats the run's own layout can be read."""
     def key(r: dict[str, Any]) -> tuple[Any, str, str, int]:
-        s = scenario_from_dict(r["scenario"])  # the model by its shape: a row may name an inline model its own way
-        spec = resolve_model(s)
-        shape = tuple(getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name != "name")
-        return shape, str(s.gpu), mfu_format(s), s.seq_len
+        return _twin_key(json.dumps(r["scenario"], sort_keys=True))
 
     own = key(row)
     twins = [r for r in rows if r.get("metric") == row.get("metric") and key(r) == own]
