@@ -11,6 +11,7 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario, resolve_model, scenario_from_dict
+from ..timing.links import ep_ranks
 from .published_throughput import Compared, source_of, summary
 
 
@@ -34,8 +35,8 @@ def _sharded(s: Scenario) -> bool:
 
 
 def _experts_across_nodes(s: Scenario) -> bool:
-    # an expert-parallel group of ep x expert_tp consecutive ranks leaves the node when it is wider than one
-    return _is_moe(s) and s.ep > 1 and s.ep * s.expert_tp > s.gpus_per_node
+    # an expert-parallel group leaves the node when the consecutive ranks it spans are more than one node holds
+    return _is_moe(s) and s.ep > 1 and ep_ranks(s)[0] > s.gpus_per_node
 
 
 REGIMES = (
