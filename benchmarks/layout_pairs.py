@@ -34,23 +34,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.accuracy.published_throughput import Compared, compare, load_rows, source_of  # noqa: E402
+from engine.accuracy.published_throughput import Compared, compare, layout_groups, load_rows, source_of  # noqa: E402
 from engine.accuracy.source_tables import release_of, table_of  # noqa: E402
 
 FOLLOWS_FROM_LAYOUT = {"grad_accum", "global_batch"}
 GAPS = ((0.02, "<= 2%"), (0.05, "2-5%"), (0.10, "5-10%"), (float("inf"), "> 10%"))
-def pair_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
-    """Rows grouped as layout_order groups them."""
-    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        s = r["scenario"]
-        model = s["model"] if isinstance(s["model"], str) else s["model"].get("name", json.dumps(s["model"]))[:40]
-        key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
-               s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
-        groups[key].append(r)
-    return groups
-
-
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """The scenario keys whose values differ between two rows (and 'release' where their tables' releases do)."""
     sa, sb = a["scenario"], b["scenario"]
@@ -117,7 +105,9 @@ def main(argv: list[str]) -> None:
     by_gap: dict[tuple[str, str], Counter] = defaultdict(Counter)
     mis_ordered_gaps: dict[str, list[float]] = defaultdict(list)  # |measured apart| of each mis-ordered pair
     by_table: dict[tuple[str, bool], Counter] = defaultdict(Counter)  # (source, same table) -> kinds
-    for (source, model, gpu, gpus, *_rest), group in pair_groups(rows).items():
+    for (source, model_key, gpu, gpus, *_rest), group in layout_groups(rows).items():
+        model = model_key if isinstance(group[0]["scenario"]["model"], str) else (
+            group[0]["scenario"]["model"].get("name", model_key)[:40])
         if wanted and not any(w in source for w in wanted):
             continue
         for i, a in enumerate(group):

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.accuracy.published_throughput import (  # noqa: E402
+    LayoutOrder,
     best_mfu_by_source,
     compare,
     error_bands,
@@ -106,9 +107,9 @@ def _regime_section(rows: list[dict], compared: list) -> list[str]:
                   f"{s['when_filed']} |" for name, s in regime_summary(rows, compared).items()]
 
 
-def _layout_order_section(rows: list[dict], compared: list) -> list[str]:
-    """Issue 23 item 5: published layout comparisons ordered as measured."""
-    every, apart = layout_order(rows, compared), layout_order(rows, compared, min_gap=0.05)
+def _layout_order_section(rows: list[dict], compared: list, every: LayoutOrder) -> list[str]:
+    """Issue 23 item 5: published layout comparisons ordered as measured (`every`: all the pairs, computed once)."""
+    apart = layout_order(rows, compared, min_gap=0.05)
     own = layout_order(rows, compared, same_table=True)
     out = ["", "## Layouts ordered as measured", "",
            f"Pairs of runs of one model on the same GPUs (same source, GPU, GPU count, sequence length and number "
@@ -155,10 +156,9 @@ def _off_rows(compared: list) -> list[str]:
     return out
 
 
-def _layout_share_line(rows: list[dict], compared: list) -> str:
+def _layout_share_line(order: LayoutOrder) -> str:
     """Layout pairs ordered as measured, pooled and averaged over the sources, and the sources below issue 23's 90%:
     the pooled share weighs each source by its pairs, so one source with most of them sets it."""
-    order = layout_order(rows, compared)
     by_source = sorted(order.by_source.items(), key=lambda item: -item[1][1])
     largest, (_, largest_pairs) = by_source[0]
     mean = sum(ok / n for _, (ok, n) in by_source) / len(by_source)
@@ -171,7 +171,7 @@ def _layout_share_line(rows: list[dict], compared: list) -> str:
             f"Sources below {LAYOUT_BOUND:.0%} (ordered / pairs): " + (", ".join(below) or "none") + ".")
 
 
-def _known_gaps(rows: list[dict], compared: list) -> list[str]:
+def _known_gaps(rows: list[dict], compared: list, order: LayoutOrder) -> list[str]:
     """The Known-gaps section: what is computed from the data; the prose of each mechanism tried is in the notes."""
     return [_published_set_item(rows, compared),
             "- The engineering notes of the time model, one item per mechanism or investigation (what was modelled "
@@ -181,7 +181,7 @@ def _known_gaps(rows: list[dict], compared: list) -> list[str]:
             f"Computed from the rows above each time: the frameworks and GPU families whose median signed error is "
             f"beyond +-{SIGNED_BOUND:.0%}, and the sources whose p90 is beyond {P90_BOUND:.0%} (issue 23's bounds).", "",
             "| group | name | rows | median signed error | p90 abs error |", "|---|---|---|---|---|",
-            *_off_rows(compared), "", _layout_share_line(rows, compared)]
+            *_off_rows(compared), "", _layout_share_line(order)]
 
 
 def render() -> str:
@@ -221,7 +221,8 @@ def render() -> str:
     lines += ["", "GPU family is the GPU's architecture entry in presets/efficiency.json; \"default\" is the GPUs "
               "without one of their own (here the A100s)."]
     lines += _regime_section(rows, compared)
-    lines += _layout_order_section(rows, compared)
+    order = layout_order(rows, compared)
+    lines += _layout_order_section(rows, compared, order)
     lines += ["", "Sources of the framework rows: " + "; ".join(f"{k}: {v}" for k, v in sources.items()) + "."]
     lines += ["", "## Memory verdicts of these runs", "",
               "Every run here really ran, so a verdict of \"does not fit\" is a memory bug to find (issue 13). "
@@ -234,7 +235,7 @@ def render() -> str:
     lines += ["", f"GPUs: {', '.join(gpus)}.", "",
               f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
               "`uncertain` field. They stay in every figure above.", "", "## Known gaps", ""]
-    lines += _known_gaps(rows, compared)
+    lines += _known_gaps(rows, compared, order)
     lines += ["", "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]

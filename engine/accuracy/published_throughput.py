@@ -211,6 +211,19 @@ class LayoutOrder:
         return (self.agree + self.ties / 2) / counted if counted else 1.0
 
 
+def layout_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
+    """Runs of one model on the same GPUs, the groups whose pairs layout_order compares: keyed by (source, model,
+    GPU, GPU count, sequence length, precision, fp8 recipe); a model given inline is keyed by its whole config."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in rows:
+        s = r["scenario"]
+        model = s["model"] if isinstance(s["model"], str) else json.dumps(s["model"], sort_keys=True)
+        key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
+               s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
+        groups.setdefault(key, []).append(r)
+    return groups
+
+
 def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: float = 0.0,
                  same_table: bool = False) -> LayoutOrder:
     """Layout comparisons ordered as measured; pairs whose measured tokens/s differ by `min_gap` or less are left out
@@ -219,18 +232,11 @@ def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: 
     neither order is the prediction's; counted in `ties` (half each in `share`) instead of by the order the rows
     happen to have in the file. `same_table`: only pairs of one table of their source (source_tables.table_of)."""
     by_id = {c.id: c for c in compared}
-    groups: dict[tuple, list[dict[str, Any]]] = {}
-    for r in rows:
-        s = r["scenario"]
-        model = s["model"] if isinstance(s["model"], str) else json.dumps(s["model"], sort_keys=True)
-        key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
-               s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
-        groups.setdefault(key, []).append(r)
     # each run's settings without its name, once: two runs with the same settings are no layout comparison
     settings = {r["id"]: {k: v for k, v in r["scenario"].items() if k != "name"} for r in rows}
     agree = pairs = ties = 0
     by_source: dict[str, tuple[int, int]] = {}
-    for (source, *_rest), group in groups.items():
+    for (source, *_rest), group in layout_groups(rows).items():
         for i, a in enumerate(group):
             for b in group[i + 1:]:
                 same = settings[a["id"]] == settings[b["id"]]
