@@ -23,18 +23,24 @@ def _row(row_id: str) -> dict:
     return next(r for r in load_rows() if r["id"] == row_id)
 
 
-def _bytes(framework: str, flag: bool | str) -> int:
+def _bytes(framework: str, flag: bool | str, main_grads_fp32: bool | str = "auto") -> int:
     s = scenario_from_dict({"model": "llama-3-8b", "framework": framework, "precision": "mixed-bf16",
-                            "grad_reduce_fp32": flag})
+                            "grad_reduce_fp32": flag, "main_grads_fp32": main_grads_fp32})
     return grad_reduce_bytes(s, framework_profile(s.framework), dtypes_for(s))
 
 
 def test_reduce_dtype_follows_the_key_or_the_framework():
-    # mixed-bf16 keeps bf16 gradients (engine/memory/states.py: 2 bytes); Megatron's reduce is counted in them unless
-    # the scenario says fp32 (4 bytes); torchtitan's FSDP2 reduces in fp32 by default (presets/efficiency.json
-    # frameworks torchtitan grad_reduce_bytes 4: training.mixed_precision_reduce "float32") unless told not to
-    assert _bytes("megatron", "auto") == 2
-    assert _bytes("megatron", True) == 4
+    # mixed-bf16 keeps bf16 gradients (engine/memory/states.py: 2 bytes). Megatron reduces the buffer it accumulates
+    # them in, one setting for both (NVIDIA/Megatron-LM at d98e8a64: arguments.py line 1216 turns
+    # accumulate_allreduce_grads_in_fp32 on for bf16, param_and_grad_buffer.py line 924 makes that buffer fp32): fp32
+    # (4 bytes) with its default fp32 main grads, the gradients' 2 bytes where main_grads_fp32 is off (Megatron-Bridge
+    # recipes with grad_reduce_in_fp32 False) unless the scenario says fp32; torchtitan's FSDP2 reduces in fp32 by
+    # default (presets/efficiency.json frameworks torchtitan grad_reduce_bytes 4: training.mixed_precision_reduce
+    # "float32") unless told not to
+    assert _bytes("megatron", "auto") == 4
+    assert _bytes("megatron", "auto", main_grads_fp32=False) == 2
+    assert _bytes("megatron", True, main_grads_fp32=False) == 4
+    assert _bytes("megatron", False) == 2
     assert _bytes("torchtitan", "auto") == 4
     assert _bytes("torchtitan", False) == 2
 

@@ -198,8 +198,10 @@ class TimeKeys:
         "auto", "the data-parallel gradient reduce (all-reduce, or ZeRO's and FSDP's reduce-scatter) moves fp32 "
         "gradients whatever dtype the gradients are kept in (FSDP's MixedPrecision reduce_dtype float32; Llama 3's "
         "FSDP, arXiv:2407.21783 section 3.3.2: 'reduce-scatter gradients in FP32 across data parallel workers'); "
-        "false: the gradients' own dtype; auto: the framework's (fp32 in torchtitan and OLMo-core, whose FSDP2 "
-        "reduce_dtype is float32; the gradients' dtype in the others)", Flag(auto=True), affects=TIME_ONLY)
+        "false: the gradients' own dtype; auto: fp32 where the gradients accumulate in an fp32 buffer "
+        "(main_grads_fp32: Megatron reduces that buffer, one setting --accumulate-allreduce-grads-in-fp32 for both), "
+        "else the framework's (fp32 in torchtitan and OLMo-core, whose FSDP2 reduce_dtype is float32; the gradients' "
+        "dtype in the others)", Flag(auto=True), affects=TIME_ONLY)
     packed_sequence_tokens: int = declare(
         0, "mean tokens of the sequences packed into a row, as attention sees them (sum of squares over sum of "
         "lengths): fused attention over packed or padding-free rows attends within each sequence (cu_seqlens / position "
