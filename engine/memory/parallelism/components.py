@@ -132,21 +132,20 @@ def _kept_sent_outputs(s: Scenario, spec: ModelSpec, stage: int, output_bytes: f
     for the last model chunk's, which is the loss."""
     if not defaults_for(s.framework).pipeline_keeps_sent_outputs:
         return []
-    chunk_forwards = round(micro_batches_in_flight(s, stage, spec.layers) * s.vpp)
+    chunks = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+    chunk_forwards = round(micro_batches_in_flight(s, stage, spec.layers) * chunks)
     if stage == s.pp - 1:
         # the last rank's warm-up runs pp micro-batches through a chunk before the next (schedules.py at de7dc40f88,
         # get_model_chunk_id): those in its last chunk end in the loss
-        chunk_forwards = sum((j // s.pp) % s.vpp != s.vpp - 1 for j in range(chunk_forwards))
+        chunk_forwards = sum((j // s.pp) % chunks != chunks - 1 for j in range(chunk_forwards))
     kept = chunk_forwards * output_bytes
-    per = kept / max(chunk_forwards, 1)
     return [_c(
         "pp_sent_outputs",
         QT_TRANSLATE_NOOP("engine", "Sent stage outputs kept until backward"),
         "activations",
-        Moments(kept, kept, kept - per, 0.0),
+        Moments(kept, kept, kept - output_bytes, 0.0),
         QT_TRANSLATE_NOOP("engine", "Megatron-LM of 2021: each micro-batch's stage output (b·s·h) stays in "
                           "output_tensors after it is sent, until its backward"),
-        in_flight=round(chunk_forwards, 3),
     )] if kept else []
 
 
