@@ -39,8 +39,15 @@ def test_the_2021_profile_differs_from_megatrons_only_where_2021_code_did():
                          "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize"}
 
 
-def test_memory_is_megatrons():
+def test_memory_is_megatrons_but_a_second_copy_of_the_gradients():
+    """The row runs fp16 without a contiguous gradient buffer: 2021's LocalDDP keeps the last step's gradients in
+    param.main_grad (tests/test_megatron_2021_memory.py; under this row's --DDP-impl torch, PyTorch 1.8's DDP buckets
+    hold the same bytes: gradient_as_bucket_view defaults to False). With the fp32 contiguous buffer
+    (main_grads_fp32) the memory is Megatron-Core's."""
     now, then = (estimate(scenario_from_dict(_row_scenario(framework=fw))) for fw in ("megatron", "megatron-2021"))
+    assert {c.key for c in then.components} - {c.key for c in now.components} == {"last_step_gradients"}
+    now, then = (estimate(scenario_from_dict(_row_scenario(framework=fw, main_grads_fp32=True)))
+                 for fw in ("megatron", "megatron-2021"))
     assert then.total_bytes == now.total_bytes
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from . import posttraining as rl
+from .megatron_2021 import megatron_2021_row
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
@@ -57,6 +58,8 @@ class FrameworkDefaults:
     # pipelining keeps a receive buffer per micro-batch and the outputs it returns. Megatron's interleaved schedule
     # also runs microbatch_group_size_per_vp_stage (default: pp) micro-batches through a chunk before the next.
     pipeline_frees_sent_outputs: bool = False
+    # ... except Megatron-LM of 2021, whose schedules keep each sent output until its micro-batch's backward
+    pipeline_keeps_sent_outputs: bool = False
     # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
     # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
     # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward)
@@ -111,6 +114,8 @@ class FrameworkDefaults:
     # dtype (megatron/core/distributed/param_and_grad_buffer.py: each bucket is a view of the grad buffer; the
     # main_grad of every parameter is a view too): no second, flat copy of the gradients as PyTorch's DDP keeps
     grads_reduced_in_buffer: bool = False
+    # ... except Megatron-LM of 2021 without that buffer (fp16), whose param.main_grad keeps the last step's gradients
+    main_grad_aliases_grad: bool = False
     # lora_adapter_dtype "auto": the framework builds its LoRA adapters in the model's dtype rather than peft's fp32
     lora_adapters_in_model_dtype: bool = False
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
@@ -392,17 +397,8 @@ TABLE: dict[str, FrameworkDefaults] = {
                                      "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
                                      "dtensor_policy_worker_v2.py)", False), fsdp_version=2),
 }
-# Megatron-LM as the SC21 paper (arXiv:2104.04473, April 2021) ran it: the same memory facts, its time profile
-# ("megatron-2021" in presets/efficiency.json) exposes every tensor-parallel all-reduce
-TABLE["megatron-2021"] = replace(
-    TABLE["megatron"], id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
-    tp_async_backward=False, tp_comm_overlap=False,
-    sources=(*TABLE["megatron"].sources,
-             ("tensor-parallel all-reduces of 2021", "NVIDIA/Megatron-LM megatron/mpu/layers.py at de7dc40f88 "
-              "(2021-08-10, the commit that added the SC21 scripts, examples/sc21): ColumnParallelLinear.forward is "
-              "copy_to_tensor_model_parallel_region then F.linear, whose backward all-reduces the input gradient "
-              "after the weight-gradient GEMM; the asynchronous all-reduce beside that GEMM came at cf7efd4f5a "
-              "(2021-08-30) behind --async-tensor-parallel-allreduce")))
+# Megatron-LM as the SC21 paper (arXiv:2104.04473, April 2021) ran it: engine/frameworks/megatron_2021.py
+TABLE["megatron-2021"] = megatron_2021_row(TABLE["megatron"])
 
 # Megatron-LM of 2022 to mid-2023: Megatron's memory facts; its time profile ("megatron-2022" in efficiency.json)
 # runs every data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it

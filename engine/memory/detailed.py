@@ -121,6 +121,8 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
             inputs = tuple((k, new if k == "in_flight" else v) for k, v in c.inputs)
             out.append(Component(key, c.name, c.category, Moments(one * new, one * new, one * (new - 1), 0.0),
                                  c.formula, inputs))
+        elif key == "pp_sent_outputs":  # Megatron-LM of 2021's sent outputs, one per micro-batch in flight
+            out.append(Component(key, c.name, c.category, m.scaled(new / old), c.formula, c.inputs))
         elif key == "head_activations":
             out.append(Component(key, c.name, c.category, m.scaled(new / old), c.formula, c.inputs))
         else:

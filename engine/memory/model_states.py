@@ -52,9 +52,12 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     # Megatron's optimizer treats bf16 adapters as any bf16 parameter: an fp32 main_grad and an fp32 master copy
     adapter_master = adapter_bytes and defaults_for(s.framework).adapters_fp32_master and dt.master > adapter_bytes
     adapter_grad_bytes = grad_bytes if adapter_master else adapter_bytes
+    aliased = fw.main_grad_aliases_grad and zero == 0 and s.offload == "none"
     gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_grad_bytes,
-                                           in_flight, fw.grads_reduced_in_buffer)
+                                           in_flight, fw.grads_reduced_in_buffer and not aliased)
     comps.append(gradients)
+    if aliased:
+        comps.append(_last_step_gradient_component(grads))
     opt_trainable = _shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1, dp_shards, expert_shards)
     opt_lora = _shard(p.lora - p.lora_expert, p.lora_expert, opt_zero >= 1, dp_shards, expert_shards)
     comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes,
@@ -74,6 +77,17 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
         )
 
     return comps, ShardedStates(grads, opt_trainable, opt_lora, adapter_bytes)
+
+
+def _last_step_gradient_component(grads: float) -> Component:
+    """Megatron-LM of 2021 without a contiguous gradient buffer (fp16, --DDP-impl local): allreduce_gradients points
+    each param.main_grad at its param.grad and the next step's zero_grad(set_to_none) drops only param.grad, so the
+    last step's gradients stay allocated through the forward and the backward until the next allreduce_gradients
+    points main_grad at the new ones (engine/frameworks/megatron_2021.py SOURCES cites the lines)."""
+    return _c("last_step_gradients", QT_TRANSLATE_NOOP("engine", "Last step's gradients (param.main_grad)"),
+              "model states", Moments(grads, grads, grads, 0.0),
+              QT_TRANSLATE_NOOP("engine", "Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last "
+                                "step's gradients until the next all-reduce (trainable params x grad bytes)"))
 
 
 def _hp_gradient_component(p: StageParams) -> Component:

@@ -38,6 +38,7 @@ class Behaviour:
     kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
     fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
     grads_reduced_in_buffer: bool = False  # DDP reduces the gradient buffer in place (Megatron), no flat copy
+    main_grad_aliases_grad: bool = False  # the last step's gradients stay referenced all step (Megatron 2021, fp16)
     loss_in_place: bool = False  # the loss works in place on one fp32 copy of the logits (Megatron)
     nf4_tensor_build: bool = False  # QLoRA weights are torchao NF4Tensors, quantised on the GPU as they are built
 
@@ -135,6 +136,8 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         kernels_save_as_compiled=d.kernels_save_as_compiled,
         fused_lora_kernels=d.fused_lora_kernels,
         grads_reduced_in_buffer=d.grads_reduced_in_buffer,
+        # --accumulate-allreduce-grads-in-fp32 gives 2021 Megatron its contiguous buffer (engine/frameworks/megatron_2021.py)
+        main_grad_aliases_grad=d.main_grad_aliases_grad and not main_fp32,
         loss_in_place=d.loss_in_place and ce == "standard",
         nf4_tensor_build=d.qlora_kernel == "torchao",
     )

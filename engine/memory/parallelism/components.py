@@ -16,7 +16,7 @@ from ..model_states import component as _c
 from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
 from .expert_parallel import all_to_all_dispatch
 from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
-from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
+from .pipeline import losses_in_flight, micro_batches_in_flight, outputs_in_flight, pipeline_buffers
 from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 
 
@@ -112,7 +112,8 @@ def _megatron_pipeline_buffers(s: Scenario, spec: ModelSpec, stage: int, ctx: Ac
         return []
     tokens = ctx.t_norm if s.sequence_parallel else ctx.t  # SP sends the sequence-sharded hidden states
     grad = tokens * spec.hidden * ctx.compute
-    return [_c(
+    kept = _kept_sent_outputs(s, spec, stage, tokens * spec.hidden * ctx.residual)
+    return kept + [_c(
         "pp_buffers",
         QT_TRANSLATE_NOOP("engine", "Pipeline gradient receive buffer"),
         "transient",
@@ -123,6 +124,29 @@ def _megatron_pipeline_buffers(s: Scenario, spec: ModelSpec, stage: int, ctx: Ac
         receive_bytes=round(grad),
         schedule=s.pp_schedule,
     )]
+
+
+def _kept_sent_outputs(s: Scenario, spec: ModelSpec, stage: int, output_bytes: float) -> list[Component]:
+    """Megatron-LM of 2021 keeps each sent stage output (b·s·h, the residual stream) in output_tensors until its
+    micro-batch's backward (engine/frameworks/megatron_2021.py SOURCES): one per model chunk forward in flight, but
+    for the last model chunk's, which is the loss."""
+    if not defaults_for(s.framework).pipeline_keeps_sent_outputs:
+        return []
+    chunks = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+    chunk_forwards = round(micro_batches_in_flight(s, stage, spec.layers) * chunks)
+    if stage == s.pp - 1:
+        # the last rank's warm-up runs pp micro-batches through a chunk before the next (schedules.py at de7dc40f88,
+        # get_model_chunk_id): those in its last chunk end in the loss
+        chunk_forwards = sum((j // s.pp) % chunks != chunks - 1 for j in range(chunk_forwards))
+    kept = chunk_forwards * output_bytes
+    return [_c(
+        "pp_sent_outputs",
+        QT_TRANSLATE_NOOP("engine", "Sent stage outputs kept until backward"),
+        "activations",
+        Moments(kept, kept, kept - output_bytes, 0.0),
+        QT_TRANSLATE_NOOP("engine", "Megatron-LM of 2021: each micro-batch's stage output (b·s·h) stays in "
+                          "output_tensors after it is sent, until its backward"),
+    )] if kept else []
 
 
 @dataclass(frozen=True, slots=True)
