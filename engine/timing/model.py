@@ -35,6 +35,7 @@ from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds, owned_parameters
 from .delayed_amax import delayed_amax_seconds
+from .eager_norm import eager_norm_table
 from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
@@ -100,8 +101,7 @@ class StepTime:
                  mfu_bf16_peak: float = 0.0, band: Band | None = None) -> None:
         # Written out, one dict update (as breakdown.Estimate's): the generated __init__ of a frozen dataclass sets
         # its 15 fields one object.__setattr__ at a time, and the speed search makes thousands (time_speed.py)
-        self.__dict__.update(
-            step_seconds=step_seconds, tokens_per_step=tokens_per_step, tokens_per_second=tokens_per_second,
+        self.__dict__.update(step_seconds=step_seconds, tokens_per_step=tokens_per_step, tokens_per_second=tokens_per_second,
             tokens_per_second_per_gpu=tokens_per_second_per_gpu, mfu=mfu, model_flops_per_token=model_flops_per_token,
             world_size=world_size, seconds=seconds, calibration_factor=calibration_factor,
             time_to_train_seconds=time_to_train_seconds, gpu_hours=gpu_hours, cost=cost, notes=notes,
@@ -115,8 +115,7 @@ class StepTime:
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
         """Where the step's time goes, term by term (they add up to step_seconds)."""
-        return tuple(TimeTerm(k, TERM_NAMES[k], v, FORMULAS[k]) for k, v in zip(BREAKDOWN_KEYS, self.seconds,
-                                                                                  strict=True))
+        return tuple(TimeTerm(k, TERM_NAMES[k], v, FORMULAS[k]) for k, v in zip(BREAKDOWN_KEYS, self.seconds, strict=True))
 
     @property
     def breakdown_seconds(self) -> dict[str, float]:
@@ -156,7 +155,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms,
                  hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
-                 hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw))  # rows of no 16-byte multiple
+                 hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw),  # rows of no 16-byte multiple
+                 eager_norm_table(prof, hw.gpu_id or ""))  # the framework's eager RMSNorm as measured on this GPU
 
 
 @dataclass(frozen=True, slots=True)
