@@ -28,6 +28,17 @@ from engine.accuracy.published_throughput import load_rows  # noqa: E402
 WITHIN_10_PERCENT = (
     "dgxc-25.04.02-llama-3-1-405b-fp8-h100-sxm-80gb-512-gbs256",
     "dgxc-25.05.05-llama3-1-405b-bf16-gb200-128-gbs64",
+    # within 10% since (benchmarks/famous_runs.py, 2026-12-06: 1.069, 0.976 and 0.920), held from then on
+    "dgxc-25.04.02-llama-3-1-405b-bf16-h100-sxm-80gb-512-gbs256",
+    "megatron-bridge-26.06-pretraining-deepseekv3-dgx-gb200-mxfp8-256",
+    "megatron-bridge-26.06-pretraining-deepseekv3-dgx-gb300-mxfp8-256",
+)
+# The SC21 runs whose like-for-like first plan (the search restricted to 2021 Megatron-LM's techniques) is within 10%
+# of the measurement: 1.063 and 1.097 once 2021 Megatron-LM's last-step gradients and kept pipeline outputs were
+# counted (engine/frameworks/megatron_2021.py), which put the plans that beat the published layouts out of memory
+LIKE_FOR_LIKE_WITHIN_10_PERCENT = (
+    "megatron-sc21-table1-gpt-1008.0b-3072xa100",
+    "megatron-sc21-table1-gpt-529.6b-2520xa100",
 )
 # Nemotron-4 340B bf16 on 128 H100 (dgxc 24.11.1) left this list with h-tpoverlap: Megatron's TP collectives counted
 # from its code (engine/timing/tp_overlap.py) in place of the assumed half put its first plan (the published layout
@@ -45,6 +56,12 @@ def test_the_first_plan_is_within_10_percent_of_the_published_run(rows, row_id):
     f = famous_figures(rows[row_id])
     assert f["measured"] == float(rows[row_id]["measured"])
     assert abs(f["ratio"] - 1) <= 0.10, (f["first"], f["predicted"], f["measured"])
+
+
+@pytest.mark.parametrize("row_id", LIKE_FOR_LIKE_WITHIN_10_PERCENT)
+def test_the_like_for_like_first_plan_is_within_10_percent_of_the_published_run(rows, row_id):
+    f = famous_figures(rows[row_id])
+    assert f["like_for_like"] is not None and abs(f["like_for_like"]["ratio"] - 1) <= 0.10, f["like_for_like"]
 
 
 def test_no_plan_of_a_famous_run_claims_more_than_its_ceiling_and_the_published_layouts_are_searched(rows):
