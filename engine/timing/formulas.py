@@ -24,7 +24,8 @@ FORMULAS = {
     "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
     "offload": "CPU optimizer + copies over PCIe: DeepSpeed's CPU Adam on the whole shard at the node's host memory "
                "bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are "
-               "offloaded too); Megatron's HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch's "
+               "offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron's "
+               "HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch's "
                "fused CPU AdamW at one thread's rate per rank + its fp32 gradients to the host and weights back",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU "
                  "waiting for the host: bitsandbytes' sync after each tensor; Megatron's fp8 weights (fp8_param_gather,"
@@ -33,5 +34,5 @@ FORMULAS = {
     "host": "grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per "
             "captured region) x host seconds per launch; per MoE layer forward the dispatcher's host sync (round "
             "trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the "
-            "micro-batch",
+            "micro-batch, less the data-parallel and offload waits the host runs ahead of",
 }

@@ -242,7 +242,9 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
                 host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts
                 waits = (max(0.0, host_block - w.block)
                          + max(0.0, host_fwd - host_block - (w.forward - w.block)))
-            exposed += w.count * syncs * (sync + launch + waits)
+            # each synchronisation costs its round trip and first launch; the layer's host seconds beyond its GPU seconds
+            # are counted once, not once per synchronisation (each second of the layer's GPU work hides host work once)
+            exposed += w.count * (syncs * (sync + launch) + waits)
             if w.recompute:  # the recomputed forward synchronises again
                 exposed += w.count * syncs * (sync + launch)
         else:

@@ -48,6 +48,7 @@ from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
+from .stream_waits import host_beside_streams, param_stream_seconds
 from .tp_overlap import tp_exposed_seconds, tp_layer
 from .unaligned_gemm import unaligned_gemm_rate
 from .window_attention import window_rates
@@ -332,9 +333,8 @@ def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     s = as_laid_out(s)  # the tokens a micro-batch really holds (packing)
     spec, hw = resolve_model(s), hardware_for(s)
-    prof = framework_profile(s.framework)
+    prof, dt = framework_profile(s.framework), dtypes_for(s)
     rates = rates_for(s, hw, prof)
-    dt = dtypes_for(s)
     listed = distinct_stages(s, spec)
     timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
@@ -345,17 +345,17 @@ def step_time(s: Scenario) -> StepTime:
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest), spec)
+    stream = param_stream_seconds(s, hw, prof, rates, dt, busiest, spec, dp_comm)  # offloaded weights (stream_waits)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
         "communication_ep": ep_seconds(s, busiest), "communication_pp": pp_comm,
-        "communication_dp": dp_comm + ga * delayed_amax_seconds(s, prof, hw), "bubble": bubble, "offload": offload,
-        "optimizer": optimizer, "host": ga * busiest.host + optimizer_host_seconds(s, spec, optimizer, busiest),
+        "communication_dp": dp_comm + ga * delayed_amax_seconds(s, prof, hw), "bubble": bubble, "offload": offload + stream,
+        "optimizer": optimizer, "host": host_beside_streams(s, spec, ga * busiest.host, dp_comm + stream)
+        + optimizer_host_seconds(s, spec, optimizer, busiest),
     }
-    tokens = s.micro_batch * s.seq_len * ga * dp
-    world, mflops = s.world_size, step_flops_per_token(s, spec)
-    fmt = mfu_format(s)
-    peak = hw.peak(fmt)
+    tokens, world, mflops = s.micro_batch * s.seq_len * ga * dp, s.world_size, step_flops_per_token(s, spec)
+    peak = hw.peak(fmt := mfu_format(s))
     raw_step = sum(raw.values())
     ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe, frozen_weights(s, spec))
     own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0

@@ -1,5 +1,6 @@
 """The optimizer step and offload: the GPU optimizer's memory traffic, or ZeRO-Offload's CPU Adam and the copies
-between host and GPU (weights streamed in per micro-batch when parameters are offloaded too)."""
+between host and GPU (the weights streamed in per micro-batch when parameters are offloaded too: stream_waits.py
+param_stream_seconds, beside the data-parallel traffic they chain with)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .hybrid_offload import hybrid_offload_seconds
-from .links import exposed
 
 
 class StageWork(Protocol):
@@ -63,9 +63,6 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
         offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
-        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
-            stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
-            offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     return offload, optimizer
 
 
