@@ -17,6 +17,7 @@ the data-parallel traffic left. Both keep a step from getting shorter when work 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..memory.states import Dtypes
@@ -31,7 +32,8 @@ from .links import exposed
 
 
 class StageWindow(Protocol):
-    """What the stream waits read of the busiest stage (model.py's _Stage)."""
+    """What the stream waits read of the busiest stage (model.py's _Stage, a dataclass: the traffic with no window
+    is timed on a copy whose forward and backward seconds are 0)."""
 
     params: float
     fwd: float  # seconds per micro-batch
@@ -51,20 +53,9 @@ def param_stream_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates:
     stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
     window = busiest.fwd + busiest.bwd
     if s.dp * s.cp > 1:  # the data-parallel traffic with no compute beside it, per micro-batch
-        alone = data_parallel_seconds(s, hw, prof, rates, dt, _Windowless(busiest), spec)[0]
+        alone = data_parallel_seconds(s, hw, prof, rates, dt, replace(busiest, fwd=0.0, bwd=0.0), spec)[0]
         window = max(0.0, window - max(0.0, alone - dp_exposed) / s.grad_accum)
     return s.grad_accum * exposed(stream, window, prof["zero3_overlap"])
-
-
-class _Windowless:
-    """The busiest stage with no forward or backward seconds to hide behind (its other figures as they are)."""
-
-    def __init__(self, stage: Any) -> None:
-        self._stage = stage
-        self.fwd = self.bwd = 0.0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stage, name)
 
 
 def host_runs_ahead(s: Scenario, spec: ModelSpec) -> bool:
