@@ -6720,62 +6720,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="58"/>
+        <location filename="../../engine/timing/model.py" line="59"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="59"/>
+        <location filename="../../engine/timing/model.py" line="60"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="60"/>
+        <location filename="../../engine/timing/model.py" line="61"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="61"/>
+        <location filename="../../engine/timing/model.py" line="62"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="62"/>
+        <location filename="../../engine/timing/model.py" line="63"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="63"/>
+        <location filename="../../engine/timing/model.py" line="64"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="64"/>
+        <location filename="../../engine/timing/model.py" line="65"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="65"/>
+        <location filename="../../engine/timing/model.py" line="66"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="66"/>
+        <location filename="../../engine/timing/model.py" line="67"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="67"/>
+        <location filename="../../engine/timing/model.py" line="68"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="68"/>
+        <location filename="../../engine/timing/model.py" line="69"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="69"/>
+        <location filename="../../engine/timing/model.py" line="70"/>
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
