@@ -36,6 +36,8 @@ COMPONENT_COLOURS = {
     "zero3_gather": "#499894", "zero_buckets": "#79706e", "ddp_buckets": "#79706e", "ep_buffers": "#8cd17d",
     "optimizer_temp": "#fabfd2", "cuda_context": "#7f7f7f", "fragmentation": "#c7c7c7", "reserve": "#dcdcdc",
     "cuda_context_seed": "#7f7f7f", "other": "#9e9e9e",
+    # 2021 Megatron-LM's (engine/frameworks/megatron_2021.py): in the gradients' and the activations' families
+    "last_step_gradients": "#c9742a", "pp_sent_outputs": "#c39bd3",
     # serving (issue 26): the engine's KV cache, its profile run's activations, CUDA graphs, non-torch memory
     "kv_cache": "#76b7b2", "activation_peak": "#b07aa1", "cuda_graphs": "#edc948", "non_torch": "#79706e",
 }
