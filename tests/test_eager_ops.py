@@ -100,21 +100,21 @@ def test_extra_bytes_count_the_norms_at_their_rate():
     stream = 0.834  # efficiency.json memory_bandwidth_fraction a100-80gb
     rates = _rates(stream)
     rate = eager_op_rate(dict(rates.eager_ops)["rms_norm"], 2048 * 5120, stream)
-    extra = eager_ops_extra_bytes(per, _llama(5120), 1, False, 2048, rates)
+    extra = eager_ops_extra_bytes(per, _llama(5120), False, 1, False, 2048, rates)
     assert extra == pytest.approx(72 * 5120 * (1 / rate - 1))
     assert 20 * 5120 < extra < 30 * 5120  # about 25 more bytes per hidden unit at this shape
     # under sequence parallelism the norm sees 1/tp of the hidden state per token
-    sp = eager_ops_extra_bytes(per, _llama(5120), 4, True, 2048, rates)
+    sp = eager_ops_extra_bytes(per, _llama(5120), False, 4, True, 2048, rates)
     assert sp == pytest.approx(72 * 1280 * (1 / eager_op_rate(dict(rates.eager_ops)["rms_norm"], 2048 * 1280, stream) - 1))
 
 
 def test_nothing_added_where_the_norm_is_not_an_eager_rmsnorm():
     rates = _rates(0.834)
     rows = efficiency()["elementwise_bytes_per_token"]
-    assert eager_ops_extra_bytes(rows["eager"], _llama(4096, "layernorm"), 1, False, 4096, rates) == 0.0  # one kernel
-    assert eager_ops_extra_bytes(rows["fused"], _llama(4096), 1, False, 4096, rates) == 0.0  # compiled
-    assert eager_ops_extra_bytes(rows["liger"], _llama(4096), 1, False, 4096, rates) == 0.0  # Liger's kernel
-    assert eager_ops_extra_bytes(rows["eager"], _llama(4096), 1, False, 4096, _rates(0.887, "h100-sxm-80gb")) == 0.0
+    assert eager_ops_extra_bytes(rows["eager"], _llama(4096, "layernorm"), False, 1, False, 4096, rates) == 0.0  # one kernel
+    assert eager_ops_extra_bytes(rows["fused"], _llama(4096), False, 1, False, 4096, rates) == 0.0  # compiled
+    assert eager_ops_extra_bytes(rows["liger"], _llama(4096), False, 1, False, 4096, rates) == 0.0  # Liger's kernel
+    assert eager_ops_extra_bytes(rows["eager"], _llama(4096), False, 1, False, 4096, _rates(0.887, "h100-sxm-80gb")) == 0.0
 
 
 
@@ -179,12 +179,60 @@ def test_extra_bytes_count_the_rope_at_its_rate():
     norm = 72 * 5120 * (1 / eager_op_rate(tables["rms_norm"], 2048 * 5120, stream) - 1)
     # one call rotates q and k: 2,048 x 10,240 values; the row's rotary bytes are 12 per unit of q, k and v
     rope = 12 * 3 * 5120 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 5120, stream) - 1)
-    assert eager_ops_extra_bytes(per, spec, 1, False, 2048, rates) == pytest.approx(norm + rope)
+    assert eager_ops_extra_bytes(per, spec, False, 1, False, 2048, rates) == pytest.approx(norm + rope)
     assert rope > norm  # 0.46 of peak against the norm's 0.64
     # tensor parallelism splits the heads; a model without rotary embeddings (learned positions, ALiBi) adds none
-    tp = eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm"), 4, False, 2048, rates)
+    tp = eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm"), False, 4, False, 2048, rates)
     assert tp == pytest.approx(12 * 3 * 1280 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 1280, stream) - 1))
-    assert eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm", rope=False), 1, False, 2048, rates) == 0.0
+    assert eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm", rope=False), False, 1, False, 2048, rates) == 0.0
     aleph = efficiency()["elementwise_bytes_per_token"]["aleph-alpha-scaling"]
-    assert eager_ops_extra_bytes(aleph, replace(spec, norm_style="layernorm"), 1, False, 2048, rates) == \
+    assert eager_ops_extra_bytes(aleph, replace(spec, norm_style="layernorm"), False, 1, False, 2048, rates) == \
         pytest.approx(20 * 2 * 5120 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 5120, stream) - 1))
+
+
+# linkedin/Liger-Kernel megatron_swiglu, provider torch (eager F.silu(gate) * up over torch.chunk), mode full,
+# y_value_50 in ms by ffn_local, S 2,048 x B 4 tokens: benchmark/data/all_benchmark_data.csv at 2120862b (NVIDIA H100
+# 80GB HBM3, 2026-07-26); the part's peak 3,350 GB/s (presets/gpus.json h100-sxm-80gb)
+SWIGLU_FULL_MS = {1024: 0.17270399630069733, 2048: 0.31836798787117004, 4096: 0.6027200222015381,
+                  8192: 1.1698559522628784, 16384: 2.2963199615478516, 32768: 4.5731520652771}
+SWIGLU_TOKENS = 2048 * 4
+# the benchmark counted op by op (efficiency.json eager_swiglu_fraction_of_peak's _source): forward 10, the sum 2,
+# backward 4 + 4 + 6 and the chunk's concatenation 8
+SWIGLU_BYTES_PER_ELEMENT = 10 + 2 + 4 + 4 + 6 + 8
+
+
+def test_swiglu_table_recomputes_from_liger_times():
+    table = dict(efficiency()["eager_swiglu_fraction_of_peak"]["_gpu"]["h100-sxm-80gb"])
+    assert sorted(table) == sorted(SWIGLU_TOKENS * f for f in SWIGLU_FULL_MS)
+    for f, ms in SWIGLU_FULL_MS.items():
+        elements = SWIGLU_TOKENS * f
+        assert table[elements] == pytest.approx(SWIGLU_BYTES_PER_ELEMENT * elements / (ms * 1e-3) / 3.35e12, abs=5e-4)
+    assert list(efficiency()["eager_swiglu_fraction_of_peak"]["_gpu"]) == ["h100-sxm-80gb"]  # the one part measured
+
+
+def test_the_profiles_that_run_an_eager_swiglu():
+    # each framework row's _eager_swiglu_source names the code: transformers' LlamaMLP act_fn(gate) * up (huggingface,
+    # deepspeed), torchtune's and torchtitan's silu(w1(x)) * w3(x), Aleph Alpha's ParallelSwiGLUMLP
+    stated = {name for name, p in efficiency()["frameworks"].items() if isinstance(p, dict) and p.get("eager_swiglu")}
+    assert stated == {"huggingface", "deepspeed", "torchtune", "torchtitan", "aleph-alpha-scaling"}
+    rows = efficiency()["elementwise_bytes_per_token"]
+    for name in ("eager", "torchtune", "aleph-alpha-scaling"):  # the whole of each row's SwiGLU count
+        assert rows[name]["mlp_swiglu"] == rows[name]["mlp"] == 10
+    for name in ("fused", "liger", "te-modules", "internevo", "eager-amp"):
+        assert "mlp_swiglu" not in rows[name]
+
+
+def test_extra_bytes_count_the_swiglu_at_its_rate_in_a_dense_gated_mlp():
+    stream = 0.887  # efficiency.json memory_bandwidth_fraction h100-sxm-80gb
+    rates = _rates(stream, "h100-sxm-80gb", {"eager_rms_norm": True, "eager_rope": True, "eager_swiglu": True})
+    assert [op for op, _ in rates.eager_ops] == ["swiglu"]  # no norm or RoPE run on this part: the element-wise rate
+    per = efficiency()["elementwise_bytes_per_token"]["eager"]
+    spec = _llama(5120)  # Llama 2 13B: MLP 13,824 wide
+    rate = eager_op_rate(rates.eager_ops[0][1], 2048 * spec.ffn / 2, stream)
+    assert eager_ops_extra_bytes(per, spec, False, 2, False, 2048, rates) == pytest.approx(
+        10 * spec.ffn / 2 * (1 / rate - 1))
+    # 14,155,776 values per call, between the table's 8,388,608 (0.493) and 16,777,216 (0.5348)
+    x = math.log2(2048 * spec.ffn / 2) - 23.0
+    assert rate == pytest.approx((0.493 + (0.5348 - 0.493) * x) / stream)  # 0.52 of peak against the part's 0.887
+    assert eager_ops_extra_bytes(per, spec, True, 2, False, 2048, rates) == 0.0  # an MoE layer's experts
+    assert eager_ops_extra_bytes(per, replace(spec, mlp_gated=False), False, 2, False, 2048, rates) == 0.0  # GELU MLP

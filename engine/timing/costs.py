@@ -217,7 +217,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
     flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
-    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + eager_extra(per, spec, tp, sp, tokens, rates)
+    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + eager_extra(per, spec, moe, tp, sp, tokens, rates)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)

@@ -4,7 +4,8 @@ Some of a layer's element-wise work runs as a chain of small ATen kernels that s
 kernels are given (memory_bandwidth_fraction, a stream figure): PyTorch's unfused RMSNorm (x.float(), pow, mean,
 x * rsqrt, the cast back, the weight's product, and their autograd backward; two row reductions among them) and
 transformers' rotary embedding (q * cos + rotate_half(q) * sin: a negation, a concatenation, two products and a sum
-per tensor, and a backward of zero-filled slice gradients and their sums). A framework profile that runs such an op
+per tensor, and a backward of zero-filled slice gradients and their sums), and the SwiGLU activation F.silu(gate) * up
+(its two kernels and their three backward kernels). A framework profile that runs such an op
 says so (presets/efficiency.json frameworks, EAGER_OPS' flag); its row of elementwise_bytes_per_token states which of
 its bytes are that op (EAGER_OPS' part keys, per unit of the width the row counts them over). Those bytes are then
 counted 1 / rate times, the rate being the fraction of peak bandwidth measured for the op on this GPU (its
@@ -25,7 +26,8 @@ from .gemm import Rates
 RMS_STYLES = ("llama", "gemma", "fp32")  # ModelSpec.norm_style of an RMSNorm (a LayerNorm is one ATen kernel)
 # op: (the framework profile's flag, the table of measured fractions of peak bandwidth)
 EAGER_OPS = {"rms_norm": ("eager_rms_norm", "eager_rms_norm_fraction_of_peak"),
-             "rope": ("eager_rope", "eager_rope_fraction_of_peak")}
+             "rope": ("eager_rope", "eager_rope_fraction_of_peak"),
+             "swiglu": ("eager_swiglu", "eager_swiglu_fraction_of_peak")}
 
 Table = tuple[tuple[float, float], ...]
 
@@ -67,20 +69,24 @@ def eager_op_rate(table: Table, elements: float, stream_fraction: float) -> floa
     return min(1.0, fraction / stream_fraction)
 
 
-def _parts(per: dict[str, Any], spec: ModelSpec, tp: int, sp: bool) -> dict[str, tuple[float, float]]:
+def _parts(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool) -> dict[str, tuple[float, float]]:
     """op: (forward bytes per token the row counts for it, elements per token of one call) on this rank. The norms:
     hidden_norm per unit of the hidden state they see (1/tp of it under sequence parallelism), an RMSNorm only. The
     rotary embedding, where the model has one: qkv_rope per unit of the q, k and v widths (a row that counts it
-    inside qkv) or qk_rope per unit of the q and k widths (inside qk); one call rotates q and k (their widths / tp)."""
+    inside qkv) or qk_rope per unit of the q and k widths (inside qk); one call rotates q and k (their widths / tp).
+    The SwiGLU activation of a dense gated MLP: mlp_swiglu per unit of its width / tp, one call over all of it (an
+    MoE layer's experts, calls per expert that frameworks run in other ways, keep the element-wise rate)."""
     units = spec.hidden / tp if sp else spec.hidden
     qk = (spec.q_dim + spec.kv_dim) / tp
     norm = float(per.get("hidden_norm", 0.0)) * units if spec.norm_style in RMS_STYLES else 0.0
     rope = (float(per.get("qkv_rope", 0.0)) * (spec.q_dim + 2 * spec.kv_dim) / tp
             + float(per.get("qk_rope", 0.0)) * qk) if spec.rope else 0.0
-    return {"rms_norm": (norm, units), "rope": (rope, qk)}
+    width = spec.ffn / tp
+    swiglu = float(per.get("mlp_swiglu", 0.0)) * width if spec.mlp_gated and not moe else 0.0
+    return {"rms_norm": (norm, units), "rope": (rope, qk), "swiglu": (swiglu, width)}
 
 
-def eager_ops_extra_bytes(per: dict[str, Any], spec: ModelSpec, tp: int, sp: bool, tokens: float,
+def eager_ops_extra_bytes(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool, tokens: float,
                           rates: Rates) -> float:
     """Bytes per token to add to the layer's element-wise forward bytes so that the bytes of its measured eager ops
     take their measured time: op bytes x (1 / rate - 1), the rate at tokens x the op's elements per token. The
@@ -90,7 +96,7 @@ def eager_ops_extra_bytes(per: dict[str, Any], spec: ModelSpec, tp: int, sp: boo
     if not rates.eager_ops:
         return 0.0
     stream = rates.memory_fraction or efficiency()["memory_bandwidth_fraction"]["value"]
-    parts = _parts(per, spec, tp, sp)
+    parts = _parts(per, spec, moe, tp, sp)
     extra = 0.0
     for op, table in rates.eager_ops:
         op_bytes, elements = parts[op]
