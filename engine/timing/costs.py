@@ -17,7 +17,7 @@ from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
-from .eager_norm import eager_norm_extra_bytes as norm_extra  # an eager norm's measured rate
+from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
@@ -217,7 +217,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
     flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
-    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + norm_extra(per, spec, tp, sp, tokens, rates)
+    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + eager_extra(per, spec, moe, tp, sp, tokens, rates)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)

@@ -31,9 +31,9 @@ class Rates(NamedTuple):
     # FLOP/s of a 16-bit GEMM whose rows are not 16-byte multiples under the scenario's cuBLAS (cuda_toolkit), where it
     # has no tensor-core kernel of reduced alignment for the format (unaligned_gemm.py); 0: gemm_alignment's share
     unaligned_gemm: float = 0.0
-    # (elements per call, fraction of peak bandwidth) of the framework's eager RMSNorm measured on this GPU
-    # (eager_norm.py); (): none, the element-wise rate
-    eager_norm: tuple[tuple[float, float], ...] = ()
+    # (op, ((elements per call, fraction of peak bandwidth), ...)) of the framework's eager ops measured on this GPU
+    # (eager_ops.py: its RMSNorm, its rotary embedding); (): none, the element-wise rate
+    eager_ops: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()
 
 
 def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:

@@ -35,7 +35,7 @@ from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds, owned_parameters
 from .delayed_amax import delayed_amax_seconds
-from .eager_norm import eager_norm_table
+from .eager_ops import eager_op_tables
 from .formulas import FORMULAS
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
@@ -157,7 +157,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
                  hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
                  hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw),  # rows of no 16-byte multiple
-                 eager_norm_table(prof, hw.gpu_id or ""))  # the framework's eager RMSNorm as measured on this GPU
+                 eager_op_tables(prof, hw.gpu_id or ""))  # the framework's eager norm and RoPE as measured here
 
 
 @dataclass(frozen=True, slots=True)
