@@ -2899,12 +2899,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="263"/>
+        <location filename="../widgets.py" line="265"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="266"/>
+        <location filename="../widgets.py" line="268"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
