@@ -15,7 +15,8 @@ from engine.memory.estimate import estimate
 from engine.scenario import scenario_from_dict
 from engine.timing.hardware import hardware_for
 from engine.timing.hybrid_offload import hybrid_offload_seconds
-from engine.timing.model import BREAKDOWN_KEYS, step_time
+from engine.timing.model import step_time
+from engine.timing.step_result import BREAKDOWN_KEYS
 
 PART = Path(__file__).parent / "data" / "published" / "throughput" / "megatron-bridge-skills-offload.json"
 ROWS = {r["id"].rsplit("-", 1)[-1]: r for r in json.loads(PART.read_text(encoding="utf-8"))["rows"]}

@@ -13,7 +13,8 @@ from ..scenario import resolve_model, scenario_from_dict
 from ..timing.ceiling import DENSE, FROZEN, FULL, MOE, frozen_weights, leave_out, without_ceilings
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
-from ..timing.model import StepTime, step_time
+from ..timing.model import step_time
+from ..timing.step_result import StepTime
 from .source_tables import table_of
 
 THROUGHPUT_FILE = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "published" / "throughput.json"

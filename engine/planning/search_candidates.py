@@ -10,7 +10,8 @@ from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..timing.model import StepTime, step_time
+from ..timing.model import step_time
+from ..timing.step_result import StepTime
 
 _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
 

@@ -8,7 +8,8 @@ from typing import Any
 from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario
-from ..timing.model import step_time, time_to_json
+from ..timing.model import step_time
+from ..timing.step_result import time_to_json
 from ..units import format_bytes, format_count, format_seconds
 from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 

@@ -25,7 +25,8 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
-from ..timing.model import StepTime, step_time
+from ..timing.model import step_time
+from ..timing.step_result import StepTime
 from ..workloads import require_training
 from .search_candidates import Candidates, EstimateMemo, candidate
 from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques

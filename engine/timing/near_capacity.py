@@ -27,7 +27,7 @@ import copy
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..units import format_bytes
-from .model import StepTime
+from .step_result import StepTime
 
 # The lowest share of the card at which a published run retried or slowed: torchtitan issue #1558
 # (https://github.com/pytorch/torchtitan/issues/1558, DeepSeek-V3 on H100, 2025-08-21: '5 CUDA memory allocation
