@@ -72,15 +72,14 @@ def eager_op_rate(table: Table, elements: float, stream_fraction: float) -> floa
 def _parts(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool) -> dict[str, tuple[float, float]]:
     """op: (forward bytes per token the row counts for it, elements per token of one call) on this rank. The norms:
     hidden_norm per unit of the hidden state they see (1/tp of it under sequence parallelism), an RMSNorm only. The
-    rotary embedding, where the model has one: qkv_rope per unit of the q, k and v widths (a row that counts it
-    inside qkv) or qk_rope per unit of the q and k widths (inside qk); one call rotates q and k (their widths / tp).
+    rotary embedding, where the model has one: qk_rope per unit of the q and k widths (inside qk); one call rotates
+    q and k (their widths / tp).
     The SwiGLU activation of a dense gated MLP: mlp_swiglu per unit of its width / tp, one call over all of it (an
     MoE layer's experts, calls per expert that frameworks run in other ways, keep the element-wise rate)."""
     units = spec.hidden / tp if sp else spec.hidden
     qk = (spec.q_dim + spec.kv_dim) / tp
     norm = float(per.get("hidden_norm", 0.0)) * units if spec.norm_style in RMS_STYLES else 0.0
-    rope = (float(per.get("qkv_rope", 0.0)) * (spec.q_dim + 2 * spec.kv_dim) / tp
-            + float(per.get("qk_rope", 0.0)) * qk) if spec.rope else 0.0
+    rope = float(per.get("qk_rope", 0.0)) * qk if spec.rope else 0.0
     width = spec.ffn / tp
     swiglu = float(per.get("mlp_swiglu", 0.0)) * width if spec.mlp_gated and not moe else 0.0
     return {"rms_norm": (norm, units), "rope": (rope, qk), "swiglu": (swiglu, width)}
