@@ -252,3 +252,30 @@ def test_eager_rope_bytes_follow_the_query_and_key_heads():
         dense + 8 * (4096 + 2 * 1024) + 20 * (4096 + 1024))
     assert elementwise_bytes_per_token(replace(spec, rope=False), False, 1, False, per) == pytest.approx(
         dense + 8 * (4096 + 2 * 1024))
+
+
+def test_routed_experts_swiglu_at_its_rate_where_transformers_gates_them():
+    # transformers' grouped experts gate all tokens x top_k routed rows in one act_fn(gate) * up over a chunk
+    # (integrations/moe.py _default_apply_gate; efficiency.json frameworks huggingface eager_expert_swiglu): the
+    # row's expert_swiglu 10 per unit of top_k x expert width at the measured SwiGLU rate, one call over all of them
+    assert framework_profile("huggingface").get("eager_expert_swiglu")
+    for name in ("deepspeed", "torchtune", "torchtitan", "megatron", "aleph-alpha-scaling"):  # their experts: other code
+        assert not framework_profile(name).get("eager_expert_swiglu")
+    stream = 0.887  # efficiency.json memory_bandwidth_fraction h100-sxm-80gb
+    rates = _rates(stream, "h100-sxm-80gb", framework_profile("huggingface"))
+    assert [op for op, _ in rates.eager_ops] == ["swiglu", "expert_swiglu"]  # the one table, measured on this part
+    per = efficiency()["elementwise_bytes_per_token"]["eager"]
+    spec = resolve_model(scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb"}))
+    routed = spec.top_k * spec.expert_ffn  # 8 x 768 per token
+    assert routed == 8 * 768
+    table = dict(rates.eager_ops)["expert_swiglu"]
+    rate = eager_op_rate(table, 4096 * routed, stream)
+    assert eager_ops_extra_bytes(per, spec, True, 1, False, 4096, rates) == pytest.approx(10 * routed * (1 / rate - 1))
+    # 25,165,824 values per call, between the table's 16,777,216 (0.5348) and 33,554,432 (0.565)
+    x = math.log2(4096 * routed) - 24.0
+    assert rate == pytest.approx((0.5348 + (0.565 - 0.5348) * x) / stream)
+    # a compiled run (the fused row) and a GPU without the measurement keep the element-wise rate
+    fused = efficiency()["elementwise_bytes_per_token"]["fused"]
+    assert eager_ops_extra_bytes(fused, spec, True, 1, False, 4096, rates) == 0.0
+    a100 = _rates(0.834, "a100-80gb", {"eager_expert_swiglu": True})
+    assert eager_ops_extra_bytes(per, spec, True, 1, False, 4096, a100) == 0.0
