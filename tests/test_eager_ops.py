@@ -162,8 +162,10 @@ def test_the_profiles_that_run_an_eager_rope():
 
 def test_rope_bytes_are_the_rows_own_rotary_count():
     rows = efficiency()["elementwise_bytes_per_token"]
-    # eager: qkv 20 per unit of q, k and v = the rotary embedding's 12 + the transposes' 8 (the row's _source)
-    assert rows["eager"]["qkv_rope"] == 12 and rows["eager"]["qkv"] - rows["eager"]["qkv_rope"] == 8
+    # eager: qk 20 per unit of q and k is all rotary, counted op by op from transformers' apply_rotary_pos_emb (the
+    # row's _qk_source, the same 20 forward bytes per element as the benchmark's count); qkv keeps the transposes' 8
+    assert rows["eager"]["qk_rope"] == rows["eager"]["qk"] == 20 and rows["eager"]["qkv"] == 8
+    assert "qkv_rope" not in rows["eager"]
     # Aleph Alpha: qk 20 per unit of q and k is all rotary (its _source: q * cos, the negated half, cat, * sin, sum)
     assert rows["aleph-alpha-scaling"]["qk_rope"] == rows["aleph-alpha-scaling"]["qk"] == 20
     for name in ("fused", "liger", "te-modules", "internevo", "eager-amp", "torchtune"):
@@ -177,13 +179,13 @@ def test_extra_bytes_count_the_rope_at_its_rate():
     tables = dict(rates.eager_ops)
     spec = _llama(5120)  # Llama 2 13B: q, k and v 5,120 wide each
     norm = 72 * 5120 * (1 / eager_op_rate(tables["rms_norm"], 2048 * 5120, stream) - 1)
-    # one call rotates q and k: 2,048 x 10,240 values; the row's rotary bytes are 12 per unit of q, k and v
-    rope = 12 * 3 * 5120 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 5120, stream) - 1)
+    # one call rotates q and k: 2,048 x 10,240 values; the row's rotary bytes are 20 per unit of q and k
+    rope = 20 * 2 * 5120 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 5120, stream) - 1)
     assert eager_ops_extra_bytes(per, spec, False, 1, False, 2048, rates) == pytest.approx(norm + rope)
     assert rope > norm  # 0.46 of peak against the norm's 0.64
     # tensor parallelism splits the heads; a model without rotary embeddings (learned positions, ALiBi) adds none
     tp = eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm"), False, 4, False, 2048, rates)
-    assert tp == pytest.approx(12 * 3 * 1280 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 1280, stream) - 1))
+    assert tp == pytest.approx(20 * 2 * 1280 * (1 / eager_op_rate(tables["rope"], 2048 * 2 * 1280, stream) - 1))
     assert eager_ops_extra_bytes(per, replace(spec, norm_style="layernorm", rope=False), False, 1, False, 2048, rates) == 0.0
     aleph = efficiency()["elementwise_bytes_per_token"]["aleph-alpha-scaling"]
     assert eager_ops_extra_bytes(aleph, replace(spec, norm_style="layernorm"), False, 1, False, 2048, rates) == \
@@ -236,3 +238,44 @@ def test_extra_bytes_count_the_swiglu_at_its_rate_in_a_dense_gated_mlp():
     assert rate == pytest.approx((0.493 + (0.5348 - 0.493) * x) / stream)  # 0.52 of peak against the part's 0.887
     assert eager_ops_extra_bytes(per, spec, True, 2, False, 2048, rates) == 0.0  # an MoE layer's experts
     assert eager_ops_extra_bytes(per, replace(spec, mlp_gated=False), False, 2, False, 2048, rates) == 0.0  # GELU MLP
+
+
+def test_eager_rope_bytes_follow_the_query_and_key_heads():
+    # transformers rotates q and k, not v (apply_rotary_pos_emb; efficiency.json eager qk's _source): a GQA model's
+    # rotary bytes are 20 per unit of its q and k widths, whatever its v width, and none without rotary embeddings
+    from engine.timing.costs import elementwise_bytes_per_token
+    per = efficiency()["elementwise_bytes_per_token"]["eager"]
+    spec = resolve_model(scenario_from_dict({"model": "llama-3.1-8b", "gpu": "a100-80gb"}))
+    assert (spec.q_dim, spec.kv_dim) == (4096, 1024)  # 32 query heads, 8 key/value heads of 128
+    dense = 84 * 4096 + 10 * spec.ffn  # the hidden state's and the SwiGLU's bytes
+    assert elementwise_bytes_per_token(spec, False, 1, False, per) == pytest.approx(
+        dense + 8 * (4096 + 2 * 1024) + 20 * (4096 + 1024))
+    assert elementwise_bytes_per_token(replace(spec, rope=False), False, 1, False, per) == pytest.approx(
+        dense + 8 * (4096 + 2 * 1024))
+
+
+def test_routed_experts_swiglu_at_its_rate_where_transformers_gates_them():
+    # transformers' grouped experts gate all tokens x top_k routed rows in one act_fn(gate) * up over a chunk
+    # (integrations/moe.py _default_apply_gate; efficiency.json frameworks huggingface eager_expert_swiglu): the
+    # row's expert_swiglu 10 per unit of top_k x expert width at the measured SwiGLU rate, one call over all of them
+    assert framework_profile("huggingface").get("eager_expert_swiglu")
+    for name in ("deepspeed", "torchtune", "torchtitan", "megatron", "aleph-alpha-scaling"):  # their experts: other code
+        assert not framework_profile(name).get("eager_expert_swiglu")
+    stream = 0.887  # efficiency.json memory_bandwidth_fraction h100-sxm-80gb
+    rates = _rates(stream, "h100-sxm-80gb", framework_profile("huggingface"))
+    assert [op for op, _ in rates.eager_ops] == ["swiglu", "expert_swiglu"]  # the one table, measured on this part
+    per = efficiency()["elementwise_bytes_per_token"]["eager"]
+    spec = resolve_model(scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb"}))
+    routed = spec.top_k * spec.expert_ffn  # 8 x 768 per token
+    assert routed == 8 * 768
+    table = dict(rates.eager_ops)["expert_swiglu"]
+    rate = eager_op_rate(table, 4096 * routed, stream)
+    assert eager_ops_extra_bytes(per, spec, True, 1, False, 4096, rates) == pytest.approx(10 * routed * (1 / rate - 1))
+    # 25,165,824 values per call, between the table's 16,777,216 (0.5348) and 33,554,432 (0.565)
+    x = math.log2(4096 * routed) - 24.0
+    assert rate == pytest.approx((0.5348 + (0.565 - 0.5348) * x) / stream)
+    # a compiled run (the fused row) and a GPU without the measurement keep the element-wise rate
+    fused = efficiency()["elementwise_bytes_per_token"]["fused"]
+    assert eager_ops_extra_bytes(fused, spec, True, 1, False, 4096, rates) == 0.0
+    a100 = _rates(0.834, "a100-80gb", {"eager_expert_swiglu": True})
+    assert eager_ops_extra_bytes(per, spec, True, 1, False, 4096, a100) == 0.0

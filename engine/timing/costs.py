@@ -324,10 +324,11 @@ def elementwise_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, p
 def _qk_bytes(spec: ModelSpec, tp: int, per: dict[str, float]) -> float:
     """Forward bytes per token a stack's rotary embedding and key/value expansion move per unit of the query and
     key widths (elementwise_bytes_per_token qk, kv_expand: torchtune's eager layer; 0 where a stack counts them in
-    qkv). The expansion copies only where there are fewer key/value heads than query heads."""
+    qkv). The expansion copies only where there are fewer key/value heads than query heads; the rotary figure only
+    where the model rotates q and k (not learned positions or ALiBi)."""
     units = (spec.q_dim + spec.kv_dim) / tp
     expand = per.get("kv_expand", 0.0) if spec.kv_dim < spec.q_dim else 0.0
-    return (per.get("qk", 0.0) + expand) * units
+    return ((per.get("qk", 0.0) if spec.rope else 0.0) + expand) * units
 
 
 def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:

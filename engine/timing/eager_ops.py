@@ -1,17 +1,17 @@
 """The streaming rates of eager (unfused) PyTorch ops, on the GPUs where they were measured.
 
 Some of a layer's element-wise work runs as a chain of small ATen kernels that stream below the rate the element-wise
-kernels are given (memory_bandwidth_fraction, a stream figure): PyTorch's unfused RMSNorm (x.float(), pow, mean,
-x * rsqrt, the cast back, the weight's product, and their autograd backward; two row reductions among them) and
+kernels are given (memory_bandwidth_fraction, a stream figure): PyTorch's unfused RMSNorm (x.float(), pow, mean, x *
+rsqrt, the cast back, the weight's product, and their autograd backward; two row reductions among them) and
 transformers' rotary embedding (q * cos + rotate_half(q) * sin: a negation, a concatenation, two products and a sum
 per tensor, and a backward of zero-filled slice gradients and their sums), and the SwiGLU activation F.silu(gate) * up
-(its two kernels and their three backward kernels). A framework profile that runs such an op
-says so (presets/efficiency.json frameworks, EAGER_OPS' flag); its row of elementwise_bytes_per_token states which of
-its bytes are that op (EAGER_OPS' part keys, per unit of the width the row counts them over). Those bytes are then
-counted 1 / rate times, the rate being the fraction of peak bandwidth measured for the op on this GPU (its
-..._fraction_of_peak table, by elements per call) over this GPU's element-wise fraction (at most 1). A GPU without a
-measurement keeps the element-wise rate; a compiled or Liger run takes the fused or liger row, which states no part.
-The sources are in presets/efficiency.json beside the figures.
+(its two kernels and their three backward kernels), in a dense MLP or over an MoE layer's routed experts. A framework
+profile that runs such an op says so (presets/efficiency.json frameworks, EAGER_OPS' flag); its row of
+elementwise_bytes_per_token states which of its bytes are that op (EAGER_OPS' part keys, per unit of the width the row
+counts them over). Those bytes are then counted 1 / rate times, the rate being the fraction of peak bandwidth measured
+for the op on this GPU (its ..._fraction_of_peak table, by elements per call) over this GPU's element-wise fraction
+(at most 1). A GPU without a measurement keeps the element-wise rate; a compiled or Liger run takes the fused or liger
+row, which states no part. The sources are in presets/efficiency.json beside the figures.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ RMS_STYLES = ("llama", "gemma", "fp32")  # ModelSpec.norm_style of an RMSNorm (a
 # op: (the framework profile's flag, the table of measured fractions of peak bandwidth)
 EAGER_OPS = {"rms_norm": ("eager_rms_norm", "eager_rms_norm_fraction_of_peak"),
              "rope": ("eager_rope", "eager_rope_fraction_of_peak"),
-             "swiglu": ("eager_swiglu", "eager_swiglu_fraction_of_peak")}
+             "swiglu": ("eager_swiglu", "eager_swiglu_fraction_of_peak"),
+             "expert_swiglu": ("eager_expert_swiglu", "eager_swiglu_fraction_of_peak")}
 
 Table = tuple[tuple[float, float], ...]
 
@@ -72,18 +73,21 @@ def eager_op_rate(table: Table, elements: float, stream_fraction: float) -> floa
 def _parts(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool) -> dict[str, tuple[float, float]]:
     """op: (forward bytes per token the row counts for it, elements per token of one call) on this rank. The norms:
     hidden_norm per unit of the hidden state they see (1/tp of it under sequence parallelism), an RMSNorm only. The
-    rotary embedding, where the model has one: qkv_rope per unit of the q, k and v widths (a row that counts it
-    inside qkv) or qk_rope per unit of the q and k widths (inside qk); one call rotates q and k (their widths / tp).
-    The SwiGLU activation of a dense gated MLP: mlp_swiglu per unit of its width / tp, one call over all of it (an
-    MoE layer's experts, calls per expert that frameworks run in other ways, keep the element-wise rate)."""
+    rotary embedding, where the model has one: qk_rope per unit of the q and k widths (inside qk); one call rotates
+    q and k (their widths / tp).
+    The SwiGLU activation of a dense gated MLP: mlp_swiglu per unit of its width / tp, one call over all of it. An
+    MoE layer's routed experts: expert_swiglu per unit of top_k x expert width / tp, one call over all the routed
+    copies (transformers' grouped experts gate every sorted token-expert pair at once); its shared experts keep the
+    element-wise rate."""
     units = spec.hidden / tp if sp else spec.hidden
     qk = (spec.q_dim + spec.kv_dim) / tp
     norm = float(per.get("hidden_norm", 0.0)) * units if spec.norm_style in RMS_STYLES else 0.0
-    rope = (float(per.get("qkv_rope", 0.0)) * (spec.q_dim + 2 * spec.kv_dim) / tp
-            + float(per.get("qk_rope", 0.0)) * qk) if spec.rope else 0.0
+    rope = float(per.get("qk_rope", 0.0)) * qk if spec.rope else 0.0
     width = spec.ffn / tp
     swiglu = float(per.get("mlp_swiglu", 0.0)) * width if spec.mlp_gated and not moe else 0.0
-    return {"rms_norm": (norm, units), "rope": (rope, qk), "swiglu": (swiglu, width)}
+    routed = spec.top_k * spec.expert_ffn / tp
+    experts = float(per.get("expert_swiglu", 0.0)) * routed if moe else 0.0
+    return {"rms_norm": (norm, units), "rope": (rope, qk), "swiglu": (swiglu, width), "expert_swiglu": (experts, routed)}
 
 
 def eager_ops_extra_bytes(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool, tokens: float,
