@@ -174,9 +174,10 @@ def test_runs_left_out_say_why():
 # (Hugging Face, DeepSpeed on transformers models, torchtune, torchtitan), on each GPU where Liger-Kernel measured it
 # (a100-80gb now the A100-SXM4-80GB's own run; h-hfnorm): median 8.1%, p90 24.2% (123 beyond 25%).
 # Transformers' eager rotary embedding at the rate Liger-Kernel measured for it (Hugging Face, DeepSpeed on
-# transformers models, Aleph Alpha's same ops; h-hfops): median 7.9%, p90 23.3% (116 beyond 25%).
+# transformers models, Aleph Alpha's same ops; h-hfops): median 7.9%, p90 23.3% (116 beyond 25%). Its bytes per q and
+# k head, none for models without rotary embeddings (h-hfops2): median 7.6%, p90 23.4% (119 beyond 25%); held at 24%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.25
+P90_MEASURED = 0.24
 
 
 def test_throughput_error_targets():
