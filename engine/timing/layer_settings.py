@@ -69,6 +69,12 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
             "expert_rate": grouped_mm_rate(s, prof)}
 
 
+def forward_pair_units(moe: bool, moe_pair: float) -> float:
+    """A layer's forward tensor-parallel units: the attention's one and the MLP's one, or an MoE layer's token
+    dispatcher pair (`moe_pair` units, expert_tp_gather.moe_pair_units: none with etp 1)."""
+    return 1.0 + (moe_pair if moe else 1.0)
+
+
 def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int,
                    moe: bool = False, moe_pair: float = 1.0) -> float:
     """Tensor-parallel collectives of one layer and micro-batch, in all-reduce units (an all-reduce, or under
@@ -86,8 +92,8 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     2a75ac12 and 24bad8e6), so its collectives run again too: fc1's sequence-parallel all-gather and fc2's
     reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer). An MoE layer's MLP pair
     is its token dispatcher's, `moe_pair` units (expert_tp_gather.moe_pair_units: none with etp 1)."""
-    pair = 1.0 + (moe_pair if moe else 1.0)  # the attention's unit and the MLP's (or the dispatcher's) units
-    count = pair * ((2 if backward else 1) + (1 if recomputed and s.checkpointing == "full" else 0))
+    passes = (2 if backward else 1) + (1 if recomputed and s.checkpointing == "full" else 0)
+    count = forward_pair_units(moe, moe_pair) * passes
     if recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
             and defaults_for(s.framework).selective_by_modules:
         count += 1

@@ -59,7 +59,7 @@ from .costs import LayerCost
 from .expert_tp_gather import moe_pair_units
 from .gemm import Rates
 from .hardware import Hardware
-from .layer_settings import tp_collectives
+from .layer_settings import forward_pair_units, tp_collectives
 from .ub_chunks import tp_linear_part, ub_stretch
 
 UB_SPLITS = 4  # initialize_ub default num_splits of the pipeline method (base.py get_default_config)
@@ -191,7 +191,7 @@ def tp_exposed_seconds(s: Scenario, c: LayerCost, layer: TpLayer) -> float:
     g = _paired_gemms(c, layer.shares)
     one = layer.unit_seconds / 2  # an all-gather or a reduce-scatter: half an all-reduce unit
     if userbuffers and sp:  # Megatron asserts sequence parallelism for tp_comm_overlap (arguments.py)
-        units = 1 + (layer.moe_pair if layer.moe else 1)  # the forward's pairs: attention's, MLP's (dispatcher's)
+        units = forward_pair_units(layer.moe, layer.moe_pair)
         counted = units * (1 + layer.full_recompute) + (units + 0.5 * layer.wgrads * layer.regather if layer.backward
                                                         else 0)
         return max(total - counted * layer.unit_seconds, 0.0) + _userbuffers_exposed(one, g, layer, tp)
