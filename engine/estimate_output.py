@@ -164,10 +164,12 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
     if t.band is not None:
-        out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step (10th to 90th percentile of the "
-                                               "cross-validated error on {runs} published runs, {regime})")).format(
+        # the band is the 10th to 90th percentile of its regime's cross-validated error (engine/timing/bands.py)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step: 8 in 10 published runs ({regime}: "
+                                               "{runs} from {sources} sources) measured within this spread of their "
+                                               "estimate")).format(
             low=format_seconds(t.seconds_range[0]), high=format_seconds(t.seconds_range[1]), runs=t.band.runs,
-            regime=t.band.regime))
+            sources=t.band.sources, regime=t.band.regime))
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:

@@ -216,9 +216,10 @@ class TimePanel(QWidget):
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
             lines[1] += self.tr(" · likely %(low)s to %(high)s per step") % {
                 "low": format_seconds(t.seconds_range[0]), "high": format_seconds(t.seconds_range[1])}
-            self.summary.setToolTip(self.tr("The likely range is the 10th to 90th percentile of the cross-validated "
-                                            "error on %(runs)d published runs (%(regime)s).") % {
-                "runs": t.band.runs, "regime": t.band.regime})
+            self.summary.setToolTip(self.tr("The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from "
+                                            "%(sources)d sources) measured within this spread of their estimate, "
+                                            "and about 8 in 10 runs of sources left out of it.") % {
+                "runs": t.band.runs, "sources": t.band.sources, "regime": t.band.regime})
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}

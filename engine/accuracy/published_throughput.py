@@ -149,20 +149,6 @@ def best_mfu_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [best[k] for k in sorted(best)]
 
 
-MIN_BAND_RUNS = 8  # fewer runs than this give no band of their own: the framework takes the band of all runs
-
-
-def error_bands(rows: list[dict[str, Any]], compared: list[Compared]) -> list[dict[str, Any]]:
-    """presets/time_error_bands.json's bands: per scenario framework with at least MIN_BAND_RUNS runs, and for all
-    runs, the 10th and 90th percentiles of the signed cross-validated error (engine/timing/bands.py)."""
-    groups: dict[str, list[float]] = {"all": [c.error for c in compared]}
-    for row, c in zip(rows, compared, strict=True):
-        groups.setdefault(scenario_from_dict(row["scenario"]).framework, []).append(c.error)
-    return [{"regime": name, "runs": len(errors), "low": round(quantile(errors, 0.1), 4),
-             "high": round(quantile(errors, 0.9), 4)}
-            for name, errors in sorted(groups.items()) if len(errors) >= MIN_BAND_RUNS]
-
-
 def quantile(values: list[float], q: float) -> float:
     """Nearest-rank quantile (the p90 of 10 values is the 9th smallest)."""
     ordered = sorted(values)

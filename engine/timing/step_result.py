@@ -100,6 +100,7 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
     if t.band is not None:  # where the measured step likely falls, from the cross-validated error of the regime
         out["step_seconds_range"] = list(t.seconds_range)
         out["step_seconds_range_basis"] = {"regime": t.band.regime, "published_runs": t.band.runs,
+                                           "published_sources": t.band.sources,
                                            "error_p10": t.band.low, "error_p90": t.band.high}
     if t.mfu_bf16_peak != t.mfu:  # fp8: the bf16-referenced convention as a second, labelled figure
         out["mfu_bf16_peak"] = t.mfu_bf16_peak

@@ -1,0 +1,74 @@
+"""Issue 23 item 8: how often the time ranges hold on sources they were not made from (engine/accuracy/band_coverage.py).
+
+Every expected coverage below is measured on the published set (tests/data/published/throughput.json and
+tests/data/published/throughput/*.json, 1,311 runs from 26 sources when these figures were taken) with the
+cross-validated errors of engine/accuracy/published_throughput.py compare(); docs/speed-accuracy.md prints them
+("How sure the time ranges are"). The shares of source_shares are worked by hand from its definition.
+"""
+
+import pytest
+
+from engine.accuracy import band_coverage as bc
+from engine.accuracy.published_throughput import compare, load_rows
+from engine.timing.bands import time_band
+
+# Measured 2026-12-06 (h-bands) on the published set: held out (each run given the band its regime gets without its
+# own source) 81.6% of runs inside their band, 80.1% as the mean over sources, mean width 0.306 of the step; the rule
+# shipped before (per row, any number of sources) held 80.5%, 74.2% over sources, width 0.320. Held at those levels:
+# a change that lowers the coverage, or buys it by widening the band, shows here (update with what moved it).
+HELD_OUT_INSIDE_MEASURED = 0.81
+HELD_OUT_SOURCE_MEAN_MEASURED = 0.80
+HELD_OUT_WIDTH_MEASURED = 0.31
+ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
+
+
+@pytest.fixture(scope="module")
+def errors():
+    rows = load_rows()
+    return bc.run_errors(rows, compare(rows, cross_validated=True))
+
+
+def test_held_out_coverage_is_held_at_its_measured_level(errors):
+    held = bc.coverage(bc.held_out(errors))[bc.ALL]
+    assert held.runs == len(errors)
+    assert held.inside >= HELD_OUT_INSIDE_MEASURED, held
+    assert held.source_mean >= HELD_OUT_SOURCE_MEAN_MEASURED, held
+    assert held.width <= HELD_OUT_WIDTH_MEASURED, held
+    before = bc.coverage(bc.held_out(errors, bc.CANDIDATES[0]))[bc.ALL]  # the per-row rule shipped before
+    assert held.source_mean > before.source_mean and held.width < before.width, (held, before)
+
+
+def test_one_source_frameworks_take_the_band_of_all_runs(errors):
+    """A band of one source's runs carries over poorly to other sources' runs of its framework (measured: 11 such
+    bands hold 73.4% of the others' runs, below the nominal 80%), so a framework needs MIN_BAND_SOURCES (4) sources,
+    none over 30% of the band's weight: the one-source frameworks of the published set show the band of all runs."""
+    made, carried = bc.one_source_transfer(errors)
+    assert made >= 10 and carried < 0.8
+    for framework in ONE_SOURCE_FRAMEWORKS:
+        assert len({e.source for e in errors if e.regime == framework}) == 1
+        assert time_band(framework).regime == bc.ALL
+    for regime, band in bc.bands(errors).items():
+        members = [e for e in errors if e.regime == regime or regime == bc.ALL]
+        counts = {s: sum(e.source == s for e in members) for s in {e.source for e in members}}
+        assert band["sources"] >= bc.MIN_BAND_SOURCES and max(bc.source_shares(counts).values()) <= 0.3 + 1e-9
+
+
+def test_source_shares_cap_the_largest_source():
+    """240 / 10 / 10 / 10 runs: the large source is held at 30%, the others share 70% by runs (23.3% each); 4 equal
+    sources keep 25% each; 3 sources cannot each stay at or below 30%: equal thirds."""
+    shares = bc.source_shares({"a": 240, "b": 10, "c": 10, "d": 10})
+    assert shares["a"] == pytest.approx(0.3) and shares["b"] == pytest.approx(0.7 / 3)
+    assert bc.source_shares({s: 5 for s in "abcd"}) == pytest.approx({s: 0.25 for s in "abcd"})
+    assert bc.source_shares({"a": 100, "b": 1, "c": 1}) == pytest.approx({s: 1 / 3 for s in "abc"})
+
+
+def test_a_run_never_sees_a_band_its_own_source_made():
+    """Five sources of one framework, four with errors 0 to 0.09 and one 50% off: held out, the odd source's runs
+    get the band of the other four (0 to 0.08, the 10th and 90th percentiles by weight of their 40 runs), so none
+    lies inside; in-sample the odd source is in its own band's weight (30% at most) and widens it."""
+    errors = [bc.RunError(f"{s}{i}", "fw", s, i / 100) for s in "abcd" for i in range(10)]
+    errors += [bc.RunError(f"e{i}", "fw", "e", 0.5) for i in range(10)]
+    held = {h.run.id: h for h in bc.held_out(errors)}
+    assert (held["e0"].low, held["e0"].high) == pytest.approx((0.0, 0.08)) and not held["e0"].inside
+    in_sample = {h.run.id: h for h in bc.in_sample(errors)}
+    assert in_sample["e0"].high == pytest.approx(0.5) and in_sample["e0"].inside
