@@ -87,15 +87,15 @@ TORCHTUNE = Parallelism(pp_schedules=(), expert=False, sources=(
      "dp_replicate, dp_shard (FSDP2 fully_shard), tp, cp; no pipeline dimension (recipes/full_finetune_distributed.py "
      "builds the mesh from tensor_parallel_dim, context_parallel_dim, data_parallel_shard_dim and "
      "data_parallel_replicate_dim)"),
-    ("expert", "the same ParallelDims: no expert-parallel dimension"),
+    ("expert", "the same ParallelDims (torchtune bd2a0fc7c314): no expert-parallel dimension"),
 ))
 LITGPT = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, sources=(
     ("pipeline schedules", "Lightning-AI/litgpt at 26857050fe3f: litgpt/pretrain.py and finetune/full.py train "
      "under lightning.fabric FSDPStrategy, finetune/lora.py under ModelParallelStrategy(data_parallel_size=..., "
      "tensor_parallel_size=1): no pipeline"),
-    ("tensor", "the same: tensor_parallel_size=1 (litgpt/generate/tp.py is inference only)"),
-    ("context", "the same: no context parallelism"),
-    ("expert", "the same: no expert parallelism"),
+    ("tensor", "litgpt 26857050fe3f finetune/lora.py: tensor_parallel_size=1 (generate/tp.py is inference only)"),
+    ("context", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without context parallelism"),
+    ("expert", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without expert parallelism"),
 ))
 DEEPSPEED = Parallelism(pp_schedules=("1f1b",), max_zero_with_pp=1, context=False, sources=(
     ("pipeline schedules", "deepspeedai/DeepSpeed at edaa7221 (0.19.6.dev) deepspeed/runtime/pipe/engine.py "
@@ -107,7 +107,7 @@ DEEPSPEED = Parallelism(pp_schedules=("1f1b",), max_zero_with_pp=1, context=Fals
     ("context", "no ring attention in deepspeed/ at edaa7221: its sequence parallelism is Ulysses "
      "(deepspeed/sequence/layer.py DistributedAttention, runtime/sequence_parallel/ulysses_sp.py), an all-to-all "
      "of heads, not the scenario's cp"),
-    ("expert", "deepspeed/moe/layer.py MoE(ep_size=...)"),
+    ("expert", "deepspeed/moe/layer.py at edaa7221 MoE(ep_size=...)"),
 ))
 # BigScience's Megatron-DeepSpeed runs of 2022: Megatron's tensor parallelism, DeepSpeed 0.6's PipelineEngine
 DEEPSPEED_2022 = Parallelism(pp_schedules=("1f1b",), max_zero_with_pp=1, context=False, sources=(
@@ -152,8 +152,8 @@ MEGATRON_2022 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11): --use-distributed-optimizer "
      "(ZeRO-1, line 874) is its only sharding"),
-    ("context", "the same arguments.py: no --context-parallel-size"),
-    ("expert", "the same arguments.py: --num-experts builds SwitchMLP, every expert on every rank "
+    ("context", "megatron/arguments.py at 285068c8: no --context-parallel-size"),
+    ("expert", "megatron/arguments.py at 285068c8: --num-experts builds SwitchMLP, every expert on every rank "
      "(megatron/model/transformer.py SwitchMLP: one ParallelMLP per expert); no expert parallelism"),
 ))
 MEGATRON_2021 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=0, context=False, expert=False,
@@ -161,8 +161,8 @@ MEGATRON_2021 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10): no --use-distributed-optimizer "
      "(it came in 2022); gradients and optimizer states are whole on every data-parallel rank"),
-    ("context", "the same arguments.py: no --context-parallel-size"),
-    ("expert", "the same arguments.py: no --num-experts"),
+    ("context", "megatron/arguments.py at de7dc40f88: no --context-parallel-size"),
+    ("expert", "megatron/arguments.py at de7dc40f88: no --num-experts"),
 ))
 INTERNEVO = Parallelism(pp_schedules=(), max_zero=1, context=False, expert=False, sources=(
     ("pipeline schedules", "InternLM/InternEvo train.py at c18bec9 lines 96-97: assert gpc.config.parallel.pipeline "
@@ -181,7 +181,7 @@ ALEPH_ALPHA_SCALING = Parallelism(pp_schedules=("1f1b",), max_zero=1, context=Fa
      "its only sharding"),
     ("context", "src/scaling/core/topology/topology_config.py at 78489292be: model_parallel_size, "
      "pipe_parallel_size, data_parallel_size and a sequence_parallel flag; no context-parallel size"),
-    ("expert", "the same topology: no expert-parallel size"),
+    ("expert", "topology_config.py at 78489292be: no expert-parallel size"),
 ))
 # The post-training frameworks' rows (TRL, verl, OpenRLHF, ms-swift, NeMo-RL): their trainers were not read layout by
 # layout. TRL's subclass transformers.Trainer (the Hugging Face row's facts would hold), but verl and NeMo-RL also
