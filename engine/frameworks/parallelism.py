@@ -139,11 +139,12 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
 MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), sources=(
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM at d98e8a64ddf3: --use-distributed-optimizer is ZeRO-1; ZeRO-2 and ZeRO-3 are "
-     "Megatron-FSDP's --data-parallel-sharding-strategy optim_grads / optim_grads_params "
-     "(megatron/training/arguments.py lines 1118-1165), which asserts no pipeline limit (only "
+     "Megatron-FSDP's --data-parallel-sharding-strategy optim_grads / optim_grads_params (since d165a8548b, "
+     "2025-02-26, core_v0.12.0, as --use-custom-fsdp; megatron/training/arguments.py lines 1118-1165), which "
+     "asserts no pipeline limit (only "
      "--use-torch-fsdp2 asserts pipeline_model_parallel_size == 1, line 1034, and Megatron-FSDP v2, "
      "mcore_fsdp_adapter.py line 627, refuses tp, pp and cp > 1); docs/user-guide/features/megatron_fsdp.md: "
-     "compatible with TP, CP and EP"),
+     "'compatible with ... Tensor Parallelism (TP) and Expert Parallelism (EP)'"),
     ("tensor, context, expert", "--tensor-model-parallel-size, --context-parallel-size (Transformer Engine's ring), "
      "--expert-model-parallel-size"),
 ))
