@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from .parallelism import MEGATRON_2021
+
 
 class _Row(Protocol):  # engine/frameworks/defaults.py FrameworkDefaults, which imports this module
     sources: tuple[tuple[str, str], ...]
@@ -41,4 +43,5 @@ def megatron_2021_row(megatron: _FrameworkRow) -> _FrameworkRow:
     the pipeline's sent outputs stay allocated (SOURCES)."""
     return replace(megatron, id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
                    tp_async_backward=False, tp_comm_overlap=False, main_grad_aliases_grad=True,
-                   pipeline_keeps_sent_outputs=True, sources=(*megatron.sources, *SOURCES))
+                   pipeline_keeps_sent_outputs=True, sources=(*megatron.sources, *SOURCES),
+                   parallelism=MEGATRON_2021)

@@ -11,6 +11,7 @@ from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
@@ -141,7 +142,7 @@ def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimato
 
 
 def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
-    out = []
+    out = unsupported_settings(s)  # settings the framework cannot run: estimated as typed, with the reason
     if hybrid_offload_fraction(s):
         # the step times of Megatron-Bridge skills/nemo-mbridge-perf-cpu-offloading/card.yaml at 067f987d
         # (Qwen3-30B-A3B, 16 H100): 996 ms without offload, 1,871 ms at 25%, 4,189 ms at 100%

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ScenarioError
+from ..frameworks.defaults import defaults_for
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
@@ -66,6 +67,16 @@ def _sharded(keys: dict[str, Any], offload: str) -> dict[str, Any]:
     """The layout's keys with the ZeRO stage offload needs (DeepSpeed offloads from ZeRO-2 and ZeRO-3), FSDP off."""
     zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
     return {**keys, "zero_stage": zero, "fsdp": keys["fsdp"] and offload == "none"}
+
+
+def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
+    """Whether base's framework (its row's parallelism, engine/frameworks/parallelism.py) runs the layout with this
+    offload, which may deepen its ZeRO stage (_sharded): DeepSpeed offloads only from ZeRO-2 and 3, which its
+    pipeline refuses."""
+    k = _sharded(keys, offload)
+    zero = 3 if k["fsdp"] else k["zero_stage"]
+    caps = defaults_for(base.framework).parallelism
+    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero)
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:

@@ -23,6 +23,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, file_form, resolve_model
 from ..scenario.behaviour import liger_can_patch
+from ..scenario.framework_support import framework_runs
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -273,6 +274,8 @@ def join_steps(steps: list[str], and_word: str = " and ") -> str:
 def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
     """The scenario a set of options leads to (searches for seq / GPU count done) and the extra disruption."""
     cand, seq, gpus = _combine(base, opts)
+    if cand is not None and not framework_runs(cand):
+        return None, 0.0  # a layout its framework cannot run is no plan (engine/frameworks/parallelism.py)
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
         step, old = seq_step(cand), cand.seq_len
         k = largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
@@ -343,7 +346,7 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
                 heapq.heappush(heap, (lb - (a[combo[i] - 1].cost if combo[i] else 0.0) + a[combo[i]].cost, nxt))
         opts = [a[c - 1] for a, c in zip(axes, combo, strict=True) if c]
         cand, extra = _resolve(ev, s, opts) if opts else (None, 0.0)
-        if cand is None or not ev.ok(cand):
+        if cand is None or not framework_runs(cand) or not ev.ok(cand):  # more GPUs bring a layout of their own
             continue
         fitting.append(combo)
         est = ev(cand)

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
@@ -28,7 +30,7 @@ from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from ..workloads import require_training
-from .search_candidates import Candidates, EstimateMemo, candidate
+from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout
 from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
 
 TPS = (1, 2, 4, 8)
@@ -124,9 +126,24 @@ def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
     return micro
 
 
+def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]]
+              ) -> list[tuple[int, bool]]:
+    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs (frameworks/parallelism.py); ZeRO-2,
+    settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
+    out = []
+    for zero, fsdp in zeros:
+        if caps.cannot_run(*layout, 3 if fsdp else zero):
+            if zero != 2 or caps.cannot_run(*layout, 1):
+                continue
+            zero = 1
+        out.append((zero, fsdp))
+    return out
+
+
 def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
-    """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs."""
+    """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs that its framework can run."""
     spec = resolve_model(s)
+    caps = defaults_for(s.framework).parallelism
     world = s.world_size
     # tensor parallelism stays inside the GPUs NVLink joins: a node, or an NVL72 rack of 4-GPU trays
     domain = nvlink_domain(s, hardware_for(s))
@@ -152,7 +169,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in zeros:
+                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
                                    "_per_replica": per_replica, "_micro": micro}
@@ -227,7 +244,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
             out.limited = True
             break
         fitted = False
-        for offload in techniques.offloads:
+        for offload in (o for o in techniques.offloads if o == "none" or framework_runs_layout(base, keys, o)):
             if offload != "none" and (fitted or base.method == "qlora"):
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:

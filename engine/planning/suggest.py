@@ -17,6 +17,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
+from ..scenario.framework_support import framework_runs
 from ..workloads import estimate
 from .limits import min_seq_len
 from .offload_suggest import offload_candidate
@@ -129,7 +130,9 @@ def suggestions(s: Scenario) -> list[Suggestion]:
         return serving_suggestions(s)
     base = estimate(s)
     out = []
-    for title, changes, note, _, result in _estimated(s, _candidates(s)):
+    for title, changes, note, changed, result in _estimated(s, _candidates(s)):
+        if not framework_runs(changed):
+            continue  # a layout its framework cannot run is no suggestion (engine/frameworks/parallelism.py)
         out.append(Suggestion(title, changes, base.total_bytes - result.total_bytes, result, note))
     # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.

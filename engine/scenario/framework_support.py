@@ -1,0 +1,48 @@
+"""The settings of a scenario its framework cannot run, in plain sentences: read from the framework's row
+(engine/frameworks/parallelism.py, each fact with its source). A warning, never a refusal: saved scenarios and
+published runs keep loading; the searches (engine/planning/) do not propose such layouts."""
+
+from __future__ import annotations
+
+from ..frameworks.defaults import defaults_for
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from .format import Scenario
+
+_SENTENCES = {
+    "pp": QT_TRANSLATE_NOOP("engine", "{framework} has no pipeline parallelism: pp {pp} cannot run in it."),
+    "pp_schedule": QT_TRANSLATE_NOOP("engine", "{framework} has no {schedule} pipeline schedule: it runs {schedules}."),
+    "zero_with_pp": QT_TRANSLATE_NOOP("engine", "{framework} cannot run {sharding} together with pipeline parallelism "
+                                                "(pp {pp}): with a pipeline it shards at most as ZeRO-{most}."),
+    "zero": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards at most as ZeRO-{most}."),
+    "tp": QT_TRANSLATE_NOOP("engine", "{framework} has no tensor parallelism: tp {tp} cannot run in it."),
+    "cp": QT_TRANSLATE_NOOP("engine", "{framework} has no ring context parallelism: cp {cp} cannot run in it."),
+    "ep": QT_TRANSLATE_NOOP("engine", "{framework} has no expert parallelism: ep {ep} cannot run in it."),
+}
+
+
+def cannot_run(s: Scenario) -> tuple[str, ...]:
+    """The names of the settings of s its framework cannot run (Parallelism.cannot_run); () when it can run them all
+    or s is served, not trained (a serving engine's layouts are engine/serving's)."""
+    if s.workload == "inference":
+        return ()
+    return defaults_for(s.framework).parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero)
+
+
+def framework_runs(s: Scenario) -> bool:
+    """Whether the scenario's framework can run its layout: what a search may propose."""
+    return not cannot_run(s)
+
+
+def unsupported_settings(s: Scenario) -> list[Message]:
+    """One sentence per setting of s that its framework cannot run, naming the setting and the framework."""
+    names = cannot_run(s)
+    if not names:
+        return []
+    row = defaults_for(s.framework)
+    caps = row.parallelism
+    sharding = "FSDP" if s.fsdp else f"ZeRO-{s.zero_stage}"
+    most = caps.max_zero_with_pp if "zero_with_pp" in names else caps.max_zero
+    fields = {"framework": row.label, "pp": s.pp, "tp": s.tp, "cp": s.cp, "ep": s.ep, "schedule": s.pp_schedule,
+              "schedules": ", ".join(caps.pp_schedules), "sharding": sharding, "most": most}
+    return [message(_SENTENCES[name], **{k: v for k, v in fields.items() if "{" + k + "}" in _SENTENCES[name]})
+            for name in names]
