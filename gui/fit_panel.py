@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 from engine import PlannerError, Scenario, model_presets
 from engine.planning.family import FamilyFit, largest_model_that_fits
 from engine.planning.solver import Limits, Plan, join_steps, limits, plans
+from engine.scenario.framework_support import framework_runs
 from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
@@ -142,7 +143,10 @@ class FitPanel(SearchPanel):
         self.clear_rows()
         unit = self.state.unit
         verdict = self.state.estimate.verdict
-        if verdict == "fits":
+        if self.plans and not framework_runs(self.state.scenario):  # the plans start from a layout it can run
+            self.header.setText(self.tr("Its framework cannot run this layout (see the warnings). Plans from the "
+                                        "layout it can run, least disruptive first:"))
+        elif verdict == "fits":
             self.header.setText(self.tr("It fits as it is. The limits above show how far you can push it."))
         elif not self.plans:
             self.header.setText(self.tr("No combination of the guide's changes makes this fit on these GPUs."))

@@ -9,6 +9,10 @@ from gui.app import build_window
 from gui.compare_view import Compared
 
 FULL_4090 = {"name": "8B full on a 4090", "model": "llama-3-8b", "gpu": "rtx-4090", "precision": "bf16"}
+# ZeRO-3 with pp 2 under Hugging Face's Trainer, which has no pipeline (tests/test_runnable_layouts.py U3)
+RUNFIX_U3 = {"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 1,
+             "framework": "huggingface", "precision": "mixed-bf16", "micro_batch": 4, "grad_accum": 8,
+             "seq_len": 4096, "zero_stage": 3, "pp": 2}
 
 
 @pytest.fixture
@@ -106,6 +110,25 @@ def test_make_it_fit_plans_apply_as_one_undo_step(window, qtbot):
     assert window.tabs.currentWidget() is window.compare
     window.undo_action.trigger()
     assert window.state.scenario.method == "full"
+
+
+def test_make_it_fit_offers_the_layout_the_framework_can_run(window, qtbot):
+    """Hugging Face's Trainer has no pipeline (accelerate's ParallelismConfig, engine/frameworks/parallelism.py):
+    a typed pp 2 is warned about, and the first plan folds it into data parallelism and clears the warning."""
+    window.state.load(scenario_from_dict(RUNFIX_U3))
+    assert any("has no pipeline parallelism" in str(w) for w in window.state.estimate.warnings)
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    qtbot.waitUntil(lambda: bool(panel.plans), timeout=20000)
+    first = panel.plans[0]
+    assert first.changes["pp"] == 1 and str(first.steps[0]).startswith("set pp=1, grad_accum=4")
+    assert "cannot run this layout" in panel.header.text()
+    count = window.state.undo_stack.count()
+    panel.apply_buttons[0].click()
+    assert window.state.undo_stack.count() == count + 1  # one undo step, as every plan applies
+    assert window.state.scenario.pp == 1 and window.state.estimate.fits
+    assert not any("cannot run" in str(w) or "has no" in str(w) for w in window.state.estimate.warnings)
 
 
 def test_search_can_be_cancelled(window):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario
+from ..scenario.runnable import runnable_layouts
 from ..timing import step_time, time_to_json
 from ..units import format_bytes, format_count
 from ..workloads import require_training
@@ -21,10 +23,15 @@ def _message_json(m: Message) -> dict[str, Any]:
 
 def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
     require_training(s)
-    lim = limits(s)
+    layouts = runnable_layouts(s)  # a layout its framework cannot run: the limits are those of the nearest it can
+    lim = limits(layouts[0].scenario if layouts else s)
+    # the layout the limits are for, only where it is not s's (a runnable scenario's report is as it was)
+    layout = {"layout": {"framework": defaults_for(s.framework).label, "settings": layouts[0].settings}} \
+        if layouts else {}
     fam = largest_model_that_fits(s)
     return {
-        "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus},
+        "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus,
+                   **layout},
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
                    "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
@@ -56,7 +63,9 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     verdict = tr_engine(report["verdict"])
     out = [tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict}")).format(
                verdict=verdict.upper() if verdict.isascii() else verdict), "",
-           tr(QT_TRANSLATE_NOOP("cli", "Limits on this hardware (everything else unchanged):")),
+           tr(QT_TRANSLATE_NOOP("cli", "Limits on this hardware (everything else unchanged):")) if not lim.get("layout")
+           else tr(QT_TRANSLATE_NOOP("cli", "Limits for the layout {framework} can run ({settings}), everything else "
+                                            "unchanged:")).format(**lim["layout"]),
            tr(QT_TRANSLATE_NOOP("cli", "  largest micro-batch that fits: {value}")).format(
                value=lim["max_micro_batch"] or tr(QT_TRANSLATE_NOOP("cli", "none (1 does not fit)"))),
            tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(

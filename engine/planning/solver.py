@@ -13,7 +13,7 @@ import heapq
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
@@ -21,7 +21,7 @@ from ..memory.breakdown import Estimate
 from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
-from ..scenario import Scenario, file_form, resolve_model
+from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import framework_runs
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
@@ -46,12 +46,9 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     with_gpus,
 )
 from .offload_suggest import HYBRID_OFFLOAD_COST
+from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_steps  # noqa: F401
 from .rl_suggest import rl_options
-
-ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
-               QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
-               QT_TRANSLATE_NOOP("engine", "numerics"))
-
+from .runnable_plans import runnable_plan_search
 
 # --- plans
 
@@ -64,36 +61,6 @@ class _Option:
     phrase: Message | None  # None: the phrase comes from the outcome (sequence length, GPU count)
     note: str
     kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
-
-
-@dataclass(frozen=True)
-class Plan:
-    changes: dict[str, Any]  # scenario key -> new value, in scenario-file form
-    scenario: Scenario
-    estimate: Estimate
-    peak_allocated_bytes: float
-    total_bytes: float
-    headroom_bytes: float
-    fits: bool
-    assumptions_changed: tuple[str, ...]
-    cost_note: str
-    disruption: float
-    summary: str  # English sentence; the window joins the translated steps itself
-    steps: tuple[Message, ...]
-    alternatives: tuple[dict[str, Any], ...] = ()  # other change sets with the same outcome
-    notes: tuple[Message, ...] = ()  # the cost notes, one per change, translatable
-
-
-@dataclass
-class SearchStats:
-    lattice: int = 0  # change combinations in the space
-    visited: int = 0  # combinations taken from the queue
-    candidates: int = 0  # candidate scenarios looked up (memo hits included)
-    estimates: int = 0  # distinct scenarios the engine estimated
-    cancelled: bool = False
-    out_of_time: bool = False  # the search stopped at its time budget (plans found so far are kept)
-    seconds: float = 0.0
-    plans: list[Plan] = field(default_factory=list)
 
 
 _CKPT = QT_TRANSLATE_NOOP("engine", "recomputation costs ~30-40% more compute")
@@ -234,8 +201,7 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
 
 
 def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, tuple, str, tuple, tuple]:
-    changes = {f.name: file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
-               if getattr(s, f.name) != getattr(base, f.name)}
+    changes = changed_keys(base, s)
     steps = [o.phrase for o in opts if o.phrase]
     notes = [message(o.note) for o in opts if o.note]
     if s.seq_len != base.seq_len:
@@ -256,19 +222,8 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
         steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")
                              if kept else QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n}"),
                              n=s.grad_accum))
-    gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
-    flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
-             "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
-             "numerics": (s.precision, s.optimizer) != (base.precision, base.optimizer)
-             or (s.method == "qlora") != (base.method == "qlora")}
-    return changes, tuple(k for k in ASSUMPTIONS if flags[k]), join_steps([str(m) for m in steps]), tuple(notes), \
+    return changes, assumptions_changed(base, s), join_steps([str(m) for m in steps]), tuple(notes), \
         tuple(steps)
-
-
-def join_steps(steps: list[str], and_word: str = " and ") -> str:
-    """"Turn on X, use Y and use Z": one sentence from the plan's steps."""
-    text = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + and_word + steps[-1]
-    return text[:1].upper() + text[1:]
 
 
 def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
@@ -300,6 +255,10 @@ def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans
     """Ranked plans with search statistics. exhaustive (benchmarks): every combination, no pruning, no early stop."""
     # The cycle collector stays on: pausing it is process-wide, and the window runs this on a worker thread while
     # the GUI thread allocates too. (It cost a third of the search time once; see benchmarks/solver_speed.py.)
+    if not framework_runs(s):  # plans start from the layouts its framework can run (engine/scenario/runnable.py)
+        return runnable_plan_search(s, lambda r: _plan_search(r, target_headroom_fraction, max_plans, max_estimates,
+                                                              exhaustive, progress, cancel),
+                                    target_headroom_fraction, None if exhaustive else max_plans)
     return _plan_search(s, target_headroom_fraction, max_plans, max_estimates, exhaustive, progress, cancel)
 
 

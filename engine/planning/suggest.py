@@ -18,6 +18,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import framework_runs
+from ..scenario.runnable import runnable_layouts
 from ..workloads import estimate
 from .limits import min_seq_len
 from .offload_suggest import offload_candidate
@@ -124,23 +125,35 @@ def _estimated(s: Scenario, candidates: list[Any]) -> Iterator[tuple[Any, dict[s
         yield title, changes, note, changed, result
 
 
+_RUNNABLE = QT_TRANSLATE_NOOP("engine", "the change its framework needs to run this layout")
+
+
 def suggestions(s: Scenario) -> list[Suggestion]:
-    """Each one-step change in the guide's order, with the memory it saves per GPU."""
+    """Each one-step change in the guide's order, with the memory it saves per GPU. A layout its framework cannot run
+    (engine/scenario/runnable.py): the runnable layouts nearest to it first, then the changes made on top of the
+    first of them, each with that layout's change in it."""
     if s.workload == "inference":
         return serving_suggestions(s)
     base = estimate(s)
+    layouts = runnable_layouts(s)
+    runnable = [Suggestion(lay.title, lay.changes, base.total_bytes - est.total_bytes, est, _RUNNABLE, lay.reasons[0])
+                for lay in layouts for est in (estimate(lay.scenario),)]
+    start = layouts[0] if layouts else None
+    lever = runnable[0].estimate if runnable else base  # a change on top saves against the layout it is made on
     out = []
-    for title, changes, note, changed, result in _estimated(s, _candidates(s)):
+    for title, changes, note, changed, result in _estimated(start.scenario if start else s,
+                                                            _candidates(start.scenario if start else s)):
         if not framework_runs(changed):
             continue  # a layout its framework cannot run is no suggestion (engine/frameworks/parallelism.py)
-        out.append(Suggestion(title, changes, base.total_bytes - result.total_bytes, result, note))
+        out.append(Suggestion(title, {**start.changes, **changes} if start else changes,
+                              lever.total_bytes - result.total_bytes, result, note, start.with_it if start else None))
     # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
-    shortfall = max(base.total_bytes - base.capacity_bytes, 0.0) or base.verdict_reserve_bytes
+    shortfall = max(lever.total_bytes - lever.capacity_bytes, 0.0) or lever.verdict_reserve_bytes
     # a post-training engine short of KV cache starts with a larger share of the GPU: that change costs memory
     # but improves the verdict
-    return [sug for sug in out if (sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall)
-            or (base.engine_may_refuse and VERDICT_RANK[sug.estimate.verdict] > VERDICT_RANK[base.verdict])]
+    return runnable + [sug for sug in out if (sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall)
+                       or (lever.engine_may_refuse and VERDICT_RANK[sug.estimate.verdict] > VERDICT_RANK[lever.verdict])]
 
 
 VERDICT_RANK = {"does not fit": 0, "tight": 1, "fits": 2}

@@ -1,0 +1,89 @@
+"""The runnable layouts nearest to a scenario its framework cannot run, on the same GPUs and global batch: what the
+plans and suggestions (engine/planning/) start from. Read from the framework's row (engine/frameworks/parallelism.py,
+each fact with its source), never from its name; the reasons are the estimate's warnings (framework_support.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ScenarioError
+from ..frameworks.defaults import defaults_for
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from .consistency import check_consistency
+from .format import Scenario, file_form, resolve_model
+from .framework_support import cannot_run, unsupported_settings
+
+# a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
+_FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
+_STEP = QT_TRANSLATE_NOOP("engine", "set {settings}: the layout {framework} can run")
+_TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings}: the layout {framework} can run")
+_WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, the layout {framework} can run")
+
+
+@dataclass(frozen=True)
+class RunnableLayout:
+    scenario: Scenario  # the runnable layout
+    changes: dict[str, Any]  # scenario key -> new value (file form), grad_accum included where dp moved
+    reasons: tuple[Message, ...]  # the estimate's sentences: every setting s cannot run (each way changes them all)
+    settings: str  # "pp=1, grad_accum=16"
+    step: Message  # "set pp=1, grad_accum=16: the layout Hugging Face can run" (a plan's step)
+    title: Message  # the same as a suggestion's title
+    with_it: Message  # "with pp=1, grad_accum=16, the layout Hugging Face can run": a change made on top of it
+
+
+def _sharding(s: Scenario, most: int) -> dict[str, Any]:
+    """Sharding capped at ZeRO-most (FSDP, ZeRO-3 in effect, becomes ZeRO-most when most < 3)."""
+    return {"zero_stage": min(s.effective_zero, most), "fsdp": False} if s.effective_zero > most else {}
+
+
+def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The change sets that make s runnable: one, or two where the conflict is between two settings."""
+    caps = defaults_for(s.framework).parallelism
+    fix: dict[str, Any] = {}
+    for name in names:
+        if name in _FOLD:
+            fix.update(_FOLD[name])
+        elif name == "pp_schedule":  # an interleaved schedule it lacks: its first (1F1B where it has it), one chunk
+            fix.update(pp_schedule="1f1b" if "1f1b" in caps.pp_schedules else caps.pp_schedules[0], vpp=1)
+        elif name == "zero":
+            fix.update(_sharding(s, caps.max_zero))
+    if "zero_with_pp" not in names:
+        return [fix]
+    # both ways out: keep the sharding and drop the pipeline; keep the pipeline and shard as far as it runs with one
+    return [{**fix, **_FOLD["pp"]}, {**fix, **_sharding(s, caps.max_zero_with_pp)}]
+
+
+def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> RunnableLayout | None:
+    r = s.with_unchecked(**fix)
+    if r.dp != s.dp:  # the global batch kept, as the searches keep it when they change dp (exactly where it divides)
+        r = r.with_unchecked(grad_accum=max(1, s.grad_accum * s.dp // r.dp))
+    try:  # a layout the scenario's own checks refuse is none (none of the searches proposes one either)
+        check_consistency(r, resolve_model(r))
+    except ScenarioError:
+        return None
+    if cannot_run(r):
+        return None
+    changes = {k: file_form(getattr(r, k)) for k in (*fix, "grad_accum") if getattr(r, k) != getattr(s, k)}
+    settings = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changes.items())
+    label = defaults_for(s.framework).label
+    return RunnableLayout(r, changes, reasons, settings, *(message(t, settings=settings, framework=label)
+                                                           for t in (_STEP, _TITLE, _WITH)))
+
+
+def runnable_layouts(s: Scenario) -> tuple[RunnableLayout, ...]:
+    """The runnable layouts nearest to s on its GPUs with its global batch, most faithful first; () when its
+    framework runs s as it is. Each unsupported dimension (pp, tp, cp, ep) is folded into data parallelism, an
+    unsupported schedule becomes one it runs (1F1B, one chunk), sharding deeper than it has is capped; ZeRO-2/3 with a
+    pipeline where only shallower sharding runs with one gives both ways out: no pipeline (the sharding kept) first,
+    then the pipeline kept with the sharding it allows."""
+    names = cannot_run(s)
+    if not names:
+        return ()
+    reasons = tuple(unsupported_settings(s))
+    out: list[RunnableLayout] = []
+    for fix in _ways(s, names):
+        lay = _layout(s, fix, reasons)
+        if lay is not None and all(lay.scenario != o.scenario for o in out):
+            out.append(lay)
+    return tuple(out)
