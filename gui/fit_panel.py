@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 
 from engine import PlannerError, Scenario, model_presets
 from engine.planning.family import FamilyFit, largest_model_that_fits
-from engine.planning.solver import Limits, Plan, join_steps, limits, plans
+from engine.planning.solver import Limits, Plan, join_notes, join_steps, limits, plans
 from engine.scenario.framework_support import framework_runs
 from engine.units import format_bytes, format_count, format_seconds
 
@@ -162,7 +162,7 @@ class FitPanel(SearchPanel):
             changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
             colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
-            notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
+            notes = join_notes([tr_message(n) for n in plan.notes]) or tr_engine(plan.cost_note)
             speed = self.state.results.step_time(plan.scenario)  # cached: a redraw (theme) computes none again
             html = (
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"

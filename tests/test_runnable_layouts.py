@@ -35,7 +35,7 @@ def test_no_pipeline_is_folded_into_data_parallelism():
     assert lay.changes == {"pp": 1, "grad_accum": 4}  # dp 4 -> 8: half the accumulation keeps the global batch
     assert _global_batch(lay.scenario) == GLOBAL and framework_runs(lay.scenario)
     assert [str(m) for m in lay.reasons] == [str(m) for m in unsupported_settings(scenario_from_dict(U3))]
-    assert str(lay.step) == "set pp=1, grad_accum=4: the layout Hugging Face (Trainer / TRL / accelerate) can run"
+    assert str(lay.step) == "set pp=1, grad_accum=4 so Hugging Face (Trainer / TRL / accelerate) can run the layout"
 
 
 def test_deepspeed_zero3_with_a_pipeline_gets_both_ways_out():

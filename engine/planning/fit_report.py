@@ -14,7 +14,7 @@ from ..timing import step_time, time_to_json
 from ..units import format_bytes, format_count
 from ..workloads import require_training
 from .family import largest_model_that_fits
-from .solver import MAX_GPUS, SEQ_STEP, join_steps, limits, plans
+from .solver import MAX_GPUS, SEQ_STEP, join_notes, join_steps, limits, plans
 
 
 def _message_json(m: Message) -> dict[str, Any]:
@@ -89,7 +89,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     for i, p in enumerate(report["plans"], 1):
         changed = ", ".join(tr_engine(a) for a in p["assumptions_changed"]) or tr(QT_TRANSLATE_NOOP("cli", "nothing"))
         summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")))
-        cost = "; ".join(words(m) for m in p["notes"]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
+        cost = join_notes([words(m) for m in p["notes"]]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
         out += [f"{i}. {summary}",
                 "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, headroom {headroom}; assumptions changed: "
                                                     "{changed}")).format(

@@ -61,6 +61,12 @@ def assumptions_changed(base: Scenario, s: Scenario) -> tuple[str, ...]:
     return tuple(k for k in ASSUMPTIONS if flags[k])
 
 
+def join_notes(notes: list[str]) -> str:
+    """"cost one; cost two": a plan's notes in one line; a note written as a sentence (the warning a runnable layout
+    carries) loses its full stop there, so no ".;" shows."""
+    return "; ".join(n.rstrip(".。") for n in notes)
+
+
 def join_steps(steps: list[str], and_word: str = " and ") -> str:
     """"Turn on X, use Y and use Z": one sentence from the plan's steps."""
     text = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + and_word + steps[-1]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..scenario import Scenario
 from ..scenario.runnable import RunnableLayout, runnable_layouts
 from .limits import Evaluator
-from .plan import Plan, SearchStats, assumptions_changed, changed_keys, join_steps
+from .plan import Plan, SearchStats, assumptions_changed, changed_keys, join_notes, join_steps
 
 
 def _with_layout(s: Scenario, lay: RunnableLayout, p: Plan) -> Plan:
@@ -19,7 +19,7 @@ def _with_layout(s: Scenario, lay: RunnableLayout, p: Plan) -> Plan:
     return dataclasses.replace(p, changes=changed_keys(s, p.scenario),
                                assumptions_changed=assumptions_changed(s, p.scenario),
                                summary=join_steps([str(m) for m in steps]), steps=steps, notes=notes,
-                               cost_note="; ".join(str(n) for n in notes), alternatives=())
+                               cost_note=join_notes([str(n) for n in notes]), alternatives=())
 
 
 def _layout_plan(s: Scenario, lay: RunnableLayout, ev: Evaluator) -> Plan | None:
@@ -30,7 +30,7 @@ def _layout_plan(s: Scenario, lay: RunnableLayout, ev: Evaluator) -> Plan | None
     assert est is not None  # ev.ok: it was estimated
     return Plan(changed_keys(s, lay.scenario), lay.scenario, est, est.peak_allocated_bytes, est.total_bytes,
                 est.headroom_bytes, est.fits, assumptions_changed(s, lay.scenario),
-                "; ".join(str(n) for n in lay.reasons), 0.0, join_steps([str(lay.step)]), (lay.step,),
+                join_notes([str(n) for n in lay.reasons]), 0.0, join_steps([str(lay.step)]), (lay.step,),
                 notes=lay.reasons)
 
 

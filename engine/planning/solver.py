@@ -46,7 +46,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     with_gpus,
 )
 from .offload_suggest import HYBRID_OFFLOAD_COST
-from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_steps  # noqa: F401
+from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_notes, join_steps  # noqa: F401
 from .rl_suggest import rl_options
 from .runnable_plans import runnable_plan_search
 
@@ -311,7 +311,7 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
         est = ev(cand)
         changes, assumptions, summary, notes, steps = _describe(s, cand, opts)
         plan = Plan(changes, cand, est, est.peak_allocated_bytes, est.total_bytes, est.headroom_bytes, est.fits,
-                    assumptions, "; ".join(str(n) for n in notes) or "no extra cost to speak of",
+                    assumptions, join_notes([str(n) for n in notes]) or "no extra cost to speak of",
                     round(lb + extra, 3), summary, steps, notes=notes)
         key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)  # same scenario => same key
         if key in outcomes:  # identical outcome: keep the less disruptive wording, remember the other

@@ -16,9 +16,9 @@ from .framework_support import cannot_run, unsupported_settings
 
 # a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
 _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
-_STEP = QT_TRANSLATE_NOOP("engine", "set {settings}: the layout {framework} can run")
-_TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings}: the layout {framework} can run")
-_WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, the layout {framework} can run")
+_STEP = QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the layout")
+_TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the layout")
+_WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the layout")
 
 
 @dataclass(frozen=True)

@@ -9627,18 +9627,18 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/runnable.py" line="19"/>
-        <source>set {settings}: the layout {framework} can run</source>
-        <translation>设置 {settings}：{framework} 能运行的布局</translation>
+        <source>set {settings} so {framework} can run the layout</source>
+        <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/runnable.py" line="20"/>
-        <source>Set {settings}: the layout {framework} can run</source>
-        <translation>设置 {settings}：{framework} 能运行的布局</translation>
+        <source>Set {settings} so {framework} can run the layout</source>
+        <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/runnable.py" line="21"/>
-        <source>with {settings}, the layout {framework} can run</source>
-        <translation>使用 {settings}，即 {framework} 能运行的布局</translation>
+        <source>with {settings}, so {framework} can run the layout</source>
+        <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
     </message>
 </context>
 <context>
