@@ -23,6 +23,7 @@ from .choices import choice_items
 from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .offload_fraction_row import OffloadFractionRow, offload_changes
+from .parallel_limits import ParallelLimits
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
@@ -31,6 +32,7 @@ from .widgets import (
     PowerOfTwoInput,
     ValueCombo,
     committed_spin,
+    set_form_tooltips,
     set_up_form,
     show_checked,
     show_value,
@@ -162,6 +164,10 @@ class SetupPanel(EditorPanel):
             "fsdp": self.tr("FSDP full shard (= ZeRO-3)"),
         }, extra=("fsdp",)))
         pform.addRow(self.tr("Sharding (ZeRO / FSDP)"), self.zero)
+        # the pipeline schedule under PP, and what the scenario's framework runs (engine/frameworks/parallelism.py)
+        self.limits = ParallelLimits(pform, {"tp": self.tp, "pp": self.pp, "ep": self.ep, "cp": self.cp}, self.zero,
+                                     lambda changes: self._edit(changes), self)
+        self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
         self.offload = ValueCombo(choice_items("offload", {
             "none": self.tr("none"),
             "optimizer": self.tr("optimizer states to CPU"),
@@ -252,6 +258,8 @@ class SetupPanel(EditorPanel):
             label = self._label_for(widget)
             if label is not None:
                 label.setToolTip(tip)
+        set_form_tooltips(self.advanced.content.layout(), self.limits.set_tooltips())
+        self.limits.remember_tooltips()
         self.weights_label.setToolTip(self.weights_row.currentWidget().toolTip() or self.base_storage.toolTip())
 
     def _label_for(self, widget: QWidget) -> QWidget | None:
@@ -297,7 +305,7 @@ class SetupPanel(EditorPanel):
         combos = {"method": self.method, "precision": self.precision, "optimizer": self.optimizer,
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
-                  "lora_targets": self.lora_targets, "zero_stage": self.zero,
+                  "lora_targets": self.lora_targets, "zero_stage": self.zero, "pp_schedule": self.pp_schedule,
                   "vision_tower": self.vision_tower, "base_storage": self.base_storage, **self.rl.combos()}
         key = next(iter(changes))
         return f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
@@ -355,8 +363,7 @@ class SetupPanel(EditorPanel):
             show_checked(box, value)
         self.micro_batch.set_value(s.micro_batch)
         self.seq_len.set_value(s.seq_len)
-        self.ep.setEnabled(spec.is_moe)
-        self.ep.setToolTip("" if spec.is_moe else self.tr("Expert parallelism needs a mixture-of-experts model."))
+        self.limits.show(s, spec.is_moe)  # a dense model's EP, and what the framework has no parallelism for
         self.vision.show(s, spec.vision)
         self.rl.show(s)
         self.offload_fraction.show(s)

@@ -1,0 +1,133 @@
+"""The set-up's parallelism controls as the scenario's framework can run them (its row's parallelism facts,
+engine/frameworks/parallelism.py, each with its source): the pipeline schedule and sharding lists offer what the
+framework runs, a degree it has no parallelism for (pp, tp, cp, ep) is greyed out at 1 with the reason as its
+tooltip, as the expert-parallel box already was for a dense model.
+
+A scenario's own setting is never changed here, so a loaded file and a framework switch keep every value: a value the
+framework cannot run stays shown, in the warning colour, with the estimate's sentence
+(engine/scenario/framework_support.py) as its tooltip, and the control stays enabled so it can be set back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
+
+from engine import Scenario
+from engine.frameworks.defaults import defaults_for
+from engine.frameworks.parallelism import ANY, FSDP, Parallelism
+from engine.scenario.framework_support import cannot_run, unsupported_settings
+
+from .choices import choice_items
+from .i18n import tr_message
+from .theme import restyle, text_colour
+from .widgets import ValueCombo, committed_spin, show_value
+from .words import field_label
+
+MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
+
+
+class ParallelLimits(QObject):
+    """Adds the pipeline-schedule and virtual-stage rows under the pipeline degree, and shows the degrees, the
+    schedule and the sharding as the scenario's framework can run them."""
+
+    def __init__(self, form: QFormLayout, degrees: dict[str, QSpinBox], zero: ValueCombo,
+                 edit: Callable[[dict[str, Any]], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._form, self._degrees, self.zero = form, degrees, zero
+        self._zero_items = [(zero.itemData(i), zero.itemText(i)) for i in range(zero.count())]
+        self.schedule = ValueCombo()
+        self._schedule_items = choice_items("pp_schedule", {
+            "1f1b": self.tr("1F1B: one forward, one backward"),
+            "interleaved-1f1b": self.tr("interleaved 1F1B: several layer chunks per GPU"),
+            "gpipe": self.tr("GPipe: all forwards, then all backwards"),
+        })
+        self.vpp = committed_spin(1, MAX_VPP)
+        row = form.getWidgetPosition(degrees["pp"])[0] + 1
+        form.insertRow(row, field_label("pp_schedule"), self.schedule)
+        form.insertRow(row + 1, field_label("vpp"), self.vpp)
+        self._tips: dict[QWidget, str] = {}
+        self._shown: dict[QWidget, tuple[Any, ...]] = {}
+        self.schedule.valueChosen.connect(lambda v: edit({"pp_schedule": v}))
+        self.vpp.valueChanged.connect(lambda v: edit({"vpp": v}))
+
+    def set_tooltips(self) -> dict[QWidget, str]:
+        """The new rows' own tooltips (the set-up panel sets them with its others)."""
+        return {
+            self.schedule: self.tr("How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage "
+                                   "in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, "
+                                   "which shrinks the idle bubble for more communication; GPipe runs every "
+                                   "forward first and keeps every micro-batch's activations."),
+            self.vpp: self.tr("Model chunks each GPU holds with the interleaved schedule (Megatron "
+                              "--num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble."),
+        }
+
+    def remember_tooltips(self) -> None:
+        """Each control's own tooltip, given back when its framework runs what it sets again."""
+        self._tips = {w: w.toolTip() for w in (*self._degrees.values(), self.schedule, self.zero)}
+
+    def show(self, s: Scenario, is_moe: bool) -> None:
+        caps = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
+        names = cannot_run(s)
+        sentences = dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
+        label = defaults_for(s.framework).label
+        show_value(self.vpp, s.vpp)
+        self._form.setRowVisible(self.schedule, s.pp > 1)
+        self._form.setRowVisible(self.vpp, s.pp > 1 and (s.pp_schedule == "interleaved-1f1b" or s.vpp > 1))
+        has = {"tp": caps.tensor, "pp": bool(caps.pp_schedules), "cp": caps.context, "ep": caps.expert}
+        why = {
+            "tp": self.tr("%1 has no tensor parallelism: this stays at 1."),
+            "pp": self.tr("%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays "
+                          "at 1."),
+            "cp": self.tr("%1 has no ring context parallelism: this stays at 1."),
+            "ep": self.tr("%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1."),
+        }
+        for key, spin in self._degrees.items():
+            reason, hint = why[key].replace("%1", label), self.tr("1 — not in this framework")
+            if key == "ep" and not is_moe:
+                reason = self.tr("Expert parallelism needs a mixture-of-experts model.")
+                hint = self.tr("1 — the model has no experts")
+            runnable = has[key] and (key != "ep" or is_moe)
+            enabled = getattr(s, key) != 1 or runnable
+            self._mark(spin, enabled, sentences.get(key) or ("" if runnable else reason))
+            # greyed out, the box says why in its own text too (its minimum, 1, is the value shown)
+            if spin.specialValueText() != ("" if enabled else hint):
+                spin.setSpecialValueText("" if enabled else hint)
+        zero_value = "fsdp" if s.fsdp else s.zero_stage
+        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp),
+                    sentences.get("zero") or sentences.get("zero_with_pp", ""))
+        self._offer(self.schedule, self._schedule_items, s.pp_schedule, lambda v: v in caps.pp_schedules,
+                    sentences.get("pp_schedule") or sentences.get("pp", ""))
+
+    def _offer(self, combo: ValueCombo, items: list[tuple[Any, str]], current: Any, runs: Callable[[Any], bool],
+               sentence: str) -> None:
+        """The choices the framework runs, and the current one where it does not, marked (a loaded file's value is
+        shown as it is, never replaced by another)."""
+        marked = self.tr("⚠ %1 — this framework cannot run it")
+        offered = [(v, text if runs(v) else marked.replace("%1", text))
+                   for v, text in items if runs(v) or v == current]
+        if self._shown.get(combo) != tuple(offered):  # rebuilding a combo is slow: only on a change
+            self._shown[combo] = tuple(offered)
+            combo.set_items(offered)
+        combo.set_value(current)
+        self._mark(combo, True, sentence)
+
+    def _mark(self, widget: QWidget, enabled: bool, tip: str) -> None:
+        """Enabled or greyed out, with the reason as the tooltip; a setting that cannot run in the warning colour."""
+        warn = enabled and bool(tip)
+        label = self._form.labelForField(widget)
+        for w in (widget, label) if label is not None else (widget,):
+            w.setEnabled(enabled)
+            w.setToolTip(tip or self._tips.get(widget, ""))
+            restyle(w, f"color: {text_colour('tight')};" if warn else "")
+
+
+def _zero_runs(caps: Parallelism, pp: int) -> Callable[[Any], bool]:
+    """Whether the framework runs a sharding choice (a ZeRO stage, or "fsdp", which shards as ZeRO-3) with pp stages."""
+    def runs(value: Any) -> bool:
+        depth = FSDP if value == "fsdp" else int(value)
+        most = min(caps.max_zero, caps.max_zero_with_pp) if pp > 1 and caps.pp_schedules else caps.max_zero
+        return depth <= most
+    return runs
