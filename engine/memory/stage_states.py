@@ -161,7 +161,9 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
                                             "(DeepSpeed contiguous_gradients)"),
                           reduce_bucket_size=s.reduce_bucket_size))
         return tuple(out)
-    if zero in (1, 2) and s.dp > 1:
+    # Megatron's distributed optimizer (its ZeRO-1) reduce-scatters and all-gathers in place, in the contiguous
+    # gradient and parameter buffers (megatron/core/distributed/param_and_grad_buffer.py): no bucket of its own
+    if zero in (1, 2) and s.dp > 1 and not (zero == 1 and fw.grads_reduced_in_buffer):
         bucket = min(s.reduce_bucket_size, p.trainable + p.lora)
         gather_bucket = min(s.allgather_bucket_size, p.trainable + p.lora)
         return (_c(

@@ -149,6 +149,9 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     domain = nvlink_domain(s, hardware_for(s))
     global_batch = s.micro_batch * s.grad_accum * s.dp
     counted = split_counted_layers(s, spec.layers)
+    # zero_stage 0 under Megatron's distributed optimizer is its ZeRO-1 (Scenario.effective_zero): the unsharded
+    # option keeps the scenario's own spelling of it rather than propose a change that changes nothing
+    unsharded = (min(s.zero_stage, 1) if s.with_unchecked(zero_stage=0, fsdp=False).effective_zero else 0, False)
     for tp in TPS:
         if tp > domain or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
             continue
@@ -163,7 +166,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in _virtual_stages(pp, spec.layers, counted)]
                 eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
                 full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
-                zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), full_shard]
+                zeros = [unsharded] if dp == 1 else [unsharded, (2, False), full_shard]
                 for sched, vpp in schedules:
                     micro = _micro_batches(per_replica, pp, sched)
                     if not micro:

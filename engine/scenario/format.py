@@ -312,7 +312,10 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
 
     @property
     def effective_zero(self) -> int:
-        return 3 if self.fsdp else self.zero_stage
+        """3 under FSDP; at least 1 with Megatron's --use-distributed-optimizer, which is ZeRO-1 whatever zero_stage
+        reads (the memory model shards its optimizer states so: engine/memory/model_states.py)."""
+        dist_opt = self.distributed_optimizer and defaults_for(self.framework).takes_megatron_arguments
+        return 3 if self.fsdp else max(self.zero_stage, int(dist_opt))
 
     def with_unchecked(self, **changes: Any) -> Scenario:
         """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are
@@ -388,12 +391,9 @@ def scenario_from_dict(data: Any) -> Scenario:
     check_scenario_numbers(data, SCENARIO_MAXIMA)
     version = data.get("schema_version", SCHEMA_VERSION)
     if type(version) is not int or version != SCHEMA_VERSION:  # true and 1.0 equal 1 in Python, not in the format
-        raise ScenarioError(
-            "schema_version",
-            QT_TRANSLATE_NOOP("engine", "this version reads schema_version {SCHEMA_VERSION}, not {version!r}."),
-            SCHEMA_VERSION=SCHEMA_VERSION,
-            version=version,
-        )
+        raise ScenarioError("schema_version", QT_TRANSLATE_NOOP(
+            "engine", "this version reads schema_version {SCHEMA_VERSION}, not {version!r}."),
+            SCHEMA_VERSION=SCHEMA_VERSION, version=version)
     if "model" not in data:
         raise ScenarioError("model", QT_TRANSLATE_NOOP("engine", "is required: which model is being trained?"))
     kw = {spec.name: spec.check.parse(spec.name, data[spec.name]) for spec in KEYS if spec.name in data}
