@@ -60,7 +60,10 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
     t = s.micro_batch * s.seq_len / s.cp
     # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
     # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
-    sharded_amp = dt.amp and s.effective_zero == 3
+    # (fsdp or zero_stage 3 is effective_zero == 3 without reading distributed_optimizer, which this memo ignores: the
+    # distributed optimizer only ever lifts ZeRO 0 to 1)
+    fully_sharded = s.fsdp or s.zero_stage == 3
+    sharded_amp = dt.amp and fully_sharded
     return ActContext(
         b=s.micro_batch,
         s=s.seq_len,
@@ -83,7 +86,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
             not fw.selective_by_modules or "core_attn" in s.recompute_modules),
         adapter_bytes=adapter_dtype_bytes(s, dt.compute),
         lora_rank=s.lora_rank,
-        gather_weights=s.effective_zero == 3,
+        gather_weights=fully_sharded,
         compiled=s.compile or fw.kernels_save_as_compiled,
         quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
