@@ -7,6 +7,7 @@ its GPUs by longer sequences without recompute."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -46,8 +47,12 @@ def test_make_it_fit_offers_megatron_the_same_share() -> None:
     from engine.planning.solver import plan_search
 
     s = scenario_from_dict({**TIGHT, "seq_len": 12288})
-    plans = [p for p in plan_search(s).plans if "offload" in p.changes]
+    # all the plans, not the first 8: more GPUs (disruption 10.7) ranks above the offload share (11.75) since
+    # Megatron's distributed optimizer carries no DeepSpeed bucket (engine/memory/stage_states.py)
+    plans = [p for p in plan_search(s, max_plans=30).plans if "offload" in p.changes]
     assert plans and all(p.changes.get("optimizer_offload_fraction") for p in plans if p.changes["offload"] == "optimizer")
     fraction = next(p.changes["optimizer_offload_fraction"] for p in plans if p.changes["offload"] == "optimizer")
-    assert fraction == _offload(s).changes["optimizer_offload_fraction"]  # 0.75: a quarter step, as the suggestion
+    # the smallest quarter at or above the suggestion's smallest 5% step that fits (0.70 -> 0.75)
+    smallest = _offload(s).changes["optimizer_offload_fraction"]
+    assert fraction == math.ceil(round(smallest / 0.25, 6)) * 0.25
     assert not estimate(s.replace(offload="optimizer", optimizer_offload_fraction=fraction - 0.25)).fits
