@@ -133,7 +133,7 @@ def suggestions(s: Scenario) -> list[Suggestion]:
     (engine/scenario/runnable.py): the runnable layouts nearest to it first, then the changes made on top of the
     first of them, each with that layout's change in it; where there are two ways out (DeepSpeed's ZeRO-3 with a
     pipeline: drop the pipeline, or keep it with ZeRO-1), the best change on top of the second way too, after the
-    first way's changes the guide puts before it or level with it."""
+    first way's changes that come before it in that order or level with it."""
     if s.workload == "inference":
         return serving_suggestions(s)
     base = estimate(s)
