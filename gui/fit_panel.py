@@ -9,9 +9,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario, model_presets
+from engine.frameworks.defaults import defaults_for
 from engine.planning.family import FamilyFit, largest_model_that_fits
 from engine.planning.solver import Limits, Plan, join_notes, join_steps, limits, plans
 from engine.scenario.framework_support import framework_runs
+from engine.scenario.runnable import runnable_layouts
 from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
@@ -56,8 +58,10 @@ class LimitsLabel(QLabel):
             self.limits = None
             self.setText("")
             return
+        # a layout its framework cannot run: the limits of the first it can (as the fit command's report)
+        layouts = runnable_layouts(self.state.scenario)
         try:
-            self.limits = limits(self.state.scenario)
+            self.limits = limits(layouts[0].scenario if layouts else self.state.scenario)
         except PlannerError:
             self.limits = None
             self.setText("")
@@ -78,9 +82,31 @@ class LimitsLabel(QLabel):
             batch = (self.tr("not even micro-batch 1 fits (it runs only by eating into the reserve)")
                      if est.verdict == "tight" and self.state.scenario.micro_batch == 1
                      else self.tr("not even micro-batch 1 fits"))
-        self.setText(self.tr("With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
-                             "%(z3)s, with TP/PP: %(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,
-                                                             "tp": gpus.get("tp_pp") or none})
+        counted = lim.min_gpus_counted
+        if not layouts and counted.get("zero3") == "zero3" and counted.get("tp_pp") == "tp_pp":
+            self.setFixedHeight(self.fontMetrics().height() * 2 + 6)
+            self.setText(self.tr("With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
+                                 "%(z3)s, with TP/PP: %(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,
+                                                                 "tp": gpus.get("tp_pp") or none})
+            return
+        # the layouts its framework runs (engine/planning/limits.py counted), and the runnable layout they are for
+        label = defaults_for(self.state.scenario.framework).label
+        kinds = {"zero3": "ZeRO-3", "zero2": "ZeRO-2", "zero1": "ZeRO-1", "tp_pp": "TP/PP",
+                 "tp": self.tr("TP in a node (no PP)"), "pp": self.tr("PP (no TP)")}
+        shard, split = counted.get("zero3"), counted.get("tp_pp")
+        words = {"batch": batch, "framework": label,
+                 "z3": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[shard], "n": gpus.get("zero3") or none}
+                 if shard else self.tr("none with sharding (%s has none)") % label,
+                 "tp": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[split], "n": gpus.get("tp_pp") or none}
+                 if split else self.tr("none with TP/PP (%s has neither)") % label}
+        if layouts:
+            words["settings"] = layouts[0].settings
+            text = self.tr("With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): "
+                           "%(batch)s · fewest GPUs %(z3)s, %(tp)s")
+        else:
+            text = self.tr("With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s")
+        self.setFixedHeight(self.fontMetrics().height() * (3 if layouts else 2) + 6)
+        self.setText(text % words)
 
 
 class FitPanel(SearchPanel):
@@ -155,8 +181,12 @@ class FitPanel(SearchPanel):
         if self.family is not None and self.family.family:
             names = {c.model: c.name for c in self.family.candidates}  # the preset's name, as the model list shows it
             largest = names.get(self.family.model, self.family.model) if self.family.model else self.tr("none")
-            self.family_label.setText(self.tr("Largest %(family)s model that fits this set-up: %(model)s") % {
-                "family": self.family.family, "model": largest})
+            words = {"family": self.family.family, "model": largest, "settings": self.family.layout_settings,
+                     "framework": defaults_for(self.state.scenario.framework).label}
+            # computed on the runnable layout where its framework cannot run the scenario's own (family.py)
+            self.family_label.setText((self.tr("Largest %(family)s model that fits the layout %(framework)s can run "
+                                               "(%(settings)s): %(model)s") if self.family.layout_settings else
+                                       self.tr("Largest %(family)s model that fits this set-up: %(model)s")) % words)
         self.family_label.setVisible(self.family is not None and bool(self.family.family))
         for index, plan in enumerate(self.plans):
             changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")

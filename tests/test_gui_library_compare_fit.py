@@ -131,6 +131,34 @@ def test_make_it_fit_offers_the_layout_the_framework_can_run(window, qtbot):
     assert not any("cannot run" in str(w) or "has no" in str(w) for w in window.state.estimate.warnings)
 
 
+def test_the_limits_and_the_family_are_those_of_the_layout_the_framework_can_run(window, qtbot):
+    """Hugging Face's Trainer has no pipeline (accelerate's ParallelismConfig, engine/frameworks/parallelism.py): the
+    limits beside the verdict and the largest model of the family are the runnable layout's (pp=1, grad_accum=4), in
+    fit_report's words, and the fewest GPUs with TP count TP in a node only."""
+    from engine.planning.limits import limits
+    from engine.scenario.runnable import runnable_layouts
+
+    s = scenario_from_dict(RUNFIX_U3)
+    window.state.load(s)
+    window.limits.refresh()
+    text = window.limits.text()
+    assert "for the layout Hugging Face (Trainer / TRL / accelerate) can run (pp=1, grad_accum=4)" in text
+    assert "TP in a node (no PP)" in text and "TP/PP" not in text
+    lim = limits(runnable_layouts(s)[0].scenario)  # the engine's limits of that layout
+    assert f"micro-batch ≤ {lim.max_micro_batch} · sequence ≤ {lim.max_seq_len:,} tokens" in text
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    qtbot.waitUntil(lambda: panel.family is not None, timeout=20000)
+    assert panel.family.layout_settings == "pp=1, grad_accum=4"
+    assert "fits the layout Hugging Face (Trainer / TRL / accelerate) can run (pp=1, grad_accum=4): " \
+        in panel.family_label.text()
+    window.state.load(s.replace(pp=1, grad_accum=4))  # the runnable layout itself: the line as it always was
+    window.limits.refresh()
+    assert window.limits.text().startswith("With the safety reserve kept: ") and "for the layout" not in \
+        window.limits.text()
+
+
 def test_search_can_be_cancelled(window):
     window.state.load(scenario_from_dict({**FULL_4090, "model": "llama-3.1-70b", "gpus_per_node": 8}))
     panel = window.fit_panel

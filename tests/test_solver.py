@@ -209,7 +209,12 @@ def test_fit_command_json_contract(tmp_path):
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data) == {"limits", "plans", "verdict", "largest_model_in_family"}
-    assert set(data["limits"]) == {"max_micro_batch", "max_seq_len", "min_gpus"}
+    # the contract, extended (never renamed) by what each fewest-GPUs limit counted and the framework it counted for
+    assert set(data["limits"]) == {"max_micro_batch", "max_seq_len", "min_gpus", "min_gpus_counted", "framework"}
+    # the default framework, Hugging Face's Trainer, has no pipeline (engine/frameworks/parallelism.py HUGGINGFACE:
+    # accelerate's ParallelismConfig has no pipeline dimension): its TP limit counts TP in a node only
+    assert data["limits"]["min_gpus_counted"] == {"dp": "dp", "zero3": "zero3", "tp_pp": "tp"}
+    assert data["limits"]["framework"] == "Hugging Face (Trainer / TRL / accelerate)"
     assert set(data["limits"]["min_gpus"]) == {"dp", "zero3", "tp_pp"}
     assert data["plans"]
     for p in data["plans"]:

@@ -9,6 +9,7 @@ from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.presets import model_presets
 from ..scenario import Scenario
+from ..scenario.runnable import runnable_layouts
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,16 @@ class FamilyFit:
     family: str | None
     model: str | None  # the largest preset of the family that fits
     candidates: tuple[ModelCandidate, ...]  # smallest first
+    # the settings of the runnable layout it was computed on ("pp=1, grad_accum=4"), where s's framework cannot run
+    # s's own (engine/scenario/runnable.py, as the limits and plans); "" for s's own layout
+    layout_settings: str = ""
 
 
 def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit:
+    """Each member of s's family (or of family) on s's set-up, and the largest that fits; on the first runnable
+    layout nearest to s where s's framework cannot run s's own (a layout it cannot run is no answer)."""
+    layouts = runnable_layouts(s)
+    s = layouts[0].scenario if layouts else s
     presets = model_presets()
     if family is None and isinstance(s.model, str) and s.model in presets:
         family = presets[s.model].family
@@ -55,4 +63,4 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
             continue
         out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes))
     best = [c.model for c in out if c.fits]
-    return FamilyFit(family, best[-1] if best else None, tuple(out))
+    return FamilyFit(family, best[-1] if best else None, tuple(out), layouts[0].settings if layouts else "")

@@ -28,10 +28,11 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
     # the layout the limits are for, only where it is not s's (a runnable scenario's report is as it was)
     layout = {"layout": {"framework": defaults_for(s.framework).label, "settings": layouts[0].settings}} \
         if layouts else {}
-    fam = largest_model_that_fits(s)
+    fam = largest_model_that_fits(s)  # on the same runnable layout (fam.layout_settings)
     return {
         "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus,
-                   **layout},
+                   # what each min_gpus counted: the layouts its framework runs (limits.counted), null: none
+                   "min_gpus_counted": lim.min_gpus_counted, "framework": defaults_for(s.framework).label, **layout},
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
                    "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
@@ -40,7 +41,7 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
                   for p in plans(s, max_plans=max_plans)],
         "verdict": estimate(s).verdict,
         "largest_model_in_family": {
-            "family": fam.family, "model": fam.model,
+            "family": fam.family, "model": fam.model, **layout,
             "candidates": [{"model": c.model, "total_params": c.total_params, "verdict": c.verdict,
                             "total_bytes": None if c.total_bytes is None else round(c.total_bytes),
                             "reason": c.reason}
@@ -72,13 +73,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
                value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
                tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(
                    n=lim["max_seq_len"], step=SEQ_STEP))]
-    strategies = {"dp": tr(QT_TRANSLATE_NOOP("cli", "data parallel only")),
-                  "zero3": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-3 / FSDP")),
-                  "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP"))}
-    for k, v in lim["min_gpus"].items():
-        out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
-            strategy=strategies.get(k, k),
-            value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+    out += _min_gpus_lines(lim, tr)
     if report["plans"]:
         heading = tr(QT_TRANSLATE_NOOP("cli", "Plans, least disruptive first:"))
     elif report["verdict"] == "fits":
@@ -100,6 +95,33 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     if fam["family"]:
         sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {tr_engine(c['verdict'])}"
                           + (f" ({c['reason']})" if c.get("reason") else "") for c in fam["candidates"])
-        out += ["", tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits this set-up: {model}")).format(
-            family=fam["family"], model=fam["model"] or none), f"  {sizes}"]
+        line = (tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits this set-up: {model}")) if "layout" not in fam
+                else tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits the layout {framework} can run "
+                                                 "({settings}): {model}")))
+        out += ["", line.format(family=fam["family"], model=fam["model"] or none, **fam.get("layout", {})),
+                f"  {sizes}"]
     return "\n".join(out)
+
+
+def _min_gpus_lines(lim: dict[str, Any], tr: Callable[[str], str]) -> list[str]:
+    """One line per fewest-GPUs limit, named by the layouts it counted: those its framework runs (limits.counted);
+    one short line where it runs none of that kind."""
+    names = {"dp": tr(QT_TRANSLATE_NOOP("cli", "data parallel only")),
+             "zero3": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-3 / FSDP")),
+             "zero2": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-2, the deepest sharding {framework} has")),
+             "zero1": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-1, the only sharding {framework} has")),
+             "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP")),
+             "tp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node ({framework} has no PP)")),
+             "pp": tr(QT_TRANSLATE_NOOP("cli", "PP ({framework} has no TP)"))}
+    missing = {"zero3": tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding")),
+               "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, TP/PP: none, {framework} has neither"))}
+    counted, framework, out = lim.get("min_gpus_counted", {}), lim.get("framework", ""), []
+    for k, v in lim["min_gpus"].items():
+        kind = counted.get(k, k)
+        if kind is None:
+            out.append(missing.get(k, k).format(framework=framework))
+            continue
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
+            strategy=names.get(kind, kind).format(framework=framework),
+            value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+    return out

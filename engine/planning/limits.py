@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ScenarioError
+from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism import ANY, Parallelism
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..scenario.framework_support import cannot_run
 from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
 
 MAX_MICRO_BATCH = 4096
@@ -85,9 +88,29 @@ def tp_ok(spec: Any, t: int) -> bool:
     return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
 
 
+def capabilities(s: Scenario) -> Parallelism:
+    """What s's framework can run (engine/frameworks/parallelism.py); a served scenario's layouts are not its."""
+    return ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
+
+
+def counted(s: Scenario, strategy: str) -> str | None:
+    """The layouts min_gpus counts for a strategy under s's framework: "dp"; "zero3", or "zero2" / "zero1" where
+    the framework shards no deeper (its max_zero); "tp_pp", or "tp" / "pp" where it lacks the other; None where it
+    has neither (no sharding, or neither TP nor PP): that limit does not exist for it."""
+    caps = capabilities(s)
+    if strategy == "zero3":
+        return "zero3" if caps.max_zero >= 3 else f"zero{caps.max_zero}" if caps.max_zero else None
+    if strategy == "tp_pp":
+        kinds = ("tp" if caps.tensor else "") + ("_pp" if caps.pp_schedules else "")
+        return {"tp_pp": "tp_pp", "tp": "tp", "_pp": "pp"}.get(kinds)
+    return strategy
+
+
 def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True) -> Scenario | None:
     """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all; ZeRO-2 for QLoRA, whose
-    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP).
+    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP), each as far as its
+    framework runs it (counted): sharding no deeper than it has, no TP or PP it lacks, a schedule it runs; None
+    where the layout is one it cannot run or none exists.
 
     keep_global_batch: the gradient accumulation shrinks as the data-parallel size grows (exactly where it
     divides, else rounded down, at least 1), so it never grows with n and the memory stays monotone in n (gradients
@@ -96,22 +119,25 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     g = node_size(s)
     gpn, nodes = (n, 1) if n <= g else (g, n // g)
-    spec = resolve_model(s)
+    spec, caps = resolve_model(s), capabilities(s)
     tp = pp = 1
-    zero, offload = 0, "none"
+    zero, offload, schedule = 0, "none", {}
     if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
-        zero = 2 if s.method == "qlora" else 3
-        offload = "optimizer" if s.offload != "none" and zero < 3 else s.offload
+        zero = min(2 if s.method == "qlora" else 3, caps.max_zero)
+        offload = s.offload if zero == 3 else "optimizer" if s.offload != "none" and zero else "none"
     elif strategy == "tp_pp":
-        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t))
-        pp = n // tp
+        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t) and (caps.tensor or t == 1))
+        pp = n // tp if caps.pp_schedules else 1  # without PP the GPUs beyond TP are data-parallel replicas
         if pp > spec.layers:
             return None
+        if pp > 1 and s.pp_schedule not in caps.pp_schedules:  # the schedule it runs, as runnable_layouts picks
+            schedule = {"pp_schedule": "1f1b" if "1f1b" in caps.pp_schedules else caps.pp_schedules[0], "vpp": 1}
     ga = s.grad_accum
     if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly, else just under it
         ga = max(1, ga * s.dp // (n // (tp * pp)))
-    return s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
-                               fsdp=False, offload=offload, grad_accum=ga)
+    out = s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
+                           fsdp=False, offload=offload, grad_accum=ga, **schedule)
+    return None if cannot_run(out) else out
 
 
 def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = True) -> Scenario | None:
@@ -138,6 +164,9 @@ class Limits:
     max_seq_len: int | None
     seq_len_step: int
     min_gpus: dict[str, int | None]
+    # strategy -> the layouts its framework runs that were counted (counted()); None: that limit does not exist for
+    # it (min_gpus None too)
+    min_gpus_counted: dict[str, str | None] = field(default_factory=dict)
 
 
 def max_micro_batch(s: Scenario, ev: Evaluator | None = None) -> int | None:
@@ -165,6 +194,8 @@ def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
 
 
 def min_gpus(s: Scenario, strategy: str, ev: Evaluator | None = None) -> int | None:
+    if counted(s, strategy) is None:
+        return None
     found = smallest_layout(s, strategy, ev or Evaluator())
     return None if found is None else found.world_size
 
@@ -172,4 +203,4 @@ def min_gpus(s: Scenario, strategy: str, ev: Evaluator | None = None) -> int | N
 def limits(s: Scenario) -> Limits:
     ev = Evaluator()
     return Limits(max_micro_batch(s, ev), max_seq_len(s, ev), seq_step(s),
-                  {k: min_gpus(s, k, ev) for k in STRATEGIES})
+                  {k: min_gpus(s, k, ev) for k in STRATEGIES}, {k: counted(s, k) for k in STRATEGIES})

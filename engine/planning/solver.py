@@ -32,6 +32,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     STRATEGIES,
     Evaluator,
     Limits,
+    counted,
     gpu_counts,
     largest_true,
     limits,
@@ -139,7 +140,9 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                  for p in pps])
     if world < MAX_GPUS:
         # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
-        axes += [[_Option("gpus", 9.0, (), None, "", "zero3")], [_Option("gpus2", 9.5, (), None, "", "tp_pp")]]
+        # (each only where its framework runs that kind of layout: limits.counted)
+        axes += [[_Option(axis, cost, (), None, "", kind)] for axis, cost, kind in
+                 (("gpus", 9.0, "zero3"), ("gpus2", 9.5, "tp_pp")) if counted(s, kind) is not None]
     axes.append(_offload_options(s))
     if s.training_objective != "sft":  # post-training: the engine's share, its sleep, the reference (rl_suggest)
         axes += [[_Option(f"rl{i}", cost, tuple(changes.items()), phrase, note) for cost, changes, phrase, note in group]

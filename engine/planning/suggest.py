@@ -18,7 +18,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import framework_runs
-from ..scenario.runnable import runnable_layouts
+from ..scenario.runnable import RunnableLayout, runnable_layouts
 from ..workloads import estimate
 from .limits import min_seq_len
 from .offload_suggest import offload_candidate
@@ -131,29 +131,52 @@ _RUNNABLE = QT_TRANSLATE_NOOP("engine", "the change its framework needs to run t
 def suggestions(s: Scenario) -> list[Suggestion]:
     """Each one-step change in the guide's order, with the memory it saves per GPU. A layout its framework cannot run
     (engine/scenario/runnable.py): the runnable layouts nearest to it first, then the changes made on top of the
-    first of them, each with that layout's change in it."""
+    first of them, each with that layout's change in it; where there are two ways out (DeepSpeed's ZeRO-3 with a
+    pipeline: drop the pipeline, or keep it with ZeRO-1), the best change on top of the second way too, after the
+    first way's changes that come before it in that order or level with it."""
     if s.workload == "inference":
         return serving_suggestions(s)
     base = estimate(s)
     layouts = runnable_layouts(s)
     runnable = [Suggestion(lay.title, lay.changes, base.total_bytes - est.total_bytes, est, _RUNNABLE, lay.reasons[0])
                 for lay in layouts for est in (estimate(lay.scenario),)]
-    start = layouts[0] if layouts else None
-    lever = runnable[0].estimate if runnable else base  # a change on top saves against the layout it is made on
-    out = []
-    for title, changes, note, changed, result in _estimated(start.scenario if start else s,
-                                                            _candidates(start.scenario if start else s)):
+    if not layouts:
+        return [sug for _, sug, _ in _on_top(s, None, base)]
+    out = _on_top(s, layouts[0], runnable[0].estimate)
+    for other, other_sug in zip(layouts[1:], runnable[1:], strict=True):
+        seen = [lay.scenario for lay in layouts] + [changed for _, _, changed in out]  # no duplicate outcome
+        second = [x for x in _on_top(s, other, other_sug.estimate) if x[2] not in seen]
+        if not second:
+            continue
+        # its best: the first (least disruptive, the guide's order) that fits, else the one that saves the most
+        best = next((x for x in second if x[1].fits), max(second, key=lambda x: x[1].saved_bytes))
+        at = max((i + 1 for i, (_, sug, _) in enumerate(out) if sug.title.template in best[0]), default=0)
+        out.insert(at, best)
+    return runnable + [sug for _, sug, _ in out]
+
+
+def _on_top(s: Scenario, lay: RunnableLayout | None,
+            lever: Estimate) -> list[tuple[frozenset[str], Suggestion, Scenario]]:
+    """The guide's changes made on s (lay None) or on its runnable layout lay, each kept when its framework runs it
+    and it saves enough: (the guide's changes up to it, the suggestion, the scenario it leads to)."""
+    start = s if lay is None else lay.scenario
+    out: list[tuple[frozenset[str], Suggestion, Scenario]] = []
+    before: set[str] = set()  # the templates of the guide's changes up to this one (on this layout)
+    for title, changes, note, changed, result in _estimated(start, _candidates(start)):
+        before.add(title.template)
+        upto = frozenset(before)
         if not framework_runs(changed):
             continue  # a layout its framework cannot run is no suggestion (engine/frameworks/parallelism.py)
-        out.append(Suggestion(title, {**start.changes, **changes} if start else changes,
-                              lever.total_bytes - result.total_bytes, result, note, start.with_it if start else None))
+        sug = Suggestion(title, {**lay.changes, **changes} if lay else changes, lever.total_bytes - result.total_bytes,
+                         result, note, lay.with_it if lay else None)
+        out.append((upto, sug, changed))
     # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
     shortfall = max(lever.total_bytes - lever.capacity_bytes, 0.0) or lever.verdict_reserve_bytes
     # a post-training engine short of KV cache starts with a larger share of the GPU: that change costs memory
     # but improves the verdict
-    return runnable + [sug for sug in out if (sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall)
-                       or (lever.engine_may_refuse and VERDICT_RANK[sug.estimate.verdict] > VERDICT_RANK[lever.verdict])]
+    return [x for x in out if (x[1].saved_bytes > 0 and x[1].saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall)
+            or (lever.engine_may_refuse and VERDICT_RANK[x[1].estimate.verdict] > VERDICT_RANK[lever.verdict])]
 
 
 VERDICT_RANK = {"does not fit": 0, "tight": 1, "fits": 2}
