@@ -1416,7 +1416,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="94"/>
+        <location filename="../fit_panel.py" line="120"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1425,68 +1425,73 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="123"/>
+        <location filename="../fit_panel.py" line="149"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="147"/>
+        <location filename="../fit_panel.py" line="173"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="150"/>
+        <location filename="../fit_panel.py" line="176"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="152"/>
+        <location filename="../fit_panel.py" line="178"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="154"/>
+        <location filename="../fit_panel.py" line="180"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="157"/>
+        <location filename="../fit_panel.py" line="183"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="158"/>
+        <location filename="../fit_panel.py" line="187"/>
+        <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
+        <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="189"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="162"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="164"/>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="194"/>
+        <location filename="../fit_panel.py" line="233"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="169"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="170"/>
+        <location filename="../fit_panel.py" line="200"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="172"/>
+        <location filename="../fit_panel.py" line="202"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="174"/>
+        <location filename="../fit_panel.py" line="204"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1495,27 +1500,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="189"/>
+        <location filename="../fit_panel.py" line="219"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="189"/>
+        <location filename="../fit_panel.py" line="219"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="191"/>
+        <location filename="../fit_panel.py" line="221"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="225"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="196"/>
+        <location filename="../fit_panel.py" line="226"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2248,37 +2253,73 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="67"/>
+        <location filename="../fit_panel.py" line="71"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="69"/>
+        <location filename="../fit_panel.py" line="73"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="78"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="80"/>
+        <location filename="../fit_panel.py" line="84"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="76"/>
+        <location filename="../fit_panel.py" line="95"/>
+        <source>TP in a node (no PP)</source>
+        <translation>节点内 TP（无 PP）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="95"/>
+        <source>PP (no TP)</source>
+        <translation>PP（无 TP）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="98"/>
+        <location filename="../fit_panel.py" line="100"/>
+        <source>with %(kind)s: %(n)s</source>
+        <translation>使用 %(kind)s：%(n)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="99"/>
+        <source>none with sharding (%s has none)</source>
+        <translation>无分片方案（%s 不支持分片）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="101"/>
+        <source>none with TP/PP (%s has neither)</source>
+        <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="104"/>
+        <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
+        <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="107"/>
+        <source>With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
+        <translation>保留安全余量时：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="80"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="81"/>
+        <location filename="../fit_panel.py" line="88"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="72"/>
+        <location filename="../fit_panel.py" line="76"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -4896,117 +4937,152 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="62"/>
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="64"/>
+        <location filename="../../engine/planning/fit_report.py" line="65"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="68"/>
         <source>Limits for the layout {framework} can run ({settings}), everything else unchanged:</source>
         <translation>{framework} 能运行的布局（{settings}）下的上限，其余不变：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="70"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="70"/>
+        <location filename="../../engine/planning/fit_report.py" line="71"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="71"/>
+        <location filename="../../engine/planning/fit_report.py" line="72"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="72"/>
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="73"/>
+        <location filename="../../engine/planning/fit_report.py" line="74"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="75"/>
+        <location filename="../../engine/planning/fit_report.py" line="99"/>
+        <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
+        <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="76"/>
+        <location filename="../../engine/planning/fit_report.py" line="110"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="77"/>
+        <location filename="../../engine/planning/fit_report.py" line="111"/>
+        <source>ZeRO-2, the deepest sharding {framework} has</source>
+        <translation>ZeRO-2，{framework} 支持的最深分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <source>ZeRO-1, the only sharding {framework} has</source>
+        <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="79"/>
+        <location filename="../../engine/planning/fit_report.py" line="114"/>
+        <source>TP in a node ({framework} has no PP)</source>
+        <translation>节点内 TP（{framework} 不支持 PP）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="115"/>
+        <source>PP ({framework} has no TP)</source>
+        <translation>PP（{framework} 不支持 TP）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="116"/>
+        <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
+        <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="117"/>
+        <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
+        <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="87"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="90"/>
+        <location filename="../../engine/planning/fit_report.py" line="85"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="91"/>
+        <location filename="../../engine/planning/fit_report.py" line="86"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="92"/>
+        <location filename="../../engine/planning/fit_report.py" line="87"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="94"/>
+        <location filename="../../engine/planning/fit_report.py" line="89"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="98"/>
+        <location filename="../../engine/planning/fit_report.py" line="93"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="103"/>
+        <location filename="../../engine/planning/fit_report.py" line="98"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -5410,47 +5486,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="215"/>
+        <location filename="../../engine/memory/detailed.py" line="218"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="218"/>
+        <location filename="../../engine/memory/detailed.py" line="221"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="222"/>
+        <location filename="../../engine/memory/detailed.py" line="225"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="251"/>
+        <location filename="../../engine/memory/detailed.py" line="254"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="254"/>
+        <location filename="../../engine/memory/detailed.py" line="257"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="260"/>
+        <location filename="../../engine/memory/detailed.py" line="263"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="263"/>
+        <location filename="../../engine/memory/detailed.py" line="266"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="314"/>
+        <location filename="../../engine/memory/detailed.py" line="317"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="317"/>
+        <location filename="../../engine/memory/detailed.py" line="320"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -5465,22 +5541,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="295"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="295"/>
+        <location filename="../../engine/memory/detailed.py" line="298"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="322"/>
+        <location filename="../../engine/memory/detailed.py" line="325"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="325"/>
+        <location filename="../../engine/memory/detailed.py" line="328"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5499,27 +5575,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="169"/>
+        <location filename="../../engine/memory/stage_states.py" line="171"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="172"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="200"/>
+        <location filename="../../engine/memory/stage_states.py" line="202"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="203"/>
+        <location filename="../../engine/memory/stage_states.py" line="205"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="211"/>
+        <location filename="../../engine/memory/stage_states.py" line="213"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -5605,7 +5681,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="199"/>
-        <location filename="../../engine/planning/family.py" line="44"/>
+        <location filename="../../engine/planning/family.py" line="52"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
@@ -5855,12 +5931,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="380"/>
+        <location filename="../../engine/scenario/format.py" line="383"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="393"/>
+        <location filename="../../engine/scenario/format.py" line="394"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
@@ -6154,167 +6230,167 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="66"/>
+        <location filename="../../engine/planning/solver.py" line="67"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="67"/>
+        <location filename="../../engine/planning/solver.py" line="68"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="68"/>
+        <location filename="../../engine/planning/solver.py" line="69"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="69"/>
+        <location filename="../../engine/planning/solver.py" line="70"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="72"/>
+        <location filename="../../engine/planning/solver.py" line="73"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="73"/>
+        <location filename="../../engine/planning/solver.py" line="74"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="74"/>
+        <location filename="../../engine/planning/solver.py" line="75"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="75"/>
+        <location filename="../../engine/planning/solver.py" line="76"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="76"/>
+        <location filename="../../engine/planning/solver.py" line="77"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="77"/>
+        <location filename="../../engine/planning/solver.py" line="78"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="78"/>
+        <location filename="../../engine/planning/solver.py" line="79"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="87"/>
+        <location filename="../../engine/planning/solver.py" line="88"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="90"/>
+        <location filename="../../engine/planning/solver.py" line="91"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="110"/>
+        <location filename="../../engine/planning/solver.py" line="111"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="111"/>
+        <location filename="../../engine/planning/solver.py" line="112"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="112"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="113"/>
+        <location filename="../../engine/planning/solver.py" line="114"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="127"/>
+        <location filename="../../engine/planning/solver.py" line="128"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="129"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="129"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="134"/>
+        <location filename="../../engine/planning/solver.py" line="135"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="138"/>
+        <location filename="../../engine/planning/solver.py" line="139"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="162"/>
+        <location filename="../../engine/planning/solver.py" line="165"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="167"/>
+        <location filename="../../engine/planning/solver.py" line="170"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="169"/>
+        <location filename="../../engine/planning/solver.py" line="172"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="208"/>
+        <location filename="../../engine/planning/solver.py" line="211"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="212"/>
+        <location filename="../../engine/planning/solver.py" line="215"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="215"/>
+        <location filename="../../engine/planning/solver.py" line="218"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="217"/>
+        <location filename="../../engine/planning/solver.py" line="220"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="222"/>
+        <location filename="../../engine/planning/solver.py" line="225"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="223"/>
+        <location filename="../../engine/planning/solver.py" line="226"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -6464,7 +6540,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="177"/>
+        <location filename="../../engine/planning/suggest.py" line="200"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7490,12 +7566,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="233"/>
+        <location filename="../../engine/memory/detailed.py" line="236"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="236"/>
+        <location filename="../../engine/memory/detailed.py" line="239"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7808,17 +7884,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385"/>
+        <location filename="../../engine/scenario/format.py" line="388"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="387"/>
+        <location filename="../../engine/scenario/format.py" line="390"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="93"/>
+        <location filename="../../engine/planning/solver.py" line="94"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
