@@ -71,12 +71,12 @@ def _sharded(keys: dict[str, Any], offload: str) -> dict[str, Any]:
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
     """Whether base's framework (its row's parallelism, engine/frameworks/parallelism.py) runs the layout with this
-    offload, which may deepen its ZeRO stage (_sharded): DeepSpeed offloads only from ZeRO-2 and 3, which its
-    pipeline refuses."""
+    offload and base's training method; the offload may deepen its ZeRO stage (_sharded): DeepSpeed offloads only
+    from ZeRO-2 and 3, which its pipeline refuses."""
     k = _sharded(keys, offload)
     zero = 3 if k["fsdp"] else k["zero_stage"]
     caps = defaults_for(base.framework).parallelism
-    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero)
+    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero, base.method)
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:

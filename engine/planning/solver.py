@@ -188,8 +188,6 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
         need = 0 if base.distributed_optimizer else 1
     if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
         ch.update(zero_stage=need, fsdp=False)
-    if ch.get("zero_stage", base.effective_zero) == 3 and ch.get("method", base.method) == "qlora":
-        return None, None, None
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)

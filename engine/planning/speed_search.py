@@ -126,14 +126,15 @@ def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
     return micro
 
 
-def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]]
-              ) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs (frameworks/parallelism.py); ZeRO-2,
-    settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
+def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
+              method: str) -> list[tuple[int, bool]]:
+    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the training method
+    (frameworks/parallelism.py); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only
+    that runs (DeepSpeed's pipeline)."""
     out = []
     for zero, fsdp in zeros:
-        if caps.cannot_run(*layout, 3 if fsdp else zero):
-            if zero != 2 or caps.cannot_run(*layout, 1):
+        if caps.cannot_run(*layout, 3 if fsdp else zero, method):
+            if zero != 2 or caps.cannot_run(*layout, 1, method):
                 continue
             zero = 1
         out.append((zero, fsdp))
@@ -172,7 +173,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros):
+                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros, s.method):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
                                    "_per_replica": per_replica, "_micro": micro}
@@ -380,7 +381,11 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              precision=bf16))
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget,
+            # a method may run fewer layouts (frameworks/parallelism.py: no tp under Hugging Face's QLoRA): its own
+            # among the chosen, else the fastest by time bound that it runs
+            runs = [lay for lay in chosen if framework_runs_layout(v, lay, "none")] or \
+                [lay for lay in out.ranked if framework_runs_layout(v, lay, "none")][:VARIANT_LAYOUTS]
+            best = _best(s, _search(v, memo, out, runs, 1, cancel, False, budget,
                                     techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
