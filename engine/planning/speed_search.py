@@ -382,9 +382,10 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
             # a method may run fewer layouts (frameworks/parallelism.py: no tp under Hugging Face's QLoRA): its own
-            # among the chosen, else the fastest by time bound that it runs
-            runs = [lay for lay in chosen if framework_runs_layout(v, lay, "none")] or \
-                [lay for lay in out.ranked if framework_runs_layout(v, lay, "none")][:VARIANT_LAYOUTS]
+            # among the chosen, else (none of them) the fastest by time bound that it runs
+            runs = [lay for lay in chosen if framework_runs_layout(v, lay, "none")]
+            if chosen and not runs:
+                runs = [lay for lay in out.ranked if framework_runs_layout(v, lay, "none")][:VARIANT_LAYOUTS]
             best = _best(s, _search(v, memo, out, runs, 1, cancel, False, budget,
                                     techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
