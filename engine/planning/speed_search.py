@@ -249,7 +249,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
             break
         fitted = False
         for offload in (o for o in techniques.offloads if o == "none" or framework_runs_layout(base, keys, o)):
-            if offload != "none" and (fitted or base.method == "qlora"):
+            if offload != "none" and fitted:  # QLoRA too (peft 5d602fdbff04 fsdp.md: fsdp_offload_params)
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:
                 # candidates are made as they are asked for: most micro-batches of a large model never fit, and
