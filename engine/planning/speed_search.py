@@ -30,7 +30,7 @@ from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from ..workloads import require_training
-from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout
+from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs
 from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
 
 TPS = (1, 2, 4, 8)
@@ -128,9 +128,8 @@ def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
 
 def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
               method: str) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the training method
-    (frameworks/parallelism.py); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only
-    that runs (DeepSpeed's pipeline)."""
+    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the method (parallelism.py); ZeRO-2,
+    settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
     out = []
     for zero, fsdp in zeros:
         if caps.cannot_run(*layout, 3 if fsdp else zero, method):
@@ -381,13 +380,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              precision=bf16))
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            # a method may run fewer layouts (frameworks/parallelism.py: no tp under Hugging Face's QLoRA): its own
-            # among the chosen, else (none of them) the fastest by time bound that it runs
-            runs = [lay for lay in chosen if framework_runs_layout(v, lay, "none")]
-            if chosen and not runs:
-                runs = [lay for lay in out.ranked if framework_runs_layout(v, lay, "none")][:VARIANT_LAYOUTS]
-            best = _best(s, _search(v, memo, out, runs, 1, cancel, False, budget,
-                                    techniques=techniques), 1, memo)
+            best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
+                                    False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)
