@@ -71,12 +71,23 @@ def _sharded(keys: dict[str, Any], offload: str) -> dict[str, Any]:
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
     """Whether base's framework (its row's parallelism, engine/frameworks/parallelism.py) runs the layout with this
-    offload, which may deepen its ZeRO stage (_sharded): DeepSpeed offloads only from ZeRO-2 and 3, which its
-    pipeline refuses."""
+    offload and base's training method; the offload may deepen its ZeRO stage (_sharded): DeepSpeed offloads only
+    from ZeRO-2 and 3, which its pipeline refuses."""
     k = _sharded(keys, offload)
     zero = 3 if k["fsdp"] else k["zero_stage"]
     caps = defaults_for(base.framework).parallelism
-    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero)
+    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero, base.method)
+
+
+def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[dict[str, Any]],
+                n: int) -> list[dict[str, Any]]:
+    """The layouts a method/numerics variant of the search is tried on: the chosen ones its method runs (a method may
+    run fewer, frameworks/parallelism.py: no tp under Hugging Face's QLoRA), else, where it runs none of them, the
+    n fastest by time bound that it runs."""
+    runs = [lay for lay in chosen if framework_runs_layout(variant, lay, "none")]
+    if chosen and not runs:
+        runs = [lay for lay in ranked if framework_runs_layout(variant, lay, "none")][:n]
+    return runs
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:

@@ -168,7 +168,9 @@ def _offload_options(s: Scenario) -> list[_Option]:
     elif s.offload == "none":
         out.append(_Option("offload", 12.0, (("offload", "optimizer"),),
                            message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory")), _OFF))
-    if s.offload != "optimizer+params" and s.method != "qlora":
+    # QLoRA too: peft's FSDP-QLoRA runs with fsdp_offload_params (huggingface/peft 5d602fdbff04 docs/source/accelerate/
+    # fsdp.md lines 169-181, 275: Llama 2 70B on 2 x 24 GB; the published peft-docs-fsdp-qlora-llama-2-70b-offload)
+    if s.offload != "optimizer+params":
         out.append(_Option("offload", 14.0, (("offload", "optimizer+params"),), message(QT_TRANSLATE_NOOP(
             "engine", "offload optimizer states and weights to CPU memory")), _OFF))
     return out
@@ -191,8 +193,6 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
         need = 0 if base.distributed_optimizer else 1
     if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
         ch.update(zero_stage=need, fsdp=False)
-    if ch.get("zero_stage", base.effective_zero) == 3 and ch.get("method", base.method) == "qlora":
-        return None, None, None
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)

@@ -30,7 +30,7 @@ from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from ..workloads import require_training
-from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout
+from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs
 from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
 
 TPS = (1, 2, 4, 8)
@@ -126,14 +126,14 @@ def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
     return micro
 
 
-def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]]
-              ) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs (frameworks/parallelism.py); ZeRO-2,
+def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
+              method: str) -> list[tuple[int, bool]]:
+    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the method (parallelism.py); ZeRO-2,
     settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
     out = []
     for zero, fsdp in zeros:
-        if caps.cannot_run(*layout, 3 if fsdp else zero):
-            if zero != 2 or caps.cannot_run(*layout, 1):
+        if caps.cannot_run(*layout, 3 if fsdp else zero, method):
+            if zero != 2 or caps.cannot_run(*layout, 1, method):
                 continue
             zero = 1
         out.append((zero, fsdp))
@@ -172,7 +172,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros):
+                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros, s.method):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
                                    "_per_replica": per_replica, "_micro": micro}
@@ -248,7 +248,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
             break
         fitted = False
         for offload in (o for o in techniques.offloads if o == "none" or framework_runs_layout(base, keys, o)):
-            if offload != "none" and (fitted or base.method == "qlora"):
+            if offload != "none" and fitted:  # QLoRA too (peft 5d602fdbff04 fsdp.md: fsdp_offload_params)
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:
                 # candidates are made as they are asked for: most micro-batches of a large model never fit, and
@@ -380,8 +380,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              precision=bf16))
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget,
-                                    techniques=techniques), 1, memo)
+            best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
+                                    False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)

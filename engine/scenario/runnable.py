@@ -39,7 +39,7 @@ def _sharding(s: Scenario, most: int) -> dict[str, Any]:
 
 def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """The change sets that make s runnable: one, or two where the conflict is between two settings."""
-    caps = defaults_for(s.framework).parallelism
+    caps = defaults_for(s.framework).parallelism.for_method(s.method)  # the method's limits too (LoRA, QLoRA)
     fix: dict[str, Any] = {}
     for name in names:
         if name in _FOLD:
@@ -73,7 +73,8 @@ def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> R
 
 def runnable_layouts(s: Scenario) -> tuple[RunnableLayout, ...]:
     """The runnable layouts nearest to s on its GPUs with its global batch, most faithful first; () when its
-    framework runs s as it is. Each unsupported dimension (pp, tp, cp, ep) is folded into data parallelism, an
+    framework runs s as it is. Each unsupported dimension (pp, tp, cp, ep: the framework's, or with s's training
+    method, as tp with Hugging Face's QLoRA) is folded into data parallelism, an
     unsupported schedule becomes one it runs (1F1B, one chunk), sharding deeper than it has is capped; ZeRO-2/3 with a
     pipeline where only shallower sharding runs with one gives both ways out: no pipeline (the sharding kept) first,
     then the pipeline kept with the sharding it allows."""
