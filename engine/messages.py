@@ -27,10 +27,18 @@ class Message:
 
     def format_with(self, translate: Any) -> str:
         text = translate(self.template)
+        # a field may itself be a message (a translatable word inside the sentence): translated the same way
+        params = {k: v.format_with(translate) if isinstance(v, Message) else v for k, v in self.params}
         try:
-            return text.format(**dict(self.params))
+            return text.format(**params)
         except (IndexError, KeyError, ValueError):  # a literal brace in text from elsewhere: show it as is
             return text
+
+
+def message_json(m: Message) -> dict[str, Any]:
+    """A message as JSON: its English text, its template and its fields (a field that is a message as its text)."""
+    return {"text": str(m), "template": m.template,
+            "params": {k: str(v) if isinstance(v, Message) else v for k, v in m.params}}
 
 
 def message(template: str, **params: Any) -> Message:

@@ -132,3 +132,28 @@ def test_no_published_run_is_flagged_with_its_method():
     rows = [*load_rows(), *memory]
     flagged = [r["id"] for r in rows if cannot_run(scenario_from_dict(r["scenario"]))]
     assert flagged == []
+
+
+def test_limits_count_what_the_method_runs() -> None:
+    """limits.capabilities reads the method's row (Parallelism.for_method): Hugging Face QLoRA runs neither tensor
+    parallelism (bitsandbytes 95f9af309d4d _ops.py line 235: a 4-bit weight is one packed column) nor a pipeline
+    (accelerate 16cb6eb80 ParallelismConfig has no pipeline dimension), so its TP/PP limit does not exist."""
+    from engine.planning.limits import counted
+
+    qlora = scenario_from_dict({"schema_version": 1, "model": "llama-3-70b", "gpu": "rtx-4090", "gpus_per_node": 2,
+                                "framework": "huggingface", "method": "qlora", "precision": "bf16"})
+    assert counted(qlora, "tp_pp") is None
+    assert counted(qlora.replace(method="lora"), "tp_pp") == "tp"  # LoRA keeps accelerate's tp_size
+
+
+def test_a_word_inside_a_warning_is_translated_with_it() -> None:
+    """The method's name in a warning is a message of its own (framework_support._METHOD_NAMES "frozen layers"):
+    the window translates it with the sentence, and JSON gives its English text."""
+    from engine.messages import message, message_json
+
+    inner = message("frozen layers")
+    outer = message("{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.",
+                    framework="F", method=inner, tp=2)
+    catalogue = {"frozen layers": "冻结层", outer.template: "{framework} 在 {method} 下不支持张量并行：tp {tp}"}
+    assert outer.format_with(lambda text: catalogue.get(text, text)) == "F 在 冻结层 下不支持张量并行：tp 2"
+    assert message_json(outer)["params"]["method"] == "frozen layers"

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..memory.estimate import estimate
-from ..messages import QT_TRANSLATE_NOOP, Message
+from ..messages import QT_TRANSLATE_NOOP, Message, message_json
 from ..scenario import Scenario
 from ..scenario.runnable import runnable_layouts
 from ..timing import step_time, time_to_json
@@ -15,10 +15,6 @@ from ..units import format_bytes, format_count
 from ..workloads import require_training
 from .family import largest_model_that_fits
 from .solver import MAX_GPUS, SEQ_STEP, join_notes, join_steps, limits, plans
-
-
-def _message_json(m: Message) -> dict[str, Any]:
-    return {"text": str(m), "template": m.template, "params": dict(m.params)}
 
 
 def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
@@ -36,7 +32,7 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
                    "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
-                   "steps": [_message_json(m) for m in p.steps], "notes": [_message_json(m) for m in p.notes],
+                   "steps": [message_json(m) for m in p.steps], "notes": [message_json(m) for m in p.notes],
                    "time": time_to_json(step_time(p.scenario))}
                   for p in plans(s, max_plans=max_plans)],
         "verdict": estimate(s).verdict,

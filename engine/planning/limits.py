@@ -89,8 +89,9 @@ def tp_ok(spec: Any, t: int) -> bool:
 
 
 def capabilities(s: Scenario) -> Parallelism:
-    """What s's framework can run (engine/frameworks/parallelism.py); a served scenario's layouts are not its."""
-    return ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
+    """What s's framework can run when it trains with s's method (engine/frameworks/parallelism.py); a served
+    scenario's layouts are not its."""
+    return ANY if s.workload == "inference" else defaults_for(s.framework).parallelism.for_method(s.method)
 
 
 def counted(s: Scenario, strategy: str) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import PlannerError
-from ..messages import QT_TRANSLATE_NOOP, Message, one_line
+from ..messages import QT_TRANSLATE_NOOP, Message, message_json, one_line
 from ..models.presets import gpu_presets
 from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
@@ -71,7 +71,7 @@ def _row_json(o: RentOption) -> dict[str, Any]:
         out.update(tokens_per_second=o.plan.time.tokens_per_second, mfu=o.plan.time.mfu,
                    total_bytes=round(o.plan.estimate.total_bytes))
     if o.dropped is not None:
-        out["dropped"] = {"text": str(o.dropped), "template": o.dropped.template, "params": dict(o.dropped.params)}
+        out["dropped"] = message_json(o.dropped)
     return out
 
 

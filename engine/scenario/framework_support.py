@@ -40,7 +40,7 @@ _WITH_METHOD = {
 # _BNB_QLORA_TP)
 _QLORA_TP = QT_TRANSLATE_NOOP("engine", "{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} "
                                         "cannot run in it.")
-_METHOD_NAMES = {"freeze": "frozen layers", "lora": "LoRA", "qlora": "QLoRA"}
+_METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
 def cannot_run(s: Scenario) -> tuple[str, ...]:
