@@ -67,6 +67,18 @@ def test_megatron_2021_has_no_zero_1():
     assert lay.changes == {"zero_stage": 0}
 
 
+def test_megatron_2021_has_no_distributed_optimizer_either():
+    """--use-distributed-optimizer is Megatron's ZeRO-1 (Scenario.effective_zero), which 2021 Megatron-LM lacked
+    (megatron-2021's source, de7dc40f88 megatron/arguments.py): the warning names the option and the runnable
+    layout turns it off (zero_stage alone would leave it on)."""
+    s = scenario_from_dict({**U3, "framework": "megatron-2021", "pp": 1, "zero_stage": 0,
+                            "distributed_optimizer": True})
+    assert cannot_run(s) == ("zero",)
+    assert "ZeRO-1 (--use-distributed-optimizer)" in str(unsupported_settings(s)[0])
+    (lay,) = runnable_layouts(s)
+    assert lay.changes == {"distributed_optimizer": False} and framework_runs(lay.scenario)
+
+
 def test_a_runnable_scenario_has_none():
     assert runnable_layouts(scenario_from_dict({**U3, "pp": 1})) == ()
 

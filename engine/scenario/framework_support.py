@@ -66,7 +66,9 @@ def unsupported_settings(s: Scenario) -> list[Message]:
     # the framework's own limits, and those with the method (the sentence then names the method)
     own = row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, "full")
     caps = row.parallelism.for_method(s.method)
-    sharding = "FSDP" if s.fsdp else f"ZeRO-{s.zero_stage}"
+    # Megatron's --use-distributed-optimizer is its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)
+    sharding = "FSDP" if s.fsdp else f"ZeRO-{s.effective_zero}" + (
+        " (--use-distributed-optimizer)" if s.effective_zero > s.zero_stage else "")
     most = caps.max_zero_with_pp if "zero_with_pp" in names else caps.max_zero
     fields = {"framework": row.label, "pp": s.pp, "tp": s.tp, "cp": s.cp, "ep": s.ep, "schedule": s.pp_schedule,
               "schedules": ", ".join(caps.pp_schedules), "sharding": sharding, "most": most,

@@ -27,14 +27,18 @@ class RunnableLayout:
     changes: dict[str, Any]  # scenario key -> new value (file form), grad_accum included where dp moved
     reasons: tuple[Message, ...]  # the estimate's sentences: every setting s cannot run (each way changes them all)
     settings: str  # "pp=1, grad_accum=16"
-    step: Message  # "set pp=1, grad_accum=16: the layout Hugging Face can run" (a plan's step)
+    step: Message  # "set pp=1, grad_accum=16 so Hugging Face can run the layout" (a plan's step)
     title: Message  # the same as a suggestion's title
-    with_it: Message  # "with pp=1, grad_accum=16, the layout Hugging Face can run": a change made on top of it
+    with_it: Message  # "with pp=1, grad_accum=16, so Hugging Face can run the layout": a change made on top of it
 
 
 def _sharding(s: Scenario, most: int) -> dict[str, Any]:
-    """Sharding capped at ZeRO-most (FSDP, ZeRO-3 in effect, becomes ZeRO-most when most < 3)."""
-    return {"zero_stage": min(s.effective_zero, most), "fsdp": False} if s.effective_zero > most else {}
+    """Sharding capped at ZeRO-most (FSDP, ZeRO-3 in effect, becomes ZeRO-most when most < 3; Megatron's distributed
+    optimizer, its ZeRO-1, is turned off where the framework has no sharding at all)."""
+    if s.effective_zero <= most:
+        return {}
+    return {"zero_stage": min(s.effective_zero, most), "fsdp": False,
+            **({"distributed_optimizer": False} if s.distributed_optimizer and most < 1 else {})}
 
 
 def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
