@@ -69,7 +69,8 @@ class ParallelLimits(QObject):
         self._tips = {w: w.toolTip() for w in (*self._degrees.values(), self.schedule, self.zero)}
 
     def show(self, s: Scenario, is_moe: bool) -> None:
-        caps = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
+        row = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
+        caps = row.for_method(s.method)  # what it runs with the scenario's method (QLoRA: no TP in Hugging Face)
         names = cannot_run(s)
         sentences = dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
         label = defaults_for(s.framework).label
@@ -84,8 +85,16 @@ class ParallelLimits(QObject):
             "cp": self.tr("%1 has no ring context parallelism: this stays at 1."),
             "ep": self.tr("%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1."),
         }
+        own = {"tp": row.tensor, "pp": bool(row.pp_schedules), "cp": row.context, "ep": row.expert}
+        method = {"lora": "LoRA", "qlora": "QLoRA", "freeze": self.tr("frozen layers")}.get(s.method, s.method)
         for key, spin in self._degrees.items():
             reason, hint = why[key].replace("%1", label), self.tr("1 — not in this framework")
+            if own[key] and not has[key]:  # the framework has it, not with this training method
+                reason = self.tr("%1 runs no %2 with %3: this stays at 1.").replace("%1", label).replace(
+                    "%2", {"tp": self.tr("tensor parallelism"), "pp": self.tr("pipeline parallelism"),
+                           "cp": self.tr("ring context parallelism"), "ep": self.tr("expert parallelism")}[key]
+                ).replace("%3", method)
+                hint = self.tr("1 — not with %1").replace("%1", method)
             if key == "ep" and not is_moe:
                 reason = self.tr("Expert parallelism needs a mixture-of-experts model.")
                 hint = self.tr("1 — the model has no experts")

@@ -96,3 +96,16 @@ def test_a_sharding_the_framework_lacks_is_kept_and_marked(qtbot, tmp_path):
         {**HF, "framework": "megatron-2021", "precision": "mixed-bf16", "zero_stage": 1}))[0])
     panel.zero.setCurrentIndex(0)
     assert win.state.scenario.zero_stage == 0 and _items(panel.zero) == [0] and panel.zero.styleSheet() == ""
+
+
+def test_hugging_face_qlora_greys_out_tensor_parallelism_with_the_method_as_reason(qtbot, tmp_path):
+    """HUGGINGFACE's QLoRA row (engine/frameworks/parallelism.py: bitsandbytes 95f9af309d4d _ops.py line 235 packs a
+    4-bit weight into one column, which tensor parallelism cannot split): tp greyed at 1, saying it is the method;
+    LoRA keeps it (accelerate's tp_size over an unquantized base)."""
+    win = window_from(qtbot, tmp_path, {**HF, "method": "qlora", "precision": "bf16"})
+    tp = win.setup_panel.tp
+    assert tp.value() == 1 and not tp.isEnabled()
+    assert tp.toolTip() == f"{HF_LABEL} runs no tensor parallelism with QLoRA: this stays at 1."
+    assert tp.specialValueText() == "1 — not with QLoRA"
+    win.setup_panel.method.setCurrentIndex(win.setup_panel.method.findData("lora"))
+    assert win.state.scenario.method == "lora" and tp.isEnabled()

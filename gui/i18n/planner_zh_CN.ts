@@ -3001,42 +3001,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="81"/>
+        <location filename="../parallel_limits.py" line="82"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="82"/>
+        <location filename="../parallel_limits.py" line="83"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="84"/>
+        <location filename="../parallel_limits.py" line="85"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="85"/>
+        <location filename="../parallel_limits.py" line="86"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="88"/>
+        <location filename="../parallel_limits.py" line="89"/>
+        <source>frozen layers</source>
+        <translation>冻结层</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="91"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="90"/>
+        <location filename="../parallel_limits.py" line="93"/>
+        <source>%1 runs no %2 with %3: this stays at 1.</source>
+        <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="94"/>
+        <source>tensor parallelism</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="94"/>
+        <source>pipeline parallelism</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="95"/>
+        <source>ring context parallelism</source>
+        <translation>环形上下文并行</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="95"/>
+        <source>expert parallelism</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="97"/>
+        <source>1 — not with %1</source>
+        <translation>1 — %1 下不可用</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="99"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="91"/>
+        <location filename="../parallel_limits.py" line="100"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="108"/>
+        <location filename="../parallel_limits.py" line="117"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
