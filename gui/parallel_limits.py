@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 from engine import Scenario
 from engine.frameworks.defaults import defaults_for
 from engine.frameworks.parallelism import ANY, FSDP, Parallelism
-from engine.scenario.framework_support import cannot_run, unsupported_settings
+from engine.scenario.framework_support import cannot_run, capabilities, unsupported_settings
 
 from .choices import choice_items
 from .i18n import tr_message
@@ -69,8 +69,8 @@ class ParallelLimits(QObject):
         self._tips = {w: w.toolTip() for w in (*self._degrees.values(), self.schedule, self.zero)}
 
     def show(self, s: Scenario, is_moe: bool) -> None:
-        row = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism
-        caps = row.for_method(s.method)  # what it runs with the scenario's method (QLoRA: no TP in Hugging Face)
+        caps = capabilities(s)  # what it runs with the scenario's method (QLoRA: no TP in Hugging Face)
+        row = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism  # ... and without it
         names = cannot_run(s)
         sentences = dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
         label = defaults_for(s.framework).label

@@ -135,9 +135,10 @@ def test_no_published_run_is_flagged_with_its_method():
 
 
 def test_limits_count_what_the_method_runs() -> None:
-    """limits.capabilities reads the method's row (Parallelism.for_method): Hugging Face QLoRA runs neither tensor
-    parallelism (bitsandbytes 95f9af309d4d _ops.py line 235: a 4-bit weight is one packed column) nor a pipeline
-    (accelerate 16cb6eb80 ParallelismConfig has no pipeline dimension), so its TP/PP limit does not exist."""
+    """The limits read the method's row (framework_support.capabilities, Parallelism.for_method): Hugging Face QLoRA
+    runs neither tensor parallelism (bitsandbytes 95f9af309d4d _ops.py line 235: a 4-bit weight is one packed
+    column) nor a pipeline (accelerate 16cb6eb80 ParallelismConfig has no pipeline dimension), so its TP/PP limit does
+    not exist."""
     from engine.planning.limits import counted
 
     qlora = scenario_from_dict({"schema_version": 1, "model": "llama-3-70b", "gpu": "rtx-4090", "gpus_per_node": 2,

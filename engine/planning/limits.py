@@ -11,12 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ScenarioError
-from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism import ANY, Parallelism
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..scenario.framework_support import cannot_run
+from ..scenario.framework_support import cannot_run, capabilities
 from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
 
 MAX_MICRO_BATCH = 4096
@@ -86,12 +84,6 @@ def gpu_counts(s: Scenario) -> list[int]:
 
 def tp_ok(spec: Any, t: int) -> bool:
     return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
-
-
-def capabilities(s: Scenario) -> Parallelism:
-    """What s's framework can run when it trains with s's method (engine/frameworks/parallelism.py); a served
-    scenario's layouts are not its."""
-    return ANY if s.workload == "inference" else defaults_for(s.framework).parallelism.for_method(s.method)
 
 
 def counted(s: Scenario, strategy: str) -> str | None:

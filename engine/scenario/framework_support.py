@@ -5,6 +5,7 @@ published runs keep loading; the searches (engine/planning/) do not propose such
 from __future__ import annotations
 
 from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism import ANY, Parallelism
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .format import Scenario
 
@@ -43,6 +44,12 @@ _QLORA_TP = QT_TRANSLATE_NOOP("engine", "{framework} cannot shard a 4-bit QLoRA 
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
+def capabilities(s: Scenario) -> Parallelism:
+    """What s's framework can run when it trains with s's method (its row's parallelism, Parallelism.for_method); any
+    layout for a served scenario (a serving engine's layouts are engine/serving's)."""
+    return ANY if s.workload == "inference" else defaults_for(s.framework).parallelism.for_method(s.method)
+
+
 def cannot_run(s: Scenario) -> tuple[str, ...]:
     """The names of the settings of s its framework cannot run (Parallelism.cannot_run); () when it can run them all
     or s is served, not trained (a serving engine's layouts are engine/serving's)."""
@@ -65,7 +72,7 @@ def unsupported_settings(s: Scenario) -> list[Message]:
     row = defaults_for(s.framework)
     # the framework's own limits, and those with the method (the sentence then names the method)
     own = row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, "full")
-    caps = row.parallelism.for_method(s.method)
+    caps = capabilities(s)
     # Megatron's --use-distributed-optimizer is its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)
     sharding = "FSDP" if s.fsdp else f"ZeRO-{s.effective_zero}" + (
         " (--use-distributed-optimizer)" if s.effective_zero > s.zero_stage else "")

@@ -12,7 +12,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import check_consistency
 from .format import Scenario, file_form, resolve_model
-from .framework_support import cannot_run, unsupported_settings
+from .framework_support import cannot_run, capabilities, unsupported_settings
 
 # a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
 _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
@@ -43,7 +43,7 @@ def _sharding(s: Scenario, most: int) -> dict[str, Any]:
 
 def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """The change sets that make s runnable: one, or two where the conflict is between two settings."""
-    caps = defaults_for(s.framework).parallelism.for_method(s.method)  # the method's limits too (LoRA, QLoRA)
+    caps = capabilities(s)  # the method's limits too (LoRA, QLoRA)
     fix: dict[str, Any] = {}
     for name in names:
         if name in _FOLD:
