@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 from engine import Scenario
 from engine.frameworks.defaults import defaults_for
 from engine.frameworks.parallelism import ANY, FSDP, Parallelism
-from engine.scenario.framework_support import cannot_run, capabilities, unsupported_settings
+from engine.scenario.framework_support import cannot_run, capabilities, method_name, unsupported_settings
 
 from .choices import choice_items
 from .i18n import tr_message
@@ -86,7 +86,7 @@ class ParallelLimits(QObject):
             "ep": self.tr("%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1."),
         }
         own = {"tp": row.tensor, "pp": bool(row.pp_schedules), "cp": row.context, "ep": row.expert}
-        method = {"lora": "LoRA", "qlora": "QLoRA", "freeze": self.tr("frozen layers")}.get(s.method, s.method)
+        method = tr_message(method_name(s.method))
         for key, spin in self._degrees.items():
             reason, hint = why[key].replace("%1", label), self.tr("1 — not in this framework")
             if own[key] and not has[key]:  # the framework has it, not with this training method

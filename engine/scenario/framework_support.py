@@ -44,6 +44,12 @@ _QLORA_TP = QT_TRANSLATE_NOOP("engine", "{framework} cannot shard a 4-bit QLoRA 
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
+def method_name(method: str) -> Message:
+    """The training method as the sentences name it: "frozen layers" (translatable), LoRA and QLoRA as they are."""
+    name = _METHOD_NAMES.get(method, method)
+    return name if isinstance(name, Message) else message(name)
+
+
 def capabilities(s: Scenario) -> Parallelism:
     """What s's framework can run when it trains with s's method (its row's parallelism, Parallelism.for_method); any
     layout for a served scenario (a serving engine's layouts are engine/serving's)."""
