@@ -91,9 +91,13 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   cannot state that history. Without them the Hugging Face framework keeps only PEFT's two FSDP QLoRA rows in the
   statistics; its strongest evidence is the H200 runs of `tests/data/gpu_measured` (docs/gpu-accuracy.md).
 - DeepSpeed and FSDP rows from PEFT's documentation (Llama-2-70B, LoRA/QLoRA on all linear layers, packed
-  2048-token steps) are all low: ZeRO-3 LoRA on 8 x H100 -10%, ZeRO-3 QLoRA on 2 GPUs -16%, FSDP QLoRA -9%, and
-  FSDP QLoRA with CPU offload -30% (PEFT's page itself notes that offloading with QLoRA uses more GPU memory than
-  expected). Their figures are "memory consumed per GPU" read from GPU-usage screenshots (device memory used,
+  2048-token steps) are all low: ZeRO-3 LoRA on 8 x H100 -10%, ZeRO-3 QLoRA on 2 GPUs -14%, FSDP QLoRA -7%, and
+  FSDP QLoRA with CPU offload -25% (PEFT's page itself notes that offloading with QLoRA uses more GPU memory than
+  expected). bitsandbytes' quantisation constants are counted whole on every GPU, also when the weights are
+  offloaded: they are a QuantState on the module, no parameter FSDP or ZeRO-3 shards or offloads (bitsandbytes
+  nn/modules.py fix_4bit_weight_quant_state_from_module; Answer.AI's fsdp_qlora train.py quantises on every rank
+  because 'FSDP only syncs parameters and buffers, so the quant_state isn't copied'), which moved the three QLoRA
+  rows up by 1.4-5.4 points. Their figures are "memory consumed per GPU" read from GPU-usage screenshots (device memory used,
   rounded), and what DeepSpeed/NCCL hold outside PyTorch's allocator on 2-8 GPUs is only the fixed 0.25 GiB here.
   ZeRO-3's whole-size gradient bucket (contiguous_gradients) is counted; its gathered parameters are one module and
   its prefetch bucket (DeepSpeed fetches per module, partitioned_param_coordinator.py), not two whole layers, which

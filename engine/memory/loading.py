@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..scenario.behaviour import Behaviour, fsdp1_wrap
 from .hybrid_offload import HOST_BYTES_PER_OFFLOADED_PARAM, hybrid_offload_fraction
 from .nf4_build import nf4_build_bytes, nf4_clone_bytes
-from .states import Dtypes, StageParams, quantized_bytes_per_param
+from .states import Dtypes, StageParams, quantized_bytes_per_param, quantized_sharded_split
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
@@ -77,7 +77,10 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
     released = p.released * p.released_bytes_per_param  # loaded as stored: no 16-bit copy is made
     weights = dense + p.quantized * q_bpp + released + p.lora * adapter_bytes
     full16 = (p.trainable + p.frozen + p.quantized) * 2 + released + p.lora * adapter_bytes  # the checkpoint as stored
-    shard = 0.0 if s.offload == "optimizer+params" else weights / shards
+    # bitsandbytes' quantisation constants are no parameter: ZeRO-3 / FSDP leave them whole on every GPU (states.py)
+    whole = p.quantized and p.quantized * quantized_sharded_split(s.qlora_bits, s.qlora_double_quant,
+                                                                  fw.nf4_tensor_build)[1]
+    shard = whole + (0.0 if s.offload == "optimizer+params" else (weights - whole) / shards)
     unit = p.largest_unit * (q_bpp if s.method == "qlora" else dt.weight)
     if not zero3 and s.method == "qlora" and fw.nf4_tensor_build:
         layer = (p.quantized * q_bpp + p.lora * adapter_bytes) / max(layer_count, 1)

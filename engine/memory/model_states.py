@@ -11,7 +11,14 @@ from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
 from .breakdown import NO_BYTES, Component, Moments
 from .hybrid_offload import hybrid_offload_fraction
-from .states import Dtypes, StageParams, fp8_param_bytes, optimizer_state_bytes_per_param, quantized_bytes_per_param
+from .states import (
+    Dtypes,
+    StageParams,
+    fp8_param_bytes,
+    optimizer_state_bytes_per_param,
+    quantized_bytes_per_param,
+    quantized_sharded_split,
+)
 
 
 def component(key: str, name: str, category: str, moments: Moments, formula: str, **inputs: object) -> Component:
@@ -46,7 +53,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
 
     comps: list[Component] = []
     comps += _dense_weight_components(s, dt, p, zero, dp_shards, expert_shards)
-    comps += _stored_base_weight_components(s, p, zero, dp_shards)
+    comps += _stored_base_weight_components(s, p, zero, dp_shards, fw.nf4_tensor_build)
     if p.lora:
         comps.append(_lora_weight_component(s, p, adapter_bytes))
     # Megatron's optimizer treats bf16 adapters as any bf16 parameter: an fp32 main_grad and an fp32 master copy
@@ -154,25 +161,30 @@ def _dense_weight_components(s: Scenario, dt: Dtypes, p: StageParams, zero: int,
     return comps
 
 
-def _stored_base_weight_components(s: Scenario, p: StageParams, zero: int, dp_shards: int) -> list[Component]:
+def _stored_base_weight_components(s: Scenario, p: StageParams, zero: int, dp_shards: int,
+                                   torchao_nf4: bool) -> list[Component]:
     """Frozen base weights kept packed: QLoRA's quantised storage and a released checkpoint's own format."""
     off_params = s.offload == "optimizer+params"
     comps = []
     if p.quantized:
         q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
-        # fsdp_qlora / ZeRO-3 shard the packed 4-bit storage like any parameter; CPU offload moves it off the GPU.
-        q_bytes = 0.0 if off_params else p.quantized * q_bpp / (dp_shards if zero == 3 else 1)
+        # FSDP-QLoRA / ZeRO-3 shard the packed 4-bit storage like any parameter and CPU offload moves it off the GPU;
+        # bitsandbytes' quantisation constants are no parameter: whole on every rank, on the GPU (states.py)
+        sharded, whole = quantized_sharded_split(s.qlora_bits, s.qlora_double_quant, torchao_nf4)
+        q_bytes = p.quantized * ((0.0 if off_params else sharded / (dp_shards if zero == 3 else 1)) + whole)
         comps.append(
             _c(
                 "quantized_weights",
                 QT_TRANSLATE_NOOP("engine", "Quantised base weights"),
                 "model states",
                 Moments.whole_step(q_bytes),
-                QT_TRANSLATE_NOOP("engine", "quantised params / shards x (bits/8 + quantisation constants)"),
+                QT_TRANSLATE_NOOP("engine", "quantised params / shards x (bits/8 + quantisation constants); "
+                                  "bitsandbytes keeps its constants whole on every GPU"),
                 params=p.quantized,
                 bits=s.qlora_bits,
                 bytes_per_param=round(q_bpp, 5),
                 double_quant=s.qlora_double_quant,
+                unsharded_bytes_per_param=round(whole, 5),
             )
         )
     if p.released:

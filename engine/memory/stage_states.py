@@ -21,7 +21,7 @@ from .model_states import ShardedStates, model_state_components
 from .model_states import component as _c
 from .parallelism.components import Fsdp2Stage, fsdp2_stage, pipeline_keeps_weights, tp_embedding_grad_components
 from .parallelism.fsdp import root_params
-from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_bytes_per_param, stage_params
+from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_sharded_split, stage_params
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +106,9 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
     adapters = s.method in ("lora", "qlora")
     if zero == 3:
         gather_bytes = dt.compute if dt.amp else dt.weight
-        if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
-            gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+        if s.method == "qlora":  # FSDP-QLoRA / ZeRO-3 gather the packed 4-bit storage (bitsandbytes: not its
+            # constants, which every rank holds whole; torchao's NF4Tensor gathers its scalers too: states.py)
+            gather_bytes = quantized_sharded_split(s.qlora_bits, s.qlora_double_quant, fw.nf4_tensor_build)[0]
         units = 2 * p.largest_unit
         grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
         if fw.deepspeed_buckets:

@@ -90,6 +90,23 @@ def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:
     return 0.5 + 4.0 / NF4_BLOCK
 
 
+def quantized_sharded_split(bits: int, double_quant: bool, torchao_nf4: bool) -> tuple[float, float]:
+    """Bytes per quantised weight that ZeRO-3 / FSDP shards (and gathers), and bytes every data-parallel rank keeps
+    whole. bitsandbytes keeps the quantisation constants (absmax, the nested absmax and code; LLM.int8's SCB) in a
+    QuantState object on the parameter and on its module, not in a tensor FSDP or DeepSpeed partitions: only the
+    packed data is the parameter (bitsandbytes 005a63c2badadd7fb2c45a4b67c1dcbabb72b297 bitsandbytes/nn/modules.py,
+    Params4bit._quantize sets module.quant_state; fix_4bit_weight_quant_state_from_module: 'the quant state got lost
+    when the parameter got converted. This happens for example for fsdp'), and each rank dequantises the whole
+    gathered weight with it, so it stays whole on every rank and on the GPU when the parameters are offloaded.
+    torchao's NF4Tensor (torchtune) shards and gathers its scalers with its data (pytorch/ao 0598012907d6
+    torchao/dtypes/nf4tensor.py _INNER_TENSOR_NAMES_FOR_SHARDING: quantized_scalers, quantization_factor,
+    quantized_data)."""
+    whole = quantized_bytes_per_param(bits, double_quant)
+    if torchao_nf4:
+        return whole, 0.0
+    return bits / 8, whole - bits / 8
+
+
 def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
     if s.optimizer in ("adamw-8bit", "adamw-8bit-paged"):
         return 2 * (1 + 4 / BNB_BLOCK)

@@ -100,10 +100,13 @@ def counted(s: Scenario, strategy: str) -> str | None:
 
 
 def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True) -> Scenario | None:
-    """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all; ZeRO-2 for QLoRA, whose
-    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP), each as far as its
-    framework runs it (counted): sharding no deeper than it has, no TP or PP it lacks, a schedule it runs; None
-    where the layout is one it cannot run or none exists.
+    """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all) or tp_pp (TP inside a node up to 8,
+    then PP), each as far as its framework runs it with s's method (counted, capabilities): sharding no deeper than
+    it has, no TP or PP it lacks, a schedule it runs; None where the layout is one it cannot run or none exists.
+    QLoRA shards too: FSDP and DeepSpeed ZeRO-3 partition the packed 4-bit weights (peft 5d602fdbff04
+    docs/source/accelerate/fsdp.md line 242 and deepspeed.md line 241, bnb_4bit_quant_storage; Llama 2 70B on
+    2 x 24 GB, fsdp.md lines 169-181, 275), torchtune's FSDP2 its NF4 tensors (engine/memory/states.py
+    quantized_sharded_split says what each keeps whole).
 
     keep_global_batch: the gradient accumulation shrinks as the data-parallel size grows (exactly where it
     divides, else rounded down, at least 1), so it never grows with n and the memory stays monotone in n (gradients
@@ -116,7 +119,7 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
     tp = pp = 1
     zero, offload, schedule = 0, "none", {}
     if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
-        zero = min(2 if s.method == "qlora" else 3, caps.max_zero)
+        zero = min(3, caps.max_zero)
         offload = s.offload if zero == 3 else "optimizer" if s.offload != "none" and zero else "none"
     elif strategy == "tp_pp":
         tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t) and (caps.tensor or t == 1))

@@ -77,7 +77,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     QT_TRANSLATE_NOOP("engine", "trains far fewer parameters; quality can differ from a full fine-tune")))
     if s.method == "lora":
         out.append((message(QT_TRANSLATE_NOOP("engine", "Quantise the base model to 4-bit (QLoRA)")),
-                    {"method": "qlora", "zero_stage": min(s.zero_stage, 2)},
+                    {"method": "qlora"},  # keeps its sharding: FSDP and ZeRO-3 run QLoRA (limits.with_gpus)
                     QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
                                                 "cost")))
     if s.optimizer in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
@@ -88,13 +88,10 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Shorten sequences to {tokens} tokens"), tokens=s.seq_len // 2),
                     {"seq_len": s.seq_len // 2},
                     QT_TRANSLATE_NOOP("engine", "the model sees shorter contexts: changes what it learns")))
-    if s.world_size > 1 and s.effective_zero < 3 and s.method != "qlora":
+    if s.world_size > 1 and s.effective_zero < 3:  # QLoRA too: its packed 4-bit weights shard (limits.with_gpus)
         out.append((message(QT_TRANSLATE_NOOP("engine", "Shard weights, gradients and optimizer states (ZeRO-3 / "
                                                         "FSDP)")), {"zero_stage": 3, "fsdp": False},
                     QT_TRANSLATE_NOOP("engine", "more communication: needs a fast interconnect")))
-    if s.world_size > 1 and s.effective_zero < 2 and s.method == "qlora":
-        out.append((message(QT_TRANSLATE_NOOP("engine", "Shard gradients and optimizer states (ZeRO-2)")),
-                    {"zero_stage": 2}, QT_TRANSLATE_NOOP("engine", "more communication")))
     max_tp = min(s.gpus_per_node, 8)
     if s.tp * 2 <= max_tp and spec.heads % (s.tp * 2) == 0 and s.world_size % (s.tp * 2 * s.pp * s.cp) == 0:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Tensor parallelism TP={tp}"), tp=s.tp * 2), {"tp": s.tp * 2},
