@@ -78,10 +78,11 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
     weights = dense + p.quantized * q_bpp + released + p.lora * adapter_bytes
     full16 = (p.trainable + p.frozen + p.quantized) * 2 + released + p.lora * adapter_bytes  # the checkpoint as stored
     # bitsandbytes' quantisation constants are no parameter: ZeRO-3 / FSDP leave them whole on every GPU (states.py)
-    whole = p.quantized and p.quantized * quantized_sharded_split(s.qlora_bits, s.qlora_double_quant,
-                                                                  fw.nf4_tensor_build)[1]
+    gathered_bpp, whole_bpp = quantized_sharded_split(s.qlora_bits, s.qlora_double_quant, fw.nf4_tensor_build)
+    whole = p.quantized * whole_bpp
     shard = whole + (0.0 if s.offload == "optimizer+params" else (weights - whole) / shards)
-    unit = p.largest_unit * (q_bpp if s.method == "qlora" else dt.weight)
+    # sync_module_states broadcasts parameters only: bitsandbytes' packed data, not its QuantState (states.py)
+    unit = p.largest_unit * (gathered_bpp if s.method == "qlora" else dt.weight)
     if not zero3 and s.method == "qlora" and fw.nf4_tensor_build:
         layer = (p.quantized * q_bpp + p.lora * adapter_bytes) / max(layer_count, 1)
         gpu, formula = _torchao_qlora_load(weights, largest_linear, dt.weight, s.cloned_layers is True, layer)
