@@ -147,10 +147,12 @@ UNSLOTH = Parallelism(pp_schedules=(), tensor=False, expert=False, methods=(("ql
     ("pipeline schedules", "Unsloth trains with TRL's SFTTrainer, a transformers.Trainer: "
      + HUGGINGFACE.sources[0][1]),
     ("tensor", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py lines 696-705 LlamaAttention_fast_forward "
-     "(the forward it patches into Llama, Mistral, Qwen): n_heads = self.config.num_attention_heads, then "
+     "(qwen2.py lines 50-52 patch it into Qwen2 too): n_heads = self.config.num_attention_heads, then "
      "Q.view(bsz, q_len, n_heads, head_dim), the whole model's heads, where a tensor-parallel q_proj returns "
-     "num_attention_heads / tp heads' outputs; no tp_plan, device_mesh or tensor parallelism in unsloth/ "
-     "(_gpu_init.py line 135: 'Multi-GPU is not yet supported (beta available on request)')"),
+     "num_attention_heads / tp heads' outputs; its other patched forwards do the same (mistral.py line 82, qwen3.py "
+     "line 91, gemma2.py line 98, cohere.py line 107, granite.py line 107); no tp_plan, device_mesh or tensor "
+     "parallelism in unsloth/ (_gpu_init.py line 135: 'Multi-GPU is not yet supported (beta available on "
+     "request)'); the architectures it loads through FastModel (vision.py) keep transformers' attention, not read"),
     ("expert", "no expert parallelism in unsloth/ at 015bdef0d94a; the Hugging Face row's: " + _HF_EXPERT[1]),
     ("context", "not refused at 015bdef0d94a: no context parallelism of its own; accelerate's cp_size (torch's "
      "context_parallel, which replaces scaled_dot_product_attention) over Unsloth's attention dispatch "
