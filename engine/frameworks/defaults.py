@@ -193,7 +193,7 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
                   liger: bool) -> FrameworkDefaults:
     """A post-training framework's row: it trains through `base`'s machinery (memory facts and time profile)."""
     return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
-                   profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING)
+                   profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid])
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
@@ -338,7 +338,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     # benchmarks) run the pytorch row
     "nemo-automodel-te": replace(
         _PYTORCH, id="nemo-automodel-te", label="NeMo AutoModel (Transformer Engine backend)",
-        profile="nemo-automodel-te",
+        profile="nemo-automodel-te", parallelism=par.NEMO_AUTOMODEL,
         sources=(*_PYTORCH.sources,
                  ("Transformer Engine backend", "NVIDIA-NeMo/Automodel at 36044ad3d139363fb6c73c24af2e7c6b65ec52f6: "
                   "nemo_automodel/components/models/common BackendConfig (attn, linear, rms_norm te; rope_fusion), "

@@ -121,21 +121,42 @@ _BNB_QLORA_SHARDING = ("ZeRO", "FSDP and ZeRO-3 run QLoRA: huggingface/peft at 5
 _HF_QLORA = Parallelism(tensor=False, sources=(_BNB_QLORA_TP, _BNB_QLORA_SHARDING,
                                                ("pipeline schedules, context, expert", "not read with QLoRA (allowed)")))
 # transformers' Trainer shards through accelerate (FSDP, or DeepSpeed ZeRO-1 to 3) and has no pipeline of its own
-HUGGINGFACE = Parallelism(pp_schedules=(), methods=(("qlora", _HF_QLORA),), sources=(
-    ("pipeline schedules", "huggingface/accelerate src/accelerate/parallelism_config.py at 16cb6eb80 "
-     "ParallelismConfig: dp_replicate_size, dp_shard_size, tp_size, cp_size (cp_backend torch, FSDP2), sp_size "
-     "(DeepSpeed Ulysses): no pipeline dimension; transformers.Trainer trains through it"),
-    ("tensor, context, expert", "tp_size and cp_size above; expert parallelism not read (allowed)"),
+_ACCELERATE_MESH = ("huggingface/accelerate src/accelerate/parallelism_config.py at 16cb6eb80 ParallelismConfig: "
+                    "dp_replicate_size, dp_shard_size, tp_size, cp_size (cp_backend torch, FSDP2), sp_size (DeepSpeed "
+                    "Ulysses)")
+# the scenario's ep spreads the experts over data-parallel copies, each with its own tokens (engine/scenario/format.py
+# expert_dp); transformers' expert parallelism shards them over the tensor-parallel ranks, which see the same batch
+_HF_EXPERT = ("expert", _ACCELERATE_MESH + " has no expert dimension (non_data_parallel_size = tp_size x cp_size x "
+              "sp_size, lines 172-174: those ranks share one batch); transformers at 03d6d499eea2 src/transformers/"
+              "distributed/mixin.py DistributedMixin.tp_plan returns the model's _ep_plan in place of its _tp_plan "
+              "when distributed_config.enable_expert_parallel, and maybe_distribute_model applies it to "
+              "device_mesh['tp'] (apply_tensor_parallelism): experts over the tensor-parallel ranks, the rest "
+              "replicated, not experts over data-parallel copies")
+HUGGINGFACE = Parallelism(pp_schedules=(), expert=False, methods=(("qlora", _HF_QLORA),), sources=(
+    ("pipeline schedules", _ACCELERATE_MESH + ": no pipeline dimension; transformers.Trainer trains through it"),
+    ("tensor, context", "tp_size and cp_size above"),
+    _HF_EXPERT,
 ))
-# Unsloth trains through transformers' Trainer (TRL's SFTTrainer): no pipeline, as the Hugging Face row
-UNSLOTH = Parallelism(pp_schedules=(), methods=(("qlora", Parallelism(tensor=False, sources=(
+# Unsloth trains through transformers' Trainer (TRL's SFTTrainer): no pipeline, as the Hugging Face row; its own
+# attention forward reshapes q_proj's output into the model's whole head count
+UNSLOTH = Parallelism(pp_schedules=(), tensor=False, expert=False, methods=(("qlora", Parallelism(tensor=False, sources=(
     ("tensor", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py line 2620: load_in_4bit builds a "
      "transformers BitsAndBytesConfig (nf4), the Hugging Face row's 4-bit base: " + _BNB_QLORA_TP[1]),
     ("pipeline schedules, context, expert", "not read with QLoRA (allowed)"),
 ))),), sources=(
     ("pipeline schedules", "Unsloth trains with TRL's SFTTrainer, a transformers.Trainer: "
      + HUGGINGFACE.sources[0][1]),
-    ("tensor, context, expert", "not read (allowed)"),
+    ("tensor", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py lines 696-705 LlamaAttention_fast_forward "
+     "(qwen2.py lines 50-52 patch it into Qwen2 too): n_heads = self.config.num_attention_heads, then "
+     "Q.view(bsz, q_len, n_heads, head_dim), the whole model's heads, where a tensor-parallel q_proj returns "
+     "num_attention_heads / tp heads' outputs; its other patched forwards do the same (mistral.py line 82, qwen3.py "
+     "line 91, gemma2.py line 98, cohere.py line 107, granite.py line 107); no tp_plan, device_mesh or tensor "
+     "parallelism in unsloth/ (_gpu_init.py line 135: 'Multi-GPU is not yet supported (beta available on "
+     "request)'); the architectures it loads through FastModel (vision.py) keep transformers' attention, not read"),
+    ("expert", "no expert parallelism in unsloth/ at 015bdef0d94a; the Hugging Face row's: " + _HF_EXPERT[1]),
+    ("context", "not refused at 015bdef0d94a: no context parallelism of its own; accelerate's cp_size (torch's "
+     "context_parallel, which replaces scaled_dot_product_attention) over Unsloth's attention dispatch "
+     "(unsloth/utils/attention_dispatch.py run_attention: flash-attn, xformers or SDPA) not tried (allowed)"),
 ))
 # torchtune's LoRA and QLoRA (NF4 base) recipe is lora_finetune_distributed (FSDP2; NF4Tensor shards under it)
 _TORCHTUNE_LORA = Parallelism(tensor=False, sources=(
@@ -164,10 +185,20 @@ LITGPT = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False,
     ("context", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without context parallelism"),
     ("expert", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without expert parallelism"),
 ))
-DEEPSPEED = Parallelism(pp_schedules=("1f1b",), max_zero_with_pp=1, context=False, methods=(("qlora", Parallelism(
-    sources=(_BNB_QLORA_SHARDING, ("tensor, pipeline schedules", "AutoTP and the PipelineEngine over a 4-bit "
-                                                                 "bitsandbytes base not read (allowed)"))),),),
-    sources=(
+# AutoTP takes every nn.Linear, a bitsandbytes Linear4bit included, and multiplies by its weight tensor as it is
+_DS_AUTOTP_4BIT = ("tensor", "deepspeedai/DeepSpeed at edaa7221 deepspeed/module_inject/auto_tp.py lines 664 and "
+                   "741-751: AutoTP's linear policy is nn.Linear, matched by isinstance (a bitsandbytes Linear4bit "
+                   "is a subclass), and replaced by module_inject/layers.py LinearLayer / LinearAllreduce (lines 752, "
+                   "833), which split module.weight along dim 0 / dim 1 and compute torch.matmul(input, "
+                   "self.weight.transpose(-1, -2)) (lines 771, 855): no dequantization, and the 4-bit weight is one "
+                   "packed column (bitsandbytes 95f9af309d4d _ops.py line 235) that neither split follows")
+_DS_QLORA = Parallelism(tensor=False, sources=(
+    _BNB_QLORA_SHARDING, _DS_AUTOTP_4BIT,
+    ("pipeline schedules", "not refused: deepspeed/runtime/pipe at edaa7221 has no quantization path and no check "
+     "on the layers a PipelineModule is given; no QLoRA pipeline run read (allowed)"),
+))
+DEEPSPEED = Parallelism(pp_schedules=("1f1b",), max_zero_with_pp=1, context=False, methods=(("qlora", _DS_QLORA),),
+                        sources=(
     ("pipeline schedules", "deepspeedai/DeepSpeed at edaa7221 (0.19.6.dev) deepspeed/runtime/pipe/engine.py "
      "train_batch runs schedule.TrainSchedule, a 1F1B schedule (runtime/pipe/schedule.py), and no other"),
     ("ZeRO with PP", "deepspeed/runtime/pipe/engine.py at edaa7221 lines 76-77: assert self.zero_optimization_stage()"
@@ -263,8 +294,76 @@ ALEPH_ALPHA_SCALING = Parallelism(pp_schedules=("1f1b",), max_zero=1, context=Fa
      "pipe_parallel_size, data_parallel_size and a sequence_parallel flag; no context-parallel size"),
     ("expert", "topology_config.py at 78489292be: no expert-parallel size"),
 ))
-# The post-training frameworks' rows (TRL, verl, OpenRLHF, ms-swift, NeMo-RL): their trainers were not read layout by
-# layout. TRL's subclass transformers.Trainer (the Hugging Face row's facts would hold), but verl and NeMo-RL also
-# train through Megatron-Core workers, ms-swift through Megatron too, OpenRLHF through DeepSpeed with ring attention.
-POST_TRAINING = Parallelism(sources=(("parallelism", "not read (allowed): the post-training frameworks train through "
-                                                     "several backends (transformers, FSDP, DeepSpeed, Megatron-Core)"),))
+# The post-training frameworks, each through the backend its row of engine/frameworks/defaults.py plans (_post_trainer:
+# TRL, verl, ms-swift and NeMo-RL on the Hugging Face row's memory facts, OpenRLHF on DeepSpeed's; ms-swift's Megatron
+# trainers are the megatron row's, verl's and NeMo-RL's Megatron workers other backends, not these rows')
+TRL = Parallelism(pp_schedules=(), expert=False, methods=HUGGINGFACE.methods, sources=(
+    ("trainer", "huggingface/trl at f2cd57710ae3 trl/trainer/base_trainer.py line 67: class _BaseTrainer(Trainer), "
+     "the base of SFTTrainer (sft_trainer.py line 790), DPOTrainer (dpo_trainer.py line 410) and GRPOTrainer "
+     "(grpo_trainer.py line 143): transformers.Trainer through accelerate, the Hugging Face row's facts"),
+    *HUGGINGFACE.sources,
+))
+VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, sources=(
+    ("pipeline schedules, tensor, expert", "volcengine/verl at b178a3cd56f5 verl/workers/fsdp_workers.py lines 98-105 "
+     "create_device_mesh: ('fsdp',) or ('ddp', 'fsdp') (get_sharding_strategy lines 108-123: FULL_SHARD or "
+     "HYBRID_SHARD) and lines 164-175: a ('dp', 'sp') Ulysses mesh, nothing else; workers/config/engine.py "
+     "FSDPEngineConfig (strategy fsdp or fsdp2, ulysses_sequence_parallel_size) has no tensor, pipeline or expert "
+     "size (those are McoreEngineConfig's, the Megatron workers')"),
+    ("context", "verl b178a3cd56f5 FSDP workers: their sequence parallelism is Ulysses (verl/utils/ulysses.py, "
+     "the scenario's ulysses_sequence_parallel_size), an all-to-all of heads, not the ring the scenario's cp is"),
+))
+_OPENRLHF_MESH = ("OpenRLHF/OpenRLHF at 3c3be6234e0c openrlhf/utils/deepspeed/deepspeed.py lines 103-108: "
+                  "init_device_mesh((dp, ring_attn_size, ds_tensor_parallel_size), ('dp', 'sp', 'tp'))")
+OPENRLHF = Parallelism(pp_schedules=(), expert=False, methods=(("qlora", Parallelism(tensor=False, sources=(
+    ("tensor", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 115-123: load_in_4bit loads a bitsandbytes nf4 "
+     "base, which --ds.tensor_parallel_size hands to DeepSpeed's AutoTP (deepspeed.py lines 389-391 "
+     "deepspeed.tp_model_init): " + _DS_AUTOTP_4BIT[1]),
+))),), sources=(
+    ("pipeline schedules, expert", _OPENRLHF_MESH + ": no pipeline (no PipelineModule in openrlhf/: "
+     "deepspeed.initialize over the transformers model) and no expert dimension"),
+    ("tensor", "--ds.tensor_parallel_size: DeepSpeed AutoTP, deepspeed.tp_model_init (deepspeed.py lines 76-78 and "
+     "389-391, DeepSpeed >= 0.16.4)"),
+    ("context", "--ds.ring_attn_size: the mesh's 'sp' group runs ring_flash_attn's substitute_hf_flash_attn "
+     "(deepspeed.py lines 118-134), the sequence split over the group and attention passed around it (allowed, "
+     "costed as the scenario's ring)"),
+))
+# ms-swift's transformers trainers (swift/rlhf_trainers, swift/trainers) subclass TRL's and transformers.Trainer
+_SWIFT_AUTOTP = ("modelscope/ms-swift at 3602360a5623 swift/arguments/sft_args.py lines 157-159 (RLHFArguments, "
+                 "rlhf_args.py line 175, subclasses SftArguments): deepspeed_autotp_size, 'This feature only "
+                 "supports full-parameter fine-tuning'")
+_SWIFT_LORA = Parallelism(tensor=False, sources=(("tensor", _SWIFT_AUTOTP + " (not asserted in the code, lines "
+                                                            "275-279: the maintainers' own limit)"),))
+MS_SWIFT = Parallelism(pp_schedules=(), expert=False, methods=(("lora", _SWIFT_LORA), ("qlora", Parallelism(
+    tensor=False, sources=(*_SWIFT_LORA.sources, _DS_AUTOTP_4BIT)))), sources=(
+    ("pipeline schedules", "ms-swift 3602360a5623 swift/rlhf_trainers/grpo_trainer.py line 90 GRPOTrainer(..., "
+     "HFGRPOTrainer), dpo_trainer.py line 49: TRL's trainers, transformers.Trainer through accelerate or DeepSpeed: "
+     + _ACCELERATE_MESH + ", no pipeline dimension (device_map only places layers on GPUs, without a schedule)"),
+    ("tensor", "ms-swift 3602360a5623 sft_args.py lines 275-279: deepspeed_autotp_size sets DeepSpeed's "
+     "tensor_parallel.autotp_size (AutoTP)"),
+    ("context", "ms-swift 3602360a5623 swift/sequence_parallel/sequence_parallel.py lines 643-660: "
+     "sequence_parallel_size splits into Ulysses over gcd(key/value heads, size) and a ring over the rest "
+     "(zigzag_ring_flash_attn_varlen_func, line 209)"),
+    ("expert", "ms-swift 3602360a5623: expert parallelism only in swift/megatron (the megatron row); none in its "
+     "transformers trainers, and the Hugging Face row's: " + _HF_EXPERT[1]),
+))
+_NEMO_RL_MESH = ("NVIDIA-NeMo/RL at 7ea279abfbeb nemo_rl/models/automodel/setup.py lines 461-465 and 506-515 "
+                 "(setup_distributed, the DTensor policy worker v2's, dtensor_policy_worker_v2.py line 296; "
+                 "examples/configs/grpo_math_1B.yaml line 142 dtensor_cfg _v2 true): "
+                 "nemo_automodel's create_device_mesh(tp_size, pp_size=1, cp_size, ep_size)")
+NEMO_RL = Parallelism(pp_schedules=(), sources=(
+    ("pipeline schedules", _NEMO_RL_MESH + ": no pipeline (pipelines are its Megatron worker's)"),
+    ("tensor, context, expert", _NEMO_RL_MESH + ": dtensor_cfg tensor_parallel_size, context_parallel_size, "
+     "expert_parallel_size"),
+))
+POST_TRAINING = {"trl": TRL, "verl": VERL, "openrlhf": OPENRLHF, "ms-swift": MS_SWIFT, "nemo-rl": NEMO_RL}
+# NeMo AutoModel's own recipes (the nemo-automodel-te row): FSDP2, tensor, context, expert and pipeline parallelism
+NEMO_AUTOMODEL = Parallelism(sources=(
+    ("pipeline schedules", "NVIDIA-NeMo/Automodel at 36044ad3d139 nemo_automodel/components/distributed/pipelining/"
+     "config.py lines 51-53 pp_schedule '1f1b', 'gpipe', 'interleaved_1f1b', ... through torch's get_schedule_class "
+     "(functional.py line 649)"),
+    ("ZeRO with PP", "Automodel 36044ad3d139 components/distributed/parallelizer.py lines 316 and 685-686: FSDP2 with "
+     "a pipeline keeps the layers' weights gathered (reshard_after_forward False), it does not refuse it"),
+    ("tensor, context, expert", "Automodel 36044ad3d139 components/distributed/parallelizer.py (tp plans), "
+     "context_parallel/sharder.py create_context_parallel_ctx (torch's context_parallel), mesh_utils.py line 410 "
+     "the MoE mesh ('ep_shard', 'ep')"),
+))
