@@ -27,10 +27,10 @@ def test_uneven_layouts_are_the_recipes_own():
         assert len(made) == chunks and sum(c.count("t") for c in made) == 61
     # 64 chunks of 61 layers leave the first chunk none: no layout (the recipes never write an empty first chunk)
     assert uneven_layout(61, 64, 1) is None
-    # chunks of 4 and of 2 layers (UNEVEN_CHUNK_LAYERS): PP 8 -> VP 2 (16 chunks) and VP 4 (32), as published
+    # chunks of 4 and of 2 layers (UNEVEN_CHUNK_LAYERS), VP <= 8: PP 8 -> VP 2 (16 chunks) and VP 4 (32), as published
     assert uneven_chunk_counts(8, 61) == [2, 4]
     assert uneven_chunk_counts(4, 61) == [4, 8]
-    assert uneven_chunk_counts(2, 61) == [8, 16]
+    assert uneven_chunk_counts(2, 61) == [8]  # VP 16 (32 chunks of 2) is past UNEVEN_MAX_VPP
 
 
 def test_the_search_visits_the_published_deepseek_v3_layouts():

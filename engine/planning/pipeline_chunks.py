@@ -22,6 +22,10 @@ LAYOUT_FRAMEWORKS = frozenset({"megatron"})
 # 25.09 DeepSeek-V3 on 1,024 H100). Each more costs the search a set of layouts (a time bound each): two sizes
 # keep the DeepSeek-V3 searches at about twice their time (benchmarks/famous_runs.py).
 UNEVEN_CHUNK_LAYERS = (4, 2)
+# The most model chunks a rank holds in those layouts: 8, GB300's PP 2 x VP 8 (the published DeepSeek-V3 runs hold 2 to
+# 8); 16 chunks a rank at PP 2 (32 of 2 layers) would cost the B200 search 360 more memory estimates for a schedule
+# no recipe runs.
+UNEVEN_MAX_VPP = 8
 
 
 def divisors(n: int, limit: int) -> list[int]:
@@ -81,8 +85,8 @@ def _t(n: int) -> str:
 
 def uneven_chunk_counts(pp: int, layers: int) -> list[int]:
     """Model chunks per rank (v > 1) of the interleaved schedule where no v splits the layers evenly: the fewest
-    whose chunks hold UNEVEN_CHUNK_LAYERS decoder layers in a layout (uneven_layout)."""
-    valid = [v for v in range(2, layers // pp + 2) if uneven_layout(layers, pp * v, 0) is not None]
+    whose chunks hold UNEVEN_CHUNK_LAYERS decoder layers in a layout (uneven_layout), at most UNEVEN_MAX_VPP."""
+    valid = [v for v in range(2, min(layers // pp + 1, UNEVEN_MAX_VPP) + 1) if uneven_layout(layers, pp * v, 0)]
     chosen: set[int] = set()
     for per in UNEVEN_CHUNK_LAYERS:
         chosen.update([v for v in valid if -(-layers // (pp * v)) == per][:1])
