@@ -37,7 +37,8 @@ from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, paralle
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
-LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "micro_batch",
+LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp",
+               "pipeline_layout", "micro_batch",
                "grad_accum", "checkpointing", "offload")
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
