@@ -3,7 +3,7 @@ it (issue 23 item 5): the published interleaved DeepSeek-V3 layouts are visited,
 their uneven chunks need; no listed plan is one an earlier plan leaves no reason to pick; a plan that offloads does
 not hide the method/numerics changes."""
 
-from engine import scenario_from_dict
+from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.planning.pipeline_chunks import interleaves_evenly, uneven_chunk_counts, uneven_layout
 from engine.planning.speed_search import _layouts, _plainness, speed_search
@@ -84,3 +84,18 @@ def test_method_changes_are_tried_when_only_offload_fits():
     changed = [p for p in result.changes_what_you_train if p.scenario.optimizer == "adamw-8bit"]
     assert changed and changed[0].scenario.offload == "none"
     assert changed[0].time.tokens_per_second > result.plans[0].time.tokens_per_second
+
+
+def test_an_fsdp_layout_offloads_its_weights_with_fsdp():
+    """Llama 3.1 70B FSDP-QLoRA on 2 x RTX 4090 (peft's fsdp.md recipe, fsdp_offload_params): Make it fit offloads the
+    weights keeping FSDP, while the throughput search's offload plans all switched to DeepSpeed's ZeRO-3
+    (fsdp=False), a different set-up with other memory. The search now has the FSDP offload plan, the very scenario
+    of the Make it fit plan (the same estimate)."""
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "rtx-4090", "gpus_per_node": 2,
+                            "framework": "huggingface", "method": "qlora", "precision": "bf16", "lora_rank": 16,
+                            "lora_targets": "all-linear", "micro_batch": 1, "seq_len": 2048, "attention": "flash",
+                            "zero_stage": 3, "fsdp": True, "checkpointing": "full"})
+    fsdp = [p for p in speed_search(s).plans if p.scenario.fsdp and p.scenario.offload == "optimizer+params"]
+    assert fsdp
+    own = estimate(s.with_unchecked(offload="optimizer+params"))
+    assert fsdp[0].estimate.total_bytes == own.total_bytes
