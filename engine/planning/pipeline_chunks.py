@@ -6,15 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..memory.parallelism.layout import trained_mtp_layers
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_layout import layout_chunks
 
-# Frameworks whose pipeline takes a layout of uneven chunks (the pipeline_layout key): Megatron-Core's
-# --pipeline-model-parallel-layout (megatron/core/transformer/pipeline_parallel_layer_layout.py at d98e8a6;
-# get_num_layers_to_build returns the layout's count, with no divisibility rule). Megatron-LM of 2021-2023
-# (megatron-2021, megatron-2022) had none: the layer count had to split evenly over pp x vpp.
-LAYOUT_FRAMEWORKS = frozenset({"megatron"})
 # Decoder layers a model chunk holds in the uneven layouts the search makes (uneven_chunk_counts): four, as every
 # DeepSeek-V3 layout of Megatron-Bridge's recipes but one ("Et*4|(t*4|)*14tmL": src/megatron/bridge/recipes/deepseek/
 # deepseek_v3.py layout_map (8, 2) and (4, 4), v0.2.0 to v0.5.1; its GB200, GB300 and B200 performance presets at
@@ -109,7 +105,10 @@ def virtual_stages(s: Scenario, pp: int, layers: int, counted: int) -> list[tupl
     memory estimates, a speed shortcut (benchmarks/time_speed.py). A layout of the scenario's own for that many
     chunks is kept."""
     even = even_virtual_stages(pp, layers, counted)
-    if even or pp == 1 or s.framework not in LAYOUT_FRAMEWORKS or interleaves_evenly(layers, counted):
+    # the framework row's pipeline_layouts: Megatron-Core's --pipeline-model-parallel-layout (megatron/core/
+    # transformer/pipeline_parallel_layer_layout.py at d98e8a6: get_num_layers_to_build returns the layout's count,
+    # with no divisibility rule); Megatron-LM of 2021-2023 had none (the layers split evenly over pp x vpp)
+    if even or pp == 1 or not defaults_for(s.framework).pipeline_layouts or interleaves_evenly(layers, counted):
         return [(v, {}) for v in even]
     mtp = trained_mtp_layers(s, resolve_model(s))
     out = []
