@@ -105,6 +105,7 @@ class FrameworkDefaults:
     # Engine's modules); tp_comm_overlap, what the scenario's tp_comm_overlap "auto" means (userbuffers)
     tp_async_backward: bool = False
     tp_comm_overlap: bool = False
+    pipeline_layouts: bool = False  # Megatron-Core's pipeline_model_parallel_layout: uneven chunks (pipeline_chunks.py)
     # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
     # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
     zero_bucket_settings: bool = False
@@ -283,11 +284,9 @@ TABLE: dict[str, FrameworkDefaults] = {
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
         lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True, parallelism=par.MEGATRON,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
-        posttraining=rl.MEGATRON_SWIFT,
-    ),
+        posttraining=rl.MEGATRON_SWIFT, pipeline_layouts=True),
     "unsloth": FrameworkDefaults(
-        "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
-        "unsloth",
+        "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True, "unsloth",
         (("loss", "unsloth_zoo fused_linear_cross_entropy / unsloth_fused_ce_loss: the lm_head and the loss run "
           "in chunks, logits are never materialised for the whole batch"),
          ("checkpointing", "use_gradient_checkpointing='unsloth' offloads each layer's saved input to CPU memory"),
@@ -408,7 +407,8 @@ TABLE["megatron-2021"] = megatron_2021_row(TABLE["megatron"])
 # runs every data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it
 TABLE["megatron-2022"] = replace(
     TABLE["megatron"], id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
-    tp_comm_overlap=False, parallelism=par.MEGATRON_2022, sources=(*TABLE["megatron"].sources, (
+    tp_comm_overlap=False, pipeline_layouts=False, parallelism=par.MEGATRON_2022, sources=(
+        *TABLE["megatron"].sources, (
         "data-parallel collectives of 2022-2023", "NVIDIA/Megatron-LM megatron/training.py train_step at 285068c8 "
         "(2023-01-11, arXiv:2402.15627's): forward_backward_func, then optimizer.reduce_model_grads (distrib_optimizer"
         ".py: _reduce_scatter_base of each fp32 gradient buffer), step, then gather_model_params (_all_gather_base); "

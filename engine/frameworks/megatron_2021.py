@@ -42,6 +42,6 @@ def megatron_2021_row(megatron: _FrameworkRow) -> _FrameworkRow:
     every tensor-parallel all-reduce (no asynchronous backward, no userbuffers); the previous step's gradients and
     the pipeline's sent outputs stay allocated (SOURCES)."""
     return replace(megatron, id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
-                   tp_async_backward=False, tp_comm_overlap=False, main_grad_aliases_grad=True,
+                   tp_async_backward=False, tp_comm_overlap=False, main_grad_aliases_grad=True, pipeline_layouts=False,
                    pipeline_keeps_sent_outputs=True, sources=(*megatron.sources, *SOURCES),
                    parallelism=MEGATRON_2021)

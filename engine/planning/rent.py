@@ -37,7 +37,8 @@ from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, paralle
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
-LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "micro_batch",
+LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp",
+               "pipeline_layout", "micro_batch",
                "grad_accum", "checkpointing", "offload")
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
@@ -125,6 +126,21 @@ def gpu_counts(gpus_per_node: int, max_gpus: int = MAX_RENT_GPUS) -> list[tuple[
         out.append((gpus_per_node, nodes))
         nodes *= 2
     return out
+
+
+def node_gpus(s: Scenario, gpu: str) -> int:
+    """GPUs a rented node of `gpu` holds: the scenario's own count for its own GPU; for another type the server it is
+    rented in, not the user's machine (a 1-GPU desktop set-up had rented B200s one to a node, "2 x B200 (2 nodes)"):
+    a tray of 4 for the NVL72 racks' GPUs (GB200 / GB300 NVL72: 18 compute trays of 4 GPUs; the 4-GPU trays
+    speed_search.py keeps tensor parallelism in), 8 for the SXM parts on an NVSwitch or NVLink baseboard (the DGX-1,
+    DGX A100, DGX H100 and DGX B200 datasheets the GPU presets cite: 8 GPUs a system); other cards (PCIe, NVLink
+    bridge pairs, Grace Hopper superchips) the scenario's count."""
+    preset = gpu_presets()[gpu]
+    if gpu == s.gpu or preset.interconnect == "NVLink bridge" or not preset.interconnect.startswith("NVLink"):
+        return s.gpus_per_node
+    if preset.nvlink_domain_gpus:
+        return 4
+    return s.gpus_per_node if preset.host_link_bandwidth_bytes_per_s else 8
 
 
 def checkpoint_bytes(s: Scenario) -> tuple[float, str]:
@@ -303,7 +319,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             dropped.append(RentOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED)))
             continue
         best_cost = last_cost = math.inf
-        for gpn, nodes in gpu_counts(s.gpus_per_node, max_gpus):
+        for gpn, nodes in gpu_counts(node_gpus(s, gpu), max_gpus):
             if cancel is not None and cancel():
                 break  # the window closed or the set-up changed: what was found so far is returned
             base = _base(s, gpu, gpn, nodes)

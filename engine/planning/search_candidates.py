@@ -64,9 +64,14 @@ def timed(times: dict[Scenario, StepTime], s: Scenario) -> StepTime:
 
 
 def _sharded(keys: dict[str, Any], offload: str) -> dict[str, Any]:
-    """The layout's keys with the ZeRO stage offload needs (DeepSpeed offloads from ZeRO-2 and ZeRO-3), FSDP off."""
+    """The layout's keys with the ZeRO stage offload needs (DeepSpeed offloads from ZeRO-2 and ZeRO-3). An FSDP layout
+    keeps FSDP to offload the weights with the optimizer (FSDP's CPUOffload(offload_params=True) and FSDP2's
+    CPUOffloadPolicy put the parameters and gradients on the CPU and step the optimizer there; peft 5d602fdbff04
+    docs/source/accelerate/fsdp.md fsdp_offload_params for FSDP-QLoRA), as Make it fit's offload plan does: the
+    search had switched it to DeepSpeed's ZeRO-3 (fsdp=False), which torchtune and torchtitan do not have. FSDP has
+    no optimizer-only offload: that one stays DeepSpeed's ZeRO-2 offload."""
     zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
-    return {**keys, "zero_stage": zero, "fsdp": keys["fsdp"] and offload == "none"}
+    return {**keys, "zero_stage": zero, "fsdp": keys["fsdp"] and offload in ("none", "optimizer+params")}
 
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:

@@ -30,6 +30,7 @@ from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from ..workloads import require_training
+from .pipeline_chunks import divisors, micro_batches, pipeline_sizes, virtual_stages
 from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs
 from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
 
@@ -81,51 +82,6 @@ class SpeedSearch:
     ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
 
 
-def _divisors(n: int, limit: int) -> list[int]:
-    out, d = [], 1
-    while d <= min(n, limit):
-        if n % d == 0:
-            out.append(d)
-        d *= 2
-    return out
-
-
-def _pipeline_sizes(n: int, layers: int, counted: int) -> list[int]:
-    """Pipeline sizes for n = GPUs / (tp x cp): powers of two up to the layers (a split may then be uneven), and any
-    other divisor of n that splits the layers, or the layers with the embedding and loss the scenario counts in the
-    split, evenly (SC21's GPT-3 175B ran PP 12 of 96 layers and its 530B PP 35 of 105, arXiv:2104.04473 Table 2;
-    NVIDIA's DGX Cloud Llama 3.1 405B PP 9 of 126, dgxc-benchmarking llama3.1 README)."""
-    sizes = set(_divisors(n, layers))
-    sizes.update(d for d in range(3, min(n, layers) + 1) if n % d == 0 and (layers % d == 0 or counted % d == 0))
-    return sorted(sizes)
-
-
-def _virtual_stages(pp: int, layers: int, counted: int) -> list[int]:
-    """Model chunks per rank of the interleaved schedule: every v > 1 that splits the layers evenly over pp x v
-    chunks, counting the embedding and loss where the scenario does (consistency._split_layers; Megatron's
-    get_num_layers_to_build). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Three stand
-    for them, as for the micro-batches: each more costs the search a layout's memory estimates, and the bubble falls
-    smoothly with the chunks down to its warm-up sends (engine/timing/model.py): the fewest, the most (one layer
-    per chunk, Nemotron-4 340B's VPP 12 of 96 layers at PP 8) and two layers per chunk (DGX Cloud's Llama 3.1 405B
-    at PP 8 VPP 8 and PP 9 VPP 7; a middle value where no split gives two)."""
-    if pp == 1:
-        return []
-    even = [v for v in range(2, counted // pp + 1) if counted % (pp * v) == 0 or layers % (pp * v) == 0]
-    two = [v for v in even if counted // (pp * v) == 2 or layers // (pp * v) == 2]
-    return sorted({even[0], (two or [even[len(even) // 2]])[0], even[-1]}) if even else []
-
-
-def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
-    """Micro-batches keeping the replica's share of the global batch whole. The interleaved schedule runs only when
-    the micro-batches of a step come in whole groups of pp (Megatron-Core megatron/core/pipeline_parallel/
-    schedules.py forward_backward_pipelining_with_interleaving: microbatch_group_size_per_vp_stage, pp by default,
-    must lie in [pp, micro-batches], and a last group smaller than pp is refused)."""
-    micro = _divisors(per_replica, per_replica)
-    if schedule == "interleaved-1f1b":
-        micro = [mb for mb in micro if (per_replica // mb) % pp == 0]
-    return micro
-
-
 def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
               method: str) -> list[tuple[int, bool]]:
     """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the method (parallelism.py); ZeRO-2,
@@ -158,23 +114,24 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
         for cp in CPS:
             if world % (tp * cp) or (cp > 1 and s.seq_len // cp < MIN_TOKENS_PER_CP_RANK) or s.seq_len % (2 * cp):
                 continue
-            for pp in _pipeline_sizes(world // (tp * cp), spec.layers, counted):
+            for pp in pipeline_sizes(world // (tp * cp), spec.layers, counted):
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
                 per_replica = global_batch // dp
-                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in _virtual_stages(pp, spec.layers, counted)]
-                eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
+                schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
+                                                 for v, layout in virtual_stages(s, pp, spec.layers, counted)]
+                eps = [e for e in divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
                 full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
                 zeros = [unsharded] if dp == 1 else [unsharded, (2, False), full_shard]
-                for sched, vpp in schedules:
-                    micro = _micro_batches(per_replica, pp, sched)
+                for sched, vpp, layout in schedules:
+                    micro = micro_batches(per_replica, pp, sched)
                     if not micro:
                         continue
                     for ep in eps:
                         for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros, s.method):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
-                                   "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
+                                   "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp, **layout,
                                    "_per_replica": per_replica, "_micro": micro}
 
 
@@ -323,10 +280,22 @@ def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, flo
             len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
 
 
+def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
+    """Whether a listed plan leaves p no reason to be picked (issue 23 item 5): at least as fast (within TIE), no
+    more memory (within TIE) and at least as plain in offload, kinds of model parallelism and sharding: the same
+    layout recomputing more at no memory saved, another ZeRO stage of a tiny LoRA optimizer, or a needless extra
+    dimension at the speed of a plainer plan are not alternatives an expert would weigh; nor is a plan that offloads
+    more than one as fast (what _best leaves out within a tie, also across ties of the offload-weighted speed)."""
+    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
+               and (OFFLOAD_COST.get(q.scenario.offload, 0) < OFFLOAD_COST.get(p.scenario.offload, 0)
+                    or q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE)
+                    and _plainness(base, q)[:3] <= _plainness(base, p)[:3]) for q in listed)
+
+
 def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
     """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
     of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
-    plan per distinct speed-and-memory outcome."""
+    plan per distinct speed-and-memory outcome, and none that a plan above it dominates (_dominated)."""
     ranked = sorted(plans, key=lambda p: -ranking_speed(p))
     out: list[SpeedPlan] = []
     seen: set[tuple[float, int]] = set()
@@ -338,7 +307,8 @@ def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> lis
         planned = [SpeedPlan(p.scenario, {}, memo(p.scenario), p.time, True) for p in tied]  # type: ignore[arg-type]
         for p in sorted(planned, key=lambda p: _plainness(base, p)):
             key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
-            if OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n:
+            if (OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n
+                    and not _dominated(base, p, out)):
                 seen.add(key)
                 out.append(p)
     return out
@@ -361,13 +331,16 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
         top: list[dict[str, Any]] = []
         for p in ranked:
-            layout = {k: getattr(p.scenario, k) for k in keys}
+            # an offloading plan's ZeRO stage and FSDP are the offload's (search_candidates._sharded), not its layout's
+            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
+                                                                                                          "fsdp")}
             if layout not in top:
                 top.append(layout)
             if len(top) >= 3:
                 break
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
-        chosen = [lay for lay in layouts if {k: lay[k] for k in keys} in top] if top else out.ranked[:VARIANT_LAYOUTS]
+        chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
+            out.ranked[:VARIANT_LAYOUTS])
         variants = []
         if s.optimizer in ("adamw", "adamw-fused"):
             variants.append(s.with_unchecked(optimizer="adamw-8bit"))
