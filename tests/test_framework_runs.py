@@ -74,6 +74,7 @@ def test_hugging_face_recomputes_whole_layers_only():
         f'{HF_LABEL} recomputes whole layers only: checkpointing "selective" cannot run in it.']
     assert "GradientCheckpointingLayer" in _source("huggingface", "checkpointing")
     assert [lay.changes for lay in runnable_layouts(s)] == [{"checkpointing": "full"}]  # the nearest it runs
+    assert str(runnable_layouts(s)[0].step) == f"set checkpointing=full so {HF_LABEL} can run the training"
     assert any("whole layers only" in str(w) for w in estimate(s).warnings)  # estimated as typed, with the reason
 
 

@@ -19,6 +19,10 @@ _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False},
 _STEP = QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the layout")
 _TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the layout")
 _WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the layout")
+# ... where only the checkpointing mode or the training method changes (engine/frameworks/runs.py)
+_RUNS = (QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the training"),
+         QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the training"),
+         QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the training"))
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,9 @@ def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> R
     changes = {k: file_form(getattr(r, k)) for k in (*fix, "grad_accum") if getattr(r, k) != getattr(s, k)}
     settings = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changes.items())
     label = defaults_for(s.framework).label
+    texts = _RUNS if set(fix) <= {"checkpointing", "method"} else (_STEP, _TITLE, _WITH)
     return RunnableLayout(r, changes, reasons, settings, *(message(t, settings=settings, framework=label)
-                                                           for t in (_STEP, _TITLE, _WITH)))
+                                                           for t in texts))
 
 
 def runnable_layouts(s: Scenario) -> tuple[RunnableLayout, ...]:
