@@ -1,7 +1,9 @@
 """The set-up's parallelism controls as the scenario's framework can run them (its row's parallelism facts,
 engine/frameworks/parallelism.py, each with its source): the pipeline schedule and sharding lists offer what the
 framework runs, a degree it has no parallelism for (pp, tp, cp, ep) is greyed out at 1 with the reason as its
-tooltip, as the expert-parallel box already was for a dense model.
+tooltip, as the expert-parallel box already was for a dense model; a framework with one pipeline schedule shows it
+fixed (greyed, saying so). The checkpointing and method lists follow its row's runs (engine/frameworks/runs.py): a
+mode or method it lacks stays listed, greyed, with the reason as the item's tooltip.
 
 A scenario's own setting is never changed here, so a loaded file and a framework switch keep every value: a value the
 framework cannot run stays shown, in the warning colour, with the estimate's sentence
@@ -12,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QStyledItemDelegate, QWidget
 
 from engine import Scenario
 from engine.frameworks.defaults import defaults_for
@@ -34,10 +37,16 @@ class ParallelLimits(QObject):
     schedule and the sharding as the scenario's framework can run them."""
 
     def __init__(self, form: QFormLayout, degrees: dict[str, QSpinBox], zero: ValueCombo,
-                 edit: Callable[[dict[str, Any]], None], parent: QObject | None = None) -> None:
+                 edit: Callable[[dict[str, Any]], None], parent: QObject | None = None,
+                 runs: dict[str, ValueCombo] | None = None) -> None:
         super().__init__(parent)
         self._form, self._degrees, self.zero = form, degrees, zero
         self._zero_items = [(zero.itemData(i), zero.itemText(i)) for i in range(zero.count())]
+        # the scenario keys whose choices follow the framework's runs ("checkpointing", "method"), with their items
+        self._runs = {key: (combo, [(combo.itemData(i), combo.itemText(i)) for i in range(combo.count())])
+                      for key, combo in (runs or {}).items()}
+        for combo, _ in self._runs.values():  # a list view's delegate draws each item's own colour (a greyed choice)
+            combo.setItemDelegate(QStyledItemDelegate(combo))
         self.schedule = ValueCombo()
         self._schedule_items = choice_items("pp_schedule", {
             "1f1b": self.tr("1F1B: one forward, one backward"),
@@ -66,7 +75,8 @@ class ParallelLimits(QObject):
 
     def remember_tooltips(self) -> None:
         """Each control's own tooltip, given back when its framework runs what it sets again."""
-        self._tips = {w: w.toolTip() for w in (*self._degrees.values(), self.schedule, self.zero)}
+        self._tips = {w: w.toolTip() for w in (*self._degrees.values(), self.schedule, self.zero,
+                                               *(combo for combo, _ in self._runs.values()))}
 
     def show(self, s: Scenario, is_moe: bool) -> None:
         caps = capabilities(s)  # what it runs with the scenario's method (QLoRA: no TP in Hugging Face)
@@ -109,6 +119,30 @@ class ParallelLimits(QObject):
                     sentences.get("zero") or sentences.get("zero_with_pp", ""))
         self._offer(self.schedule, self._schedule_items, s.pp_schedule, lambda v: v in caps.pp_schedules,
                     sentences.get("pp_schedule") or sentences.get("pp", ""))
+        if caps.pp_schedules == (s.pp_schedule,):  # its only schedule: a one-item list, fixed, saying so
+            only = dict(self._schedule_items).get(s.pp_schedule, s.pp_schedule)
+            self._mark(self.schedule, False, self.tr("%1 runs only this pipeline schedule (%2).").replace(
+                "%1", label).replace("%2", only))
+        for key, (combo, items) in self._runs.items():
+            self._follow(combo, items, key, s, sentences.get(key, ""))
+
+    def _follow(self, combo: ValueCombo, items: list[tuple[Any, str]], key: str, s: Scenario, sentence: str) -> None:
+        """Every choice listed, those the framework lacks greyed with the reason as their tooltip; the scenario's own
+        value stays chosen and enabled, marked, where the framework cannot run it (a loaded file keeps its value)."""
+        current = getattr(s, key)
+        reasons = {v: _reason(s, key, v) for v, _ in items}
+        marked = self.tr("⚠ %1 — this framework cannot run it")
+        offered = tuple((v, marked.replace("%1", text) if reasons[v] and v == current else text) for v, text in items)
+        if self._shown.get(combo) != (offered, *reasons.values()):  # rebuilding a combo is slow: only on a change
+            self._shown[combo] = (offered, *reasons.values())
+            combo.set_items(offered)
+            for i, (value, _) in enumerate(offered):
+                combo.model().item(i).setEnabled(not reasons[value] or value == current)
+                combo.setItemData(i, reasons[value] or None, Qt.ItemDataRole.ToolTipRole)
+                greyed = bool(reasons[value]) and value != current  # drawn grey in the open list too
+                combo.setItemData(i, QColor(text_colour("muted")) if greyed else None, Qt.ItemDataRole.ForegroundRole)
+        combo.set_value(current)
+        self._mark(combo, True, sentence)
 
     def _offer(self, combo: ValueCombo, items: list[tuple[Any, str]], current: Any, runs: Callable[[Any], bool],
                sentence: str) -> None:
@@ -130,7 +164,17 @@ class ParallelLimits(QObject):
         for w in (widget, label) if label is not None else (widget,):
             w.setEnabled(enabled)
             w.setToolTip(tip or self._tips.get(widget, ""))
-            restyle(w, f"color: {text_colour('tight')};" if warn else "")
+            colour = f"color: {text_colour('tight')};"  # a list's own text only, not its open list's items
+            restyle(w, "" if not warn else f"QComboBox {{ {colour} }}" if isinstance(w, QComboBox) else colour)
+
+
+def _reason(s: Scenario, key: str, value: Any) -> str:
+    """The estimate's sentence for the framework not running s with key set to value ("" where it runs it)."""
+    other = s.with_unchecked(**{key: value})
+    names = cannot_run(other)
+    if key not in names:
+        return ""
+    return tr_message(unsupported_settings(other)[names.index(key)])
 
 
 def _zero_runs(caps: Parallelism, pp: int) -> Callable[[Any], bool]:

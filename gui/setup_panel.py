@@ -166,7 +166,8 @@ class SetupPanel(EditorPanel):
         pform.addRow(self.tr("Sharding (ZeRO / FSDP)"), self.zero)
         # the pipeline schedule under PP, and what the scenario's framework runs (engine/frameworks/parallelism.py)
         self.limits = ParallelLimits(pform, {"tp": self.tp, "pp": self.pp, "ep": self.ep, "cp": self.cp}, self.zero,
-                                     lambda changes: self._edit(changes), self)
+                                     lambda changes: self._edit(changes), self,
+                                     runs={"checkpointing": self.checkpointing, "method": self.method})
         self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
         self.offload = ValueCombo(choice_items("offload", {
             "none": self.tr("none"),

@@ -77,6 +77,7 @@ def test_the_search_of_a_huge_cluster_is_bounded_and_says_so(capsys, tmp_path):
     from engine.cli import main
     from engine.planning import speed_search as search
     from engine.planning.speed_report import render_speed
+    from engine.planning.techniques import CHECKPOINTINGS  # the most policies a search tries
 
     data = {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 1024, "nodes": 100_000,
             "seq_len": 100_000_000, "framework": "pytorch"}
@@ -84,7 +85,7 @@ def test_the_search_of_a_huge_cluster_is_bounded_and_says_so(capsys, tmp_path):
     path.write_text(json.dumps(data))
     assert main(["fit", "--objective", "throughput", "--json", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
-    per_layout_most = 3 * len(search.CHECKPOINTINGS) * 2 * 20  # offloads x policies x bisection probes
+    per_layout_most = 3 * len(CHECKPOINTINGS) * 2 * 20  # offloads x policies x bisection probes
     assert report["search"]["limited"] is True and "most promising" in report["search"]["note"]
     assert report["search"]["estimates"] <= search.MAX_MEMORY_ESTIMATES + 3 * (search.VARIANT_MEMORY_ESTIMATES
                                                                                + per_layout_most)

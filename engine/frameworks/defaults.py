@@ -11,7 +11,9 @@ from dataclasses import dataclass, replace
 
 from . import parallelism as par
 from . import posttraining as rl
+from . import runs as rn
 from .megatron_2021 import megatron_2021_row
+from .megatron_2022 import megatron_2022_row
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
@@ -148,6 +150,7 @@ class FrameworkDefaults:
     posttraining: PostTrainingDefaults = rl.TRL
     profile: str = ""  # the time model's framework profile (presets/efficiency.json) when not this row's own id
     parallelism: par.Parallelism = par.ANY  # the layouts it can run, with their sources (frameworks/parallelism.py)
+    runs: rn.Runs = rn.ANY  # the checkpointing modes and training methods it runs, with their sources (frameworks/runs.py)
 
 
 _HF = FrameworkDefaults(
@@ -162,7 +165,7 @@ _HF = FrameworkDefaults(
      ("FSDP", "accelerate src/accelerate/utils/dataclasses.py at 16cb6eb80 FullyShardedDataParallelPlugin.__post_init__"
       ": fsdp_version = int(os.environ.get(\"FSDP_VERSION\", \"1\")), FullyShardedDataParallel unless 2 "
       "(fully_shard); the Trainer, axolotl and LLaMA-Factory shard through it")),
-    offers_liger_kernel=True, fsdp_version=1, parallelism=par.HUGGINGFACE,
+    offers_liger_kernel=True, fsdp_version=1, parallelism=par.HUGGINGFACE, runs=rn.HUGGINGFACE,
 )
 _DS = FrameworkDefaults(
     "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
@@ -194,7 +197,8 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
                   liger: bool) -> FrameworkDefaults:
     """A post-training framework's row: it trains through `base`'s machinery (memory facts and time profile)."""
     return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
-                   profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid])
+                   profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid],
+                   runs=rn.POST_TRAINING)
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
@@ -219,7 +223,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("FSDP", "the distributed recipes shard with FSDP2 fully_shard since pytorch/torchtune PR #1287 (full "
           "finetune, 2024-08-08), #1517 (LoRA) and #1536 (DPO, 2024-09-10); before them FullyShardedDataParallel "
           "(FSDP1: scenario key fsdp_version 1)")),
-        loss_outside_model=True, lora_adapters_in_model_dtype=True, parallelism=par.TORCHTUNE,
+        loss_outside_model=True, lora_adapters_in_model_dtype=True, parallelism=par.TORCHTUNE, runs=rn.TORCHTUNE,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -236,7 +240,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
         pipeline_returns_outputs=False, sp_gathers_per_block=True, fsdp_keeps_last_layer=True,
-        attention_kv_expanded=True, sp_batch_first_copies=True, parallelism=par.TORCHTITAN,
+        attention_kv_expanded=True, sp_batch_first_copies=True, parallelism=par.TORCHTITAN, runs=rn.TORCHTITAN,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
@@ -284,7 +288,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
         lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True, parallelism=par.MEGATRON,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
-        posttraining=rl.MEGATRON_SWIFT, pipeline_layouts=True),
+        posttraining=rl.MEGATRON_SWIFT, runs=rn.MEGATRON, pipeline_layouts=True),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True, "unsloth",
         (("loss", "unsloth_zoo fused_linear_cross_entropy / unsloth_fused_ce_loss: the lm_head and the loss run "
@@ -295,6 +299,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "adapters to the input's dtype"),
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
         kernels_save_as_compiled=True, fused_lora_kernels=True, posttraining=rl.UNSLOTH, parallelism=par.UNSLOTH,
+        runs=rn.UNSLOTH,
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
@@ -319,11 +324,12 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("FSDP", "lightning/fabric/strategies/fsdp.py FSDPStrategy.setup_module wraps the model in "
           "torch.distributed.fsdp.FullyShardedDataParallel (FSDP1)")),
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
-        lora_adapters_in_model_dtype=True, fsdp_version=1, parallelism=par.LITGPT,
+        lora_adapters_in_model_dtype=True, fsdp_version=1, parallelism=par.LITGPT, runs=rn.LITGPT,
     ),
     "pytorch": _PYTORCH,
     "olmo-core": replace(
         _PYTORCH, id="olmo-core", label="OLMo-core", fsdp_embedding_unit=True, parallelism=par.OLMO_CORE,
+        runs=rn.OLMO_CORE,
         sources=(("training", "allenai/OLMo-core: a PyTorch training loop of its own (FSDP2 fully_shard)"),
                  ("loss", "src/olmo_core/nn/functional/cross_entropy_loss.py at 7e58d12 cross_entropy_loss: "
                   "logits.float() then F.cross_entropy over the whole batch"),
@@ -350,7 +356,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     # presets/efficiency.json) all-reduces ZeRO-1's gradients, as BigScience's Megatron-DeepSpeed runs of 2022 ran it
     "deepspeed-2022": replace(
         _DS, id="deepspeed-2022", label="DeepSpeed 0.4.4-0.12 (2021-2023)", profile="deepspeed-2022",
-        parallelism=par.DEEPSPEED_2022, sources=(*_DS.sources,
+        parallelism=par.DEEPSPEED_2022, runs=rn.DEEPSPEED_2022, sources=(*_DS.sources,
                  ("ZeRO-1 gradients", "deepspeedai/DeepSpeed deepspeed/runtime/engine.py at 2151c787a (2022-02-18) "
                   "_configure_zero_optimizer: contiguous_gradients = False for stage 1 (since pull request #1246, "
                   "6ae756c03, v0.4.4), so zero/stage_1_and_2.py reduce_ipg_grads takes buffered_reduce_fallback and "
@@ -360,7 +366,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     "deepspeed-2021": replace(
         _DS, id="deepspeed-2021", label="DeepSpeed (April 2021)", profile="deepspeed-2021",
         bf16_optimizer_without_zero=False,  # BF16_Optimizer came in 2022 (microsoft/DeepSpeed pull request #1801)
-        parallelism=par.DEEPSPEED_2021, sources=(*_DS.sources,
+        parallelism=par.DEEPSPEED_2021, runs=rn.DEEPSPEED_2021, sources=(*_DS.sources,
                  ("ZeRO-3 of April 2021", "deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b "
                   "(2021-04-08): stage3.py fetch_sub_module gathers each submodule's parameters before it runs and "
                   "waits (_synchronize_communication: torch.cuda.synchronize()); partition_parameters.py "
@@ -373,7 +379,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     "internevo": replace(
         _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
         bf16_optimizer_without_zero=False,  # its own HybridZeroOptimizer, not DeepSpeed's
-        pipeline_recv_once=False, cross_entropy="fused", parallelism=par.INTERNEVO,
+        pipeline_recv_once=False, cross_entropy="fused", parallelism=par.INTERNEVO, runs=rn.INTERNEVO,
         sources=(("training", "InternLM/InternEvo at c18bec9 (July 2023, the commit that wrote "
                   "doc/en/train_performance.md's table): train.py, internlm/solver/optimizer/hybrid_zero_optim.py"),
                  ("ZeRO-1", "hybrid_zero_optim.py HybridZeroOptimizer: parallel.zero1 ranks each keep the fp32 master "
@@ -386,9 +392,11 @@ TABLE: dict[str, FrameworkDefaults] = {
                  ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
                   "defaults)"))),
     "aleph-alpha-scaling": replace(_DS, id="aleph-alpha-scaling", label="Aleph Alpha Scaling", profile="aleph-alpha-scaling",
-        parallelism=par.ALEPH_ALPHA_SCALING,
+        parallelism=par.ALEPH_ALPHA_SCALING, runs=rn.ALEPH_ALPHA_SCALING,
         sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory as DeepSpeed ZeRO-1; time: efficiency.json)"),)),
-    "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer", True),
+    # TRL's trainers subclass transformers.Trainer: its gradient checkpointing (the Hugging Face row's)
+    "trl": replace(_post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer",
+                                 True), runs=rn.HUGGINGFACE),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                           "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "
                           "fsdp; fsdp2 is fully_shard)", False),
@@ -403,17 +411,8 @@ TABLE: dict[str, FrameworkDefaults] = {
 # Megatron-LM as the SC21 paper (arXiv:2104.04473, April 2021) ran it: engine/frameworks/megatron_2021.py
 TABLE["megatron-2021"] = megatron_2021_row(TABLE["megatron"])
 
-# Megatron-LM of 2022 to mid-2023: Megatron's memory facts; its time profile ("megatron-2022" in efficiency.json)
-# runs every data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it
-TABLE["megatron-2022"] = replace(
-    TABLE["megatron"], id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
-    tp_comm_overlap=False, pipeline_layouts=False, parallelism=par.MEGATRON_2022, sources=(
-        *TABLE["megatron"].sources, (
-        "data-parallel collectives of 2022-2023", "NVIDIA/Megatron-LM megatron/training.py train_step at 285068c8 "
-        "(2023-01-11, arXiv:2402.15627's): forward_backward_func, then optimizer.reduce_model_grads (distrib_optimizer"
-        ".py: _reduce_scatter_base of each fp32 gradient buffer), step, then gather_model_params (_all_gather_base); "
-        "--overlap-grad-reduce came at 2d5220a424 (2023-08-16); arguments.py there: no --tp-comm-overlap, "
-        "--transformer-impl default 'local' (no Transformer Engine modules)")))
+# Megatron-LM of 2022 to mid-2023 (time profile "megatron-2022"): engine/frameworks/megatron_2022.py
+TABLE["megatron-2022"] = megatron_2022_row(TABLE["megatron"])
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

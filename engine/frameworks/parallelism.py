@@ -245,7 +245,7 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), methods=(
     ("qlora", Parallelism(sources=(("parallelism", "Megatron-Bridge 067f987df03b has no QLoRA (src/megatron/bridge/"
                                                    "peft: LoRA, canonical LoRA, DoRA; models/README.md line 314 lists "
                                                    "'PEFT model support (LoRA, QLoRA)' under Future Enhancements): the "
-                                                   "method itself, not a layout, so not modelled here"),))),
+                                                   "method itself, not a layout: engine/frameworks/runs.py MEGATRON"),))),
 ), sources=(
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM at d98e8a64ddf3: --use-distributed-optimizer is ZeRO-1; ZeRO-2 and ZeRO-3 are "

@@ -11,6 +11,7 @@ from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..scenario.framework_support import runs_method
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 
@@ -93,6 +94,25 @@ def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[di
     if chosen and not runs:
         runs = [lay for lay in ranked if framework_runs_layout(variant, lay, "none")][:n]
     return runs
+
+
+def method_variants(s: Scenario) -> list[Scenario]:
+    """The method/numerics changes the speed search tries: 8-bit AdamW, LoRA (r=16, all linear layers), QLoRA, and
+    where s's framework lacks s's method the nearest it has (engine/frameworks/runs.py: LoRA for Megatron's QLoRA);
+    only those its framework runs on s's GPUs."""
+    variants = []
+    if s.optimizer in ("adamw", "adamw-fused"):
+        variants.append(s.with_unchecked(optimizer="adamw-8bit"))
+    bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
+    if s.method in ("full", "freeze"):
+        variants.append(s.with_unchecked(method="lora", lora_rank=16, lora_targets="all-linear", precision=bf16))
+    if s.method != "qlora":
+        variants.append(s.with_unchecked(method="qlora", lora_rank=16 if s.method not in ("lora",) else s.lora_rank,
+                                         lora_targets="all-linear" if s.method != "lora" else s.lora_targets,
+                                         precision=bf16))
+    if not runs_method(s, s.method):
+        variants.append(s.with_unchecked(method=defaults_for(s.framework).runs.nearest_method(s.method, s.world_size)))
+    return [v for v in variants if runs_method(v, v.method)]
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:

@@ -25,14 +25,15 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
+from ..scenario.framework_support import runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from ..workloads import require_training
 from .pipeline_chunks import divisors, micro_batches, pipeline_sizes, virtual_stages
-from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs
-from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
+from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs, method_variants
+from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
 TPS = (1, 2, 4, 8)
 CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
@@ -170,9 +171,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
     found: list[Found] = []
-    checkpointings = techniques.checkpointings
-    if base.checkpointing not in CHECKPOINTINGS and checkpointings == CHECKPOINTINGS:
-        checkpointings = (base.checkpointing, *CHECKPOINTINGS)
+    checkpointings = checkpointings_for(base, techniques)  # only those base's framework runs (frameworks/runs.py)
     configs = []
     for layout in layouts:
         per_replica = layout["_per_replica"]
@@ -187,6 +186,8 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
     if record:
         out.layouts += len(configs)
         out.ranked = [c[4] for c in configs]
+    if not runs_method(base, base.method):  # ranked for the variants, but no plan of a method it lacks (runs.py)
+        return found
 
     fastest: list[float] = []  # tokens/s of the keep fastest plans found so far, a heap: its first is the slowest
 
@@ -341,17 +342,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
         chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
             out.ranked[:VARIANT_LAYOUTS])
-        variants = []
-        if s.optimizer in ("adamw", "adamw-fused"):
-            variants.append(s.with_unchecked(optimizer="adamw-8bit"))
-        bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
-        if s.method in ("full", "freeze"):
-            variants.append(s.with_unchecked(method="lora", lora_rank=16, lora_targets="all-linear", precision=bf16))
-        if s.method != "qlora":
-            variants.append(s.with_unchecked(method="qlora", lora_rank=16 if s.method not in ("lora",) else s.lora_rank,
-                                             lora_targets="all-linear" if s.method != "lora" else s.lora_targets,
-                                             precision=bf16))
-        for v in variants:
+        for v in method_variants(s):
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)

@@ -8,6 +8,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..scenario import Scenario
+from ..scenario.framework_support import runs_checkpointing
+
 CHECKPOINTINGS = ("none", "selective", "full")
 OFFLOADS = ("none", "optimizer", "optimizer+params")  # tried in this order, each only where the plainer did not fit
 
@@ -32,3 +35,13 @@ class Techniques:
 
 
 ALL_TECHNIQUES = Techniques()
+
+
+def checkpointings_for(base: Scenario, techniques: Techniques) -> tuple[str, ...]:
+    """The recomputation policies a search tries on base: the techniques' (base's own first where it is none of
+    them, op-selective, and the techniques are all of them), only those base's framework runs (engine/frameworks/
+    runs.py: Hugging Face recomputes whole layers only, 2021 Megatron-LM had no selective recomputation)."""
+    modes = techniques.checkpointings
+    if base.checkpointing not in CHECKPOINTINGS and modes == CHECKPOINTINGS:
+        modes = (base.checkpointing, *CHECKPOINTINGS)
+    return tuple(m for m in modes if runs_checkpointing(base, m))

@@ -1,5 +1,6 @@
 """The settings of a scenario its framework cannot run, in plain sentences: read from the framework's row
-(engine/frameworks/parallelism.py, each fact with its source). A warning, never a refusal: saved scenarios and
+(engine/frameworks/parallelism.py for the layouts, engine/frameworks/runs.py for the checkpointing modes and training
+methods, each fact with its source). A warning, never a refusal: saved scenarios and
 published runs keep loading; the searches (engine/planning/) do not propose such layouts."""
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ _WITH_METHOD = {
 # _BNB_QLORA_TP)
 _QLORA_TP = QT_TRANSLATE_NOOP("engine", "{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} "
                                         "cannot run in it.")
+# a checkpointing mode or training method it has no code for (engine/frameworks/runs.py)
+_LAYERS_ONLY = QT_TRANSLATE_NOOP("engine", "{framework} recomputes whole layers only: checkpointing \"{checkpointing}\" "
+                                           "cannot run in it.")
+_NO_CHECKPOINTING = QT_TRANSLATE_NOOP("engine", "{framework} has no checkpointing \"{checkpointing}\": it runs "
+                                                "{checkpointings}.")
+_NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
+_ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
@@ -61,8 +69,20 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     or s is served, not trained (a serving engine's layouts are engine/serving's)."""
     if s.workload == "inference":
         return ()
-    return defaults_for(s.framework).parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero,
-                                                            s.method)
+    row = defaults_for(s.framework)
+    return (row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method)
+            + row.runs.cannot_run(s.checkpointing, s.method, s.world_size))
+
+
+def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:
+    """Whether s's framework runs the checkpointing mode (engine/frameworks/runs.py); any for a served scenario."""
+    return s.workload == "inference" or checkpointing in defaults_for(s.framework).runs.checkpointings
+
+
+def runs_method(s: Scenario, method: str) -> bool:
+    """Whether s's framework runs the training method on s's GPUs (engine/frameworks/runs.py)."""
+    return s.workload == "inference" or "method" not in defaults_for(s.framework).runs.cannot_run("none", method,
+                                                                                                    s.world_size)
 
 
 def framework_runs(s: Scenario) -> bool:
@@ -90,6 +110,23 @@ def unsupported_settings(s: Scenario) -> list[Message]:
     base_4bit = s.method == "qlora" and "tp" not in row.parallelism.cannot_run(s.tp, 1, "1f1b", 1, 1, 0, "lora")
     out = []
     for name in names:
+        if name in ("checkpointing", "method"):
+            out.append(_runs_sentence(s, name))
+            continue
         text = _SENTENCES[name] if name in own else _QLORA_TP if name == "tp" and base_4bit else _WITH_METHOD[name]
         out.append(message(text, **{k: v for k, v in fields.items() if "{" + k + "}" in text}))
     return out
+
+
+def _runs_sentence(s: Scenario, name: str) -> Message:
+    """The sentence for a checkpointing mode or a training method s's framework does not run (frameworks/runs.py)."""
+    row = defaults_for(s.framework)
+    if name == "method":
+        text = _ONE_GPU if s.method in row.runs.one_gpu else _NO_METHOD
+        return message(text, framework=row.label, method=method_name(s.method), **(
+            {"gpus": s.world_size} if text == _ONE_GPU else {}))
+    modes = row.runs.checkpointings
+    if set(modes) <= {"none", "full"}:
+        return message(_LAYERS_ONLY, framework=row.label, checkpointing=s.checkpointing)
+    return message(_NO_CHECKPOINTING, framework=row.label, checkpointing=s.checkpointing,
+                   checkpointings=", ".join(modes))

@@ -19,6 +19,10 @@ _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False},
 _STEP = QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the layout")
 _TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the layout")
 _WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the layout")
+# ... where only the checkpointing mode or the training method changes (engine/frameworks/runs.py)
+_RUNS = (QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the training"),
+         QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the training"),
+         QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the training"))
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,16 @@ def _sharding(s: Scenario, most: int) -> dict[str, Any]:
             **({"distributed_optimizer": False} if s.distributed_optimizer and most < 1 else {})}
 
 
+def _runs_fix(s: Scenario, name: str) -> dict[str, Any]:
+    """The nearest checkpointing mode or training method the framework runs (engine/frameworks/runs.py): selective
+    and op-selective for each other, else full recomputation; QLoRA's adapters without the 4-bit base (LoRA), else
+    full training (a change of what is trained, which the plans flag)."""
+    runs = defaults_for(s.framework).runs
+    if name == "checkpointing":
+        return {"checkpointing": runs.nearest_checkpointing(s.checkpointing)}
+    return {"method": runs.nearest_method(s.method, s.world_size)}
+
+
 def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """The change sets that make s runnable: one, or two where the conflict is between two settings."""
     caps = capabilities(s)  # the method's limits too (LoRA, QLoRA)
@@ -52,6 +66,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(pp_schedule="1f1b" if "1f1b" in caps.pp_schedules else caps.pp_schedules[0], vpp=1)
         elif name == "zero":
             fix.update(_sharding(s, caps.max_zero))
+        elif name in ("checkpointing", "method"):
+            fix.update(_runs_fix(s, name))
     if "zero_with_pp" not in names:
         return [fix]
     # both ways out: keep the sharding and drop the pipeline; keep the pipeline and shard as far as it runs with one
@@ -71,13 +87,15 @@ def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> R
     changes = {k: file_form(getattr(r, k)) for k in (*fix, "grad_accum") if getattr(r, k) != getattr(s, k)}
     settings = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changes.items())
     label = defaults_for(s.framework).label
+    texts = _RUNS if set(fix) <= {"checkpointing", "method"} else (_STEP, _TITLE, _WITH)
     return RunnableLayout(r, changes, reasons, settings, *(message(t, settings=settings, framework=label)
-                                                           for t in (_STEP, _TITLE, _WITH)))
+                                                           for t in texts))
 
 
 def runnable_layouts(s: Scenario) -> tuple[RunnableLayout, ...]:
     """The runnable layouts nearest to s on its GPUs with its global batch, most faithful first; () when its
-    framework runs s as it is. Each unsupported dimension (pp, tp, cp, ep: the framework's, or with s's training
+    framework runs s as it is. A checkpointing mode or a training method it lacks becomes the nearest it runs
+    (_runs_fix). Each unsupported dimension (pp, tp, cp, ep: the framework's, or with s's training
     method, as tp with Hugging Face's QLoRA) is folded into data parallelism, an
     unsupported schedule becomes one it runs (1F1B, one chunk), sharding deeper than it has is capped; ZeRO-2/3 with a
     pipeline where only shallower sharding runs with one gives both ways out: no pipeline (the sharding kept) first,

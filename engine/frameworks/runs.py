@@ -1,0 +1,155 @@
+"""Which activation-checkpointing modes and training methods each framework runs, each fact with where it is written,
+at the release its row of engine/frameworks/defaults.py describes (issue 23 item 5: plans experts would choose).
+
+The scenario's `checkpointing` is none, full, selective (what the framework calls selective: FrameworkDefaults.
+selective, Megatron's attention-core recompute or a per-op policy) or op-selective (torchtitan's per-op policy); its
+`method` is full, freeze, lora or qlora. A fact that was not read stays permissive (the setting is allowed) and says so
+in its source: a setting is refused only where the framework's own code has no such thing or refuses it. The searches
+(engine/planning/) do not propose what a framework cannot run; the estimate warns about it
+(engine/scenario/framework_support.py) and engine/scenario/runnable.py gives the nearest setting it runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# the scenario format's modes and methods (engine/scenario/format.py CHECKPOINTINGS, METHODS; that module imports this
+# package, so the names are repeated here and tests/test_framework_runs.py holds them equal)
+ALL_CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
+ALL_METHODS = ("full", "freeze", "lora", "qlora")
+WHOLE_LAYERS = ("none", "full")  # a framework that recomputes whole layers only
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    checkpointings: tuple[str, ...] = ALL_CHECKPOINTINGS  # the checkpointing modes it runs
+    lacks: tuple[str, ...] = ()  # the training methods it has no code for
+    one_gpu: tuple[str, ...] = ()  # the training methods it runs on a single GPU only
+    sources: tuple[tuple[str, str], ...] = ()  # (fact, where it is written); "not read" for the permissive ones
+
+    def cannot_run(self, checkpointing: str, method: str, gpus: int) -> tuple[str, ...]:
+        """The settings it cannot run, by name: "checkpointing", "method" (a method it lacks, or one it runs on a
+        single GPU only, on several)."""
+        out: tuple[str, ...] = ()
+        if checkpointing not in self.checkpointings:
+            out += ("checkpointing",)
+        if method in self.lacks or (method in self.one_gpu and gpus > 1):
+            out += ("method",)
+        return out
+
+    def nearest_checkpointing(self, checkpointing: str) -> str:
+        """The mode it runs nearest to one it does not: op-selective and selective stand for each other (a framework's
+        own selective recomputation), else it recomputes whole layers (full, which every framework runs)."""
+        other = {"op-selective": "selective", "selective": "op-selective"}.get(checkpointing)
+        return other if other in self.checkpointings else "full"
+
+    def nearest_method(self, method: str, gpus: int) -> str:
+        """The method it runs nearest to one it does not: QLoRA's adapters without the 4-bit base (LoRA), else every
+        weight trained (full)."""
+        lora = "lora" not in self.lacks and not ("lora" in self.one_gpu and gpus > 1)
+        return "lora" if method == "qlora" and lora else "full"
+
+
+ANY = Runs(sources=(("checkpointing, methods", "not read: every mode and method is allowed"),))
+_NOT_READ = ("methods", "not read (allowed)")
+
+# transformers' gradient_checkpointing wraps each decoder layer's whole __call__: no selective or per-op mode
+_TRANSFORMERS_LAYERS = ("huggingface/transformers at 00029cfa0ed7 src/transformers/modeling_layers.py "
+                        "GradientCheckpointingLayer.__call__: with gradient_checkpointing on, the whole decoder layer "
+                        "runs under self._gradient_checkpointing_func (torch.utils.checkpoint); "
+                        "TrainingArguments.gradient_checkpointing has no other mode")
+HUGGINGFACE = Runs(WHOLE_LAYERS, sources=(("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ))
+UNSLOTH = Runs(WHOLE_LAYERS, sources=(
+    ("checkpointing", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py: use_gradient_checkpointing True or "
+     "'unsloth' (offloaded) checkpoints transformers' decoder layers whole: " + _TRANSFORMERS_LAYERS),
+    _NOT_READ,
+))
+# torchtune's recipes: enable_activation_checkpointing wraps each TransformerSelfAttentionLayer; ac_mode selective is
+# every n-th layer (whole layers too), and its 'op' option cannot run (int('op'))
+TORCHTUNE = Runs(WHOLE_LAYERS, sources=(
+    ("checkpointing", "pytorch/torchtune at bd2a0fc7c314 recipes/full_finetune_distributed.py lines 667-670: "
+     "enable_activation_checkpointing wraps each TransformerSelfAttentionLayer (lora_finetune_*.py have only that "
+     "switch); torchtune/training/activations.py checkpoint_wrapper: ac_mode 'selective' checkpoints every "
+     "int(ac_option)-th layer whole (line 37), so the docstring's ac_option 'op' raises ValueError: no per-op or "
+     "attention-only recomputation"),
+    _NOT_READ,
+))
+# torchtitan: activation_checkpoint none | full | selective (per-op SAC) | memory-budget
+TORCHTITAN = Runs(lacks=("qlora",), sources=(
+    ("checkpointing", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/distributed/activation_checkpoint.py "
+     "ActivationCheckpointingConfig: none, full (FullAC), selective (SelectiveAC, per-op: saves matmul, attention "
+     "and collective outputs, recomputes every second matmul), memory-budget: selective and op-selective are its "
+     "SelectiveAC"),
+    ("methods", "torchtitan at b5bcd76c66d0: torchtitan/components/lora.py LoRA over the bf16 base; no 4-bit base "
+     "(no NF4 or bitsandbytes under torchtitan/): no QLoRA"),
+))
+LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
+    ("checkpointing", "Lightning-AI/litgpt at 26857050fe3f finetune/full.py line 110 (and adapter.py, lora_legacy.py) "
+     "FSDPStrategy(activation_checkpointing_policy={Block}), finetune/lora.py parallelize_fn (line 522) "
+     "checkpoint_wrapper on each transformer.h block: whole blocks only"),
+    ("methods", "litgpt 26857050fe3f finetune/lora.py lines 152-156: --quantize with devices * num_nodes > 1 raises "
+     "NotImplementedError('Quantization is currently not supported for multi-GPU training'): QLoRA on one GPU"),
+))
+OLMO_CORE = Runs(sources=(
+    ("checkpointing", "allenai/OLMo-core at fa6c5014c9f6 src/olmo_core/nn/transformer/config.py "
+     "TransformerActivationCheckpointingMode: full, selected_blocks, selected_modules (any module by name, the "
+     "attention's included), selected_ops (per-op SAC), budget: every mode is allowed"),
+    _NOT_READ,
+))
+_MEGATRON_SELECTIVE = ("NVIDIA/Megatron-LM at d98e8a64ddf3 megatron/core/transformer/transformer_config.py line 532 "
+                       "recompute_granularity: Literal['full', 'selective'] (selective: the modules of "
+                       "recompute_modules, core_attn by default); no per-op policy")
+MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",), sources=(
+    ("checkpointing", _MEGATRON_SELECTIVE),
+    ("methods", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b has no QLoRA (src/megatron/bridge/peft: LoRA, canonical "
+     "LoRA, DoRA; models/README.md line 314 lists 'PEFT model support (LoRA, QLoRA)' under Future Enhancements)"),
+))
+MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sources=(
+    ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11) lines 593-595: "
+     "--recompute-granularity full | selective ('core attention part of the transformer layer is recomputed', "
+     "arXiv:2205.05198); no per-op policy"),
+    ("methods", "megatron/arguments.py at 285068c8: no LoRA or other adapter arguments (no peft package); frozen "
+     "layers not read (allowed)"),
+))
+MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), sources=(
+    ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10) lines 393-401: "
+     "--checkpoint-activations with --checkpoint-num-layers (whole layers) is its only recomputation; "
+     "--recompute-granularity selective came in 2022 with arXiv:2205.05198"),
+    ("methods", "megatron/arguments.py at de7dc40f88: no LoRA or other adapter arguments; frozen layers not read "
+     "(allowed)"),
+))
+_MEGATRON_DEEPSPEED = ("the Megatron layers hand DeepSpeed whole layers: deepspeedai/DeepSpeed at 112ebff6e86a "
+                       "deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoint(function, *args) "
+                       "recomputes the function it is given")
+DEEPSPEED_2022 = Runs(WHOLE_LAYERS, sources=(
+    ("checkpointing", "bigscience-workshop/Megatron-DeepSpeed megatron/arguments.py at 8387ae17c470 (line 512) and "
+     "49d21af2d2f3 (line 504): --checkpoint-activations (with --partition-activations, --checkpoint-in-cpu for "
+     "deepspeed.checkpointing) is its only recomputation, no --recompute-granularity; " + _MEGATRON_DEEPSPEED),
+    _NOT_READ,
+))
+DEEPSPEED_2021 = Runs(WHOLE_LAYERS, sources=(
+    ("checkpointing", "SC21's ZeRO-3 baseline (April 2021) ran Megatron's layers, whose only recomputation was "
+     "--checkpoint-activations (NVIDIA/Megatron-LM de7dc40f88 megatron/arguments.py line 393; selective came with "
+     "arXiv:2205.05198, 2022); " + _MEGATRON_DEEPSPEED),
+    _NOT_READ,
+))
+INTERNEVO = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), sources=(
+    ("checkpointing", "InternLM/InternEvo at c18bec9 internlm/model/modeling_internlm.py: model.checkpoint (a fraction "
+     "of the layers, checkpoint_fraction, lines 279-317) runs each checkpointed PackedFlashBaseLayer1D whole under "
+     "activation_checkpoint (lines 162-165); dropout_selective_checkpoint recomputes only dropout and norm, with "
+     "checkpointing off"),
+    ("methods", "InternEvo c18bec9: no adapters under internlm/ (LoRA appears only in tools/transformers/"
+     "intern_moss_example.py, a transformers script); frozen layers not read (allowed)"),
+))
+ALEPH_ALPHA_SCALING = Runs(WHOLE_LAYERS, lacks=("qlora",), sources=(
+    ("checkpointing", "Aleph-Alpha/scaling at 78489292be src/scaling/core/topology/topology_config.py "
+     "ActivationCheckpointingType: every_pipe_stage, every_layer, disabled (whole layers or stages; "
+     "nn/parallel_module/parallel_module.py lines 250-261)"),
+    ("methods", "scaling at 78489292be: src/scaling/core/nn/lora.py (LoRaConfig, LoRA on query, key, value, dense); "
+     "no 4-bit base (no bitsandbytes or quantisation under src/): no QLoRA"),
+))
+# The post-training frameworks other than TRL train through several backends (verl, NeMo-RL and ms-swift through
+# Megatron-Core workers too, whose selective recomputation they expose; OpenRLHF through DeepSpeed): not read
+POST_TRAINING = Runs(sources=(("checkpointing, methods", "not read (allowed): the post-training frameworks train "
+                                                         "through several backends (transformers, FSDP, DeepSpeed, "
+                                                         "Megatron-Core)"),))
