@@ -2976,97 +2976,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="43"/>
+        <location filename="../parallel_limits.py" line="52"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="44"/>
+        <location filename="../parallel_limits.py" line="53"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="45"/>
+        <location filename="../parallel_limits.py" line="54"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="59"/>
+        <location filename="../parallel_limits.py" line="68"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations.</source>
         <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="63"/>
+        <location filename="../parallel_limits.py" line="72"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="82"/>
+        <location filename="../parallel_limits.py" line="92"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="83"/>
+        <location filename="../parallel_limits.py" line="93"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="85"/>
+        <location filename="../parallel_limits.py" line="95"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="86"/>
+        <location filename="../parallel_limits.py" line="96"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="91"/>
+        <location filename="../parallel_limits.py" line="101"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="93"/>
+        <location filename="../parallel_limits.py" line="103"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="94"/>
+        <location filename="../parallel_limits.py" line="104"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="94"/>
+        <location filename="../parallel_limits.py" line="104"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="95"/>
+        <location filename="../parallel_limits.py" line="105"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="95"/>
+        <location filename="../parallel_limits.py" line="105"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="97"/>
+        <location filename="../parallel_limits.py" line="107"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="99"/>
+        <location filename="../parallel_limits.py" line="109"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="100"/>
+        <location filename="../parallel_limits.py" line="110"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="117"/>
+        <location filename="../parallel_limits.py" line="124"/>
+        <source>%1 runs only this pipeline schedule (%2).</source>
+        <translation>%1 只支持这一种流水线调度（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="134"/>
+        <location filename="../parallel_limits.py" line="151"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -4067,152 +4073,152 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="180"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180"/>
+        <location filename="../setup_panel.py" line="181"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181"/>
+        <location filename="../setup_panel.py" line="182"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="182"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="184"/>
+        <location filename="../setup_panel.py" line="185"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="186"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202"/>
+        <location filename="../setup_panel.py" line="203"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="206"/>
+        <location filename="../setup_panel.py" line="207"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="209"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210"/>
+        <location filename="../setup_panel.py" line="211"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="222"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="234"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="237"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="239"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="241"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="245"/>
+        <location filename="../setup_panel.py" line="246"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="248"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="250"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="252"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
@@ -4302,32 +4308,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="322"/>
+        <location filename="../setup_panel.py" line="323"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="322"/>
+        <location filename="../setup_panel.py" line="323"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -5591,7 +5597,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="147"/>
+        <location filename="../../engine/memory/stage_states.py" line="148"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -5600,32 +5606,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="150"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="171"/>
+        <location filename="../../engine/memory/stage_states.py" line="172"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="174"/>
+        <location filename="../../engine/memory/stage_states.py" line="175"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="202"/>
+        <location filename="../../engine/memory/stage_states.py" line="203"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="205"/>
+        <location filename="../../engine/memory/stage_states.py" line="206"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="213"/>
+        <location filename="../../engine/memory/stage_states.py" line="214"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -5721,137 +5727,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="131"/>
+        <location filename="../../engine/memory/model_states.py" line="138"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="118"/>
+        <location filename="../../engine/memory/model_states.py" line="125"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="146"/>
+        <location filename="../../engine/memory/model_states.py" line="153"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="149"/>
+        <location filename="../../engine/memory/model_states.py" line="156"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="168"/>
+        <location filename="../../engine/memory/model_states.py" line="178"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="199"/>
+        <location filename="../../engine/memory/model_states.py" line="181"/>
+        <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
+        <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="211"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="202"/>
+        <location filename="../../engine/memory/model_states.py" line="214"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="246"/>
+        <location filename="../../engine/memory/model_states.py" line="258"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="226"/>
+        <location filename="../../engine/memory/model_states.py" line="238"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="87"/>
+        <location filename="../../engine/memory/model_states.py" line="94"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="89"/>
+        <location filename="../../engine/memory/model_states.py" line="96"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="100"/>
+        <location filename="../../engine/memory/model_states.py" line="107"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="102"/>
+        <location filename="../../engine/memory/model_states.py" line="109"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="124"/>
+        <location filename="../../engine/memory/model_states.py" line="131"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="171"/>
-        <source>quantised params / shards x (bits/8 + quantisation constants)</source>
-        <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
-    </message>
-    <message>
-        <location filename="../../engine/memory/model_states.py" line="183"/>
+        <location filename="../../engine/memory/model_states.py" line="195"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="186"/>
+        <location filename="../../engine/memory/model_states.py" line="198"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="231"/>
+        <location filename="../../engine/memory/model_states.py" line="243"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="237"/>
+        <location filename="../../engine/memory/model_states.py" line="249"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="243"/>
+        <location filename="../../engine/memory/model_states.py" line="255"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="271"/>
+        <location filename="../../engine/memory/model_states.py" line="283"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="274"/>
+        <location filename="../../engine/memory/model_states.py" line="286"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="295"/>
+        <location filename="../../engine/memory/model_states.py" line="307"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="301"/>
+        <location filename="../../engine/memory/model_states.py" line="313"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="291"/>
+        <location filename="../../engine/memory/model_states.py" line="303"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="71"/>
+        <location filename="../../engine/memory/model_states.py" line="78"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="74"/>
+        <location filename="../../engine/memory/model_states.py" line="81"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -6515,37 +6521,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96"/>
-        <source>Shard gradients and optimizer states (ZeRO-2)</source>
-        <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
-    </message>
-    <message>
         <location filename="../../engine/planning/suggest.py" line="97"/>
-        <source>more communication</source>
-        <translation>通信更多</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/suggest.py" line="100"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="101"/>
+        <location filename="../../engine/planning/suggest.py" line="98"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="103"/>
+        <location filename="../../engine/planning/suggest.py" line="100"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="105"/>
+        <location filename="../../engine/planning/suggest.py" line="102"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="128"/>
+        <location filename="../../engine/planning/suggest.py" line="125"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -6570,7 +6566,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="200"/>
+        <location filename="../../engine/planning/suggest.py" line="197"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -6998,12 +6994,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="39"/>
+        <location filename="../../engine/planning/speed_search.py" line="41"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="50"/>
+        <location filename="../../engine/planning/speed_search.py" line="52"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
@@ -7606,12 +7602,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="158"/>
+        <location filename="../../engine/memory/stage_states.py" line="159"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="160"/>
+        <location filename="../../engine/memory/stage_states.py" line="161"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -9326,102 +9322,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="43"/>
+        <location filename="../../engine/planning/rent.py" line="44"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="45"/>
+        <location filename="../../engine/planning/rent.py" line="46"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="46"/>
+        <location filename="../../engine/planning/rent.py" line="47"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="48"/>
+        <location filename="../../engine/planning/rent.py" line="49"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="49"/>
+        <location filename="../../engine/planning/rent.py" line="50"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="51"/>
+        <location filename="../../engine/planning/rent.py" line="52"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="52"/>
+        <location filename="../../engine/planning/rent.py" line="53"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="53"/>
+        <location filename="../../engine/planning/rent.py" line="54"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="54"/>
+        <location filename="../../engine/planning/rent.py" line="55"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="56"/>
+        <location filename="../../engine/planning/rent.py" line="57"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="57"/>
+        <location filename="../../engine/planning/rent.py" line="58"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="59"/>
+        <location filename="../../engine/planning/rent.py" line="60"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="60"/>
+        <location filename="../../engine/planning/rent.py" line="61"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="62"/>
+        <location filename="../../engine/planning/rent.py" line="63"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="64"/>
+        <location filename="../../engine/planning/rent.py" line="65"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="65"/>
+        <location filename="../../engine/planning/rent.py" line="66"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="66"/>
+        <location filename="../../engine/planning/rent.py" line="67"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="67"/>
+        <location filename="../../engine/planning/rent.py" line="68"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="287"/>
+        <location filename="../../engine/planning/rent.py" line="303"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="290"/>
+        <location filename="../../engine/planning/rent.py" line="306"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -9764,82 +9760,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="13"/>
+        <location filename="../../engine/scenario/framework_support.py" line="14"/>
         <source>{framework} has no pipeline parallelism: pp {pp} cannot run in it.</source>
         <translation>{framework} 没有流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="14"/>
+        <location filename="../../engine/scenario/framework_support.py" line="15"/>
         <source>{framework} has no {schedule} pipeline schedule: it runs {schedules}.</source>
         <translation>{framework} 没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="15"/>
+        <location filename="../../engine/scenario/framework_support.py" line="16"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}): with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 无法在流水线并行（pp {pp}）下同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="17"/>
+        <location filename="../../engine/scenario/framework_support.py" line="18"/>
         <source>{framework} has no {sharding}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="18"/>
+        <location filename="../../engine/scenario/framework_support.py" line="19"/>
         <source>{framework} has no tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 没有张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="19"/>
+        <location filename="../../engine/scenario/framework_support.py" line="20"/>
         <source>{framework} has no ring context parallelism: cp {cp} cannot run in it.</source>
         <translation>{framework} 没有环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="20"/>
+        <location filename="../../engine/scenario/framework_support.py" line="21"/>
         <source>{framework} has no expert parallelism: ep {ep} cannot run in it.</source>
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="24"/>
+        <location filename="../../engine/scenario/framework_support.py" line="25"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="26"/>
+        <location filename="../../engine/scenario/framework_support.py" line="27"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="28"/>
+        <location filename="../../engine/scenario/framework_support.py" line="29"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="31"/>
+        <location filename="../../engine/scenario/framework_support.py" line="32"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="33"/>
+        <location filename="../../engine/scenario/framework_support.py" line="34"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="35"/>
+        <location filename="../../engine/scenario/framework_support.py" line="36"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="37"/>
+        <location filename="../../engine/scenario/framework_support.py" line="38"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="42"/>
+        <location filename="../../engine/scenario/framework_support.py" line="43"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="44"/>
+        <location filename="../../engine/scenario/framework_support.py" line="46"/>
+        <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
+        <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="48"/>
+        <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
+        <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="50"/>
+        <source>{framework} has no {method}.</source>
+        <translation>{framework} 不支持 {method}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="51"/>
+        <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
+        <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="52"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
@@ -9857,6 +9873,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/runnable.py" line="21"/>
         <source>with {settings}, so {framework} can run the layout</source>
         <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/runnable.py" line="23"/>
+        <source>set {settings} so {framework} can run the training</source>
+        <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/runnable.py" line="24"/>
+        <source>Set {settings} so {framework} can run the training</source>
+        <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/runnable.py" line="25"/>
+        <source>with {settings}, so {framework} can run the training</source>
+        <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
     </message>
 </context>
 <context>
