@@ -5,17 +5,10 @@ differently, each with the lines that do it."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol, TypeVar
 
 from .parallelism import MEGATRON_2021
+from .row_type import FrameworkRow
 from .runs import MEGATRON_2021 as RUNS_2021
-
-
-class _Row(Protocol):  # engine/frameworks/defaults.py FrameworkDefaults, which imports this module
-    sources: tuple[tuple[str, str], ...]
-
-
-_FrameworkRow = TypeVar("_FrameworkRow", bound=_Row)
 
 SOURCES = (
     ("tensor-parallel all-reduces of 2021", "NVIDIA/Megatron-LM megatron/mpu/layers.py at de7dc40f88 "
@@ -38,7 +31,7 @@ SOURCES = (
 )
 
 
-def megatron_2021_row(megatron: _FrameworkRow) -> _FrameworkRow:
+def megatron_2021_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's row as the 2021 code ran it: its time profile ("megatron-2021" in presets/efficiency.json) exposes
     every tensor-parallel all-reduce (no asynchronous backward, no userbuffers); the previous step's gradients and
     the pipeline's sent outputs stay allocated (SOURCES); whole-layer recomputation only, no adapters (runs.py)."""

@@ -4,17 +4,10 @@ engine/frameworks/defaults.py with what that code did differently, each with whe
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol, TypeVar
 
 from .parallelism import MEGATRON_2022
+from .row_type import FrameworkRow
 from .runs import MEGATRON_2022 as RUNS_2022
-
-
-class _Row(Protocol):  # engine/frameworks/defaults.py FrameworkDefaults, which imports this module
-    sources: tuple[tuple[str, str], ...]
-
-
-_FrameworkRow = TypeVar("_FrameworkRow", bound=_Row)
 
 SOURCES = (
     ("data-parallel collectives of 2022-2023", "NVIDIA/Megatron-LM megatron/training.py train_step at 285068c8 "
@@ -25,7 +18,7 @@ SOURCES = (
 )
 
 
-def megatron_2022_row(megatron: _FrameworkRow) -> _FrameworkRow:
+def megatron_2022_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's memory facts; its time profile ("megatron-2022" in presets/efficiency.json) runs every
     data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it (SOURCES)."""
     return replace(megatron, id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",

@@ -1,0 +1,13 @@
+"""The type of a framework row as the modules that derive one row from another see it (megatron_2021.py,
+megatron_2022.py): engine/frameworks/defaults.py FrameworkDefaults imports those modules, so they cannot import it."""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+
+class SourcedRow(Protocol):  # engine/frameworks/defaults.py FrameworkDefaults
+    sources: tuple[tuple[str, str], ...]
+
+
+FrameworkRow = TypeVar("FrameworkRow", bound=SourcedRow)
