@@ -7,7 +7,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, layout_text
+from engine.planning.rent_report import MAX_PRICE, dropped_lines, layout_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -172,15 +173,39 @@ class RentPanel(SearchPanel):
             "n": len(result.ranked), "tokens": f"{result.tokens:,}",
             "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)})
         self.header.setToolTip(result.checkpoint_formula)
+        if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts
+            self.add_row(self._note(self.tr("No deadline set: options that take more than %s are left out as "
+                                            "impractical (listed under Left out). Set a deadline to compare longer "
+                                            "runs.") % format_seconds(result.horizon_seconds)))
         for i, row in enumerate(result.ranked, 1):
             self._add_row(i, row, currency)
         if result.dropped:
-            lines = [escape(f"{r.gpus} x {r.gpu_name}" if r.gpus else r.gpu_name) + ": "
-                     + escape(r.dropped.format_with(tr_engine)) for r in result.dropped if r.dropped]
-            label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>" + "<br>".join(lines))
+            rows = [(r.gpus, r.gpu_name, r.dropped.template, r.dropped.format_with(tr_engine))
+                    for r in result.dropped if r.dropped]
+            label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>"
+                           + "<br>".join(escape(line) for line in dropped_lines(rows)))
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)
             self.add_row(label)
+        QTimer.singleShot(0, self._fit_rows)
+
+    def _fit_rows(self) -> None:
+        """The rows at their wrapped height: the scroll area sizes its widget by the minimum size, which a word-wrapped
+        label reports for its narrowest width, so rows of several lines were squeezed to one and cut off."""
+        layout = self.rows_layout
+        width = self.scroll.viewport().width()
+        self.rows.setMinimumHeight(layout.heightForWidth(width) if layout.hasHeightForWidth() else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_rows()
+
+    @staticmethod
+    def _note(text: str) -> QLabel:
+        label = QLabel(f"<span style='color:{text_colour('muted')}'>{escape(text)}</span>")
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        return label
 
     def _add_row(self, index: int, row: RentOption, currency: str) -> None:
         unit = self.state.unit
@@ -194,6 +219,7 @@ class RentPanel(SearchPanel):
                 + escape(self.tr("trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node") % {
                     "time": format_seconds(row.seconds or 0.0), "mfu": f"{plan.time.mfu:.0%}",
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
+                + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
         self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))

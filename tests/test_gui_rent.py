@@ -65,3 +65,22 @@ def test_without_tokens_to_train_the_panel_says_so(qtbot, planner_home):
     assert p.wait()
     # the control as the window labels it (gui/words.py field_label), then the engine's sentence
     assert p.header.text().startswith(field_label("tokens_to_train") + ":") and p.result is None
+
+
+def test_rows_say_the_nodes_cpu_memory_and_the_year_without_a_deadline(qtbot, planner_home):
+    """70B full fine-tuning: 1-4 H100s cannot hold its offload in their share of a DGX H100's 2 TB (DGX H100 datasheet;
+    presets/rent_servers.json), so the first row is a whole server; no deadline: the year's horizon is said."""
+    from PySide6.QtWidgets import QLabel
+
+    state = AppState(scenario_from_dict({**SCENARIO, "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb",
+                                         "tokens_to_train": 10**9}))
+    p = RentPanel(state, Settings())
+    qtbot.addWidget(p)
+    p.table.set_price("h100-sxm-80gb", 2.5)
+    p.search()
+    assert p.wait()
+    texts = " ".join(label.text() for label in p.findChildren(QLabel))
+    assert "No deadline set: options that take more than 365 d are left out as impractical" in texts
+    assert "the node holds 1.82 TiB (NVIDIA DGX H100, 8 GPUs)" in texts
+    assert "1-4 x NVIDIA H100 SXM 80GB: does not fit" in texts
+    assert p.result.ranked[0].gpus == 8

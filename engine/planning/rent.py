@@ -9,6 +9,17 @@ storage, network or host prices are invented. Counts are visited from the fewest
 the deadline even at the best published MFU of that GPU (engine/timing/ceiling.py) is dropped without a search, and
 once a count meets every limit the next larger one is tried only while the cost still falls.
 
+A rented node is the server its GPU type is rented in (node_gpus), and its CPU memory is that server's as the
+vendor's datasheet states it (engine/planning/rent_servers.py, presets/rent_servers.json): the search holds every
+layout to it (offloaded states and activations, the state dict held while loading: engine/memory/loading.py), so an
+option whose CPU memory a node cannot hold is dropped and says so; where no document states a server's memory the
+option says it was not checked. The set-up's own host_memory_bytes holds for its own GPU type only.
+
+Without a deadline the search takes one year as its horizon (PRACTICAL_SECONDS): an option that trains for longer is
+left out with its time, and the report says so (a user who sets no deadline wants the cheapest run that ends, not a
+233-year one; one year outlasts NVIDIA's yearly GPU generations, announced at Computex 2024, and is far beyond
+published pretraining runs: Llama 3 405B pretrained in 54 days, arXiv:2407.21783). A deadline of any length lifts it.
+
 Ranking: cheapest first; costs within TIE (1%, far inside the time model's error) are equal, and then fewer GPUs
 come first, then the plainer layout (less offload, fewer kinds of model parallelism, less sharding).
 """
@@ -33,19 +44,23 @@ from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
 from ..workloads import require_training
+from .rent_servers import node_host
 from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
+PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docstring says why)
 MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
 LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp",
                "pipeline_layout", "micro_batch",
-               "grad_accum", "checkpointing", "offload")
+               "grad_accum", "checkpointing", "offload", "host_memory_bytes")
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
                                        "not known")
 NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
 NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and {host} of CPU memory "
                                            "per node")
+NOT_FIT_SERVER = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and the CPU memory of the "
+                                             "rented node: {basis}")
 CANNOT = QT_TRANSLATE_NOOP("engine", "cannot run it: {why}")
 LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at MFU {mfu:.0%}, the best "
                                                    "a published run reached on this GPU")
@@ -66,6 +81,20 @@ NONE_IN_TIME = QT_TRANSLATE_NOOP("engine", "misses the deadline: no layout that 
 NONE_IN_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget: no layout that fits is fast enough to stay within it")
 NONE_CHEAPER = QT_TRANSLATE_NOOP("engine", "no layout that fits costs less than the options found before it")
 NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
+# without a deadline: the year's horizon, said as such (the time, not "misses the deadline")
+BEYOND_YEAR_AT_CEILING = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at MFU {mfu:.0%}, the best a "
+                                                     "published run reached on this GPU: beyond a year, impractical "
+                                                     "(no deadline set)")
+BEYOND_YEAR_AT_PEAK = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at the GPU's full peak FLOP/s: beyond a "
+                                                  "year, impractical (no deadline set)")
+BEYOND_YEAR_FASTEST = QT_TRANSLATE_NOOP("engine", "takes more than {time} even in its fastest layout, memory aside: "
+                                                  "beyond a year, impractical (no deadline set)")
+BEYOND_YEAR = QT_TRANSLATE_NOOP("engine", "trains in {time}: beyond a year, impractical (no deadline set)")
+NONE_IN_YEAR = QT_TRANSLATE_NOOP("engine", "no layout that fits trains it within a year: impractical (no deadline "
+                                           "set)")
+HORIZON = {LATE_EVEN_AT_CEILING: BEYOND_YEAR_AT_CEILING, LATE_EVEN_AT_PEAK: BEYOND_YEAR_AT_PEAK,
+           LATE_EVEN_FASTEST: BEYOND_YEAR_FASTEST, LATE: BEYOND_YEAR, NONE_IN_TIME: NONE_IN_YEAR}
+LATE_TEMPLATES = frozenset((LATE, BEYOND_YEAR))
 
 
 @dataclass(frozen=True)
@@ -85,6 +114,8 @@ class RentOption:
     cost: float | None = None
     host_bytes: float = 0.0  # CPU memory of one node at its peak
     dropped: Message | None = None  # None: meets every limit (ranked)
+    host_capacity_bytes: int | None = None  # CPU memory of the rented node (None: not known, not checked)
+    host_basis: Message | None = None  # where host_capacity_bytes comes from, or why it is not known
 
     @property
     def plainness(self) -> tuple[int, int, int]:
@@ -101,6 +132,15 @@ class _Limits:
     unit: str
     beat: float = math.inf  # the cost (GPU-hours without a price) a larger count must beat: fewer GPUs' best
     beat_reason: str = ""  # NOT_CHEAPER or NOT_AMONG
+    horizon: bool = False  # deadline_seconds is PRACTICAL_SECONDS, no deadline having been set
+
+    def late(self, template: str, **params: object) -> Message:
+        """A 'misses the deadline' reason, or its 'beyond a year' form under the horizon (params: late= / time=)."""
+        if self.horizon:
+            params.pop("late", None)
+            return message(HORIZON[template], **params)
+        params.pop("time", None)
+        return message(template, **params)
 
 
 @dataclass(frozen=True)
@@ -116,6 +156,7 @@ class RentSearch:
     estimates: int  # memory estimates made by them
     seconds: float
     gpus_searched: tuple[str, ...]
+    horizon_seconds: float | None = None  # no deadline: options beyond it were left out as impractical
 
 
 def gpu_counts(gpus_per_node: int, max_gpus: int = MAX_RENT_GPUS) -> list[tuple[int, int]]:
@@ -159,15 +200,17 @@ def checkpoint_bytes(s: Scenario) -> tuple[float, str]:
             f"master + {states:g} B optimizer states)")
 
 
-def _base(s: Scenario, gpu: str, gpn: int, nodes: int) -> Scenario | None:
-    """The scenario on `gpn` x `nodes` GPUs of `gpu` with the same global batch (None: it cannot split over them)."""
+def _base(s: Scenario, gpu: str, gpn: int, nodes: int, host: int | None) -> Scenario:
+    """The scenario on `gpn` x `nodes` GPUs of `gpu` with the same global batch and `host` bytes of CPU memory a node
+    (None: not checked)."""
     world = gpn * nodes
     global_batch = s.micro_batch * s.grad_accum * s.dp
     dp = max((d for d in range(1, world + 1) if world % d == 0 and global_batch % d == 0), default=1)
     keep_calibration = gpu == s.gpu  # a measured step of one GPU says nothing about another
     return s.with_unchecked(gpu=gpu, gpus_per_node=gpn, nodes=nodes, tp=1, cp=1, pp=world // dp, ep=1,
                             micro_batch=1, grad_accum=global_batch // dp, offload="none",
-                            time_calibration=s.time_calibration if keep_calibration else None)
+                            time_calibration=s.time_calibration if keep_calibration else None,
+                            host_memory_bytes=host)
 
 
 def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
@@ -203,12 +246,14 @@ def _floor(base: Scenario, price: float | None, limits: _Limits) -> tuple[float,
     return max(floors, key=lambda f: f[0])
 
 
-def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, name: str) -> tuple[RentOption, int]:
-    """One GPU type and count, searched (or dropped by the deadline bound); (option, memory estimates made)."""
+def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, name: str,
+            basis: Message) -> tuple[RentOption, int]:
+    """One GPU type and count, searched (or dropped by the deadline bound); (option, memory estimates made).
+    basis: where the node's CPU memory (base.host_memory_bytes) comes from."""
     tokens, deadline, budget = limits.tokens, limits.deadline_seconds, limits.budget
     unit, currency = limits.unit, limits.currency
     row = RentOption(base.gpu if isinstance(base.gpu, str) else name, name, base.world_size, base.nodes,
-                     base.gpus_per_node, price)
+                     base.gpus_per_node, price, host_capacity_bytes=base.host_memory_bytes, host_basis=basis)
     bound, mfu = _ceiling_seconds(base, tokens)
     if budget is not None and price is not None and bound * base.world_size / 3600.0 * price > budget:
         over = format_cost(bound * base.world_size / 3600.0 * price - budget, currency)
@@ -216,15 +261,16 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
                      message(OVER_BUDGET_EVEN_AT_PEAK, over=over)), 0
     if deadline is not None:
         if bound > deadline:
-            late = format_seconds(bound - deadline)
-            return _drop(row, message(LATE_EVEN_AT_CEILING, late=late, mfu=mfu) if mfu < 1.0 else
-                         message(LATE_EVEN_AT_PEAK, late=late)), 0
+            late, least = format_seconds(bound - deadline), format_seconds(bound)
+            return _drop(row, limits.late(LATE_EVEN_AT_CEILING, late=late, time=least, mfu=mfu) if mfu < 1.0 else
+                         limits.late(LATE_EVEN_AT_PEAK, late=late, time=least)), 0
     fastest = speed_bound(base)
     if fastest > 0:
         least_seconds = tokens / fastest
         least = least_seconds * base.world_size / 3600.0 * (price if price is not None else 1.0)
         if deadline is not None and least_seconds > deadline:
-            return _drop(row, message(LATE_EVEN_FASTEST, late=format_seconds(least_seconds - deadline))), 0
+            return _drop(row, limits.late(LATE_EVEN_FASTEST, late=format_seconds(least_seconds - deadline),
+                                          time=format_seconds(least_seconds))), 0
         if budget is not None and price is not None and least > budget:
             return _drop(row, message(OVER_BUDGET_EVEN_FASTEST, over=format_cost(least - budget, currency))), 0
         if least >= limits.beat:
@@ -234,11 +280,17 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     plan, made = fastest_fitting(base, floor=floor)
     if plan is not None and plan.time.tokens_per_second < floor:
         plan = None  # slower layouts than the floor were skipped, so this one need not be the fastest that fits
-    if plan is None and why_none is not None:
+    if plan is None and why_none == NONE_IN_TIME:
+        # nothing fast enough, or nothing fits at all (the node's CPU memory, say): the layouts the floor skipped
+        # tell the two apart, so a row that cannot hold the run does not read as merely late
+        plan, more = fastest_fitting(base)
+        made += more
+    if plan is None and why_none is not None and why_none != NONE_IN_TIME:
         return _drop(row, message(why_none)), made
     if plan is None:
-        host = s.host_memory_bytes
-        why = message(NOT_FIT_HOST, host=format_bytes(host, unit)) if host is not None else message(NOT_FIT)
+        host = base.host_memory_bytes
+        why = message(NOT_FIT) if host is None else message(NOT_FIT_HOST, host=format_bytes(host, unit)) \
+            if host == s.host_memory_bytes and base.gpu == s.gpu else message(NOT_FIT_SERVER, basis=basis)
         return _drop(row, why), made
     seconds = tokens / plan.time.tokens_per_second
     hours = seconds * base.world_size / 3600.0
@@ -246,10 +298,10 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     changes = _changes(s, plan)
     if price is not None and (price, currency) != (s.gpu_hour_price, s.currency):  # the price this row used
         changes += (("gpu_hour_price", price), ("currency", currency))
-    row = RentOption(row.gpu, name, row.gpus, row.nodes, row.gpus_per_node, price, plan, changes, seconds,
-                     hours, cost, plan.estimate.host_bytes)
+    row = dataclasses.replace(row, plan=plan, changes=changes, seconds=seconds, gpu_hours=hours, cost=cost,
+                              host_bytes=plan.estimate.host_bytes)
     if deadline is not None and seconds > deadline:
-        return _drop(row, message(LATE, late=format_seconds(seconds - deadline))), made
+        return _drop(row, limits.late(LATE, late=format_seconds(seconds - deadline), time=format_seconds(seconds))), made
     if budget is not None and (cost is None or cost > budget):
         return _drop(row, message(OVER_BUDGET, over=format_cost(cost - budget, currency)) if cost is not None else
                      message(NO_PRICE)), made
@@ -257,8 +309,7 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
 
 
 def _drop(row: RentOption, why: Message) -> RentOption:
-    return RentOption(row.gpu, row.gpu_name, row.gpus, row.nodes, row.gpus_per_node, row.price_per_gpu_hour,
-                      row.plan, row.changes, row.seconds, row.gpu_hours, row.cost, row.host_bytes, why)
+    return dataclasses.replace(row, dropped=why)
 
 
 def _price_key(row: RentOption) -> float:
@@ -306,7 +357,9 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
         raise ScenarioError("workload", QT_TRANSLATE_NOOP(
             "engine", "is inference: what to rent is worked out for training runs."))
     t0 = time.perf_counter()
-    limits = _Limits(s.tokens_to_train, deadline_seconds, budget, s.currency if currency is None else currency, unit)
+    horizon = deadline_seconds is None  # no deadline: a year, said as such (module docstring)
+    limits = _Limits(s.tokens_to_train, PRACTICAL_SECONDS if horizon else deadline_seconds, budget,
+                     s.currency if currency is None else currency, unit, horizon=horizon)
     presets = gpu_presets()
     ranked: list[RentOption] = []
     dropped: list[RentOption] = []
@@ -322,7 +375,8 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
         for gpn, nodes in gpu_counts(node_gpus(s, gpu), max_gpus):
             if cancel is not None and cancel():
                 break  # the window closed or the set-up changed: what was found so far is returned
-            base = _base(s, gpu, gpn, nodes)
+            host = node_host(gpu, gpn, s.host_memory_bytes if gpu == s.gpu else None, unit)
+            base = _base(s, gpu, gpn, nodes, host.capacity_bytes)
             try:
                 check_consistency(base.with_unchecked(tp=1, pp=1, cp=1, ep=1, grad_accum=1), resolve_model(base))
             except ScenarioError as exc:
@@ -332,14 +386,14 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             kth = sorted(_price_key(r) for r in ranked)[MAX_ROWS - 1] if len(ranked) >= MAX_ROWS else math.inf
             beat = (best_cost, NOT_CHEAPER) if best_cost <= kth else (kth, NOT_AMONG)
             row, made = _option(s, base, price, dataclasses.replace(limits, beat=beat[0], beat_reason=beat[1]),
-                                preset.name)
+                                preset.name, host.basis)
             searches, estimates = searches + (1 if made else 0), estimates + made
             (dropped if row.dropped is not None else ranked).append(row)
             if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING, NOT_CHEAPER, NOT_AMONG,
                                                                     NONE_IN_BUDGET, NONE_CHEAPER,
                                                                     OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
                 break  # GPU-hours at the best MFU do not fall with more GPUs
-            if row.plan is None or (row.dropped is not None and row.dropped.template == LATE):
+            if row.plan is None or (row.dropped is not None and row.dropped.template in LATE_TEMPLATES):
                 continue  # more GPUs may fit or finish in time
             key = _price_key(row)
             if key >= (best_cost if row.dropped is None else last_cost):
@@ -348,4 +402,5 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             if row.dropped is None:
                 best_cost = key
     return RentSearch(tuple(rank(ranked)), tuple(dropped), s.tokens_to_train, deadline_seconds, budget,
-                      *checkpoint_bytes(s), searches, estimates, time.perf_counter() - t0, tuple(gpus))
+                      *checkpoint_bytes(s), searches, estimates, time.perf_counter() - t0, tuple(gpus),
+                      PRACTICAL_SECONDS if horizon else None)

@@ -66,7 +66,9 @@ def _row_json(o: RentOption) -> dict[str, Any]:
     out: dict[str, Any] = {"gpu": o.gpu, "gpu_name": o.gpu_name, "gpus": o.gpus, "nodes": o.nodes,
                            "gpus_per_node": o.gpus_per_node, "price_per_gpu_hour": o.price_per_gpu_hour,
                            "changes": dict(o.changes), "time_to_train_seconds": o.seconds, "gpu_hours": o.gpu_hours,
-                           "cost": o.cost, "host_bytes_per_node": round(o.host_bytes)}
+                           "cost": o.cost, "host_bytes_per_node": round(o.host_bytes),
+                           "host_capacity_bytes_per_node": o.host_capacity_bytes,
+                           "host_capacity": message_json(o.host_basis) if o.host_basis is not None else None}
     if o.plan is not None:
         out.update(tokens_per_second=o.plan.time.tokens_per_second, mfu=o.plan.time.mfu,
                    total_bytes=round(o.plan.estimate.total_bytes))
@@ -77,7 +79,7 @@ def _row_json(o: RentOption) -> dict[str, Any]:
 
 def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
     return {"objective": "cost", "currency": currency, "tokens_to_train": r.tokens,
-            "deadline_seconds": r.deadline_seconds, "budget": r.budget,
+            "deadline_seconds": r.deadline_seconds, "budget": r.budget, "horizon_seconds": r.horizon_seconds,
             "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": r.checkpoint_formula,
             "ranked": [_row_json(o) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
             "search": {"gpus": list(r.gpus_searched), "searches": r.searches, "estimates": r.estimates,
@@ -94,6 +96,27 @@ def rent_report(s: Scenario, prices: dict[str, float], currency: str | None = No
 
 def _same(text: str) -> str:
     return text
+
+
+def _message(d: dict[str, Any], tr_engine: Callable[[str], str]) -> str:
+    return Message(d["template"], tuple(d["params"].items())).format_with(tr_engine)
+
+
+def dropped_lines(rows: list[tuple[int, str, str, str]]) -> list[str]:
+    """'Left out' lines from (GPUs, GPU name, reason template, reason): a run of counts of one GPU type left out for
+    the same kind of reason is one line, "1-64 x H100: <the largest count's reason>" (the counts double, so the
+    largest count's time or cost is the least of the run)."""
+    out: list[str] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j + 1 < len(rows) and rows[j + 1][1] == rows[i][1] and rows[j + 1][2] == rows[i][2] and rows[i][0]:
+            j += 1
+        gpus, name, _template, why = rows[j]
+        counts = f"{rows[i][0]}-{gpus}" if j > i else f"{gpus}"
+        out.append(f"{name}: {why}" if not gpus else f"{counts} x {name}: {why}")
+        i = j + 1
+    return out
 
 
 def layout_text(changes: dict[str, Any]) -> str:
@@ -123,21 +146,24 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
             time=format_seconds(report["deadline_seconds"])))
     if report["budget"] is not None:
         limits.append(tr(QT_TRANSLATE_NOOP("cli", "budget {cost}")).format(cost=format_cost(report["budget"], cur)))
+    if report.get("horizon_seconds") is not None:
+        limits.append(tr(QT_TRANSLATE_NOOP("cli", "no deadline: options taking more than {time} are left out as "
+                                                  "impractical; set --deadline-days to compare longer runs")).format(
+            time=format_seconds(report["horizon_seconds"])))
     out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first:")).format(
         tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")))]
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
     for i, o in enumerate(report["ranked"], 1):
         out += [f"{i}. {row_text(o, cur, tr)}",
-                "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, {host} CPU memory per node")).format(
-                    total=format_bytes(o["total_bytes"], unit), host=format_bytes(o["host_bytes_per_node"], unit))]
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, {host} CPU memory per node; {capacity}")).format(
+                    total=format_bytes(o["total_bytes"], unit), host=format_bytes(o["host_bytes_per_node"], unit),
+                    capacity=_message(o["host_capacity"], tr_engine) if o.get("host_capacity") else "")]
     if report["dropped"]:
         out += ["", tr(QT_TRANSLATE_NOOP("cli", "Left out:"))]
-        for o in report["dropped"]:
-            d = o["dropped"]
-            why = Message(d["template"], tuple(d["params"].items())).format_with(tr_engine)
-            what = o["gpu_name"] if not o["gpus"] else f"{o['gpus']} x {o['gpu_name']}"
-            out.append(f"  {what}: {why}")
+        rows = [(o["gpus"], o["gpu_name"], o["dropped"]["template"], _message(o["dropped"], tr_engine))
+                for o in report["dropped"]]
+        out += [f"  {line}" for line in dropped_lines(rows)]
     search = report["search"]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "One checkpoint: {size} ({formula}).")).format(
                 size=format_bytes(report["checkpoint_bytes"], unit), formula=report["checkpoint_formula"]),
