@@ -13,7 +13,18 @@ import pytest
 
 from engine.accuracy.published_throughput import load_rows, source_of
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.ceiling import CEILINGS_FILE, DENSE, FALLBACK, FROZEN, FULL, MOE, frozen_weights, leave_out, mfu_ceiling
+from engine.timing.ceiling import (
+    CEILINGS_FILE,
+    DENSE,
+    FALLBACK,
+    FROZEN,
+    FULL,
+    MOE,
+    POOLED_SOURCES,
+    frozen_weights,
+    leave_out,
+    mfu_ceiling,
+)
 from engine.timing.hardware import hardware_for
 from engine.timing.mfu import mfu_format
 
@@ -103,8 +114,10 @@ def test_where_no_frozen_weights_run_is_at_hand_a_lora_plan_is_held_like_a_full_
 
 def test_every_published_row_is_held_to_its_kinds_where_one_is_at_hand():
     """Checked on every published row with its own source left out, as the accuracy report does: a full-training row
-    is held to a frozen-weights run only where no full-training run of its model kind is on its GPU or architecture;
-    a frozen-weights row is held to a run of its own model kind wherever one is at hand, of either training kind."""
+    is held to a frozen-weights run only where full-training runs of its model kind on its GPU or architecture come
+    from fewer than two sources (ceiling.POOLED_SOURCES: such a group is pooled with the next kinds' runs); a
+    frozen-weights row is held to a run of its own model kind wherever two sources' are at hand, of either training
+    kind."""
     entries = {e["row"]: e for e in _entries()}
     frozen_rows = 0
     for row in load_rows():
@@ -120,7 +133,7 @@ def test_every_published_row_is_held_to_its_kinds_where_one_is_at_hand():
                and e["kind"] == model and e["training"] in (training, FULL)
                and (e["gpu"] == hw.gpu_id or e["arch"] == hw.arch != "default")]
         if (held["kind"], held["training"]) not in ((model, training), (model, FULL)):
-            assert not own, (row["id"], ceiling.row)
+            assert len({e["source"] for e in own}) < POOLED_SOURCES, (row["id"], ceiling.row)
         frozen_rows += training == FROZEN
     assert frozen_rows == 28  # 27 LoRA rows and torchtune's QLoRA row (tests/data/published)
 
