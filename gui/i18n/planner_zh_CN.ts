@@ -3156,17 +3156,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="47"/>
+        <location filename="../rent_panel.py" line="48"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="47"/>
+        <location filename="../rent_panel.py" line="48"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="84"/>
+        <location filename="../rent_panel.py" line="85"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3550,88 +3550,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="105"/>
+        <location filename="../rent_panel.py" line="106"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="111"/>
-        <location filename="../rent_panel.py" line="116"/>
+        <location filename="../rent_panel.py" line="112"/>
+        <location filename="../rent_panel.py" line="117"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="112"/>
+        <location filename="../rent_panel.py" line="113"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="118"/>
+        <location filename="../rent_panel.py" line="119"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="119"/>
+        <location filename="../rent_panel.py" line="120"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="120"/>
+        <location filename="../rent_panel.py" line="121"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="99"/>
+        <location filename="../rent_panel.py" line="100"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="122"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="137"/>
+        <location filename="../rent_panel.py" line="138"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="159"/>
+        <location filename="../rent_panel.py" line="160"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="164"/>
+        <location filename="../rent_panel.py" line="165"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="170"/>
+        <location filename="../rent_panel.py" line="171"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180"/>
+        <location filename="../rent_panel.py" line="177"/>
+        <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
+        <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="185"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="187"/>
+        <location filename="../rent_panel.py" line="212"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="190"/>
+        <location filename="../rent_panel.py" line="215"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="194"/>
+        <location filename="../rent_panel.py" line="219"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="198"/>
+        <location filename="../rent_panel.py" line="224"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -3644,7 +3649,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="203"/>
+        <location filename="../rent_panel.py" line="229"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5158,68 +5163,73 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="106"/>
+        <location filename="../../engine/planning/rent_report.py" line="129"/>
         <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
         <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="109"/>
+        <location filename="../../engine/planning/rent_report.py" line="132"/>
         <source>{hours:,.0f} GPU-hours (no price set)</source>
         <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="110"/>
+        <location filename="../../engine/planning/rent_report.py" line="133"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="122"/>
+        <location filename="../../engine/planning/rent_report.py" line="145"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="125"/>
+        <location filename="../../engine/planning/rent_report.py" line="148"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="126"/>
+        <location filename="../../engine/planning/rent_report.py" line="150"/>
+        <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
+        <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="153"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="127"/>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="129"/>
+        <location filename="../../engine/planning/rent_report.py" line="156"/>
         <location filename="../../engine/planning/speed_report.py" line="56"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="132"/>
-        <source>{total} per GPU, {host} CPU memory per node</source>
-        <translation>每 GPU {total}，每节点 CPU 内存 {host}</translation>
+        <location filename="../../engine/planning/rent_report.py" line="159"/>
+        <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
+        <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="135"/>
+        <location filename="../../engine/planning/rent_report.py" line="163"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="142"/>
+        <location filename="../../engine/planning/rent_report.py" line="168"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="144"/>
+        <location filename="../../engine/planning/rent_report.py" line="170"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="146"/>
+        <location filename="../../engine/planning/rent_report.py" line="172"/>
         <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -9322,102 +9332,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="44"/>
+        <location filename="../../engine/planning/rent.py" line="57"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="46"/>
+        <location filename="../../engine/planning/rent.py" line="59"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="47"/>
+        <location filename="../../engine/planning/rent.py" line="60"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="49"/>
+        <location filename="../../engine/planning/rent.py" line="62"/>
+        <source>does not fit: no layout holds it in the GPUs and the CPU memory of the rented node: {basis}</source>
+        <translation>放不下：没有任何布局能装进所租节点的 GPU 和 CPU 内存：{basis}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="64"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="50"/>
+        <location filename="../../engine/planning/rent.py" line="65"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="52"/>
+        <location filename="../../engine/planning/rent.py" line="67"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="53"/>
+        <location filename="../../engine/planning/rent.py" line="68"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="54"/>
+        <location filename="../../engine/planning/rent.py" line="69"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="55"/>
+        <location filename="../../engine/planning/rent.py" line="70"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="57"/>
+        <location filename="../../engine/planning/rent.py" line="72"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="58"/>
+        <location filename="../../engine/planning/rent.py" line="73"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="60"/>
+        <location filename="../../engine/planning/rent.py" line="75"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="61"/>
+        <location filename="../../engine/planning/rent.py" line="76"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="63"/>
+        <location filename="../../engine/planning/rent.py" line="78"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="65"/>
+        <location filename="../../engine/planning/rent.py" line="80"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="66"/>
+        <location filename="../../engine/planning/rent.py" line="81"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="67"/>
+        <location filename="../../engine/planning/rent.py" line="82"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="68"/>
+        <location filename="../../engine/planning/rent.py" line="83"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="303"/>
+        <location filename="../../engine/planning/rent.py" line="85"/>
+        <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
+        <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="88"/>
+        <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
+        <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="90"/>
+        <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
+        <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="92"/>
+        <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
+        <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="93"/>
+        <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
+        <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="354"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="306"/>
+        <location filename="../../engine/planning/rent.py" line="357"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -9888,6 +9928,31 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/runnable.py" line="25"/>
         <source>with {settings}, so {framework} can run the training</source>
         <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="21"/>
+        <source>the node holds {host} (host_memory_bytes, as set)</source>
+        <translation>节点有 {host}（host_memory_bytes，按设定）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="22"/>
+        <source>the node holds {host} ({server}, {gpus} GPUs)</source>
+        <translation>节点有 {host}（{server}，{gpus} 块 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="23"/>
+        <source>the node holds {host} ({n} of the {server}&apos;s {gpus} GPUs, taken as that share of its {full})</source>
+        <translation>节点有 {host}（{server} 的 {gpus} 块 GPU 中的 {n} 块，按此比例取其 {full}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="25"/>
+        <source>the node&apos;s CPU memory is not known, so not checked: no document states the {server}&apos;s</source>
+        <translation>节点的 CPU 内存未知，因此未检查：没有文档给出 {server} 的内存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="27"/>
+        <source>the node&apos;s CPU memory is not known, so not checked: no server standard states it for this GPU</source>
+        <translation>节点的 CPU 内存未知，因此未检查：此 GPU 没有给出内存的服务器标准</translation>
     </message>
 </context>
 <context>
