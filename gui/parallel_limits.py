@@ -184,5 +184,7 @@ def _zero_runs(caps: Parallelism, pp: int, dp: int) -> Callable[[Any], bool]:
     def runs(value: Any) -> bool:
         depth = FSDP if value == "fsdp" else int(value)
         most = min(caps.max_zero, caps.max_zero_with_pp) if pp > 1 and caps.pp_schedules else caps.max_zero
+        if value == 3 and caps.sharding(3)["fsdp"]:  # its ZeRO-3 is FSDP: the list offers it by that name only
+            return False
         return depth <= most and (dp == 1 or depth in caps.zero_stages)
     return runs

@@ -108,15 +108,18 @@ def unsupported_settings(s: Scenario) -> list[Message]:
     sharding = "FSDP" if s.fsdp else f"ZeRO-{s.effective_zero}" + (
         " (--use-distributed-optimizer)" if s.effective_zero > s.zero_stage else "")
     most = caps.max_zero_with_pp if "zero_with_pp" in names else caps.max_zero
-    offloads = [o for o in caps.offloads + caps.one_gpu_offloads if o != "none" and caps.has_offload(o, s.world_size)]
-    fields = {"stages": ", ".join(sharding_name(caps, z) for z in caps.zero_stages if 0 < z <= caps.max_zero),
-              "offload": s.offload, "offloads": ", ".join(o + (f" ({n})" if (n := caps.offload_name(o)) else "")
-                                                          for o in offloads),
-              "framework": row.label, "pp": s.pp, "tp": s.tp, "cp": s.cp, "ep": s.ep, "schedule": s.pp_schedule,
+    fields = {"framework": row.label, "pp": s.pp, "tp": s.tp, "cp": s.cp, "ep": s.ep, "schedule": s.pp_schedule,
               "schedules": ", ".join(caps.pp_schedules), "sharding": sharding, "most": most,
               "method": _METHOD_NAMES.get(s.method, s.method)}
     # tp refused with QLoRA but run with LoRA: the 4-bit base is what cannot be split
     base_4bit = s.method == "qlora" and "tp" not in row.parallelism.cannot_run(s.tp, 1, "1f1b", 1, 1, 0, "lora")
+    offloads: list[str] = []
+    if "zero" in names or "offload" in names:  # only then (the estimate builds these sentences on every call)
+        offloads = [o for o in caps.offloads + caps.one_gpu_offloads
+                    if o != "none" and caps.has_offload(o, s.world_size)]
+        fields.update(stages=", ".join(sharding_name(caps, z) for z in caps.zero_stages if 0 < z <= caps.max_zero),
+                      offload=s.offload, offloads=", ".join(o + (f" ({n})" if (n := caps.offload_name(o)) else "")
+                                                            for o in offloads))
     out = []
     for name in names:
         if name in ("checkpointing", "method"):
