@@ -9858,6 +9858,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>with {settings}, so {framework} can run the layout</source>
         <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
     </message>
+    <message>
+        <source>{framework} has no {sharding}: it shards with {stages} only.</source>
+        <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
+    </message>
+    <message>
+        <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
+        <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
+    </message>
+    <message>
+        <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
+        <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
+    </message>
+    <message>
+        <source>recompute whole layers (full activation checkpointing)</source>
+        <translation>重算整层（完整激活检查点）</translation>
+    </message>
+    <message>
+        <source>shard with FSDP (weights, gradients and optimizer states)</source>
+        <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
+    </message>
+    <message>
+        <source>offload the optimizer states to CPU memory ({mechanism})</source>
+        <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
+        <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
+        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
+    </message>
+    <message>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
+        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
+    </message>
+    <message>
+        <source>Recompute whole layers (full activation checkpointing)</source>
+        <translation>重算整层（完整激活检查点）</translation>
+    </message>
+    <message>
+        <source>Use FlashAttention</source>
+        <translation>使用 FlashAttention</translation>
+    </message>
+    <message>
+        <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
+        <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
+    </message>
+    <message>
+        <source>the same maths in tiles: no attention-score matrix is kept</source>
+        <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
+    </message>
+    <message>
+        <source>Offload optimizer states to CPU memory ({mechanism})</source>
+        <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <source>Offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
+        <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
