@@ -115,7 +115,7 @@ class ParallelLimits(QObject):
             if spin.specialValueText() != ("" if enabled else hint):
                 spin.setSpecialValueText("" if enabled else hint)
         zero_value = "fsdp" if s.fsdp else s.zero_stage
-        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp),
+        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp, s.dp),
                     sentences.get("zero") or sentences.get("zero_with_pp", ""))
         self._offer(self.schedule, self._schedule_items, s.pp_schedule, lambda v: v in caps.pp_schedules,
                     sentences.get("pp_schedule") or sentences.get("pp", ""))
@@ -177,10 +177,14 @@ def _reason(s: Scenario, key: str, value: Any) -> str:
     return tr_message(unsupported_settings(other)[names.index(key)])
 
 
-def _zero_runs(caps: Parallelism, pp: int) -> Callable[[Any], bool]:
-    """Whether the framework runs a sharding choice (a ZeRO stage, or "fsdp", which shards as ZeRO-3) with pp stages."""
+def _zero_runs(caps: Parallelism, pp: int, dp: int) -> Callable[[Any], bool]:
+    """Whether the framework runs a sharding choice (a ZeRO stage, or "fsdp", which shards as ZeRO-3) with pp stages
+    over dp data-parallel ranks: no deeper than it has, and a stage it has (FSDP only: no ZeRO-1 or 2) where there is
+    something to shard (dp > 1)."""
     def runs(value: Any) -> bool:
         depth = FSDP if value == "fsdp" else int(value)
         most = min(caps.max_zero, caps.max_zero_with_pp) if pp > 1 and caps.pp_schedules else caps.max_zero
-        return depth <= most
+        if value == 3 and caps.sharding(3)["fsdp"]:  # its ZeRO-3 is FSDP: the list offers it by that name only
+            return False
+        return depth <= most and (dp == 1 or depth in caps.zero_stages)
     return runs

@@ -164,16 +164,18 @@ class SetupPanel(EditorPanel):
             "fsdp": self.tr("FSDP full shard (= ZeRO-3)"),
         }, extra=("fsdp",)))
         pform.addRow(self.tr("Sharding (ZeRO / FSDP)"), self.zero)
-        # the pipeline schedule under PP, and what the scenario's framework runs (engine/frameworks/parallelism.py)
-        self.limits = ParallelLimits(pform, {"tp": self.tp, "pp": self.pp, "ep": self.ep, "cp": self.cp}, self.zero,
-                                     lambda changes: self._edit(changes), self,
-                                     runs={"checkpointing": self.checkpointing, "method": self.method})
-        self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
         self.offload = ValueCombo(choice_items("offload", {
             "none": self.tr("none"),
             "optimizer": self.tr("optimizer states to CPU"),
             "optimizer+params": self.tr("optimizer states and weights to CPU"),
         }))
+        # the pipeline schedule under PP, and what the scenario's framework runs (engine/frameworks/parallelism.py):
+        # its checkpointing modes, methods and offload kinds greyed where it lacks them
+        self.limits = ParallelLimits(pform, {"tp": self.tp, "pp": self.pp, "ep": self.ep, "cp": self.cp}, self.zero,
+                                     lambda changes: self._edit(changes), self,
+                                     runs={"checkpointing": self.checkpointing, "method": self.method,
+                                           "offload": self.offload})
+        self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
         pform.addRow(self.tr("Offload (slow)"), self.offload)
         self.offload_fraction = OffloadFractionRow(pform, self.offload, lambda changes: self._edit(changes), self)
         self.estimator = ValueCombo(choice_items("estimator", {

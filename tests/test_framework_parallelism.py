@@ -96,7 +96,10 @@ def test_the_deepspeed_search_offers_only_what_deepspeed_runs():
 def test_megatron_and_torchtitan_keep_their_pipeline_tensor_and_context_plans(framework, extra):
     result = speed_search(scenario_from_dict({**ISSUE, "framework": framework, **extra}))
     plans = [p.scenario for p in result.plans]
-    assert any(s.pp > 1 for s in plans)
+    # torchtitan's pipeline plans were ZeRO-2 ones (tp 2 pp 4 ZeRO-2 first), a stage it does not have (FSDP2 only,
+    # parallelism.py TORCHTITAN "ZeRO"): its pipelines with FSDP are still visited, and no longer reach its top plans
+    assert any(s.pp > 1 for s in plans) if framework == "megatron" else any(
+        lay["pp"] > 1 and lay["fsdp"] for lay in result.ranked)
     assert any(lay["cp"] > 1 for lay in result.ranked) and any(lay["tp"] > 1 for lay in result.ranked)
     if framework == "megatron":  # Megatron-FSDP (ZeRO-3) with an interleaved pipeline and ring CP
         assert any(s.pp > 1 and s.pp_schedule == "interleaved-1f1b" and s.effective_zero == 3 for s in plans)

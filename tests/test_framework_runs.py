@@ -139,7 +139,8 @@ def test_torchtitan_runs_its_per_op_policy_both_ways_and_has_no_qlora():
     """torchtitan b5bcd76c66d0: SelectiveAC is per-op (selective and op-selective); components/lora.py, no 4-bit base."""
     for mode in ("selective", "op-selective"):
         assert not cannot_run(scenario_from_dict({**EXAMPLE, "framework": "torchtitan", "checkpointing": mode}))
-    qlora = scenario_from_dict({**EXAMPLE, "framework": "torchtitan", "method": "qlora", "zero_stage": 2})
+    # FSDP (torchtitan's only sharding: a ZeRO-2 layout would be refused for its stage too, parallelism.py TORCHTITAN)
+    qlora = scenario_from_dict({**EXAMPLE, "framework": "torchtitan", "method": "qlora", "fsdp": True})
     assert cannot_run(qlora) == ("method",)
     assert [lay.changes for lay in runnable_layouts(qlora)] == [{"method": "lora"}]
 

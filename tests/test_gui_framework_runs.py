@@ -67,3 +67,14 @@ def test_a_single_pipeline_schedule_is_shown_fixed_with_the_reason(qtbot, tmp_pa
     assert not box.isEnabled() and box.toolTip().startswith("DeepSpeed runs only this pipeline schedule")
     win.state.edit({"framework": "megatron"})  # Megatron runs 1F1B and interleaved 1F1B: choosable again
     assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b"] and box.isEnabled()
+
+
+def test_torchtitan_greys_optimizer_only_offload_and_lists_no_zero1_or_zero2(qtbot, tmp_path):
+    """torchtitan b5bcd76c66d0 config/configs.py line 69 enable_cpu_offload offloads 'parameters, gradients, and
+    optimizer states in FSDP' together, and FSDP2 is its only sharding (models/llama3/parallelize.py line 63):
+    engine/frameworks/parallelism.py TORCHTITAN."""
+    panel = window_from(qtbot, tmp_path, {**HF, "framework": "torchtitan", "fsdp": True}).setup_panel
+    item, tip = _item(panel.offload, "optimizer")
+    assert not item.isEnabled() and tip.startswith("torchtitan has no optimizer offload")
+    assert _item(panel.offload, "optimizer+params")[0].isEnabled()
+    assert [panel.zero.itemData(i) for i in range(panel.zero.count())] == [0, "fsdp"]

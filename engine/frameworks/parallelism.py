@@ -13,68 +13,14 @@ further limits of that method, each with its source; a method without an entry r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-# the scenario format's pipeline schedules (engine/scenario/format.py PP_SCHEDULES; that module imports this package,
-# so the names are repeated here and tests/test_framework_parallelism.py holds them equal)
-ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
-FSDP = 3  # FSDP full sharding shards as ZeRO-3 does (Scenario.effective_zero)
-
-
-@dataclass(frozen=True, slots=True)
-class Parallelism:
-    pp_schedules: tuple[str, ...] = ALL_SCHEDULES  # the pipeline schedules it runs; () : no pipeline parallelism
-    max_zero: int = FSDP  # the deepest sharding it has: 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP)
-    max_zero_with_pp: int = FSDP  # ... and the deepest it runs together with pipeline parallelism
-    tensor: bool = True
-    context: bool = True  # ring context parallelism, what the scenario's cp is (engine/timing/context_parallel.py)
-    expert: bool = True
-    sources: tuple[tuple[str, str], ...] = ()  # (fact, where it is written); "not read" for the permissive ones
-    # method (the scenario's "lora", "qlora", "freeze") -> the further limits it runs under, a row with its own sources
-    methods: tuple[tuple[str, Parallelism], ...] = ()
-
-    def method_limits(self, method: str) -> Parallelism | None:
-        """The further limits the training method runs under in this framework; None where it has none of its own."""
-        return next((row for name, row in self.methods if name == method), None)
-
-    def for_method(self, method: str) -> Parallelism:
-        """This row with the method's limits applied: what the framework runs when it trains with the method."""
-        row = self.method_limits(method)
-        if row is None:
-            return self
-        return Parallelism(tuple(s for s in self.pp_schedules if s in row.pp_schedules),
-                           min(self.max_zero, row.max_zero), min(self.max_zero_with_pp, row.max_zero_with_pp),
-                           self.tensor and row.tensor, self.context and row.context, self.expert and row.expert,
-                           (*self.sources, *row.sources))
-
-    def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
-                   method: str) -> tuple[str, ...]:
-        """The settings of a layout this framework cannot run when it trains with the method, by name: "pp",
-        "pp_schedule", "zero_with_pp", "zero", "tp", "cp", "ep" (zero is the effective stage: 3 for FSDP)."""
-        out = self._refused(tp, pp, pp_schedule, cp, ep, zero)
-        row = self.method_limits(method) if self.methods else None
-        if row is None:  # what either row refuses is refused (no allocation: the searches call this per layout)
-            return out
-        return out + tuple(n for n in row._refused(tp, pp, pp_schedule, cp, ep, zero) if n not in out)
-
-    def _refused(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int) -> tuple[str, ...]:
-        out: tuple[str, ...] = ()
-        if pp > 1 and not self.pp_schedules:
-            out += ("pp",)
-        elif pp > 1 and pp_schedule not in self.pp_schedules:
-            out += ("pp_schedule",)
-        if zero > self.max_zero:
-            out += ("zero",)
-        elif pp > 1 and self.pp_schedules and zero > self.max_zero_with_pp:
-            out += ("zero_with_pp",)
-        if tp > 1 and not self.tensor:
-            out += ("tp",)
-        if cp > 1 and not self.context:
-            out += ("cp",)
-        if ep > 1 and not self.expert:
-            out += ("ep",)
-        return out
-
+from .parallelism_row import (  # noqa: F401 - the row type and its constants are part of this face
+    ALL_OFFLOADS,
+    ALL_SCHEDULES,
+    ALL_STAGES,
+    FSDP,
+    FSDP_STAGES,
+    Parallelism,
+)
 
 ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),))
 
@@ -85,7 +31,22 @@ PYTORCH = Parallelism(sources=(
     ("parallelism", "plain PyTorch composes fully_shard (FSDP2), DTensor tensor parallelism, context_parallel (ring "
      "attention) and pipelining itself: every layout is allowed"),
 ))
-TORCHTITAN = Parallelism(methods=(("lora", Parallelism(sources=(
+# FSDP2 is torchtitan's only sharding (and torchtune's, OLMo-core's, NeMo AutoModel's): it offloads through FSDP2's
+# CPUOffloadPolicy, parameters, gradients and the optimizer step together, never the optimizer alone
+_FSDP2_OFFLOAD = "FSDP2 CPUOffloadPolicy"
+_TITAN_SHARDING = (
+    ("ZeRO", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/models/llama3/parallelize.py line 63: fully_shard over "
+     "the ['dp_replicate', 'fsdp'] (HSDP) or ['fsdp'] mesh, FSDP2 its only sharding, plain data parallelism where "
+     "dp_shard is 1: no ZeRO-1 or ZeRO-2 stage; torchtitan/config/configs.py line 145 fsdp_reshard_after_forward "
+     "'never' (distributed/fsdp.py lines 112-134; the default with a pipeline) keeps the gathered weights from forward "
+     "to backward, the scenario's reshard_after_forward false on FSDP, not DeepSpeed's ZeRO-2"),
+    ("offload", "torchtitan b5bcd76c66d0 torchtitan/config/configs.py line 69 enable_cpu_offload, 'Whether to apply "
+     "CPU offloading of parameters, gradients, and optimizer states in FSDP' (distributed/fsdp.py line 14 "
+     "CPUOffloadPolicy): weights and "
+     "optimizer together, no optimizer-only offload"),
+)
+TORCHTITAN = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
+    ("optimizer+params", "training.enable_cpu_offload, " + _FSDP2_OFFLOAD),), methods=(("lora", Parallelism(sources=(
     ("parallelism", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/components/lora.py: the adapters' sharding follows "
      "the base linear's tensor-parallel sharding (colwise / rowwise): allowed; no QLoRA there (no quantized base)"),
 ))),), sources=(
@@ -94,8 +55,13 @@ TORCHTITAN = Parallelism(methods=(("lora", Parallelism(sources=(
      "dp_replicate, dp_shard (FSDP2), cp, tp, pp, ep; torchtitan/distributed/pipeline_parallel.py "
      "get_schedule_class(parallelism.pipeline_parallel_schedule), FSDP2 with PP (parallelize.py "
      "reshard_after_forward = not pp_enabled)"),
+    *_TITAN_SHARDING,
 ))
-OLMO_CORE = Parallelism(sources=(
+OLMO_CORE = Parallelism(zero_stages=FSDP_STAGES, offloads=("none",), sources=(
+    ("ZeRO", "allenai/OLMo-core at fa6c5014c9f6 src/olmo_core/distributed/parallel/data_parallel.py lines 27-30 "
+     "DataParallelType: fsdp, hsdp, ddp (FSDP2 or plain data parallelism): no ZeRO-1 or ZeRO-2 stage"),
+    ("offload", "OLMo-core fa6c5014c9f6: no CPUOffloadPolicy or optimizer offload in src/ (train_module.py line 190 "
+     "cpu_offload=True is the state-dict options' for checkpoints, not training)"),
     ("parallelism", "allenai/OLMo-core at fa6c5014c9f6: src/olmo_core/distributed/parallel/pipeline_parallel.py "
      "PipelineScheduleType (1F1B, Interleaved1F1B, GPipe, ...), train_module/transformer/config.py "
      "TransformerTensorParallelConfig, TransformerContextParallelConfig, TransformerExpertParallelConfig"),
@@ -165,15 +131,27 @@ _TORCHTUNE_LORA = Parallelism(tensor=False, sources=(
      "recipes/configs/llama3_1/405B_qlora.yaml, run the same recipe)"),
     ("context", "the same recipe builds ParallelDims with context_parallel_dim (lines 162-176): allowed"),
 ))
-TORCHTUNE = Parallelism(pp_schedules=(), expert=False, methods=(("lora", _TORCHTUNE_LORA), ("qlora", _TORCHTUNE_LORA)),
-                        sources=(
+TORCHTUNE = Parallelism(pp_schedules=(), expert=False, zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"),
+                        one_gpu_offloads=("optimizer",), offload_names=(
+                            ("optimizer", "torchao CPUOffloadOptimizer"),
+                            ("optimizer+params", "fsdp_cpu_offload, " + _FSDP2_OFFLOAD)),
+                        methods=(("lora", _TORCHTUNE_LORA), ("qlora", _TORCHTUNE_LORA)), sources=(
+    ("ZeRO", "pytorch/torchtune at bd2a0fc7c314 recipes/full_finetune_distributed.py lines 56-62 (lora_finetune_"
+     "distributed.py lines 52-58): 'training with FSDP2', fsdp_reshard_after_forward False 'corresponds to "
+     "SHARD_GRAD_OP' (the scenario's reshard_after_forward false on FSDP); no ZeRO-1 or ZeRO-2 stage"),
+    ("offload", "torchtune bd2a0fc7c314 recipes/full_finetune_distributed.py line 145 fsdp_cpu_offload, handed to "
+     "shard_model's cpu_offload (lines 689, 707: FSDP2 CPUOffloadPolicy, weights, gradients and optimizer); on one "
+     "GPU docs/source/tutorials/memory_optimizations.rst lines 253-281: 'CPU offloading in our single-device "
+     "recipes through the CPUOffloadOptimizer from torchao' (optimizer states only, 'Offload optimizer to CPU for "
+     "single-GPU training', the docstring of torchao's CPUOffloadOptimizer that torchtune re-exports)"),
     ("pipeline schedules", "pytorch/torchtune at bd2a0fc7c314 torchtune/training/_distributed.py ParallelDims: "
      "dp_replicate, dp_shard (FSDP2 fully_shard), tp, cp; no pipeline dimension (recipes/full_finetune_distributed.py "
      "builds the mesh from tensor_parallel_dim, context_parallel_dim, data_parallel_shard_dim and "
      "data_parallel_replicate_dim)"),
     ("expert", "the same ParallelDims (torchtune bd2a0fc7c314): no expert-parallel dimension"),
 ))
-LITGPT = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, methods=(("qlora", Parallelism(sources=(
+LITGPT = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, zero_stages=FSDP_STAGES,
+                     offloads=("none",), methods=(("qlora", Parallelism(sources=(
     ("GPUs", "litgpt 26857050fe3f finetune/lora.py lines 153-156: --quantize with devices * num_nodes > 1 raises "
      "'Quantization is currently not supported for multi-GPU training': QLoRA runs on one GPU, a limit on the GPU "
      "count, not on a layout, so not modelled here (the row already runs no tp, pp, cp or ep)"),
@@ -182,6 +160,10 @@ LITGPT = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False,
      "under lightning.fabric FSDPStrategy, finetune/lora.py under ModelParallelStrategy(data_parallel_size=..., "
      "tensor_parallel_size=1): no pipeline"),
     ("tensor", "litgpt 26857050fe3f finetune/lora.py: tensor_parallel_size=1 (generate/tp.py is inference only)"),
+    ("ZeRO, offload", "litgpt 26857050fe3f litgpt/pretrain.py line 143 FSDPStrategy(sharding_strategy='HYBRID_SHARD'),"
+     " finetune/full.py lines 108-113 and adapter.py lines 126-131 FSDPStrategy(..., cpu_offload=False) with "
+     "Lightning's default FULL_SHARD: FSDP only (no SHARD_GRAD_OP or optimizer-only sharding chosen anywhere), "
+     "and no CPU offload"),
     ("context", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without context parallelism"),
     ("expert", "litgpt 26857050fe3f: FSDPStrategy / ModelParallelStrategy without expert parallelism"),
 ))
@@ -237,7 +219,8 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "megatron/schedules.py at de7dc40f88 and 285068c8) get_forward_backward_func: "
                        "forward_backward_no_pipelining, forward_backward_pipelining_without_interleaving (1F1B) or "
                        "forward_backward_pipelining_with_interleaving; no GPipe")
-MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), methods=(
+MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), offload_names=(
+    ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), methods=(
     ("lora", Parallelism(sources=(("parallelism", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b src/megatron/bridge/"
                                                   "peft/lora.py, lora_layers.py: LoRA adapters over Megatron-Core's "
                                                   "tensor-parallel linears, with pipeline parallelism (the published "
@@ -255,11 +238,22 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), methods=(
      "--use-torch-fsdp2 asserts pipeline_model_parallel_size == 1, line 1034, and Megatron-FSDP v2, "
      "mcore_fsdp_adapter.py line 627, refuses tp, pp and cp > 1); docs/user-guide/features/megatron_fsdp.md: "
      "'compatible with ... Tensor Parallelism (TP) and Expert Parallelism (EP)'"),
+    ("ZeRO-2/3 with PP", "kept allowed: Megatron-FSDP v1 (--use-megatron-fsdp, megatron/core/distributed/fsdp/src/"
+     "megatron_fsdp) has no pipeline check at d98e8a64ddf3 and core/pipeline_parallel/combined_1f1b.py lines 68-74, "
+     "205-213 wraps it in the 1F1B schedule (refusing only interleaved chunks in that EP-overlap path); only "
+     "Megatron-FSDP v2 (mcore_fsdp_adapter.py lines 627-639) and --use-torch-fsdp2 (arguments.py line 1035) refuse "
+     "pp > 1. Not tested there: every Megatron-FSDP functional test (tests/functional_tests/test_cases/*fsdp*) "
+     "runs pipeline size 1, and megatron_fsdp.md line 502 names only TP and EP as compatible"),
+    ("offload", "Megatron-LM d98e8a64ddf3 megatron/training/arguments.py line 1884 --optimizer-cpu-offload (with "
+     "--use-precision-aware-optimizer: HybridDeviceOptimizer, optimizer_offload_fraction) is its only training "
+     "offload; no weight offload (--rl-offload-inference-model-weights-when-idle is RL inference's), activations "
+     "apart (activation_offload_layers)"),
     ("tensor, context, expert", "--tensor-model-parallel-size, --context-parallel-size (Transformer Engine's ring), "
      "--expert-model-parallel-size"),
 ))
 MEGATRON_2022 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=1, context=False, expert=False,
-                            sources=(
+                            offloads=("none",), sources=(
+    ("offload", "megatron/arguments.py at 285068c8: no offload argument"),
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11): --use-distributed-optimizer "
      "(ZeRO-1, line 874) is its only sharding"),
@@ -268,7 +262,8 @@ MEGATRON_2022 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=
      "(megatron/model/transformer.py SwitchMLP: one ParallelMLP per expert); no expert parallelism"),
 ))
 MEGATRON_2021 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=0, context=False, expert=False,
-                            sources=(
+                            offloads=("none",), sources=(
+    ("offload", "megatron/arguments.py at de7dc40f88: no offload argument"),
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10): no --use-distributed-optimizer "
      "(it came in 2022); gradients and optimizer states are whole on every data-parallel rank"),
@@ -357,7 +352,11 @@ NEMO_RL = Parallelism(pp_schedules=(), sources=(
 ))
 POST_TRAINING = {"trl": TRL, "verl": VERL, "openrlhf": OPENRLHF, "ms-swift": MS_SWIFT, "nemo-rl": NEMO_RL}
 # NeMo AutoModel's own recipes (the nemo-automodel-te row): FSDP2, tensor, context, expert and pipeline parallelism
-NEMO_AUTOMODEL = Parallelism(sources=(
+NEMO_AUTOMODEL = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
+    ("optimizer+params", "offload_policy, " + _FSDP2_OFFLOAD),), sources=(
+    ("ZeRO, offload", "NVIDIA-NeMo/Automodel at 36044ad3d139 nemo_automodel/components/distributed/config.py lines "
+     "261, 314: FSDP2's offload_policy (CPUOffloadPolicy); distributed/ddp.py line 37 DDPManager: FSDP2 or plain "
+     "data parallelism, no ZeRO-1 or ZeRO-2 stage"),
     ("pipeline schedules", "NVIDIA-NeMo/Automodel at 36044ad3d139 nemo_automodel/components/distributed/pipelining/"
      "config.py lines 51-53 pp_schedule '1f1b', 'gpipe', 'interleaved_1f1b', ... through torch's get_schedule_class "
      "(functional.py line 649)"),

@@ -118,9 +118,11 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
     spec, caps = resolve_model(s), capabilities(s)
     tp = pp = 1
     zero, offload, schedule = 0, "none", {}
+    sharding: dict[str, int | bool] = {"zero_stage": 0, "fsdp": False}
     if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
         zero = min(3, caps.max_zero)
         offload = s.offload if zero == 3 else "optimizer" if s.offload != "none" and zero else "none"
+        sharding = caps.sharding(zero)  # as the framework spells it: FSDP where that is its only sharding
     elif strategy == "tp_pp":
         tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t) and (caps.tensor or t == 1))
         pp = n // tp if caps.pp_schedules else 1  # without PP the GPUs beyond TP are data-parallel replicas
@@ -131,8 +133,8 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
     ga = s.grad_accum
     if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly, else just under it
         ga = max(1, ga * s.dp // (n // (tp * pp)))
-    out = s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
-                           fsdp=False, offload=offload, grad_accum=ga, **schedule)
+    out = s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, **sharding,
+                           offload=offload, grad_accum=ga, **schedule)
     return None if cannot_run(out) else out
 
 

@@ -12,6 +12,7 @@ from ..errors import PlannerError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario
+from ..scenario.framework_support import capabilities
 from ..workloads import estimate
 
 FRACTION_STEPS = 20  # shares of 0.05
@@ -49,11 +50,26 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
     """(title, changes, cost note) of offloading the optimizer, or None where the scenario cannot: it offloads
     already, or nothing shards its optimizer (ZeRO, FSDP or Megatron's distributed optimizer)."""
     megatron = defaults_for(s.framework).takes_megatron_arguments
+    caps = capabilities(s)  # the offload kinds its framework has, and its names for them (frameworks/parallelism.py)
     if s.offload != "none" or not (s.effective_zero >= 1 or (megatron and s.distributed_optimizer)):
         return None
     if not megatron:
-        return (message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")), {"offload": "optimizer"},
-                QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound"))
+        slow = QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound")
+        name = caps.offload_name("optimizer")
+        if caps.has_offload("optimizer", s.world_size):
+            return (message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory ({mechanism})"),
+                            mechanism=name) if name else
+                    message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")),
+                    {"offload": "optimizer"}, slow)
+        # FSDP's offload (its only one in torchtitan, torchtune's distributed recipes ...): weights and gradients too
+        if s.effective_zero == 3 and caps.has_offload("optimizer+params", s.world_size):
+            return (message(QT_TRANSLATE_NOOP("engine", "Offload weights, gradients and optimizer states to CPU memory "
+                                                        "({mechanism})"),
+                            mechanism=caps.offload_name("optimizer+params") or "FSDP CPU offload"),
+                    {"offload": "optimizer+params"}, slow)
+        return None
+    if not caps.has_offload("optimizer", s.world_size):
+        return None
     fraction = HEADROOM_FRACTION if estimate(s).fits else smallest_fitting_fraction(s)
     return (message(QT_TRANSLATE_NOOP("engine", "Move {share} of the optimizer states to CPU memory (Megatron's "
                                                 "optimizer_offload_fraction {fraction})"),

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
 from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
-from ..scenario.framework_support import framework_runs
+from ..scenario.framework_support import capabilities, framework_runs, sharding_name
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -83,9 +84,10 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     spec = resolve_model(s)
     gpn, world = s.gpus_per_node, s.world_size
     axes: list[list[_Option]] = []
-    if s.checkpointing != "full":
-        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),),
-                               message(QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing")), _CKPT)])
+    if s.checkpointing != "full":  # from selective recomputation it is a change of mode, not turning it on
+        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),), message(
+            QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing") if s.checkpointing == "none" else
+            QT_TRANSLATE_NOOP("engine", "recompute whole layers (full activation checkpointing)")), _CKPT)])
     if s.attention != "flash":
         axes.append([_Option("attn", 0.5, (("attention", "flash"),),
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
@@ -124,12 +126,15 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
     if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
         axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
-    if s.dp > 1 and s.effective_zero < 3:
+    if s.dp > 1 and s.effective_zero < 3:  # the stages its framework has (FSDP only: no ZeRO-1 or 2), as it spells them
+        caps = capabilities(s)
         names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
                  2: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-2 (optimizer states and gradients)"),
                  3: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 / FSDP full sharding")}
-        axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), message(names[z]), _ZERO)
-                     for z in range(s.effective_zero + 1, 4)])
+        fsdp = QT_TRANSLATE_NOOP("engine", "shard with FSDP (weights, gradients and optimizer states)")
+        axes.append([_Option("zero", 5.75 + 0.25 * z, tuple(caps.sharding(z).items()), message(
+            fsdp if caps.sharding(z)["fsdp"] else names[z]), _ZERO)
+                     for z in range(s.effective_zero + 1, 4) if z in caps.zero_stages])
     tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and tp_ok(spec, t)]
     axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
                          message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
@@ -155,25 +160,40 @@ HYBRID_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 
 
 def _offload_options(s: Scenario) -> list[_Option]:
-    """The offload axis, weaker to stronger: under Megatron its hybrid optimizer's larger shares of the optimizer on
-    the CPU (cheaper than the whole of it: the master weights stay), elsewhere the whole optimizer; then the weights
-    too (ZeRO-3's offload)."""
+    """The offload axis, weaker to stronger, only the kinds its framework has (engine/frameworks/parallelism.py
+    offloads), named as it names them: under Megatron its hybrid optimizer's larger shares of the optimizer on the CPU
+    (cheaper than the whole of it: the master weights stay) and no weight offload; elsewhere the whole optimizer, then
+    the weights too (ZeRO-3's offload, FSDP's CPUOffloadPolicy)."""
     out = []
+    caps = capabilities(s)
     current = s.optimizer_offload_fraction if s.offload == "optimizer" else 0.0
+    has = {o: caps.has_offload(o, s.world_size) for o in ("optimizer", "optimizer+params")}
     if defaults_for(s.framework).takes_megatron_arguments and (s.offload == "none" or 0 < current < 1):
-        out += [_Option("offload", 11.0 + f, (("offload", "optimizer"), ("optimizer_offload_fraction", f)),
-                        message(QT_TRANSLATE_NOOP("engine", "move {share} of the optimizer states to CPU memory "
-                                                            "(Megatron's optimizer_offload_fraction)"),
-                                share=f"{f:.0%}"), HYBRID_OFFLOAD_COST) for f in HYBRID_FRACTIONS if f > current]
-    elif s.offload == "none":
-        out.append(_Option("offload", 12.0, (("offload", "optimizer"),),
-                           message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory")), _OFF))
+        if has["optimizer"]:
+            out += [_Option("offload", 11.0 + f, (("offload", "optimizer"), ("optimizer_offload_fraction", f)),
+                            message(QT_TRANSLATE_NOOP("engine", "move {share} of the optimizer states to CPU memory "
+                                                                "(Megatron's optimizer_offload_fraction)"),
+                                    share=f"{f:.0%}"), HYBRID_OFFLOAD_COST) for f in HYBRID_FRACTIONS if f > current]
+    elif s.offload == "none" and has["optimizer"]:
+        out.append(_Option("offload", 12.0, (("offload", "optimizer"),), _offload_phrase(caps, "optimizer"), _OFF))
     # QLoRA too: peft's FSDP-QLoRA runs with fsdp_offload_params (huggingface/peft 5d602fdbff04 docs/source/accelerate/
     # fsdp.md lines 169-181, 275: Llama 2 70B on 2 x 24 GB; the published peft-docs-fsdp-qlora-llama-2-70b-offload)
-    if s.offload != "optimizer+params":
-        out.append(_Option("offload", 14.0, (("offload", "optimizer+params"),), message(QT_TRANSLATE_NOOP(
-            "engine", "offload optimizer states and weights to CPU memory")), _OFF))
+    if s.offload != "optimizer+params" and has["optimizer+params"]:
+        out.append(_Option("offload", 14.0, (("offload", "optimizer+params"),),
+                           _offload_phrase(caps, "optimizer+params"), _OFF))
     return out
+
+
+def _offload_phrase(caps: Parallelism, offload: str) -> Message:
+    """The offload step, with the framework's own name for it where that is not DeepSpeed's ZeRO-Offload."""
+    name = caps.offload_name(offload)
+    if offload == "optimizer":
+        return message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory ({mechanism})"),
+                       mechanism=name) if name else message(QT_TRANSLATE_NOOP(
+                           "engine", "offload the optimizer states to CPU memory"))
+    return message(QT_TRANSLATE_NOOP("engine", "offload weights, gradients and optimizer states to CPU memory "
+                                               "({mechanism})"), mechanism=name) if name else message(
+        QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory"))
 
 
 def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str | None, str | None]:
@@ -191,8 +211,10 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     if need == 2 and ch.get("optimizer_offload_fraction", base.optimizer_offload_fraction) and \
             defaults_for(base.framework).takes_megatron_arguments:  # Megatron's hybrid optimizer: its distributed one
         need = 0 if base.distributed_optimizer else 1
-    if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
-        ch.update(zero_stage=need, fsdp=False)
+    if (3 if ch.get("fsdp", base.fsdp) else ch.get("zero_stage", base.effective_zero)) < need:
+        # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3); FSDP's offload (its only sharding) with FSDP, as the
+        # framework spells it (Parallelism.sharding); on one GPU a stage shards nothing (torchtune's CPUOffloadOptimizer)
+        ch.update(capabilities(base).sharding(need) if need == 3 else {"zero_stage": need, "fsdp": False})
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)
@@ -211,15 +233,18 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
                              new=s.seq_len, old=base.seq_len))
     if s.world_size != base.world_size:
-        if s.tp * s.pp > 1:
-            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}"),
-                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, tp=s.tp, pp=s.pp))
-        else:
-            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}"),
-                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, zero=s.effective_zero))
+        if s.tp * s.pp > 1:  # only the dimensions the plan uses (no "pp=1 ... pipeline bubbles" without a pipeline)
+            layout = ", ".join(f"{k}={v}" for k, v in (("tp", s.tp), ("pp", s.pp)) if v > 1)
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with {layout}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, layout=layout))
+        else:  # the sharding as its framework names it (FSDP where that is its only one)
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with {sharding}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node,
+                                 sharding=sharding_name(capabilities(s), s.effective_zero)))
         notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n} instead of {old}"),
                              n=s.world_size, old=base.world_size))
-        notes += [message(_TP), message(_PP)] if s.tp * s.pp > 1 else [message(_ZERO)]
+        notes += [message(n) for n, on in ((_TP, s.tp > 1), (_PP, s.pp > 1)) if on] if s.tp * s.pp > 1 else [
+            message(_ZERO)]
     if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
         kept = s.micro_batch * s.grad_accum * s.dp == base.micro_batch * base.grad_accum * base.dp
         steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")

@@ -108,6 +108,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     counted = split_counted_layers(s, spec.layers)
     # zero_stage 0 under Megatron's distributed optimizer is its ZeRO-1 (Scenario.effective_zero): the unsharded
     # option keeps the scenario's own spelling of it rather than propose a change that changes nothing
+    fsdp_only = bool(caps.sharding(3)["fsdp"])  # torchtitan, torchtune ... (engine/frameworks/parallelism.py)
     unsharded = (min(s.zero_stage, 1) if s.with_unchecked(zero_stage=0, fsdp=False).effective_zero else 0, False)
     for tp in TPS:
         if tp > domain or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
@@ -123,7 +124,8 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
                                                  for v, layout in virtual_stages(s, pp, spec.layers, counted)]
                 eps = [e for e in divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
-                full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
+                # FSDP and ZeRO-3 shard alike: keep its name, or the framework's (FSDP where that is its only one)
+                full_shard = (s.zero_stage, True) if s.fsdp else (0, True) if fsdp_only else (3, False)
                 zeros = [unsharded] if dp == 1 else [unsharded, (2, False), full_shard]
                 for sched, vpp, layout in schedules:
                     micro = micro_batches(per_replica, pp, sched)

@@ -17,7 +17,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
-from ..scenario.framework_support import framework_runs
+from ..scenario.framework_support import capabilities, framework_runs
 from ..scenario.runnable import RunnableLayout, runnable_layouts
 from ..workloads import estimate
 from .limits import min_seq_len
@@ -52,12 +52,19 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                                                 "pin")))
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}
-        title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing")
+        # from selective recomputation, checkpointing is on already: the step is to recompute whole layers; at full,
+        # only FlashAttention changes
+        title = (QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing") if s.checkpointing == "none" else
+                 QT_TRANSLATE_NOOP("engine", "Recompute whole layers (full activation checkpointing)"))
         if s.attention == "eager":
             changes["attention"] = "flash"
-            title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing and FlashAttention")
+            title = {"none": QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing and FlashAttention"),
+                     "full": QT_TRANSLATE_NOOP("engine", "Use FlashAttention")}.get(s.checkpointing, QT_TRANSLATE_NOOP(
+                         "engine", "Recompute whole layers (full activation checkpointing) and use FlashAttention"))
         out.append((message(title), changes,
-                    QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")))
+                    QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")
+                    if s.checkpointing != "full" else
+                    QT_TRANSLATE_NOOP("engine", "the same maths in tiles: no attention-score matrix is kept")))
     if liger_can_patch(s, spec):
         # transformers' use_liger_kernel=True: Liger's RMSNorm, RoPE and SwiGLU, and its fused linear cross-entropy
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (fused, memory-saving training kernels)")),
@@ -72,8 +79,9 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
         precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8")) else s.precision
         out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
                                                         "weights")),
-                    {"method": "lora", "lora_rank": 16, "lora_targets": "all-linear", "precision": precision,
-                     "zero_stage": min(s.zero_stage, 2)},
+                    # the sharding kept: LoRA runs under ZeRO-3 and FSDP (huggingface/peft 5d602fdbff04
+                    # docs/source/accelerate/deepspeed.md and fsdp.md, the published peft-docs-* runs)
+                    {"method": "lora", "lora_rank": 16, "lora_targets": "all-linear", "precision": precision},
                     QT_TRANSLATE_NOOP("engine", "trains far fewer parameters; quality can differ from a full fine-tune")))
     if s.method == "lora":
         out.append((message(QT_TRANSLATE_NOOP("engine", "Quantise the base model to 4-bit (QLoRA)")),
@@ -90,7 +98,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     QT_TRANSLATE_NOOP("engine", "the model sees shorter contexts: changes what it learns")))
     if s.world_size > 1 and s.effective_zero < 3:  # QLoRA too: its packed 4-bit weights shard (limits.with_gpus)
         out.append((message(QT_TRANSLATE_NOOP("engine", "Shard weights, gradients and optimizer states (ZeRO-3 / "
-                                                        "FSDP)")), {"zero_stage": 3, "fsdp": False},
+                                                        "FSDP)")), dict(capabilities(s).sharding(3)),
                     QT_TRANSLATE_NOOP("engine", "more communication: needs a fast interconnect")))
     max_tp = min(s.gpus_per_node, 8)
     if s.tp * 2 <= max_tp and spec.heads % (s.tp * 2) == 0 and s.world_size % (s.tp * 2 * s.pp * s.cp) == 0:

@@ -19,6 +19,10 @@ _SENTENCES = {
     "tp": QT_TRANSLATE_NOOP("engine", "{framework} has no tensor parallelism: tp {tp} cannot run in it."),
     "cp": QT_TRANSLATE_NOOP("engine", "{framework} has no ring context parallelism: cp {cp} cannot run in it."),
     "ep": QT_TRANSLATE_NOOP("engine", "{framework} has no expert parallelism: ep {ep} cannot run in it."),
+    # a shallower stage it lacks (FSDP only: torchtitan, torchtune ...), and an offload kind it has no code for
+    "stage": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards with {stages} only."),
+    "offload": QT_TRANSLATE_NOOP("engine", "{framework} has no {offload} offload: it offloads {offloads}."),
+    "no_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no CPU offload: offload {offload} cannot run in it."),
 }
 # a setting the framework runs, but not with the scenario's training method (Parallelism.methods)
 _WITH_METHOD = {
@@ -70,8 +74,8 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     if s.workload == "inference":
         return ()
     row = defaults_for(s.framework)
-    return (row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method)
-            + row.runs.cannot_run(s.checkpointing, s.method, s.world_size))
+    return (row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload,
+                                       s.dp) + row.runs.cannot_run(s.checkpointing, s.method, s.world_size))
 
 
 def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:
@@ -97,7 +101,8 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         return []
     row = defaults_for(s.framework)
     # the framework's own limits, and those with the method (the sentence then names the method)
-    own = row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, "full")
+    own = row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, "full", s.offload,
+                                     s.dp)
     caps = capabilities(s)
     # Megatron's --use-distributed-optimizer is its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)
     sharding = "FSDP" if s.fsdp else f"ZeRO-{s.effective_zero}" + (
@@ -108,14 +113,32 @@ def unsupported_settings(s: Scenario) -> list[Message]:
               "method": _METHOD_NAMES.get(s.method, s.method)}
     # tp refused with QLoRA but run with LoRA: the 4-bit base is what cannot be split
     base_4bit = s.method == "qlora" and "tp" not in row.parallelism.cannot_run(s.tp, 1, "1f1b", 1, 1, 0, "lora")
+    offloads: list[str] = []
+    if "zero" in names or "offload" in names:  # only then (the estimate builds these sentences on every call)
+        offloads = [o for o in caps.offloads + caps.one_gpu_offloads
+                    if o != "none" and caps.has_offload(o, s.world_size)]
+        fields.update(stages=", ".join(sharding_name(caps, z) for z in caps.zero_stages if 0 < z <= caps.max_zero),
+                      offload=s.offload, offloads=", ".join(o + (f" ({n})" if (n := caps.offload_name(o)) else "")
+                                                            for o in offloads))
     out = []
     for name in names:
         if name in ("checkpointing", "method"):
             out.append(_runs_sentence(s, name))
             continue
-        text = _SENTENCES[name] if name in own else _QLORA_TP if name == "tp" and base_4bit else _WITH_METHOD[name]
+        if name == "zero" and s.effective_zero <= caps.max_zero:  # a shallower stage it lacks, not a deeper one
+            name = "stage"
+        elif name == "offload" and not offloads:
+            name = "no_offload"
+        text = (_SENTENCES[name] if name in own or name not in _WITH_METHOD else _QLORA_TP if name == "tp" and base_4bit
+                else _WITH_METHOD[name])
         out.append(message(text, **{k: v for k, v in fields.items() if "{" + k + "}" in text}))
     return out
+
+
+def sharding_name(caps: Parallelism, stage: int) -> str:
+    """A sharding stage as the framework spells it: FSDP where FSDP is its only sharding (Parallelism.sharding),
+    ZeRO-n elsewhere."""
+    return "FSDP" if caps.sharding(stage).get("fsdp") else f"ZeRO-{stage}"
 
 
 def _runs_sentence(s: Scenario, name: str) -> Message:

@@ -38,11 +38,29 @@ class RunnableLayout:
 
 def _sharding(s: Scenario, most: int) -> dict[str, Any]:
     """Sharding capped at ZeRO-most (FSDP, ZeRO-3 in effect, becomes ZeRO-most when most < 3; Megatron's distributed
-    optimizer, its ZeRO-1, is turned off where the framework has no sharding at all)."""
-    if s.effective_zero <= most:
+    optimizer, its ZeRO-1, is turned off where the framework has no sharding at all), and a stage the framework lacks
+    (FSDP-only frameworks: no ZeRO-1 or 2) the nearest deeper one it has: ZeRO-1 and 2 become FSDP keeping the gathered
+    weights to backward (reshard_after_forward false, FSDP's SHARD_GRAD_OP: engine/frameworks/parallelism_row.py)."""
+    caps = capabilities(s)
+    stage = min(s.effective_zero, most)
+    if stage == s.effective_zero and (s.dp == 1 or stage in caps.zero_stages):
         return {}
-    return {"zero_stage": min(s.effective_zero, most), "fsdp": False,
-            **({"distributed_optimizer": False} if s.distributed_optimizer and most < 1 else {})}
+    deeper = [z for z in caps.zero_stages if stage <= z <= most] or [max(z for z in caps.zero_stages if z <= most)]
+    keys: dict[str, Any] = dict(caps.sharding(deeper[0]))
+    if keys["fsdp"] and s.effective_zero < 3:
+        keys["reshard_after_forward"] = False
+    return {**keys, **({"distributed_optimizer": False} if s.distributed_optimizer and most < 1 else {})}
+
+
+def _offload(s: Scenario) -> dict[str, Any]:
+    """The offload kind the framework has nearest to s's: the weights too where it offloads the optimizer only with
+    them (FSDP's CPUOffloadPolicy, on FSDP), the optimizer alone where it has no weight offload (Megatron), else none."""
+    caps = capabilities(s)
+    near = [o for o in ((s.offload, "optimizer+params") if s.offload == "optimizer" else (s.offload, "optimizer"))
+            if caps.has_offload(o, s.world_size)]
+    if not near:
+        return {"offload": "none"}
+    return {"offload": near[0], **(caps.sharding(3) if near[0] == "optimizer+params" and s.effective_zero < 3 else {})}
 
 
 def _runs_fix(s: Scenario, name: str) -> dict[str, Any]:
@@ -66,6 +84,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(pp_schedule="1f1b" if "1f1b" in caps.pp_schedules else caps.pp_schedules[0], vpp=1)
         elif name == "zero":
             fix.update(_sharding(s, caps.max_zero))
+        elif name == "offload":
+            fix.update(_offload(s))
         elif name in ("checkpointing", "method"):
             fix.update(_runs_fix(s, name))
     if "zero_with_pp" not in names:

@@ -4078,152 +4078,152 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180"/>
+        <location filename="../setup_panel.py" line="182"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="182"/>
+        <location filename="../setup_panel.py" line="184"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="183"/>
+        <location filename="../setup_panel.py" line="185"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="187"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="186"/>
+        <location filename="../setup_panel.py" line="188"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="203"/>
+        <location filename="../setup_panel.py" line="205"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="207"/>
+        <location filename="../setup_panel.py" line="209"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="209"/>
+        <location filename="../setup_panel.py" line="211"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="234"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237"/>
+        <location filename="../setup_panel.py" line="239"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239"/>
+        <location filename="../setup_panel.py" line="241"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="245"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="246"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246"/>
+        <location filename="../setup_panel.py" line="248"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248"/>
+        <location filename="../setup_panel.py" line="250"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="255"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
@@ -4313,32 +4313,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="323"/>
+        <location filename="../setup_panel.py" line="325"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="323"/>
+        <location filename="../setup_panel.py" line="325"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -6276,167 +6276,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="67"/>
+        <location filename="../../engine/planning/solver.py" line="68"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="68"/>
+        <location filename="../../engine/planning/solver.py" line="69"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="69"/>
+        <location filename="../../engine/planning/solver.py" line="70"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="70"/>
+        <location filename="../../engine/planning/solver.py" line="71"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="73"/>
+        <location filename="../../engine/planning/solver.py" line="74"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="74"/>
+        <location filename="../../engine/planning/solver.py" line="75"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="75"/>
+        <location filename="../../engine/planning/solver.py" line="76"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="76"/>
+        <location filename="../../engine/planning/solver.py" line="77"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="77"/>
+        <location filename="../../engine/planning/solver.py" line="78"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="78"/>
+        <location filename="../../engine/planning/solver.py" line="79"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="79"/>
+        <location filename="../../engine/planning/solver.py" line="80"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="88"/>
+        <location filename="../../engine/planning/solver.py" line="89"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="91"/>
+        <location filename="../../engine/planning/solver.py" line="90"/>
+        <source>recompute whole layers (full activation checkpointing)</source>
+        <translation>重算整层（完整激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="93"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="105"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="111"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="112"/>
+        <location filename="../../engine/planning/solver.py" line="114"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="113"/>
+        <location filename="../../engine/planning/solver.py" line="115"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="114"/>
+        <location filename="../../engine/planning/solver.py" line="116"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="131"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="129"/>
+        <location filename="../../engine/planning/solver.py" line="132"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="130"/>
+        <location filename="../../engine/planning/solver.py" line="133"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="135"/>
+        <location filename="../../engine/planning/solver.py" line="134"/>
+        <source>shard with FSDP (weights, gradients and optimizer states)</source>
+        <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="140"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="139"/>
+        <location filename="../../engine/planning/solver.py" line="144"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="165"/>
+        <location filename="../../engine/planning/solver.py" line="174"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="170"/>
+        <location filename="../../engine/planning/solver.py" line="191"/>
+        <source>offload the optimizer states to CPU memory ({mechanism})</source>
+        <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="192"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="174"/>
+        <location filename="../../engine/planning/solver.py" line="194"/>
+        <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
+        <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="196"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="211"/>
+        <location filename="../../engine/planning/solver.py" line="233"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="215"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
+        <location filename="../../engine/planning/solver.py" line="238"/>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
+        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="218"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
+        <location filename="../../engine/planning/solver.py" line="241"/>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
+        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="220"/>
+        <location filename="../../engine/planning/solver.py" line="244"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="225"/>
+        <location filename="../../engine/planning/solver.py" line="250"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="226"/>
+        <location filename="../../engine/planning/solver.py" line="251"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -6451,132 +6471,162 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="57"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
         <location filename="../../engine/planning/suggest.py" line="58"/>
+        <source>Recompute whole layers (full activation checkpointing)</source>
+        <translation>重算整层（完整激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="61"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="60"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <source>Use FlashAttention</source>
+        <translation>使用 FlashAttention</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
+        <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="65"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="65"/>
+        <location filename="../../engine/planning/suggest.py" line="67"/>
+        <source>the same maths in tiles: no attention-score matrix is kept</source>
+        <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="67"/>
+        <location filename="../../engine/planning/suggest.py" line="74"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="70"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="80"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="87"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="84"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="98"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92"/>
+        <location filename="../../engine/planning/suggest.py" line="100"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="94"/>
+        <location filename="../../engine/planning/suggest.py" line="102"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="97"/>
+        <location filename="../../engine/planning/suggest.py" line="105"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="98"/>
+        <location filename="../../engine/planning/suggest.py" line="106"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="100"/>
+        <location filename="../../engine/planning/suggest.py" line="108"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="102"/>
+        <location filename="../../engine/planning/suggest.py" line="110"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="125"/>
+        <location filename="../../engine/planning/suggest.py" line="133"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="55"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="62"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="56"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="57"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="58"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="60"/>
+        <source>Offload optimizer states to CPU memory ({mechanism})</source>
+        <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/offload_suggest.py" line="66"/>
+        <source>Offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
+        <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/offload_suggest.py" line="74"/>
         <source>Move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction {fraction})</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction {fraction}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="22"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="23"/>
         <source>each step waits for a CPU AdamW over that share: Megatron-Bridge measured +88% step time at 25%, +321% at 100%</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="197"/>
+        <location filename="../../engine/planning/suggest.py" line="205"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7930,12 +7980,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="94"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="63"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -9835,67 +9885,82 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="23"/>
+        <source>{framework} has no {sharding}: it shards with {stages} only.</source>
+        <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="24"/>
+        <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
+        <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/framework_support.py" line="25"/>
+        <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
+        <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="29"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="27"/>
+        <location filename="../../engine/scenario/framework_support.py" line="31"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="29"/>
+        <location filename="../../engine/scenario/framework_support.py" line="33"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <location filename="../../engine/scenario/framework_support.py" line="36"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="34"/>
+        <location filename="../../engine/scenario/framework_support.py" line="38"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="36"/>
+        <location filename="../../engine/scenario/framework_support.py" line="40"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="38"/>
+        <location filename="../../engine/scenario/framework_support.py" line="42"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="43"/>
+        <location filename="../../engine/scenario/framework_support.py" line="47"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="46"/>
+        <location filename="../../engine/scenario/framework_support.py" line="50"/>
         <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
         <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="48"/>
+        <location filename="../../engine/scenario/framework_support.py" line="52"/>
         <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
         <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="50"/>
+        <location filename="../../engine/scenario/framework_support.py" line="54"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="51"/>
+        <location filename="../../engine/scenario/framework_support.py" line="55"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="52"/>
+        <location filename="../../engine/scenario/framework_support.py" line="56"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>

@@ -1,0 +1,102 @@
+"""One framework's parallelism capabilities (Parallelism): what engine/frameworks/parallelism.py's rows are made of,
+and the checks the estimate and the searches run on a layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# the scenario format's pipeline schedules (engine/scenario/format.py PP_SCHEDULES; that module imports this package,
+# so the names are repeated here and tests/test_framework_parallelism.py holds them equal)
+ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
+FSDP = 3  # FSDP full sharding shards as ZeRO-3 does (Scenario.effective_zero)
+# the engine's stages (Scenario.effective_zero): 0 none, 1 optimizer states, 2 + gradients (the 16-bit weights whole on
+# every rank), 3 + weights (FSDP, DeepSpeed ZeRO-3); FSDP2's reshard_after_forward=False (FSDP1's SHARD_GRAD_OP) is
+# stage 3 with the scenario's reshard_after_forward key off, not stage 2: the weights stay sharded between steps
+ALL_STAGES = (0, 1, 2, 3)
+FSDP_STAGES = (0, 3)  # a framework whose only sharding is FSDP (and plain data parallelism)
+# the scenario format's offload kinds (engine/scenario/format.py OFFLOADS, repeated here as ALL_SCHEDULES is)
+ALL_OFFLOADS = ("none", "optimizer", "optimizer+params")
+
+
+@dataclass(frozen=True, slots=True)
+class Parallelism:
+    pp_schedules: tuple[str, ...] = ALL_SCHEDULES  # the pipeline schedules it runs; () : no pipeline parallelism
+    max_zero: int = FSDP  # the deepest sharding it has: 0 none, 1 optimizer states, 2 + gradients, 3 + weights (FSDP)
+    max_zero_with_pp: int = FSDP  # ... and the deepest it runs together with pipeline parallelism
+    tensor: bool = True
+    context: bool = True  # ring context parallelism, what the scenario's cp is (engine/timing/context_parallel.py)
+    expert: bool = True
+    # the sharding stages it has (ALL_STAGES' meaning): a framework may lack the shallower ones (FSDP only); with one
+    # data-parallel rank no stage shards anything, so the stage is not checked there
+    zero_stages: tuple[int, ...] = ALL_STAGES
+    offloads: tuple[str, ...] = ALL_OFFLOADS  # the offload kinds it has (the scenario's offload key)
+    one_gpu_offloads: tuple[str, ...] = ()  # ... and those it has on one GPU only (torchtune's single-device recipes)
+    # offload kind -> the framework's own name for it, where it is not DeepSpeed's ZeRO-Offload (the plans' wording)
+    offload_names: tuple[tuple[str, str], ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()  # (fact, where it is written); "not read" for the permissive ones
+    # method (the scenario's "lora", "qlora", "freeze") -> the further limits it runs under, a row with its own sources
+    methods: tuple[tuple[str, Parallelism], ...] = ()
+
+    def method_limits(self, method: str) -> Parallelism | None:
+        """The further limits the training method runs under in this framework; None where it has none of its own."""
+        return next((row for name, row in self.methods if name == method), None)
+
+    def for_method(self, method: str) -> Parallelism:
+        """This row with the method's limits applied: what the framework runs when it trains with the method."""
+        row = self.method_limits(method)
+        if row is None:
+            return self
+        return Parallelism(tuple(s for s in self.pp_schedules if s in row.pp_schedules),
+                           min(self.max_zero, row.max_zero), min(self.max_zero_with_pp, row.max_zero_with_pp),
+                           self.tensor and row.tensor, self.context and row.context, self.expert and row.expert,
+                           tuple(z for z in self.zero_stages if z in row.zero_stages),
+                           tuple(o for o in self.offloads if o in row.offloads),
+                           tuple(o for o in self.one_gpu_offloads if o in row.one_gpu_offloads or o in row.offloads),
+                           self.offload_names, (*self.sources, *row.sources))
+
+    def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
+                   method: str, offload: str = "none", dp: int = 2) -> tuple[str, ...]:
+        """The settings of a layout this framework cannot run when it trains with the method, by name: "pp",
+        "pp_schedule", "zero_with_pp", "zero", "tp", "cp", "ep", "offload" (zero is the effective stage: 3 for FSDP;
+        dp the data-parallel ranks, 1 where one GPU holds the whole model: no stage shards anything there)."""
+        out = self._refused(tp, pp, pp_schedule, cp, ep, zero, offload, dp)
+        row = self.method_limits(method) if self.methods else None
+        if row is None:  # what either row refuses is refused (no allocation: the searches call this per layout)
+            return out
+        return out + tuple(n for n in row._refused(tp, pp, pp_schedule, cp, ep, zero, offload, dp) if n not in out)
+
+    def has_offload(self, offload: str, gpus: int) -> bool:
+        """Whether it offloads this kind to CPU memory on so many GPUs."""
+        return offload in self.offloads or (gpus == 1 and offload in self.one_gpu_offloads)
+
+    def offload_name(self, offload: str) -> str:
+        """The framework's own name for the offload kind ("" where it is DeepSpeed's ZeRO-Offload or not read)."""
+        return next((name for kind, name in self.offload_names if kind == offload), "")
+
+    def sharding(self, stage: int) -> dict[str, int | bool]:
+        """The scenario keys of a sharding stage as this framework spells it: stage 3 is FSDP (fsdp true) where FSDP is
+        its only sharding (torchtitan, torchtune ...), DeepSpeed's zero_stage elsewhere."""
+        if stage == 3 and 2 not in self.zero_stages:
+            return {"zero_stage": 0, "fsdp": True}
+        return {"zero_stage": stage, "fsdp": False}
+
+    def _refused(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, offload: str,
+                 dp: int) -> tuple[str, ...]:
+        out: tuple[str, ...] = ()
+        if pp > 1 and not self.pp_schedules:
+            out += ("pp",)
+        elif pp > 1 and pp_schedule not in self.pp_schedules:
+            out += ("pp_schedule",)
+        if zero > self.max_zero or (dp > 1 and zero not in self.zero_stages):
+            out += ("zero",)
+        elif pp > 1 and self.pp_schedules and zero > self.max_zero_with_pp:
+            out += ("zero_with_pp",)
+        if tp > 1 and not self.tensor:
+            out += ("tp",)
+        if cp > 1 and not self.context:
+            out += ("cp",)
+        if ep > 1 and not self.expert:
+            out += ("ep",)
+        if offload != "none" and not self.has_offload(offload, 1 if dp == 1 and tp * pp * cp == 1 else 2):
+            out += ("offload",)
+        return out
