@@ -26,12 +26,10 @@ def constructed(monkeypatch):
     """Replace the published set's ceilings with the runs a test gives (the caches cleared before and after)."""
     def use(runs: list[dict]) -> None:
         monkeypatch.setattr(ceiling_module, "read_preset_json", lambda _path: {"margin": 0.1, "best_by_source": runs})
-        ceiling_module._table.cache_clear()
-        ceiling_module._best.cache_clear()
+        ceiling_module.forget_ceilings()
     yield use
     monkeypatch.undo()
-    ceiling_module._table.cache_clear()
-    ceiling_module._best.cache_clear()
+    ceiling_module.forget_ceilings()
 
 
 def test_one_source_is_pooled_with_the_next_kind_until_two_sources_hold_it(constructed):

@@ -5,6 +5,8 @@ published runs keep loading; the searches (engine/planning/) do not propose such
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism import ANY, Parallelism
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -73,9 +75,16 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     or s is served, not trained (a serving engine's layouts are engine/serving's)."""
     if s.workload == "inference":
         return ()
-    row = defaults_for(s.framework)
-    return (row.parallelism.cannot_run(s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload,
-                                       s.dp) + row.runs.cannot_run(s.checkpointing, s.method, s.world_size))
+    return _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload, s.dp,
+                       s.checkpointing, s.world_size)
+
+
+@lru_cache(maxsize=4096)  # every estimate asks (for its warnings), the searches per layout: the answer is the row's
+def _cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
+                offload: str, dp: int, checkpointing: str, gpus: int) -> tuple[str, ...]:
+    row = defaults_for(framework)
+    return (row.parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+            + row.runs.cannot_run(checkpointing, method, gpus))
 
 
 def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:

@@ -150,7 +150,12 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, froz
     a custom GPU or where no published run is at hand."""
     if gpu_id is None:
         return None
-    left_out, min_sources = _LEFT_OUT.get(), _MIN_SOURCES.get()
+    return _ceiling(gpu_id, arch, fmt, moe, frozen, _LEFT_OUT.get(), _MIN_SOURCES.get())
+
+
+@cache  # the same few keys on every estimate; the table is read once (_table)
+def _ceiling(gpu_id: str, arch: str, fmt: str, moe: bool, frozen: bool, left_out: str | None,
+             min_sources: int) -> Ceiling | None:
     pool: list[Ceiling] = []
     sources: frozenset[str] = frozenset()
     levels = (("gpu", gpu_id),) if arch == "default" else (("gpu", gpu_id), ("arch", arch))
@@ -169,6 +174,12 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, froz
     if envelope is not None and envelope.measured < best.measured:
         best = envelope
     return max(pool[0], best, key=lambda c: c.measured)  # never below the plan's own group (the rule before pooling)
+
+
+def forget_ceilings() -> None:
+    """Read presets/mfu_ceilings.json again on the next call (a test that swaps the table in)."""
+    for cached in (_table, _best, _ceiling):
+        cached.cache_clear()
 
 
 KNEE = 0.8  # below this share of the ceiling the model's MFU stands as it is
