@@ -324,6 +324,7 @@ class MainWindow(QMainWindow):
         self.speed_panel.restyle()
         self.time_panel.refresh()
         self.setup_panel.show_error(self.setup_panel.error.text())
+        self.setup_panel.restyle()  # what its framework cannot run, marked in this theme's colours
         self.settings.update(theme=theme)
         if theme in self.theme_actions:
             self.theme_actions[theme].setChecked(True)

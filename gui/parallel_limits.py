@@ -45,9 +45,12 @@ class ParallelLimits(QObject):
         # the scenario keys whose choices follow the framework's runs ("checkpointing", "method"), with their items
         self._runs = {key: (combo, [(combo.itemData(i), combo.itemText(i)) for i in range(combo.count())])
                       for key, combo in (runs or {}).items()}
-        for combo, _ in self._runs.values():  # a list view's delegate draws each item's own colour (a greyed choice)
-            combo.setItemDelegate(QStyledItemDelegate(combo))
         self.schedule = ValueCombo()
+        # a list view's delegate draws each item's own colour (a greyed choice), not the box's: with the combo box's
+        # own menu delegate a marked box's warning colour (its style sheet) painted every item of its open list,
+        # the highlighted one warning-brown on the selection blue (looked at in a rendered PNG)
+        for combo in (*(c for c, _ in self._runs.values()), zero, self.schedule):
+            combo.setItemDelegate(QStyledItemDelegate(combo))
         self._schedule_items = choice_items("pp_schedule", {
             "1f1b": self.tr("1F1B: one forward, one backward"),
             "interleaved-1f1b": self.tr("interleaved 1F1B: several layer chunks per GPU"),
@@ -133,8 +136,10 @@ class ParallelLimits(QObject):
         reasons = {v: _reason(s, key, v) for v, _ in items}
         marked = self.tr("⚠ %1 — this framework cannot run it")
         offered = tuple((v, marked.replace("%1", text) if reasons[v] and v == current else text) for v, text in items)
-        if self._shown.get(combo) != (offered, *reasons.values()):  # rebuilding a combo is slow: only on a change
-            self._shown[combo] = (offered, *reasons.values())
+        # rebuilding a combo is slow: only on a change (of the items, their reasons, or the theme's grey)
+        shown = (offered, *reasons.values(), text_colour("muted"))
+        if self._shown.get(combo) != shown:
+            self._shown[combo] = shown
             combo.set_items(offered)
             for i, (value, _) in enumerate(offered):
                 combo.model().item(i).setEnabled(not reasons[value] or value == current)
@@ -160,12 +165,20 @@ class ParallelLimits(QObject):
     def _mark(self, widget: QWidget, enabled: bool, tip: str) -> None:
         """Enabled or greyed out, with the reason as the tooltip; a setting that cannot run in the warning colour."""
         warn = enabled and bool(tip)
-        label = self._form.labelForField(widget)
+        label = self._form.labelForField(widget) or _label_for(widget)
         for w in (widget, label) if label is not None else (widget,):
             w.setEnabled(enabled)
             w.setToolTip(tip or self._tips.get(widget, ""))
             colour = f"color: {text_colour('tight')};"  # a list's own text only, not its open list's items
             restyle(w, "" if not warn else f"QComboBox {{ {colour} }}" if isinstance(w, QComboBox) else colour)
+
+
+def _label_for(widget: QWidget) -> QWidget | None:
+    """The label of widget's row in the form laid out on its parent: the checkpointing and method lists are in the
+    set-up's main form, not the Advanced one, and their labels were left unmarked beside a marked list."""
+    parent = widget.parentWidget()
+    form = parent.layout() if parent is not None else None
+    return form.labelForField(widget) if isinstance(form, QFormLayout) else None
 
 
 def _reason(s: Scenario, key: str, value: Any) -> str:

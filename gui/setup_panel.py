@@ -320,6 +320,13 @@ class SetupPanel(EditorPanel):
         self._edit(changes)
 
     # --- showing
+    def restyle(self) -> None:
+        """Mark again, in the theme now in use, what the framework cannot run (the warning colour and the greyed
+        items' grey are the theme's: marked before a switch, or before the window's theme was first applied, a dark
+        window showed the light theme's dark brown on its dark grey)."""
+        s = self.state.scenario
+        self.limits.show(s, resolve_model(s).is_moe)
+
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
         targets = [("attention", self.tr("all attention projections")), ("all-linear", self.tr("all linear layers"))]
