@@ -27,9 +27,9 @@ def _fsdp(version: int, framework: str = "huggingface"):
 def test_the_larger_dict_not_their_sum():
     # 7e9 weights in bf16 (14 GB) against 7e9 x two fp32 Adam states (56 GB): the optimizer's dict is the peak
     hold = fsdp1_full_state_dict_save(14e9, 7e9, 8)
-    assert hold.rank0_bytes == 56e9
+    assert hold.node_bytes == 56e9
     # a LoRA run: the weights' dict (14 GB) beats the adapters' states (20M x 8 B)
-    assert fsdp1_full_state_dict_save(14e9, 20e6, 8).rank0_bytes == 14e9
+    assert fsdp1_full_state_dict_save(14e9, 20e6, 8).node_bytes == 14e9
 
 
 def test_hugging_face_fsdp1_node_holds_the_optimizer_state_dict():
@@ -66,8 +66,8 @@ def test_megatron_node_stages_one_copy_of_the_checkpoint():
 def test_megatron_expert_share():
     # 8 GPUs, DP 8, EP 8: each expert shard is held by dp x cp / ep = 1 rank of the group, so a rank stages all of it;
     # EP 2: 4 ranks hold each shard, a quarter each
-    assert megatron_torch_dist_save(8, 0.0, 100.0, 8, 8).rank0_bytes == 8 * 100.0
-    assert megatron_torch_dist_save(8, 80.0, 100.0, 8, 2).rank0_bytes == 8 * (10.0 + 25.0)
+    assert megatron_torch_dist_save(8, 0.0, 100.0, 8, 8).node_bytes == 8 * 100.0
+    assert megatron_torch_dist_save(8, 80.0, 100.0, 8, 2).node_bytes == 8 * (10.0 + 25.0)
 
 
 def test_megatron_offloaded_states_not_staged_again():
