@@ -141,3 +141,16 @@ def test_cli_says_the_horizon_and_the_nodes_host_memory(tmp_path):
     data = json.loads(subprocess.run([*cmd, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=300).stdout)
     assert data["horizon_seconds"] == PRACTICAL_SECONDS
     assert data["ranked"][0]["host_capacity_bytes_per_node"] == 2 * TB
+
+
+def test_ranking_says_when_host_memory_was_not_checked():
+    # issue 23 item 6: an option whose server's CPU memory no document states (B300: presets/rent_servers.json) is
+    # ranked unchecked; its line says how much CPU memory a node needs and that it was not checked
+    from engine.planning.rent_report import render_rent, rent_report
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "b300", "gpus_per_node": 8, "micro_batch": 1,
+                            "grad_accum": 16, "seq_len": 4096, "attention": "flash", "precision": "mixed-bf16",
+                            "checkpointing": "full", "zero_stage": 3, "tokens_to_train": 10**9})
+    report = rent_report(s, {"b300": 4.0}, "USD", deadline_seconds=30 * 86400.0)
+    assert report["ranked"] and all(o["host_capacity_bytes_per_node"] is None for o in report["ranked"])
+    text = render_rent(report)
+    assert text.count("CPU memory per node; the node's CPU memory is not known, so not checked") == len(report["ranked"])

@@ -145,6 +145,7 @@ class FrameworkDefaults:
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit
     # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
     fsdp_version: int = 2
+    checkpoint_save: str = ""  # its default save's CPU copy: "fsdp1-full" | "torch-dist" (memory/checkpoint_save.py)
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run TRL's
     posttraining: PostTrainingDefaults = rl.TRL
@@ -165,7 +166,7 @@ _HF = FrameworkDefaults(
      ("FSDP", "accelerate src/accelerate/utils/dataclasses.py at 16cb6eb80 FullyShardedDataParallelPlugin.__post_init__"
       ": fsdp_version = int(os.environ.get(\"FSDP_VERSION\", \"1\")), FullyShardedDataParallel unless 2 "
       "(fully_shard); the Trainer, axolotl and LLaMA-Factory shard through it")),
-    offers_liger_kernel=True, fsdp_version=1, parallelism=par.HUGGINGFACE, runs=rn.HUGGINGFACE,
+    offers_liger_kernel=True, fsdp_version=1, parallelism=par.HUGGINGFACE, runs=rn.HUGGINGFACE, checkpoint_save="fsdp1-full",
 )
 _DS = FrameworkDefaults(
     "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
@@ -284,7 +285,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         # Callback(tp_comm_overlap=True) with tp_overlap_configs/userbuffers.py; Megatron-Bridge CommOverlapConfig(
         # tp_comm_overlap=True) in its performance configs; dgxc-benchmarking and MLPerf TP_COMM_OVERLAP); Megatron-LM's
         # own --tp-comm-overlap defaults off, which rows launched without it state (tp_comm_overlap false)
-        tp_async_backward=True, tp_comm_overlap=True,
+        tp_async_backward=True, tp_comm_overlap=True, checkpoint_save="torch-dist",
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
         lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True, parallelism=par.MEGATRON,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
@@ -397,16 +398,16 @@ TABLE: dict[str, FrameworkDefaults] = {
     # TRL's trainers subclass transformers.Trainer: its gradient checkpointing (the Hugging Face row's)
     "trl": replace(_post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer",
                                  True), runs=rn.HUGGINGFACE),
-    "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
-                          "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "
-                          "fsdp; fsdp2 is fully_shard)", False),
+    "verl": replace(_post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
+                                  "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor."
+                                  "strategy: fsdp; fsdp2 is fully_shard)", False), checkpoint_save=""),
     "openrlhf": _post_trainer(_DS, "openrlhf", "OpenRLHF", rl.OPENRLHF, "OpenRLHF trains with DeepSpeed, ZeRO-2 by "
                               "default (openrlhf/cli/train_ppo_ray.py --ds.zero_stage 2)", False),
     "ms-swift": _post_trainer(_HF, "ms-swift", "ms-swift", rl.MS_SWIFT, "ms-swift's RLHF trainers subclass TRL's "
                               "(swift/rlhf_trainers)", True),
     "nemo-rl": replace(_post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
                                      "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
-                                     "dtensor_policy_worker_v2.py)", False), fsdp_version=2),
+                                     "dtensor_policy_worker_v2.py)", False), fsdp_version=2, checkpoint_save=""),
 }
 # Megatron-LM as the SC21 paper (arXiv:2104.04473, April 2021) ran it: engine/frameworks/megatron_2021.py
 TABLE["megatron-2021"] = megatron_2021_row(TABLE["megatron"])

@@ -35,7 +35,8 @@ def megatron_2021_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's row as the 2021 code ran it: its time profile ("megatron-2021" in presets/efficiency.json) exposes
     every tensor-parallel all-reduce (no asynchronous backward, no userbuffers); the previous step's gradients and
     the pipeline's sent outputs stay allocated (SOURCES); whole-layer recomputation only, no adapters (runs.py)."""
-    return replace(megatron, id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
+    return replace(megatron, checkpoint_save="",  # their era's default was the legacy torch format
+                   id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
                    tp_async_backward=False, tp_comm_overlap=False, main_grad_aliases_grad=True, pipeline_layouts=False,
                    pipeline_keeps_sent_outputs=True, sources=(*megatron.sources, *SOURCES),
                    parallelism=MEGATRON_2021, runs=RUNS_2021)

@@ -21,6 +21,7 @@ SOURCES = (
 def megatron_2022_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's memory facts; its time profile ("megatron-2022" in presets/efficiency.json) runs every
     data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it (SOURCES)."""
-    return replace(megatron, id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
+    return replace(megatron, checkpoint_save="",  # their era's default was the legacy torch format
+                   id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
                    tp_comm_overlap=False, pipeline_layouts=False, parallelism=MEGATRON_2022, runs=RUNS_2022,
                    sources=(*megatron.sources, *SOURCES))

@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..frameworks.defaults import defaults_for
 from ..scenario.behaviour import Behaviour, fsdp1_wrap
+from .checkpoint_save import NONE, SaveHold, fsdp1_full_state_dict_save, megatron_torch_dist_save
 from .hybrid_offload import HOST_BYTES_PER_OFFLOADED_PARAM, hybrid_offload_fraction
 from .nf4_build import nf4_build_bytes, nf4_clone_bytes
-from .states import Dtypes, StageParams, quantized_bytes_per_param, quantized_sharded_split
+from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param, quantized_sharded_split
 
 if TYPE_CHECKING:
     from ..scenario import Scenario
@@ -56,13 +58,20 @@ class LoadParts:
     host_load_bytes: float  # CPU bytes of one node while loading
     host_train_bytes: float  # CPU bytes of one GPU's process during training, before offloaded activations
     gpus_per_node: int
+    save: SaveHold = NONE  # what a checkpoint save holds on the busiest node (engine/memory/checkpoint_save.py)
 
 
 def with_offloaded_activations(parts: LoadParts, offloaded_activation_bytes: float) -> LoadAndHost:
     host_train = parts.host_train_bytes + offloaded_activation_bytes
-    host = parts.gpus_per_node * PROCESS_HOST_BYTES + max(parts.host_load_bytes, parts.gpus_per_node * host_train)
+    # a save runs between steps: the offloaded states stay (the optimizer's own), the offloaded activations are freed
+    saving = parts.gpus_per_node * parts.host_train_bytes + parts.save.node_bytes
+    host = parts.gpus_per_node * PROCESS_HOST_BYTES + max(parts.host_load_bytes, parts.gpus_per_node * host_train,
+                                                          saving)
     host_formula = ("GPUs per node x (2.5 GiB per process + offloaded states and activations), or the state dict "
                     "held while loading, whichever is larger")
+    if parts.save.node_bytes:
+        host_formula = ("GPUs per node x 2.5 GiB per process + the largest of: the offloaded states and activations, "
+                        "the state dict held while loading, the offloaded states + the " + parts.save.formula)
     return LoadAndHost(parts.load_gpu_bytes, host, parts.load_formula, host_formula)
 
 
@@ -113,7 +122,24 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
         host_train += params * (hybrid * HOST_BYTES_PER_OFFLOADED_PARAM if hybrid else OFFLOAD_BYTES_PER_PARAM)
         if s.offload == "optimizer+params":
             host_train += weights / (s.dp * s.cp)
-    return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node)
+    return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node, _save(s, dt, p, weights))
+
+
+def _save(s: Scenario, dt: Dtypes, p: StageParams, weights: float) -> SaveHold:
+    """What the framework's default checkpoint save holds in CPU memory (engine/memory/checkpoint_save.py)."""
+    states = optimizer_state_bytes_per_param(s, dt.state)
+    save = defaults_for(s.framework).checkpoint_save
+    if save == "fsdp1-full" and fsdp1_wrap(s):
+        return fsdp1_full_state_dict_save(weights, p.trainable + p.lora, states)
+    if save == "torch-dist" and not s.fsdp:
+        # tensor.to("cpu") returns a tensor already in CPU memory as it is: offloaded states are not staged again
+        on_gpu = 1.0 - (hybrid_offload_fraction(s) or 1.0) * (s.offload != "none")
+        kept = 0.0 if s.offload == "optimizer+params" else 1.0
+        expert = p.trainable_expert * (dt.weight * kept + (dt.master + states) * on_gpu)
+        dense = ((weights - p.trainable_expert * dt.weight) * kept
+                 + (p.trainable_dense + p.lora) * (dt.master + states) * on_gpu)
+        return megatron_torch_dist_save(s.gpus_per_node, dense, expert, s.dp * s.cp, s.ep)
+    return NONE
 
 
 def _torchao_qlora_load(weights: float, largest_linear: float, weight_bytes: int, cloned: bool,
