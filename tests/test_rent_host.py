@@ -3,8 +3,10 @@ and the one-year horizon without a deadline (engine/planning/rent.py PRACTICAL_S
 
 Expected host memory comes from the vendor documents the data file cites: DGX H100, DGX H200 and DGX B200 2 TB
 (user guides / datasheets: 32 DIMMs; the B200's base configuration), DGX A100 640GB 2 TB and 320GB 1 TB (DGX A100
-datasheet), DGX-1 512 GB, GB200 NVL72 compute tray 2 Grace CPUs x up to 480 GB LPDDR5X = 960 GB, GH200 480 GB; AMD's
-OAM platforms, B300 and consumer cards have no stated server memory. Prices are test inputs, not provider prices.
+datasheet), DGX-1 512 GB, GB200 NVL72 compute tray 2 Grace CPUs x up to 480 GB LPDDR5X = 960 GB, GH200 480 GB. GPUs
+with no server standard are checked against a named cloud instance whose page states its memory (CLOUD_INSTANCES:
+each row quotes the figure and unit of the data file's source); MI325X, B300 and consumer cards have no stated server
+memory. Prices are test inputs, not provider prices.
 """
 
 import json
@@ -28,10 +30,31 @@ from engine.planning.rent import (
     rent_search,
 )
 from engine.planning.rent_report import dropped_lines
-from engine.planning.rent_servers import AS_SET, NO_STANDARD, NOT_KNOWN, SERVER, SERVER_SHARE, node_host, servers
+from engine.planning.rent_servers import (
+    AS_SET,
+    LARGER,
+    NO_STANDARD,
+    NOT_KNOWN,
+    SERVER,
+    SERVER_SHARE,
+    node_host,
+    servers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TB = 10**12
+GiB = 2**30
+# GPU: (instance the option names, its GPUs, its memory in bytes, the statement the data file's source quotes)
+CLOUD_INSTANCES = {
+    "a10g": ("AWS g5.48xlarge", 8, 768 * GiB, "192 vCPUs, 768 GiB memory"),  # AWS Batch user guide, Run GPU jobs
+    "l4": ("AWS g6.48xlarge", 8, 768 * GiB, "g6.48xlarge (192 vCPU, 768 GiB)"),  # ROSA AWS instance types
+    "l40s": ("AWS g6e.48xlarge", 8, 1536 * GiB, "g6e.48xlarge (192 vCPU, 1,536 GiB)"),  # ROSA AWS instance types
+    "t4": ("AWS g4dn.metal", 8, 384 * GiB, "g4dn.metal (96 vCPU, 384 GiB)"),  # ROSA AWS instance types
+    "h100-nvl-94gb": ("Azure Standard_NC80adis_H100_v5", 2, 640 * GiB, "640 GiB of system memory"),  # NCads H100 v5
+    "mi300x": ("Azure Standard_ND96isr_MI300X_v5", 8, 1850 * GiB, "Memory 1850 GiB, 8 MI300X"),  # ND MI300X v5
+    "mi355x": ("Oracle BM.GPU.MI355X.8", 8, 3 * TB, "System Memory 3TB DDR"),  # OCI GPU quick start, MI355X
+    "gaudi3": ("IBM Cloud gx3d-160x1792x8gaudi3", 8, 1792 * GiB, "Memory 1792 GiB, 8x Intel Gaudi-3"),  # IBM Cloud
+}
 BEYOND = (BEYOND_YEAR, BEYOND_YEAR_AT_CEILING, BEYOND_YEAR_AT_PEAK, BEYOND_YEAR_FASTEST, NONE_IN_YEAR)
 
 
@@ -59,7 +82,7 @@ def test_server_host_memory_is_the_datasheets():
 
 
 def test_unknown_host_memory_is_stated_not_assumed():
-    for gpu in ("mi300x", "b300"):  # an entry without a stated figure
+    for gpu in ("mi325x", "b300"):  # an entry without a stated figure
         host = node_host(gpu, 8)
         assert host.capacity_bytes is None and host.basis.template == NOT_KNOWN and "not checked" in str(host.basis)
     consumer = node_host("rtx-4090", 4)  # no server standard at all
@@ -72,8 +95,43 @@ def test_every_server_is_a_gpu_preset_with_a_source_and_the_node_the_search_rent
     s = seventy_b(gpu="rtx-4090", gpus_per_node=1)
     for gpu, server in servers().items():
         assert gpu in gpu_presets() and server.source
-        if gpu not in ("gh200", "mi300x", "mi325x", "mi355x"):  # the search rents these in the user's node shape
+        if gpu in ("gh200", "mi325x", *CLOUD_INSTANCES):  # rented in the user's node shape (PCIe, OAM, superchip)
+            assert node_gpus(s, gpu) == s.gpus_per_node, gpu
+        else:
             assert node_gpus(s, gpu) == server.gpus, gpu
+
+
+def test_cloud_instance_host_memory_is_the_instance_pages():
+    for gpu, (instance, gpus, stated_bytes, statement) in CLOUD_INSTANCES.items():
+        server = servers()[gpu]
+        assert (server.gpus, server.host_memory_bytes) == (gpus, stated_bytes), gpu
+        assert statement in server.source and instance in server.name, gpu  # value and unit as the source states them
+        full = node_host(gpu, gpus)
+        assert full.capacity_bytes == stated_bytes and full.basis.template == SERVER
+        assert instance in str(full.basis)  # the option says which instance it was checked against
+    one = node_host("l40s", 1)  # one GPU: that share of the instance, said as such
+    assert one.capacity_bytes == 1536 * GiB // 8 and one.basis.template == SERVER_SHARE
+    assert "1 of the AWS g6e.48xlarge instance's 8 GPUs" in str(one.basis)
+
+
+def test_a_node_larger_than_the_instance_is_not_that_instance():
+    host = node_host("h100-nvl-94gb", 8)  # Azure's H100 NVL VM holds 2 GPUs: a node of 8 is another machine
+    assert host.capacity_bytes is None and host.basis.template == LARGER and "not checked" in str(host.basis)
+    assert "a node of 8 GPUs is larger than the Azure Standard_NC80adis_H100_v5 VM (2 GPUs)" in str(host.basis)
+    assert node_host("gh200", 4).capacity_bytes == 4 * 480 * 10**9  # superchips: each GPU brings its Grace's memory
+
+
+@pytest.mark.parametrize("gpu", ["mi300x", "l40s"])
+def test_the_ranking_now_checks_host_memory_against_the_instance(gpu):
+    # before this data these GPUs were ranked unchecked; now every option is held to its instance's share
+    instance, gpus, stated_bytes, _ = CLOUD_INSTANCES[gpu]
+    result = rent_search(seventy_b(), {gpu: 2.0}, max_gpus=16)
+    assert result.ranked
+    for row in result.ranked:
+        assert row.host_capacity_bytes == stated_bytes * row.gpus_per_node // gpus
+        assert row.host_bytes <= row.host_capacity_bytes and instance in str(row.host_basis)
+    short = [r for r in result.dropped if r.dropped.template == NOT_FIT_SERVER]
+    assert short and all(instance in str(r.dropped) for r in short)  # 70B with offload: small shares fall short
 
 
 def test_options_whose_node_cannot_hold_the_cpu_memory_are_dropped_and_say_why():

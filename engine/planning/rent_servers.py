@@ -1,11 +1,13 @@
 """The server a GPU type is rented in and its CPU (host) memory, for "What should I rent?" (engine/planning/rent.py).
 
-presets/rent_servers.json holds, per GPU preset, the vendor's server (DGX, NVL72 compute tray, superchip) with its GPU
-count and the host memory its datasheet states, each with its source. A rented node is that server; a count below a
-full server is taken as its share of the server's memory (GPUs / server GPUs), which the report names. A GPU without a
-stated server memory (consumer and workstation cards, AMD's OAM platforms, B300) is "not known": the option is not
-checked and says so, nothing is assumed.
-"""
+presets/rent_servers.json holds, per GPU preset, the vendor's server (DGX, NVL72 compute tray, superchip) where one is
+the standard, else a named cloud instance that rents the GPU (AWS g5/g6/g6e/g4dn for the PCIe cards, Azure for the
+MI300X and H100 NVL, Oracle for the MI355X, IBM Cloud for Gaudi 3), with its GPU count and the host memory its document
+states, each with its source; the option names the server or instance it was checked against. A count below a full
+server is taken as its share of the server's memory (GPUs / server GPUs), which the report names; a node of more GPUs
+than a multi-GPU server holds is not that server, so its memory is not known. A GPU without a stated server memory
+(consumer and workstation cards, MI325X, B300) is "not known": the option is not checked and says so, nothing is
+assumed."""
 
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ NOT_KNOWN = QT_TRANSLATE_NOOP("engine", "the node's CPU memory is not known, so 
                                         "{server}'s")
 NO_STANDARD = QT_TRANSLATE_NOOP("engine", "the node's CPU memory is not known, so not checked: no server standard "
                                           "states it for this GPU")
+LARGER = QT_TRANSLATE_NOOP("engine", "the node's CPU memory is not known, so not checked: a node of {n} GPUs is larger "
+                                     "than the {server} ({gpus} GPUs) whose memory is known")
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,8 @@ def node_host(gpu: str, gpus_per_node: int, user_bytes: int | None = None, unit:
         return NodeHost(None, message(NO_STANDARD))
     if server.host_memory_bytes is None:
         return NodeHost(None, message(NOT_KNOWN, server=server.name))
+    if 1 < server.gpus < gpus_per_node:  # not that server (a superchip's memory comes with each of its GPUs)
+        return NodeHost(None, message(LARGER, n=gpus_per_node, server=server.name, gpus=server.gpus))
     capacity = server.host_memory_bytes * gpus_per_node // server.gpus
     full = format_bytes(server.host_memory_bytes, unit)
     if gpus_per_node == server.gpus:

@@ -9995,29 +9995,34 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_servers.py" line="21"/>
+        <location filename="../../engine/planning/rent_servers.py" line="23"/>
         <source>the node holds {host} (host_memory_bytes, as set)</source>
         <translation>节点有 {host}（host_memory_bytes，按设定）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_servers.py" line="22"/>
+        <location filename="../../engine/planning/rent_servers.py" line="24"/>
         <source>the node holds {host} ({server}, {gpus} GPUs)</source>
         <translation>节点有 {host}（{server}，{gpus} 块 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_servers.py" line="23"/>
+        <location filename="../../engine/planning/rent_servers.py" line="25"/>
         <source>the node holds {host} ({n} of the {server}&apos;s {gpus} GPUs, taken as that share of its {full})</source>
         <translation>节点有 {host}（{server} 的 {gpus} 块 GPU 中的 {n} 块，按此比例取其 {full}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_servers.py" line="25"/>
+        <location filename="../../engine/planning/rent_servers.py" line="27"/>
         <source>the node&apos;s CPU memory is not known, so not checked: no document states the {server}&apos;s</source>
         <translation>节点的 CPU 内存未知，因此未检查：没有文档给出 {server} 的内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_servers.py" line="27"/>
+        <location filename="../../engine/planning/rent_servers.py" line="29"/>
         <source>the node&apos;s CPU memory is not known, so not checked: no server standard states it for this GPU</source>
         <translation>节点的 CPU 内存未知，因此未检查：此 GPU 没有给出内存的服务器标准</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_servers.py" line="31"/>
+        <source>the node&apos;s CPU memory is not known, so not checked: a node of {n} GPUs is larger than the {server} ({gpus} GPUs) whose memory is known</source>
+        <translation>节点的 CPU 内存未知，因此未检查：{n} 块 GPU 的节点大于已知内存的 {server}（{gpus} 块 GPU）</translation>
     </message>
 </context>
 <context>
