@@ -179,7 +179,7 @@ _DS = FrameworkDefaults(
       "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
       "backward sets it to None and keeps only detached losses (fwd_outputs)")),
     zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True, bf16_optimizer_without_zero=True,
-    parallelism=par.DEEPSPEED,
+    parallelism=par.DEEPSPEED, runs=rn.DEEPSPEED,
 )
 
 _PYTORCH = FrameworkDefaults(
@@ -199,7 +199,7 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
     """A post-training framework's row: it trains through `base`'s machinery (memory facts and time profile)."""
     return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
                    profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid],
-                   runs=rn.POST_TRAINING)
+                   runs=rn.POST_TRAINING[fid])
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
