@@ -145,7 +145,7 @@ class FrameworkDefaults:
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit
     # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
     fsdp_version: int = 2
-    checkpoint_save: str = ""  # its default save's CPU copy: "fsdp1-full" | "torch-dist" (memory/checkpoint_save.py)
+    checkpoint_save: str = ""  # its default save's CPU copy: fsdp1-full | torch-dist | deepspeed-torch-save (memory/)
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run TRL's
     posttraining: PostTrainingDefaults = rl.TRL
@@ -203,7 +203,7 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
-    "deepspeed": _DS,
+    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save"),  # the rows built on _DS: not read
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "
