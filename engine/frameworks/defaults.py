@@ -203,7 +203,7 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
-    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save"),  # the rows built on _DS: not read
+    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save"),  # rows built on _DS: their saves not read
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "
