@@ -145,7 +145,7 @@ class FrameworkDefaults:
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit
     # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
     fsdp_version: int = 2
-    checkpoint_save: str = ""  # its default save's CPU copy: "fsdp1-full" | "torch-dist" (memory/checkpoint_save.py)
+    checkpoint_save: str = ""  # its default save's CPU copy: fsdp1-full | torch-dist | deepspeed-torch-save (memory/)
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run TRL's
     posttraining: PostTrainingDefaults = rl.TRL
@@ -179,7 +179,7 @@ _DS = FrameworkDefaults(
       "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
       "backward sets it to None and keeps only detached losses (fwd_outputs)")),
     zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True, bf16_optimizer_without_zero=True,
-    parallelism=par.DEEPSPEED,
+    parallelism=par.DEEPSPEED, runs=rn.DEEPSPEED,
 )
 
 _PYTORCH = FrameworkDefaults(
@@ -199,11 +199,11 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
     """A post-training framework's row: it trains through `base`'s machinery (memory facts and time profile)."""
     return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
                    profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid],
-                   runs=rn.POST_TRAINING)
+                   runs=rn.POST_TRAINING[fid])
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
-    "deepspeed": _DS,
+    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save"),  # rows built on _DS: their saves not read
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "

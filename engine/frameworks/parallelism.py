@@ -270,7 +270,10 @@ MEGATRON_2021 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=
     ("context", "megatron/arguments.py at de7dc40f88: no --context-parallel-size"),
     ("expert", "megatron/arguments.py at de7dc40f88: no --num-experts"),
 ))
-INTERNEVO = Parallelism(pp_schedules=(), max_zero=1, context=False, expert=False, sources=(
+INTERNEVO = Parallelism(pp_schedules=(), max_zero=1, context=False, expert=False, offloads=("none",), sources=(
+    ("offload", "InternLM/InternEvo at c18bec9 internlm/solver/optimizer/hybrid_zero_optim.py lines 106 and 221: "
+     "HybridZeroOptimizer(cpu_offload=False) would keep the fp32 master copy on the CPU, but train.py (lines 235-237) "
+     "builds it without the argument and no config key sets it: no offload it runs"),
     ("pipeline schedules", "InternLM/InternEvo train.py at c18bec9 lines 96-97: assert gpc.config.parallel.pipeline "
      "== 1, 'Pipeline parallelism is not supported for now.'"),
     ("ZeRO", "internlm/solver/optimizer/hybrid_zero_optim.py at c18bec9: HybridZeroOptimizer shards the optimizer "
@@ -279,7 +282,11 @@ INTERNEVO = Parallelism(pp_schedules=(), max_zero=1, context=False, expert=False
      "model, pipe, tensor, zero1 groups; no sequence or context group"),
     ("expert", "no MoE layer at c18bec9 (the same ParallelMode: no expert group)"),
 ))
-ALEPH_ALPHA_SCALING = Parallelism(pp_schedules=("1f1b",), max_zero=1, context=False, expert=False, sources=(
+ALEPH_ALPHA_SCALING = Parallelism(pp_schedules=("1f1b",), max_zero=1, context=False, expert=False, offloads=("none",),
+                                  sources=(
+    ("offload", "Aleph-Alpha/scaling at 78489292be: no offload in src/scaling/core (optimizer/optimizer_config.py "
+     "fields method, betas, eps, gradient_clipping, allreduce_bucket_size, loss_scaler, zero; parameter_group.py "
+     "line 156 move_to_cpu frees the GPU copies while the flat ZeRO buffer is built, at start-up)"),
     ("pipeline schedules", "Aleph-Alpha/scaling at 78489292be src/scaling/core/nn/pipeline_schedule/train.py "
      "PipelineScheduleTrain: 2 x (gradient_accumulation_steps + pipe_parallel_size - 1) steps of one forward or "
      "one backward, DeepSpeed's 1F1B TrainSchedule"),
@@ -298,7 +305,14 @@ TRL = Parallelism(pp_schedules=(), expert=False, methods=HUGGINGFACE.methods, so
      "(grpo_trainer.py line 143): transformers.Trainer through accelerate, the Hugging Face row's facts"),
     *HUGGINGFACE.sources,
 ))
-VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, sources=(
+VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, zero_stages=FSDP_STAGES, offload_names=(
+    ("optimizer", "actor.fsdp_config.optimizer_offload"),
+    ("optimizer+params", "actor.fsdp_config.param_offload and optimizer_offload")), sources=(
+    ("ZeRO", "verl b178a3cd56f5 verl/workers/fsdp_workers.py lines 98-123: FSDP over the ('fsdp',) mesh (FULL_SHARD) "
+     "or ('ddp', 'fsdp') (HYBRID_SHARD; fsdp_size 1 replicates, plain data parallelism); reshard_after_forward "
+     "false is SHARD_GRAD_OP (trainer/config/engine/fsdp.yaml lines 21-23): no ZeRO-1 or ZeRO-2 stage"),
+    ("offload", "verl b178a3cd56f5 trainer/config/engine/fsdp.yaml lines 10-19: param_offload and optimizer_offload, "
+     "each on its own (fsdp_workers.py lines 233-234), and FSDP2's offload_policy (lines 547-548)"),
     ("pipeline schedules, tensor, expert", "volcengine/verl at b178a3cd56f5 verl/workers/fsdp_workers.py lines 98-105 "
      "create_device_mesh: ('fsdp',) or ('ddp', 'fsdp') (get_sharding_strategy lines 108-123: FULL_SHARD or "
      "HYBRID_SHARD) and lines 164-175: a ('dp', 'sp') Ulysses mesh, nothing else; workers/config/engine.py "
@@ -309,11 +323,16 @@ VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, s
 ))
 _OPENRLHF_MESH = ("OpenRLHF/OpenRLHF at 3c3be6234e0c openrlhf/utils/deepspeed/deepspeed.py lines 103-108: "
                   "init_device_mesh((dp, ring_attn_size, ds_tensor_parallel_size), ('dp', 'sp', 'tp'))")
-OPENRLHF = Parallelism(pp_schedules=(), expert=False, methods=(("qlora", Parallelism(tensor=False, sources=(
+OPENRLHF = Parallelism(pp_schedules=(), expert=False, offloads=("none", "optimizer"), offload_names=(
+    ("optimizer", "--ds.adam_offload"),), methods=(("qlora", Parallelism(tensor=False, sources=(
     ("tensor", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 115-123: load_in_4bit loads a bitsandbytes nf4 "
      "base, which --ds.tensor_parallel_size hands to DeepSpeed's AutoTP (deepspeed.py lines 389-391 "
      "deepspeed.tp_model_init): " + _DS_AUTOTP_4BIT[1]),
 ))),), sources=(
+    ("ZeRO, offload", "OpenRLHF 3c3be6234e0c cli/train_ppo_ray.py line 308 --ds.zero_stage (0 to 3, DeepSpeed's) "
+     "and line 322 --ds.adam_offload; utils/deepspeed/deepspeed.py lines 437-439 build the training config with "
+     "offload=False, so deepspeed_utils.py line 24 offload_param is 'none' while training (parameter offload is the "
+     "reference and reward models' get_ds_eval_config): the optimizer alone"),
     ("pipeline schedules, expert", _OPENRLHF_MESH + ": no pipeline (no PipelineModule in openrlhf/: "
      "deepspeed.initialize over the transformers model) and no expert dimension"),
     ("tensor", "--ds.tensor_parallel_size: DeepSpeed AutoTP, deepspeed.tp_model_init (deepspeed.py lines 76-78 and "
@@ -330,6 +349,9 @@ _SWIFT_LORA = Parallelism(tensor=False, sources=(("tensor", _SWIFT_AUTOTP + " (n
                                                             "275-279: the maintainers' own limit)"),))
 MS_SWIFT = Parallelism(pp_schedules=(), expert=False, methods=(("lora", _SWIFT_LORA), ("qlora", Parallelism(
     tensor=False, sources=(*_SWIFT_LORA.sources, _DS_AUTOTP_4BIT)))), sources=(
+    ("ZeRO, offload", "ms-swift 3602360a5623 swift/config/zero0.json to zero3.json, zero2_offload.json (lines 17-20 "
+     "offload_optimizer) and zero3_offload.json (lines 17-24, offload_optimizer and offload_param), fsdp2.json: every "
+     "stage and offload kind"),
     ("pipeline schedules", "ms-swift 3602360a5623 swift/rlhf_trainers/grpo_trainer.py line 90 GRPOTrainer(..., "
      "HFGRPOTrainer), dpo_trainer.py line 49: TRL's trainers, transformers.Trainer through accelerate or DeepSpeed: "
      + _ACCELERATE_MESH + ", no pipeline dimension (device_map only places layers on GPUs, without a schedule)"),
@@ -345,7 +367,14 @@ _NEMO_RL_MESH = ("NVIDIA-NeMo/RL at 7ea279abfbeb nemo_rl/models/automodel/setup.
                  "(setup_distributed, the DTensor policy worker v2's, dtensor_policy_worker_v2.py line 296; "
                  "examples/configs/grpo_math_1B.yaml line 142 dtensor_cfg _v2 true): "
                  "nemo_automodel's create_device_mesh(tp_size, pp_size=1, cp_size, ep_size)")
-NEMO_RL = Parallelism(pp_schedules=(), sources=(
+NEMO_RL = Parallelism(pp_schedules=(), zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
+    ("optimizer+params", "dtensor_cfg.cpu_offload, " + _FSDP2_OFFLOAD),), sources=(
+    ("ZeRO", "NeMo-RL 7ea279abfbeb nemo_rl/models/automodel/setup.py lines 464-489: FSDP2 over the data-parallel "
+     "ranks, dtensor_cfg.dp_replicate_size of them replicated (HSDP; all of them: plain data parallelism): no ZeRO-1 "
+     "or ZeRO-2 stage"),
+    ("offload", "NeMo-RL 7ea279abfbeb setup.py line 489: dtensor_cfg.cpu_offload is FSDP2's CPUOffloadPolicy "
+     "(weights, gradients and optimizer together); lines 499-503 raise NotImplementedError on one GPU (a limit on "
+     "the GPU count, not modelled)"),
     ("pipeline schedules", _NEMO_RL_MESH + ": no pipeline (pipelines are its Megatron worker's)"),
     ("tensor, context, expert", _NEMO_RL_MESH + ": dtensor_cfg tensor_parallel_size, context_parallel_size, "
      "expert_parallel_size"),

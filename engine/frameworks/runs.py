@@ -148,8 +148,66 @@ ALEPH_ALPHA_SCALING = Runs(WHOLE_LAYERS, lacks=("qlora",), sources=(
     ("methods", "scaling at 78489292be: src/scaling/core/nn/lora.py (LoRaConfig, LoRA on query, key, value, dense); "
      "no 4-bit base (no bitsandbytes or quantisation under src/): no QLoRA"),
 ))
-# The post-training frameworks other than TRL train through several backends (verl, NeMo-RL and ms-swift through
-# Megatron-Core workers too, whose selective recomputation they expose; OpenRLHF through DeepSpeed): not read
-POST_TRAINING = Runs(sources=(("checkpointing, methods", "not read (allowed): the post-training frameworks train "
-                                                         "through several backends (transformers, FSDP, DeepSpeed, "
-                                                         "Megatron-Core)"),))
+# DeepSpeed (the current row): its activation checkpointing recomputes whatever function it is handed, so the model
+# decides the granularity: transformers' decoder layers whole, or Megatron-DeepSpeed's attention core
+_DS_CHECKPOINT = ("deepspeedai/DeepSpeed at edaa7221 deepspeed/runtime/activation_checkpointing/checkpointing.py line "
+                  "1058 checkpoint(function, *args) recomputes the function it is given (config.py lines 27-43: "
+                  "partition_activations, number_checkpoints, contiguous_memory_optimization, cpu_checkpointing, no "
+                  "granularity or per-op policy)")
+DEEPSPEED = Runs(("none", "full", "selective"), sources=(
+    ("checkpointing", _DS_CHECKPOINT + "; transformers models hand it whole decoder layers (" + _TRANSFORMERS_LAYERS
+     + "); deepspeedai/Megatron-DeepSpeed at 4efb479d5317 megatron/arguments.py line 830 --recompute-granularity "
+     "full | selective, model/transformer.py line 629 checkpoint_core_attention (the attention core): selective "
+     "runs, op-selective (per-op) nowhere"),
+    ("methods", "DeepSpeed edaa7221 trains the model it is given: peft's LoRA and QLoRA under ZeRO-3 (huggingface/peft "
+     "at 5d602fdbff04 docs/source/accelerate/deepspeed.md line 241; the published peft-docs-deepspeed-z3-* runs), and "
+     "its own deepspeed/linear/config.py LoRAConfig and QuantizationConfig (OptimizedLinear): every method allowed"),
+))
+# The post-training frameworks as their rows plan them (engine/frameworks/parallelism.py POST_TRAINING): the trainers
+# that train transformers models (verl's and NeMo-RL's Megatron workers and ms-swift's `megatron` trainers are other
+# backends, the megatron row's), so their recomputation is transformers' whole decoder layers
+_VERL = ("volcengine/verl at b178a3cd56f5 verl/workers/fsdp_workers.py lines 439-440 (critic 1351-1352): "
+         "enable_gradient_checkpointing (verl/trainer/config/model/hf_model.yaml line 34) calls "
+         "actor_module.gradient_checkpointing_enable, transformers' whole layers: ")
+_OPENRLHF = ("OpenRLHF/OpenRLHF at 3c3be6234e0c openrlhf/models/actor.py lines 298-299: "
+             "--actor.gradient_checkpointing_enable (cli/train_ppo_ray.py line 309) calls the transformers model's "
+             "gradient_checkpointing_enable: ")
+_SWIFT = ("modelscope/ms-swift at 3602360a5623 swift/trainers/mixin.py lines 930-941 _prepare_gradient_checkpointing: "
+          "model.gradient_checkpointing_enable, or for models without it swift/trainers/utils.py lines 206-232 "
+          "dynamic_gradient_checkpointing, _gradient_checkpointing_func over each layer of the longest ModuleList "
+          "(whole layers): ")
+_NEMO_RL = ("NVIDIA-NeMo/RL at 7ea279abfbeb nemo_rl/models/automodel/setup.py line 763 passes the boolean "
+            "dtensor_cfg.activation_checkpointing to NVIDIA-NeMo/Automodel (its submodule at 24b47e856263) "
+            "nemo_automodel/components/distributed/parallelizer.py lines 218-275: transformers' "
+            "gradient_checkpointing_enable (whole layers) or checkpoint_wrapper around each layer's self_attn, mlp and "
+            "norms (the layer's every activation recomputed); no selective or per-op mode")
+POST_TRAINING = {
+    "trl": HUGGINGFACE,
+    "verl": Runs(WHOLE_LAYERS, lacks=("qlora",), sources=(
+        ("checkpointing", _VERL + _TRANSFORMERS_LAYERS),
+        ("methods", "verl b178a3cd56f5 fsdp_workers.py lines 406-412 from_pretrained(torch_dtype, config, "
+         "attn_implementation), no quantization_config (no bitsandbytes or 4-bit option under verl/workers; "
+         "hf_model.yaml lines 43-49 lora_rank, target_modules: LoRA through peft, line 471), then line 437 "
+         "actor_module.to(torch_dtype), which transformers' PreTrainedModel.to refuses for a bitsandbytes model "
+         "('You cannot cast a bitsandbytes model in a new `dtype`'): no QLoRA; freezing not read (allowed)"),
+    )),
+    "openrlhf": Runs(WHOLE_LAYERS, sources=(
+        ("checkpointing", _OPENRLHF + _TRANSFORMERS_LAYERS),
+        ("methods", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 115-121 --ds.load_in_4bit (nf4 "
+         "BitsAndBytesConfig) and lines 177-188 lora_rank (peft LoraConfig): LoRA and QLoRA; freezing not read "
+         "(allowed)"),
+    )),
+    "ms-swift": Runs(WHOLE_LAYERS, sources=(
+        ("checkpointing", _SWIFT + _TRANSFORMERS_LAYERS),
+        ("methods", "ms-swift 3602360a5623 swift/arguments/base_args/quant_args.py lines 51-53 quant_method bnb with "
+         "quant_bits 4 (QLoRA's base), tuner_args.py line 116 freeze_parameters, train_type lora / full: every "
+         "method"),
+    )),
+    "nemo-rl": Runs(WHOLE_LAYERS, sources=(
+        ("checkpointing", _NEMO_RL),
+        ("methods", "NeMo-RL 7ea279abfbeb nemo_rl/models/automodel/setup.py lines 663-673 dtensor_cfg.lora_cfg (LoRA); "
+         "no 4-bit option of its own, but dtensor_cfg.automodel_kwargs reach Automodel's from_pretrained (line 770), "
+         "whose quantization_config takes a BitsAndBytesConfig (Automodel 24b47e856263 _transformers/auto_model.py "
+         "line 542): QLoRA not tried (allowed); freezing not read (allowed)"),
+    )),
+}

@@ -16,8 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..frameworks.defaults import defaults_for
-from ..scenario.behaviour import Behaviour, fsdp1_wrap
-from .checkpoint_save import NONE, SaveHold, fsdp1_full_state_dict_save, megatron_torch_dist_save
+from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp1_wrap
+from .checkpoint_save import (
+    NONE,
+    DeepSpeedSaveInputs,
+    SaveHold,
+    deepspeed_save_checkpoint,
+    fsdp1_full_state_dict_save,
+    megatron_torch_dist_save,
+)
 from .hybrid_offload import HOST_BYTES_PER_OFFLOADED_PARAM, hybrid_offload_fraction
 from .nf4_build import nf4_build_bytes, nf4_clone_bytes
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param, quantized_sharded_split
@@ -139,6 +146,14 @@ def _save(s: Scenario, dt: Dtypes, p: StageParams, weights: float) -> SaveHold:
         dense = ((weights - p.trainable_expert * dt.weight) * kept
                  + (p.trainable_dense + p.lora) * (dt.master + states) * on_gpu)
         return megatron_torch_dist_save(s.gpus_per_node, dense, expert, s.dp * s.cp, s.ep)
+    if (save == "deepspeed-torch-save" and not s.fsdp and s.pp == 1 and s.ep == 1
+            and (s.effective_zero >= 1 or bf16_optimizer(s))):
+        frozen = (p.frozen * dt.weight + p.released * p.released_bytes_per_param
+                  + p.quantized * quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant))
+        # the writers of the model states: data-parallel rank 0 of each tensor-parallel group, on the first node
+        return deepspeed_save_checkpoint(s.gpus_per_node, min(s.tp, s.gpus_per_node), DeepSpeedSaveInputs(
+            s.effective_zero, p.trainable + p.lora, dt.weight, s.dp * s.cp, s.offload != "none",
+            s.offload == "optimizer+params", frozen, p.largest_param * dt.weight))
     return NONE
 
 
