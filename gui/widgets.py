@@ -21,6 +21,9 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSlider,
     QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -103,6 +106,25 @@ class ValueCombo(QComboBox):
 
     def value(self) -> Any:
         return self.currentData()
+
+    def closed_text(self) -> str:
+        """The chosen text as the closed box shows it: elided to the box's text field.
+
+        Qt clips a text wider than the box mid-word ("... (selective)" with no sign that a marked value's "- this
+        framework cannot run it" follows); elided, the box ends in "..." and the open list and tooltip show it whole."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        return option.fontMetrics.elidedText(option.currentText, Qt.TextElideMode.ElideRight, field.width())
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        option.currentText = self.closed_text()
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
 
 
 def show_value(spin: QAbstractSpinBox, value: float) -> None:
