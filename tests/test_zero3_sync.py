@@ -105,8 +105,10 @@ def test_strong_scaling_falls_as_measured():
     # 0.834 when written: the fp16 A100 MFU ceiling (45.2%, from SC21's and BigScience's runs) held the 768-GPU run
     # down, while the model's own figures give 0.73 (engine/timing/ceiling.py without_ceilings); since the
     # no-recompute fp16 runs of arXiv:2401.10241 (up to 54.4% MFU) raised that ceiling to 59.8% it no longer binds,
-    # so the ratio is the model's own 0.73, still far above the 2021 row's
-    assert today[1] / today[0] > 0.7
+    # so the ratio is the model's own 0.73, still far above the 2021 row's; 0.61 since each ring step across DGX A100
+    # nodes costs the AMD host's network overhead, 2 us x 3 (NVIDIA/nccl tuning.cc at 5067397c lines 228-233,
+    # 404-410), which takes today's per-parameter gathers over 1,536 ranks from 7.3 to 10.7 ms each
+    assert today[1] / today[0] > 0.6
     assert ds21[0] < today[0] and ds21[1] < today[1]
 
 

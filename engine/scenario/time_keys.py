@@ -18,8 +18,11 @@ FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # kernels are replayed without the host launching each one.
 CUDA_GRAPH_SCOPES = ("auto", "none", "moe-router", "attention", "layers", "full-iteration")
 # The host CPU (and its training loop) that issues the kernels: auto, the GPU system's own; lent-h200, the lent H200
-# machine that measured tests/data/gpu_measured (presets/host_overhead.json hosts).
-HOST_CPUS = ("auto", "lent-h200")
+# machine that measured tests/data/gpu_measured (presets/host_overhead.json hosts); or a CPU by name, where a run's
+# source states its cluster's host (presets/host_overhead.json host_cpus, each with its vendor, architecture and
+# source: NCCL's per-step network overhead across nodes depends on them, engine/timing/host_cpu.py).
+HOST_CPUS = ("auto", "lent-h200", "amd-epyc-7742", "amd-epyc-optimized-3rd-gen", "intel-xeon-8480c", "intel-xeon-8570",
+             "intel-xeon-e5-2698-v4", "nvidia-grace")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
 # auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
 EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
@@ -136,9 +139,16 @@ class TimeKeys:
                            "whole forward and backward); auto: the framework's default (none)",
                            Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
     host_cpu: str = declare("auto", "the host CPU that issues the kernels, and its training loop: auto, the GPU system's "
-                            "own host (a DGX's figures; Grace's factor on GB200/GB300); lent-h200, the lent H200 machine "
-                            "that recorded tests/data/gpu_measured (a virtual machine's CPUs, slower per call, and a loop "
-                            "that synchronises after the forward, the backward and the optimizer step)",
+                            "own host (a DGX's figures; Grace's factor on GB200/GB300; the system's CPU, e.g. DGX A100's "
+                            "AMD EPYC 7742); lent-h200, the lent H200 machine that recorded tests/data/gpu_measured (a "
+                            "virtual machine's CPUs, slower per call, and a loop that synchronises after the forward, the "
+                            "backward and the optimizer step); or a named CPU where the run's cluster has another host "
+                            "than its GPU's standard system: amd-epyc-7742 (DGX A100), amd-epyc-optimized-3rd-gen "
+                            "(Frontier), intel-xeon-8480c (DGX H100/H200), intel-xeon-8570 (DGX B200), "
+                            "intel-xeon-e5-2698-v4 (DGX-1), nvidia-grace (Arm): NCCL's per-step network overhead of a "
+                            "ring across nodes is 2 us on AMD x86 hosts, 1 us on others, x 3 for Simple (NVIDIA/nccl "
+                            "src/graph/tuning.cc getNetOverhead; each CPU's source in presets/host_overhead.json "
+                            "host_cpus); the per-call speed stays the GPU system's",
                             Choice(HOST_CPUS), affects=TIME_ONLY)
     fp8_all_gather: bool | str = declare(
         "auto", "FSDP2 all-gathers the fp8 linear layers' weights in float8 (torchao Float8LinearConfig "

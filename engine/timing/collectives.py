@@ -4,8 +4,9 @@ protocol, the one large training messages use):
 
 - ring: base latency + (steps inside nodes) x per-hop latency of the node's links + (steps between nodes) x the
   network's, with steps = 2 (n - 1) for all-reduce, n - 1 for all-gather and reduce-scatter, of which 2 (nodes - 1)
-  or nodes - 1 cross the network; inside a node spanning several, each hop costs at least the network overhead
-  (1 us x 3 for Simple);
+  or nodes - 1 cross the network; inside a node spanning several, each hop costs at least the network overhead of
+  the host CPU (getNetOverhead, lines 226-233 and 404-410: 2 us on AMD x86 hosts such as DGX A100's, 1 us on Intel
+  x86 and any other, x 3 for Simple: nccl_protocols.net_overhead_seconds, the host from host_cpu.py);
 - tree (all-reduce only): base + 2 ((ranks per node - 1) x hop + log2(nodes) x network hop);
 - broadcast: a ring of n steps of which `nodes` cross the network (tuning.cc's nsteps / nInterSteps for
   ncclFuncBroadcast), each hop at the ring's per-hop latency. tuning.cc itself charges a broadcast either one hop
@@ -28,9 +29,10 @@ from typing import Any
 
 from .data import efficiency
 from .hardware import Hardware
+from .host_cpu import UNKNOWN_HOST
 from .measured_busbw import measured_all_reduce_seconds, sweep_algorithm, takes_measured
 from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
-from .nccl_protocols import all_reduce_protocol_options, protocols, ring_latency, tree_latency
+from .nccl_protocols import all_reduce_protocol_options, net_overhead_seconds, protocols, ring_latency, tree_latency
 
 ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST = "all_reduce", "all_gather", "reduce_scatter", "broadcast"
 
@@ -44,14 +46,16 @@ def group_nodes(ranks: int, span: int, domain: int, stride: int) -> tuple[int, i
 
 
 @lru_cache(maxsize=4096)
-def _ring_tree(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool) -> tuple[float, float]:
-    """(ring, tree) latency of one collective (the module's text); tree 0 where NCCL has no tree for it."""
+def _ring_tree(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool,
+               host: tuple[str, str] = UNKNOWN_HOST) -> tuple[float, float]:
+    """(ring, tree) latency of one collective (the module's text) on a host CPU `host` (vendor, arch); tree 0 where
+    NCCL has no tree for it."""
     t = efficiency()["nccl_latency_s"]
     if ranks <= 1:
         return 0.0, 0.0
     hop = t["nvlink_ring"] if nvlink else t["pcie_ring"]
     if nodes > 1:
-        hop = max(hop, t["net_overhead"])
+        hop = max(hop, net_overhead_seconds(host, simple=True))
     steps, inter = _steps(kind, ranks, nodes)
     ring = t["base_ring"] + (steps - inter) * hop + inter * t["net_ring"]
     if kind != ALL_REDUCE or nodes == 1:
@@ -68,9 +72,10 @@ def _steps(kind: str, ranks: int, nodes: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvls: float) -> float:
+def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvls: float,
+             host: tuple[str, str] = UNKNOWN_HOST) -> float:
     """The latency of the algorithm NCCL picks for a large message (nccl_algorithms.py; nvls: its nvls_share)."""
-    ring, tree = _ring_tree(kind, ranks, nodes, per_node, nvlink)
+    ring, tree = _ring_tree(kind, ranks, nodes, per_node, nvlink, host)
     return all_reduce_choice(nvls, ranks, nodes, ring, tree)[2] if kind == ALL_REDUCE else ring
 
 
@@ -78,13 +83,13 @@ def collective_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: i
                        nvls: bool = False) -> float:
     """Seconds of NCCL latency of one collective over `ranks` ranks (see the module's text); nvls: NVLS and
     NVLSTree are among NCCL's choices (the framework leaves NCCL_NVLS_ENABLE on: nccl_algorithms.nccl_nvls)."""
-    return _group_latency(kind, hw.nvlink, _share(hw, nvls), ranks, span, domain, stride)
+    return _group_latency(kind, hw.nvlink, _share(hw, nvls), ranks, span, domain, stride, hw.host_cpu)
 
 
 def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float, float]:
     """(all-gather, reduce-scatter, all-reduce) ring or tree latency of one group: every step time asks for them
     (the all-reduce NCCL picks with NVLS among its choices: all_reduce_link)."""
-    return _group_latencies(hw.nvlink, 0.0, ranks, span, domain, stride)
+    return _group_latencies(hw.nvlink, 0.0, ranks, span, domain, stride, hw.host_cpu)
 
 
 def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: int, link_bytes_per_s: float,
@@ -97,7 +102,7 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     included), or, for an NVLS sweep, the lower of it and the other algorithms' time."""
     share = _share(hw, nccl_nvls(prof))
     if message_bytes <= 0:
-        factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)
+        factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride, hw.host_cpu)
         return link_bytes_per_s / factor, latency
     gpu = hw.gpu_id or ""
     measured = measured_all_reduce_seconds(gpu, ranks, message_bytes, share > 0, domain) if (
@@ -114,22 +119,23 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
 def _message_link(hw: Hardware, share: float, ranks: int, span: int, domain: int, stride: int,
                   link_bytes_per_s: float, message_bytes: float) -> tuple[float, float]:
     nodes, per_node = group_nodes(ranks, span, domain, stride)
-    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
+    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink, hw.host_cpu)
     ring_bytes = 2 * (ranks - 1) / ranks * message_bytes
     ring_seconds = ring_bytes / link_bytes_per_s
     factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
     if pat_library(hw.arch):  # NCCL's LL and LL128 too (nccl_protocols.py); RCCL's are not read
         seconds, latency = min([(factor * ring_seconds + latency, latency)] + list(all_reduce_protocol_options(
             ranks, *_steps(ALL_REDUCE, ranks, nodes), nodes, min(per_node, ranks), hw.nvlink, hw.arch,
-            link_bytes_per_s, message_bytes)))
+            link_bytes_per_s, message_bytes, hw.host_cpu)))
         return ring_bytes / (seconds - latency), latency
     return link_bytes_per_s / factor, latency
 
 
 @lru_cache(maxsize=4096)
-def _all_reduce(nvlink: bool, share: float, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float]:
+def _all_reduce(nvlink: bool, share: float, ranks: int, span: int, domain: int, stride: int,
+                host: tuple[str, str] = UNKNOWN_HOST) -> tuple[float, float]:
     nodes, per_node = group_nodes(ranks, span, domain, stride)
-    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), nvlink)
+    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), nvlink, host)
     return all_reduce_choice(share, ranks, nodes, ring, tree)[1:]
 
 
@@ -158,7 +164,8 @@ def small_message_latency(hw: Hardware, kind: str, ranks: int, span: int, domain
         return simple
     nodes, per_node = group_nodes(ranks, span, domain, stride)
     per_node, protos = min(per_node, ranks), protocols(hw.nvlink)
-    options = [simple] + [ring_latency(*_steps(kind, ranks, nodes), per_node, hw.nvlink, p) for p in protos]
+    options = [simple] + [ring_latency(*_steps(kind, ranks, nodes), per_node, hw.nvlink, p, hw.host_cpu)
+                          for p in protos]
     if kind == ALL_REDUCE and nodes > 1:
         options += [tree_latency(nodes, per_node, hw.nvlink, p) for p in protos]
     return min(options)
@@ -169,16 +176,17 @@ def _share(hw: Hardware, nvls: bool) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _group_latencies(nvlink: bool, nvls: float, ranks: int, span: int, domain: int,
-                     stride: int) -> tuple[float, float, float]:
-    return (_group_latency(ALL_GATHER, nvlink, nvls, ranks, span, domain, stride),
-            _group_latency(REDUCE_SCATTER, nvlink, nvls, ranks, span, domain, stride),
-            _group_latency(ALL_REDUCE, nvlink, nvls, ranks, span, domain, stride))
+def _group_latencies(nvlink: bool, nvls: float, ranks: int, span: int, domain: int, stride: int,
+                     host: tuple[str, str] = UNKNOWN_HOST) -> tuple[float, float, float]:
+    return (_group_latency(ALL_GATHER, nvlink, nvls, ranks, span, domain, stride, host),
+            _group_latency(REDUCE_SCATTER, nvlink, nvls, ranks, span, domain, stride, host),
+            _group_latency(ALL_REDUCE, nvlink, nvls, ranks, span, domain, stride, host))
 
 
-def _group_latency(kind: str, nvlink: bool, nvls: float, ranks: int, span: int, domain: int, stride: int) -> float:
+def _group_latency(kind: str, nvlink: bool, nvls: float, ranks: int, span: int, domain: int, stride: int,
+                   host: tuple[str, str] = UNKNOWN_HOST) -> float:
     nodes, per_node = group_nodes(ranks, span, domain, stride)
-    return _latency(kind, ranks, nodes, min(per_node, ranks), nvlink, nvls)
+    return _latency(kind, ranks, nodes, min(per_node, ranks), nvlink, nvls, host)
 
 
 def bucket_count(bytes_total: float, bucket_bytes: float) -> int:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from ..models.presets import get_gpu
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, per_gpu
+from .host_cpu import UNKNOWN_HOST, host_cpu_facts
 
 TERA = 1e12
 
@@ -40,6 +41,8 @@ class Hardware:
     ring_inter_bytes_per_s: float = 0.0  # measured bus bandwidth of one collective ring between nodes; 0: not stated
     preset_intra: bool = False  # a preset GPU's own links inside the node (no stated intra-node bandwidth)
     memory_fraction: float = 0.0  # memory_bytes_per_s over the peak bandwidth (0: not stated, the generic figure)
+    # (vendor, arch) of the host CPU, NCCL's per-step network overhead across nodes (host_cpu.py); ("", ""): unknown
+    host_cpu: tuple[str, str] = UNKNOWN_HOST
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -66,12 +69,14 @@ def _pcie_bytes_per_s(generation: int | None) -> float | None:
 
 
 def hardware_for(s: Scenario) -> Hardware:
+    gpu_id = s.gpu if isinstance(s.gpu, str) else None
     return _hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s,
-                     s.inter_node_ring_bandwidth_bytes_per_s)
+                     s.inter_node_ring_bandwidth_bytes_per_s, host_cpu_facts(gpu_id, s.host_cpu))
 
 
 @lru_cache(maxsize=256)
-def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ring: float | None = None) -> Hardware:
+def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ring: float | None = None,
+              host_cpu: tuple[str, str] = UNKNOWN_HOST) -> Hardware:
     eff = efficiency()
     coll, pcie_fraction = eff["collective_bandwidth_fraction"], eff["pcie"]["achieved_fraction"]
     mem_fraction = eff["memory_bandwidth_fraction"]["value"]
@@ -125,6 +130,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         # a measured busbw is what NCCL reached: no achieved fraction on top
         ring_inter_bytes_per_s=float(ring or 0.0),
         preset_intra=gpu_id is not None and intra is None,  # its measured collective sweeps apply (measured_busbw.py)
+        host_cpu=host_cpu,
     )
 
 
