@@ -47,6 +47,7 @@ from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
+from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
 from .stream_waits import host_beside_streams, param_stream_seconds
 from .tp_overlap import tp_exposed_seconds, tp_layer
@@ -275,6 +276,7 @@ def step_time(s: Scenario) -> StepTime:
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
+    copies += step_gradient_pass_seconds(s, prof, rates, busiest)  # the step's passes over whole gradients
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest), spec)
     stream = param_stream_seconds(s, hw, prof, rates, dt, busiest, spec, dp_comm)  # offloaded weights (stream_waits)
     raw = {
