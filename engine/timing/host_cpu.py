@@ -12,7 +12,7 @@ AMD EPYC), or the CPU the scenario key host_cpu names where a run's source state
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..models.presets import PRESETS_DIR, read_preset_json
@@ -31,7 +31,7 @@ def named_host_cpus() -> tuple[str, ...]:
     return tuple(k for k in _table()["cpus"] if not k.startswith("_"))
 
 
-@cache
+@lru_cache(maxsize=512)  # keyed by GPU id: a custom GPU's id is the user's, so bounded
 def host_cpu_facts(gpu_id: str | None, host_cpu: str = "auto") -> tuple[str, str]:
     """(vendor, arch) of the run's host CPU, e.g. ("amd", "x86"): the CPU the scenario key host_cpu names, else (auto)
     the one of the preset's GPU system (host_cpus by_gpu); UNKNOWN_HOST for a custom GPU, a preset of no standard
