@@ -240,7 +240,9 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                         out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
                     found.append(Found(c, t))
-                    (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, t.tokens_per_second)
+                    # by the speed the ranking weighs (_best): an offloading plan's raw tokens/s would cut layouts
+                    # whose plans rank above it (OFFLOAD_MARGIN)
+                    (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, ranking_speed(found[-1]))
                 fitted = fitted or n > 0
                 if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
@@ -330,11 +332,11 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                         techniques=techniques)
         out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
-        ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
+        ranked = sorted(found, key=lambda p: -ranking_speed(p))  # as _best ranks them (OFFLOAD_MARGIN)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
         top: list[dict[str, Any]] = []
         for p in ranked:
-            # an offloading plan's ZeRO stage and FSDP are the offload's (search_candidates._sharded), not its layout's
+            # an offloading plan's ZeRO stage and FSDP are the offload's (search_candidates.offload_keys), not its layout's
             layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
                                                                                                           "fsdp")}
             if layout not in top:
