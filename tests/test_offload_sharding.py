@@ -81,6 +81,8 @@ def test_deepspeed_offloads_from_zero2_and_the_weights_from_zero3(zero_stage: in
 def test_an_fsdp_layout_keeps_fsdp_for_the_weights_and_leaves_it_for_the_optimizer_alone() -> None:
     """FSDP has no optimizer-only offload (FSDP's CPUOffload(offload_params=True) and FSDP2's CPUOffloadPolicy move
     the weights and gradients too): under a framework with both (Hugging Face: accelerate's FSDP and DeepSpeed
-    plugins) the optimizer alone is offloaded as DeepSpeed's ZeRO-2 offload, the weights under FSDP as it is spelled."""
+    plugins, the row's zero_stages) the optimizer alone is offloaded at the same stage as DeepSpeed spells it, ZeRO-3
+    with offload_optimizer, the weights under FSDP as it is spelled."""
+    assert 2 in par.HUGGINGFACE.zero_stages and par.HUGGINGFACE.sharding(3) == {"zero_stage": 3, "fsdp": False}
     found = _search_and_fit(scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True}))
-    assert found == {"optimizer": (2, False, 2), "optimizer+params": (0, True, 3)}
+    assert found == {"optimizer": (3, False, 3), "optimizer+params": (0, True, 3)}

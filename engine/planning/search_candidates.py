@@ -11,7 +11,7 @@ from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..scenario.framework_support import runs_method
+from ..scenario.framework_support import layout_cannot_run, runs_method
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 
@@ -68,21 +68,26 @@ def offload_keys(base: Scenario, keys: dict[str, Any], offload: str) -> dict[str
     """The layout's keys with the sharding the offload runs with in base's framework (Parallelism.offload_sharding,
     which Make it fit asks too): DeepSpeed offloads from ZeRO-2 and 3, Megatron from its distributed optimizer, an
     FSDP-only framework the weights with the optimizer under FSDP."""
-    fw = defaults_for(base.framework)
-    return {**keys, **fw.parallelism.offload_sharding(keys["zero_stage"], keys["fsdp"], offload,
-                                                      base.distributed_optimizer and fw.takes_megatron_arguments)}
+    return {**keys, **defaults_for(base.framework).parallelism.offload_sharding(
+        keys["zero_stage"], keys["fsdp"], offload, _optimizer_sharded(base))}
+
+
+def _optimizer_sharded(base: Scenario) -> bool:
+    """Megatron's distributed optimizer, its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)."""
+    return base.distributed_optimizer and defaults_for(base.framework).takes_megatron_arguments
 
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
-    """Whether base's framework (its row's parallelism, engine/frameworks/parallelism.py) runs the layout with this
-    offload and base's training method; the offload may deepen its ZeRO stage (offload_keys): DeepSpeed offloads only
-    from ZeRO-2 and 3, which its pipeline refuses; and it must have the offload kind (FSDP-only frameworks offload the
-    weights with the optimizer, Megatron the optimizer alone)."""
-    caps = defaults_for(base.framework).parallelism
+    """Whether base's framework runs the layout with this offload and base's training method: what cannot_run would
+    say of its scenario (engine/scenario/framework_support.py layout_cannot_run, asked without making it); the offload
+    may deepen its ZeRO stage (offload_keys): DeepSpeed offloads only from ZeRO-2 and 3, which its pipeline refuses;
+    and it must have the offload kind (FSDP-only frameworks offload the weights with the optimizer, Megatron the
+    optimizer alone)."""
     k = offload_keys(base, keys, offload)
-    zero = 3 if k["fsdp"] else k["zero_stage"]
+    zero = 3 if k["fsdp"] else max(k["zero_stage"], int(_optimizer_sharded(base)))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
-    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero, base.method, offload, dp)
+    return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
+                                 base.method, offload, dp)
 
 
 def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[dict[str, Any]],

@@ -207,11 +207,12 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     if gpus and ({"seq", "zero", "tp", "pp"} & set(axes) or {"gpus", "gpus2"} <= set(axes)
                  or (gpus == "tp_pp" and "offload" in axes)):
         return None, None, None
-    # the sharding the offload runs with, as the searches ask it (Parallelism.offload_sharding): DeepSpeed's ZeRO-2
-    # or 3, Megatron's distributed optimizer, FSDP where that is the framework's only sharding
-    megatron_sharded = base.distributed_optimizer and defaults_for(base.framework).takes_megatron_arguments
-    ch.update(capabilities(base).offload_sharding(ch.get("zero_stage", base.zero_stage), ch.get("fsdp", base.fsdp),
-                                                  ch.get("offload", base.offload), megatron_sharded))
+    if "offload" in ch:  # the sharding the offload runs with, as the searches ask it (Parallelism.offload_sharding):
+        # DeepSpeed's ZeRO-2 or 3, Megatron's distributed optimizer, FSDP where that is the framework's only sharding;
+        # the scenario's own offload keeps its own sharding (a valid scenario's: engine/scenario/consistency.py)
+        megatron_sharded = base.distributed_optimizer and defaults_for(base.framework).takes_megatron_arguments
+        ch.update(capabilities(base).offload_sharding(ch.get("zero_stage", base.zero_stage), ch.get("fsdp", base.fsdp),
+                                                      ch["offload"], megatron_sharded))
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)

@@ -240,8 +240,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                         out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
                     found.append(Found(c, t))
-                    # by the speed the ranking weighs (_best): an offloading plan's raw tokens/s would cut layouts
-                    # whose plans rank above it (OFFLOAD_MARGIN)
+                    # as _best weighs it: an offloading plan's raw speed would cut layouts that rank above it
                     (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, ranking_speed(found[-1]))
                 fitted = fitted or n > 0
                 if n == len(micro):

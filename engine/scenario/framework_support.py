@@ -79,12 +79,19 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
                        s.checkpointing, s.world_size)
 
 
-@lru_cache(maxsize=4096)  # every estimate asks (for its warnings), the searches per layout: the answer is the row's
+@lru_cache(maxsize=4096)  # every estimate asks (for its warnings): the answer is the row's
 def _cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
                 offload: str, dp: int, checkpointing: str, gpus: int) -> tuple[str, ...]:
-    row = defaults_for(framework)
-    return (row.parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
-            + row.runs.cannot_run(checkpointing, method, gpus))
+    return (layout_cannot_run(framework, tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+            + defaults_for(framework).runs.cannot_run(checkpointing, method, gpus))
+
+
+@lru_cache(maxsize=8192)  # the searches ask per layout and offload (search_candidates.framework_runs_layout)
+def layout_cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
+                      offload: str, dp: int) -> tuple[str, ...]:
+    """The layout settings the framework cannot run with the method (its row's Parallelism.cannot_run; zero is the
+    effective stage, Scenario.effective_zero): what cannot_run asks of a scenario, and the searches of a layout."""
+    return defaults_for(framework).parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
 
 
 def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:
