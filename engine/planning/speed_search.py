@@ -331,7 +331,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                         techniques=techniques)
         out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
-        ranked = sorted(found, key=lambda p: -ranking_speed(p))  # as _best ranks them (OFFLOAD_MARGIN)
+        ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
         top: list[dict[str, Any]] = []
         for p in ranked:
