@@ -331,17 +331,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                         techniques=techniques)
         out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
-        ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
-        keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
-        top: list[dict[str, Any]] = []
-        for p in ranked:
-            # an offloading plan's ZeRO stage and FSDP are the offload's (search_candidates.offload_keys), not its layout's
-            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
-                                                                                                          "fsdp")}
-            if layout not in top:
-                top.append(layout)
-            if len(top) >= 3:
-                break
+        top = _best_layouts(found)
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
         chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
             out.ranked[:VARIANT_LAYOUTS])
@@ -353,9 +343,28 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
-        del memo, found, ranked, layouts, chosen
+        del memo, found, layouts, chosen
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _best_layouts(found: list[Found]) -> list[dict[str, Any]]:
+    """The layouts the method/numerics variants are tried on: the 3 of the fastest plans, and the 3 of the best
+    ranked ones (an offloading plan ranks OFFLOAD_MARGIN lower per level), by their layout keys; an offloading plan's
+    ZeRO stage and FSDP are the offload's (search_candidates.offload_keys), not its layout's, so it names neither."""
+    keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
+    top: list[dict[str, Any]] = []
+    for speed in (lambda p: p.time.tokens_per_second, ranking_speed):
+        layouts: list[dict[str, Any]] = []
+        for p in sorted(found, key=lambda p: -speed(p)):
+            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
+                                                                                                          "fsdp")}
+            if layout not in layouts:
+                layouts.append(layout)
+            if len(layouts) >= 3:
+                break
+        top += [lay for lay in layouts if lay not in top]
+    return top
 
 
 def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
