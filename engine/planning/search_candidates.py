@@ -11,7 +11,7 @@ from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..scenario.framework_support import layout_cannot_run, runs_method
+from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 
@@ -69,12 +69,7 @@ def offload_keys(base: Scenario, keys: dict[str, Any], offload: str) -> dict[str
     which Make it fit asks too): DeepSpeed offloads from ZeRO-2 and 3, Megatron from its distributed optimizer, an
     FSDP-only framework the weights with the optimizer under FSDP."""
     return {**keys, **defaults_for(base.framework).parallelism.offload_sharding(
-        keys["zero_stage"], keys["fsdp"], offload, _optimizer_sharded(base))}
-
-
-def _optimizer_sharded(base: Scenario) -> bool:
-    """Megatron's distributed optimizer, its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)."""
-    return base.distributed_optimizer and defaults_for(base.framework).takes_megatron_arguments
+        keys["zero_stage"], keys["fsdp"], offload, distributed_optimizer_counts(base))}
 
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
@@ -84,7 +79,7 @@ def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) ->
     and it must have the offload kind (FSDP-only frameworks offload the weights with the optimizer, Megatron the
     optimizer alone)."""
     k = offload_keys(base, keys, offload)
-    zero = 3 if k["fsdp"] else max(k["zero_stage"], int(_optimizer_sharded(base)))
+    zero = 3 if k["fsdp"] else max(k["zero_stage"], int(distributed_optimizer_counts(base)))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
     return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
                                  base.method, offload, dp)

@@ -24,7 +24,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
-from ..scenario.framework_support import capabilities, framework_runs, sharding_name
+from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -210,9 +210,8 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     if "offload" in ch:  # the sharding the offload runs with, as the searches ask it (Parallelism.offload_sharding):
         # DeepSpeed's ZeRO-2 or 3, Megatron's distributed optimizer, FSDP where that is the framework's only sharding;
         # the scenario's own offload keeps its own sharding (a valid scenario's: engine/scenario/consistency.py)
-        megatron_sharded = base.distributed_optimizer and defaults_for(base.framework).takes_megatron_arguments
         ch.update(capabilities(base).offload_sharding(ch.get("zero_stage", base.zero_stage), ch.get("fsdp", base.fsdp),
-                                                      ch["offload"], megatron_sharded))
+                                                      ch["offload"], distributed_optimizer_counts(base)))
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)

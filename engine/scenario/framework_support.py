@@ -105,6 +105,12 @@ def runs_method(s: Scenario, method: str) -> bool:
                                                                                                     s.world_size)
 
 
+def distributed_optimizer_counts(s: Scenario) -> bool:
+    """Whether s shards its optimizer by Megatron's --use-distributed-optimizer, its ZeRO-1 whatever zero_stage reads
+    (Scenario.effective_zero): the key is read where the framework takes Megatron's arguments."""
+    return s.distributed_optimizer and defaults_for(s.framework).takes_megatron_arguments
+
+
 def framework_runs(s: Scenario) -> bool:
     """Whether the scenario's framework can run its layout: what a search may propose."""
     return not cannot_run(s)
