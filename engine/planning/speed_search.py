@@ -148,11 +148,13 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
-def _any_probe_reaches(cands: Candidates, micro_batches: int, tokens_per_second: float) -> bool:
-    """Whether the smallest, a middle or the largest micro-batch reaches the speed: the answer of their fastest,
+def _any_probe_reaches(cands: Candidates, micro_batches: int, tokens_per_second: float, offload: str) -> bool:
+    """Whether the smallest, a middle or the largest micro-batch reaches the speed as the ranking weighs it
+    (ranking_speed: an offloading plan must be faster by OFFLOAD_MARGIN per level): the answer of their fastest,
     timing only those up to the first that does (mostly the smallest; the others are then timed only if they fit)."""
     probes = sorted({0, micro_batches // 2, micro_batches - 1})
-    return any(cands.time(i).tokens_per_second >= tokens_per_second for i in probes)
+    needed = tokens_per_second / (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST[offload]
+    return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
 @contextlib.contextmanager
@@ -215,7 +217,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
                 cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
-                if not plainest and not _any_probe_reaches(cands, len(micro), threshold()):
+                if not plainest and not _any_probe_reaches(cands, len(micro), threshold(), offload):
                     continue
 
                 def fits(i: int, cands: Candidates = cands) -> bool:
