@@ -86,3 +86,20 @@ def test_an_fsdp_layout_keeps_fsdp_for_the_weights_and_leaves_it_for_the_optimiz
     assert 2 in par.HUGGINGFACE.zero_stages and par.HUGGINGFACE.sharding(3) == {"zero_stage": 3, "fsdp": False}
     found = _search_and_fit(scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True}))
     assert found == {"optimizer": (3, False, 3), "optimizer+params": (0, True, 3)}
+
+
+def test_a_megatron_search_offloads_from_the_distributed_optimizer() -> None:
+    """Mistral Small 3.1 24B, full training on 2 A100 80 GB under Megatron with --use-distributed-optimizer: nothing
+    fits without offload, and the search's plans offload the optimizer from the distributed optimizer Megatron runs
+    it with (the row's optimizer_offload_stage, sources in the first test), not from ZeRO-2, which under Megatron is
+    Megatron-FSDP's optim_grads (the searches' rule before they asked Parallelism.offload_sharding)."""
+    from engine.planning.speed_search import speed_search
+
+    s = scenario_from_dict({"model": "mistral-small-3.1-24b", "gpu": "a100-80gb", "gpus_per_node": 2, "micro_batch": 1,
+                            "seq_len": 2048, "grad_accum": 8, "attention": "flash", "framework": "megatron",
+                            "precision": "mixed-bf16", "distributed_optimizer": True})
+    plans = speed_search(s).plans
+    assert plans and all(p.scenario.offload == "optimizer" for p in plans)
+    first = plans[0].scenario
+    assert (first.zero_stage, first.fsdp, first.effective_zero) == (0, False, par.MEGATRON.optimizer_offload_stage)
+    assert not cannot_run(first)
