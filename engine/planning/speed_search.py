@@ -148,12 +148,13 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
-def _any_probe_reaches(cands: Candidates, micro_batches: int, tokens_per_second: float, offload: str) -> bool:
-    """Whether the smallest, a middle or the largest micro-batch reaches the speed as the ranking weighs it
-    (ranking_speed: an offloading plan must be faster by OFFLOAD_MARGIN per level): the answer of their fastest,
-    timing only those up to the first that does (mostly the smallest; the others are then timed only if they fit)."""
+def _any_probe_reaches(cands: Candidates, micro_batches: int, floor: float, ranked: float, offload: str) -> bool:
+    """Whether the smallest, a middle or the largest micro-batch reaches the caller's floor (tokens/s) and the
+    ranking's threshold as the ranking weighs it (ranking_speed: an offloading plan must be faster by OFFLOAD_MARGIN
+    per level): the answer of their fastest, timing only those up to the first that does (mostly the smallest; the
+    others are then timed only if they fit)."""
     probes = sorted({0, micro_batches // 2, micro_batches - 1})
-    needed = tokens_per_second / (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST[offload]
+    needed = max(floor, ranked / (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST[offload])
     return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
@@ -195,15 +196,14 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
 
     fastest: list[float] = []  # tokens/s of the keep fastest plans found so far, a heap: its first is the slowest
 
-    def threshold() -> float:
-        # floor: the caller has no use for plans slower than this (a deadline or a price to beat)
-        return max(floor, fastest[0] if len(fastest) >= keep else 0.0)
+    def kept() -> float:  # the ranking speed a plan must beat to enter the keep fastest
+        return fastest[0] if len(fastest) >= keep else 0.0
 
     for bound, keys, per_replica, micro, _layout, plain in configs:
         if cancel is not None and cancel():
             out.cancelled = True
             break
-        if bound < threshold():
+        if bound < max(floor, kept()):  # floor: the caller has no use for slower plans (a deadline, a price)
             break  # sorted by bound: nothing later can enter the top
         if len(memo.memo) >= budget:
             out.limited = True
@@ -217,7 +217,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
                 cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
-                if not plainest and not _any_probe_reaches(cands, len(micro), threshold(), offload):
+                if not plainest and not _any_probe_reaches(cands, len(micro), floor, kept(), offload):
                     continue
 
                 def fits(i: int, cands: Candidates = cands) -> bool:
