@@ -110,7 +110,10 @@ class Parallelism:
                 return self.sharding(FSDP)
             if zero_stage >= need or (optimizer_sharded and need <= 1):
                 return {"zero_stage": zero_stage, "fsdp": False}
-            return {"zero_stage": need, "fsdp": False}
+            # a framework without that stage offloads from the next it has (verl's FSDP optimizer_offload); on one
+            # GPU only (torchtune's CPUOffloadOptimizer) no stage shards anything, so the stage is only a name
+            deeper = [z for z in self.zero_stages if z >= need] if "optimizer" in self.offloads else []
+            return self.sharding(deeper[0] if deeper else need)
         return {"zero_stage": zero_stage, "fsdp": fsdp}
 
     def _refused(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, offload: str,
