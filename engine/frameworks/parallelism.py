@@ -219,8 +219,9 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "megatron/schedules.py at de7dc40f88 and 285068c8) get_forward_backward_func: "
                        "forward_backward_no_pipelining, forward_backward_pipelining_without_interleaving (1F1B) or "
                        "forward_backward_pipelining_with_interleaving; no GPipe")
+# optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer (sources below)
 MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), offload_names=(
-    ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), methods=(
+    ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1, methods=(
     ("lora", Parallelism(sources=(("parallelism", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b src/megatron/bridge/"
                                                   "peft/lora.py, lora_layers.py: LoRA adapters over Megatron-Core's "
                                                   "tensor-parallel linears, with pipeline parallelism (the published "
@@ -248,6 +249,10 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
      "--use-precision-aware-optimizer: HybridDeviceOptimizer, optimizer_offload_fraction) is its only training "
      "offload; no weight offload (--rl-offload-inference-model-weights-when-idle is RL inference's), activations "
      "apart (activation_offload_layers)"),
+    ("optimizer offload stage", "Megatron-LM d98e8a64ddf3 megatron/training/arguments.py line 1884: "
+     "--optimizer-cpu-offload asserts --use-precision-aware-optimizer, which megatron/core/optimizer/__init__.py lines "
+     "1057-1059 allow 'only ... with distributed optimizer' (ZeRO-1); Megatron-FSDP v1 sets use_distributed_optimizer "
+     "too (arguments.py lines 1128-1135)"),
     ("tensor, context, expert", "--tensor-model-parallel-size, --context-parallel-size (Transformer Engine's ring), "
      "--expert-model-parallel-size"),
 ))

@@ -36,6 +36,10 @@ class Parallelism:
     sources: tuple[tuple[str, str], ...] = ()  # (fact, where it is written); "not read" for the permissive ones
     # method (the scenario's "lora", "qlora", "freeze") -> the further limits it runs under, a row with its own sources
     methods: tuple[tuple[str, Parallelism], ...] = ()
+    # the least sharding stage its optimizer offload runs from (ALL_STAGES' meaning): DeepSpeed's ZeRO-Offload from
+    # ZeRO-2 (the engine's rule: the searches and Make it fit offload from ZeRO-2 and 3); a framework whose optimizer
+    # offload runs with its own stage-1 sharding says so in its row, with the source
+    optimizer_offload_stage: int = 2
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""
@@ -52,7 +56,8 @@ class Parallelism:
                            tuple(z for z in self.zero_stages if z in row.zero_stages),
                            tuple(o for o in self.offloads if o in row.offloads),
                            tuple(o for o in self.one_gpu_offloads if o in row.one_gpu_offloads or o in row.offloads),
-                           self.offload_names, (*self.sources, *row.sources))
+                           self.offload_names, (*self.sources, *row.sources),
+                           optimizer_offload_stage=self.optimizer_offload_stage)
 
     def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
                    method: str, offload: str = "none", dp: int = 2) -> tuple[str, ...]:
@@ -79,6 +84,37 @@ class Parallelism:
         if stage == 3 and 2 not in self.zero_stages:
             return {"zero_stage": 0, "fsdp": True}
         return {"zero_stage": stage, "fsdp": False}
+
+    def offload_sharding(self, zero_stage: int, fsdp: bool, offload: str,
+                         optimizer_sharded: bool = False) -> dict[str, int | bool]:
+        """The sharding keys (zero_stage, fsdp) a layout runs the offload with in this framework: the layout's own
+        where they shard enough, else the least stage the offload needs as the framework spells it. What the searches
+        (engine/planning/search_candidates.py) and Make it fit (engine/planning/solver.py) both propose.
+
+        optimizer: from optimizer_offload_stage (ZeRO-2; Megatron's --optimizer-cpu-offload from its distributed
+        optimizer, ZeRO-1: its row); optimizer_sharded is the scenario's distributed_optimizer where its framework
+        reads it, that stage whatever zero_stage says (Scenario.effective_zero). FSDP has no optimizer-only offload
+        (FSDP's CPUOffload(offload_params=True) and FSDP2's CPUOffloadPolicy put the parameters and gradients on the
+        CPU and step the optimizer there): an FSDP layout offloads its optimizer alone at the same stage as DeepSpeed
+        spells it, ZeRO-3 with offload_optimizer (Megatron: Megatron-FSDP, which keeps the distributed optimizer),
+        weights still sharded; where FSDP is the only sharding it stays (torchtune's one-GPU CPUOffloadOptimizer: no
+        stage shards anything on one GPU).
+        optimizer+params: ZeRO-3, or FSDP where that is the framework's only sharding (sharding(): torchtitan,
+        torchtune, NeMo AutoModel, which have no DeepSpeed ZeRO-3 to switch to); an FSDP layout keeps FSDP and its
+        own spelling of it (peft 5d602fdbff04 docs/source/accelerate/fsdp.md fsdp_offload_params for FSDP-QLoRA)."""
+        if offload == "optimizer+params":
+            return {"zero_stage": zero_stage, "fsdp": True} if fsdp else self.sharding(FSDP)
+        if offload == "optimizer":
+            need = self.optimizer_offload_stage
+            if fsdp:  # the same sharding as DeepSpeed spells it (FSDP's own where that is the only one, one GPU)
+                return self.sharding(FSDP)
+            if zero_stage >= need or (optimizer_sharded and need <= 1):
+                return {"zero_stage": zero_stage, "fsdp": False}
+            # a framework without that stage offloads from the next it has (verl's FSDP optimizer_offload); on one
+            # GPU only (torchtune's CPUOffloadOptimizer) no stage shards anything, so the stage is only a name
+            deeper = [z for z in self.zero_stages if z >= need] if "optimizer" in self.offloads else []
+            return self.sharding(deeper[0] if deeper else need)
+        return {"zero_stage": zero_stage, "fsdp": fsdp}
 
     def _refused(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, offload: str,
                  dp: int) -> tuple[str, ...]:

@@ -7,12 +7,11 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..scenario.framework_support import runs_method
+from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 
@@ -38,8 +37,7 @@ class EstimateMemo:
         if offload == "none":
             return Candidates(base, keys, per_replica, micro, ckpt, offload, self)
         # base by identity (the entry keeps it alive), the rest by value
-        key = (id(base), *_sharded(keys, offload, defaults_for(base.framework).parallelism).items(), per_replica,
-               tuple(micro), ckpt, offload)
+        key = (id(base), *offload_keys(base, keys, offload).items(), per_replica, tuple(micro), ckpt, offload)
         found = self.offloading.get(key)
         if found is None:
             found = self.offloading[key] = Candidates(base, keys, per_replica, micro, ckpt, offload, self)
@@ -66,30 +64,25 @@ def timed(times: dict[Scenario, StepTime], s: Scenario) -> StepTime:
     return t
 
 
-def _sharded(keys: dict[str, Any], offload: str, caps: Parallelism) -> dict[str, Any]:
-    """The layout's keys with the ZeRO stage offload needs (DeepSpeed offloads from ZeRO-2 and ZeRO-3). An FSDP layout
-    keeps FSDP to offload the weights with the optimizer (FSDP's CPUOffload(offload_params=True) and FSDP2's
-    CPUOffloadPolicy put the parameters and gradients on the CPU and step the optimizer there; peft 5d602fdbff04
-    docs/source/accelerate/fsdp.md fsdp_offload_params for FSDP-QLoRA), as Make it fit's offload plan does, and so
-    does a framework whose only sharding is FSDP (Parallelism.sharding: torchtitan, torchtune, NeMo AutoModel), which
-    has no DeepSpeed ZeRO-3 to switch to. FSDP has no optimizer-only offload: that one stays DeepSpeed's ZeRO-2
-    offload (torchtune's one-GPU CPUOffloadOptimizer: no stage shards anything on one GPU)."""
-    zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
-    if offload == "optimizer+params" and not keys["fsdp"] and caps.sharding(3)["fsdp"]:
-        return {**keys, "zero_stage": 0, "fsdp": True}
-    return {**keys, "zero_stage": zero, "fsdp": keys["fsdp"] and offload in ("none", "optimizer+params")}
+def offload_keys(base: Scenario, keys: dict[str, Any], offload: str) -> dict[str, Any]:
+    """The layout's keys with the sharding the offload runs with in base's framework (Parallelism.offload_sharding,
+    which Make it fit asks too): DeepSpeed offloads from ZeRO-2 and 3, Megatron from its distributed optimizer, an
+    FSDP-only framework the weights with the optimizer under FSDP."""
+    return {**keys, **defaults_for(base.framework).parallelism.offload_sharding(
+        keys["zero_stage"], keys["fsdp"], offload, distributed_optimizer_counts(base))}
 
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
-    """Whether base's framework (its row's parallelism, engine/frameworks/parallelism.py) runs the layout with this
-    offload and base's training method; the offload may deepen its ZeRO stage (_sharded): DeepSpeed offloads only
-    from ZeRO-2 and 3, which its pipeline refuses; and it must have the offload kind (FSDP-only frameworks offload the
-    weights with the optimizer, Megatron the optimizer alone)."""
-    caps = defaults_for(base.framework).parallelism
-    k = _sharded(keys, offload, caps)
-    zero = 3 if k["fsdp"] else k["zero_stage"]
+    """Whether base's framework runs the layout with this offload and base's training method: what cannot_run would
+    say of its scenario (engine/scenario/framework_support.py layout_cannot_run, asked without making it); the offload
+    may deepen its ZeRO stage (offload_keys): DeepSpeed offloads only from ZeRO-2 and 3, which its pipeline refuses;
+    and it must have the offload kind (FSDP-only frameworks offload the weights with the optimizer, Megatron the
+    optimizer alone)."""
+    k = offload_keys(base, keys, offload)
+    zero = 3 if k["fsdp"] else max(k["zero_stage"], int(distributed_optimizer_counts(base)))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
-    return not caps.cannot_run(k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero, base.method, offload, dp)
+    return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
+                                 base.method, offload, dp)
 
 
 def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[dict[str, Any]],
@@ -123,7 +116,7 @@ def method_variants(s: Scenario) -> list[Scenario]:
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
-    return base.with_unchecked(**_sharded(keys, offload, defaults_for(base.framework).parallelism), micro_batch=mb,
+    return base.with_unchecked(**offload_keys(base, keys, offload), micro_batch=mb,
                                grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
 
 

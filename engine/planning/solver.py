@@ -24,7 +24,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
-from ..scenario.framework_support import capabilities, framework_runs, sharding_name
+from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -207,14 +207,11 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     if gpus and ({"seq", "zero", "tp", "pp"} & set(axes) or {"gpus", "gpus2"} <= set(axes)
                  or (gpus == "tp_pp" and "offload" in axes)):
         return None, None, None
-    need = {"none": 0, "optimizer": 2, "optimizer+params": 3}[ch.get("offload", base.offload)]
-    if need == 2 and ch.get("optimizer_offload_fraction", base.optimizer_offload_fraction) and \
-            defaults_for(base.framework).takes_megatron_arguments:  # Megatron's hybrid optimizer: its distributed one
-        need = 0 if base.distributed_optimizer else 1
-    if (3 if ch.get("fsdp", base.fsdp) else ch.get("zero_stage", base.effective_zero)) < need:
-        # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3); FSDP's offload (its only sharding) with FSDP, as the
-        # framework spells it (Parallelism.sharding); on one GPU a stage shards nothing (torchtune's CPUOffloadOptimizer)
-        ch.update(capabilities(base).sharding(need) if need == 3 else {"zero_stage": need, "fsdp": False})
+    if "offload" in ch:  # the sharding the offload runs with, as the searches ask it (Parallelism.offload_sharding):
+        # DeepSpeed's ZeRO-2 or 3, Megatron's distributed optimizer, FSDP where that is the framework's only sharding;
+        # the scenario's own offload keeps its own sharding (a valid scenario's: engine/scenario/consistency.py)
+        ch.update(capabilities(base).offload_sharding(ch.get("zero_stage", base.zero_stage), ch.get("fsdp", base.fsdp),
+                                                      ch["offload"], distributed_optimizer_counts(base)))
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
     s = base.with_unchecked(**ch)

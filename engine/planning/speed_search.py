@@ -148,11 +148,14 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
-def _any_probe_reaches(cands: Candidates, micro_batches: int, tokens_per_second: float) -> bool:
-    """Whether the smallest, a middle or the largest micro-batch reaches the speed: the answer of their fastest,
-    timing only those up to the first that does (mostly the smallest; the others are then timed only if they fit)."""
+def _any_probe_reaches(cands: Candidates, micro_batches: int, floor: float, ranked: float, offload: str) -> bool:
+    """Whether the smallest, a middle or the largest micro-batch reaches the caller's floor (tokens/s) and the
+    ranking's threshold as the ranking weighs it (ranking_speed: an offloading plan must be faster by OFFLOAD_MARGIN
+    per level): the answer of their fastest, timing only those up to the first that does (mostly the smallest; the
+    others are then timed only if they fit)."""
     probes = sorted({0, micro_batches // 2, micro_batches - 1})
-    return any(cands.time(i).tokens_per_second >= tokens_per_second for i in probes)
+    needed = max(floor, ranked / (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST[offload])
+    return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
 @contextlib.contextmanager
@@ -193,15 +196,14 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
 
     fastest: list[float] = []  # tokens/s of the keep fastest plans found so far, a heap: its first is the slowest
 
-    def threshold() -> float:
-        # floor: the caller has no use for plans slower than this (a deadline or a price to beat)
-        return max(floor, fastest[0] if len(fastest) >= keep else 0.0)
+    def kept() -> float:  # the ranking speed a plan must beat to enter the keep fastest
+        return fastest[0] if len(fastest) >= keep else 0.0
 
     for bound, keys, per_replica, micro, _layout, plain in configs:
         if cancel is not None and cancel():
             out.cancelled = True
             break
-        if bound < threshold():
+        if bound < max(floor, kept()):  # floor: the caller has no use for slower plans (a deadline, a price)
             break  # sorted by bound: nothing later can enter the top
         if len(memo.memo) >= budget:
             out.limited = True
@@ -215,7 +217,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
                 cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
-                if not plainest and not _any_probe_reaches(cands, len(micro), threshold()):
+                if not plainest and not _any_probe_reaches(cands, len(micro), floor, kept(), offload):
                     continue
 
                 def fits(i: int, cands: Candidates = cands) -> bool:
@@ -240,7 +242,8 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                         out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
                     found.append(Found(c, t))
-                    (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, t.tokens_per_second)
+                    # as _best weighs it: an offloading plan's raw speed would cut layouts that rank above it
+                    (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, ranking_speed(found[-1]))
                 fitted = fitted or n > 0
                 if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
@@ -330,17 +333,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                         techniques=techniques)
         out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
-        ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
-        keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
-        top: list[dict[str, Any]] = []
-        for p in ranked:
-            # an offloading plan's ZeRO stage and FSDP are the offload's (search_candidates._sharded), not its layout's
-            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
-                                                                                                          "fsdp")}
-            if layout not in top:
-                top.append(layout)
-            if len(top) >= 3:
-                break
+        top = _best_layouts(found)
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
         chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
             out.ranked[:VARIANT_LAYOUTS])
@@ -352,9 +345,28 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
-        del memo, found, ranked, layouts, chosen
+        del memo, found, layouts, chosen
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _best_layouts(found: list[Found]) -> list[dict[str, Any]]:
+    """The layouts the method/numerics variants are tried on: the 3 of the fastest plans, and the 3 of the best
+    ranked ones (an offloading plan ranks OFFLOAD_MARGIN lower per level), by their layout keys; an offloading plan's
+    ZeRO stage and FSDP are the offload's (search_candidates.offload_keys), not its layout's, so it names neither."""
+    keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
+    top: list[dict[str, Any]] = []
+    for speed in (lambda p: p.time.tokens_per_second, ranking_speed):
+        layouts: list[dict[str, Any]] = []
+        for p in sorted(found, key=lambda p: -speed(p)):
+            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
+                                                                                                          "fsdp")}
+            if layout not in layouts:
+                layouts.append(layout)
+            if len(layouts) >= 3:
+                break
+        top += [lay for lay in layouts if lay not in top]
+    return top
 
 
 def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,

@@ -79,12 +79,19 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
                        s.checkpointing, s.world_size)
 
 
-@lru_cache(maxsize=4096)  # every estimate asks (for its warnings), the searches per layout: the answer is the row's
+@lru_cache(maxsize=4096)  # every estimate asks (for its warnings): the answer is the row's
 def _cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
                 offload: str, dp: int, checkpointing: str, gpus: int) -> tuple[str, ...]:
-    row = defaults_for(framework)
-    return (row.parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
-            + row.runs.cannot_run(checkpointing, method, gpus))
+    return (layout_cannot_run(framework, tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+            + defaults_for(framework).runs.cannot_run(checkpointing, method, gpus))
+
+
+@lru_cache(maxsize=8192)  # the searches ask per layout and offload (search_candidates.framework_runs_layout)
+def layout_cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
+                      offload: str, dp: int) -> tuple[str, ...]:
+    """The layout settings the framework cannot run with the method (its row's Parallelism.cannot_run; zero is the
+    effective stage, Scenario.effective_zero): what cannot_run asks of a scenario, and the searches of a layout."""
+    return defaults_for(framework).parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
 
 
 def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:
@@ -96,6 +103,12 @@ def runs_method(s: Scenario, method: str) -> bool:
     """Whether s's framework runs the training method on s's GPUs (engine/frameworks/runs.py)."""
     return s.workload == "inference" or "method" not in defaults_for(s.framework).runs.cannot_run("none", method,
                                                                                                     s.world_size)
+
+
+def distributed_optimizer_counts(s: Scenario) -> bool:
+    """Whether s shards its optimizer by Megatron's --use-distributed-optimizer, its ZeRO-1 whatever zero_stage reads
+    (Scenario.effective_zero): the key is read where the framework takes Megatron's arguments."""
+    return s.distributed_optimizer and defaults_for(s.framework).takes_megatron_arguments
 
 
 def framework_runs(s: Scenario) -> bool:
