@@ -95,6 +95,7 @@ NONE_IN_YEAR = QT_TRANSLATE_NOOP("engine", "no layout that fits trains it within
 HORIZON = {LATE_EVEN_AT_CEILING: BEYOND_YEAR_AT_CEILING, LATE_EVEN_AT_PEAK: BEYOND_YEAR_AT_PEAK,
            LATE_EVEN_FASTEST: BEYOND_YEAR_FASTEST, LATE: BEYOND_YEAR, NONE_IN_TIME: NONE_IN_YEAR}
 LATE_TEMPLATES = frozenset((LATE, BEYOND_YEAR))
+OFFLOAD_GPU_FACTOR = 4  # 16 bytes of sharded states per parameter / the 4 an optimizer offload leaves on the GPU
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,14 @@ def candidate_gpus(s: Scenario, prices: Mapping[str, float]) -> list[str]:
     return [s.gpu] if isinstance(s.gpu, str) else []
 
 
+def _may_drop_offload(offload_gpus: int | None, gpus: int) -> bool:
+    """Whether more GPUs may still remove the offload of the cheapest option so far (at offload_gpus GPUs): its
+    sharded states take up to 16 bytes per parameter, the optimizer's 12 of them on the CPU, so up to
+    OFFLOAD_GPU_FACTOR times the GPUs hold them all on the GPUs, and a plan without offload runs many times faster
+    per GPU; the cost-rises-with-count rule holds only beyond that."""
+    return offload_gpus is not None and gpus <= OFFLOAD_GPU_FACTOR * offload_gpus
+
+
 def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: float | None = None,
                 budget: float | None = None, max_gpus: int = MAX_RENT_GPUS, currency: str | None = None,
                 unit: str = "GiB", cancel: Callable[[], bool] | None = None) -> RentSearch:
@@ -372,6 +381,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             dropped.append(RentOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED)))
             continue
         best_cost = last_cost = math.inf
+        offload_gpus: int | None = None  # GPUs of this type's cheapest option so far where it offloads
         for gpn, nodes in gpu_counts(node_gpus(s, gpu), max_gpus):
             if cancel is not None and cancel():
                 break  # the window closed or the set-up changed: what was found so far is returned
@@ -390,17 +400,21 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             searches, estimates = searches + (1 if made else 0), estimates + made
             (dropped if row.dropped is not None else ranked).append(row)
             if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING, NOT_CHEAPER, NOT_AMONG,
-                                                                    NONE_IN_BUDGET, NONE_CHEAPER,
                                                                     OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
                 break  # GPU-hours at the best MFU do not fall with more GPUs
+            if row.dropped is not None and row.dropped.template in (NONE_IN_BUDGET, NONE_CHEAPER):
+                if _may_drop_offload(offload_gpus, gpn * nodes):
+                    continue  # the layouts that fit here may all offload; the next count may need none
+                break  # the fastest layout that fits does not get cheaper with more GPUs
             if row.plan is None or (row.dropped is not None and row.dropped.template in LATE_TEMPLATES):
                 continue  # more GPUs may fit or finish in time
             key = _price_key(row)
-            if key >= (best_cost if row.dropped is None else last_cost):
+            if key >= (best_cost if row.dropped is None else last_cost) and not _may_drop_offload(offload_gpus, gpn * nodes):
                 break  # the cost rose with more GPUs: larger counts only scale worse
             last_cost = key
             if row.dropped is None:
                 best_cost = key
+                offload_gpus = gpn * nodes if row.plan.scenario.offload != "none" else None
     return RentSearch(tuple(rank(ranked)), tuple(dropped), s.tokens_to_train, deadline_seconds, budget,
                       *checkpoint_bytes(s), searches, estimates, time.perf_counter() - t0, tuple(gpus),
                       PRACTICAL_SECONDS if horizon else None)
