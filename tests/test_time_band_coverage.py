@@ -1,9 +1,10 @@
 """Issue 23 item 8: how often the time ranges hold on sources they were not made from (engine/accuracy/band_coverage.py).
 
 Every expected coverage below is measured on the published set (tests/data/published/throughput.json and
-tests/data/published/throughput/*.json, 1,311 runs from 26 sources when these figures were taken) with the
-cross-validated errors of engine/accuracy/published_throughput.py compare(); docs/speed-accuracy.md prints them
-("How sure the time ranges are"). The shares of source_shares are worked by hand from its definition.
+tests/data/published/throughput/*.json, 1,311 runs from 26 sources when these figures were taken; 1,313 from 27
+since h-a100moe) with the cross-validated errors of engine/accuracy/published_throughput.py compare();
+docs/speed-accuracy.md prints them ("How sure the time ranges are").
+The shares of source_shares are worked by hand from its definition.
 """
 
 import pytest
@@ -16,8 +17,13 @@ from engine.timing.bands import time_band
 # own source) 81.6% of runs inside their band, 80.1% as the mean over sources, mean width 0.306 of the step; the rule
 # shipped before (per row, any number of sources) held 80.5%, 74.2% over sources, width 0.320. Held at those levels:
 # a change that lowers the coverage, or buys it by widening the band, shows here (update with what moved it).
+# h-a100moe added a 27th source, FlagPerf's two A800 MoE runs (tests/data/published/throughput/flagperf-qwen1.5-
+# moe.json), which the model over-predicts by +42% and +25% cross-validated, both outside the megatron band held
+# out (-10.6% to +20.6%): that source holds 0% of its runs, so the mean over sources falls from 80.6% (26 sources)
+# to 77.8% (27) while the 26 others hold 80.8% (82.1% -> 82.6% of all runs inside, width 0.302 -> 0.309); held at
+# 0.77.
 HELD_OUT_INSIDE_MEASURED = 0.81
-HELD_OUT_SOURCE_MEAN_MEASURED = 0.80
+HELD_OUT_SOURCE_MEAN_MEASURED = 0.77
 HELD_OUT_WIDTH_MEASURED = 0.31
 ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
 
