@@ -12,7 +12,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import check_consistency
 from .format import Scenario, file_form, resolve_model
-from .framework_support import cannot_run, capabilities, unsupported_settings
+from .framework_support import cannot_run, capabilities, distributed_optimizer_counts, unsupported_settings
 
 # a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
 _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
@@ -86,8 +86,12 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(_sharding(s, caps.max_zero))
         elif name == "offload":
             fix.update(_offload(s))
+        elif name == "fsdp_offload":  # the optimizer alone as it runs: ZeRO-3's offload_optimizer (offload_sharding)
+            fix.update(caps.offload_sharding(s.zero_stage, s.fsdp, s.offload, distributed_optimizer_counts(s)))
         elif name in ("checkpointing", "method"):
             fix.update(_runs_fix(s, name))
+    if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
+        return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_pp" not in names:
         return [fix]
     # both ways out: keep the sharding and drop the pipeline; keep the pipeline and shard as far as it runs with one
