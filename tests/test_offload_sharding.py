@@ -210,3 +210,23 @@ def test_a_megatron_offload_candidate_moves_its_cli_default_share() -> None:
         offloaded = candidate(s, keys, 8, 1, "none", "optimizer")
         assert offloaded.optimizer_offload_fraction == expected
         assert candidate(s, keys, 8, 1, "none", "none").optimizer_offload_fraction == fraction
+
+
+def test_the_offload_suggestion_and_a_folded_pipeline_spell_the_offload_as_it_runs() -> None:
+    """The optimizer-offload suggestion writes the sharding the offload runs with (Parallelism.offload_sharding, the
+    searches' and Make it fit's rule): on an FSDP layout ZeRO-3 with offload_optimizer (FSDP has no optimizer-only
+    offload: the FSDP test's sources), a scenario its framework runs. A pipeline Hugging Face cannot run (its row: no
+    pipeline parallelism) folded into data parallelism makes FSDP shard (dp 1 -> 8): its optimizer-only offload then
+    becomes ZeRO-3's too, where before the folded layout was refused and no way out was offered."""
+    from engine.planning.offload_suggest import offload_candidate
+    from engine.scenario.runnable import runnable_layouts
+
+    s = scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True})
+    _, changes, _ = offload_candidate(s)
+    assert changes == {"fsdp": False, "offload": "optimizer"}  # zero_stage 3 already (FSDP's validated spelling)
+    assert not cannot_run(s.with_unchecked(**changes))
+    piped = scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True, "offload": "optimizer", "pp": 8})
+    assert cannot_run(piped) == ("pp",)  # one data-parallel rank: FSDP shards nothing there
+    ways = runnable_layouts(piped)
+    assert ways and ways[0].changes["pp"] == 1 and ways[0].scenario.fsdp is False
+    assert ways[0].scenario.zero_stage == 3 and not cannot_run(ways[0].scenario)
