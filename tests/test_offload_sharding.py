@@ -223,7 +223,7 @@ def test_the_offload_suggestion_and_a_folded_pipeline_spell_the_offload_as_it_ru
 
     s = scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True})
     _, changes, _ = offload_candidate(s)
-    assert changes == {"fsdp": False, "offload": "optimizer"}  # zero_stage 3 already (FSDP's validated spelling)
+    assert changes == {"zero_stage": 3, "fsdp": False, "offload": "optimizer"}
     assert not cannot_run(s.with_unchecked(**changes))
     piped = scenario_from_dict({**EIGHT, "framework": "huggingface", "fsdp": True, "offload": "optimizer", "pp": 8})
     assert cannot_run(piped) == ("pp",)  # one data-parallel rank: FSDP shards nothing there
