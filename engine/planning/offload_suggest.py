@@ -53,10 +53,10 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
     caps = capabilities(s)  # the offload kinds its framework has, and its names for them (frameworks/parallelism.py)
     if s.offload != "none" or not (s.effective_zero >= 1 or (megatron and s.distributed_optimizer)):
         return None
-    # where the layout cannot run the offload as it is (a refusal the offload adds), the sharding it runs with (Parallelism.offload_sharding, as the
-    # searches and Make it fit write it): FSDP has no optimizer-only offload, DeepSpeed's ZeRO-3 has (the rows'
-    # fsdp_offloads); elsewhere the offload alone, the least change (DeepSpeed's offload_optimizer runs from ZeRO-1 too,
-    # and its pipeline refuses ZeRO-2)
+    # where the layout cannot run the offload as it is (a refusal the offload adds), the sharding it runs with
+    # (Parallelism.offload_sharding, as the searches and Make it fit write it): FSDP has no optimizer-only offload,
+    # DeepSpeed's ZeRO-3 has (the rows' fsdp_offloads); elsewhere the offload alone, the least change (DeepSpeed's
+    # offload_optimizer runs from ZeRO-1 too, and its pipeline refuses ZeRO-2)
     sharding = {} if set(cannot_run(s.with_unchecked(offload="optimizer"))) <= set(cannot_run(s)) else {
         k: v for k, v in caps.offload_sharding(s.zero_stage, s.fsdp, "optimizer", distributed_optimizer_counts(s)).items()
         if getattr(s, k) != v}
