@@ -230,3 +230,21 @@ def test_the_offload_suggestion_and_a_folded_pipeline_spell_the_offload_as_it_ru
     ways = runnable_layouts(piped)
     assert ways and ways[0].changes["pp"] == 1 and ways[0].scenario.fsdp is False
     assert ways[0].scenario.zero_stage == 3 and not cannot_run(ways[0].scenario)
+
+
+def test_make_it_fit_from_fsdp_with_an_optimizer_only_offload_lists_each_plan_once() -> None:
+    """Llama 3 70B on 8 A100 80 GB, Hugging Face FSDP with offload "optimizer" (which FSDP has not: the FSDP test's
+    sources): Make it fit starts from both ways out (ZeRO-3 with offload_optimizer, FSDP's own offload of the weights
+    too), each plan's first step the change that makes it runnable; two ways that end in the same scenario (more GPUs
+    bring their own layout and offload) are one plan, not two."""
+    from engine.planning.solver import plans
+
+    s = scenario_from_dict({"model": "llama-3-70b", "gpu": "a100-80gb", "gpus_per_node": 8, "micro_batch": 1,
+                            "seq_len": 4096, "grad_accum": 8, "attention": "flash", "framework": "huggingface",
+                            "fsdp": True, "offload": "optimizer", "precision": "mixed-bf16"})
+    assert cannot_run(s) == ("fsdp_offload",)
+    found = plans(s, max_plans=30)
+    assert found and all(not cannot_run(p.scenario) for p in found)
+    assert len({p.scenario for p in found}) == len(found)
+    # none keeps FSDP with the optimizer alone offloaded (ZeRO-3 may add its weight offload on top: offload_param)
+    assert all(not (p.scenario.fsdp and p.scenario.offload == "optimizer") for p in found)
