@@ -133,11 +133,10 @@ class Parallelism:
         optimizer: from optimizer_offload_stage (ZeRO-2; Megatron's --optimizer-cpu-offload from its distributed
         optimizer, ZeRO-1: its row); optimizer_sharded is the scenario's distributed_optimizer where its framework
         reads it, that stage whatever zero_stage says (Scenario.effective_zero). FSDP has no optimizer-only offload
-        (FSDP's CPUOffload(offload_params=True) and FSDP2's CPUOffloadPolicy put the parameters and gradients on the
-        CPU and step the optimizer there): an FSDP layout offloads its optimizer alone at the same stage as DeepSpeed
-        spells it, ZeRO-3 with offload_optimizer (Megatron: Megatron-FSDP, which keeps the distributed optimizer),
-        weights still sharded; where FSDP is the only sharding it stays (torchtune's one-GPU CPUOffloadOptimizer: no
-        stage shards anything on one GPU).
+        (the row's fsdp_offloads, with its sources; verl's own optimizer_offload is one, and keeps FSDP): an FSDP
+        layout offloads its optimizer alone at the same stage as DeepSpeed spells it, ZeRO-3 with offload_optimizer
+        (Megatron: Megatron-FSDP, which keeps the distributed optimizer), weights still sharded; where FSDP is the
+        only sharding it stays (torchtune's one-GPU CPUOffloadOptimizer: no stage shards anything on one GPU).
         optimizer+params: ZeRO-3, or FSDP where that is the framework's only sharding (sharding(): torchtitan,
         torchtune, NeMo AutoModel, which have no DeepSpeed ZeRO-3 to switch to); an FSDP layout keeps FSDP and its
         own spelling of it (peft 5d602fdbff04 docs/source/accelerate/fsdp.md fsdp_offload_params for FSDP-QLoRA)."""
