@@ -6601,27 +6601,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>其框架运行此布局所需的改动</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="62"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="69"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="57"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="64"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="60"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="67"/>
         <source>Offload optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="66"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="73"/>
         <source>Offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/offload_suggest.py" line="74"/>
+        <location filename="../../engine/planning/offload_suggest.py" line="81"/>
         <source>Move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction {fraction})</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction {fraction}）</translation>
     </message>
