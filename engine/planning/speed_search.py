@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
-from ..scenario.framework_support import runs_method
+from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import step_time
@@ -83,14 +82,17 @@ class SpeedSearch:
     ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
 
 
-def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
-              method: str) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the method (parallelism.py); ZeRO-2,
-    settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
+def _runnable(s: Scenario, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
+              dp: int) -> list[tuple[int, bool]]:
+    """The shardings of a layout (tp, pp, schedule, cp, ep) s's framework runs with s's method: what cannot_run asks
+    of a scenario (framework_support.layout_cannot_run, with the effective stage: Megatron's distributed optimizer is
+    its ZeRO-1, Scenario.effective_zero); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1
+    where only that runs (DeepSpeed's pipeline)."""
+    least = int(distributed_optimizer_counts(s))
     out = []
     for zero, fsdp in zeros:
-        if caps.cannot_run(*layout, 3 if fsdp else zero, method):
-            if zero != 2 or caps.cannot_run(*layout, 1, method):
+        if layout_cannot_run(s.framework, *layout, 3 if fsdp else max(zero, least), s.method, "none", dp):
+            if zero != 2 or layout_cannot_run(s.framework, *layout, 1, s.method, "none", dp):
                 continue
             zero = 1
         out.append((zero, fsdp))
@@ -132,7 +134,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros, s.method):
+                        for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp, **layout,
                                    "_per_replica": per_replica, "_micro": micro}
