@@ -300,6 +300,27 @@ def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
                     and _plainness(base, q)[:3] <= _plainness(base, p)[:3]) for q in listed)
 
 
+def _no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
+    """Whether one of others is at least as fast as p and takes no more memory (both within TIE)."""
+    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
+               and q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE) for q in others)
+
+
+def _worth_changing(variants: list[SpeedPlan], same_training: list[SpeedPlan]) -> list[SpeedPlan]:
+    """The method/numerics changes worth listing, fastest first: none that a same-training plan matches in speed
+    and memory (8-bit AdamW kept beside an optimizer offload at that plan's own speed and memory is no reason to
+    change the optimizer), nor one that another change of no more keys matches (QLoRA at LoRA's speed, within TIE,
+    with more memory); of two that match each other, the first in this order stays."""
+    ordered = sorted(variants, key=lambda p: (-p.time.tokens_per_second, len(p.changes), p.estimate.total_bytes))
+
+    def matched(p: SpeedPlan, i: int) -> bool:
+        return any(_no_gain(p, [q]) and len(q.changes) <= len(p.changes)
+                   and (j < i or not (_no_gain(q, [p]) and len(p.changes) <= len(q.changes)))
+                   for j, q in enumerate(ordered) if j != i)
+
+    return [p for i, p in enumerate(ordered) if not _no_gain(p, same_training) and not matched(p, i)]
+
+
 def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
     """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
     of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
@@ -344,7 +365,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
-        out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
+        out.changes_what_you_train = _worth_changing(out.changes_what_you_train, out.plans)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
         del memo, found, layouts, chosen
