@@ -307,10 +307,9 @@ def _no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
 
 
 def _worth_changing(variants: list[SpeedPlan], same_training: list[SpeedPlan]) -> list[SpeedPlan]:
-    """The method/numerics changes worth listing, fastest first: none that a same-training plan matches in speed
-    and memory (8-bit AdamW kept beside an optimizer offload at that plan's own speed and memory is no reason to
-    change the optimizer), nor one that another change of no more keys matches (QLoRA at LoRA's speed, within TIE,
-    with more memory); of two that match each other, the first in this order stays."""
+    """The method/numerics changes worth listing, fastest first: none a same-training plan matches in speed and
+    memory (8-bit AdamW beside an optimizer offload at that plan's speed and memory), nor one another change of no
+    more keys matches (QLoRA at LoRA's speed with more memory); of two matching each other the first stays."""
     ordered = sorted(variants, key=lambda p: (-p.time.tokens_per_second, len(p.changes), p.estimate.total_bytes))
 
     def matched(p: SpeedPlan, i: int) -> bool:
