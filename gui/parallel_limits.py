@@ -30,6 +30,8 @@ from .widgets import ValueCombo, committed_spin, show_value
 from .words import field_label
 
 MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
+# cannot_run names about two settings together -> the controls each marks
+MARKS = {"fsdp_offload": ("offload", "zero")}  # FSDP has no optimizer-only offload (Parallelism.fsdp_offloads)
 
 
 class ParallelLimits(QObject):
@@ -86,6 +88,10 @@ class ParallelLimits(QObject):
         row = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism  # ... and without it
         names = cannot_run(s)
         sentences = dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
+        for name, keys in MARKS.items():  # a sentence about two settings together marks each of their controls
+            for key in keys:
+                if name in sentences:
+                    sentences.setdefault(key, sentences[name])
         label = defaults_for(s.framework).label
         show_value(self.vpp, s.vpp)
         self._form.setRowVisible(self.schedule, s.pp > 1)
@@ -185,9 +191,10 @@ def _reason(s: Scenario, key: str, value: Any) -> str:
     """The estimate's sentence for the framework not running s with key set to value ("" where it runs it)."""
     other = s.with_unchecked(**{key: value})
     names = cannot_run(other)
-    if key not in names:
+    name = next((n for n in names if n == key or key in MARKS.get(n, ())), None)
+    if name is None:
         return ""
-    return tr_message(unsupported_settings(other)[names.index(key)])
+    return tr_message(unsupported_settings(other)[names.index(name)])
 
 
 def _zero_runs(caps: Parallelism, pp: int, dp: int) -> Callable[[Any], bool]:

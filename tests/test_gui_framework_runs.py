@@ -78,3 +78,16 @@ def test_torchtitan_greys_optimizer_only_offload_and_lists_no_zero1_or_zero2(qtb
     assert not item.isEnabled() and tip.startswith("torchtitan has no optimizer offload")
     assert _item(panel.offload, "optimizer+params")[0].isEnabled()
     assert [panel.zero.itemData(i) for i in range(panel.zero.count())] == [0, "fsdp"]
+
+
+def test_fsdp_with_an_optimizer_only_offload_marks_both_lists(qtbot, tmp_path):
+    """FSDP's CPU offload moves the weights and gradients with the optimizer (torch FSDP1 CPUOffload(offload_params),
+    FSDP2 CPUOffloadPolicy; engine/frameworks/parallelism_row.py fsdp_offloads): with FSDP over 8 ranks the offload
+    list keeps "optimizer" chosen and marked, and the sharding list carries the same sentence."""
+    win = window_from(qtbot, tmp_path, {**HF, "fsdp": True, "offload": "optimizer"})
+    panel = win.setup_panel
+    assert panel.offload.value() == "optimizer" and panel.offload.currentText().startswith("⚠")
+    assert "no optimizer-only offload with FSDP" in panel.offload.toolTip()
+    assert "no optimizer-only offload with FSDP" in panel.zero.toolTip()
+    item, tip = _item(panel.offload, "optimizer+params")  # FSDP's own offload runs: offered as it is
+    assert item.isEnabled() and not tip

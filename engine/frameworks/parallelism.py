@@ -219,9 +219,11 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "megatron/schedules.py at de7dc40f88 and 285068c8) get_forward_backward_func: "
                        "forward_backward_no_pipelining, forward_backward_pipelining_without_interleaving (1F1B) or "
                        "forward_backward_pipelining_with_interleaving; no GPipe")
-# optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer (sources below)
+# optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer; optimizer_offload_fraction
+# 1.0: --optimizer-offload-fraction's default (sources below)
 MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), offload_names=(
-    ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1, methods=(
+    ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1,
+    optimizer_offload_fraction=1.0, methods=(
     ("lora", Parallelism(sources=(("parallelism", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b src/megatron/bridge/"
                                                   "peft/lora.py, lora_layers.py: LoRA adapters over Megatron-Core's "
                                                   "tensor-parallel linears, with pipeline parallelism (the published "
@@ -253,6 +255,10 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
      "--optimizer-cpu-offload asserts --use-precision-aware-optimizer, which megatron/core/optimizer/__init__.py lines "
      "1057-1059 allow 'only ... with distributed optimizer' (ZeRO-1); Megatron-FSDP v1 sets use_distributed_optimizer "
      "too (arguments.py lines 1128-1135)"),
+    ("optimizer offload fraction", "Megatron-LM d98e8a64ddf3 megatron/training/arguments.py line 2922 "
+     "--optimizer-offload-fraction default 1.0 (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py "
+     "HybridDeviceOptimizer steps that share of the shard's Adam moments on the CPU, the fp32 master weights staying "
+     "on the GPU: engine/memory/hybrid_offload.py): what a search's offload plan writes"),
     ("tensor, context, expert", "--tensor-model-parallel-size, --context-parallel-size (Transformer Engine's ring), "
      "--expert-model-parallel-size"),
 ))
@@ -310,7 +316,9 @@ TRL = Parallelism(pp_schedules=(), expert=False, methods=HUGGINGFACE.methods, so
      "(grpo_trainer.py line 143): transformers.Trainer through accelerate, the Hugging Face row's facts"),
     *HUGGINGFACE.sources,
 ))
-VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, zero_stages=FSDP_STAGES, offload_names=(
+# fsdp_offloads: verl's FSDP offloads its optimizer alone (optimizer_offload, each on its own: its "offload" source)
+VERL = Parallelism(pp_schedules=(), tensor=False, context=False, expert=False, zero_stages=FSDP_STAGES,
+                   fsdp_offloads=ALL_OFFLOADS, offload_names=(
     ("optimizer", "actor.fsdp_config.optimizer_offload"),
     ("optimizer+params", "actor.fsdp_config.param_offload and optimizer_offload")), sources=(
     ("ZeRO", "verl b178a3cd56f5 verl/workers/fsdp_workers.py lines 98-123: FSDP over the ('fsdp',) mesh (FULL_SHARD) "

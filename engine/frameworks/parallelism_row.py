@@ -40,6 +40,18 @@ class Parallelism:
     # ZeRO-2 (the engine's rule: the searches and Make it fit offload from ZeRO-2 and 3); a framework whose optimizer
     # offload runs with its own stage-1 sharding says so in its row, with the source
     optimizer_offload_stage: int = 2
+    # the offload kinds it runs on an FSDP layout (the scenario's fsdp key): FSDP's own offload moves the weights and
+    # gradients with the optimizer, which then steps on the CPU: PyTorch 0aafd810d15f torch/distributed/fsdp/api.py
+    # class CPUOffload ("offload_params ... offloads gradients to CPU as well, meaning that the optimizer step runs on
+    # CPU"), FSDP2's CPUOffloadPolicy (_fully_shard/_fsdp_api.py: "parameters, gradients, and optimizer states"), and
+    # accelerate's fsdp_offload_params is that switch (src/accelerate/utils/dataclasses.py
+    # FullyShardedDataParallelPlugin: FSDP_OFFLOAD_PARAMS -> CPUOffload(offload_params=True)): no optimizer-only
+    # offload, which is DeepSpeed's ZeRO-3 offload_optimizer (offload_sharding); a framework with its own says so
+    fsdp_offloads: tuple[str, ...] = ("none", "optimizer+params")
+    # the share of the optimizer its optimizer offload moves as it runs (the scenario's optimizer_offload_fraction),
+    # which a plan that offloads writes where the scenario's is 0; 0: the offload key alone, the whole optimizer
+    # (DeepSpeed's ZeRO-Offload); Megatron's fractional HybridDeviceOptimizer sets its CLI default in its row
+    optimizer_offload_fraction: float = 0.0
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""
@@ -57,7 +69,8 @@ class Parallelism:
                            tuple(o for o in self.offloads if o in row.offloads),
                            tuple(o for o in self.one_gpu_offloads if o in row.one_gpu_offloads or o in row.offloads),
                            self.offload_names, (*self.sources, *row.sources),
-                           optimizer_offload_stage=self.optimizer_offload_stage)
+                           optimizer_offload_stage=self.optimizer_offload_stage, fsdp_offloads=self.fsdp_offloads,
+                           optimizer_offload_fraction=self.optimizer_offload_fraction)
 
     def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
                    method: str, offload: str = "none", dp: int = 2) -> tuple[str, ...]:
@@ -73,6 +86,32 @@ class Parallelism:
     def has_offload(self, offload: str, gpus: int) -> bool:
         """Whether it offloads this kind to CPU memory on so many GPUs."""
         return offload in self.offloads or (gpus == 1 and offload in self.one_gpu_offloads)
+
+    def fsdp_refuses(self, fsdp: bool, offload: str, dp: int) -> bool:
+        """Whether an FSDP layout cannot run the offload kind although the framework has it (fsdp_offloads: FSDP has
+        no optimizer-only offload); on one data-parallel rank FSDP shards nothing (torchtune's one-GPU
+        CPUOffloadOptimizer), and a kind the framework lacks altogether is has_offload's."""
+        return fsdp and dp > 1 and offload not in self.fsdp_offloads and offload in self.offloads
+
+    def offload_kept(self, zero_stage: int, fsdp: bool, offload: str, optimizer_sharded: bool = False) -> str:
+        """The deepest offload, no deeper than the kind asked for, that this sharding runs without a deeper stage
+        (offload_sharding read in reverse: the limits line's ZeRO-3 layout keeps the scenario's offload as far as it
+        shards enough for it): optimizer+params needs stage 3, the optimizer optimizer_offload_stage."""
+        stage = 3 if fsdp else max(zero_stage, int(optimizer_sharded))
+        kinds = ("optimizer+params", "optimizer") if offload == "optimizer+params" else (offload,)
+        for kind in kinds if offload != "none" else ():
+            keys = self.offload_sharding(zero_stage, fsdp, kind, optimizer_sharded)
+            if (3 if keys["fsdp"] else max(int(keys["zero_stage"]), int(optimizer_sharded))) <= stage:
+                return kind
+        return "none"
+
+    def offload_share(self, offload: str, fraction: float) -> dict[str, float]:
+        """The optimizer_offload_fraction key an offload plan runs with: the row's optimizer_offload_fraction where
+        the plan offloads the optimizer and the scenario's own fraction is 0 (Megatron's --optimizer-cpu-offload
+        moves --optimizer-offload-fraction of it, default 1.0, not the whole optimizer as ZeRO-Offload); {} else."""
+        if offload == "optimizer" and not fraction and self.optimizer_offload_fraction:
+            return {"optimizer_offload_fraction": self.optimizer_offload_fraction}
+        return {}
 
     def offload_name(self, offload: str) -> str:
         """The framework's own name for the offload kind ("" where it is DeepSpeed's ZeRO-Offload or not read)."""
@@ -94,11 +133,10 @@ class Parallelism:
         optimizer: from optimizer_offload_stage (ZeRO-2; Megatron's --optimizer-cpu-offload from its distributed
         optimizer, ZeRO-1: its row); optimizer_sharded is the scenario's distributed_optimizer where its framework
         reads it, that stage whatever zero_stage says (Scenario.effective_zero). FSDP has no optimizer-only offload
-        (FSDP's CPUOffload(offload_params=True) and FSDP2's CPUOffloadPolicy put the parameters and gradients on the
-        CPU and step the optimizer there): an FSDP layout offloads its optimizer alone at the same stage as DeepSpeed
-        spells it, ZeRO-3 with offload_optimizer (Megatron: Megatron-FSDP, which keeps the distributed optimizer),
-        weights still sharded; where FSDP is the only sharding it stays (torchtune's one-GPU CPUOffloadOptimizer: no
-        stage shards anything on one GPU).
+        (the row's fsdp_offloads, with its sources; verl's own optimizer_offload is one, and keeps FSDP): an FSDP
+        layout offloads its optimizer alone at the same stage as DeepSpeed spells it, ZeRO-3 with offload_optimizer
+        (Megatron: Megatron-FSDP, which keeps the distributed optimizer), weights still sharded; where FSDP is the
+        only sharding it stays (torchtune's one-GPU CPUOffloadOptimizer: no stage shards anything on one GPU).
         optimizer+params: ZeRO-3, or FSDP where that is the framework's only sharding (sharding(): torchtitan,
         torchtune, NeMo AutoModel, which have no DeepSpeed ZeRO-3 to switch to); an FSDP layout keeps FSDP and its
         own spelling of it (peft 5d602fdbff04 docs/source/accelerate/fsdp.md fsdp_offload_params for FSDP-QLoRA)."""
@@ -106,8 +144,10 @@ class Parallelism:
             return {"zero_stage": zero_stage, "fsdp": True} if fsdp else self.sharding(FSDP)
         if offload == "optimizer":
             need = self.optimizer_offload_stage
-            if fsdp:  # the same sharding as DeepSpeed spells it (FSDP's own where that is the only one, one GPU)
-                return self.sharding(FSDP)
+            if fsdp and "optimizer" not in self.fsdp_offloads:  # the same sharding as DeepSpeed spells it (FSDP's
+                return self.sharding(FSDP)  # own where that is the only one: one GPU)
+            if fsdp:  # an FSDP that offloads its optimizer alone (fsdp_offloads: verl's optimizer_offload)
+                return {"zero_stage": zero_stage, "fsdp": True}
             if zero_stage >= need or (optimizer_sharded and need <= 1):
                 return {"zero_stage": zero_stage, "fsdp": False}
             # a framework without that stage offloads from the next it has (verl's FSDP optimizer_offload); on one

@@ -14,7 +14,7 @@ from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
-from ..scenario.framework_support import cannot_run, capabilities
+from ..scenario.framework_support import cannot_run, capabilities, distributed_optimizer_counts
 from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
 
 MAX_MICRO_BATCH = 4096
@@ -121,8 +121,14 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
     sharding: dict[str, int | bool] = {"zero_stage": 0, "fsdp": False}
     if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
         zero = min(3, caps.max_zero)
-        offload = s.offload if zero == 3 else "optimizer" if s.offload != "none" and zero else "none"
         sharding = caps.sharding(zero)  # as the framework spells it: FSDP where that is its only sharding
+        # the scenario's offload as far as this stage runs it, with the keys it runs with (Parallelism.offload_kept
+        # and offload_sharding: the searches' and Make it fit's rule; FSDP's optimizer offload is ZeRO-3's)
+        offload = caps.offload_kept(int(sharding["zero_stage"]), bool(sharding["fsdp"]), s.offload,
+                                    distributed_optimizer_counts(s))
+        if offload != "none":
+            sharding = caps.offload_sharding(int(sharding["zero_stage"]), bool(sharding["fsdp"]), offload,
+                                             distributed_optimizer_counts(s))
     elif strategy == "tp_pp":
         tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t) and (caps.tensor or t == 1))
         pp = n // tp if caps.pp_schedules else 1  # without PP the GPUs beyond TP are data-parallel replicas

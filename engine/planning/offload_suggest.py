@@ -12,7 +12,7 @@ from ..errors import PlannerError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario
-from ..scenario.framework_support import capabilities
+from ..scenario.framework_support import cannot_run, capabilities, distributed_optimizer_counts
 from ..workloads import estimate
 
 FRACTION_STEPS = 20  # shares of 0.05
@@ -53,6 +53,13 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
     caps = capabilities(s)  # the offload kinds its framework has, and its names for them (frameworks/parallelism.py)
     if s.offload != "none" or not (s.effective_zero >= 1 or (megatron and s.distributed_optimizer)):
         return None
+    # where the layout cannot run the offload as it is (a refusal the offload adds), the sharding it runs with
+    # (Parallelism.offload_sharding, as the searches and Make it fit write it): FSDP has no optimizer-only offload,
+    # DeepSpeed's ZeRO-3 has (the rows' fsdp_offloads); elsewhere the offload alone, the least change (DeepSpeed's
+    # offload_optimizer runs from ZeRO-1 too, and its pipeline refuses ZeRO-2)
+    sharding = {} if set(cannot_run(s.with_unchecked(offload="optimizer"))) <= set(cannot_run(s)) else {
+        k: v for k, v in caps.offload_sharding(s.zero_stage, s.fsdp, "optimizer", distributed_optimizer_counts(s)).items()
+        if getattr(s, k) != v}
     if not megatron:
         slow = QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound")
         name = caps.offload_name("optimizer")
@@ -60,7 +67,7 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
             return (message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory ({mechanism})"),
                             mechanism=name) if name else
                     message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")),
-                    {"offload": "optimizer"}, slow)
+                    {**sharding, "offload": "optimizer"}, slow)
         # FSDP's offload (its only one in torchtitan, torchtune's distributed recipes ...): weights and gradients too
         if s.effective_zero == 3 and caps.has_offload("optimizer+params", s.world_size):
             return (message(QT_TRANSLATE_NOOP("engine", "Offload weights, gradients and optimizer states to CPU memory "
@@ -70,8 +77,8 @@ def offload_candidate(s: Scenario) -> tuple[Message, dict[str, Any], str] | None
         return None
     if not caps.has_offload("optimizer", s.world_size):
         return None
-    fraction = HEADROOM_FRACTION if estimate(s).fits else smallest_fitting_fraction(s)
+    fraction = HEADROOM_FRACTION if estimate(s).fits else smallest_fitting_fraction(s.with_unchecked(**sharding))
     return (message(QT_TRANSLATE_NOOP("engine", "Move {share} of the optimizer states to CPU memory (Megatron's "
                                                 "optimizer_offload_fraction {fraction})"),
                     share=f"{fraction:.0%}", fraction=f"{fraction:g}"),
-            {"offload": "optimizer", "optimizer_offload_fraction": fraction}, HYBRID_OFFLOAD_COST)
+            {**sharding, "offload": "optimizer", "optimizer_offload_fraction": fraction}, HYBRID_OFFLOAD_COST)

@@ -51,5 +51,7 @@ def runnable_plan_search(s: Scenario, search: Callable[[Scenario], SearchStats],
         stats.cancelled, stats.out_of_time = stats.cancelled or sub.cancelled, stats.out_of_time or sub.out_of_time
         found += [_with_layout(s, lay, p) for p in sub.plans]
     stats.estimates += ev.estimates
-    stats.plans = sorted(found, key=lambda p: (p.disruption, len(p.steps), -p.headroom_bytes))[:max_plans]
+    ranked = sorted(found, key=lambda p: (p.disruption, len(p.steps), -p.headroom_bytes))
+    # two ways out may end in the same plan (more GPUs bring their own layout and offload): the better-ranked wording
+    stats.plans = [p for i, p in enumerate(ranked) if all(p.scenario != q.scenario for q in ranked[:i])][:max_plans]
     return stats

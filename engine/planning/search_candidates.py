@@ -67,9 +67,11 @@ def timed(times: dict[Scenario, StepTime], s: Scenario) -> StepTime:
 def offload_keys(base: Scenario, keys: dict[str, Any], offload: str) -> dict[str, Any]:
     """The layout's keys with the sharding the offload runs with in base's framework (Parallelism.offload_sharding,
     which Make it fit asks too): DeepSpeed offloads from ZeRO-2 and 3, Megatron from its distributed optimizer, an
-    FSDP-only framework the weights with the optimizer under FSDP."""
-    return {**keys, **defaults_for(base.framework).parallelism.offload_sharding(
-        keys["zero_stage"], keys["fsdp"], offload, distributed_optimizer_counts(base))}
+    FSDP-only framework the weights with the optimizer under FSDP; and Megatron's share of the optimizer as it runs
+    (Parallelism.offload_share: --optimizer-offload-fraction's default 1.0 where the scenario's is 0)."""
+    caps = defaults_for(base.framework).parallelism
+    return {**keys, **caps.offload_sharding(keys["zero_stage"], keys["fsdp"], offload, distributed_optimizer_counts(base)),
+            **caps.offload_share(offload, base.optimizer_offload_fraction)}
 
 
 def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) -> bool:
@@ -82,7 +84,7 @@ def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) ->
     zero = 3 if k["fsdp"] else max(k["zero_stage"], int(distributed_optimizer_counts(base)))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
     return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
-                                 base.method, offload, dp)
+                                 base.method, offload, dp, k["fsdp"])
 
 
 def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[dict[str, Any]],

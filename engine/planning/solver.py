@@ -226,6 +226,9 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
     changes = changed_keys(base, s)
     steps = [o.phrase for o in opts if o.phrase]
     notes = [message(o.note) for o in opts if o.note]
+    if base.fsdp and not s.fsdp and s.offload == "optimizer" != base.offload:  # Parallelism.fsdp_offloads
+        steps.append(message(QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 instead of FSDP, whose CPU offload moves "
+                                                         "the weights too (ZeRO-3 offloads the optimizer alone)")))
     if s.seq_len != base.seq_len:
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
                              new=s.seq_len, old=base.seq_len))

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
-from ..scenario.framework_support import runs_method
+from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import step_time
@@ -83,14 +82,17 @@ class SpeedSearch:
     ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
 
 
-def _runnable(caps: Parallelism, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
-              method: str) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) its framework runs with the method (parallelism.py); ZeRO-2,
-    settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1 where only that runs (DeepSpeed's pipeline)."""
+def _runnable(s: Scenario, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
+              dp: int) -> list[tuple[int, bool]]:
+    """The shardings of a layout (tp, pp, schedule, cp, ep) s's framework runs with s's method: what cannot_run asks
+    of a scenario (framework_support.layout_cannot_run, with the effective stage: Megatron's distributed optimizer is
+    its ZeRO-1, Scenario.effective_zero); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1
+    where only that runs (DeepSpeed's pipeline)."""
+    least = int(distributed_optimizer_counts(s))
     out = []
     for zero, fsdp in zeros:
-        if caps.cannot_run(*layout, 3 if fsdp else zero, method):
-            if zero != 2 or caps.cannot_run(*layout, 1, method):
+        if layout_cannot_run(s.framework, *layout, 3 if fsdp else max(zero, least), s.method, "none", dp):
+            if zero != 2 or layout_cannot_run(s.framework, *layout, 1, s.method, "none", dp):
                 continue
             zero = 1
         out.append((zero, fsdp))
@@ -132,7 +134,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in _runnable(caps, (tp, pp, sched, cp, ep), zeros, s.method):
+                        for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp, **layout,
                                    "_per_replica": per_replica, "_micro": micro}
@@ -298,6 +300,27 @@ def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
                     and _plainness(base, q)[:3] <= _plainness(base, p)[:3]) for q in listed)
 
 
+def _no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
+    """Whether one of others is at least as fast as p and takes no more memory (both within TIE)."""
+    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
+               and q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE) for q in others)
+
+
+def _worth_changing(variants: list[SpeedPlan], same_training: list[SpeedPlan]) -> list[SpeedPlan]:
+    """The method/numerics changes worth listing, fastest first: none that a same-training plan matches in speed
+    and memory (8-bit AdamW kept beside an optimizer offload at that plan's own speed and memory is no reason to
+    change the optimizer), nor one that another change of no more keys matches (QLoRA at LoRA's speed, within TIE,
+    with more memory); of two that match each other, the first in this order stays."""
+    ordered = sorted(variants, key=lambda p: (-p.time.tokens_per_second, len(p.changes), p.estimate.total_bytes))
+
+    def matched(p: SpeedPlan, i: int) -> bool:
+        return any(_no_gain(p, [q]) and len(q.changes) <= len(p.changes)
+                   and (j < i or not (_no_gain(q, [p]) and len(p.changes) <= len(q.changes)))
+                   for j, q in enumerate(ordered) if j != i)
+
+    return [p for i, p in enumerate(ordered) if not _no_gain(p, same_training) and not matched(p, i)]
+
+
 def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
     """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
     of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
@@ -342,7 +365,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
-        out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
+        out.changes_what_you_train = _worth_changing(out.changes_what_you_train, out.plans)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
         del memo, found, layouts, chosen

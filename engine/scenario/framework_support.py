@@ -25,6 +25,10 @@ _SENTENCES = {
     "stage": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards with {stages} only."),
     "offload": QT_TRANSLATE_NOOP("engine", "{framework} has no {offload} offload: it offloads {offloads}."),
     "no_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no CPU offload: offload {offload} cannot run in it."),
+    # FSDP's CPU offload moves the weights with the optimizer (Parallelism.fsdp_offloads, with its sources)
+    "fsdp_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no optimizer-only offload with FSDP: FSDP's CPU offload "
+                                                "moves the weights and gradients with the optimizer (offload "
+                                                "optimizer+params); ZeRO-3 offloads the optimizer alone."),
 }
 # a setting the framework runs, but not with the scenario's training method (Parallelism.methods)
 _WITH_METHOD = {
@@ -76,22 +80,25 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     if s.workload == "inference":
         return ()
     return _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload, s.dp,
-                       s.checkpointing, s.world_size)
+                       s.checkpointing, s.world_size, s.fsdp)
 
 
 @lru_cache(maxsize=4096)  # every estimate asks (for its warnings): the answer is the row's
 def _cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
-                offload: str, dp: int, checkpointing: str, gpus: int) -> tuple[str, ...]:
-    return (layout_cannot_run(framework, tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+                offload: str, dp: int, checkpointing: str, gpus: int, fsdp: bool) -> tuple[str, ...]:
+    return (layout_cannot_run(framework, tp, pp, pp_schedule, cp, ep, zero, method, offload, dp, fsdp)
             + defaults_for(framework).runs.cannot_run(checkpointing, method, gpus))
 
 
 @lru_cache(maxsize=8192)  # the searches ask per layout and offload (search_candidates.framework_runs_layout)
 def layout_cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int, method: str,
-                      offload: str, dp: int) -> tuple[str, ...]:
+                      offload: str, dp: int, fsdp: bool = False) -> tuple[str, ...]:
     """The layout settings the framework cannot run with the method (its row's Parallelism.cannot_run; zero is the
-    effective stage, Scenario.effective_zero): what cannot_run asks of a scenario, and the searches of a layout."""
-    return defaults_for(framework).parallelism.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+    effective stage, Scenario.effective_zero): what cannot_run asks of a scenario, and the searches of a layout; and
+    "fsdp_offload", an offload kind it has but not on an FSDP layout (fsdp: the scenario's key; fsdp_refuses)."""
+    caps = defaults_for(framework).parallelism
+    out = caps.cannot_run(tp, pp, pp_schedule, cp, ep, zero, method, offload, dp)
+    return out + ("fsdp_offload",) if caps.for_method(method).fsdp_refuses(fsdp, offload, dp) else out
 
 
 def runs_checkpointing(s: Scenario, checkpointing: str) -> bool:

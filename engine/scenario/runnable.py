@@ -12,7 +12,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import check_consistency
 from .format import Scenario, file_form, resolve_model
-from .framework_support import cannot_run, capabilities, unsupported_settings
+from .framework_support import cannot_run, capabilities, distributed_optimizer_counts, unsupported_settings
 
 # a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
 _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
@@ -63,6 +63,12 @@ def _offload(s: Scenario) -> dict[str, Any]:
     return {"offload": near[0], **(caps.sharding(3) if near[0] == "optimizer+params" and s.effective_zero < 3 else {})}
 
 
+def _fsdp_optimizer_offload(s: Scenario) -> dict[str, Any]:
+    """FSDP's optimizer-only offload as it runs: ZeRO-3's offload_optimizer, the searches' spelling of it
+    (Parallelism.offload_sharding; FSDP's own offload moves the weights too: the row's fsdp_offloads)."""
+    return capabilities(s).offload_sharding(s.zero_stage, s.fsdp, s.offload, distributed_optimizer_counts(s))
+
+
 def _runs_fix(s: Scenario, name: str) -> dict[str, Any]:
     """The nearest checkpointing mode or training method the framework runs (engine/frameworks/runs.py): selective
     and op-selective for each other, else full recomputation; QLoRA's adapters without the 4-bit base (LoRA), else
@@ -86,8 +92,12 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(_sharding(s, caps.max_zero))
         elif name == "offload":
             fix.update(_offload(s))
+        elif name == "fsdp_offload":
+            fix.update(_fsdp_optimizer_offload(s))
         elif name in ("checkpointing", "method"):
             fix.update(_runs_fix(s, name))
+    if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
+        return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_pp" not in names:
         return [fix]
     # both ways out: keep the sharding and drop the pipeline; keep the pipeline and shard as far as it runs with one
@@ -102,6 +112,9 @@ def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> R
         check_consistency(r, resolve_model(r))
     except ScenarioError:
         return None
+    if cannot_run(r) == ("fsdp_offload",):  # more data-parallel ranks (a pipeline folded): FSDP now shards, and has
+        fix = {**fix, **_fsdp_optimizer_offload(r)}  # no optimizer-only offload
+        r = r.with_unchecked(**fix)
     if cannot_run(r):
         return None
     changes = {k: file_form(getattr(r, k)) for k in (*fix, "grad_accum") if getattr(r, k) != getattr(s, k)}
