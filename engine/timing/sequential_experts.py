@@ -5,12 +5,13 @@ Megatron (presets/efficiency.json moe_token_permutation megatron no_expert_paral
 copy, each way), because every step is a separate ATen kernel and PyTorch's autograd copies the whole permuted
 tensor once per expert slice.
 
-Not wired into the step yet: the scenario has no key saying Megatron ran without grouped GEMM (Megatron-LM's
---moe-grouped-gemm is store_true, default False, in megatron/training/arguments.py at NVIDIA/Megatron-LM ba773259, the
-Megatron-LM-240405 submodule of alibaba/Pai-Megatron-Patch; the time model takes TEGroupedMLP for every Megatron MoE
-plan: frameworks megatron expert_gemm_streams 4). A plan that sets such a key would take expert_seconds(...,
-streams=1) for the experts (one cuBLAS GEMM per expert, one at a time: the waves of each GEMM alone) and
-sequential_loop_extra_bytes() per token in its element-wise terms.
+Wired by the scenario key moe_grouped_gemm (engine/scenario/time_keys.py; Megatron-LM's --moe-grouped-gemm is
+store_true, default False, in megatron/training/arguments.py at NVIDIA/Megatron-LM ba773259, the Megatron-LM-240405
+submodule of alibaba/Pai-Megatron-Patch; the key's default, true, is TEGroupedMLP: frameworks megatron
+expert_gemm_streams 4). A plan that sets it false takes expert_seconds(..., streams=1) for the experts (one cuBLAS
+GEMM per expert, one at a time: the waves of each GEMM alone) and, at EP 1, sequential_loop_bytes() per token as
+its MoE permutation (layer_settings.moe_dispatch names it "sequential"; costs.permutation_bytes) in place of the
+generic passes.
 
 Code read: NVIDIA/Megatron-LM core_v0.6.0 (cac60ce4, 2024-04-18) megatron/core/transformer/moe/experts.py
 SequentialMLP.forward lines 187-210 (zeros_like output_local, per expert hidden = permuted[start:end] and
@@ -47,8 +48,10 @@ FIXED_ROWS: tuple[tuple[str, tuple[int, int], tuple[int, int]], ...] = (
 )
 PER_EXPERT_BACKWARD_COPY_ROWS = 2 + 1  # CopySlices copies the whole output gradient; SliceBackward zero-fills it
 PER_EXTRA_EXPERT_BACKWARD_COPY_ROWS = 3  # the input buffer adds one more whole gradient: read both, write one
-# what the time model already counts for Megatron at EP 1 (moe_token_permutation megatron no_expert_parallel)
+# the fused permutation of moe_token_permutation megatron no_expert_parallel (Transformer Engine's permute and
+# unpermute kernels), for comparison (sequential_loop_extra_bytes)
 COUNTED_ROWS = (2, 2)  # (token rows, copy rows), forward and backward alike
+SEQUENTIAL = "sequential"  # moe_dispatch's permutation name for this loop
 
 
 def sequential_loop_rows(top_k: int, local_experts: int) -> tuple[float, float]:
@@ -61,8 +64,16 @@ def sequential_loop_rows(top_k: int, local_experts: int) -> tuple[float, float]:
     return float(fwd), float(bwd + (per_expert + per_extra) * top_k)
 
 
+def sequential_loop_bytes(spec: ModelSpec, ep: int, elem_bytes: int) -> tuple[float, float]:
+    """(forward, backward) bytes per token that the dispatcher and SequentialMLP read and write at EP `ep` (each
+    rank's local experts: the loop's inventory is the EP 1 allgather dispatcher's, so moe_dispatch names it there)."""
+    fwd, bwd = sequential_loop_rows(spec.top_k, max(spec.n_experts // ep, 1))
+    row = spec.hidden * elem_bytes
+    return fwd * row, bwd * row
+
+
 def sequential_loop_extra_bytes(spec: ModelSpec, elem_bytes: int) -> tuple[float, float]:
-    """(forward, backward) bytes per token beyond the permutation the time model already counts for Megatron."""
+    """(forward, backward) bytes per token beyond Transformer Engine's fused permute and unpermute at EP 1."""
     fwd, bwd = sequential_loop_rows(spec.top_k, spec.n_experts)
     counted = COUNTED_ROWS[0] + COUNTED_ROWS[1] * spec.top_k
     row = spec.hidden * elem_bytes
