@@ -10,8 +10,12 @@ from engine.timing.costs import permutation_bytes
 from engine.timing.data import efficiency
 from engine.timing.layer_settings import expert_gemms, moe_dispatch
 from engine.timing.model import step_time
-from engine.timing.sequential_experts import (SEQUENTIAL, sequential_loop_bytes, sequential_loop_extra_bytes,
-                                              sequential_loop_rows)
+from engine.timing.sequential_experts import (
+    SEQUENTIAL,
+    sequential_loop_bytes,
+    sequential_loop_extra_bytes,
+    sequential_loop_rows,
+)
 
 ROWS = Path(__file__).parent / "data" / "published" / "throughput" / "flagperf-qwen1.5-moe.json"
 
@@ -72,7 +76,8 @@ def test_without_grouped_gemm_at_ep_1_the_permutation_is_the_sequential_loop():
     megatron = efficiency()["frameworks"]["megatron"]
     s, spec = _flagperf(moe_grouped_gemm=False)
     assert moe_dispatch(s, megatron, 8)["permutation"] == SEQUENTIAL
-    assert moe_dispatch(_flagperf(moe_grouped_gemm=True)[0], megatron, 8)["permutation"] == ""  # the generic passes, as before
+    # with grouped GEMM: the generic passes, as before
+    assert moe_dispatch(_flagperf(moe_grouped_gemm=True)[0], megatron, 8)["permutation"] == ""
     # the allgather dispatcher's inventory is EP 1's: at EP > 1 the generic passes stay
     assert moe_dispatch(_flagperf(moe_grouped_gemm=False, ep=2)[0], megatron, 8)["permutation"] == ""
     fwd_rows, bwd_rows = sequential_loop_rows(spec.top_k, spec.n_experts)
