@@ -178,6 +178,15 @@ class TimeKeys:
         "aligned rate); 11.6 (fp16 has them, bf16 runs on the CUDA cores); 11.5 and earlier (fp16 and bf16 run on the "
         "CUDA cores: 12.2 TFLOPS on an A100, 0.045 of its fp16 matmul rate)",
         Choice(CUDA_TOOLKITS), affects=TIME_ONLY)
+    moe_grouped_gemm: bool = declare(
+        True, "Megatron --moe-grouped-gemm: the routed experts run as Transformer Engine's GroupedLinear (TEGroupedMLP: "
+        "one cuBLAS GEMM per local expert, up to 4 at once on its compute streams), as NVIDIA's recipes set it "
+        "(NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/qwen/qwen3_moe.py at 2afd2d34: "
+        "cfg.model.moe_grouped_gemm = True); false: Megatron-LM's own default (megatron/training/arguments.py at "
+        "NVIDIA/Megatron-LM ba773259, core_v0.6.0: store_true, default False), SequentialMLP: one expert after "
+        "another on one stream, and at EP 1 the allgather dispatcher's unfused gathers and scatters with autograd's "
+        "per-expert copies of the whole gradient (engine/timing/sequential_experts.py)",
+        Flag(), affects=TIME_ONLY, applies_to=MEGATRON)
     pipeline_partition: str = declare(
         "even", "how the layers are split over pipeline stages: even (Megatron's split, the first stages taking the "
         "remainder); or DeepSpeed PipelineModule's partition method as Megatron-DeepSpeed's GPT model passes it "

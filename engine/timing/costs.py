@@ -21,6 +21,7 @@ from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measur
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
+from .sequential_experts import SEQUENTIAL, sequential_loop_bytes
 from .unaligned_gemm import aligned_rate
 
 
@@ -140,7 +141,10 @@ def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: st
     kernel (presets/efficiency.json moe_token_permutation: megatron, transformers): rows of hidden width counted per
     token, per routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per
     staging copy; transformers' experts also mask their gate-and-up output (rows of 2 x expert_ffn per copy).
-    A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies."""
+    A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies.
+    "sequential": Megatron-Core's allgather dispatcher and SequentialMLP, kernel by kernel (sequential_experts.py)."""
+    if permutation == SEQUENTIAL:
+        return sequential_loop_bytes(spec, ep, elem_bytes)
     table = efficiency()["moe_token_permutation"][permutation]
     k = spec.top_k
     if ep > 1 and dispatcher == "flex":

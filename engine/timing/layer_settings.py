@@ -13,6 +13,7 @@ from .data import efficiency
 from .grouped_mm_rate import grouped_mm_rate
 from .hardware import Hardware
 from .links import ep_local_ranks
+from .sequential_experts import SEQUENTIAL
 
 
 def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
@@ -62,10 +63,13 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
     issues one GEMM per local expert on, 0 for one grouped kernel), wgrad_out_bytes (read + write bytes per element
     of a weight gradient accumulated into main_grad in place, 0 where it is written apart), from
     presets/efficiency.json frameworks: expert_gemm_streams, wgrad_into_main_grad; expert_rate: the share of the
-    linears' rate the framework's grouped kernel reaches (grouped_mm_rate.py)."""
+    linears' rate the framework's grouped kernel reaches (grouped_mm_rate.py). Where the framework issues one GEMM
+    per expert and the scenario turns grouped GEMM off (moe_grouped_gemm false: Megatron-Core's SequentialMLP), the
+    experts run one after another on the compute stream: 1 stream."""
+    streams = int(prof.get("expert_gemm_streams", 0))
     accumulate = 2 * (4 if main_grads_fp32(s) else dtypes_for(s).grad) if prof.get(
         "wgrad_into_main_grad") else 0
-    return {"expert_streams": int(prof.get("expert_gemm_streams", 0)), "wgrad_out_bytes": float(accumulate),
+    return {"expert_streams": 1 if streams and not s.moe_grouped_gemm else streams, "wgrad_out_bytes": float(accumulate),
             "expert_rate": grouped_mm_rate(s, prof)}
 
 
@@ -112,12 +116,16 @@ def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[s
     experts receive fp32 probabilities (the flex dispatcher's HybridEP manager hands them fp32), and whether the
     experts pad their rows to the fp8 alignment themselves (frameworks fp8_expert_padding; the flex dispatcher's
     HybridEP and DeepEP pad while they permute, so only the all-to-all and all-gather dispatchers leave it to
-    them)."""
+    them). Without grouped GEMM at EP 1 (moe_grouped_gemm false where the framework issues one GEMM per expert), the
+    permutation is Megatron-Core's allgather dispatcher and SequentialMLP loop, kernel by kernel
+    (sequential_experts.py); at EP > 1 its dispatcher's kernels are not inventoried and the generic passes stay."""
     local = ep_local_ranks(s, nvlink_ranks)  # EP ranks inside this GPU's NVLink domain (links.ep_ranks)
     flex = s.moe_token_dispatcher_type == "flex"
     permutation = str(prof.get("moe_permutation", ""))
     if permutation == "transformers" and s.compile:  # torch.compile fuses transformers' element-wise experts kernels
         permutation = ""
+    if not s.moe_grouped_gemm and prof.get("expert_gemm_streams") and s.ep == 1:
+        permutation = SEQUENTIAL
     return {"permutation": permutation, "dispatcher": s.moe_token_dispatcher_type,
             "ep_domains": -(-s.ep // local), "fp32_probs": flex,
             "fp8_expert_padding": bool(prof.get("fp8_expert_padding")) and s.precision == "fp8" and not flex}
