@@ -64,6 +64,12 @@ class MegatronRows(QObject):
             "write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), "
             "not in the memory estimate."))
         form.addRow(self.tr("MoE expert MLP"), self.fused_expert_mlp)
+        self.grouped_gemm = QCheckBox(self.tr("all local experts in one grouped GEMM"))
+        self.grouped_gemm.setToolTip(self.tr(
+            "Megatron --moe-grouped-gemm (NVIDIA's recipes turn it on; off by default in Megatron-LM): off, "
+            "SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every "
+            "routed token several more times. It changes the step time, not the memory estimate."))
+        form.addRow(self.tr("MoE expert GEMMs"), self.grouped_gemm)
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),
             "none": self.tr("none: every kernel launched on its own (none)"),
@@ -105,6 +111,7 @@ class MegatronRows(QObject):
         self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
         self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
         self.fused_expert_mlp.toggled.connect(lambda v: self._edit({"fused_expert_mlp": v}))
+        self.grouped_gemm.toggled.connect(lambda v: self._edit({"moe_grouped_gemm": v}))
         self.cuda_graphs.valueChosen.connect(lambda v: self._edit({"cuda_graphs": v}))
         self.fp8_all_gather.valueChosen.connect(lambda v: self._edit({"fp8_all_gather": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
@@ -126,7 +133,7 @@ class MegatronRows(QObject):
         show_value(self.offload_layers, s.activation_offload_layers)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
         for box, value in ((self.a2a_overlap, s.moe_a2a_overlap), (self.fused_expert_mlp, s.fused_expert_mlp),
-                           (self.fp8_params, s.fp8_param_gather)):
+                           (self.fp8_params, s.fp8_param_gather), (self.grouped_gemm, s.moe_grouped_gemm)):
             show_checked(box, value)
         self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
@@ -140,6 +147,7 @@ class MegatronRows(QObject):
         form.setRowVisible(self.a2a_overlap, megatron_args and spec.is_moe and s.ep > 1)
         # Megatron only (applies_to "framework megatron"), MoE only; a value set elsewhere stays visible, to be reset
         form.setRowVisible(self.fused_expert_mlp, (megatron_args and spec.is_moe) or s.fused_expert_mlp)
+        form.setRowVisible(self.grouped_gemm, (megatron_args and spec.is_moe) or not s.moe_grouped_gemm)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
         form.setRowVisible(self.cuda_graphs, megatron_args or s.cuda_graphs != "auto")
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))

@@ -181,3 +181,21 @@ def test_rpo_alpha_row_for_preference_objectives_that_compute_the_nll(qtbot, tmp
     assert not spin.isVisibleTo(win)  # ms-swift's DPO takes the NLL from the per-token log-probs
     state.edit({"rpo_alpha": 0.5})
     assert spin.isVisibleTo(win) and spin.value() == 0.5  # a value set stays in sight
+
+
+def test_moe_grouped_gemm_box_edits_undoably_for_megatron_moe(qtbot, tmp_path):
+    """moe_grouped_gemm (Megatron --moe-grouped-gemm; engine/scenario/time_keys.py): on by default as NVIDIA's
+    recipes run it; unticked, the experts run one after another (SequentialMLP) and the step is the engine's own for
+    that scenario; undo brings both back."""
+    win = window_from(qtbot, tmp_path, MOE)
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    box = rows.grouped_gemm
+    assert box.isVisibleTo(win) and box.isChecked()
+    before = state.step_time.step_seconds
+    box.setChecked(False)
+    assert state.scenario.moe_grouped_gemm is False
+    assert state.step_time.step_seconds == _seconds({**MOE, "moe_grouped_gemm": False}) > before
+    state.undo_stack.undo()
+    assert state.scenario.moe_grouped_gemm is True and box.isChecked() and state.step_time.step_seconds == before
+    state.edit({"model": "llama-3-8b", "ep": 1})  # a dense model: no experts, so no row
+    assert not box.isVisibleTo(win)

@@ -2728,108 +2728,123 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="68"/>
-        <location filename="../megatron_rows.py" line="93"/>
+        <location filename="../megatron_rows.py" line="67"/>
+        <source>all local experts in one grouped GEMM</source>
+        <translation>本卡所有专家合并为一次分组 GEMM</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="69"/>
+        <source>Megatron --moe-grouped-gemm (NVIDIA&apos;s recipes turn it on; off by default in Megatron-LM): off, SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every routed token several more times. It changes the step time, not the memory estimate.</source>
+        <translation>Megatron --moe-grouped-gemm（NVIDIA 的配方会开启；Megatron-LM 默认关闭）：关闭时，SequentialMLP 逐个运行专家，且在专家并行度为 1 时，其循环会把每个路由后的 token 多复制几次。它影响单步时间，不影响显存估算。</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="72"/>
+        <source>MoE expert GEMMs</source>
+        <translation>MoE 专家 GEMM</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="74"/>
+        <location filename="../megatron_rows.py" line="99"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="69"/>
+        <location filename="../megatron_rows.py" line="75"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="70"/>
+        <location filename="../megatron_rows.py" line="76"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="71"/>
+        <location filename="../megatron_rows.py" line="77"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72"/>
+        <location filename="../megatron_rows.py" line="78"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="73"/>
+        <location filename="../megatron_rows.py" line="79"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="76"/>
+        <location filename="../megatron_rows.py" line="82"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81"/>
+        <location filename="../megatron_rows.py" line="87"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="83"/>
+        <location filename="../megatron_rows.py" line="89"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84"/>
+        <location filename="../megatron_rows.py" line="90"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87"/>
+        <location filename="../megatron_rows.py" line="93"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="89"/>
+        <location filename="../megatron_rows.py" line="95"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91"/>
+        <location filename="../megatron_rows.py" line="97"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94"/>
+        <location filename="../megatron_rows.py" line="100"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="95"/>
+        <location filename="../megatron_rows.py" line="101"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="98"/>
+        <location filename="../megatron_rows.py" line="104"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="101"/>
+        <location filename="../megatron_rows.py" line="107"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -2976,103 +2991,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="55"/>
+        <location filename="../parallel_limits.py" line="57"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="56"/>
+        <location filename="../parallel_limits.py" line="58"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="57"/>
+        <location filename="../parallel_limits.py" line="59"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="71"/>
+        <location filename="../parallel_limits.py" line="73"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations.</source>
         <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="75"/>
+        <location filename="../parallel_limits.py" line="77"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="95"/>
+        <location filename="../parallel_limits.py" line="101"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="96"/>
+        <location filename="../parallel_limits.py" line="102"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="98"/>
+        <location filename="../parallel_limits.py" line="104"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="99"/>
+        <location filename="../parallel_limits.py" line="105"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="104"/>
+        <location filename="../parallel_limits.py" line="110"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="106"/>
+        <location filename="../parallel_limits.py" line="112"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="107"/>
+        <location filename="../parallel_limits.py" line="113"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="107"/>
+        <location filename="../parallel_limits.py" line="113"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="108"/>
+        <location filename="../parallel_limits.py" line="114"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="108"/>
+        <location filename="../parallel_limits.py" line="114"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="110"/>
+        <location filename="../parallel_limits.py" line="116"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="112"/>
+        <location filename="../parallel_limits.py" line="118"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="113"/>
+        <location filename="../parallel_limits.py" line="119"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="127"/>
+        <location filename="../parallel_limits.py" line="133"/>
         <source>%1 runs only this pipeline schedule (%2).</source>
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="137"/>
-        <location filename="../parallel_limits.py" line="156"/>
+        <location filename="../parallel_limits.py" line="143"/>
+        <location filename="../parallel_limits.py" line="162"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
