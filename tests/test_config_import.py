@@ -101,8 +101,10 @@ CASES = [
       "distributed_optimizer": True, "sequence_parallel": None, "framework": "megatron", "optimizer": "adamw-fused"}),
     # --expert-model-parallel-size 8 with PP 4 needs 32 GPUs (4 nodes of GPUS_PER_NODE=8): --global-batch-size 256
     # over micro-batch 1 x 8 data-parallel ranks is 32 steps
+    # --moe-grouped-gemm and --moe-token-dispatcher-type alltoall (lines 55-56)
     ("megatron/train_mixtral_8x7b_distributed.sh", "megatron",
-     {"pp": 4, "ep": 8, "grad_accum": 32, "precision": "mixed-bf16", "tp": 1, "sequence_parallel": None}),
+     {"pp": 4, "ep": 8, "grad_accum": 32, "precision": "mixed-bf16", "tp": 1, "sequence_parallel": None,
+      "moe_grouped_gemm": True, "moe_token_dispatcher_type": "alltoall"}),
     # USE_MEGATRON_FSDP=1 with SHARDING_STRATEGY optim_grads_params (lines 39-40, 112-117)
     ("megatron/train_llama3_8b_fsdp_h100_fp8.sh", "megatron", {"fsdp": True, "tp": 1, "sequence_parallel": None}),
     ("megatron/train_gpt3_175b_distributed.sh", "megatron", {"tp": 8, "pp": 16, "precision": "mixed-fp16"}),
@@ -344,3 +346,14 @@ def test_axolotl_alst_job_reads_its_paired_deepspeed_file() -> None:
     assert (sc["zero_stage"], sc["offload"], sc["seq_len"], sc["cp"]) == (3, "optimizer+params", 500000, 8)
     assert sc["cross_entropy"] == "fused-linear" and sc["activation_offload"] is True
     assert any(u.key.endswith("tiled_mlp") and "tile" in str(u.why) for u in result.unmapped)
+
+
+def test_a_megatron_moe_script_without_grouped_gemm_runs_the_experts_one_by_one(tmp_path):
+    """Megatron-LM's --moe-grouped-gemm is a store_true flag (megatron/training/arguments.py), so a script without it
+    runs SequentialMLP: the import says so as an assumption (FlagPerf's Qwen1.5-MoE script is such a case)."""
+    text = (DATA / "megatron/train_mixtral_8x7b_distributed.sh").read_text().replace("--moe-grouped-gemm", "")
+    script = tmp_path / "mixtral_no_grouped.sh"
+    script.write_text(text)
+    result = import_files([script])
+    assert result.scenario["moe_grouped_gemm"] is False
+    assert any(a.key == "moe_grouped_gemm" and "SequentialMLP" in str(a.why) for a in result.assumed)

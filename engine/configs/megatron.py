@@ -70,6 +70,7 @@ def read(c: Collector, text: str) -> None:
     _read_world_and_accumulation(c, a)
     _read_precision_and_recompute(c, a)
     _read_kernels_and_offload(c, a)
+    _read_moe_kernels(c, a)
     # Megatron-Bridge's OptimizerConfig overrides where the script has no offload flag of its own
     bridge = bridge_flags(hydra_overrides(text, c.file)) if "optimizer." in text else {}
     use_bridge = bool(bridge) and not {"--optimizer-cpu-offload", "--optimizer-offload-fraction"} & set(a)
@@ -247,6 +248,22 @@ def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
     if split:
         c.set("pipeline_split_accounts_for", split, f"--account-for-{split[0]}-in-pipeline-split")
         c.use(*(f"--account-for-{part}-in-pipeline-split" for part in split))
+
+
+def _read_moe_kernels(c: Collector, a: dict[str, Any]) -> None:
+    """An MoE script's experts and token dispatcher: --moe-grouped-gemm (absent: Megatron-LM's default, False, one
+    expert after another in SequentialMLP) and --moe-token-dispatcher-type."""
+    if not _flag_int(a, "--num-experts"):
+        return
+    if "--moe-grouped-gemm" in a:
+        c.set("moe_grouped_gemm", True, "--moe-grouped-gemm")
+    else:
+        c.assume("moe_grouped_gemm", False, message(QT_TRANSLATE_NOOP(
+            "engine", "no --moe-grouped-gemm: Megatron-LM's default runs the experts one after another "
+                      "(SequentialMLP; megatron/training/arguments.py, store_true)")))
+    dispatcher = a.get("--moe-token-dispatcher-type")
+    if dispatcher in ("alltoall", "allgather", "flex"):
+        c.set("moe_token_dispatcher_type", dispatcher, "--moe-token-dispatcher-type")
 
 
 def _read_model(c: Collector, a: dict[str, Any]) -> None:
