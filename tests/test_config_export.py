@@ -59,6 +59,9 @@ SCENARIOS = {
         {**BASE, "tp": 4, "precision": "mixed-fp16", "checkpointing": "full", "nodes": 2, "framework": "megatron"},
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
          "precision": "mixed-bf16", "framework": "megatron"},
+        # the experts one after another (Megatron-LM's default without --moe-grouped-gemm), gathered dispatch
+        {**BASE, "model": "mixtral-8x7b", "pp": 4, "ep": 2, "precision": "mixed-bf16", "framework": "megatron",
+         "moe_grouped_gemm": False, "moe_token_dispatcher_type": "allgather"},
         {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
          "distributed_optimizer": True, "framework": "megatron"},
         {**BASE, "tp": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "offload": "optimizer",

@@ -173,7 +173,10 @@ def megatron_args(s: Scenario) -> str:
             ("--num-experts", spec.n_experts),
             ("--moe-router-topk", spec.top_k),
             ("--moe-ffn-hidden-size", spec.expert_ffn),
+            ("--moe-token-dispatcher-type", s.moe_token_dispatcher_type),
         ]
+        if s.moe_grouped_gemm:  # a store_true flag, off by default in Megatron-LM: the plan's grouped experts
+            mflags.append("--moe-grouped-gemm")
     out = [
         "#!/bin/bash",
         header(s, "megatron").rstrip(),

@@ -112,6 +112,8 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "fp8_param_gather",
         "offload",
         "optimizer_offload_fraction",
+        "moe_grouped_gemm",
+        "moe_token_dispatcher_type",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),
