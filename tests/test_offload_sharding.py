@@ -248,3 +248,22 @@ def test_make_it_fit_from_fsdp_with_an_optimizer_only_offload_lists_each_plan_on
     assert len({p.scenario for p in found}) == len(found)
     # none keeps FSDP with the optimizer alone offloaded (ZeRO-3 may add its weight offload on top: offload_param)
     assert all(not (p.scenario.fsdp and p.scenario.offload == "optimizer") for p in found)
+
+
+def test_a_search_starts_from_what_the_framework_runs():
+    """Megatron-LM of 2021 has no distributed optimizer (de7dc40f88 megatron/arguments.py: no
+    --use-distributed-optimizer; it came at 329fe5820fdb, 2022-02-10). A scenario asking for one had no plans at all
+    (every layout refused); the search now starts from the runnable layout (distributed_optimizer off: the nearest
+    engine/scenario/runnable.py gives) and each plan says it changed it."""
+    from engine.planning.speed_search import speed_search
+    from engine.scenario.framework_support import cannot_run
+
+    s = scenario_from_dict({"model": "llama-2-13b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 2,
+                            "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 4096, "grad_accum": 8,
+                            "attention": "flash", "checkpointing": "full", "framework": "megatron-2021", "tp": 4,
+                            "distributed_optimizer": True})
+    assert cannot_run(s)
+    result = speed_search(s)
+    assert result.plans
+    for plan in result.plans:
+        assert plan.changes.get("distributed_optimizer") is False and cannot_run(plan.scenario) == ()

@@ -9,13 +9,29 @@ from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
-from ..scenario import Scenario, resolve_model
+from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
+from ..scenario.runnable import runnable_layouts
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
+from ..workloads import require_training
 
 _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
+# the keys a search sets on its own for each layout, and what you train (a method the framework lacks is a change
+# of what you train, listed as such: speed_search's variants), not taken from a runnable layout by searchable()
+SEARCHED = frozenset(("tp", "pp", "cp", "ep", "vpp", "pp_schedule", "zero_stage", "fsdp", "sequence_parallel",
+                      "micro_batch", "grad_accum", "checkpointing", "offload", "optimizer_offload_fraction", "method"))
+
+
+def searchable(s: Scenario) -> Scenario:
+    """What a search of s's layouts starts from: s, a training scenario (refused otherwise: require_training), with
+    the changes its framework needs that no layout makes (the first runnable layout's other keys: a distributed
+    optimizer under Megatron-LM of 2021, which had none; engine/scenario/runnable.py), so that its layouts can run."""
+    require_training(s)
+    fixed = runnable_layouts(s)
+    kept = {k: v for k, v in fixed[0].changes.items() if k not in SEARCHED} if fixed else {}
+    return scenario_from_dict({**s.to_dict(), **kept}) if kept else s
 
 
 class EstimateMemo:

@@ -29,9 +29,17 @@ from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
-from ..workloads import require_training
+from .listing import TIE, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_sizes, virtual_stages
-from .search_candidates import Candidates, EstimateMemo, candidate, framework_runs_layout, method_runs, method_variants
+from .search_candidates import (
+    Candidates,
+    EstimateMemo,
+    candidate,
+    framework_runs_layout,
+    method_runs,
+    method_variants,
+    searchable,
+)
 from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
 TPS = (1, 2, 4, 8)
@@ -259,9 +267,6 @@ def _with_changes(base: Scenario, plan: SpeedPlan) -> SpeedPlan:
 
 
 OFFLOAD_COST = {"none": 0, "optimizer": 1, "optimizer+params": 2}  # each step moves more over PCIe
-TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
-# (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
-# the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
 OFFLOAD_MARGIN = 0.10  # per level of offload, what a plan must gain to rank above one that offloads less: the time of
 # offload is the model's least sure term (engine/timing/provenance.py: assumed host bandwidth; no published run of
 # the throughput set offloads), and 10% is about the cross-validated median error of the time model
@@ -300,26 +305,6 @@ def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
                     and _plainness(base, q)[:3] <= _plainness(base, p)[:3]) for q in listed)
 
 
-def _no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
-    """Whether one of others is at least as fast as p and takes no more memory (both within TIE)."""
-    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
-               and q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE) for q in others)
-
-
-def _worth_changing(variants: list[SpeedPlan], same_training: list[SpeedPlan]) -> list[SpeedPlan]:
-    """The method/numerics changes worth listing, fastest first: none a same-training plan matches in speed and
-    memory (8-bit AdamW beside an optimizer offload at that plan's speed and memory), nor one another change of no
-    more keys matches (QLoRA at LoRA's speed with more memory); of two matching each other the first stays."""
-    ordered = sorted(variants, key=lambda p: (-p.time.tokens_per_second, len(p.changes), p.estimate.total_bytes))
-
-    def matched(p: SpeedPlan, i: int) -> bool:
-        return any(_no_gain(p, [q]) and len(q.changes) <= len(p.changes)
-                   and (j < i or not (_no_gain(q, [p]) and len(p.changes) <= len(q.changes)))
-                   for j, q in enumerate(ordered) if j != i)
-
-    return [p for i, p in enumerate(ordered) if not _no_gain(p, same_training) and not matched(p, i)]
-
-
 def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
     """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
     of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
@@ -342,18 +327,18 @@ def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> lis
     return out
 
 
-def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
+def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
                  techniques: Techniques = ALL_TECHNIQUES) -> SpeedSearch:
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change; only with
-    the `techniques` allowed (all by default)."""
-    require_training(s)
+    the `techniques` allowed (all by default); each plan's changes are told from the scenario asked."""
+    s = searchable(asked)
     t0 = time.perf_counter()
     out, memo = SpeedSearch(), EstimateMemo()
     with _no_cyclic_gc():
         layouts = list(techniques.layouts(_layouts(s)))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
                         techniques=techniques)
-        out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
+        out.plans = [_with_changes(asked, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         top = _best_layouts(found)
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
@@ -363,8 +348,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)
-            out.changes_what_you_train += [_with_changes(s, p) for p in best]
-        out.changes_what_you_train = _worth_changing(out.changes_what_you_train, out.plans)
+            out.changes_what_you_train += [_with_changes(asked, p) for p in best]
+        out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
         del memo, found, layouts, chosen

@@ -1,0 +1,33 @@
+"""Which of a throughput search's plans are worth listing beside each other (issue 23 item 5: plans an expert would
+weigh): when two plans are equal in speed, and which change of what you train earns its place
+(engine/planning/speed_search.py lists them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SpeedPlan = Any  # speed_search.SpeedPlan (its time, estimate and changes), not imported: speed_search imports this
+
+TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
+# (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
+# the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
+
+
+def no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
+    """Whether one of others is at least as fast as p and takes no more memory (both within TIE)."""
+    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
+               and q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE) for q in others)
+
+
+def worth_changing(variants: list[SpeedPlan], same_training: list[SpeedPlan]) -> list[SpeedPlan]:
+    """The method/numerics changes worth listing, fastest first: none a same-training plan matches in speed and
+    memory (8-bit AdamW beside an optimizer offload at that plan's speed and memory), nor one another change of no
+    more keys matches (QLoRA at LoRA's speed with more memory); of two matching each other the first stays."""
+    ordered = sorted(variants, key=lambda p: (-p.time.tokens_per_second, len(p.changes), p.estimate.total_bytes))
+
+    def matched(p: SpeedPlan, i: int) -> bool:
+        return any(no_gain(p, [q]) and len(q.changes) <= len(p.changes)
+                   and (j < i or not (no_gain(q, [p]) and len(p.changes) <= len(q.changes)))
+                   for j, q in enumerate(ordered) if j != i)
+
+    return [p for i, p in enumerate(ordered) if not no_gain(p, same_training) and not matched(p, i)]
