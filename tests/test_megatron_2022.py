@@ -31,8 +31,11 @@ def test_the_profile_hides_no_data_parallel_collective():
     # and its pipeline exchange (megatron/p2p_communication.py at 285068c8: split over the TP ranks without sequence
     # parallelism, torch.cuda.synchronize() after every exchange, interleaved or not; engine/timing/p2p_exchange.py)
     assert then["pipeline_p2p_split_over_tp"] and then["pipeline_p2p_synchronize"] is True
+    # and its loss: 285068c8 predates --cross-entropy-loss-fusion, so the unfused vocab-parallel kernels on
+    # output.float() run (megatron/core/tensor_parallel/cross_entropy.py; tests/test_megatron_unfused_loss.py)
+    assert then["eager_cross_entropy"] == "megatron-vocab-parallel"
     differ = {"dp_overlap", "pipeline_reduce_after_schedule", "zero_gather_after_step", "te_module_host",
-              "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize"}
+              "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy"}
     assert {k: v for k, v in now.items() if k not in differ} == {k: v for k, v in then.items() if k not in differ}
 
 
