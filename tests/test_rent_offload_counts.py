@@ -35,3 +35,21 @@ def test_the_cheapest_answer_needs_no_offload(mixtral):
     assert first.plan.scenario.offload == "none"
     offloading = [o.cost for o in mixtral.ranked if o.plan.scenario.offload != "none"]
     assert offloading and first.cost < min(offloading)
+
+
+def test_an_applied_option_carries_what_its_plan_runs_with():
+    """Apply sets the option's changes (RentOption.changes): a Megatron plan that offloads writes Megatron's own share
+    (optimizer_offload_fraction 1.0, Megatron-LM d98e8a64 arguments.py --optimizer-offload-fraction default; the speed
+    search writes it, h-twin2), and a Megatron-LM 2021 scenario asking for a distributed optimizer it lacks (de7dc40f88:
+    no --use-distributed-optimizer) is searched, and applied, without it."""
+    megatron = rent_search(scenario_from_dict({**MIXTRAL, "framework": "megatron", "fsdp": False}), PRICES,
+                           max_gpus=64)
+    offloading = [o for o in megatron.ranked + megatron.dropped if o.plan is not None
+                  and o.plan.scenario.offload != "none"]
+    assert offloading and all(dict(o.changes).get("optimizer_offload_fraction") == 1.0 for o in offloading)
+    old = scenario_from_dict({"model": "llama-2-13b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 2,
+                              "precision": "mixed-bf16", "seq_len": 4096, "grad_accum": 8, "attention": "flash",
+                              "framework": "megatron-2021", "tp": 4, "distributed_optimizer": True,
+                              "tokens_to_train": 10**9})
+    ranked = rent_search(old, {"a100-80gb": 1.0}, max_gpus=32).ranked
+    assert ranked and all(dict(o.changes).get("distributed_optimizer") is False for o in ranked)

@@ -381,7 +381,8 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     """(the fastest fitting plan of the same GPUs, same method and numerics, or None; memory estimates made): the
     speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs.
     Layouts whose time bound is under `floor` tokens/s are not tried: None then means that no layout at least that
-    fast fits (nothing at all fits when floor is 0)."""
+    fast fits (nothing at all fits when floor is 0). Like speed_search, it starts from what the framework runs."""
+    s = searchable(s)
     memo = EstimateMemo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
