@@ -18,6 +18,12 @@ FSDP_STAGES = (0, 3)  # a framework whose only sharding is FSDP (and plain data 
 ALL_OFFLOADS = ("none", "optimizer", "optimizer+params")
 
 
+def effective_stage(zero_stage: int, fsdp: bool, optimizer_sharded: bool = False) -> int:
+    """The sharding stage a layout runs at: 3 under FSDP; at least 1 where Megatron's distributed optimizer shards its
+    optimizer (--use-distributed-optimizer is ZeRO-1 whatever zero_stage reads; Scenario.effective_zero)."""
+    return 3 if fsdp else max(zero_stage, int(optimizer_sharded))
+
+
 @dataclass(frozen=True, slots=True)
 class Parallelism:
     pp_schedules: tuple[str, ...] = ALL_SCHEDULES  # the pipeline schedules it runs; () : no pipeline parallelism
@@ -97,11 +103,11 @@ class Parallelism:
         """The deepest offload, no deeper than the kind asked for, that this sharding runs without a deeper stage
         (offload_sharding read in reverse: the limits line's ZeRO-3 layout keeps the scenario's offload as far as it
         shards enough for it): optimizer+params needs stage 3, the optimizer optimizer_offload_stage."""
-        stage = 3 if fsdp else max(zero_stage, int(optimizer_sharded))
+        stage = effective_stage(zero_stage, fsdp, optimizer_sharded)
         kinds = ("optimizer+params", "optimizer") if offload == "optimizer+params" else (offload,)
         for kind in kinds if offload != "none" else ():
             keys = self.offload_sharding(zero_stage, fsdp, kind, optimizer_sharded)
-            if (3 if keys["fsdp"] else max(int(keys["zero_stage"]), int(optimizer_sharded))) <= stage:
+            if effective_stage(int(keys["zero_stage"]), bool(keys["fsdp"]), optimizer_sharded) <= stage:
                 return kind
         return "none"
 

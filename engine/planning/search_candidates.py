@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model, scenario_from_dict
@@ -97,7 +98,7 @@ def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) ->
     and it must have the offload kind (FSDP-only frameworks offload the weights with the optimizer, Megatron the
     optimizer alone)."""
     k = offload_keys(base, keys, offload)
-    zero = 3 if k["fsdp"] else max(k["zero_stage"], int(distributed_optimizer_counts(base)))
+    zero = effective_stage(k["zero_stage"], k["fsdp"], distributed_optimizer_counts(base))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
     return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
                                  base.method, offload, dp, k["fsdp"])

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
@@ -96,10 +97,10 @@ def _runnable(s: Scenario, layout: tuple[int, int, str, int, int], zeros: list[t
     of a scenario (framework_support.layout_cannot_run, with the effective stage: Megatron's distributed optimizer is
     its ZeRO-1, Scenario.effective_zero); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1
     where only that runs (DeepSpeed's pipeline)."""
-    least = int(distributed_optimizer_counts(s))
+    sharded = distributed_optimizer_counts(s)
     out = []
     for zero, fsdp in zeros:
-        if layout_cannot_run(s.framework, *layout, 3 if fsdp else max(zero, least), s.method, "none", dp):
+        if layout_cannot_run(s.framework, *layout, effective_stage(zero, fsdp, sharded), s.method, "none", dp):
             if zero != 2 or layout_cannot_run(s.framework, *layout, 1, s.method, "none", dp):
                 continue
             zero = 1

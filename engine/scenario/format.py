@@ -14,6 +14,7 @@ from ..errors import ScenarioError
 from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS, defaults_for
 from ..frameworks.megatron_layer import RECOMPUTE_MODULES
 from ..frameworks.model import as_built
+from ..frameworks.parallelism_row import effective_stage
 from ..input_bounds import ANY_COUNT_MAX, NAME_MAX_CHARS, NOTES_MAX_CHARS, check_scenario_numbers
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
@@ -312,10 +313,9 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
 
     @property
     def effective_zero(self) -> int:
-        """3 under FSDP; at least 1 with Megatron's --use-distributed-optimizer, which is ZeRO-1 whatever zero_stage
-        reads (the memory model shards its optimizer states so: engine/memory/model_states.py)."""
+        """The stage it shards at (effective_stage; the memory model shards so: engine/memory/model_states.py)."""
         dist_opt = self.distributed_optimizer and defaults_for(self.framework).takes_megatron_arguments
-        return 3 if self.fsdp else max(self.zero_stage, int(dist_opt))
+        return effective_stage(self.zero_stage, self.fsdp, dist_opt)
 
     def with_unchecked(self, **changes: Any) -> Scenario:
         """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are
