@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario import KEY_SPECS
 from .common import as_int, set_int
 from .megatron_offload import bridge_flags, read_optimizer_offload
 from .result import Collector
@@ -262,7 +263,7 @@ def _read_moe_kernels(c: Collector, a: dict[str, Any]) -> None:
             "engine", "no --moe-grouped-gemm: Megatron-LM's default runs the experts one after another "
                       "(SequentialMLP; megatron/training/arguments.py, store_true)")))
     dispatcher = a.get("--moe-token-dispatcher-type")
-    if dispatcher in ("alltoall", "allgather", "flex"):
+    if dispatcher in KEY_SPECS["moe_token_dispatcher_type"].check.choices():  # Megatron's names are the key's
         c.set("moe_token_dispatcher_type", dispatcher, "--moe-token-dispatcher-type")
 
 
