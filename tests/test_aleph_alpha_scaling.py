@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import scenario_from_dict
 from engine.frameworks.defaults import FRAMEWORKS, TABLE
 from engine.models.presets import model_spec_for
 from engine.timing.costs import head_cost
@@ -18,7 +19,8 @@ ROWS = Path(__file__).resolve().parent / "data" / "published" / "throughput" / "
 
 def test_the_sweep_runs_on_its_own_profile():
     rows = json.loads(ROWS.read_text(encoding="utf-8"))["rows"]
-    assert len(rows) == 240 and all(r["scenario"]["framework"] == "aleph-alpha-scaling" for r in rows)
+    # 240 runs, and 161 more since the fused RMSNorm and softmax kernels are scenario keys (tests/test_hagemann_rows.py)
+    assert len(rows) == 401 and all(r["scenario"]["framework"] == "aleph-alpha-scaling" for r in rows)
     assert "aleph-alpha-scaling" in FRAMEWORKS and TABLE["aleph-alpha-scaling"].profile == "aleph-alpha-scaling"
     assert any("Aleph-Alpha/scaling at 78489292be" in where for _, where in TABLE["aleph-alpha-scaling"].sources)
 
@@ -64,3 +66,25 @@ def test_loss_runs_over_the_whole_vocabulary_on_every_tp_rank():
     _, whole = head_cost(spec, 2048, 8, rates, "aleph-alpha-scaling", 1)
     assert split == pytest.approx(2048 * spec.vocab / 8 * 52 / 2e12)
     assert whole == pytest.approx(8 * split)  # lm_head.py's ColumnParallelLinear gathers its logits over TP
+
+
+def test_sequence_parallel_gathers_each_norms_output_once():
+    """Aleph-Alpha/scaling at 78489292be: under sequence parallelism the RMSNorm all-gathers its own output over TP
+    (src/scaling/core/nn/norm/rms_norm.py lines 57-61, gather_from_sequence_parallel_region) and the column-parallel
+    linears read that tensor as it is (core/nn/linear/column_parallel_linear.py forward: no copy when
+    sequence_parallel), so each block keeps one gathered copy for all its linears, not one per linear
+    (engine/frameworks/defaults.py sp_gathers_per_block)."""
+    from engine.memory.activations import layer_terms
+    from engine.memory.detailed import act_context
+    from engine.memory.states import dtypes_for
+    from engine.scenario import resolve_model
+
+    row = next(r for r in json.loads(ROWS.read_text(encoding="utf-8"))["rows"] if r["reported"]["trial"] == 132924)
+    s = scenario_from_dict(row["scenario"])
+    assert s.sequence_parallel and s.tp == 4
+    spec = resolve_model(s)
+    terms = dict(layer_terms(act_context(s, spec, dtypes_for(s)), spec, False, True, True, frozenset()))
+    gathered = [name for name in terms if "all-gathered" in name]
+    assert len(gathered) == 2 and all("gathered once for the block" in name for name in gathered)
+    # each one is the micro-batch's whole sequence x hidden in bf16
+    assert all(terms[name] == 2 * s.micro_batch * s.seq_len * spec.hidden for name in gathered)

@@ -393,8 +393,8 @@ TABLE: dict[str, FrameworkDefaults] = {
                  ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
                   "defaults)"))),
     "aleph-alpha-scaling": replace(_DS, id="aleph-alpha-scaling", label="Aleph Alpha Scaling", profile="aleph-alpha-scaling",
-        parallelism=par.ALEPH_ALPHA_SCALING, runs=rn.ALEPH_ALPHA_SCALING,
-        sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory as DeepSpeed ZeRO-1; time: efficiency.json)"),)),
+        parallelism=par.ALEPH_ALPHA_SCALING, runs=rn.ALEPH_ALPHA_SCALING, sp_gathers_per_block=True,
+        sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory: ZeRO-1's; SP: nn/norm/rms_norm.py gathers)"),)),
     # TRL's trainers subclass transformers.Trainer: its gradient checkpointing (the Hugging Face row's)
     "trl": replace(_post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer",
                                  True), runs=rn.HUGGINGFACE),

@@ -53,6 +53,10 @@ class ActContext:
     # Liger-Kernel's RMSNorm (saves X and one rstd per row) and SwiGLU (saves the gate and up outputs, recomputes
     # silu in backward): src/liger_kernel/ops/rms_norm.py, swiglu.py.
     liger: bool = False
+    # A fused RMSNorm kernel (scenario key rms_norm_kernel fused: flash-attn's rms_norm) saves its input in the input
+    # dtype and one fp32 rsigma per row (flash_attn/ops/layer_norm.py DropoutAddLayerNormFn.forward at c92ca632:
+    # ctx.save_for_backward(xmat.view(x0.shape), None, None, gamma, mu, rsigma, ...), xmat being x0 itself).
+    fused_rms_norm: bool = False
     # Megatron-Core's Transformer Engine layers (engine/frameworks/megatron_layer.py) and the modules its selective
     # recompute rebuilds (recompute_modules).
     megatron: bool = False
@@ -77,7 +81,7 @@ class ActContext:
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
-               self.ulysses, self.lora_autocast)
+               self.ulysses, self.lora_autocast, self.fused_rms_norm)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -106,6 +110,10 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
     if ctx.liger and style == "llama":  # LigerRMSNorm's backward computes dX and dW from X and the rstd alone
         if xg or wt:
             out.append((f"{label}: input kept by Liger's RMSNorm", in_bytes * n))
+        return
+    if ctx.fused_rms_norm:  # the fused kernel's backward, likewise, reads the input and the rsigma alone
+        if xg or wt:
+            out.append((f"{label}: input kept by the fused RMSNorm", in_bytes * n))
         return
     if xg and ctx.compiled:
         # Inductor fuses the norm into one kernel that saves its input in the input dtype (and a per-token rstd).

@@ -100,6 +100,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
         fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
         liger=s.liger_kernels,
+        fused_rms_norm=s.rms_norm_kernel == "fused",
         etp=s.expert_tp,
         # TRL's and verl's trainers pass the attention_mask of their padded batches (prompts left-padded, completions
         # right-padded; chosen and rejected padded to one length), so a batch always holds padding and transformers

@@ -24,8 +24,12 @@ CUDA_GRAPH_SCOPES = ("auto", "none", "moe-router", "attention", "layers", "full-
 HOST_CPUS = ("auto", "lent-h200", "amd-epyc-7742", "amd-epyc-optimized-3rd-gen", "intel-xeon-8480c", "intel-xeon-8570",
              "intel-xeon-e5-2698-v4", "nvidia-grace")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
-# auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
-EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
+# auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022;
+# aleph-alpha-2023, Aleph Alpha's 2023 training code (arXiv:2311.05610's 'fused' kernel: no torch fallback).
+EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022", "aleph-alpha-2023")
+# The RMSNorm kernel a run uses (presets/efficiency.json rms_norm_kernel, engine/timing/norm_kernel.py): auto, the
+# framework's own; fused, one fused kernel (flash-attn's rms_norm) where the framework's own is eager PyTorch ops.
+RMS_NORM_KERNELS = ("auto", "fused")
 # The CUDA release whose cuBLAS a run's PyTorch was built with, where its source states it (presets/efficiency.json
 # gemm_alignment cuda_toolkits): auto, 11.7 or later; 11.6; 11.5 and the releases before it.
 CUDA_TOOLKITS = ("auto", "11.5", "11.6")
@@ -169,8 +173,19 @@ class TimeKeys:
         "auto", "the code whose rule decides when eager attention's softmax runs as Megatron's fused kernel: "
         "megatron-deepspeed-2022 (bigscience-workshop/Megatron-DeepSpeed from October 2021 to March 2022, whose "
         "kernel check sizes its block by the heads per tensor-parallel rank: where micro-batch x heads per rank does "
-        "not fill whole blocks, PyTorch's fp32 softmax runs instead); auto: the generic eager figure",
+        "not fill whole blocks, PyTorch's fp32 softmax runs instead); aleph-alpha-2023 (Aleph Alpha's 2023 training "
+        "code, arXiv:2311.05610's 'fused' kernel: the fused masked softmax always runs, as a shape it does not take "
+        "stops the run, 'Kernel not available', instead of falling back); auto: the generic eager figure",
         Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")
+    rms_norm_kernel: str = declare(
+        "auto", "the kernel the hidden-state RMSNorms run as: fused, one fused kernel where the framework's own norm is "
+        "eager PyTorch ops (flash-attn's rms_norm, which Aleph Alpha's code calls for its non-torch norm: it reads the "
+        "input and writes the output, and in the backward reads the gradient and the input and writes the input's "
+        "gradient, where the eager norm runs some twenty ATen kernels); the framework's own where it is fused already "
+        "(compiled, Liger-Kernel, Transformer Engine layers); auto: the framework's own. Memory: the fused kernel "
+        "keeps only its input (in the input's dtype) and one fp32 figure per row for the backward, where the eager "
+        "norm keeps an fp32 copy of its input and its normalised output",
+        Choice(RMS_NORM_KERNELS))
     cuda_toolkit: str = declare(
         "auto", "the CUDA release whose cuBLAS the run's PyTorch was built with, where its source states it; it decides "
         "how fp16 and bf16 matmuls whose rows are not a multiple of 16 bytes run (eager attention at head dims that "

@@ -21,6 +21,7 @@ from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measur
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
+from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
 from .sequential_experts import SEQUENTIAL, sequential_loop_bytes
 from .unaligned_gemm import aligned_rate
 
@@ -183,14 +184,15 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
                fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0),
-               expert_rate: float = 1.0) -> LayerCost:
+               expert_rate: float = 1.0, rms_norm_kernel: str = "") -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
     cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
     steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes).
-    expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py)."""
+    expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py).
+    rms_norm_kernel: the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -220,7 +222,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                                    wgrad_out_bytes, expert_rate)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
     flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
-    per = eff["elementwise_bytes_per_token"][elementwise]
+    per, kernel_norm_fwd, kernel_norm_bwd = norm_kernel_row(elementwise, rms_norm_kernel, spec, tp, sp, eb)
     elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + eager_extra(per, spec, moe, tp, sp, tokens, rates)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
@@ -241,10 +243,9 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         norm_fwd += 2.0 * eb * (h / tp if sp else h)
     backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
     ring_fwd, ring_bwd = cp_copies
-    elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd) / mem
-                + weight_cast_bwd)
-    elem_bytes += unfused_fwd + perm_fwd + ring_fwd
-    elem_bytes += cast_fwd
+    elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd + kernel_norm_bwd)
+                / mem + weight_cast_bwd)
+    elem_bytes += unfused_fwd + perm_fwd + ring_fwd + cast_fwd + kernel_norm_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
     # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)
