@@ -98,3 +98,17 @@ def test_frameworks_that_recompute_every_layer_warn():
     megatron = estimate(scenario_from_dict({**BASE, "recompute_num_layers": 4, "recompute_method": "uniform"}))
     assert not any("recompute" in str(w) for w in megatron.warnings)
 
+
+
+def test_make_it_fit_recomputes_the_fewest_layers_that_fit():
+    """Micro-batch 4 at 8K tokens does not fit without checkpointing; the cheapest plan recomputes the fewest layers of
+    each stage that fit (exact: one fewer does not), ahead of every layer and of smaller micro-batches."""
+    from engine.planning.solver import plan_search
+    s = scenario_from_dict({**BASE, "micro_batch": 4, "seq_len": 8192, "checkpointing": "none"})
+    assert not estimate(s).fits
+    first = plan_search(s).plans[0]
+    n = first.scenario.recompute_num_layers
+    assert first.fits and first.scenario.checkpointing == "full" and 0 < n < 16
+    assert first.changes == {"checkpointing": "full", "recompute_num_layers": n}
+    assert not estimate(first.scenario.replace(recompute_num_layers=n - 1)).fits
+    assert f"Recompute {n} of the 16 layers" in first.summary
