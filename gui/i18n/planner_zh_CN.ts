@@ -6344,192 +6344,197 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="68"/>
+        <location filename="../../engine/planning/solver.py" line="76"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="69"/>
+        <location filename="../../engine/planning/solver.py" line="77"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="70"/>
+        <location filename="../../engine/planning/solver.py" line="78"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="71"/>
+        <location filename="../../engine/planning/solver.py" line="79"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="74"/>
+        <location filename="../../engine/planning/solver.py" line="82"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="75"/>
+        <location filename="../../engine/planning/solver.py" line="83"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="76"/>
+        <location filename="../../engine/planning/solver.py" line="84"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="77"/>
+        <location filename="../../engine/planning/solver.py" line="85"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="78"/>
+        <location filename="../../engine/planning/solver.py" line="86"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="79"/>
+        <location filename="../../engine/planning/solver.py" line="87"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="80"/>
+        <location filename="../../engine/planning/solver.py" line="88"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="89"/>
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="90"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="93"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
+        <source>recompute every layer</source>
+        <translation>重算每一层</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="103"/>
+        <location filename="../../engine/planning/solver.py" line="117"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107"/>
+        <location filename="../../engine/planning/solver.py" line="121"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="113"/>
+        <location filename="../../engine/planning/solver.py" line="127"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="114"/>
+        <location filename="../../engine/planning/solver.py" line="128"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="115"/>
+        <location filename="../../engine/planning/solver.py" line="129"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="116"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="131"/>
+        <location filename="../../engine/planning/solver.py" line="145"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="132"/>
+        <location filename="../../engine/planning/solver.py" line="146"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="133"/>
+        <location filename="../../engine/planning/solver.py" line="147"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="134"/>
+        <location filename="../../engine/planning/solver.py" line="148"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="140"/>
+        <location filename="../../engine/planning/solver.py" line="154"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="144"/>
+        <location filename="../../engine/planning/solver.py" line="158"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="174"/>
+        <location filename="../../engine/planning/solver.py" line="188"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="191"/>
+        <location filename="../../engine/planning/solver.py" line="205"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="192"/>
+        <location filename="../../engine/planning/solver.py" line="206"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="194"/>
+        <location filename="../../engine/planning/solver.py" line="208"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="196"/>
+        <location filename="../../engine/planning/solver.py" line="210"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="230"/>
+        <location filename="../../engine/planning/solver.py" line="244"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="233"/>
+        <location filename="../../engine/planning/solver.py" line="249"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="238"/>
+        <location filename="../../engine/planning/solver.py" line="254"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="241"/>
+        <location filename="../../engine/planning/solver.py" line="257"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="244"/>
+        <location filename="../../engine/planning/solver.py" line="260"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="250"/>
+        <location filename="../../engine/planning/solver.py" line="266"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="251"/>
+        <location filename="../../engine/planning/solver.py" line="267"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -6579,92 +6584,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="72"/>
+        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <source>Recompute every layer (full activation checkpointing)</source>
+        <translation>重算每一层（完全激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <source>the layers kept whole are recomputed too: one more forward each</source>
+        <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="74"/>
+        <location filename="../../engine/planning/suggest.py" line="78"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="80"/>
+        <location filename="../../engine/planning/suggest.py" line="84"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="87"/>
+        <location filename="../../engine/planning/suggest.py" line="91"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="89"/>
+        <location filename="../../engine/planning/suggest.py" line="93"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="94"/>
+        <location filename="../../engine/planning/suggest.py" line="98"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96"/>
+        <location filename="../../engine/planning/suggest.py" line="100"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="98"/>
+        <location filename="../../engine/planning/suggest.py" line="102"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="100"/>
+        <location filename="../../engine/planning/suggest.py" line="104"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="102"/>
+        <location filename="../../engine/planning/suggest.py" line="106"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="105"/>
+        <location filename="../../engine/planning/suggest.py" line="109"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="106"/>
+        <location filename="../../engine/planning/suggest.py" line="110"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="108"/>
+        <location filename="../../engine/planning/suggest.py" line="112"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="110"/>
+        <location filename="../../engine/planning/suggest.py" line="114"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="133"/>
+        <location filename="../../engine/planning/suggest.py" line="137"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -6699,7 +6714,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="205"/>
+        <location filename="../../engine/planning/suggest.py" line="209"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7017,7 +7032,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="134"/>
+        <location filename="../../engine/configs/exporting.py" line="136"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -7518,7 +7533,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="120"/>
+        <location filename="../../engine/configs/megatron.py" line="121"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -7527,42 +7542,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="83"/>
+        <location filename="../../engine/configs/megatron.py" line="84"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="128"/>
+        <location filename="../../engine/configs/megatron.py" line="129"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="151"/>
+        <location filename="../../engine/configs/megatron.py" line="152"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="175"/>
+        <location filename="../../engine/configs/megatron.py" line="176"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="196"/>
+        <location filename="../../engine/configs/megatron.py" line="197"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="216"/>
+        <location filename="../../engine/configs/megatron.py" line="217"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="230"/>
+        <location filename="../../engine/configs/megatron.py" line="234"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="262"/>
+        <location filename="../../engine/configs/megatron.py" line="281"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7575,17 +7590,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="278"/>
+        <location filename="../../engine/configs/megatron.py" line="297"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="289"/>
+        <location filename="../../engine/configs/megatron.py" line="308"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="320"/>
+        <location filename="../../engine/configs/megatron.py" line="339"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7615,57 +7630,61 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="55"/>
+        <location filename="../../engine/configs/torchtitan.py" line="57"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="80"/>
+        <location filename="../../engine/configs/torchtitan.py" line="82"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="118"/>
+        <location filename="../../engine/configs/torchtitan.py" line="120"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="134"/>
+        <location filename="../../engine/configs/torchtitan.py" line="136"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="151"/>
+        <location filename="../../engine/configs/torchtitan.py" line="153"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="160"/>
+        <location filename="../../engine/configs/torchtitan.py" line="162"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="169"/>
+        <location filename="../../engine/configs/torchtitan.py" line="171"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="185"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
-        <translation>每隔 N 层做检查点尚未建模</translation>
+        <translation type="vanished">每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="191"/>
+        <location filename="../../engine/configs/torchtitan.py" line="190"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="205"/>
+        <location filename="../../engine/configs/torchtitan.py" line="204"/>
+        <source>checkpointing every N-th layer needs the model&apos;s layer count</source>
+        <translation>每第 N 层检查点需要知道模型的层数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="225"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="40"/>
+        <location filename="../../engine/configs/torchtitan.py" line="42"/>
         <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
@@ -8058,12 +8077,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="110"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="70"/>
+        <location filename="../../engine/planning/suggest.py" line="74"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -10116,6 +10135,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/rent_servers.py" line="31"/>
         <source>the node&apos;s CPU memory is not known, so not checked: a node of {n} GPUs is larger than the {server} ({gpus} GPUs) whose memory is known</source>
         <translation>节点的 CPU 内存未知，因此未检查：{n} 块 GPU 的节点大于已知内存的 {server}（{gpus} 块 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/recompute_plans.py" line="17"/>
+        <source>each recomputed layer runs its forward again: fewer layers recomputed cost less compute than recomputing them all</source>
+        <translation>每个重算的层都要再运行一次前向：重算较少的层比全部重算的计算量更少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/recompute_plans.py" line="50"/>
+        <source>recompute {n} of the {layers} layers of each pipeline stage (full activation checkpointing of only some layers)</source>
+        <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
     </message>
 </context>
 <context>
