@@ -34,7 +34,8 @@ def test_block_keeps_inputs_of_the_recomputed_layers_and_everything_of_the_other
     for n in (1, 4, 12):
         block, rebuilt = _activations(recompute_num_layers=n)
         assert block == pytest.approx(2 * (n * boundary + (16 - n) * one_layer), rel=1e-9)
-        assert rebuilt.peak_bytes == pytest.approx(one_layer, rel=1e-9)  # one layer rebuilt at a time
+        # the first N are rebuilt after the plain layers above them freed theirs: no rebuilt layer on the peak
+        assert rebuilt is None
     all_of_them, _ = _activations(recompute_num_layers=16)  # N = the stage's layers: today's full checkpointing
     assert all_of_them == pytest.approx(every, rel=1e-12)
 

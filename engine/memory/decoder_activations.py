@@ -132,12 +132,14 @@ def _some_layers_recomputed(k: ActivationKeys, signatures: dict[tuple, int], per
     if plan.plain:  # block
         full = sum(per_layer[sig] * signatures[sig] for sig in active)
         saved = (share * active_layers * boundary + (1 - share) * full) * in_flight
+        # No rebuilt layer on top: the backward reaches the first N layers after the plain ones above them have freed
+        # their tensors, at least one layer's worth, so the backward's start (everything saved) stays the peak.
         return saved, (f"{plan.recomputed} of {layer_count} layers checkpointed (recompute_method block) x layer "
-                       "input + the others' saved tensors, x micro-batches in flight"), one_layer, one_layer
+                       "input + the others' saved tensors, x micro-batches in flight"), 0.0, one_layer
     inputs = plan.checkpoints * (active_layers / layer_count if layer_count else 0.0)
     saved = inputs * boundary * in_flight
-    return saved, (f"{plan.checkpoints} groups of up to {k.recompute_num_layers} layers (recompute_method uniform) x "
-                   "group input x micro-batches in flight; the backward rebuilds a whole group"), \
+    return saved, (f"{plan.checkpoints} checkpoints of up to {plan.rebuilt_at_once} layers (recompute_method "
+                   f"{k.recompute_method}) x input x micro-batches in flight; the backward rebuilds one whole"), \
         one_layer * plan.rebuilt_at_once, boundary
 
 
