@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 
-from engine import Scenario
+from engine import Scenario, resolve_model
 from engine.scenario import KEY_SPECS
 
 from .choices import choice_items
@@ -24,7 +24,7 @@ class RecomputeRows(QObject):
         self._form = form
         self.layers = QSpinBox()
         self.layers.setRange(KEY_SPECS["recompute_num_layers"].check.minimum,
-                             int(KEY_SPECS["recompute_num_layers"].check.maximum))
+                             int(KEY_SPECS["recompute_num_layers"].check.maximum))  # narrowed to the model's in show
         self.layers.setSpecialValueText(self.tr("all of them (0)"))
         self.layers.setKeyboardTracking(False)  # one edit (one undo step) per committed value, not per keystroke
         self.layers.setToolTip(self.tr(
@@ -47,6 +47,12 @@ class RecomputeRows(QObject):
         self.method.valueChosen.connect(lambda v: edit({"recompute_method": v}))
 
     def show(self, s: Scenario) -> None:
+        # at most a chunk's layers (Megatron refuses more: engine/scenario/consistency.py), or the value set elsewhere
+        largest = max(-(-resolve_model(s).layers // (s.pp * s.vpp)), s.recompute_num_layers)
+        if self.layers.maximum() != largest:  # a new range lays the form out again: only on a change
+            self.layers.blockSignals(True)
+            self.layers.setMaximum(largest)
+            self.layers.blockSignals(False)
         show_value(self.layers, s.recompute_num_layers)
         self.method.set_value(s.recompute_method)
         full = s.checkpointing == "full"

@@ -27,6 +27,7 @@ def test_spin_box_moves_the_plan_and_undoes_in_one_step(qtbot, tmp_path):
     win = window_from(qtbot, tmp_path, BASE)
     rows, state = win.setup_panel.recompute, win.state
     assert rows.layers.value() == 0 and rows.layers.specialValueText()
+    assert rows.layers.maximum() == 16  # a stage's 16 layers (Megatron refuses more)
     before_bytes, before_time = state.estimate.peak_allocated_bytes, state.step_time.step_seconds
     count = state.undo_stack.count()
     rows.layers.setValue(4)
