@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..frameworks.defaults import defaults_for
+from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from ..scenario import Scenario
+from ..scenario import Scenario, resolve_model
 from ..scenario.recompute_layers import chunk_layer_counts
 from .limits import largest_true
 
@@ -50,3 +51,22 @@ def recompute_step(base: Scenario, s: Scenario, layers: int) -> Message | None:
     return message(QT_TRANSLATE_NOOP("engine", "recompute {n} of the {layers} layers of each pipeline stage (full "
                                                "activation checkpointing of only some layers)"),
                    n=s.recompute_num_layers, layers=largest_chunk_layers(s, layers))
+
+
+def partly_recomputed(plans: list[Scenario], estimate_of: Callable[[Scenario], Estimate | None]) -> list[Scenario]:
+    """The throughput search's plans that recompute every layer, each with the fewest layers recomputed that fit
+    instead, where fewer than all do (the same layout and micro-batch, less recomputation: faster); estimate_of: the
+    search's memo (None where the consistency checks refuse)."""
+
+    def fits(s: Scenario) -> bool:
+        est = estimate_of(s)
+        return est is not None and est.fits
+
+    out = []
+    for s in plans:
+        layers = resolve_model(s).layers
+        if s.checkpointing == "full" and not s.recompute_num_layers and offers_some_layers(s, layers):
+            fewer = fewest_recomputed_layers(s, layers, fits)
+            if fewer is not None:
+                out.append(fewer)
+    return out
