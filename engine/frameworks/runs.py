@@ -129,6 +129,8 @@ MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sou
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11) lines 593-595: "
      "--recompute-granularity full | selective ('core attention part of the transformer layer is recomputed', "
      "arXiv:2205.05198); no per-op policy"),
+    ("recompute layers", "megatron/arguments.py at 285068c8 lines 605-614: --recompute-method uniform | block, "
+     "--recompute-num-layers"),
     ("methods", "megatron/arguments.py at 285068c8: no LoRA or other adapter arguments (no peft package); frozen "
      "layers not read (allowed)"),
 ))
@@ -136,8 +138,9 @@ MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10) lines 393-401: "
      "--checkpoint-activations with --checkpoint-num-layers (whole layers) is its only recomputation; "
      "--recompute-granularity selective came in 2022 with arXiv:2205.05198"),
-    ("recompute layers", "de7dc40f88 megatron/arguments.py --checkpoint-num-layers: 'chunk size (number of layers) "
-     "for checkpointing', each chunk one checkpoint (uniform); no block method"),
+    ("recompute layers", "de7dc40f88 megatron/arguments.py lines 400-401 --checkpoint-num-layers: 'chunk size "
+     "(number of layers) for checkpointing', megatron/model/transformer.py lines 617-619 custom(l, l + "
+     "checkpoint_num_layers): each chunk one checkpoint (uniform); no block method"),
     ("methods", "megatron/arguments.py at de7dc40f88: no LoRA or other adapter arguments; frozen layers not read "
      "(allowed)"),
 ))
