@@ -86,7 +86,9 @@ def layout_text(s: Scenario) -> str:
         parts.append(f"vpp{s.vpp}")
     parts += [f"cp{s.cp}", f"ep{s.ep}"] if resolve_model(s).is_moe else [f"cp{s.cp}"]
     parts += [f"dp{s.dp}", f"mb{s.micro_batch}", f"ga{s.grad_accum}", f"zero{s.effective_zero}",
-              "fsdp" if s.fsdp else "", f"ckpt-{s.checkpointing}", f"offload-{s.offload}" if s.offload != "none" else ""]
+              "fsdp" if s.fsdp else "", f"ckpt-{s.checkpointing}" + (  # full checkpointing of N layers of a stage
+                  f"-{s.recompute_method}{s.recompute_num_layers}" if s.checkpointing == "full" and s.recompute_num_layers
+                  else ""), f"offload-{s.offload}" if s.offload != "none" else ""]
     return " ".join(p for p in parts if p)
 
 

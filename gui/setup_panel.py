@@ -24,6 +24,7 @@ from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .parallel_limits import ParallelLimits
+from .recompute_row import RecomputeRows
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
@@ -134,6 +135,7 @@ class SetupPanel(EditorPanel):
             "full": self.tr("recompute each layer (full checkpointing)"),
         }))
         form.addRow(self.tr("Activation checkpointing"), self.checkpointing)
+        self.recompute = RecomputeRows(form, self.checkpointing, lambda changes: self._edit(changes), self)
         self.attention = ValueCombo(choice_items("attention", {
             "sdpa": self.tr("PyTorch SDPA"),
             "flash": self.tr("FlashAttention"),
@@ -309,7 +311,8 @@ class SetupPanel(EditorPanel):
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero, "pp_schedule": self.pp_schedule,
-                  "vision_tower": self.vision_tower, "base_storage": self.base_storage, **self.rl.combos()}
+                  "vision_tower": self.vision_tower, "base_storage": self.base_storage,
+                  "recompute_method": self.recompute.method, **self.rl.combos()}
         key = next(iter(changes))
         return f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
 
@@ -377,6 +380,7 @@ class SetupPanel(EditorPanel):
         self.vision.show(s, spec.vision)
         self.rl.show(s)
         self.offload_fraction.show(s)
+        self.recompute.show(s)
         page = self.qlora_row if s.method == "qlora" else self.base_storage
         if self.weights_row.currentWidget() is not page:
             self.weights_row.setCurrentWidget(page)

@@ -34,6 +34,8 @@ FIELD_LABELS: dict[str, str] = {
     "seq_len": QT_TRANSLATE_NOOP("Fields", "Tokens per sequence (sequence length)"),
     "grad_accum": QT_TRANSLATE_NOOP("Fields", "Steps per update (gradient accumulation)"),
     "checkpointing": QT_TRANSLATE_NOOP("Fields", "Activation checkpointing"),
+    "recompute_num_layers": QT_TRANSLATE_NOOP("Fields", "Recompute layers"),
+    "recompute_method": QT_TRANSLATE_NOOP("Fields", "Recompute method"),
     "attention": QT_TRANSLATE_NOOP("Fields", "Attention kernel"),
     "tp": QT_TRANSLATE_NOOP("Fields", "Tensor parallel (TP)"),
     "pp": QT_TRANSLATE_NOOP("Fields", "Pipeline parallel (PP)"),

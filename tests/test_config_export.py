@@ -66,6 +66,11 @@ SCENARIOS = {
          "distributed_optimizer": True, "framework": "megatron"},
         {**BASE, "tp": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "offload": "optimizer",
          "optimizer_offload_fraction": 0.35, "framework": "megatron"},
+        # full recomputation of only some layers (--recompute-method block / uniform --recompute-num-layers N)
+        {**BASE, "pp": 2, "precision": "mixed-bf16", "checkpointing": "full", "recompute_num_layers": 5,
+         "framework": "megatron"},
+        {**BASE, "tp": 2, "precision": "mixed-bf16", "checkpointing": "full", "recompute_num_layers": 4,
+         "recompute_method": "uniform", "framework": "megatron"},
     ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,
@@ -157,3 +162,15 @@ def test_post_training_exports_refuse_what_the_framework_cannot_run(fmt: str, da
     with pytest.raises(ExportError) as info:
         export_config(scenario_from_dict(data), fmt)
     assert str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("recomputed", [0, 8, 16])
+def test_torchtitan_every_nth_block_round_trips_where_it_divides(recomputed: int) -> None:
+    """torchtitan states recomputing some blocks as selective_ac_option N (every N-th block, activation_checkpoint.py
+    _apply_layer_sac): 32 layers with 8 or 16 recomputed are every 4th or 2nd block, read back as the same count."""
+    s = scenario_from_dict({**BASE, "fsdp": True, "checkpointing": "full", "recompute_num_layers": recomputed})
+    text = export_config(s, "torchtitan")
+    every = 32 // recomputed if recomputed else 0
+    assert (f'selective_ac_option = "{every}"' in text) == bool(recomputed)
+    back = import_texts([("torchtitan.toml", text)]).scenario
+    assert back["checkpointing"] == "full" and back.get("recompute_num_layers", 0) == recomputed

@@ -107,8 +107,7 @@ def torchtitan_config(s: Scenario) -> str:
         f"context_parallel_degree = {s.cp}",
         "",
         "[activation_checkpoint]",
-        'mode = "{}"'.format({"none": "none", "full": "full"}.get(s.checkpointing, "selective")),
-        'selective_ac_option = "op"',
+        *_activation_checkpoint(s),
         "",
         "[compile]",
         f"enable = {'true' if s.compile else 'false'}",
@@ -147,7 +146,9 @@ def megatron_args(s: Scenario) -> str:
     flags += offload_flags(s)  # Megatron's hybrid optimizer offload (megatron_offload.py)
     if s.checkpointing in ("full", "selective"):
         args.append(("--recompute-granularity", s.checkpointing))
-        if s.checkpointing == "full":
+        if s.checkpointing == "full" and s.recompute_num_layers:  # some layers, or groups (recompute_layers.py)
+            args += [("--recompute-method", s.recompute_method), ("--recompute-num-layers", s.recompute_num_layers)]
+        elif s.checkpointing == "full":
             args += [("--recompute-method", "uniform"), ("--recompute-num-layers", 1)]
     model = [
         ("--num-layers", spec.layers),
@@ -186,3 +187,14 @@ def megatron_args(s: Scenario) -> str:
     body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+def _activation_checkpoint(s: Scenario) -> list[str]:
+    """torchtitan's [activation_checkpoint]: per-op selective, full, or every N-th block ("selective" with an
+    integer option, activation_checkpoint.py) where full checkpointing recomputes only some layers: N = layers /
+    recomputed, which gives floor(layers / N) of them (the nearest torchtitan states)."""
+    if s.checkpointing == "full" and s.recompute_num_layers:
+        every = max(1, resolve_model(s).layers // s.pp // s.recompute_num_layers)
+        return ['mode = "selective"', f'selective_ac_option = "{every}"']
+    mode = {"none": "none", "full": "full"}.get(s.checkpointing, "selective")
+    return [f'mode = "{mode}"', 'selective_ac_option = "op"']

@@ -114,6 +114,8 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "optimizer_offload_fraction",
         "moe_grouped_gemm",
         "moe_token_dispatcher_type",
+        "recompute_num_layers",
+        "recompute_method",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),

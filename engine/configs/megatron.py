@@ -14,6 +14,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import KEY_SPECS
+from ..scenario.memory_keys import RECOMPUTE_METHODS
 from .common import as_int, set_int
 from .megatron_offload import bridge_flags, read_optimizer_offload
 from .result import Collector
@@ -218,7 +219,10 @@ def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
     if "--use-distributed-optimizer" in a:
         c.set("distributed_optimizer", True, "--use-distributed-optimizer")
     gran = a.get("--recompute-granularity")
-    if gran in ("full", "selective"):
+    if gran == "full":
+        c.set("checkpointing", gran, "--recompute-granularity")
+        _read_recompute_layers(c, a)
+    elif gran == "selective":
         c.set("checkpointing", gran, "--recompute-granularity")
         c.use("--recompute-method", "--recompute-num-layers")
     elif "--recompute-activations" in a:
@@ -229,6 +233,21 @@ def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
             "none",
             message(QT_TRANSLATE_NOOP("engine", "no --recompute-granularity: Megatron keeps all activations")),
         )
+
+
+def _read_recompute_layers(c: Collector, a: dict[str, Any]) -> None:
+    """--recompute-method and --recompute-num-layers of full recomputation (NVIDIA/Megatron-LM at d98e8a64
+    megatron/core/recompute.py lines 157-183): block recomputes the first N layers of each chunk, uniform every layer
+    in groups of N; uniform 1, each layer its own checkpoint, is the scenario's default (recompute_num_layers 0)."""
+    method, layers = a.get("--recompute-method"), _flag_int(a, "--recompute-num-layers")
+    if method not in RECOMPUTE_METHODS or layers is None or layers < 1:
+        c.use("--recompute-method", "--recompute-num-layers")
+        return
+    if method == "uniform" and layers == 1:
+        c.use("--recompute-method", "--recompute-num-layers")
+        return
+    c.set("recompute_num_layers", layers, "--recompute-num-layers")
+    c.set("recompute_method", method, "--recompute-method")
 
 
 def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..models.presets import model_spec_for
 from .common import as_int, set_flag, set_int
 from .models import TORCHTITAN_FLAVORS
 from .result import Collector
@@ -180,15 +182,33 @@ def _read_activation_checkpoint(c: Collector, ac: Any) -> None:
     if isinstance(ac, dict) and "mode" in ac:
         mode = str(ac["mode"])
         if mode == "selective" and str(ac.get("selective_ac_option", "op")).isdigit():
-            c.skip(
-                "activation_checkpoint.selective_ac_option",
-                message(QT_TRANSLATE_NOOP("engine", "checkpointing every N-th layer is not modelled yet")),
-            )
+            _read_every_nth_layer(c, int(str(ac["selective_ac_option"])))
         elif mode in _AC:
             c.set("checkpointing", _AC[mode], "activation_checkpoint.mode")
             c.use("activation_checkpoint.selective_ac_option")
         else:
             c.skip("activation_checkpoint.mode", message(QT_TRANSLATE_NOOP("engine", "unknown mode {mode!r}"), mode=mode))
+
+
+def _read_every_nth_layer(c: Collector, every: int) -> None:
+    """selective_ac_option N: every N-th transformer block under its own checkpoint (torchtitan activation_checkpoint.py
+    _apply_layer_sac, `_count % ac_freq == 0`), full checkpointing of floor(layers / N) layers of each stage: the
+    scenario's recompute_num_layers with block (which layers they are changes neither the bytes nor the work)."""
+    read = {key: value for key, value, _src, _assumed in c.settings}
+    try:
+        layers = model_spec_for(read["model"]).layers // max(1, int(read.get("pp", 1) or 1))
+    except (KeyError, PlannerError, TypeError, ValueError):
+        layers = 0
+    if every < 1 or not layers:
+        c.skip("activation_checkpoint.selective_ac_option",
+               message(QT_TRANSLATE_NOOP("engine", "checkpointing every N-th layer needs the model's layer count")))
+        return
+    if layers // every == 0:  # no block of a stage reaches the N-th
+        c.set("checkpointing", "none", "activation_checkpoint.selective_ac_option")
+        c.use("activation_checkpoint.mode")
+        return
+    c.set("checkpointing", "full", "activation_checkpoint.mode")
+    c.set("recompute_num_layers", layers // every if every > 1 else 0, "activation_checkpoint.selective_ac_option")
 
 
 def _read_optimizer(c: Collector, opt: Any) -> None:

@@ -26,6 +26,9 @@ class Runs:
     lacks: tuple[str, ...] = ()  # the training methods it has no code for
     one_gpu: tuple[str, ...] = ()  # the training methods it runs on a single GPU only
     sources: tuple[tuple[str, str], ...] = ()  # (fact, where it is written); "not read" for the permissive ones
+    # full checkpointing of only some layers (scenario keys recompute_num_layers, recompute_method: engine/scenario/
+    # recompute_layers.py): the methods it runs, "block" (the first or every n-th layers) and "uniform" (groups)
+    recompute_methods: tuple[str, ...] = ("block", "uniform")
 
     def cannot_run(self, checkpointing: str, method: str, gpus: int) -> tuple[str, ...]:
         """The settings it cannot run, by name: "checkpointing", "method" (a method it lacks, or one it runs on a
@@ -36,6 +39,10 @@ class Runs:
         if method in self.lacks or (method in self.one_gpu and gpus > 1):
             out += ("method",)
         return out
+
+    def runs_recompute(self, checkpointing: str, recompute_num_layers: int, recompute_method: str) -> bool:
+        """Whether it runs full checkpointing of only some layers (or in groups) as the scenario's keys ask."""
+        return checkpointing != "full" or not recompute_num_layers or recompute_method in self.recompute_methods
 
     def nearest_checkpointing(self, checkpointing: str) -> str:
         """The mode it runs nearest to one it does not: op-selective and selective stand for each other (a framework's
@@ -58,12 +65,15 @@ _TRANSFORMERS_LAYERS = ("huggingface/transformers at 00029cfa0ed7 src/transforme
                         "GradientCheckpointingLayer.__call__: with gradient_checkpointing on, the whole decoder layer "
                         "runs under self._gradient_checkpointing_func (torch.utils.checkpoint); "
                         "TrainingArguments.gradient_checkpointing has no other mode")
-HUGGINGFACE = Runs(WHOLE_LAYERS, sources=(("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ))
+HUGGINGFACE = Runs(WHOLE_LAYERS, sources=(("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ,
+                                          ("recompute layers", "every decoder layer or none: " + _TRANSFORMERS_LAYERS)),
+                   recompute_methods=())
 UNSLOTH = Runs(WHOLE_LAYERS, sources=(
     ("checkpointing", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py: use_gradient_checkpointing True or "
      "'unsloth' (offloaded) checkpoints transformers' decoder layers whole: " + _TRANSFORMERS_LAYERS),
     _NOT_READ,
-))
+    ("recompute layers", "every decoder layer or none (transformers' gradient_checkpointing)"),
+), recompute_methods=())
 # torchtune's recipes: enable_activation_checkpointing wraps each TransformerSelfAttentionLayer; ac_mode selective is
 # every n-th layer (whole layers too), and its 'op' option cannot run (int('op'))
 TORCHTUNE = Runs(WHOLE_LAYERS, sources=(
@@ -73,13 +83,19 @@ TORCHTUNE = Runs(WHOLE_LAYERS, sources=(
      "int(ac_option)-th layer whole (line 37), so the docstring's ac_option 'op' raises ValueError: no per-op or "
      "attention-only recomputation"),
     _NOT_READ,
-))
+    ("recompute layers", "training/activations.py checkpoint_wrapper's ac_mode 'selective' with an integer "
+     "ac_option checkpoints every n-th layer whole (block with floor(layers / n)); whether bd2a0fc7c314's recipes "
+     "reach it was not read (allowed); no groups"),
+), recompute_methods=("block",))
 # torchtitan: activation_checkpoint none | full | selective (per-op SAC) | memory-budget
-TORCHTITAN = Runs(lacks=("qlora",), sources=(
+TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), sources=(
     ("checkpointing", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/distributed/activation_checkpoint.py "
      "ActivationCheckpointingConfig: none, full (FullAC), selective (SelectiveAC, per-op: saves matmul, attention "
      "and collective outputs, recomputes every second matmul), memory-budget: selective and op-selective are its "
      "SelectiveAC"),
+    ("recompute layers", "torchtitan activation_checkpoint.py (b5bcd76c66d0 and the 2024 releases): "
+     "selective_ac_option a whole number N wraps every N-th transformer block in its own checkpoint "
+     "(_apply_layer_sac, `_count % ac_freq == 0`): block with floor(layers / N) layers; no groups"),
     ("methods", "torchtitan at b5bcd76c66d0: torchtitan/components/lora.py LoRA over the bf16 base; no 4-bit base "
      "(no NF4 or bitsandbytes under torchtitan/): no QLoRA"),
 ))
@@ -89,7 +105,8 @@ LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
      "checkpoint_wrapper on each transformer.h block: whole blocks only"),
     ("methods", "litgpt 26857050fe3f finetune/lora.py lines 152-156: --quantize with devices * num_nodes > 1 raises "
      "NotImplementedError('Quantization is currently not supported for multi-GPU training'): QLoRA on one GPU"),
-))
+    ("recompute layers", "every Block or none (activation_checkpointing_policy={Block})"),
+), recompute_methods=())
 OLMO_CORE = Runs(sources=(
     ("checkpointing", "allenai/OLMo-core at fa6c5014c9f6 src/olmo_core/nn/transformer/config.py "
      "TransformerActivationCheckpointingMode: full, selected_blocks, selected_modules (any module by name, the "
@@ -99,8 +116,12 @@ OLMO_CORE = Runs(sources=(
 _MEGATRON_SELECTIVE = ("NVIDIA/Megatron-LM at d98e8a64ddf3 megatron/core/transformer/transformer_config.py line 532 "
                        "recompute_granularity: Literal['full', 'selective'] (selective: the modules of "
                        "recompute_modules, core_attn by default); no per-op policy")
+_MEGATRON_RECOMPUTE = ("recompute layers", "NVIDIA/Megatron-LM at d98e8a64ddf3 megatron/core/recompute.py lines "
+                       "157-183: --recompute-method uniform (groups of --recompute-num-layers layers, each one "
+                       "checkpoint) or block (the first --recompute-num-layers layers of each chunk); "
+                       "transformer_config.py lines 543-555")
 MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",), sources=(
-    ("checkpointing", _MEGATRON_SELECTIVE),
+    ("checkpointing", _MEGATRON_SELECTIVE), _MEGATRON_RECOMPUTE,
     ("methods", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b has no QLoRA (src/megatron/bridge/peft: LoRA, canonical "
      "LoRA, DoRA; models/README.md line 314 lists 'PEFT model support (LoRA, QLoRA)' under Future Enhancements)"),
 ))
@@ -108,13 +129,18 @@ MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sou
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11) lines 593-595: "
      "--recompute-granularity full | selective ('core attention part of the transformer layer is recomputed', "
      "arXiv:2205.05198); no per-op policy"),
+    ("recompute layers", "megatron/arguments.py at 285068c8 lines 605-614: --recompute-method uniform | block, "
+     "--recompute-num-layers"),
     ("methods", "megatron/arguments.py at 285068c8: no LoRA or other adapter arguments (no peft package); frozen "
      "layers not read (allowed)"),
 ))
-MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), sources=(
+MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("uniform",), sources=(
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10) lines 393-401: "
      "--checkpoint-activations with --checkpoint-num-layers (whole layers) is its only recomputation; "
      "--recompute-granularity selective came in 2022 with arXiv:2205.05198"),
+    ("recompute layers", "de7dc40f88 megatron/arguments.py lines 400-401 --checkpoint-num-layers: 'chunk size "
+     "(number of layers) for checkpointing', megatron/model/transformer.py lines 617-619 custom(l, l + "
+     "checkpoint_num_layers): each chunk one checkpoint (uniform); no block method"),
     ("methods", "megatron/arguments.py at de7dc40f88: no LoRA or other adapter arguments; frozen layers not read "
      "(allowed)"),
 ))
@@ -133,11 +159,13 @@ DEEPSPEED_2021 = Runs(WHOLE_LAYERS, sources=(
      "arXiv:2205.05198, 2022); " + _MEGATRON_DEEPSPEED),
     _NOT_READ,
 ))
-INTERNEVO = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), sources=(
+INTERNEVO = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("block",), sources=(
     ("checkpointing", "InternLM/InternEvo at c18bec9 internlm/model/modeling_internlm.py: model.checkpoint (a fraction "
      "of the layers, checkpoint_fraction, lines 279-317) runs each checkpointed PackedFlashBaseLayer1D whole under "
      "activation_checkpoint (lines 162-165); dropout_selective_checkpoint recomputes only dropout and norm, with "
      "checkpointing off"),
+    ("recompute layers", "c18bec9 modeling_internlm.py lines 279-317: checkpoint_fraction checkpoints the layers "
+     "lid < num_layers x checkpoint_fraction, the first ones (block); no groups"),
     ("methods", "InternEvo c18bec9: no adapters under internlm/ (LoRA appears only in tools/transformers/"
      "intern_moss_example.py, a transformers script); frozen layers not read (allowed)"),
 ))

@@ -10,6 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, sac_saves_attention
+from ..scenario.recompute_layers import recompute_layers
 from .activations import ActContext, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .breakdown import Component, Moments
 from .checkpointing import op_selective_bytes
@@ -40,6 +41,9 @@ class ActivationKeys(NamedTuple):
     op_selective: bool
     offload_checkpoints: bool
     sac_saves_attention: bool = True  # per-op checkpointing keeps the attention output (behaviour.sac_saves_attention)
+    recompute_num_layers: int = 0  # full checkpointing of only some layers (scenario/recompute_layers.py)
+    recompute_method: str = "block"
+    vpp: int = 1
 
 
 def decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActContext, groups: tuple,
@@ -49,7 +53,7 @@ def decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActCon
     alone, builds the component once."""
     keys = ActivationKeys(s.method, s.lora_targets, s.ep, s.checkpointing, s.attention, s.activation_offload,
                           s.activation_offload_layers, fw.op_selective, fw.offload_checkpoints,
-                          sac_saves_attention(s))
+                          sac_saves_attention(s), s.recompute_num_layers, s.recompute_method, s.vpp)
     return _decoder_activations(keys, spec, ctx, groups, layer_count, in_flight, s.micro_batch, s.seq_len)
 
 
@@ -74,7 +78,10 @@ def _decoder_activations(k: ActivationKeys, spec: ModelSpec, ctx: ActContext, gr
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
     boundary = ctx.residual * ctx.t_norm * spec.hidden
     unit = one_layer  # what one layer keeps: the unit activation offloading keeps on the GPU
-    if k.checkpointing == "full":
+    if k.checkpointing == "full" and k.recompute_num_layers:
+        saved, formula, recompute, unit = _some_layers_recomputed(k, signatures, per_layer, active, boundary,
+                                                                  layer_count, in_flight)
+    elif k.checkpointing == "full":
         saved = sum(signatures[sig] for sig in active) * boundary * in_flight
         formula = "checkpointed layers x micro-batches in flight x layer input (b·s·h x residual bytes)"
         recompute = one_layer
@@ -109,6 +116,31 @@ def _decoder_activations(k: ActivationKeys, spec: ModelSpec, ctx: ActContext, gr
                                                                            k.ep, sig[4]), sig[4])
                    for sig in active), default=0.0)
     return DecoderActivations(component, one_layer, boundary, recompute, scratch)
+
+
+def _some_layers_recomputed(k: ActivationKeys, signatures: dict[tuple, int], per_layer: dict[tuple, float],
+                            active: list[tuple], boundary: float, layer_count: int,
+                            in_flight: float) -> tuple[float, str, float, float]:
+    """Saved bytes, formula, the backward's rebuilt bytes and one layer's unit when full checkpointing recomputes only
+    some layers (block: N checkpointed, the rest plain) or groups of N (uniform), scenario/recompute_layers.py. The
+    kinds of layer (dense, MoE, frozen) are taken in their stage's shares: the first N of a chunk are not told
+    apart from the others."""
+    plan = recompute_layers(k, layer_count)
+    share = plan.recomputed / layer_count if layer_count else 0.0
+    active_layers = sum(signatures[sig] for sig in active)
+    one_layer = max((per_layer[sig] for sig in active), default=0.0)
+    if plan.plain:  # block
+        full = sum(per_layer[sig] * signatures[sig] for sig in active)
+        saved = (share * active_layers * boundary + (1 - share) * full) * in_flight
+        # No rebuilt layer on top: the backward reaches the first N layers after the plain ones above them have freed
+        # their tensors, at least one layer's worth, so the backward's start (everything saved) stays the peak.
+        return saved, (f"{plan.recomputed} of {layer_count} layers checkpointed (recompute_method block) x layer "
+                       "input + the others' saved tensors, x micro-batches in flight"), 0.0, one_layer
+    inputs = plan.checkpoints * (active_layers / layer_count if layer_count else 0.0)
+    saved = inputs * boundary * in_flight
+    return saved, (f"{plan.checkpoints} checkpoints of up to {plan.rebuilt_at_once} layers (recompute_method "
+                   f"{k.recompute_method}) x input x micro-batches in flight; the backward rebuilds one whole"), \
+        one_layer * plan.rebuilt_at_once, boundary
 
 
 def _offload_saved(k: ActivationKeys, layer_count: int, saved: float, unit: float,

@@ -13,6 +13,7 @@ from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
+from ..scenario.recompute_layers import partial_recompute
 from .activations import ActContext, head_bytes
 from .breakdown import Component, Moments
 from .decoder_activations import decoder_activations
@@ -177,7 +178,9 @@ def stage_components(
 
     # --- transients of sharding, experts and the optimizer step
     if states.fsdp2 is not None:
-        saved_layer = acts.one_layer_bytes if s.checkpointing != "full" else acts.boundary_bytes
+        # the stage's last layer: plain where block recomputes only the first N (scenario/recompute_layers.py)
+        saved_layer = acts.boundary_bytes if s.checkpointing == "full" and not partial_recompute(s) else \
+            acts.one_layer_bytes
         tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
         comps.append(fsdp2_component(states.fsdp2, last, logits_fwd=tail,
                                      logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,

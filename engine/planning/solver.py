@@ -49,6 +49,14 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
 )
 from .offload_suggest import HYBRID_OFFLOAD_COST
 from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_notes, join_steps  # noqa: F401
+from .recompute_plans import (
+    RECOMPUTE_NOTE,
+    RECOMPUTE_SOME,
+    fewest_recomputed_layers,
+    largest_chunk_layers,
+    offers_some_layers,
+    recompute_step,
+)
 from .rl_suggest import rl_options
 from .runnable_plans import runnable_plan_search
 
@@ -85,9 +93,15 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     gpn, world = s.gpus_per_node, s.world_size
     axes: list[list[_Option]] = []
     if s.checkpointing != "full":  # from selective recomputation it is a change of mode, not turning it on
-        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),), message(
+        # the fewest layers recomputed that fit (recompute_plans.py) before every layer: a weaker dose first
+        some = [_Option("ckpt", 0.75, (("checkpointing", "full"),), None, RECOMPUTE_NOTE, RECOMPUTE_SOME)] if (
+            offers_some_layers(s, spec.layers)) else []
+        axes.append([*some, _Option("ckpt", 1.0, (("checkpointing", "full"),), message(
             QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing") if s.checkpointing == "none" else
             QT_TRANSLATE_NOOP("engine", "recompute whole layers (full activation checkpointing)")), _CKPT)])
+    elif s.recompute_num_layers:  # only some layers recomputed: every layer is the next dose
+        axes.append([_Option("ckpt", 0.5, (("recompute_num_layers", 0),),
+                             message(QT_TRANSLATE_NOOP("engine", "recompute every layer")), _CKPT)])
     if s.attention != "flash":
         axes.append([_Option("attn", 0.5, (("attention", "flash"),),
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
@@ -229,6 +243,8 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
     if base.fsdp and not s.fsdp and s.offload == "optimizer" != base.offload:  # Parallelism.fsdp_offloads
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 instead of FSDP, whose CPU offload moves "
                                                          "the weights too (ZeRO-3 offloads the optimizer alone)")))
+    if (some := recompute_step(base, s, resolve_model(s).layers)) is not None:
+        steps.append(some)
     if s.seq_len != base.seq_len:
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
                              new=s.seq_len, old=base.seq_len))
@@ -259,6 +275,12 @@ def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenar
     cand, seq, gpus = _combine(base, opts)
     if cand is not None and not framework_runs(cand):
         return None, 0.0  # a layout its framework cannot run is no plan (engine/frameworks/parallelism.py)
+    if cand is not None and any(o.kind == RECOMPUTE_SOME for o in opts):  # the fewest layers that fit, if not all
+        layers = resolve_model(cand).layers
+        cand = fewest_recomputed_layers(cand, layers, ev.ok)
+        if cand is None or seq or gpus:  # one search at a time: the other axes' searches go with every layer
+            return None, 0.0
+        return cand, 0.25 * cand.recompute_num_layers / largest_chunk_layers(cand, layers)
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
         step, old = seq_step(cand), cand.seq_len
         k = largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)

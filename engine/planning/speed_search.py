@@ -32,6 +32,7 @@ from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from .listing import TIE, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_sizes, virtual_stages
+from .recompute_plans import partly_recomputed
 from .search_candidates import (
     Candidates,
     EstimateMemo,
@@ -40,6 +41,7 @@ from .search_candidates import (
     method_runs,
     method_variants,
     searchable,
+    timed,
 )
 from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
@@ -339,6 +341,9 @@ def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bo
         layouts = list(techniques.layouts(_layouts(s)))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
                         techniques=techniques)
+        # the fastest that recompute every layer, again with the fewest layers that fit (recompute_plans.py)
+        top = sorted((f for f in found if f.scenario.checkpointing == "full"), key=lambda f: -ranking_speed(f))[:max_plans]
+        found += [Found(c, timed(memo.times, c)) for c in partly_recomputed([f.scenario for f in top], memo)]
         out.plans = [_with_changes(asked, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         top = _best_layouts(found)

@@ -65,6 +65,10 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")
                     if s.checkpointing != "full" else
                     QT_TRANSLATE_NOOP("engine", "the same maths in tiles: no attention-score matrix is kept")))
+    if s.checkpointing == "full" and s.recompute_num_layers:  # only some layers recomputed (recompute_layers.py)
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Recompute every layer (full activation checkpointing)")),
+                    {"recompute_num_layers": 0},
+                    QT_TRANSLATE_NOOP("engine", "the layers kept whole are recomputed too: one more forward each")))
     if liger_can_patch(s, spec):
         # transformers' use_liger_kernel=True: Liger's RMSNorm, RoPE and SwiGLU, and its fused linear cross-entropy
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (fused, memory-saving training kernels)")),

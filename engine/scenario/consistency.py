@@ -32,6 +32,7 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
     _check_expert_and_context_parallel(s, spec)
     _check_sharding_and_offload(s)
     _check_training_method(s, spec)
+    _check_recompute_layers(s, spec)
     check_posttraining(s, spec)
 
 
@@ -86,6 +87,21 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
             QT_TRANSLATE_NOOP("engine", "pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers."),
             chunks=s.pp * s.vpp,
             layers=_split_layers(s, spec.layers),
+        )
+
+
+def _check_recompute_layers(s: Any, spec: ModelSpec) -> None:
+    """Megatron refuses more recomputed layers than a model chunk builds (NVIDIA/Megatron-LM at d98e8a64
+    megatron/core/transformer/transformer_config.py lines 1919-1925: 'recompute_num_layers must be between 1 and
+    num_layers_per_pipeline_rank'); the largest chunk of an even split is the bound."""
+    chunks = s.pp * s.vpp
+    largest = -(-spec.layers // chunks)
+    if s.checkpointing == "full" and s.recompute_num_layers > largest:
+        raise ConsistencyError(
+            "recompute_num_layers",
+            QT_TRANSLATE_NOOP("engine", "Recompute layers ({n}) cannot exceed the {largest} decoder layers of one "
+                                        "pipeline stage's model chunk ({layers} layers over {chunks} chunks)."),
+            n=s.recompute_num_layers, largest=largest, layers=spec.layers, chunks=chunks,
         )
 
 

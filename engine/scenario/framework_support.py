@@ -57,6 +57,11 @@ _LAYERS_ONLY = QT_TRANSLATE_NOOP("engine", "{framework} recomputes whole layers 
                                            "cannot run in it.")
 _NO_CHECKPOINTING = QT_TRANSLATE_NOOP("engine", "{framework} has no checkpointing \"{checkpointing}\": it runs "
                                                 "{checkpointings}.")
+# full checkpointing of only some layers (recompute_num_layers; Runs.recompute_methods)
+_EVERY_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} recomputes every layer or none: recomputing {n} layers per "
+                                           "stage cannot run in it.")
+_NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute method \"{method}\": it runs "
+                                                   "{methods}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
@@ -79,8 +84,11 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     or s is served, not trained (a serving engine's layouts are engine/serving's)."""
     if s.workload == "inference":
         return ()
-    return _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload, s.dp,
-                       s.checkpointing, s.world_size, s.fsdp)
+    names = _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload,
+                        s.dp, s.checkpointing, s.world_size, s.fsdp)
+    if not defaults_for(s.framework).runs.runs_recompute(s.checkpointing, s.recompute_num_layers, s.recompute_method):
+        names += ("recompute_method",)
+    return names
 
 
 @lru_cache(maxsize=4096)  # every estimate asks (for its warnings): the answer is the row's
@@ -154,6 +162,9 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         if name in ("checkpointing", "method"):
             out.append(_runs_sentence(s, name))
             continue
+        if name == "recompute_method":
+            out.append(_recompute_sentence(s))
+            continue
         if name == "zero" and s.effective_zero <= caps.max_zero:  # a shallower stage it lacks, not a deeper one
             name = "stage"
         elif name == "offload" and not offloads:
@@ -168,6 +179,15 @@ def sharding_name(caps: Parallelism, stage: int) -> str:
     """A sharding stage as the framework spells it: FSDP where FSDP is its only sharding (Parallelism.sharding),
     ZeRO-n elsewhere."""
     return "FSDP" if caps.sharding(stage).get("fsdp") else f"ZeRO-{stage}"
+
+
+def _recompute_sentence(s: Scenario) -> Message:
+    """The sentence for full checkpointing of only some layers (or in groups) s's framework does not run."""
+    row = defaults_for(s.framework)
+    methods = row.runs.recompute_methods
+    if not methods:
+        return message(_EVERY_LAYER, framework=row.label, n=s.recompute_num_layers)
+    return message(_NO_RECOMPUTE_METHOD, framework=row.label, method=s.recompute_method, methods=", ".join(methods))
 
 
 def _runs_sentence(s: Scenario, name: str) -> Message:

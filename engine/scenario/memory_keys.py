@@ -14,9 +14,10 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import MEGATRON, Check, Number, Parsed, key
+from .keys import MEGATRON, Check, Choice, Number, Parsed, WholeNumber, key
 from .pipeline_layout import parse_pipeline_layout
 
+RECOMPUTE_METHODS = ("block", "uniform")  # Megatron --recompute-method (engine/scenario/recompute_layers.py)
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
 CALIBRATION_BYTES_RANGE = (2**20, 2**50)  # 1 MiB to 1 PiB
 # Overheads are a few GiB beside tens of GiB of model: a measured figure more than 2x off the prediction was taken
@@ -106,6 +107,16 @@ class MemoryKeys:
         "as DeepSpeed's ZeRO-Offload); ignored by the other frameworks",
         Number(0, 1, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 1, not {p!r}."), low_inclusive=True,
                to_float=True), applies_to="offload optimizer")
+    recompute_num_layers: int = key(
+        0, "decoder layers per pipeline stage (per model chunk with vpp) that full checkpointing recomputes "
+        "(Megatron --recompute-num-layers, NeMo recompute_num_layers); block: the first N keep only their input, "
+        "the others all their activations (torchtitan's selective_ac_option N, every N-th block: floor(layers / N) "
+        "of them); uniform: groups of N layers, each group keeps its input and is recomputed at once; 0: every "
+        "layer, each its own checkpoint", WholeNumber(0, 1_000), applies_to="checkpointing full")
+    recompute_method: str = key(
+        "block", "Megatron --recompute-method read with recompute_num_layers: block (the first N layers of each "
+        "stage or chunk recomputed, the rest not) or uniform (every layer recomputed, N at a time)",
+        Choice(RECOMPUTE_METHODS), applies_to="checkpointing full")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

@@ -96,6 +96,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(_fsdp_optimizer_offload(s))
         elif name in ("checkpointing", "method"):
             fix.update(_runs_fix(s, name))
+        elif name == "recompute_method":  # every layer recomputed, each its own checkpoint: what "full" runs anywhere
+            fix.update(recompute_num_layers=0)
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_pp" not in names:

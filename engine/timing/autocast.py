@@ -28,6 +28,7 @@ from ..scenario import Scenario
 from .costs import elementwise_bytes_per_token
 from .data import efficiency
 from .gemm import Rates
+from .recompute_split import recomputed_share
 
 
 class StageWork(Protocol):
@@ -62,7 +63,7 @@ def _weight_cast_seconds(s: Scenario, spec: ModelSpec, rates: Rates, dt: Dtypes,
     weights = layers + (spec.vocab * spec.hidden / s.tp if s.pp == 1 else 0.0)  # the LM head on the only stage
     trained = 0.0 if s.method == "lora" else min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
     cast = dt.weight + dt.compute  # read fp32, write the compute dtype (and the reverse for a gradient)
-    recast = layers if s.checkpointing == "full" else 0.0
+    recast = layers * recomputed_share(s, busiest.layers)  # the recomputed layers cast their weights again
     return s.grad_accum * cast * (weights + recast + trained * weights) / rates.memory
 
 
@@ -79,6 +80,6 @@ def amp_elementwise_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], 
     moe = typical_layer_is_moe(spec)
     extra = elementwise_bytes_per_token(spec, moe, s.tp, s.sequence_parallel, amp) - elementwise_bytes_per_token(
         spec, moe, s.tp, s.sequence_parallel, eager)
-    passes = 1.0 + table["backward_factor"] + (1.0 if s.checkpointing == "full" else 0.0)
+    passes = 1.0 + table["backward_factor"] + recomputed_share(s, busiest.layers)
     tokens = s.micro_batch * s.seq_len / s.cp
     return s.grad_accum * passes * extra * tokens * busiest.layers / rates.memory

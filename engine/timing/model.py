@@ -46,6 +46,7 @@ from .mfu import compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
+from .recompute_split import recompute_chunks, recompute_parts
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
@@ -115,7 +116,7 @@ class _Stage:
 
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-           layers: range) -> _Stage:
+           layers: range, chunks: int) -> _Stage:
     tokens, seq = s.micro_batch * s.seq_len / s.cp, attention_tokens(s, s.attention == "eager")  # packing.py
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
@@ -135,7 +136,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
-    for g in groups:
+    for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
         lora = adapters_of(s, spec, g.moe, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
@@ -148,7 +149,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + c.lora_bwd + c.dequant) if backward else 0.0
-        rec = _recompute_seconds(s, spec, g.moe, c) if backward else 0.0
+        rec = _recompute_seconds(sg, spec, g.moe, c) if backward else 0.0
         n = g.count
         compute += n * (fwd_c + bwd_c)
         memory += n * (fwd_m + bwd_m)
@@ -157,11 +158,11 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP, less what GEMMs hide (tp_overlap.py)
-            layer = tp_layer(s, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.moe, tp_unit, rates, hw)
+            layer = tp_layer(sg, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.moe, tp_unit, rates, hw)
             tp_comm += n * (tp_exposed_seconds(s, c, layer) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
-            cp_comm += n * cp_ring_seconds(s, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
-                                           c.attn_bwd if backward else 0.0, bool(rec) and s.checkpointing == "full")
+            cp_comm += n * cp_ring_seconds(sg, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
+                                           c.attn_bwd if backward else 0.0, bool(rec) and sg.checkpointing == "full")
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
             a2a = (dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat) * (
                 1 - prof["ep_overlap"])
@@ -172,7 +173,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
-                              backward and s.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
+                              backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
     first, last = index == 0, index == s.pp - 1
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
@@ -217,11 +218,13 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 
 
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
-                               index: int, layers: range) -> _Stage:
-    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop)
+                               index: int, layers: range, chunks: int = 1) -> _Stage:
+    """chunks: the stage's model chunks where full checkpointing recomputes N layers of each (recompute_chunks), read
+    by the caller: the table ignores vpp, which the stage's other work does not read."""
+    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers))
+        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, chunks))
     return st
 
 
@@ -269,11 +272,12 @@ def step_time(s: Scenario) -> StepTime:
     prof, dt = framework_profile(s.framework), dtypes_for(s)
     rates = rates_for(s, hw, prof)
     listed = distinct_stages(s, spec)
-    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
+    chunks = recompute_chunks(s)
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, chunks) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     fill = stages_once(s, spec, listed, lambda i, r: (timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
-        s, spec, hw, prof, rates, i, r)).total) - busiest.total  # the bubble: every stage but the busiest once
+        s, spec, hw, prof, rates, i, r, chunks)).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)

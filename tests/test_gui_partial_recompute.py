@@ -1,0 +1,50 @@
+"""The set-up panel's "Recompute layers" and "Recompute method" rows (gui/recompute_row.py): shown with full
+checkpointing only, driven with their own setValue / choice they move the estimate and the step time as the engine
+does for the same scenario, one undo step per change. Expected values are the engine's own for the same scenario."""
+
+from __future__ import annotations
+
+from engine import estimate, scenario_from_dict
+from engine.timing import step_time
+from tests.window_helpers import window_from
+
+BASE = {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 1, "framework": "megatron",
+        "precision": "mixed-bf16", "micro_batch": 1, "grad_accum": 8, "seq_len": 4096, "checkpointing": "full",
+        "tp": 2, "pp": 2, "distributed_optimizer": True}
+
+
+def test_rows_show_with_full_checkpointing_only(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, {**BASE, "checkpointing": "none"})
+    rows, state = win.setup_panel.recompute, win.state
+    assert not rows.layers.isVisibleTo(win) and not rows.method.isVisibleTo(win)
+    state.edit({"checkpointing": "full"})
+    assert rows.layers.isVisibleTo(win) and not rows.method.isVisibleTo(win)  # the method counts once N is set
+    state.edit({"recompute_num_layers": 4})
+    assert rows.method.isVisibleTo(win)
+
+
+def test_spin_box_moves_the_plan_and_undoes_in_one_step(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, BASE)
+    rows, state = win.setup_panel.recompute, win.state
+    assert rows.layers.value() == 0 and rows.layers.specialValueText()
+    assert rows.layers.maximum() == 16  # a stage's 16 layers (Megatron refuses more)
+    before_bytes, before_time = state.estimate.peak_allocated_bytes, state.step_time.step_seconds
+    count = state.undo_stack.count()
+    rows.layers.setValue(4)
+    assert state.scenario.recompute_num_layers == 4
+    assert state.undo_stack.count() == count + 1
+    # 12 of 16 layers keep their activations: more memory, less recomputation
+    assert state.estimate.peak_allocated_bytes > before_bytes
+    assert state.step_time.step_seconds < before_time
+    same = scenario_from_dict({**BASE, "recompute_num_layers": 4})
+    assert state.estimate.peak_allocated_bytes == estimate(same).peak_allocated_bytes
+    assert state.step_time.step_seconds == step_time(same).step_seconds
+    rows.method.setCurrentIndex(rows.method.findData("uniform"))  # what choosing it in the popup does
+    assert state.scenario.recompute_method == "uniform"
+    uniform = scenario_from_dict({**BASE, "recompute_num_layers": 4, "recompute_method": "uniform"})
+    assert state.estimate.peak_allocated_bytes == estimate(uniform).peak_allocated_bytes
+    win.undo_action.trigger()
+    win.undo_action.trigger()
+    assert state.scenario.recompute_num_layers == 0 and rows.layers.value() == 0
+    assert state.estimate.peak_allocated_bytes == before_bytes
+    assert "recompute-num-layers" in rows.layers.toolTip()
