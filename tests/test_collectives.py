@@ -382,7 +382,7 @@ def test_internevo_partition_puts_whole_tensors_on_ranks():
 
     from engine.scenario import resolve_model
     from engine.timing.data import framework_profile
-    from engine.timing.data_parallel import owned_parameters
+    from engine.timing.shard_groups import owned_parameters
 
     prof = framework_profile("internevo")
     for gpus in (32, 1024):

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import MEGATRON, Check, Number, Parsed, key
+from .keys import MEGATRON, Check, Number, Parsed, WholeNumber, key
 from .pipeline_layout import parse_pipeline_layout
 
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
@@ -106,6 +106,12 @@ class MemoryKeys:
         "as DeepSpeed's ZeRO-Offload); ignored by the other frameworks",
         Number(0, 1, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 1, not {p!r}."), low_inclusive=True,
                to_float=True), applies_to="offload optimizer")
+    dp_shard: int = key(0, "data-parallel x context-parallel ranks each ZeRO / FSDP shard group spans, the states "
+                        "replicated across the groups (hybrid sharding: torchtitan data_parallel_shard_degree, FSDP "
+                        "HYBRID_SHARD / HSDP, Megatron dp / --num-distributed-optimizer-instances, InternEvo "
+                        "parallel.zero1): gathers and reduce-scatters within the group, the reduced shard all-reduced "
+                        "across the groups; 0: one group of all of them; else at least 2, dividing dp x cp",
+                        WholeNumber(0, 4096), applies_to="zero_stage > 0 or fsdp or distributed_optimizer")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:
