@@ -35,18 +35,20 @@ ALL_RANKS = 0  # dp_shard's default: one group of every data-parallel x context-
 def shard_group_ranks(s: Any) -> int:
     """Ranks whose ZeRO / FSDP shards together make one whole copy: dp_shard where set, else dp x cp."""
     ranks = s.dp * s.cp
-    return s.dp_shard if ALL_RANKS < s.dp_shard < ranks else ranks
+    return s.dp_shard if s.dp_shard and s.dp_shard < ranks else ranks
 
 
 def shard_replicas(s: Any) -> int:
     """Copies of the sharded states across the data-parallel ranks (HSDP's replicate degree): 1 by default."""
+    if not s.dp_shard:  # the default, asked in every step time: no group to divide by
+        return 1
     return s.dp * s.cp // shard_group_ranks(s)
 
 
 def shard_group_dp(s: Any) -> int:
     """Data-parallel ranks of one shard group, the context-parallel ones left out (s.dp by default: the terms that
     count the data-parallel ranks alone, FSDP's copies and InternEvo's partition, keep counting them so)."""
-    return max(1, s.dp // shard_replicas(s))
+    return max(1, s.dp // shard_replicas(s)) if s.dp_shard else s.dp
 
 
 def check_shard_group(s: Any) -> None:

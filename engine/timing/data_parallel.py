@@ -76,9 +76,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         return 0.0, 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = data_parallel_link(s, hw, busiest, domain)  # the experts over their own group (expert_data_parallel.py)
-    # gathers and reduce-scatters run within the shard group (dp_shard, all the ranks by default: shard_groups.py)
-    group = shard_group(s, hw, busiest, domain)
-    ag_lat, rs_lat, link, frac = group.gather_latency_s, group.scatter_latency_s, group.link_bytes_per_s, group.ring_share
+    group = shard_group(s, hw, busiest, domain, dp_link)  # gathers, reduce-scatters: in the group (shard_groups.py)
+    _, _, link, ag_lat, rs_lat, frac = group
     coll = partial(gathers_seconds, hw, prof, group.ranks, group.span, domain, stride)  # gathers / scatters: ring or PAT
     # what hidden collectives take from the compute they hide behind: SMs, HBM bandwidth (contention.py)
     window = busiest.fwd + busiest.bwd
@@ -110,9 +109,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         if prof.get("zero3_per_module"):  # DeepSpeed: per submodule, gradients reduced in reduce_bucket_size buckets
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
-        # FSDP's hybrid sharding all-reduces each unit's reduced shard across the replicas in every backward
         latency = coll(gathers, n_gathers * gathers_per_pass, ag_lat) - gathers + coll(scatter, scatters, rs_lat, True) \
-            - scatter + replica(scatters)
+            - scatter + replica(scatters)  # HSDP: each unit's reduced shard all-reduced across the replicas
         # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
         ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / link, ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
@@ -135,9 +133,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             # zero_grad_all_reduce, zero1_grad_all_reduce) all-reduce every bucket of gradients over every rank
             dp_comm = ends_contended(2 * every * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                      prof["dp_overlap"], sm_share, end)
-        else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds); with replicas
-            # each bucket's shard is then all-reduced across them (Megatron's distributed-optimizer instances)
-            reduce = coll(frac * grads / link, buckets, rs_lat, True) + replica(buckets)
+        else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds); replicas
+            reduce = coll(frac * grads / link, buckets, rs_lat, True) + replica(buckets)  # (Megatron's instances)
             dp_comm = _reduce_scatter_seconds(s, prof, busiest, reduce, (sm_share, end),
                                               each_micro_batch=zero == 2 and not by_unit)
         if zero >= 1 or bf16_optimizer(s):  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
@@ -262,9 +259,9 @@ def _fsdp1_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: in
     'Since pre-division is done before sharding, the op cost is quite expensive'), the reduced shard divided again,
     cast to the parameters' dtype (_cast_grad_to_param_dtype) and, from the second micro-batch on, added to the
     saved gradient shard (_accumulate_sharded_grad)."""
-    dp, master = shard_group_dp(s), dt.master or dt.weight
-    n, n_gathers = s.grad_accum, (2 if s.reshard_after_forward else 1)
-    pre, post = fsdp1_divide_factors(s.dp)  # over every replica too (_init_utils.py: data_parallel_world_size)
+    whole, master = s.dp, dt.master or dt.weight
+    dp, n, n_gathers = shard_group_dp(s) if s.dp_shard else whole, s.grad_accum, (2 if s.reshard_after_forward else 1)
+    pre, post = fsdp1_divide_factors(whole)  # over every replica too (_init_utils.py: data_parallel_world_size)
     gather = (master + elem_bytes) / dp if master != elem_bytes else 0.0
     reduce = (2 * reduce_bytes if pre > 1 else 0) + ((2 * reduce_bytes if post > 1 else 0)
                                                      + (reduce_bytes + master if reduce_bytes != master else 0)) / dp

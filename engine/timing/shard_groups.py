@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, root_tensor_count
@@ -37,33 +36,25 @@ class StageShare(Protocol):
     layers: int
 
 
-@dataclass(frozen=True, slots=True)
-class ShardGroup:
+class ShardGroup(NamedTuple):
     """One shard group of the data-parallel x context-parallel ranks, tp apart (the dp x cp group by default)."""
 
     ranks: int
     span: int  # GPUs from its first rank to its last
-    stride: int
     link_bytes_per_s: float  # bus bandwidth of its ring (the experts over theirs: expert_data_parallel.py)
     gather_latency_s: float
     scatter_latency_s: float
-
-    @property
-    def layout(self) -> tuple[int, int, int]:
-        return self.ranks, self.span, self.stride
-
-    @property
-    def ring_share(self) -> float:
-        return (self.ranks - 1) / self.ranks
+    ring_share: float  # (ranks - 1) / ranks of every byte crosses the ring
 
 
-def shard_group(s: Scenario, hw: Hardware, busiest: Any, domain: int) -> ShardGroup:
-    """The group the gathers and reduce-scatters of `busiest`'s parameters run over."""
+def shard_group(s: Scenario, hw: Hardware, busiest: Any, domain: int, whole_link: float) -> ShardGroup:
+    """The group the gathers and reduce-scatters of `busiest`'s parameters run over; `whole_link`: the dp x cp
+    group's link (data_parallel_link), which a group of all the ranks keeps."""
     ranks = shard_group_ranks(s)
     span, stride = s.tp * ranks, s.tp
-    link = data_parallel_link(s, hw, busiest, domain, ranks)
+    link = data_parallel_link(s, hw, busiest, domain, ranks) if shard_replicas(s) > 1 else whole_link
     gather, scatter, _ = group_latencies(hw, ranks, span, domain, stride)
-    return ShardGroup(ranks, span, stride, link, gather, scatter)
+    return ShardGroup(ranks, span, link, gather, scatter, (ranks - 1) / ranks)
 
 
 def replica_all_reduce_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], shard_bytes: float,

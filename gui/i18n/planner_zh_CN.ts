@@ -10054,6 +10054,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>the node&apos;s CPU memory is not known, so not checked: a node of {n} GPUs is larger than the {server} ({gpus} GPUs) whose memory is known</source>
         <translation>节点的 CPU 内存未知，因此未检查：{n} 块 GPU 的节点大于已知内存的 {server}（{gpus} 块 GPU）</translation>
     </message>
+    <message>
+        <location filename="../../engine/scenario/shard_group.py" line="62"/>
+        <source>Sharding group size {group} must divide the {ranks} data-parallel × context-parallel ranks and be at least 2, or 0 for all of them.</source>
+        <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
