@@ -115,3 +115,24 @@ def test_internevo_keeps_its_whole_gradient_all_reduce_and_broadcasts_within_the
     grouped_dp = step_time(grouped).breakdown_seconds["communication_dp"]
     assert ranks == [1024]
     assert grouped_dp < step_time(every).breakdown_seconds["communication_dp"] / 2
+
+
+def test_mics_and_olmo_core_all_reduce_the_replicas_once_a_step(monkeypatch):
+    """DeepSpeed's MiCS (mics.py at edaa7221 lines 407-431) and OLMo-core (set_requires_all_reduce(is_last_mb))
+    all-reduce across the replicas at the accumulation boundary only (presets/efficiency.json
+    replica_reduce_at_boundary), torch's FSDP in every micro-batch's backward: with the all-reduce taken far longer
+    than any compute can hide (slope 1), 4 micro-batches pay it 4 times under FSDP's rule and once under MiCS's."""
+    from engine.timing import data_parallel, model
+
+    s = scenario_from_dict({**LLAMA_7B, "framework": "deepspeed", "zero_stage": 3, "grad_accum": 4, "dp_shard": 8})
+    mics = data_parallel.framework_profile("deepspeed")
+    every_micro_batch = {k: v for k, v in mics.items() if k != "replica_reduce_at_boundary"}
+
+    def dp_seconds(profile, replica_seconds):
+        monkeypatch.setattr(data_parallel, "replica_all_reduce_seconds", lambda *a, **k: replica_seconds)
+        monkeypatch.setattr(model, "framework_profile", lambda name: profile)
+        return step_time(s).breakdown_seconds["communication_dp"]
+
+    once = dp_seconds(mics, 200.0) - dp_seconds(mics, 100.0)
+    each = dp_seconds(every_micro_batch, 200.0) - dp_seconds(every_micro_batch, 100.0)
+    assert once == pytest.approx(100.0, rel=1e-6) and each == pytest.approx(400.0, rel=1e-6)

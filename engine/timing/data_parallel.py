@@ -110,7 +110,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = coll(gathers, n_gathers * gathers_per_pass, ag_lat) - gathers + coll(scatter, scatters, rs_lat, True) \
-            - scatter + replica(scatters)  # HSDP: each unit's reduced shard all-reduced across the replicas
+            - scatter + replica(scatters) / (ga if prof.get("replica_reduce_at_boundary") else 1)  # HSDP replicas
         # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
         ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / link, ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],

@@ -3,8 +3,11 @@ data-parallel ranks and replicate across groups (scenario key dp_shard; engine/s
 framework's code): the weights' all-gathers and the gradients' reduce-scatters within the shard group, over its own
 link (NVLink when the group and its tensor-parallel ranks fit in a node) and at its own rank count; the reduced
 gradient shard all-reduced across the replicas (one rank per group, dp_shard x tp apart), over the replicas' link
-at their rank count and NCCL's latency for it (collectives.py). Also the ZeRO-1/2 weight gather after the step and
-the parameters each rank steps, both counted over the shard group (moved here from data_parallel.py).
+at their rank count and NCCL's latency for it (collectives.py): under ZeRO-3 / FSDP in every micro-batch's
+backward, as torch's FSDP runs it, or once a step where the framework waits for the accumulation boundary
+(presets/efficiency.json frameworks replica_reduce_at_boundary: DeepSpeed's MiCS, OLMo-core). Also the ZeRO-1/2
+weight gather after the step and the parameters each rank steps, both counted over the shard group (moved here from
+data_parallel.py).
 
 A framework that all-reduces the whole gradients over every data-parallel rank (presets/efficiency.json
 frameworks zero_grad_all_reduce: InternEvo's HybridZeroOptimizer reduces over ParallelMode.DATA whatever its zero1
