@@ -1,7 +1,8 @@
 """`fit --objective throughput`: every layout of the same GPUs that keeps what is trained and how, ranked by speed.
 
 The space: tensor, pipeline (with interleaving), context and expert parallelism, data parallelism with ZeRO
-stage or FSDP, micro-batch with gradient accumulation keeping the global batch, checkpointing and offload.
+stage or FSDP (in the scenario's shard group where it still divides, and the node-sized group on the best
+layouts: shard_group_choice.py), micro-batch with gradient accumulation keeping the global batch, checkpointing and offload.
 Memory is monotone in the micro-batch, so for each layout and checkpointing policy the largest fitting
 micro-batch is found by doubling and bisection; time is cheap and is computed for every fitting micro-batch.
 Plans that change the method or the numerics (8-bit AdamW, LoRA, QLoRA) are searched apart, on the best
