@@ -66,6 +66,7 @@ def node_group_layouts(s: Scenario, layouts: list[dict[str, Any]], best: list[di
             continue
         ranks = s.world_size // (layout["tp"] * layout["pp"])
         group = node_shard_group(s.gpus_per_node, layout["tp"], ranks)
-        if hybrid_sharding(s, layout["zero_stage"], layout["fsdp"]) and group not in (ALL_RANKS, layout["dp_shard"]):
+        if hybrid_sharding(s, layout["zero_stage"], layout["fsdp"]) and group not in (ALL_RANKS,
+                                                                                      layout.get("dp_shard", 0)):
             out.append({**layout, "dp_shard": group})
     return out

@@ -133,7 +133,8 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
-                group = fitted_shard_group(s.dp_shard, dp * cp)  # s's own where it still divides, else all ranks
+                # s's group where it still divides, else all ranks (a scenario without one: no key, layouts as before)
+                group = {"dp_shard": fitted_shard_group(s.dp_shard, dp * cp)} if s.dp_shard else {}
                 per_replica = global_batch // dp
                 schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
                                                  for v, layout in virtual_stages(s, pp, spec.layers, counted)]
@@ -148,7 +149,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     for ep in eps:
                         for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
-                                   "dp_shard": group, "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
+                                   **group, "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
                                    **layout, "_per_replica": per_replica, "_micro": micro}
 
 
@@ -373,8 +374,8 @@ def _best_layouts(found: list[Found]) -> list[dict[str, Any]]:
     for speed in (lambda p: p.time.tokens_per_second, ranking_speed):
         layouts: list[dict[str, Any]] = []
         for p in sorted(found, key=lambda p: -speed(p)):
-            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
-                                                                                                          "fsdp")}
+            layout = {k: getattr(p.scenario, k) for k in keys if (p.scenario.offload == "none" or k not in (
+                "zero_stage", "fsdp")) and (k != "dp_shard" or p.scenario.dp_shard)}
             if layout not in layouts:
                 layouts.append(layout)
             if len(layouts) >= 3:
