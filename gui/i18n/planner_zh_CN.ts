@@ -6997,7 +6997,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="134"/>
+        <location filename="../../engine/configs/exporting.py" line="137"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -7107,12 +7107,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="50"/>
+        <location filename="../../engine/planning/speed_search.py" line="51"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="61"/>
+        <location filename="../../engine/planning/speed_search.py" line="62"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
@@ -7247,32 +7247,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="32"/>
+        <location filename="../../engine/configs/accelerate.py" line="38"/>
         <source>no num_machines: one machine</source>
         <translation>未给出 num_machines：一台机器</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="38"/>
+        <location filename="../../engine/configs/accelerate.py" line="44"/>
         <source>unknown mixed precision {mp!r}</source>
         <translation>未知的混合精度 {mp!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="54"/>
+        <location filename="../../engine/configs/accelerate.py" line="61"/>
         <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
         <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="90"/>
+        <location filename="../../engine/configs/accelerate.py" line="112"/>
         <source>affects model loading, not the training step (load phase not modelled yet)</source>
         <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="126"/>
+        <location filename="../../engine/configs/accelerate.py" line="148"/>
         <source>unknown sharding strategy {strategy!r}</source>
         <translation>未知的分片策略 {strategy!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="133"/>
+        <location filename="../../engine/configs/accelerate.py" line="155"/>
         <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
@@ -7377,58 +7377,58 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="95"/>
+        <location filename="../../engine/configs/deepspeed.py" line="96"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="107"/>
+        <location filename="../../engine/configs/deepspeed.py" line="108"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="122"/>
+        <location filename="../../engine/configs/deepspeed.py" line="134"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="140"/>
+        <location filename="../../engine/configs/deepspeed.py" line="152"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="153"/>
+        <location filename="../../engine/configs/deepspeed.py" line="165"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="160"/>
+        <location filename="../../engine/configs/deepspeed.py" line="172"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="62"/>
+        <location filename="../../engine/configs/deepspeed.py" line="63"/>
         <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="181"/>
+        <location filename="../../engine/configs/deepspeed.py" line="193"/>
         <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="202"/>
+        <location filename="../../engine/configs/deepspeed.py" line="214"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="73"/>
+        <location filename="../../engine/configs/deepspeed.py" line="74"/>
         <location filename="../../engine/configs/llamafactory.py" line="122"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="78"/>
+        <location filename="../../engine/configs/deepspeed.py" line="79"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
@@ -7527,22 +7527,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="196"/>
+        <location filename="../../engine/configs/megatron.py" line="197"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="216"/>
+        <location filename="../../engine/configs/megatron.py" line="214"/>
+        <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
+        <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="232"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="230"/>
+        <location filename="../../engine/configs/megatron.py" line="246"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="262"/>
+        <location filename="../../engine/configs/megatron.py" line="278"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7555,17 +7560,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="278"/>
+        <location filename="../../engine/configs/megatron.py" line="294"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="289"/>
+        <location filename="../../engine/configs/megatron.py" line="305"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="320"/>
+        <location filename="../../engine/configs/megatron.py" line="336"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7605,42 +7610,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="118"/>
+        <location filename="../../engine/configs/torchtitan.py" line="121"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="134"/>
+        <location filename="../../engine/configs/torchtitan.py" line="137"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="151"/>
+        <location filename="../../engine/configs/torchtitan.py" line="154"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="160"/>
+        <location filename="../../engine/configs/torchtitan.py" line="163"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="169"/>
+        <location filename="../../engine/configs/torchtitan.py" line="172"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="185"/>
+        <location filename="../../engine/configs/torchtitan.py" line="188"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="191"/>
+        <location filename="../../engine/configs/torchtitan.py" line="194"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="205"/>
+        <location filename="../../engine/configs/torchtitan.py" line="208"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
@@ -10091,6 +10096,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/shard_group.py" line="62"/>
         <source>Sharding group size {group} must divide the {ranks} data-parallel × context-parallel ranks and be at least 2, or 0 for all of them.</source>
         <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_common.py" line="84"/>
+        <source>A shard group of {group} GPUs is not a multiple of the context-parallel size {cp}: an HSDP mesh cannot express it.</source>
+        <translation>{group} 块 GPU 的分片组不是上下文并行规模 {cp} 的整数倍：HSDP 网格无法表示它。</translation>
     </message>
 </context>
 <context>
