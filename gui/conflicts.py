@@ -25,6 +25,7 @@ LOWERABLE: dict[str, tuple[str, ...]] = {
     "offload": ("offload",),
     "zero_stage": ("zero_stage",),
     "fsdp": ("fsdp",),
+    "dp_shard": ("dp_shard",),  # a ZeRO / FSDP shard group the new dp x cp ranks no longer divide
     # post-training leftovers: a critic after leaving PPO, an adapter-off reference after leaving LoRA, a precomputed
     # reference after picking an online objective, an engine TP that no longer divides the GPUs
     "critic_model": ("critic_model",),
@@ -57,6 +58,11 @@ def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
         return [2]
     if key == "fsdp":
         return [False]
+    if key == "dp_shard":  # the nearest smaller group that divides the new ranks, else every rank (0)
+        ranks = dict(exc.detail.params).get("ranks")
+        if not isinstance(ranks, int) or value >= ranks:
+            return [0]  # no more ranks than the group had: one group of all of them
+        return [d for d in range(value - 1, 1, -1) if ranks % d == 0] + [0]
     if key == "critic_model":
         return [None]
     if key == "reference_model":

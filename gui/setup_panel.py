@@ -26,6 +26,7 @@ from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .parallel_limits import ParallelLimits
 from .recompute_row import RecomputeRows
 from .rl_rows import RLRows
+from .shard_group_row import ShardGroupRow
 from .state import AppState
 from .vision_rows import VisionRows
 from .widgets import (
@@ -178,6 +179,7 @@ class SetupPanel(EditorPanel):
                                      runs={"checkpointing": self.checkpointing, "method": self.method,
                                            "offload": self.offload})
         self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
+        self.shard_group_row = ShardGroupRow(pform, self.zero, lambda changes: self._edit(changes), self)  # HSDP
         pform.addRow(self.tr("Offload (slow)"), self.offload)
         self.offload_fraction = OffloadFractionRow(pform, self.offload, lambda changes: self._edit(changes), self)
         self.estimator = ValueCombo(choice_items("estimator", {
@@ -381,6 +383,7 @@ class SetupPanel(EditorPanel):
         self.rl.show(s)
         self.offload_fraction.show(s)
         self.recompute.show(s)
+        self.shard_group_row.show(s)
         page = self.qlora_row if s.method == "qlora" else self.base_storage
         if self.weights_row.currentWidget() is not page:
             self.weights_row.setCurrentWidget(page)

@@ -62,6 +62,7 @@ FIELD_LABELS: dict[str, str] = {
     "distributed_optimizer": QT_TRANSLATE_NOOP("Fields", "Distributed optimizer"),
     "pp_schedule": QT_TRANSLATE_NOOP("Fields", "Pipeline schedule"),
     "vpp": QT_TRANSLATE_NOOP("Fields", "Virtual pipeline stages"),
+    "dp_shard": QT_TRANSLATE_NOOP("Fields", "Shard group (GPUs)"),
     "reshard_after_forward": QT_TRANSLATE_NOOP("Fields", "Re-shard after forward"),
     "fsdp_version": QT_TRANSLATE_NOOP("Fields", "FSDP version"),
     "loss_parallel": QT_TRANSLATE_NOOP("Fields", "Loss parallel"),
@@ -129,6 +130,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                 "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
     "zero_stage": {0: QT_TRANSLATE_NOOP("Fields", "off"), 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"},
     "fsdp": {True: "FSDP", False: QT_TRANSLATE_NOOP("Fields", "off")},
+    "dp_shard": {0: QT_TRANSLATE_NOOP("Fields", "all")},  # engine/scenario/shard_group.py ALL_RANKS
     "vision_tower": {"frozen": QT_TRANSLATE_NOOP("Fields", "frozen"), "trained": QT_TRANSLATE_NOOP("Fields", "trained")},
     "expandable_segments": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework's launcher sets it")},
     "main_grads_fp32": {"auto": QT_TRANSLATE_NOOP("Fields", "as Megatron does it (fp32)")},
@@ -162,6 +164,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
 FIELD_LABELS.update(SERVING_FIELD_LABELS)
 VALUE_WORDS.update(SERVING_VALUE_WORDS)
 NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
+HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_shard, a shard group of %1 GPUs
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
 
 
@@ -216,5 +219,8 @@ def describe_changes(changes: dict[str, Any]) -> str:
             continue  # the sharding combo writes both keys: name it once
         if key == "zero_stage" and changes.get("fsdp"):
             value = "FSDP"
+        if key == "dp_shard" and value:  # a plan's or an edit's group, said as what it is
+            parts.append(_tr(HSDP_WORDS).replace("%1", f"{value:,}"))
+            continue
         parts.append(f"{field_label(key)}: {value_words(key, value)}")
     return ", ".join(parts)

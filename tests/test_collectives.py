@@ -382,7 +382,7 @@ def test_internevo_partition_puts_whole_tensors_on_ranks():
 
     from engine.scenario import resolve_model
     from engine.timing.data import framework_profile
-    from engine.timing.data_parallel import owned_parameters
+    from engine.timing.shard_groups import owned_parameters
 
     prof = framework_profile("internevo")
     for gpus in (32, 1024):
@@ -405,7 +405,7 @@ def test_internevo_weak_scaling_falls_with_the_node_count():
     were taken to pipeline along the ring); what is left is named in docs/time-model-notes.md."""
     from engine.accuracy.published_throughput import load_rows
 
-    rows = sorted((r for r in load_rows() if r["id"].startswith("internevo-7b-a100-tp1-")),
+    rows = sorted((r for r in load_rows() if r["id"].startswith("internevo-7b-a100-tp1-zero1_all-")),
                   key=lambda r: r["scenario"]["nodes"])
     assert [r["scenario"]["nodes"] for r in rows] == [1, 2, 4, 8, 16, 32, 64, 128]
     predicted = [step_time(scenario_from_dict(r["scenario"])).tokens_per_second_per_gpu for r in rows]

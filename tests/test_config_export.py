@@ -20,12 +20,16 @@ SCENARIOS = {
         {**BASE, "zero_stage": 3, "offload": "optimizer+params", "precision": "mixed-bf16"},
         {**BASE, "zero_stage": 2, "offload": "optimizer", "precision": "mixed-fp16", "micro_batch": 1},
         {**BASE, "zero_stage": 1, "precision": "fp32"},
+        # MiCS: ZeRO-3 within groups of 8 of the 16 ranks (mics_shard_size)
+        {**BASE, "zero_stage": 3, "precision": "mixed-bf16", "nodes": 2, "dp_shard": 8},
     ],
     "accelerate": [
         {**BASE, "fsdp": True, "precision": "amp-bf16", "checkpointing": "full", "reshard_after_forward": False},
         {**BASE, "fsdp": True, "offload": "optimizer+params", "precision": "amp-fp16", "nodes": 2},
         {**BASE, "zero_stage": 3, "offload": "optimizer", "precision": "mixed-bf16"},
         {**BASE, "precision": "amp-bf16"},
+        # HSDP over accelerate's parallelism_config: 2 replicas of a group of 8
+        {**BASE, "fsdp": True, "precision": "amp-bf16", "nodes": 2, "dp_shard": 8},
     ],
     "torchtune": [
         {**BASE, "method": "lora", "lora_rank": 16, "lora_alpha": 32, "precision": "bf16", "checkpointing": "full",
@@ -52,6 +56,8 @@ SCENARIOS = {
     "torchtitan": [
         {**BASE, "fsdp": True, "tp": 2, "checkpointing": "op-selective", "compile": True, "precision": "amp-bf16"},
         {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "checkpointing": "full", "gpus_per_node": 8},
+        # HSDP: 16 GPUs, tp 2, cp 2: 8 dp x cp ranks in groups of 4 (shard degree 2 x cp 2), replicated twice
+        {**BASE, "fsdp": True, "tp": 2, "cp": 2, "gpus_per_node": 16, "dp_shard": 4, "precision": "amp-bf16"},
     ],
     "megatron": [
         {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
@@ -71,6 +77,9 @@ SCENARIOS = {
          "framework": "megatron"},
         {**BASE, "tp": 2, "precision": "mixed-bf16", "checkpointing": "full", "recompute_num_layers": 4,
          "recompute_method": "uniform", "framework": "megatron"},
+        # two distributed-optimizer instances of the 8 data-parallel ranks (--num-distributed-optimizer-instances)
+        {**BASE, "tp": 2, "nodes": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "dp_shard": 4,
+         "framework": "megatron"},
     ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,

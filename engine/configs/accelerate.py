@@ -13,6 +13,12 @@ from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
 from .result import Collector
 
+# FSDP1's hybrid strategies: FULL_SHARD / SHARD_GRAD_OP within a node, replicated across nodes (torch
+# torch/distributed/fsdp/api.py ShardingStrategy: "HYBRID_SHARD: Apply FULL_SHARD within a node, and replicate
+# parameters across nodes"; given no process groups, as accelerate's plugin passes none, FSDP builds them from
+# torch.cuda.device_count(): torch/distributed/fsdp/_init_utils.py _init_process_group_state_for_hybrid_shard)
+HYBRID = {"4": "HYBRID_SHARD", "HYBRID_SHARD": "HYBRID_SHARD", "5": "SHARD_GRAD_OP", "HYBRID_SHARD_ZERO2": "SHARD_GRAD_OP",
+          "_HYBRID_SHARD_ZERO2": "SHARD_GRAD_OP"}
 _PRECISION = {"bf16": "amp-bf16", "fp16": "amp-fp16", "no": "fp32", "fp8": "fp8"}
 
 
@@ -46,6 +52,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         fs = d.get("fsdp_config") or {}
         if isinstance(fs, dict):
             read_fsdp(c, fs, "fsdp_config.")
+            _read_hybrid(c, fs, procs, machines)
     elif dist in ("MULTI_GPU", "NO"):
         c.assume(
             "zero_stage",
@@ -59,6 +66,21 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         for key, target in (("parallelism_config_tp_size", "tp"), ("parallelism_config_cp_size", "cp")):
             if pc.get(key) is not None:
                 set_int(c, target, pc[key], f"parallelism_config.{key}")
+        shard_key, rep_key = "parallelism_config_dp_shard_size", "parallelism_config_dp_replicate_size"
+        shard, rep = as_int(pc.get(shard_key)), as_int(pc.get(rep_key))
+        c.use(f"parallelism_config.{shard_key}", f"parallelism_config.{rep_key}")
+        # HSDP: FSDP2 over a (replicate, shard) mesh; the cp ranks join the shard group, as torchtitan's dp_shard_cp
+        if shard is not None and shard > 1 and rep is not None and rep > 1:
+            cp = as_int(pc.get("parallelism_config_cp_size")) or 1
+            c.set("dp_shard", shard * max(1, cp), "parallelism_config.parallelism_config_dp_shard_size")
+
+
+def _read_hybrid(c: Collector, fs: dict[str, Any], procs: int | None, machines: int) -> None:
+    """FSDP1's HYBRID_SHARD (or its ZeRO-2 form) shards within each node (HYBRID): the shard group is a node's
+    processes where the file runs more than one machine (on one machine it is every rank, the default)."""
+    strategy = str(fs.get("fsdp_sharding_strategy", fs.get("sharding_strategy", ""))).upper().replace(" ", "_")
+    if strategy in HYBRID and procs is not None and machines > 1 and procs % machines == 0 and procs // machines > 1:
+        c.set("dp_shard", procs // machines, "num_machines")
 
 
 def _read_deepspeed(c: Collector, ds: dict[str, Any]) -> None:
@@ -114,7 +136,7 @@ def read_fsdp(c: Collector, fs: dict[str, Any], p: str) -> None:
         src, strategy, rsrc, reshard = rsrc, reshard, "", None
     if strategy is not None:
         s = str(strategy).upper().replace(" ", "_")
-        s = {"1": "FULL_SHARD", "2": "SHARD_GRAD_OP", "3": "NO_SHARD", "4": "HYBRID_SHARD"}.get(s, s)
+        s = HYBRID.get(s, {"1": "FULL_SHARD", "2": "SHARD_GRAD_OP", "3": "NO_SHARD"}.get(s, s))
         if s in ("FULL_SHARD", "HYBRID_SHARD"):
             c.set("fsdp", True, src)
         elif s == "SHARD_GRAD_OP":

@@ -55,6 +55,7 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
     if isinstance(zero, dict):
         _read_zero_stage(c, zero, p)
         _read_offload(c, zero, p)
+        _read_mics(c, zero, p)
     elif zero is None:
         c.assume(
             "zero_stage",
@@ -110,6 +111,17 @@ def _read_batch(c: Collector, d: dict[str, Any], p: str) -> None:
         )
     elif gas is not None:
         set_int(c, "grad_accum", gas, f"{p}gradient_accumulation_steps")
+
+
+def _read_mics(c: Collector, zero: dict[str, Any], p: str) -> None:
+    """MiCS (ZeRO-3 within groups of mics_shard_size ranks, replicated across them; default -1, off:
+    deepspeedai/DeepSpeed deepspeed/runtime/zero/config.py mics_shard_size, deepspeed/runtime/zero/mics.py): the
+    scenario's shard group, dp_shard (engine/scenario/shard_group.py)."""
+    size = as_int(zero.get("mics_shard_size", -1))
+    if size is not None and size > 1:
+        c.set("dp_shard", size, f"{p}zero_optimization.mics_shard_size")
+    elif "mics_shard_size" in zero:
+        c.use(f"{p}zero_optimization.mics_shard_size")
 
 
 def _read_zero_stage(c: Collector, zero: dict[str, Any], p: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from ..errors import PlannerError
-from ..messages import one_line
+from ..messages import QT_TRANSLATE_NOOP, one_line
 from ..scenario import CustomModel, Scenario
 from .models import hub_repo
 
@@ -73,3 +73,15 @@ def lora_target_list(s: Scenario) -> list[str]:
     if s.lora_targets == "attention":
         return ["q_proj", "k_proj", "v_proj", "o_proj"]
     return list(s.lora_targets)
+
+
+def hsdp_degrees(s: Scenario) -> tuple[int, int]:
+    """(shard, replicate) degrees of an HSDP mesh for s's shard group dp_shard, whose dp x cp ranks the cp ranks join
+    (torchtitan's ("dp_replicate", "dp_shard_cp") mesh, torchtitan/models/llama3/infra/parallelize.py): shard =
+    dp_shard / cp data-parallel ranks, replicate = dp x cp / dp_shard groups. A group that is no multiple of cp
+    has no such mesh."""
+    if s.dp_shard % s.cp:
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "A shard group of {group} GPUs is not a multiple of the context-"
+                                                      "parallel size {cp}: an HSDP mesh cannot express it."),
+                          group=s.dp_shard, cp=s.cp)
+    return s.dp_shard // s.cp, s.dp * s.cp // s.dp_shard

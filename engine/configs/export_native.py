@@ -7,7 +7,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomModel, Scenario, resolve_model
-from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
 
@@ -88,6 +88,9 @@ def torchtitan_config(s: Scenario) -> str:
         )
     other = s.tp * s.pp * s.cp
     shard = s.world_size // other if s.fsdp else 1
+    replicate = 1 if s.fsdp else s.world_size // other
+    if s.fsdp and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
+        shard, replicate = hsdp_degrees(s)
     lines = [
         header(s, "torchtitan"),
         "[model]",
@@ -100,7 +103,7 @@ def torchtitan_config(s: Scenario) -> str:
         f"global_batch_size = {s.micro_batch * s.grad_accum * (s.world_size // other)}",
         "",
         "[parallelism]",
-        "data_parallel_replicate_degree = 1" if s.fsdp else f"data_parallel_replicate_degree = {s.world_size // other}",
+        f"data_parallel_replicate_degree = {replicate}",
         f"data_parallel_shard_degree = {shard}",
         f"tensor_parallel_degree = {s.tp}",
         f"pipeline_parallel_degree = {s.pp}",
@@ -143,6 +146,8 @@ def megatron_args(s: Scenario) -> str:
         flags.append(f"--{half}")
     if s.distributed_optimizer:
         flags.append("--use-distributed-optimizer")
+        if s.dp_shard:  # instances of dp x cp / dp_shard ranks each (megatron/core/parallel_state.py at d98e8a64 l. 922-929)
+            args.append(("--num-distributed-optimizer-instances", dp * s.cp // s.dp_shard))
     flags += offload_flags(s)  # Megatron's hybrid optimizer offload (megatron_offload.py)
     if s.checkpointing in ("full", "selective"):
         args.append(("--recompute-granularity", s.checkpointing))

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .export_native import megatron_args, torchtitan_config, torchtune_config
 from .export_rl import trl_config, verl_args
 
@@ -33,7 +33,7 @@ _RL_CARRIED = ("model", "training_objective", "prompt_len", "completion_len", "n
                "method", "lora_rank", "lora_alpha")
 # scenario keys each format writes (and reads back)
 CARRIED: dict[str, tuple[str, ...]] = {
-    "deepspeed": ("zero_stage", "offload", "micro_batch", "grad_accum", "precision"),
+    "deepspeed": ("zero_stage", "offload", "micro_batch", "grad_accum", "precision", "dp_shard"),
     "accelerate": (
         "gpus_per_node",
         "nodes",
@@ -43,6 +43,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "precision",
         "checkpointing",
         "reshard_after_forward",
+        "dp_shard",
     ),
     "torchtune": (
         "model",
@@ -92,7 +93,8 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "checkpointing",
         "attention",
     ),
-    "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node"),
+    "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node",
+                   "dp_shard"),
     "megatron": (
         "gpus_per_node",
         "nodes",
@@ -116,6 +118,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "moe_token_dispatcher_type",
         "recompute_num_layers",
         "recompute_method",
+        "dp_shard",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),
@@ -156,6 +159,8 @@ def _deepspeed(s: Scenario) -> str:
         zero["offload_optimizer"] = {"device": "cpu", "pin_memory": True}
     if s.offload == "optimizer+params":
         zero["offload_param"] = {"device": "cpu", "pin_memory": True}
+    if s.effective_zero == 3 and s.dp_shard:  # MiCS: ZeRO-3 within groups (deepspeed/runtime/zero/config.py)
+        zero["mics_shard_size"] = s.dp_shard
     if s.effective_zero == 3:
         zero["stage3_max_live_parameters"] = s.stage3_max_live_parameters
         zero["stage3_prefetch_bucket_size"] = s.stage3_prefetch_bucket_size
@@ -200,6 +205,11 @@ def _accelerate(s: Scenario) -> str:
             "fsdp_activation_checkpointing": s.checkpointing != "none",
             "fsdp_auto_wrap_policy": "TRANSFORMER_BASED_WRAP",
         }
+        if s.dp_shard:  # HSDP: FSDP2 over accelerate's (replicate, shard) mesh, the cp ranks in the shard group
+            shard, replicate = hsdp_degrees(s)
+            data["parallelism_config"] = {"parallelism_config_dp_replicate_size": replicate,
+                                          "parallelism_config_dp_shard_size": shard,
+                                          "parallelism_config_tp_size": s.tp, "parallelism_config_cp_size": s.cp}
     else:
         data["distributed_type"] = "MULTI_GPU" if world > 1 else "NO"
     return yaml_config(s, "accelerate", data)

@@ -16,12 +16,13 @@ HARDWARE_COUNTS = ("gpus_per_node", "nodes")
 
 def layout_gpus(values: dict[str, Any]) -> int:
     """The fewest GPUs the parallel degrees of `values` fit on: experts are split over ep of the dp x cp ranks of
-    each tensor x pipeline position, so the world is a multiple of tp x pp x lcm(cp, ep)."""
+    each tensor x pipeline position, and a shard group (dp_shard) divides them, so the world is a multiple of
+    tp x pp x lcm(cp, ep, dp_shard)."""
     def degree(key: str) -> int:
         v = values.get(key, 1)
         return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1
 
-    return degree("tp") * degree("pp") * math.lcm(degree("cp"), degree("ep"))
+    return degree("tp") * degree("pp") * math.lcm(degree("cp"), degree("ep"), degree("dp_shard"))
 
 
 def counts_for_import(scenario: dict[str, Any], current: dict[str, Any]) -> tuple[dict[str, int], bool]:

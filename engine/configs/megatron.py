@@ -185,6 +185,7 @@ def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
             "--nnodes",
         )
         world = nodes * per_node
+    _read_optimizer_instances(c, a, world // tp_pp if world % model_par == 0 else 0)
     gbs, mbs = _size_arg(a, "--global-batch-size"), _size_arg(a, "--micro-batch-size") or 1
     if gbs and world % model_par == 0:
         dp = world // model_par
@@ -199,6 +200,21 @@ def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
                     mbs_dp=mbs * dp,
                 ),
             )
+
+
+def _read_optimizer_instances(c: Collector, a: dict[str, Any], ranks: int) -> None:
+    """--num-distributed-optimizer-instances N: the distributed optimizer shards within N groups of the dp x cp
+    ranks (ranks), dp x cp / N each (megatron/core/parallel_state.py at d98e8a64 lines 922-929,
+    intra_partial_data_parallel_size), the scenario's shard group dp_shard."""
+    instances = _size_arg(a, "--num-distributed-optimizer-instances")
+    if instances is None or instances == 1:
+        c.use("--num-distributed-optimizer-instances")
+    elif ranks and ranks % instances == 0:
+        c.set("dp_shard", ranks // instances, "--num-distributed-optimizer-instances")
+    else:
+        c.skip("--num-distributed-optimizer-instances", message(QT_TRANSLATE_NOOP(
+            "engine", "{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks"),
+            n=instances, ranks=ranks))
 
 
 def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:

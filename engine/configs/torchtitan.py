@@ -109,6 +109,9 @@ def _read_parallel_degrees(c: Collector, training: dict[str, Any], par: dict[str
         c.set("fsdp", False, "parallelism.data_parallel_shard_degree")
     else:
         c.set("fsdp", True, "parallelism.data_parallel_shard_degree")
+    if shard is not None and shard > 1 and rep > 1:  # HSDP: fully_shard over the ("dp_replicate", "dp_shard_cp")
+        # mesh (torchtitan/models/llama3/infra/parallelize.py parallelize_llama), a group of dp_shard x cp ranks
+        c.set("dp_shard", shard * (degrees.get("cp", 1) or 1), "parallelism.data_parallel_replicate_degree")
     other = (degrees.get("tp", 1) or 1) * (degrees.get("pp", 1) or 1) * (degrees.get("cp", 1) or 1)
     if shard is not None and shard > 0:
         c.set("gpus_per_node", shard * rep * other, "parallelism.data_parallel_shard_degree")

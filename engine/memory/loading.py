@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..frameworks.defaults import defaults_for
 from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp1_wrap
+from ..scenario.shard_group import shard_group_ranks
 from .checkpoint_save import (
     NONE,
     DeepSpeedSaveInputs,
@@ -87,7 +88,7 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
     """largest_linear: values of the stage's largest linear weight (what QLoRA quantises) on one GPU; layer_count: the
     stage's decoder layers."""
     zero3 = s.effective_zero == 3
-    shards = s.dp * s.cp if zero3 else 1
+    shards = shard_group_ranks(s) if zero3 else 1  # the shard group's ranks (dp_shard)
     q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
     dense = (p.trainable + p.frozen) * dt.weight
     released = p.released * p.released_bytes_per_param  # loaded as stored: no 16-bit copy is made
@@ -124,11 +125,11 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
         formula += FSDP1_WRAP
     host_train = 0.0
     if s.offload != "none":
-        params = (p.trainable + p.lora) / (s.dp * s.cp)
+        params = (p.trainable + p.lora) / shard_group_ranks(s)
         hybrid = hybrid_offload_fraction(s)  # Megatron's: that share of the shard, hybrid_offload.py
         host_train += params * (hybrid * HOST_BYTES_PER_OFFLOADED_PARAM if hybrid else OFFLOAD_BYTES_PER_PARAM)
         if s.offload == "optimizer+params":
-            host_train += weights / (s.dp * s.cp)
+            host_train += weights / shard_group_ranks(s)
     return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node, _save(s, dt, p, weights))
 
 

@@ -9,6 +9,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
+from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
 from .hybrid_offload import hybrid_offload_fraction
 from .states import (
@@ -47,8 +48,10 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     hp_grads = bf16_optimizer(s)
     opt_zero = max(zero, 1) if s.distributed_optimizer or hp_grads else zero
     grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
-    dp_shards = s.dp * s.cp
-    expert_shards = s.expert_dp
+    # the ranks of one shard group (scenario key dp_shard; hybrid sharding replicates the group: shard_group.py), the
+    # experts' group divided by the same replicas (Megatron's instances split intra_expt_dp_group alike)
+    dp_shards = shard_group_ranks(s)
+    expert_shards = max(1, s.expert_dp // shard_replicas(s))
     adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ("lora", "qlora") else 0
 
     comps: list[Component] = []

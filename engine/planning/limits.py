@@ -16,6 +16,7 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import cannot_run, capabilities, distributed_optimizer_counts
 from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
+from .shard_group_choice import with_fitted_shard_group
 
 MAX_MICRO_BATCH = 4096
 SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
@@ -139,8 +140,8 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
     ga = s.grad_accum
     if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly, else just under it
         ga = max(1, ga * s.dp // (n // (tp * pp)))
-    out = s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, **sharding,
-                           offload=offload, grad_accum=ga, **schedule)
+    out = with_fitted_shard_group(s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1,
+                                                   **sharding, offload=offload, grad_accum=ga, **schedule))
     return None if cannot_run(out) else out
 
 

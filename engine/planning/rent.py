@@ -208,7 +208,7 @@ def _base(s: Scenario, gpu: str, gpn: int, nodes: int, host: int | None) -> Scen
     global_batch = s.micro_batch * s.grad_accum * s.dp
     dp = max((d for d in range(1, world + 1) if world % d == 0 and global_batch % d == 0), default=1)
     keep_calibration = gpu == s.gpu  # a measured step of one GPU says nothing about another
-    return s.with_unchecked(gpu=gpu, gpus_per_node=gpn, nodes=nodes, tp=1, cp=1, pp=world // dp, ep=1,
+    return s.with_unchecked(gpu=gpu, gpus_per_node=gpn, nodes=nodes, tp=1, cp=1, pp=world // dp, ep=1, dp_shard=0,
                             micro_batch=1, grad_accum=global_batch // dp, offload="none",
                             time_calibration=s.time_calibration if keep_calibration else None,
                             host_memory_bytes=host)

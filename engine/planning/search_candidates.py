@@ -21,8 +21,9 @@ from ..workloads import require_training
 _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
 # the keys a search sets on its own for each layout, and what you train (a method the framework lacks is a change
 # of what you train, listed as such: speed_search's variants), not taken from a runnable layout by searchable()
-SEARCHED = frozenset(("tp", "pp", "cp", "ep", "vpp", "pp_schedule", "zero_stage", "fsdp", "sequence_parallel",
-                      "micro_batch", "grad_accum", "checkpointing", "offload", "optimizer_offload_fraction", "method"))
+SEARCHED = frozenset(("tp", "pp", "cp", "ep", "vpp", "pp_schedule", "zero_stage", "fsdp", "dp_shard",
+                      "sequence_parallel", "micro_batch", "grad_accum", "checkpointing", "offload",
+                      "optimizer_offload_fraction", "method"))
 
 
 def searchable(s: Scenario) -> Scenario:

@@ -25,6 +25,7 @@ from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
+from ..scenario.shard_group import shard_replicas
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -59,6 +60,7 @@ from .recompute_plans import (
 )
 from .rl_suggest import rl_options
 from .runnable_plans import runnable_plan_search
+from .shard_group_choice import with_fitted_shard_group
 
 # --- plans
 
@@ -149,6 +151,10 @@ def _axes(s: Scenario) -> list[list[_Option]]:
         axes.append([_Option("zero", 5.75 + 0.25 * z, tuple(caps.sharding(z).items()), message(
             fsdp if caps.sharding(z)["fsdp"] else names[z]), _ZERO)
                      for z in range(s.effective_zero + 1, 4) if z in caps.zero_stages])
+    if s.effective_zero and shard_replicas(s) > 1:  # HSDP: sharding over every rank holds a smaller share
+        axes.append([_Option("group", 5.5, (("dp_shard", 0),), message(QT_TRANSLATE_NOOP(
+            "engine", "shard over all {n} data-parallel GPUs instead of within groups of {group}"),
+            n=s.dp * s.cp, group=s.dp_shard), _ZERO)])
     tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and tp_ok(spec, t)]
     axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
                          message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
@@ -231,6 +237,7 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     s = base.with_unchecked(**ch)
     if s.world_size % (s.tp * s.pp * s.cp):
         return None, None, None
+    s = with_fitted_shard_group(s)  # a shard group the new ranks no longer divide: over all of them (memory only falls)
     if s.dp != base.dp and (s.grad_accum * base.dp) % s.dp == 0:
         s = s.with_unchecked(grad_accum=s.grad_accum * base.dp // s.dp)
     return s, "seq" if "seq" in axes else None, gpus

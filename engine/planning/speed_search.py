@@ -1,7 +1,8 @@
 """`fit --objective throughput`: every layout of the same GPUs that keeps what is trained and how, ranked by speed.
 
 The space: tensor, pipeline (with interleaving), context and expert parallelism, data parallelism with ZeRO
-stage or FSDP, micro-batch with gradient accumulation keeping the global batch, checkpointing and offload.
+stage or FSDP (in the scenario's shard group where it still divides, and the node-sized group on the best
+layouts: shard_group_choice.py), micro-batch with gradient accumulation keeping the global batch, checkpointing and offload.
 Memory is monotone in the micro-batch, so for each layout and checkpointing policy the largest fitting
 micro-batch is found by doubling and bisection; time is cheap and is computed for every fitting micro-batch.
 Plans that change the method or the numerics (8-bit AdamW, LoRA, QLoRA) are searched apart, on the best
@@ -43,6 +44,7 @@ from .search_candidates import (
     searchable,
     timed,
 )
+from .shard_group_choice import fitted_shard_group, node_group_layouts
 from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
 TPS = (1, 2, 4, 8)
@@ -133,6 +135,8 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
+                # s's group where it still divides, else all ranks (a scenario without one: no key, layouts as before)
+                group = {"dp_shard": fitted_shard_group(s.dp_shard, dp * cp)} if s.dp_shard else {}
                 per_replica = global_batch // dp
                 schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
                                                  for v, layout in virtual_stages(s, pp, spec.layers, counted)]
@@ -147,8 +151,8 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     for ep in eps:
                         for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
-                                   "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp, **layout,
-                                   "_per_replica": per_replica, "_micro": micro}
+                                   **group, "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
+                                   **layout, "_per_replica": per_replica, "_micro": micro}
 
 
 def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
@@ -342,11 +346,14 @@ def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bo
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
                         techniques=techniques)
         # the fastest that recompute every layer, again with the fewest layers that fit (recompute_plans.py)
-        top = sorted((f for f in found if f.scenario.checkpointing == "full"), key=lambda f: -ranking_speed(f))[:max_plans]
-        found += [Found(c, timed(memo.times, c)) for c in partly_recomputed([f.scenario for f in top], memo)]
+        full = sorted((f for f in found if f.scenario.checkpointing == "full"), key=lambda f: -ranking_speed(f))
+        found += [Found(c, timed(memo.times, c)) for c in partly_recomputed([f.scenario for f in full[:max_plans]], memo)]
+        top = _best_layouts(found)
+        # the best layouts sharded within a node (HSDP) too: on every layout the 405B search took 1.2 s, not 0.7
+        found += _search(s, memo, out, node_group_layouts(s, layouts, top), max_plans, cancel, False,
+                         len(memo.memo) + VARIANT_MEMORY_ESTIMATES, techniques=techniques)
         out.plans = [_with_changes(asked, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
-        top = _best_layouts(found)
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
         chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
             out.ranked[:VARIANT_LAYOUTS])
@@ -367,13 +374,13 @@ def _best_layouts(found: list[Found]) -> list[dict[str, Any]]:
     """The layouts the method/numerics variants are tried on: the 3 of the fastest plans, and the 3 of the best
     ranked ones (an offloading plan ranks OFFLOAD_MARGIN lower per level), by their layout keys; an offloading plan's
     ZeRO stage and FSDP are the offload's (search_candidates.offload_keys), not its layout's, so it names neither."""
-    keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
+    keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp", "dp_shard")
     top: list[dict[str, Any]] = []
     for speed in (lambda p: p.time.tokens_per_second, ranking_speed):
         layouts: list[dict[str, Any]] = []
         for p in sorted(found, key=lambda p: -speed(p)):
-            layout = {k: getattr(p.scenario, k) for k in keys if p.scenario.offload == "none" or k not in ("zero_stage",
-                                                                                                          "fsdp")}
+            layout = {k: getattr(p.scenario, k) for k in keys if (p.scenario.offload == "none" or k not in (
+                "zero_stage", "fsdp")) and (k != "dp_shard" or p.scenario.dp_shard)}
             if layout not in layouts:
                 layouts.append(layout)
             if len(layouts) >= 3:

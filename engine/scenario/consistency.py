@@ -9,6 +9,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from .posttraining_checks import check_posttraining
+from .shard_group import check_shard_group
 
 
 def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
@@ -31,6 +32,7 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
     _check_tensor_and_pipeline_parallel(s, spec)
     _check_expert_and_context_parallel(s, spec)
     _check_sharding_and_offload(s)
+    check_shard_group(s)
     _check_training_method(s, spec)
     _check_recompute_layers(s, spec)
     check_posttraining(s, spec)

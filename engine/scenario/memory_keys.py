@@ -117,6 +117,12 @@ class MemoryKeys:
         "block", "Megatron --recompute-method read with recompute_num_layers: block (the first N layers of each "
         "stage or chunk recomputed, the rest not) or uniform (every layer recomputed, N at a time)",
         Choice(RECOMPUTE_METHODS), applies_to="checkpointing full")
+    dp_shard: int = key(0, "data-parallel x context-parallel ranks each ZeRO / FSDP shard group spans, the states "
+                        "replicated across the groups (hybrid sharding: torchtitan data_parallel_shard_degree, FSDP "
+                        "HYBRID_SHARD / HSDP, Megatron dp / --num-distributed-optimizer-instances, InternEvo "
+                        "parallel.zero1): gathers and reduce-scatters within the group, the reduced shard all-reduced "
+                        "across the groups; 0: one group of all of them; else at least 2, dividing dp x cp",
+                        WholeNumber(0, 4096), applies_to="zero_stage > 0 or fsdp or distributed_optimizer")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

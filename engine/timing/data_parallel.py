@@ -6,29 +6,27 @@ takes from that compute (the SMs NCCL holds while it runs, contention.py) added.
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
+from ..models.parameter_tensors import mean_over_layers
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import bf16_optimizer, fsdp1_wrap
 from .bucket_ends import end_bucket_share, ends_contended
-from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
+from .collectives import all_reduce_link, bucket_count, gathers_seconds
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .expert_data_parallel import data_parallel_link
-from .expert_shards import sharded_trainable
 from .gemm import Rates
 from .grad_reduce import grad_reduce_bytes
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
 from .links import nvlink_domain
+from .shard_groups import parameter_tensors, replica_all_reduce_seconds, shard_group, shard_group_dp, zero_gather_seconds
 from .zero3_sync import PERSISTENCE_THRESHOLD, Link, sync_zero3_seconds
 
 
@@ -78,15 +76,16 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         return 0.0, 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = data_parallel_link(s, hw, busiest, domain)  # the experts over their own group (expert_data_parallel.py)
-    ag_lat, rs_lat, _ = group_latencies(hw, dp, span, domain, stride)
-    coll = partial(gathers_seconds, hw, prof, dp, span, domain, stride)  # gathers / scatters: ring or PAT
-    frac = (dp - 1) / dp
+    group = shard_group(s, hw, busiest, domain, dp_link)  # gathers, reduce-scatters: in the group (shard_groups.py)
+    _, _, link, ag_lat, rs_lat, frac = group
+    coll = partial(gathers_seconds, hw, prof, group.ranks, group.span, domain, stride)  # gathers / scatters: ring or PAT
     # what hidden collectives take from the compute they hide behind: SMs, HBM bandwidth (contention.py)
     window = busiest.fwd + busiest.bwd
     sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0,
                             one_node=span <= s.gpus_per_node)
     reduce_bytes = grad_reduce_bytes(s, prof, dt)  # fp32 in torchtitan's FSDP2, or where grad_reduce_fp32 says so
     grads = busiest.trainable * reduce_bytes
+    replica = partial(replica_all_reduce_seconds, s, hw, prof, grads / group.ranks)  # the shard across the replicas
     units = busiest.layers + 1  # one wrapped unit per decoder layer, and the root (embeddings, norm, head)
     # the fp8 linear layers' weights gathered in float8 (1 byte) under torchao's float8 all-gather
     fp8_weights = fp8_gathered_weights(s, prof, spec, busiest) if zero == 3 else 0.0
@@ -95,24 +94,25 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     if keeps:
         # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
         # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per unit a step
-        dp_comm = (contended(coll(frac * gathered / dp_link, units, ag_lat), busiest.fwd, prof["dp_overlap"], sm_share)
-                   + contended(coll(frac * grads / dp_link, units, rs_lat, True), busiest.bwd, prof["dp_overlap"], sm_share))
+        dp_comm = (contended(coll(frac * gathered / link, units, ag_lat), busiest.fwd, prof["dp_overlap"], sm_share)
+                   + contended(coll(frac * grads / link, units, rs_lat, True) + replica(units), busiest.bwd,
+                               prof["dp_overlap"], sm_share))
     elif zero == 3 and prof.get("zero3_sync_gather"):  # DeepSpeed of April 2021: per parameter, synchronous
         dp_comm = ga * sync_zero3_seconds(s, spec, busiest.layers, rates.elem_bytes, reduce_bytes,
-                                          Link(frac / dp_link, ag_lat, rs_lat, rates.memory), busiest.fwd, busiest.bwd)
+                                          Link(frac / link, ag_lat, rs_lat, rates.memory), busiest.fwd, busiest.bwd)
     elif zero == 3:  # per micro-batch and unit: gather weights for forward (and again for backward when resharded
         # after forward), reduce-scatter gradients
         n_gathers = 2 if s.reshard_after_forward else 1
-        gathers = n_gathers * frac * gathered / dp_link
-        scatter = frac * grads / dp_link
+        gathers = n_gathers * frac * gathered / link
+        scatter = frac * grads / link
         gathers_per_pass, scatters = units, units
         if prof.get("zero3_per_module"):  # DeepSpeed: per submodule, gradients reduced in reduce_bucket_size buckets
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = coll(gathers, n_gathers * gathers_per_pass, ag_lat) - gathers + coll(scatter, scatters, rs_lat, True) \
-            - scatter
+            - scatter + replica(scatters) / (ga if prof.get("replica_reduce_at_boundary") else 1)  # HSDP replicas
         # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
-        ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / dp_link, ag_lat + rs_lat)
+        ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / link, ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
                                          sm_share))
     else:  # once per step, bucket by bucket, behind the last backward (ZeRO's gather: next forward); FSDP
@@ -121,22 +121,24 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
         end = 0.0 if by_unit else end_bucket_share(s, prof, spec, busiest.trainable, buckets)
         ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof, grads / buckets)  # NCCL's pick
+        every = (dp - 1) / dp  # an all-reduce of the whole gradients runs over every rank, whatever the shard group
         if prof.get("dp_bucket_sync") and not by_unit:
             # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
-            dp_comm = synced_buckets_seconds(2 * frac * grads / ar_link, buckets, ar_lat,
+            dp_comm = synced_buckets_seconds(2 * every * grads / ar_link, buckets, ar_lat,
                                              bucket_copy_passes(prof) * grads / rates.memory,
                                              _reduce_window(s, prof, busiest), sm_share)
             dp_comm += bucket_sync_gap_seconds(s, parameter_tensors(spec, busiest.layers), buckets)
         elif zero == 0 or prof.get("zero_grad_all_reduce") or zero == 1 and prof.get("zero1_grad_all_reduce"):
             # DDP, InternEvo's ZeRO-1 and DeepSpeed 0.4.4-0.12's (presets/efficiency.json frameworks:
-            # zero_grad_all_reduce, zero1_grad_all_reduce) all-reduce every bucket of gradients
-            dp_comm = ends_contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+            # zero_grad_all_reduce, zero1_grad_all_reduce) all-reduce every bucket of gradients over every rank
+            dp_comm = ends_contended(2 * every * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                      prof["dp_overlap"], sm_share, end)
-        else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
-            dp_comm = _reduce_scatter_seconds(s, prof, busiest, coll(frac * grads / dp_link, buckets, rs_lat, True),
-                                              (sm_share, end), each_micro_batch=zero == 2 and not by_unit)
+        else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds); replicas
+            reduce = coll(frac * grads / link, buckets, rs_lat, True) + replica(buckets)  # (Megatron's instances)
+            dp_comm = _reduce_scatter_seconds(s, prof, busiest, reduce, (sm_share, end),
+                                              each_micro_batch=zero == 2 and not by_unit)
         if zero >= 1 or bf16_optimizer(s):  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
-            dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link, partial(
+            dp_comm += zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / link, partial(
                 coll, count=buckets, ring_latency=ag_lat), busiest, spec, (sm_share, end))
     if zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
@@ -257,9 +259,9 @@ def _fsdp1_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: in
     'Since pre-division is done before sharding, the op cost is quite expensive'), the reduced shard divided again,
     cast to the parameters' dtype (_cast_grad_to_param_dtype) and, from the second micro-batch on, added to the
     saved gradient shard (_accumulate_sharded_grad)."""
-    dp, master = s.dp, dt.master or dt.weight
-    n, n_gathers = s.grad_accum, (2 if s.reshard_after_forward else 1)
-    pre, post = fsdp1_divide_factors(dp)
+    whole, master = s.dp, dt.master or dt.weight
+    dp, n, n_gathers = shard_group_dp(s) if s.dp_shard else whole, s.grad_accum, (2 if s.reshard_after_forward else 1)
+    pre, post = fsdp1_divide_factors(whole)  # over every replica too (_init_utils.py: data_parallel_world_size)
     gather = (master + elem_bytes) / dp if master != elem_bytes else 0.0
     reduce = (2 * reduce_bytes if pre > 1 else 0) + ((2 * reduce_bytes if post > 1 else 0)
                                                      + (reduce_bytes + master if reduce_bytes != master else 0)) / dp
@@ -278,7 +280,7 @@ def _fsdp2_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: in
     torchtitan's fp32 reduce), the reduced shard is cast back to the parameters' dtype where the two differ, and
     from the second micro-batch on it is added to the sharded gradient (foreach_reduce: grad += new_sharded_grad, 3
     x 4 bytes per shard element). Under pipelining the stage gathers and reduces once a step (model.py keeps)."""
-    dp, master = s.dp, dt.master or dt.weight
+    dp, master = shard_group_dp(s), dt.master or dt.weight
     n, n_gathers = (1, 1) if keeps else (s.grad_accum, 2 if s.reshard_after_forward else 1)
     gather = (master + elem_bytes + 2 * elem_bytes) / dp + 2 * elem_bytes
     reduce = elem_bytes + reduce_bytes + (reduce_bytes + master if reduce_bytes != master else 0) / dp
@@ -322,65 +324,12 @@ def _fp8_gather_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, weights: float, 
     the Float8Linear no longer casts the whole weight each micro-batch (efficiency.json fp8_cast_bytes
     weight_forward, 5 bytes per element; the backward's column-major copy stays); the scale reads the shards once
     a step (4 per shard element)."""
-    dp, master = s.dp, dt.master or dt.weight
+    dp, master = shard_group_dp(s), dt.master or dt.weight
     n, n_gathers = (1, 1) if keeps else (s.grad_accum, 2 if s.reshard_after_forward else 1)
     bf16_gather = (master + elem_bytes + 2 * elem_bytes) / dp + 2 * elem_bytes
     fp8_gather = (master + 1 + 2) / dp + 2
     weight_cast = efficiency()["fp8_cast_bytes"]["torchao-tensorwise"]["weight_forward"]
     return (n * n_gathers * (fp8_gather - bf16_gather) - s.grad_accum * weight_cast + master / dp) * weights
-
-
-def parameter_tensors(spec: ModelSpec, layers: int) -> int:
-    """Parameter tensors of a stage of `layers` decoder layers (models/parameter_tensors.py: each layer's nn.Linear
-    weights and biases, its two norms' weights and biases, the routed experts' weights, averaged over dense and MoE
-    layers), plus those of the root (embedding, final norm, head)."""
-    return round(layers * mean_layer_tensor_count(spec)) + root_tensor_count(spec)
-
-
-def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
-    """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / (dp x cp: the context-parallel ranks
-    shard with the data-parallel ones; experts: expert_shards.py), or, where the framework hands each rank whole
-    tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
-    parameters largest first and gives each to the rank holding the fewest elements), the largest load that
-    greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
-    stage (each tensor per TP rank, parameter_tensors.py layer_tensors), the embedding and head when pp = 1."""
-    average = sharded_trainable(s, busiest)  # the experts over the expert data-parallel ranks (expert_shards.py)
-    if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
-            or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
-        return average
-    tp = s.tp
-    layer = tuple(round(size) for size in layer_tensors(spec, False, tp))  # a dense layer's tensors
-    ends = (spec.embedding_params // tp, spec.head_params // tp, spec.norm_params) if s.pp == 1 else ()
-    return max(average, float(_greedy_max_load(layer, busiest.layers, tuple(e for e in ends if e), s.dp)))
-
-
-@lru_cache(maxsize=256)
-def _greedy_max_load(layer: tuple[int, ...], layers: int, ends: tuple[int, ...], ranks: int) -> int:
-    loads = [0] * ranks
-    for size in sorted(layer * layers + ends, reverse=True):
-        heapq.heapreplace(loads, loads[0] + size)  # the rank with the fewest elements takes it
-    return max(loads)
-
-
-def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float,
-                         gathers: Callable[[float], float], busiest: StageWork, spec: ModelSpec,
-                         shares: tuple[float, float]) -> float:
-    """ZeRO-1/2's weight gather after the optimizer step. DeepSpeed gathers the updated weights at the end of its
-    optimizer step ("ready for next round forward", deepspeed/runtime/zero/stage_1_and_2.py step():
-    all_gather_dp_groups), so no forward runs beside it (presets/efficiency.json frameworks: zero_gather_after_step).
-    InternEvo (zero_gather_per_rank) broadcasts each rank's partition in turn and waits for them all
-    (HybridZeroOptimizer.broadcast_params); its partition puts whole parameter tensors on the rank holding the
-    fewest elements (_partition_param_list, largest first), so min(ranks, tensors) ranks broadcast, each a ring
-    over every ZeRO rank whose latency grows with the ranks. The broadcasts are counted one after another: the same
-    document's zero1=8 series, which differs only in broadcasting within the node, keeps 3,625 tokens/s per GPU on
-    1,024 GPUs where zero1=-1 falls to 2,271, 2.7 s a step more, against 0.3 s for the bytes."""
-    gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
-    gather = gathers(transfer)  # the buckets' all-gathers of `transfer` ring seconds, as NCCL runs them
-    if prof.get("zero_gather_per_rank"):
-        domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * s.dp, s.tp * s.cp
-        broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
-        gather = transfer + broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
-    return ends_contended(gather, gather_window, prof["dp_overlap"], *shares)
 
 
 def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWork, reduce: float,

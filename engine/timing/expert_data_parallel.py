@@ -35,18 +35,20 @@ class Shares(Protocol):
     trainable_expert: float  # of them: the routed experts' (and their adapters')
 
 
-def data_parallel_link(s: Scenario, hw: Hardware, busiest: Shares, domain: int) -> float:
+def data_parallel_link(s: Scenario, hw: Hardware, busiest: Shares, domain: int, ranks: int = 0) -> float:
     """Bus bytes/s at which the data-parallel exchange of `busiest`'s parameters moves, counted as the dense group's
     ring share (dp x cp - 1) / (dp x cp) of every byte: the dense parameters over the dense group (tp apart), the
     routed experts' over the expert data-parallel group (ep x etp apart, its own ring share), each over its own link
-    (the module's text). The dense group's link where no routed expert trains or EP is 1."""
-    ranks = s.dp * s.cp
+    (the module's text). The dense group's link where no routed expert trains or EP is 1. `ranks`: a shard group of
+    that many of the dp x cp ranks (scenario key dp_shard; the experts' group divided alike), else all of them."""
+    whole = s.dp * s.cp
+    ranks = ranks or whole
     dense_link = collective_link(hw, s.tp * ranks, domain, s.tp)[0]
     expert = getattr(busiest, "trainable_expert", 0.0)
     if s.ep <= 1 or expert <= 0.0 or busiest.trainable <= 0.0 or ranks <= 1:
         return dense_link
     share = min(1.0, expert / busiest.trainable)
-    expert_ranks, stride = s.expert_dp, s.ep * s.expert_tp
+    expert_ranks, stride = max(1, s.expert_dp * ranks // whole), s.ep * s.expert_tp
     expert_link = collective_link(hw, expert_ranks * stride, domain, stride)[0]
     # seconds per byte counted at the dense ring share: the experts' own ring share relative to it
     relative = (expert_ranks - 1) / expert_ranks / ((ranks - 1) / ranks)

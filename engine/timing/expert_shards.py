@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer
+from ..scenario.shard_group import shard_group_ranks, shard_replicas
 
 
 class Trainable(Protocol):
@@ -24,4 +25,5 @@ def sharded_trainable(s: Scenario, busiest: Trainable) -> float:
     if s.effective_zero < 1 and not bf16_optimizer(s):
         return busiest.trainable
     expert = getattr(busiest, "trainable_expert", 0.0)
-    return (busiest.trainable - expert) / (s.dp * s.cp) + expert / s.expert_dp
+    # over the shard group where the states replicate across groups (scenario key dp_shard: shard_group.py)
+    return (busiest.trainable - expert) / shard_group_ranks(s) + expert / max(1, s.expert_dp // shard_replicas(s))

@@ -32,7 +32,7 @@ def cpu_adam_bytes_per_s(s: Scenario) -> float:
 
 def hybrid_offload_seconds(s: Scenario, hw: Hardware, owned: float, fraction: float, overlap: bool = False) -> float:
     """Seconds per step of the offloaded share of the `owned` parameters, the busiest rank's distributed-optimizer
-    shard (data_parallel.py owned_parameters: the experts' over the expert data-parallel ranks, expert_shards.py):
+    shard (shard_groups.py owned_parameters: the experts' over the expert data-parallel ranks, expert_shards.py):
     the CPU AdamW plus the D2H and H2D copies over the GPU's host link, in sequence (Megatron's default), or, with
     `overlap` (overlap_cpu_optimizer_d2h_h2d), the longer of the CPU work and the copies."""
     fig = efficiency()["megatron_cpu_adam"]

@@ -33,7 +33,7 @@ from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nv
 from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
-from .data_parallel import data_parallel_seconds, owned_parameters
+from .data_parallel import data_parallel_seconds
 from .delayed_amax import delayed_amax_seconds
 from .eager_ops import eager_op_tables
 from .gemm import Rates, gemm_shape_facts
@@ -48,6 +48,7 @@ from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .recompute_split import recompute_chunks, recompute_parts
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
+from .shard_groups import owned_parameters
 from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
 from .stream_waits import host_beside_streams, param_stream_seconds

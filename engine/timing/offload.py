@@ -12,6 +12,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer
+from ..scenario.shard_group import shard_group_ranks
 from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
 from .fp8_param_cast import fp8_param_cast_seconds
@@ -35,12 +36,12 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
                       busiest: StageWork, owned: float | None = None,
                       spec: ModelSpec | None = None) -> tuple[float, float]:
     """(offload transfers and the CPU optimizer, the GPU optimizer step) per step; `owned`: the parameters the
-    busiest rank steps where it is not trainable / (dp x cp) (data_parallel.py owned_parameters): the context-
+    busiest rank steps where it is not trainable / (dp x cp) (shard_groups.py owned_parameters): the context-
     parallel ranks hold the same weights and shard their states with the data-parallel ones (Megatron-Core's
     distributed optimizer over get_data_parallel_group(with_context_parallel=True); memory/model_states.py);
     `spec`: the model, for the optimizer's host synchronisations per parameter tensor (optimizer_sync_seconds)."""
     if owned is None:
-        owned = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 or bf16_optimizer(s) else 1)
+        owned = busiest.trainable / (shard_group_ranks(s) if s.effective_zero >= 1 or bf16_optimizer(s) else 1)
     offload = optimizer = 0.0
     hybrid = hybrid_offload_fraction(s)  # Megatron's HybridDeviceOptimizer: that share steps on the CPU
     if s.offload == "none" or hybrid:

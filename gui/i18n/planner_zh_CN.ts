@@ -845,238 +845,248 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="65"/>
+        <source>Shard group (GPUs)</source>
+        <translation>分片组（GPU 数）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="66"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66"/>
+        <location filename="../words.py" line="67"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67"/>
+        <location filename="../words.py" line="68"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68"/>
+        <location filename="../words.py" line="69"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77"/>
+        <location filename="../words.py" line="78"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78"/>
+        <location filename="../words.py" line="79"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79"/>
+        <location filename="../words.py" line="80"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../words.py" line="81"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../words.py" line="82"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82"/>
+        <location filename="../words.py" line="83"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83"/>
+        <location filename="../words.py" line="84"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84"/>
+        <location filename="../words.py" line="85"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85"/>
+        <location filename="../words.py" line="86"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86"/>
+        <location filename="../words.py" line="87"/>
         <source>FP8 amax reduced over tensor-parallel ranks only (tp_only_amax_red)</source>
         <translation>FP8 amax 仅在张量并行组内归约（tp_only_amax_red）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88"/>
+        <location filename="../words.py" line="89"/>
         <source>TP collectives overlapped with userbuffers (tp_comm_overlap)</source>
         <translation>张量并行集合通信用 userbuffers 与 GEMM 重叠（tp_comm_overlap）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="90"/>
         <source>Gradients reduced in FP32 (grad_reduce_fp32)</source>
         <translation>以 FP32 归约梯度（grad_reduce_fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="91"/>
         <source>Tokens per packed sequence (packed_sequence_tokens)</source>
         <translation>每个打包序列的 token 数（packed_sequence_tokens）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="92"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="93"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93"/>
+        <location filename="../words.py" line="94"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="95"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="96"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="97"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="98"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="99"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99"/>
+        <location filename="../words.py" line="100"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="101"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="102"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="103"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="104"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="105"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="106"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="107"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="108"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="109"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="110"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="112"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="114"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="116"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../words.py" line="117"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117"/>
+        <location filename="../words.py" line="118"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="118"/>
+        <location filename="../words.py" line="119"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119"/>
+        <location filename="../words.py" line="120"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124"/>
+        <location filename="../words.py" line="125"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124"/>
+        <location filename="../words.py" line="125"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="167"/>
+        <source>HSDP: shard within %1 GPUs</source>
+        <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="12"/>
@@ -1230,195 +1240,200 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="126"/>
-        <location filename="../words.py" line="130"/>
+        <location filename="../words.py" line="127"/>
         <location filename="../words.py" line="131"/>
-        <location filename="../words.py" line="165"/>
+        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="168"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126"/>
+        <location filename="../words.py" line="127"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127"/>
+        <location filename="../words.py" line="128"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="129"/>
+        <location filename="../words.py" line="139"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128"/>
+        <location filename="../words.py" line="129"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129"/>
+        <location filename="../words.py" line="130"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="133"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="134"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="134"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="138"/>
+        <location filename="../words.py" line="140"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="139"/>
+        <location filename="../words.py" line="141"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="140"/>
+        <location filename="../words.py" line="142"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="141"/>
+        <location filename="../words.py" line="143"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="147"/>
+        <location filename="../words.py" line="149"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="148"/>
+        <location filename="../words.py" line="150"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="149"/>
+        <location filename="../words.py" line="151"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="150"/>
+        <location filename="../words.py" line="152"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="151"/>
+        <location filename="../words.py" line="153"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="152"/>
+        <location filename="../words.py" line="154"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="153"/>
+        <location filename="../words.py" line="155"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="154"/>
+        <location filename="../words.py" line="156"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="155"/>
+        <location filename="../words.py" line="157"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="156"/>
+        <location filename="../words.py" line="158"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="157"/>
+        <location filename="../words.py" line="159"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="158"/>
+        <location filename="../words.py" line="160"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="159"/>
+        <location filename="../words.py" line="161"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="160"/>
+        <location filename="../words.py" line="162"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="164"/>
+        <location filename="../words.py" line="166"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="165"/>
+        <location filename="../words.py" line="168"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69"/>
+        <location filename="../words.py" line="70"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70"/>
+        <location filename="../words.py" line="71"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71"/>
+        <location filename="../words.py" line="72"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72"/>
+        <location filename="../words.py" line="73"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74"/>
+        <location filename="../words.py" line="75"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76"/>
+        <location filename="../words.py" line="77"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="133"/>
+        <location filename="../words.py" line="135"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134"/>
+        <location filename="../words.py" line="136"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="135"/>
-        <location filename="../words.py" line="136"/>
-        <location filename="../words.py" line="142"/>
-        <location filename="../words.py" line="145"/>
+        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="138"/>
+        <location filename="../words.py" line="144"/>
+        <location filename="../words.py" line="147"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3911,503 +3926,516 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="49"/>
+        <location filename="../setup_panel.py" line="50"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53"/>
+        <location filename="../setup_panel.py" line="54"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="54"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
+        <location filename="../setup_panel.py" line="65"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="85"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="85"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94"/>
+        <location filename="../setup_panel.py" line="95"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="107"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130"/>
+        <location filename="../setup_panel.py" line="131"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="134"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="184"/>
+        <location filename="../setup_panel.py" line="186"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="187"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="186"/>
+        <location filename="../setup_panel.py" line="188"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="187"/>
+        <location filename="../setup_panel.py" line="189"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="190"/>
+        <location filename="../setup_panel.py" line="192"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="207"/>
+        <location filename="../setup_panel.py" line="209"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="234"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="245"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="245"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="249"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248"/>
+        <location filename="../setup_panel.py" line="250"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="250"/>
+        <location filename="../setup_panel.py" line="252"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="252"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="255"/>
+        <location filename="../setup_panel.py" line="257"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="257"/>
+        <location filename="../setup_panel.py" line="259"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="155"/>
+        <location filename="../setup_panel.py" line="156"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156"/>
+        <location filename="../setup_panel.py" line="157"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="158"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="160"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="165"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="172"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="335"/>
+        <location filename="../setup_panel.py" line="337"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="335"/>
+        <location filename="../setup_panel.py" line="337"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation type="vanished">专家并行需要混合专家（MoE）模型。</translation>
+    </message>
+</context>
+<context>
+    <name>ShardGroupRow</name>
+    <message>
+        <location filename="../shard_group_row.py" line="42"/>
+        <source>HSDP / hybrid ZeRO: the GPUs each ZeRO / FSDP shard group spans. The training state is sharded within each group and copied across the groups: the gathers and reduce-scatters run among fewer GPUs, inside a node over NVLink when the group fits one (faster), then one all-reduce of each shard across the groups; each GPU holds a larger share of the state (more memory). &quot;all&quot; shards over every data-parallel GPU (torchtitan data_parallel_shard_degree, FSDP HYBRID_SHARD, Megatron --num-distributed-optimizer-instances, DeepSpeed mics_shard_size).</source>
+        <translation>HSDP / 混合 ZeRO：每个 ZeRO / FSDP 分片组包含的 GPU 数。训练状态在组内分片、在组间复制：all-gather 和 reduce-scatter 在更少的 GPU 之间进行，组能放进一个节点时走节点内 NVLink（更快），之后每个分片在组间做一次 all-reduce；每块 GPU 保存更大份额的状态（更多显存）。&quot;全部&quot;表示在所有数据并行 GPU 上分片（torchtitan data_parallel_shard_degree、FSDP HYBRID_SHARD、Megatron --num-distributed-optimizer-instances、DeepSpeed mics_shard_size）。</translation>
+    </message>
+    <message>
+        <location filename="../shard_group_row.py" line="58"/>
+        <source>all (%1 GPUs)</source>
+        <translation>全部（%1 块 GPU）</translation>
     </message>
 </context>
 <context>
@@ -5595,47 +5623,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="221"/>
+        <location filename="../../engine/memory/detailed.py" line="222"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="224"/>
+        <location filename="../../engine/memory/detailed.py" line="225"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="228"/>
+        <location filename="../../engine/memory/detailed.py" line="229"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="257"/>
+        <location filename="../../engine/memory/detailed.py" line="258"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="260"/>
+        <location filename="../../engine/memory/detailed.py" line="261"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="266"/>
+        <location filename="../../engine/memory/detailed.py" line="267"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="269"/>
+        <location filename="../../engine/memory/detailed.py" line="270"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="320"/>
+        <location filename="../../engine/memory/detailed.py" line="321"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="323"/>
+        <location filename="../../engine/memory/detailed.py" line="324"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -5650,22 +5678,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="298"/>
+        <location filename="../../engine/memory/detailed.py" line="299"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="301"/>
+        <location filename="../../engine/memory/detailed.py" line="302"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="328"/>
+        <location filename="../../engine/memory/detailed.py" line="329"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="331"/>
+        <location filename="../../engine/memory/detailed.py" line="332"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5800,137 +5828,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="138"/>
+        <location filename="../../engine/memory/model_states.py" line="141"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="125"/>
+        <location filename="../../engine/memory/model_states.py" line="128"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="153"/>
+        <location filename="../../engine/memory/model_states.py" line="156"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="156"/>
+        <location filename="../../engine/memory/model_states.py" line="159"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="178"/>
+        <location filename="../../engine/memory/model_states.py" line="181"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="181"/>
+        <location filename="../../engine/memory/model_states.py" line="184"/>
         <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="211"/>
+        <location filename="../../engine/memory/model_states.py" line="214"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="214"/>
+        <location filename="../../engine/memory/model_states.py" line="217"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="258"/>
+        <location filename="../../engine/memory/model_states.py" line="261"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="238"/>
+        <location filename="../../engine/memory/model_states.py" line="241"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="94"/>
+        <location filename="../../engine/memory/model_states.py" line="97"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="96"/>
+        <location filename="../../engine/memory/model_states.py" line="99"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="107"/>
+        <location filename="../../engine/memory/model_states.py" line="110"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="109"/>
+        <location filename="../../engine/memory/model_states.py" line="112"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="131"/>
+        <location filename="../../engine/memory/model_states.py" line="134"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="195"/>
+        <location filename="../../engine/memory/model_states.py" line="198"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="198"/>
+        <location filename="../../engine/memory/model_states.py" line="201"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="243"/>
+        <location filename="../../engine/memory/model_states.py" line="246"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="249"/>
+        <location filename="../../engine/memory/model_states.py" line="252"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="255"/>
+        <location filename="../../engine/memory/model_states.py" line="258"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="283"/>
+        <location filename="../../engine/memory/model_states.py" line="286"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="286"/>
+        <location filename="../../engine/memory/model_states.py" line="289"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="307"/>
+        <location filename="../../engine/memory/model_states.py" line="310"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="313"/>
+        <location filename="../../engine/memory/model_states.py" line="316"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="303"/>
+        <location filename="../../engine/memory/model_states.py" line="306"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="78"/>
+        <location filename="../../engine/memory/model_states.py" line="81"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="81"/>
+        <location filename="../../engine/memory/model_states.py" line="84"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -6101,7 +6129,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="21"/>
+        <location filename="../../engine/scenario/consistency.py" line="22"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
@@ -6129,112 +6157,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="82"/>
+        <location filename="../../engine/scenario/consistency.py" line="84"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="87"/>
+        <location filename="../../engine/scenario/consistency.py" line="89"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="46"/>
+        <location filename="../../engine/scenario/consistency.py" line="48"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="52"/>
+        <location filename="../../engine/scenario/consistency.py" line="54"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="61"/>
+        <location filename="../../engine/scenario/consistency.py" line="63"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="68"/>
+        <location filename="../../engine/scenario/consistency.py" line="70"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="77"/>
+        <location filename="../../engine/scenario/consistency.py" line="79"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="102"/>
+        <location filename="../../engine/scenario/consistency.py" line="104"/>
         <source>Recompute layers ({n}) cannot exceed the {largest} decoder layers of one pipeline stage&apos;s model chunk ({layers} layers over {chunks} chunks).</source>
         <translation>重算层数 ({n}) 不能超过一个流水线阶段模型块的 {largest} 个解码器层（{layers} 层分为 {chunks} 块）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="128"/>
+        <location filename="../../engine/scenario/consistency.py" line="130"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="133"/>
+        <location filename="../../engine/scenario/consistency.py" line="135"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="142"/>
+        <location filename="../../engine/scenario/consistency.py" line="144"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="151"/>
+        <location filename="../../engine/scenario/consistency.py" line="153"/>
         <source>Expert tensor-parallel size {etp} must divide the {p} GPUs of a pipeline stage (tensor-parallel × data-parallel × context-parallel size).</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="158"/>
+        <location filename="../../engine/scenario/consistency.py" line="160"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="165"/>
+        <location filename="../../engine/scenario/consistency.py" line="167"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="175"/>
+        <location filename="../../engine/scenario/consistency.py" line="177"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="184"/>
+        <location filename="../../engine/scenario/consistency.py" line="186"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="188"/>
+        <location filename="../../engine/scenario/consistency.py" line="190"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="197"/>
+        <location filename="../../engine/scenario/consistency.py" line="199"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="207"/>
+        <location filename="../../engine/scenario/consistency.py" line="209"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="217"/>
+        <location filename="../../engine/scenario/consistency.py" line="219"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="224"/>
+        <location filename="../../engine/scenario/consistency.py" line="226"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="229"/>
+        <location filename="../../engine/scenario/consistency.py" line="231"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -6344,197 +6372,202 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="76"/>
+        <location filename="../../engine/planning/solver.py" line="78"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="77"/>
+        <location filename="../../engine/planning/solver.py" line="79"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="78"/>
+        <location filename="../../engine/planning/solver.py" line="80"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="79"/>
+        <location filename="../../engine/planning/solver.py" line="81"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="82"/>
+        <location filename="../../engine/planning/solver.py" line="84"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="83"/>
+        <location filename="../../engine/planning/solver.py" line="85"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="84"/>
+        <location filename="../../engine/planning/solver.py" line="86"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="85"/>
+        <location filename="../../engine/planning/solver.py" line="87"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="86"/>
+        <location filename="../../engine/planning/solver.py" line="88"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="87"/>
+        <location filename="../../engine/planning/solver.py" line="89"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="88"/>
+        <location filename="../../engine/planning/solver.py" line="90"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="102"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107"/>
+        <location filename="../../engine/planning/solver.py" line="109"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="117"/>
+        <location filename="../../engine/planning/solver.py" line="119"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="121"/>
+        <location filename="../../engine/planning/solver.py" line="123"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="127"/>
+        <location filename="../../engine/planning/solver.py" line="129"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="129"/>
+        <location filename="../../engine/planning/solver.py" line="131"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="130"/>
+        <location filename="../../engine/planning/solver.py" line="132"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="145"/>
+        <location filename="../../engine/planning/solver.py" line="147"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="146"/>
+        <location filename="../../engine/planning/solver.py" line="148"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="147"/>
+        <location filename="../../engine/planning/solver.py" line="149"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="148"/>
+        <location filename="../../engine/planning/solver.py" line="150"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="155"/>
+        <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
+        <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="160"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="158"/>
+        <location filename="../../engine/planning/solver.py" line="164"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="188"/>
+        <location filename="../../engine/planning/solver.py" line="194"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="205"/>
+        <location filename="../../engine/planning/solver.py" line="211"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="206"/>
+        <location filename="../../engine/planning/solver.py" line="212"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="208"/>
+        <location filename="../../engine/planning/solver.py" line="214"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="210"/>
+        <location filename="../../engine/planning/solver.py" line="216"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="244"/>
+        <location filename="../../engine/planning/solver.py" line="251"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="249"/>
+        <location filename="../../engine/planning/solver.py" line="256"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="254"/>
+        <location filename="../../engine/planning/solver.py" line="261"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="257"/>
+        <location filename="../../engine/planning/solver.py" line="264"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="260"/>
+        <location filename="../../engine/planning/solver.py" line="267"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="266"/>
+        <location filename="../../engine/planning/solver.py" line="273"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="267"/>
+        <location filename="../../engine/planning/solver.py" line="274"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -6987,52 +7020,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="80"/>
+        <location filename="../../engine/scenario/time_keys.py" line="84"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="36"/>
+        <location filename="../../engine/scenario/time_keys.py" line="40"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="37"/>
+        <location filename="../../engine/scenario/time_keys.py" line="41"/>
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="84"/>
+        <location filename="../../engine/scenario/time_keys.py" line="88"/>
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="92"/>
+        <location filename="../../engine/scenario/time_keys.py" line="96"/>
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="105"/>
+        <location filename="../../engine/scenario/time_keys.py" line="109"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="115"/>
+        <location filename="../../engine/scenario/time_keys.py" line="119"/>
         <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="120"/>
+        <location filename="../../engine/scenario/time_keys.py" line="124"/>
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="124"/>
+        <location filename="../../engine/scenario/time_keys.py" line="128"/>
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="136"/>
+        <location filename="../../engine/configs/exporting.py" line="139"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -7112,12 +7145,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="311"/>
+        <location filename="../../engine/timing/model.py" line="313"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="315"/>
+        <location filename="../../engine/timing/model.py" line="317"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7142,27 +7175,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="49"/>
+        <location filename="../../engine/planning/speed_search.py" line="53"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="60"/>
+        <location filename="../../engine/planning/speed_search.py" line="64"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="44"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="45"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="47"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="48"/>
         <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="64"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="65"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
@@ -7171,52 +7204,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="67"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="68"/>
         <source>(micro-batches in flight - 1) x what one loss saves for its backward (the fp32 log-softmax b·s·V x 4 with the standard loss)</source>
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="82"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="83"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="85"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="86"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="90"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="91"/>
         <source>DeepSpeed&apos;s pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
         <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="118"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="119"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="121"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="122"/>
         <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="144"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="145"/>
         <source>Sent stage outputs kept until backward</source>
         <translation>已发送的流水线阶段输出（保留到反向传播）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="147"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="148"/>
         <source>Megatron-LM of 2021: each micro-batch&apos;s stage output (b·s·h) stays in output_tensors after it is sent, until its backward</source>
         <translation>2021 年的 Megatron-LM：每个微批次的阶段输出（b·s·h）发送后仍留在 output_tensors 中，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="200"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="201"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="203"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="204"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -7282,32 +7315,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="32"/>
+        <location filename="../../engine/configs/accelerate.py" line="38"/>
         <source>no num_machines: one machine</source>
         <translation>未给出 num_machines：一台机器</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="38"/>
+        <location filename="../../engine/configs/accelerate.py" line="44"/>
         <source>unknown mixed precision {mp!r}</source>
         <translation>未知的混合精度 {mp!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="54"/>
+        <location filename="../../engine/configs/accelerate.py" line="61"/>
         <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
         <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="90"/>
+        <location filename="../../engine/configs/accelerate.py" line="112"/>
         <source>affects model loading, not the training step (load phase not modelled yet)</source>
         <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="126"/>
+        <location filename="../../engine/configs/accelerate.py" line="148"/>
         <source>unknown sharding strategy {strategy!r}</source>
         <translation>未知的分片策略 {strategy!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="133"/>
+        <location filename="../../engine/configs/accelerate.py" line="155"/>
         <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
@@ -7412,58 +7445,58 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="95"/>
+        <location filename="../../engine/configs/deepspeed.py" line="96"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="107"/>
+        <location filename="../../engine/configs/deepspeed.py" line="108"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="122"/>
+        <location filename="../../engine/configs/deepspeed.py" line="134"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="140"/>
+        <location filename="../../engine/configs/deepspeed.py" line="152"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="153"/>
+        <location filename="../../engine/configs/deepspeed.py" line="165"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="160"/>
+        <location filename="../../engine/configs/deepspeed.py" line="172"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="62"/>
+        <location filename="../../engine/configs/deepspeed.py" line="63"/>
         <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="181"/>
+        <location filename="../../engine/configs/deepspeed.py" line="193"/>
         <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="202"/>
+        <location filename="../../engine/configs/deepspeed.py" line="214"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="73"/>
+        <location filename="../../engine/configs/deepspeed.py" line="74"/>
         <location filename="../../engine/configs/llamafactory.py" line="122"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="78"/>
+        <location filename="../../engine/configs/deepspeed.py" line="79"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
@@ -7562,22 +7595,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="197"/>
+        <location filename="../../engine/configs/megatron.py" line="198"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="217"/>
+        <location filename="../../engine/configs/megatron.py" line="215"/>
+        <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
+        <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="233"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="234"/>
+        <location filename="../../engine/configs/megatron.py" line="250"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="281"/>
+        <location filename="../../engine/configs/megatron.py" line="297"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7590,17 +7628,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="297"/>
+        <location filename="../../engine/configs/megatron.py" line="313"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="308"/>
+        <location filename="../../engine/configs/megatron.py" line="324"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="339"/>
+        <location filename="../../engine/configs/megatron.py" line="355"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7640,27 +7678,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="120"/>
+        <location filename="../../engine/configs/torchtitan.py" line="123"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="136"/>
+        <location filename="../../engine/configs/torchtitan.py" line="139"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="153"/>
+        <location filename="../../engine/configs/torchtitan.py" line="156"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="162"/>
+        <location filename="../../engine/configs/torchtitan.py" line="165"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="171"/>
+        <location filename="../../engine/configs/torchtitan.py" line="174"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
@@ -7669,17 +7707,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="190"/>
+        <location filename="../../engine/configs/torchtitan.py" line="193"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="204"/>
+        <location filename="../../engine/configs/torchtitan.py" line="207"/>
         <source>checkpointing every N-th layer needs the model&apos;s layer count</source>
         <translation>每第 N 层检查点需要知道模型的层数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="225"/>
+        <location filename="../../engine/configs/torchtitan.py" line="228"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
@@ -7749,12 +7787,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="239"/>
+        <location filename="../../engine/memory/detailed.py" line="240"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="242"/>
+        <location filename="../../engine/memory/detailed.py" line="243"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -8077,7 +8115,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="110"/>
+        <location filename="../../engine/planning/solver.py" line="112"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -9749,22 +9787,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="130"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="136"/>
         <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
         <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="133"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="139"/>
         <source>figure must be one of {choices}.</source>
         <translation>figure 必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="137"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="143"/>
         <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
         <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="140"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="146"/>
         <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
@@ -10137,14 +10175,24 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>节点的 CPU 内存未知，因此未检查：{n} 块 GPU 的节点大于已知内存的 {server}（{gpus} 块 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/recompute_plans.py" line="17"/>
+        <location filename="../../engine/planning/recompute_plans.py" line="18"/>
         <source>each recomputed layer runs its forward again: fewer layers recomputed cost less compute than recomputing them all</source>
         <translation>每个重算的层都要再运行一次前向：重算较少的层比全部重算的计算量更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/recompute_plans.py" line="50"/>
+        <location filename="../../engine/planning/recompute_plans.py" line="51"/>
         <source>recompute {n} of the {layers} layers of each pipeline stage (full activation checkpointing of only some layers)</source>
         <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_common.py" line="84"/>
+        <source>A shard group of {group} GPUs is not a multiple of the context-parallel size {cp}: an HSDP mesh cannot express it.</source>
+        <translation>{group} 块 GPU 的分片组不是上下文并行规模 {cp} 的整数倍：HSDP 网格无法表示它。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/shard_group.py" line="62"/>
+        <source>Sharding group size {group} must divide the {ranks} data-parallel × context-parallel ranks and be at least 2, or 0 for all of them.</source>
+        <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@ from ...messages import QT_TRANSLATE_NOOP
 from ...models.architecture import ModelSpec
 from ...scenario import Scenario
 from ...scenario.behaviour import fsdp1_wrap
+from ...scenario.shard_group import shard_group_ranks
 from ..activations import ActContext
 from ..breakdown import Component, Moments
 from ..model_states import component as _c
@@ -164,7 +165,7 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
     pp_keeps = pipeline_keeps_weights(s.pp, framework)
     adapter_grads = p.lora / max(layer_count, 1) if adapters else None
     reshard = s.reshard_after_forward and not pp_keeps
-    units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
+    units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, shard_group_ranks(s), loss_inside_model(s),
                         _replicated_embedding(s, spec, first, last), adapter_grads,
                         any(all_to_all_dispatch(s, g.moe) for g in groups),
                         defaults_for(framework).fsdp_keeps_last_layer and last,
