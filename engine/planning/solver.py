@@ -90,20 +90,25 @@ _LIGER = QT_TRANSLATE_NOOP("engine", "Liger kernels (pip install liger-kernel): 
 _OFF = QT_TRANSLATE_NOOP("engine", "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM")
 
 
+def _checkpointing_axis(s: Scenario, layers: int) -> list[_Option]:
+    """Recomputation's doses: from no or selective checkpointing (a change of mode, not turning it on) the fewest
+    layers recomputed that fit (recompute_plans.py) before every layer; from some layers, every layer."""
+    if s.checkpointing != "full":
+        some = [_Option("ckpt", 0.75, (("checkpointing", "full"),), None, RECOMPUTE_NOTE, RECOMPUTE_SOME)] if (
+            offers_some_layers(s, layers)) else []
+        return [*some, _Option("ckpt", 1.0, (("checkpointing", "full"),), message(
+            QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing") if s.checkpointing == "none" else
+            QT_TRANSLATE_NOOP("engine", "recompute whole layers (full activation checkpointing)")), _CKPT)]
+    if s.recompute_num_layers:
+        return [_Option("ckpt", 0.5, (("recompute_num_layers", 0),),
+                        message(QT_TRANSLATE_NOOP("engine", "recompute every layer")), _CKPT)]
+    return []
+
+
 def _axes(s: Scenario) -> list[list[_Option]]:
     spec = resolve_model(s)
     gpn, world = s.gpus_per_node, s.world_size
-    axes: list[list[_Option]] = []
-    if s.checkpointing != "full":  # from selective recomputation it is a change of mode, not turning it on
-        # the fewest layers recomputed that fit (recompute_plans.py) before every layer: a weaker dose first
-        some = [_Option("ckpt", 0.75, (("checkpointing", "full"),), None, RECOMPUTE_NOTE, RECOMPUTE_SOME)] if (
-            offers_some_layers(s, spec.layers)) else []
-        axes.append([*some, _Option("ckpt", 1.0, (("checkpointing", "full"),), message(
-            QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing") if s.checkpointing == "none" else
-            QT_TRANSLATE_NOOP("engine", "recompute whole layers (full activation checkpointing)")), _CKPT)])
-    elif s.recompute_num_layers:  # only some layers recomputed: every layer is the next dose
-        axes.append([_Option("ckpt", 0.5, (("recompute_num_layers", 0),),
-                             message(QT_TRANSLATE_NOOP("engine", "recompute every layer")), _CKPT)])
+    axes: list[list[_Option]] = [_checkpointing_axis(s, spec.layers)]
     if s.attention != "flash":
         axes.append([_Option("attn", 0.5, (("attention", "flash"),),
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
