@@ -20,8 +20,9 @@ activation limit lets it defer, each then holding M_W (engine/memory/parallelism
 * zb-2p: ZB-2p, the automatic schedule under 2 p M_B (examples/pretrain_zero_bubble.sh ZERO_BUBBLE_MEM_LIMIT = 2p),
   which defers every W but the last micro-batch's: (p - 1)(T_F + T_B) - (m - 1) T_W, the paper's Appendix H for
   m <= p ('(m + p - 1)(T_F + T_B) + T_W' an iteration) and, when positive, past it: with Table 9's profiled times it
-  gives Table 5's ZB-2p bubble rates (1.5B at m = 24: 4.6% with 2 (p - 1) T_comm, printed 4.33%; every other
-  setting 0, printed 0.10-0.66%). With m <= p ZB-1p and ZB-2p are 'essentially the same' (Appendix H): both defer
+  gives Table 5's ZB-2p bubble rates with 2 (p - 1) T_comm added (1.5B at m = 24: 4.33%, as printed; the others
+  0.15-0.92% against 0.10-0.66%), and ZB-H1's formula Table 5's ZB-1p rates 0.1-0.7 point low
+  (tests/test_zero_bubble_schedule.py). With m <= p ZB-1p and ZB-2p are 'essentially the same' (Appendix H): both defer
   m - 1.
 
 The exchanges' 2 (p - 1) T_comm is the term every schedule already pays (engine/timing/pipeline.py). Stages differ
