@@ -26,7 +26,8 @@ ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),
 
 _TORCH_PIPELINING = ("pipeline schedules", "torch/distributed/pipelining/schedules.py: ScheduleGPipe, Schedule1F1B, "
                      "ScheduleInterleaved1F1B (get_schedule_class); its ScheduleInterleavedZeroBubble (several stages "
-                     "a rank) and ScheduleZBVZeroBubble (two a rank, V-shaped) are not the zb-h1 / zb-2p values")
+                     "a rank) and ScheduleZBVZeroBubble (two a rank, V-shaped; pytorch/pytorch at 1fd7abc2f521 "
+                     "__all__) are not the zb-h1 / zb-2p values")
 _TORCH_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 PYTORCH = Parallelism(pp_schedules=_TORCH_SCHEDULES, sources=(
     _TORCH_PIPELINING,
