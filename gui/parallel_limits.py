@@ -57,6 +57,8 @@ class ParallelLimits(QObject):
             "1f1b": self.tr("1F1B: one forward, one backward"),
             "interleaved-1f1b": self.tr("interleaved 1F1B: several layer chunks per GPU"),
             "gpipe": self.tr("GPipe: all forwards, then all backwards"),
+            "zb-h1": self.tr("zero bubble ZB-1p: 1F1B's memory"),
+            "zb-2p": self.tr("zero bubble ZB-2p: about twice the activations"),
         })
         self.vpp = committed_spin(1, MAX_VPP)
         row = form.getWidgetPosition(degrees["pp"])[0] + 1
@@ -73,7 +75,11 @@ class ParallelLimits(QObject):
             self.schedule: self.tr("How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage "
                                    "in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, "
                                    "which shrinks the idle bubble for more communication; GPipe runs every "
-                                   "forward first and keeps every micro-batch's activations."),
+                                   "forward first and keeps every micro-batch's activations. The zero-bubble "
+                                   "schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) "
+                                   "run each backward's weight gradients later, in the idle gaps: ZB-1p within "
+                                   "1F1B's memory leaves about a third of its bubble, ZB-2p keeps up to twice the "
+                                   "micro-batches in flight and leaves almost none."),
             self.vpp: self.tr("Model chunks each GPU holds with the interleaved schedule (Megatron "
                               "--num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble."),
         }

@@ -22,9 +22,14 @@ from engine.timing.bands import time_band
 # out (-10.6% to +20.6%): that source holds 0% of its runs, so the mean over sources falls from 80.6% (26 sources)
 # to 77.8% (27) while the 26 others hold 80.8% (82.1% -> 82.6% of all runs inside, width 0.302 -> 0.309); held at
 # 0.77.
-HELD_OUT_INSIDE_MEASURED = 0.81
+# h-zbpp added arXiv:2401.10241's 63 ZB-1p / ZB-2p runs, which cross-validated come out -14% (median): held out,
+# their source's fp16 A100 MFU ceiling is the others' (SC21 0.411, BigScience 0.380, x 1.1), below the 0.45-0.59 they
+# measured, so the step is stretched (in sample +1..+10%); the megatron band held out widens from -10.6..+20.6% to
+# -14.2..+20.1%: all runs inside 81.8% -> 80.1%, source mean 81.5% -> 80.8%, width 0.299 -> 0.316; held at 0.80 and
+# 0.32.
+HELD_OUT_INSIDE_MEASURED = 0.80
 HELD_OUT_SOURCE_MEAN_MEASURED = 0.77
-HELD_OUT_WIDTH_MEASURED = 0.31
+HELD_OUT_WIDTH_MEASURED = 0.32
 ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
 
 

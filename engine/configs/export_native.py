@@ -134,6 +134,9 @@ def megatron_args(s: Scenario) -> str:
     if s.vpp > 1:
         args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
     flags = []
+    if s.pp > 1 and s.pp_schedule in ("zb-h1", "zb-2p"):  # the Zero Bubble fork's flags (configs/megatron.py reads them)
+        flags.append("--enable-zero-bubble")
+        args.append(("--zero-bubble-max-pending-backward", s.pp * (2 if s.pp_schedule == "zb-2p" else 1)))
     if s.sequence_parallel:
         flags.append("--sequence-parallel")
     half = half_precision(s)

@@ -116,6 +116,12 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
                 "interleaved-1f1b" if (_size_arg(a, "--virtual-pipeline-model-parallel-size") or 1) > 1 else "1f1b",
                 "--virtual-pipeline-model-parallel-size",
             )
+    elif "--enable-zero-bubble" in a and (_size_arg(a, "--pipeline-model-parallel-size") or 1) > 1:
+        # the Zero Bubble fork (sail-sg/zero-bubble-pipeline-parallelism at f68d3879 megatron/arguments.py): the
+        # automatic schedule under --zero-bubble-max-pending-backward micro-batches, p for ZB-1p, 2p for ZB-2p
+        pending = _size_arg(a, "--zero-bubble-max-pending-backward") or 0
+        zb_2p = pending > (_size_arg(a, "--pipeline-model-parallel-size") or 1)
+        c.set("pp_schedule", "zb-2p" if zb_2p else "zb-h1", "--enable-zero-bubble")
     elif (_size_arg(a, "--pipeline-model-parallel-size") or 1) > 1:
         c.assume(
             "pp_schedule", "1f1b", message(QT_TRANSLATE_NOOP("engine", "Megatron runs 1F1B without virtual pipeline stages"))

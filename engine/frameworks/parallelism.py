@@ -25,8 +25,11 @@ from .parallelism_row import (  # noqa: F401 - the row type and its constants ar
 ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),))
 
 _TORCH_PIPELINING = ("pipeline schedules", "torch/distributed/pipelining/schedules.py: ScheduleGPipe, Schedule1F1B, "
-                     "ScheduleInterleaved1F1B (get_schedule_class)")
-PYTORCH = Parallelism(sources=(
+                     "ScheduleInterleaved1F1B (get_schedule_class); its ScheduleInterleavedZeroBubble (several stages "
+                     "a rank) and ScheduleZBVZeroBubble (two a rank, V-shaped; pytorch/pytorch at 1fd7abc2f521 "
+                     "__all__) are not the zb-h1 / zb-2p values")
+_TORCH_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
+PYTORCH = Parallelism(pp_schedules=_TORCH_SCHEDULES, sources=(
     _TORCH_PIPELINING,
     ("parallelism", "plain PyTorch composes fully_shard (FSDP2), DTensor tensor parallelism, context_parallel (ring "
      "attention) and pipelining itself: every layout is allowed"),
@@ -45,7 +48,8 @@ _TITAN_SHARDING = (
      "CPUOffloadPolicy): weights and "
      "optimizer together, no optimizer-only offload"),
 )
-TORCHTITAN = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
+TORCHTITAN = Parallelism(pp_schedules=_TORCH_SCHEDULES, zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"),
+                         offload_names=(
     ("optimizer+params", "training.enable_cpu_offload, " + _FSDP2_OFFLOAD),), methods=(("lora", Parallelism(sources=(
     ("parallelism", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/components/lora.py: the adapters' sharding follows "
      "the base linear's tensor-parallel sharding (colwise / rowwise): allowed; no QLoRA there (no quantized base)"),
@@ -221,7 +225,8 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "forward_backward_pipelining_with_interleaving; no GPipe")
 # optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer; optimizer_offload_fraction
 # 1.0: --optimizer-offload-fraction's default (sources below)
-MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), offload_names=(
+MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"), offloads=("none", "optimizer"),
+                       offload_names=(
     ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1,
     optimizer_offload_fraction=1.0, methods=(
     ("lora", Parallelism(sources=(("parallelism", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b src/megatron/bridge/"
@@ -234,6 +239,10 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
                                                    "method itself, not a layout: engine/frameworks/runs.py MEGATRON"),))),
 ), sources=(
     _MEGATRON_SCHEDULES,
+    ("zero-bubble schedules", "not upstream Megatron-LM's: its forks' (sail-sg/zero-bubble-pipeline-parallelism at "
+     "f68d3879 megatron/arguments.py --enable-zero-bubble, --zero-bubble-max-pending-backward p (zb-h1) or 2p (zb-2p); "
+     "AMD-AGI/Primus at 78633ae7 examples/customer_package/run_qwen3_235b_a22b_pretrain_mi355x.sh PP_STRATEGY zb1p, "
+     "lines 146-190): engine/timing/zero_bubble.py"),
     ("ZeRO", "NVIDIA/Megatron-LM at d98e8a64ddf3: --use-distributed-optimizer is ZeRO-1; ZeRO-2 and ZeRO-3 are "
      "Megatron-FSDP's --data-parallel-sharding-strategy optim_grads / optim_grads_params (since d165a8548b, "
      "2025-02-26, core_v0.12.0, as --use-custom-fsdp; megatron/training/arguments.py lines 1118-1165), which "

@@ -26,6 +26,7 @@ from .parallelism.expert_parallel import all_to_all_dispatch
 from .parallelism.layout import mtp_groups, mtp_stage, trained_mtp_layers
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_gathers_per_block, sp_saves_gathered_inputs
+from .parallelism.zero_bubble import pending_w_share
 from .stage_states import StageStates, stage_states
 from .states import (
     Dtypes,
@@ -152,7 +153,7 @@ def stage_components(
     """One pipeline stage's components in display order, with its micro-batches in flight and its model states."""
     pp = s.pp
     first, last = stage == 0, stage == pp - 1
-    in_flight = micro_batches_in_flight(s, stage, spec.layers)
+    in_flight = micro_batches_in_flight(s, stage, spec.layers, pending_w_share(s, spec))
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)
     # the MTP layers Megatron trains hold their weights, gradients and optimizer states on their stage

@@ -17,6 +17,7 @@ from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEs
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
+from .parallelism.zero_bubble import pending_w_share
 from .states import StageParams, dtypes_for, layer_groups, whole_model_params
 
 GIB = 2**30
@@ -235,7 +236,7 @@ def estimate(s: Scenario) -> Estimate:
     templates: dict[tuple, StageParts] = {}
     for i, layers in enumerate(scenario_stage_ranges(s, spec.layers)):
         groups = layer_groups(s, spec, layers)
-        in_flight = micro_batches_in_flight(s, i, spec.layers)
+        in_flight = micro_batches_in_flight(s, i, spec.layers, pending_w_share(s, spec))
         key = (groups, i == 0, i == s.pp - 1, in_flight)
         if key in seen:
             prev, parts = seen[key]

@@ -8,6 +8,7 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -55,6 +56,7 @@ from .stream_waits import host_beside_streams, param_stream_seconds
 from .tp_overlap import tp_exposed_seconds, tp_layer
 from .unaligned_gemm import unaligned_gemm_rate
 from .window_attention import window_rates
+from .zero_bubble import ZERO_BUBBLE_SCHEDULES, zero_bubble_fill
 
 
 def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
@@ -110,6 +112,7 @@ class _Stage:
     layers: int  # decoder layers of the stage
     host: float = 0.0  # per micro-batch: the GPU waiting for the host's launches and syncs (host.py)
     trainable_expert: float = 0.0  # of trainable: the routed experts' (and their adapters'), per rank
+    wgrad: float = 0.0  # of compute: the weight-gradient GEMMs (a zero-bubble schedule's W pass, zero_bubble.py)
 
     @property
     def total(self) -> float:
@@ -130,7 +133,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, 0 if s.sequence_parallel or s.tp > node
                               else node, nccl_nvls(prof))  # the node's GPUs where TP all-reduces inside it
-    compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
+    compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = wgrad_total = 0.0
     paired: list[PairedLayers] = []
     groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
@@ -153,6 +156,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         rec = _recompute_seconds(sg, spec, g.moe, c) if backward else 0.0
         n = g.count
         compute += n * (fwd_c + bwd_c)
+        wgrad_total += n * wgrad if backward else 0.0
         memory += n * (fwd_m + bwd_m)
         recompute += n * rec
         fwd_total += n * (fwd_c + fwd_m)
@@ -180,6 +184,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
         compute += matmul * (3 if head_trains else 2)
+        wgrad_total += matmul if head_trains else 0.0
         memory += loss
         fwd_total += matmul + loss / 3
         bwd_total += matmul * (2 if head_trains else 1) + 2 * loss / 3
@@ -191,7 +196,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert)
+                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) -> float:
@@ -277,8 +282,12 @@ def step_time(s: Scenario) -> StepTime:
     timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, chunks) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    fill = stages_once(s, spec, listed, lambda i, r: (timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
-        s, spec, hw, prof, rates, i, r, chunks)).total) - busiest.total  # the bubble: every stage but the busiest once
+    def once(part: Callable[[_Stage], float]) -> float:  # every stage but the busiest once: the bubble's compute
+        return stages_once(s, spec, listed, lambda i, r: part(timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
+            s, spec, hw, prof, rates, i, r, chunks))) - part(busiest)
+    fill = once(lambda st: st.total)
+    if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
+        fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)

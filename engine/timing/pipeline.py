@@ -14,6 +14,7 @@ from .hardware import Hardware
 from .links import link, nvlink_domain
 from .p2p_exchange import synced_exchange_seconds, synchronised
 from .tied_embeddings import tied_embedding_seconds
+from .zero_bubble import ZERO_BUBBLE_SCHEDULES
 
 
 def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
@@ -58,7 +59,9 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
     virtual = model_chunks(s)
-    if synchronised(prof, virtual):  # every chunk's exchange exposed, each a round trip + launch (p2p_exchange.py)
+    # every chunk's exchange exposed, each a round trip + launch (p2p_exchange.py); the zero-bubble fork's schedule
+    # waits on its batch_isend_irecv requests without synchronising (zero_bubble.py)
+    if synchronised(prof, virtual) and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES:
         per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
     else:
         per_micro_batch = transfers * one + rebuilds

@@ -20,6 +20,7 @@ from typing import Protocol
 from ...frameworks.defaults import defaults_for
 from .deepspeed_partition import deepspeed_stage_counts
 from .layout import layout_stage_layers
+from .zero_bubble import ZERO_BUBBLE_SCHEDULES, zero_bubble_in_flight
 
 
 class _PipelineSettings(Protocol):
@@ -96,14 +97,17 @@ def _uneven_chunks(s: _PipelineSettings, stage: int, layers: int, chunk_forwards
     return kept / counts[stage]
 
 
-def micro_batches_in_flight(s: _PipelineSettings, stage: int, layers: int = 0) -> float:
+def micro_batches_in_flight(s: _PipelineSettings, stage: int, layers: int = 0, w_share: float = 1.0) -> float:
     """Micro-batches of the stage's whole layer set alive at its peak (fractional for interleaved chunks).
-    layers: the model's decoder layers, needed only to weigh Megatron's uneven chunks."""
+    layers: the model's decoder layers, needed only to weigh Megatron's uneven chunks; w_share: what a micro-batch
+    whose weight gradients a zero-bubble schedule defers keeps, as a share of a whole one (zero_bubble.py)."""
     if s.pp == 1:
         return 1
     ga = s.grad_accum
     if s.pp_schedule == "gpipe":
         return ga
+    if s.pp_schedule in ZERO_BUBBLE_SCHEDULES:
+        return zero_bubble_in_flight(s.pp_schedule, s.pp, stage, ga, w_share)
     if s.pp_schedule == "interleaved-1f1b" and s.vpp > 1:
         per_round = ga // max(1, ga // s.pp)
         if defaults_for(s.framework).pipeline_frees_sent_outputs:
