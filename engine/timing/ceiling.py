@@ -41,7 +41,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from ..models.architecture import ModelSpec
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, get_gpu, read_preset_json
 from ..scenario import Scenario
 from .hardware import rate_share
 from .mfu import gradient_shares
@@ -63,14 +63,27 @@ class Ceiling(NamedTuple):
 
 
 @cache
+def ceiling_format(gpu_id: str, fmt: str) -> str:
+    """The format a ceiling is filed under: fp16 with bf16 where the GPU's dense peaks of the two are one figure
+    (presets/gpus.json: A100, H100, Blackwell, CDNA3 and most others), since both run on the same tensor cores at the
+    same rate and what a run reached in one bounds the other; a GPU whose fp16 rate differs (Gaudi 3: 459 against
+    1,677 TFLOP/s) or that has no bf16 (V100, T4) keeps fp16 apart."""
+    if fmt != "fp16":
+        return fmt
+    peaks = dict(get_gpu(gpu_id).dense_peak_tflops)
+    return "bf16" if peaks.get("bf16") == peaks.get("fp16") else fmt
+
+
+@cache
 def _table() -> dict[str, Any]:
     data = read_preset_json(CEILINGS_FILE)
     by_gpu: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     by_arch: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:
-        by_gpu.setdefault((entry["gpu"], entry["format"], entry["kind"], entry["training"]), []).append(entry)
+        fmt = ceiling_format(entry["gpu"], entry["format"])
+        by_gpu.setdefault((entry["gpu"], fmt, entry["kind"], entry["training"]), []).append(entry)
         if entry["arch"] != "default":
-            by_arch.setdefault((entry["arch"], entry["format"], entry["kind"], entry["training"]), []).append(entry)
+            by_arch.setdefault((entry["arch"], fmt, entry["kind"], entry["training"]), []).append(entry)
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
 
 
@@ -150,7 +163,7 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False, froz
     a custom GPU or where no published run is at hand."""
     if gpu_id is None:
         return None
-    return _ceiling(gpu_id, arch, fmt, moe, frozen, _LEFT_OUT.get(), _MIN_SOURCES.get())
+    return _ceiling(gpu_id, arch, ceiling_format(gpu_id, fmt), moe, frozen, _LEFT_OUT.get(), _MIN_SOURCES.get())
 
 
 @cache  # the same few keys on every estimate; the table is read once (_table)
