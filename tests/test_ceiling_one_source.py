@@ -97,9 +97,9 @@ def test_mixtral_on_a100_is_held_to_the_a100_moe_runs_of_two_sources():
     """presets/mfu_ceilings.json holds two sources' A100 80GB MoE runs in bf16: ms-swift's fine-grained Qwen3-30B-A3B
     (0.1028) and FlagPerf's coarse 8-expert top-2 pretraining on Qwen1.5-1.8B's shape (tests/data/published/
     throughput/flagperf-qwen1.5-moe.json, 0.4503 in bf16 and 0.4556 in fp16 by this project's FLOPs count). Two
-    sources bind on their own, so a Mixtral plan on A100 is held to 1.1 x the better of them, below the dense runs' bound (torchtune's Llama 3.2 3B
-    with chunked cross-entropy, 0.6911, that held it while ms-swift's run was the only one). Left without either
-    source (cross-validation), the other stands alone and pools with the dense runs again."""
+    sources bind on their own, so a Mixtral plan on A100 is held to 1.1 x the better of them, below the dense runs'
+    bound (torchtune's Llama 3.2 3B with chunked cross-entropy, 0.6911, that held it while ms-swift's run was the only
+    one). Left without either source (cross-validation), the other stands alone and pools with the dense runs again."""
     # fp16 runs are filed with bf16 on the A100, whose dense peaks of the two are one figure (ceiling_format): FlagPerf's
     # fp16 run (0.4556) is its best
     a100 = [e for e in _entries() if e["gpu"] == "a100-80gb" and ceiling_format(e["gpu"], e["format"]) == "bf16"]
