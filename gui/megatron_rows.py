@@ -89,6 +89,8 @@ class MegatronRows(QObject):
             "tensorwise": self.tr("one scale per tensor, current (tensorwise)"),
             "mxfp8": self.tr("a scale per 32 values (MXFP8, Blackwell)"),
             "blockwise": self.tr("a scale per 128 values (blockwise)"),
+            "rowwise": self.tr("a scale per row of each operand (torchao rowwise)"),
+            "rowwise_with_gw_hp": self.tr("rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)"),
         }))
         form.addRow(self.tr("FP8 scaling recipe"), self.fp8_recipe)
         self.fp8_params = QCheckBox(self.tr("kept in fp8, no 16-bit copy"))

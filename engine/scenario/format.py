@@ -262,8 +262,8 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                 "MoE all-to-all beside another's compute", Flag(), applies_to=MEGATRON, affects=TIME_ONLY)
     fp8_recipe: str = key("auto", "how fp8 training scales its GEMM operands, Megatron's names: delayed (amax history), "
                           "tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 and 128x128 "
-                          "blocks); auto: the framework's default, delayed scaling in Transformer Engine and tensorwise "
-                          "in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
+                          "blocks), torchao's rowwise and rowwise_with_gw_hp; auto: the framework's default, delayed "
+                          "in Transformer Engine, tensorwise in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
     tp_only_amax_red: bool = key(False, "Megatron tp_only_amax_red: delayed fp8 scaling reduces its amaxes over the "
                                  "TP x CP ranks, not the data-parallel ones", Flag(), applies_to=MEGATRON, affects=TIME_ONLY)
     intra_node_bandwidth_bytes_per_s: float | None = key(

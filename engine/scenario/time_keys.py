@@ -13,7 +13,9 @@ from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
-FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
+# rowwise / rowwise_with_gw_hp: torchao's Float8LinearRecipeName values (torchao/float8/config.py), as torchtitan's
+# float8 recipe_name passes them on
+FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise", "rowwise", "rowwise_with_gw_hp")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
 # kernels are replayed without the host launching each one.
 CUDA_GRAPH_SCOPES = ("auto", "none", "moe-router", "attention", "layers", "full-iteration")

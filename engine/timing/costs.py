@@ -19,6 +19,7 @@ from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
+from .high_precision_wgrad import high_precision_wgrad, wgrad_seconds_16bit
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
@@ -250,12 +251,12 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
     # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)
     dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant)
-    # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
-    # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
-    # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
-    dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer
+    # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
+    # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
+    dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
+    wgrad = wgrad_seconds_16bit(spec, moe, tokens, tp, rates) if high_precision_wgrad(fp8_recipe) else dense
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
-                     elem_bwd, dense + experts_dgrad, dense + experts_wgrad, tokens * act_fwd / mem,
+                     elem_bwd, dense + experts_dgrad, wgrad + experts_wgrad, tokens * act_fwd / mem,
                      tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad, lora_bwd)
 
 

@@ -25,7 +25,9 @@ def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
         return ""
     table = efficiency()["fp8_cast_bytes"]
     key = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
-    key = key if key in table else "te-" + s.fp8_recipe
+    # a recipe the framework's library lacks: Transformer Engine's of that name, else torchao's (rowwise is torchao's)
+    key = key if key in table else next((k for k in ("te-" + s.fp8_recipe, "torchao-" + s.fp8_recipe) if k in table),
+                                        key)
     # data-centre Blackwell takes fp8 GEMM operands in any layout: Transformer Engine writes no transposed copy;
     # on CDNA3 ROCm's port runs its own cast-transpose kernel
     for prefix, gpus in (("te-nontn-", "_non_tn_gpus"), ("te-rocm-", "_rocm_te_gpus")):
