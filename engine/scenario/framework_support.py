@@ -26,7 +26,6 @@ _SENTENCES = {
     "stage": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards with {stages} only."),
     "offload": QT_TRANSLATE_NOOP("engine", "{framework} has no {offload} offload: it offloads {offloads}."),
     "no_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no CPU offload: offload {offload} cannot run in it."),
-    # FSDP's CPU offload moves the weights with the optimizer (Parallelism.fsdp_offloads, with its sources)
     # a shard group (dp_shard) at a stage where it shards over every data-parallel rank (Parallelism.shard_group_stages,
     # with its sources: engine/frameworks/shard_group_facts.py), and one that has no groups at all
     "dp_shard": QT_TRANSLATE_NOOP("engine", "{framework} shards {sharding} over every data-parallel GPU: a shard group "
@@ -34,6 +33,7 @@ _SENTENCES = {
                                             "{group_stages} only."),
     "no_dp_shard": QT_TRANSLATE_NOOP("engine", "{framework} has no shard groups: {sharding} spans every data-parallel "
                                                "GPU, so a shard group of {group} GPUs cannot run in it."),
+    # FSDP's CPU offload moves the weights with the optimizer (Parallelism.fsdp_offloads, with its sources)
     "fsdp_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no optimizer-only offload with FSDP: FSDP's CPU offload "
                                                 "moves the weights and gradients with the optimizer (offload "
                                                 "optimizer+params); ZeRO-3 offloads the optimizer alone."),
