@@ -31,7 +31,9 @@ from .words import field_label
 
 MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # cannot_run names about two settings together -> the controls each marks
-MARKS = {"fsdp_offload": ("offload", "zero")}  # FSDP has no optimizer-only offload (Parallelism.fsdp_offloads)
+# FSDP has no optimizer-only offload (Parallelism.fsdp_offloads); a shard group the framework does not run at the
+# sharding stage (Parallelism.shard_group_stages) marks the sharding list too (the shard-group row marks itself)
+MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",)}
 
 
 class ParallelLimits(QObject):

@@ -6,7 +6,12 @@ groups check_shard_group takes: every rank ("all", the key's 0) and each divisor
 
 A tp, pp, cp or GPU count change that leaves the group dividing no more is settled as the window settles a virtual
 pipeline size or an expert-parallel degree that no longer fits (gui/conflicts.py): the group is lowered in the same
-undo step to the nearest smaller group that divides, or to all GPUs, and the window says so."""
+undo step to the nearest smaller group that divides, or to all GPUs, and the window says so.
+
+A group the scenario's framework does not run at its sharding stage (engine/frameworks/shard_group_facts.py: DeepSpeed's
+MiCS is ZeRO-3's only, OpenRLHF has none ...) is marked as gui/parallel_limits.py marks a setting its framework cannot
+run: the value kept, the row in the warning colour, the estimate's sentence (engine/scenario/framework_support.py) as
+its tooltip."""
 
 from __future__ import annotations
 
@@ -18,8 +23,11 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
+from engine.scenario.framework_support import cannot_run, unsupported_settings
 from engine.scenario.shard_group import ALL_RANKS
 
+from .i18n import tr_message
+from .theme import restyle, text_colour
 from .widgets import ValueCombo
 from .words import field_label
 
@@ -45,6 +53,7 @@ class ShardGroupRow(QObject):
             "groups; each GPU holds a larger share of the state (more memory). \"all\" shards over every "
             "data-parallel GPU (torchtitan data_parallel_shard_degree, FSDP HYBRID_SHARD, Megatron "
             "--num-distributed-optimizer-instances, DeepSpeed mics_shard_size).")
+        self._tip = tip
         self.combo.setToolTip(tip)
         row = form.getWidgetPosition(after)[0] + 1
         form.insertRow(row, field_label("dp_shard"), self.combo)
@@ -64,3 +73,18 @@ class ShardGroupRow(QObject):
             self.combo.set_items(items)
         self.combo.set_value(s.dp_shard)
         self._form.setRowVisible(self.combo, s.effective_zero > 0 and ranks > 1)
+        self._mark(self.sentence(s))
+
+    @staticmethod
+    def sentence(s: Scenario) -> str:
+        """The estimate's sentence where s's framework does not run s's group at its stage, else ""."""
+        names = cannot_run(s)
+        return tr_message(unsupported_settings(s)[names.index("dp_shard")]) if "dp_shard" in names else ""
+
+    def _mark(self, sentence: str) -> None:
+        """The row in the warning colour with the sentence as tooltip, or as it was (parallel_limits.py's _mark)."""
+        label = self._form.labelForField(self.combo)
+        colour = f"color: {text_colour('tight')};"
+        for w in (self.combo, label) if label is not None else (self.combo,):
+            w.setToolTip(sentence or self._tip)
+            restyle(w, "" if not sentence else f"QComboBox {{ {colour} }}" if w is self.combo else colour)

@@ -13,14 +13,10 @@ further limits of that method, each with its source; a method without an entry r
 
 from __future__ import annotations
 
-from .parallelism_row import (  # noqa: F401 - the row type and its constants are part of this face
-    ALL_OFFLOADS,
-    ALL_SCHEDULES,
-    ALL_STAGES,
-    FSDP,
-    FSDP_STAGES,
-    Parallelism,
-)
+from . import shard_group_facts as sg
+
+# the row type and its constants are part of this face
+from .parallelism_row import ALL_OFFLOADS, ALL_SCHEDULES, ALL_STAGES, FSDP, FSDP_STAGES, Parallelism  # noqa: F401
 
 ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),))
 
@@ -401,7 +397,6 @@ NEMO_RL = Parallelism(pp_schedules=(), zero_stages=FSDP_STAGES, offloads=("none"
     ("tensor, context, expert", _NEMO_RL_MESH + ": dtensor_cfg tensor_parallel_size, context_parallel_size, "
      "expert_parallel_size"),
 ))
-POST_TRAINING = {"trl": TRL, "verl": VERL, "openrlhf": OPENRLHF, "ms-swift": MS_SWIFT, "nemo-rl": NEMO_RL}
 # NeMo AutoModel's own recipes (the nemo-automodel-te row): FSDP2, tensor, context, expert and pipeline parallelism
 NEMO_AUTOMODEL = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
     ("optimizer+params", "offload_policy, " + _FSDP2_OFFLOAD),), sources=(
@@ -417,3 +412,16 @@ NEMO_AUTOMODEL = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimiz
      "context_parallel/sharder.py create_context_parallel_ctx (torch's context_parallel), mesh_utils.py line 410 "
      "the MoE mesh ('ep_shard', 'ep')"),
 ))
+# the stages each shards within groups of fewer than all data-parallel ranks at (dp_shard), with their sources:
+# engine/frameworks/shard_group_facts.py (PYTORCH, ANY: every stage, as their other facts)
+HUGGINGFACE, TRL = sg.grouped(HUGGINGFACE, sg.HUGGINGFACE), sg.grouped(TRL, sg.TRAINER)
+MS_SWIFT, TORCHTITAN = sg.grouped(MS_SWIFT, sg.TRAINER), sg.grouped(TORCHTITAN, sg.TORCHTITAN)
+TORCHTUNE, OLMO_CORE = sg.grouped(TORCHTUNE, sg.TORCHTUNE), sg.grouped(OLMO_CORE, sg.OLMO_CORE)
+LITGPT, VERL, NEMO_RL = sg.grouped(LITGPT, sg.LITGPT), sg.grouped(VERL, sg.VERL), sg.grouped(NEMO_RL, sg.NEMO_RL)
+NEMO_AUTOMODEL, UNSLOTH = sg.grouped(NEMO_AUTOMODEL, sg.NEMO_AUTOMODEL), sg.grouped(UNSLOTH, sg.UNSLOTH)
+DEEPSPEED, DEEPSPEED_2022 = sg.grouped(DEEPSPEED, sg.DEEPSPEED), sg.grouped(DEEPSPEED_2022, sg.DEEPSPEED_2022)
+DEEPSPEED_2021, OPENRLHF = sg.grouped(DEEPSPEED_2021, sg.DEEPSPEED_2021), sg.grouped(OPENRLHF, sg.OPENRLHF)
+MEGATRON, MEGATRON_2022 = sg.grouped(MEGATRON, sg.MEGATRON), sg.grouped(MEGATRON_2022, sg.MEGATRON_2022)
+MEGATRON_2021, INTERNEVO = sg.grouped(MEGATRON_2021, sg.MEGATRON_2021), sg.grouped(INTERNEVO, sg.INTERNEVO)
+ALEPH_ALPHA_SCALING = sg.grouped(ALEPH_ALPHA_SCALING, sg.ALEPH_ALPHA_SCALING)
+POST_TRAINING = {"trl": TRL, "verl": VERL, "openrlhf": OPENRLHF, "ms-swift": MS_SWIFT, "nemo-rl": NEMO_RL}

@@ -14,6 +14,10 @@ FSDP = 3  # FSDP full sharding shards as ZeRO-3 does (Scenario.effective_zero)
 # stage 3 with the scenario's reshard_after_forward key off, not stage 2: the weights stay sharded between steps
 ALL_STAGES = (0, 1, 2, 3)
 FSDP_STAGES = (0, 3)  # a framework whose only sharding is FSDP (and plain data parallelism)
+# the sharding stages at which a framework may shard within groups smaller than the data-parallel ranks (the scenario's
+# dp_shard, engine/scenario/shard_group.py: HSDP, MiCS, Megatron's optimizer instances, InternEvo's zero1): every stage
+# where not read
+SHARD_GROUP_STAGES = (1, 2, 3)
 # the scenario format's offload kinds (engine/scenario/format.py OFFLOADS, repeated here as ALL_SCHEDULES is)
 ALL_OFFLOADS = ("none", "optimizer", "optimizer+params")
 
@@ -58,6 +62,10 @@ class Parallelism:
     # which a plan that offloads writes where the scenario's is 0; 0: the offload key alone, the whole optimizer
     # (DeepSpeed's ZeRO-Offload); Megatron's fractional HybridDeviceOptimizer sets its CLI default in its row
     optimizer_offload_fraction: float = 0.0
+    # the effective sharding stages (ALL_STAGES' meaning, 3 for FSDP) at which it shards within a group of fewer than
+    # all data-parallel ranks and replicates across the groups (the scenario's dp_shard); () : no such group, its
+    # sharding spans every data-parallel rank. Its source is the row's "shard group" fact ("not read": every stage)
+    shard_group_stages: tuple[int, ...] = SHARD_GROUP_STAGES
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""
@@ -76,7 +84,13 @@ class Parallelism:
                            tuple(o for o in self.one_gpu_offloads if o in row.one_gpu_offloads or o in row.offloads),
                            self.offload_names, (*self.sources, *row.sources),
                            optimizer_offload_stage=self.optimizer_offload_stage, fsdp_offloads=self.fsdp_offloads,
-                           optimizer_offload_fraction=self.optimizer_offload_fraction)
+                           optimizer_offload_fraction=self.optimizer_offload_fraction,
+                           shard_group_stages=tuple(z for z in self.shard_group_stages if z in row.shard_group_stages))
+
+    def runs_shard_group(self, stage: int) -> bool:
+        """Whether it shards within groups smaller than the data-parallel ranks at this effective stage (dp_shard);
+        stage 0 shards nothing, so any group is moot there and runs."""
+        return stage == 0 or stage in self.shard_group_stages
 
     def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
                    method: str, offload: str = "none", dp: int = 2) -> tuple[str, ...]:

@@ -13,14 +13,19 @@ _init_process_group_state_for_hybrid_shard: _init_intra_and_inter_node_groups(de
 state._device_handle.device_count()), one shard group a node) and OLMo-core (num_replicas = nodes). Its gathers
 and reduce-scatters stay in the node, the reduced shard is all-reduced across nodes, and each GPU keeps one node's
 share of the states instead of the whole world's.
+
+Only a group the framework runs at the layout's sharding stage is tried or kept (Parallelism.shard_group_stages, each
+framework's with its source: engine/frameworks/shard_group_facts.py; DeepSpeed's MiCS is ZeRO-3's, InternEvo's zero1
+ZeRO-1's, OpenRLHF and Aleph Alpha have none): elsewhere the layout shards over every rank.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..frameworks.parallelism_row import effective_stage
 from ..scenario import Scenario
-from ..scenario.framework_support import distributed_optimizer_counts
+from ..scenario.framework_support import capabilities, distributed_optimizer_counts, runs_shard_group
 from ..scenario.shard_group import ALL_RANKS
 
 
@@ -41,9 +46,20 @@ def node_shard_group(gpus_per_node: int, tp: int, ranks: int) -> int:
 
 
 def with_fitted_shard_group(s: Scenario) -> Scenario:
-    """s (made with_unchecked, its layout changed) with a shard group its ranks run (fitted_shard_group)."""
+    """s (made with_unchecked, its layout changed) with a shard group its ranks run (fitted_shard_group) and its
+    framework runs at s's sharding stage (framework_support.runs_shard_group), else over every rank."""
     group = fitted_shard_group(s.dp_shard, s.dp * s.cp)
-    return s if group == s.dp_shard else s.with_unchecked(dp_shard=group)
+    out = s if group == s.dp_shard else s.with_unchecked(dp_shard=group)
+    return out if runs_shard_group(out) else out.with_unchecked(dp_shard=ALL_RANKS)
+
+
+def layout_shard_group(s: Scenario, ranks: int, zero_stage: int, fsdp: bool) -> int:
+    """The throughput search's group for a layout of s over ranks data-parallel x context-parallel GPUs sharded as
+    zero_stage / fsdp: s's own where it still divides (fitted_shard_group) and the framework runs a group at that
+    stage, else every rank."""
+    group = fitted_shard_group(s.dp_shard, ranks)
+    stage = effective_stage(zero_stage, fsdp, distributed_optimizer_counts(s))
+    return group if group == ALL_RANKS or capabilities(s).runs_shard_group(stage) else ALL_RANKS
 
 
 def hybrid_sharding(s: Scenario, zero_stage: int, fsdp: bool) -> bool:
@@ -51,8 +67,11 @@ def hybrid_sharding(s: Scenario, zero_stage: int, fsdp: bool) -> bool:
     FSDP2's 2-D mesh; DeepSpeed's MiCS, a ZeRO-3 partitioner, deepspeed/runtime/zero/mics.py MiCS_Init subclasses
     zero.Init) and Megatron's distributed optimizer (--num-distributed-optimizer-instances). DeepSpeed's ZeRO-1 and
     2 have no shard group smaller than the data-parallel ranks (ZeRO++'s hpZ partitions a second copy of the
-    weights only), so a ZeRO-1/2 layout is not offered one."""
-    return fsdp or zero_stage == 3 or distributed_optimizer_counts(s)
+    weights only), so a ZeRO-1/2 layout is not offered one; nor a stage at which s's framework runs no group
+    (Parallelism.shard_group_stages: OpenRLHF's ZeRO-3, written without mics_shard_size)."""
+    sharded = distributed_optimizer_counts(s)
+    return (fsdp or zero_stage == 3 or sharded) and capabilities(s).runs_shard_group(
+        effective_stage(zero_stage, fsdp, sharded))
 
 
 def node_group_layouts(s: Scenario, layouts: list[dict[str, Any]], best: list[dict[str, Any]]) -> list[dict[str, Any]]:

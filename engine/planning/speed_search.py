@@ -44,7 +44,7 @@ from .search_candidates import (
     searchable,
     timed,
 )
-from .shard_group_choice import fitted_shard_group, node_group_layouts
+from .shard_group_choice import layout_shard_group, node_group_layouts
 from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
 TPS = (1, 2, 4, 8)
@@ -135,8 +135,6 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
-                # s's group where it still divides, else all ranks (a scenario without one: no key, layouts as before)
-                group = {"dp_shard": fitted_shard_group(s.dp_shard, dp * cp)} if s.dp_shard else {}
                 per_replica = global_batch // dp
                 schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
                                                  for v, layout in virtual_stages(s, pp, spec.layers, counted)]
@@ -150,6 +148,9 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                         continue
                     for ep in eps:
                         for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
+                            # s's group where it still divides and the framework runs one at this stage, else all
+                            # ranks (a scenario without one: no key, layouts as before)
+                            group = {"dp_shard": layout_shard_group(s, dp * cp, zero, fsdp)} if s.dp_shard else {}
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    **group, "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
                                    **layout, "_per_replica": per_replica, "_micro": micro}

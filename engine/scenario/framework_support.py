@@ -11,6 +11,7 @@ from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism import ANY, Parallelism
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .format import Scenario
+from .shard_group import shard_replicas
 
 _SENTENCES = {
     "pp": QT_TRANSLATE_NOOP("engine", "{framework} has no pipeline parallelism: pp {pp} cannot run in it."),
@@ -25,6 +26,13 @@ _SENTENCES = {
     "stage": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards with {stages} only."),
     "offload": QT_TRANSLATE_NOOP("engine", "{framework} has no {offload} offload: it offloads {offloads}."),
     "no_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no CPU offload: offload {offload} cannot run in it."),
+    # a shard group (dp_shard) at a stage where it shards over every data-parallel rank (Parallelism.shard_group_stages,
+    # with its sources: engine/frameworks/shard_group_facts.py), and one that has no groups at all
+    "dp_shard": QT_TRANSLATE_NOOP("engine", "{framework} shards {sharding} over every data-parallel GPU: a shard group "
+                                            "of {group} GPUs cannot run in it; it shards within groups with "
+                                            "{group_stages} only."),
+    "no_dp_shard": QT_TRANSLATE_NOOP("engine", "{framework} has no shard groups: {sharding} spans every data-parallel "
+                                               "GPU, so a shard group of {group} GPUs cannot run in it."),
     # FSDP's CPU offload moves the weights with the optimizer (Parallelism.fsdp_offloads, with its sources)
     "fsdp_offload": QT_TRANSLATE_NOOP("engine", "{framework} has no optimizer-only offload with FSDP: FSDP's CPU offload "
                                                 "moves the weights and gradients with the optimizer (offload "
@@ -88,7 +96,17 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
                         s.dp, s.checkpointing, s.world_size, s.fsdp)
     if not defaults_for(s.framework).runs.runs_recompute(s.checkpointing, s.recompute_num_layers, s.recompute_method):
         names += ("recompute_method",)
+    # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
+    if s.dp_shard and "zero" not in names and not runs_shard_group(s):
+        names += ("dp_shard",)
     return names
+
+
+def runs_shard_group(s: Scenario) -> bool:
+    """Whether s's framework runs s's shard group (dp_shard) at s's sharding stage (Parallelism.runs_shard_group): true
+    where s has no group smaller than its data-parallel x context-parallel ranks, or shards nothing, or is served."""
+    return (s.workload == "inference" or shard_replicas(s) == 1
+            or capabilities(s).runs_shard_group(s.effective_zero))
 
 
 @lru_cache(maxsize=4096)  # every estimate asks (for its warnings): the answer is the row's
@@ -169,6 +187,10 @@ def unsupported_settings(s: Scenario) -> list[Message]:
             name = "stage"
         elif name == "offload" and not offloads:
             name = "no_offload"
+        elif name == "dp_shard":
+            name = "dp_shard" if caps.shard_group_stages else "no_dp_shard"
+            fields.update(group=s.dp_shard, group_stages=", ".join(sharding_name(caps, z)
+                                                                   for z in caps.shard_group_stages))
         text = (_SENTENCES[name] if name in own or name not in _WITH_METHOD else _QLORA_TP if name == "tp" and base_4bit
                 else _WITH_METHOD[name])
         out.append(message(text, **{k: v for k, v in fields.items() if "{" + k + "}" in text}))

@@ -12,7 +12,13 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import check_consistency
 from .format import Scenario, file_form, resolve_model
-from .framework_support import cannot_run, capabilities, distributed_optimizer_counts, unsupported_settings
+from .framework_support import (
+    cannot_run,
+    capabilities,
+    distributed_optimizer_counts,
+    runs_shard_group,
+    unsupported_settings,
+)
 
 # a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
 _FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
@@ -110,6 +116,12 @@ def _layout(s: Scenario, fix: dict[str, Any], reasons: tuple[Message, ...]) -> R
     r = s.with_unchecked(**fix)
     if r.dp != s.dp:  # the global batch kept, as the searches keep it when they change dp (exactly where it divides)
         r = r.with_unchecked(grad_accum=max(1, s.grad_accum * s.dp // r.dp))
+    # a shard group the framework does not run at the (new) stage, or that the new ranks no longer divide (a pipeline
+    # folded): over every rank, as the searches settle it (engine/planning/shard_group_choice.py); a stage fixed to
+    # one it runs a group at (torchtitan's ZeRO-2 to FSDP) keeps it
+    if r.dp_shard and ((r.dp * r.cp) % r.dp_shard or not runs_shard_group(r)):
+        fix = {**fix, "dp_shard": 0}
+        r = r.with_unchecked(dp_shard=0)
     try:  # a layout the scenario's own checks refuse is none (none of the searches proposes one either)
         check_consistency(r, resolve_model(r))
     except ScenarioError:

@@ -10064,6 +10064,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{framework} 在 FSDP 下没有仅卸载优化器的方式：FSDP 的 CPU 卸载会把权重和梯度连同优化器一起移到 CPU（offload optimizer+params）；ZeRO-3 可只卸载优化器。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <source>{framework} shards {sharding} over every data-parallel GPU: a shard group of {group} GPUs cannot run in it; it shards within groups with {group_stages} only.</source>
+        <translation>{framework} 的 {sharding} 在所有数据并行 GPU 上分片：无法运行 {group} 块 GPU 的分片组；它只在 {group_stages} 下于组内分片。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="35"/>
+        <source>{framework} has no shard groups: {sharding} spans every data-parallel GPU, so a shard group of {group} GPUs cannot run in it.</source>
+        <translation>{framework} 没有分片组：{sharding} 覆盖所有数据并行 GPU，因此无法运行 {group} 块 GPU 的分片组。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/framework_support.py" line="35"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
