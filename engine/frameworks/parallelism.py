@@ -14,9 +14,10 @@ further limits of that method, each with its source; a method without an entry r
 from __future__ import annotations
 
 from . import shard_group_facts as sg
+from .nemo_fsdp2_rows import NEMO_AUTOMODEL, NEMO_RL
 
 # the row type and its constants are part of this face
-from .parallelism_row import ALL_OFFLOADS, ALL_SCHEDULES, ALL_STAGES, FSDP, FSDP_STAGES, Parallelism  # noqa: F401
+from .parallelism_row import ALL_OFFLOADS, ALL_SCHEDULES, ALL_STAGES, FSDP, FSDP2_OFFLOAD, FSDP_STAGES, Parallelism  # noqa: F401
 
 ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),))
 
@@ -32,7 +33,6 @@ PYTORCH = Parallelism(pp_schedules=_TORCH_SCHEDULES, sources=(
 ))
 # FSDP2 is torchtitan's only sharding (and torchtune's, OLMo-core's, NeMo AutoModel's): it offloads through FSDP2's
 # CPUOffloadPolicy, parameters, gradients and the optimizer step together, never the optimizer alone
-_FSDP2_OFFLOAD = "FSDP2 CPUOffloadPolicy"
 _TITAN_SHARDING = (
     ("ZeRO", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/models/llama3/parallelize.py line 63: fully_shard over "
      "the ['dp_replicate', 'fsdp'] (HSDP) or ['fsdp'] mesh, FSDP2 its only sharding, plain data parallelism where "
@@ -46,7 +46,7 @@ _TITAN_SHARDING = (
 )
 TORCHTITAN = Parallelism(pp_schedules=_TORCH_SCHEDULES, zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"),
                          offload_names=(
-    ("optimizer+params", "training.enable_cpu_offload, " + _FSDP2_OFFLOAD),), methods=(("lora", Parallelism(sources=(
+    ("optimizer+params", "training.enable_cpu_offload, " + FSDP2_OFFLOAD),), methods=(("lora", Parallelism(sources=(
     ("parallelism", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/components/lora.py: the adapters' sharding follows "
      "the base linear's tensor-parallel sharding (colwise / rowwise): allowed; no QLoRA there (no quantized base)"),
 ))),), sources=(
@@ -134,7 +134,7 @@ _TORCHTUNE_LORA = Parallelism(tensor=False, sources=(
 TORCHTUNE = Parallelism(pp_schedules=(), expert=False, zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"),
                         one_gpu_offloads=("optimizer",), offload_names=(
                             ("optimizer", "torchao CPUOffloadOptimizer"),
-                            ("optimizer+params", "fsdp_cpu_offload, " + _FSDP2_OFFLOAD)),
+                            ("optimizer+params", "fsdp_cpu_offload, " + FSDP2_OFFLOAD)),
                         methods=(("lora", _TORCHTUNE_LORA), ("qlora", _TORCHTUNE_LORA)), sources=(
     ("ZeRO", "pytorch/torchtune at bd2a0fc7c314 recipes/full_finetune_distributed.py lines 56-62 (lora_finetune_"
      "distributed.py lines 52-58): 'training with FSDP2', fsdp_reshard_after_forward False 'corresponds to "
@@ -380,37 +380,6 @@ MS_SWIFT = Parallelism(pp_schedules=(), expert=False, methods=(("lora", _SWIFT_L
      "(zigzag_ring_flash_attn_varlen_func, line 209)"),
     ("expert", "ms-swift 3602360a5623: expert parallelism only in swift/megatron (the megatron row); none in its "
      "transformers trainers, and the Hugging Face row's: " + _HF_EXPERT[1]),
-))
-_NEMO_RL_MESH = ("NVIDIA-NeMo/RL at 7ea279abfbeb nemo_rl/models/automodel/setup.py lines 461-465 and 506-515 "
-                 "(setup_distributed, the DTensor policy worker v2's, dtensor_policy_worker_v2.py line 296; "
-                 "examples/configs/grpo_math_1B.yaml line 142 dtensor_cfg _v2 true): "
-                 "nemo_automodel's create_device_mesh(tp_size, pp_size=1, cp_size, ep_size)")
-NEMO_RL = Parallelism(pp_schedules=(), zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
-    ("optimizer+params", "dtensor_cfg.cpu_offload, " + _FSDP2_OFFLOAD),), sources=(
-    ("ZeRO", "NeMo-RL 7ea279abfbeb nemo_rl/models/automodel/setup.py lines 464-489: FSDP2 over the data-parallel "
-     "ranks, dtensor_cfg.dp_replicate_size of them replicated (HSDP; all of them: plain data parallelism): no ZeRO-1 "
-     "or ZeRO-2 stage"),
-    ("offload", "NeMo-RL 7ea279abfbeb setup.py line 489: dtensor_cfg.cpu_offload is FSDP2's CPUOffloadPolicy "
-     "(weights, gradients and optimizer together); lines 499-503 raise NotImplementedError on one GPU (a limit on "
-     "the GPU count, not modelled)"),
-    ("pipeline schedules", _NEMO_RL_MESH + ": no pipeline (pipelines are its Megatron worker's)"),
-    ("tensor, context, expert", _NEMO_RL_MESH + ": dtensor_cfg tensor_parallel_size, context_parallel_size, "
-     "expert_parallel_size"),
-))
-# NeMo AutoModel's own recipes (the nemo-automodel-te row): FSDP2, tensor, context, expert and pipeline parallelism
-NEMO_AUTOMODEL = Parallelism(zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"), offload_names=(
-    ("optimizer+params", "offload_policy, " + _FSDP2_OFFLOAD),), sources=(
-    ("ZeRO, offload", "NVIDIA-NeMo/Automodel at 36044ad3d139 nemo_automodel/components/distributed/config.py lines "
-     "261, 314: FSDP2's offload_policy (CPUOffloadPolicy); distributed/ddp.py line 37 DDPManager: FSDP2 or plain "
-     "data parallelism, no ZeRO-1 or ZeRO-2 stage"),
-    ("pipeline schedules", "NVIDIA-NeMo/Automodel at 36044ad3d139 nemo_automodel/components/distributed/pipelining/"
-     "config.py lines 51-53 pp_schedule '1f1b', 'gpipe', 'interleaved_1f1b', ... through torch's get_schedule_class "
-     "(functional.py line 649)"),
-    ("ZeRO with PP", "Automodel 36044ad3d139 components/distributed/parallelizer.py lines 316 and 685-686: FSDP2 with "
-     "a pipeline keeps the layers' weights gathered (reshard_after_forward False), it does not refuse it"),
-    ("tensor, context, expert", "Automodel 36044ad3d139 components/distributed/parallelizer.py (tp plans), "
-     "context_parallel/sharder.py create_context_parallel_ctx (torch's context_parallel), mesh_utils.py line 410 "
-     "the MoE mesh ('ep_shard', 'ep')"),
 ))
 # the stages each shards within groups of fewer than all data-parallel ranks at (dp_shard), with their sources:
 # engine/frameworks/shard_group_facts.py (PYTORCH, ANY: every stage, as their other facts)

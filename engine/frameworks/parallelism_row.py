@@ -20,6 +20,7 @@ FSDP_STAGES = (0, 3)  # a framework whose only sharding is FSDP (and plain data 
 SHARD_GROUP_STAGES = (1, 2, 3)
 # the scenario format's offload kinds (engine/scenario/format.py OFFLOADS, repeated here as ALL_SCHEDULES is)
 ALL_OFFLOADS = ("none", "optimizer", "optimizer+params")
+FSDP2_OFFLOAD = "FSDP2 CPUOffloadPolicy"  # FSDP2's offload (weights, gradients, optimizer), as the rows name it
 
 
 def effective_stage(zero_stage: int, fsdp: bool, optimizer_sharded: bool = False) -> int:

@@ -3026,17 +3026,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="57"/>
+        <location filename="../parallel_limits.py" line="59"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="58"/>
+        <location filename="../parallel_limits.py" line="60"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="59"/>
+        <location filename="../parallel_limits.py" line="61"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
@@ -3045,98 +3045,98 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="60"/>
+        <location filename="../parallel_limits.py" line="62"/>
         <source>zero bubble ZB-1p: 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-1p：与 1F1B 相同的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="61"/>
+        <location filename="../parallel_limits.py" line="63"/>
         <source>zero bubble ZB-2p: about twice the activations</source>
         <translation>零气泡 ZB-2p：约两倍的激活</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="75"/>
+        <location filename="../parallel_limits.py" line="77"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none.</source>
         <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="83"/>
+        <location filename="../parallel_limits.py" line="85"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="107"/>
+        <location filename="../parallel_limits.py" line="109"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="108"/>
+        <location filename="../parallel_limits.py" line="110"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="110"/>
+        <location filename="../parallel_limits.py" line="112"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="111"/>
+        <location filename="../parallel_limits.py" line="113"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="116"/>
+        <location filename="../parallel_limits.py" line="118"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="118"/>
+        <location filename="../parallel_limits.py" line="120"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="119"/>
+        <location filename="../parallel_limits.py" line="121"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="119"/>
+        <location filename="../parallel_limits.py" line="121"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="120"/>
+        <location filename="../parallel_limits.py" line="122"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="120"/>
+        <location filename="../parallel_limits.py" line="122"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="122"/>
+        <location filename="../parallel_limits.py" line="124"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="124"/>
+        <location filename="../parallel_limits.py" line="126"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="125"/>
+        <location filename="../parallel_limits.py" line="127"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="139"/>
+        <location filename="../parallel_limits.py" line="141"/>
         <source>%1 runs only this pipeline schedule (%2).</source>
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="149"/>
-        <location filename="../parallel_limits.py" line="168"/>
+        <location filename="../parallel_limits.py" line="151"/>
+        <location filename="../parallel_limits.py" line="170"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -4452,12 +4452,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ShardGroupRow</name>
     <message>
-        <location filename="../shard_group_row.py" line="42"/>
+        <location filename="../shard_group_row.py" line="50"/>
         <source>HSDP / hybrid ZeRO: the GPUs each ZeRO / FSDP shard group spans. The training state is sharded within each group and copied across the groups: the gathers and reduce-scatters run among fewer GPUs, inside a node over NVLink when the group fits one (faster), then one all-reduce of each shard across the groups; each GPU holds a larger share of the state (more memory). &quot;all&quot; shards over every data-parallel GPU (torchtitan data_parallel_shard_degree, FSDP HYBRID_SHARD, Megatron --num-distributed-optimizer-instances, DeepSpeed mics_shard_size).</source>
         <translation>HSDP / 混合 ZeRO：每个 ZeRO / FSDP 分片组包含的 GPU 数。训练状态在组内分片、在组间复制：all-gather 和 reduce-scatter 在更少的 GPU 之间进行，组能放进一个节点时走节点内 NVLink（更快），之后每个分片在组间做一次 all-reduce；每块 GPU 保存更大份额的状态（更多显存）。&quot;全部&quot;表示在所有数据并行 GPU 上分片（torchtitan data_parallel_shard_degree、FSDP HYBRID_SHARD、Megatron --num-distributed-optimizer-instances、DeepSpeed mics_shard_size）。</translation>
     </message>
     <message>
-        <location filename="../shard_group_row.py" line="58"/>
+        <location filename="../shard_group_row.py" line="67"/>
         <source>all (%1 GPUs)</source>
         <translation>全部（%1 块 GPU）</translation>
     </message>
@@ -10009,172 +10009,172 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="16"/>
+        <location filename="../../engine/scenario/framework_support.py" line="17"/>
         <source>{framework} has no pipeline parallelism: pp {pp} cannot run in it.</source>
         <translation>{framework} 没有流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="17"/>
+        <location filename="../../engine/scenario/framework_support.py" line="18"/>
         <source>{framework} has no {schedule} pipeline schedule: it runs {schedules}.</source>
         <translation>{framework} 没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="18"/>
+        <location filename="../../engine/scenario/framework_support.py" line="19"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}): with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 无法在流水线并行（pp {pp}）下同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="20"/>
+        <location filename="../../engine/scenario/framework_support.py" line="21"/>
         <source>{framework} has no {sharding}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="21"/>
+        <location filename="../../engine/scenario/framework_support.py" line="22"/>
         <source>{framework} has no tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 没有张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="22"/>
+        <location filename="../../engine/scenario/framework_support.py" line="23"/>
         <source>{framework} has no ring context parallelism: cp {cp} cannot run in it.</source>
         <translation>{framework} 没有环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="23"/>
+        <location filename="../../engine/scenario/framework_support.py" line="24"/>
         <source>{framework} has no expert parallelism: ep {ep} cannot run in it.</source>
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="25"/>
+        <location filename="../../engine/scenario/framework_support.py" line="26"/>
         <source>{framework} has no {sharding}: it shards with {stages} only.</source>
         <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="26"/>
+        <location filename="../../engine/scenario/framework_support.py" line="27"/>
         <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
         <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="27"/>
+        <location filename="../../engine/scenario/framework_support.py" line="28"/>
         <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
         <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="29"/>
+        <location filename="../../engine/scenario/framework_support.py" line="37"/>
         <source>{framework} has no optimizer-only offload with FSDP: FSDP&apos;s CPU offload moves the weights and gradients with the optimizer (offload optimizer+params); ZeRO-3 offloads the optimizer alone.</source>
         <translation>{framework} 在 FSDP 下没有仅卸载优化器的方式：FSDP 的 CPU 卸载会把权重和梯度连同优化器一起移到 CPU（offload optimizer+params）；ZeRO-3 可只卸载优化器。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <location filename="../../engine/scenario/framework_support.py" line="31"/>
         <source>{framework} shards {sharding} over every data-parallel GPU: a shard group of {group} GPUs cannot run in it; it shards within groups with {group_stages} only.</source>
         <translation>{framework} 的 {sharding} 在所有数据并行 GPU 上分片：无法运行 {group} 块 GPU 的分片组；它只在 {group_stages} 下于组内分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="35"/>
+        <location filename="../../engine/scenario/framework_support.py" line="34"/>
         <source>{framework} has no shard groups: {sharding} spans every data-parallel GPU, so a shard group of {group} GPUs cannot run in it.</source>
         <translation>{framework} 没有分片组：{sharding} 覆盖所有数据并行 GPU，因此无法运行 {group} 块 GPU 的分片组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="35"/>
+        <location filename="../../engine/scenario/framework_support.py" line="43"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="37"/>
+        <location filename="../../engine/scenario/framework_support.py" line="45"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="39"/>
+        <location filename="../../engine/scenario/framework_support.py" line="47"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="42"/>
+        <location filename="../../engine/scenario/framework_support.py" line="50"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="44"/>
+        <location filename="../../engine/scenario/framework_support.py" line="52"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="46"/>
+        <location filename="../../engine/scenario/framework_support.py" line="54"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="48"/>
+        <location filename="../../engine/scenario/framework_support.py" line="56"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="53"/>
+        <location filename="../../engine/scenario/framework_support.py" line="61"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="56"/>
+        <location filename="../../engine/scenario/framework_support.py" line="64"/>
         <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
         <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="58"/>
+        <location filename="../../engine/scenario/framework_support.py" line="66"/>
         <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
         <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="61"/>
+        <location filename="../../engine/scenario/framework_support.py" line="69"/>
         <source>{framework} recomputes every layer or none: recomputing {n} layers per stage cannot run in it.</source>
         <translation>{framework} 要么重算每一层，要么都不重算：无法在其中每个阶段只重算 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="63"/>
+        <location filename="../../engine/scenario/framework_support.py" line="71"/>
         <source>{framework} has no recompute method &quot;{method}&quot;: it runs {methods}.</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="65"/>
+        <location filename="../../engine/scenario/framework_support.py" line="73"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="66"/>
+        <location filename="../../engine/scenario/framework_support.py" line="74"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="67"/>
+        <location filename="../../engine/scenario/framework_support.py" line="75"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="19"/>
+        <location filename="../../engine/scenario/runnable.py" line="25"/>
         <source>set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="20"/>
+        <location filename="../../engine/scenario/runnable.py" line="26"/>
         <source>Set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="21"/>
+        <location filename="../../engine/scenario/runnable.py" line="27"/>
         <source>with {settings}, so {framework} can run the layout</source>
         <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="23"/>
+        <location filename="../../engine/scenario/runnable.py" line="29"/>
         <source>set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="24"/>
+        <location filename="../../engine/scenario/runnable.py" line="30"/>
         <source>Set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="25"/>
+        <location filename="../../engine/scenario/runnable.py" line="31"/>
         <source>with {settings}, so {framework} can run the training</source>
         <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
     </message>
