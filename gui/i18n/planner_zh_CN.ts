@@ -1422,6 +1422,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
+    <message>
+        <location filename="../words.py" line="158"/>
+        <source>NVFP4 compute (Blackwell)</source>
+        <translation>NVFP4 计算（Blackwell）</translation>
+    </message>
 </context>
 <context>
     <name>FitPanel</name>
@@ -3179,6 +3184,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>PrecisionMarks</name>
+    <message>
+        <location filename="../precision_marks.py" line="22"/>
+        <source>NVFP4: the decoder layers&apos; linear GEMMs (forward, input and weight gradients) in 4-bit NVFP4, blocks of 16 values with an fp8 scale each (Transformer Engine&apos;s NVFP4BlockScaling, Megatron-Bridge&apos;s nvfp4 recipe); attention and the rest in bf16, fp32 master weights and optimizer states. Blackwell GPUs only.</source>
+        <translation>NVFP4：解码器各层线性层的 GEMM（前向、输入梯度和权重梯度）以 4 位 NVFP4 计算，每 16 个值为一块，各带一个 fp8 缩放因子（Transformer Engine 的 NVFP4BlockScaling，Megatron-Bridge 的 nvfp4 方案）；注意力及其余部分用 bf16，主权重和优化器状态用 fp32。仅限 Blackwell GPU。</translation>
+    </message>
+    <message>
+        <location filename="../precision_marks.py" line="32"/>
+        <source>%1 has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU.</source>
+        <translation>%1 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU。</translation>
+    </message>
+</context>
+<context>
     <name>PriceTable</name>
     <message>
         <location filename="../rent_panel.py" line="48"/>
@@ -4408,6 +4426,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation type="vanished">专家并行需要混合专家（MoE）模型。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="113"/>
+        <source>NVFP4 compute (Blackwell)</source>
+        <translation>NVFP4 计算（Blackwell）</translation>
     </message>
 </context>
 <context>
@@ -10145,6 +10168,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/recompute_plans.py" line="50"/>
         <source>recompute {n} of the {layers} layers of each pipeline stage (full activation checkpointing of only some layers)</source>
         <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/estimate.py" line="188"/>
+        <source>{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, B300, GB300 or a GeForce / RTX PRO Blackwell card).</source>
+        <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
 </context>
 <context>
