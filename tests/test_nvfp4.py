@@ -98,3 +98,18 @@ def test_megatron_export_writes_the_fp4_format():
     """Megatron's --fp4-format e2m1 (dest fp4; --fp4-recipe defaults to nvfp4) on --bf16."""
     text = export_config(scenario_from_dict({**MEGATRON, "precision": "nvfp4"}), "megatron")
     assert "--fp4-format e2m1" in text and "--bf16" in text and "--fp8-format" not in text
+
+
+def test_an_nvfp4_plan_is_held_to_the_published_nvfp4_runs():
+    """Issue 23 item 5: the best published run on the GPU in its format bounds a plan, even where one source published
+    it (engine/timing/ceiling.py POOLED_SOURCES); the NVFP4 runs are Megatron-Bridge's alone, so leaving that source out
+    (cross-validation) leaves no FP4 ceiling. GB300's best: Llama 3.1 405B in 26.04, 3,594 model TFLOPS per GPU of the
+    15,000 dense FP4 (the table's own MFU numerator differs a little from the model's)."""
+    from engine.timing.ceiling import leave_out, mfu_ceiling
+
+    ceiling = mfu_ceiling("gb300", "blackwell", "fp4")
+    assert ceiling is not None and ceiling.source == "NVIDIA-NeMo/Megatron-Bridge"
+    assert ceiling.row == "megatron-bridge-26.04-llama3.1_405b-dgx-gb300-nvfp4-256"
+    assert ceiling.measured == pytest.approx(3594 / 15000, rel=0.05)
+    with leave_out("NVIDIA-NeMo/Megatron-Bridge"):
+        assert mfu_ceiling("gb300", "blackwell", "fp4") is None
