@@ -55,8 +55,9 @@ def test_the_counts_of_rows_over_the_bound():
     # 728 with the 45 PP > 1 rows of arXiv:2504.14960 (tests/data/published/throughput/moe-parallel-folding-2025.json,
     # PP 4-16): rows added, none of the first two sources' over its measured step; 730 with FlagPerf's two PP 2
     # Qwen1.5-MoE rows (tests/data/published/throughput/flagperf-qwen1.5-moe.json, h-a100moe); 864 with the 134 PP > 1
-    # runs of arXiv:2311.05610 with the fused RMSNorm or softmax kernel (h-fusedkern: rows added, the model unchanged)
-    assert len(rows) == 864
+    # runs of arXiv:2311.05610 with the fused RMSNorm or softmax kernel (h-fusedkern: rows added, the model unchanged);
+    # 878 with Megatron-Bridge's 14 NVFP4 runs (PP 4-16; h-nvfp4), none over its measured step
+    assert len(rows) == 878
     # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
     # engine/timing/tp_overlap.py): fewer is the time model getting closer. 39 and 58 since B200 computes at the clock
     # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
@@ -66,12 +67,13 @@ def test_the_counts_of_rows_over_the_bound():
     assert len(module.over(rows)) <= 38
     # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
     # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
-    # accuracy.md); the other rows' 43 are within the 50 this held before
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 50
+    # accuracy.md); the other rows' 43 are within the 50 this held before; 51 with Megatron-Bridge 26.06's NVFP4 405B on
+    # 256 GB200s (h-nvfp4: its last stage 0.997 of the measured step, 1.002 with the bubble; the row -0.4%)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 51
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
-    assert len(module.over(rows, with_bubble=True)) <= 73
+    assert len(module.over(rows, with_bubble=True)) <= 74  # + the NVFP4 405B row above
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
