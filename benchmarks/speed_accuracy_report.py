@@ -263,7 +263,8 @@ def render() -> str:
              "repository or paper). Without cross-validation (ceilings from every source): median "
              f"{in_sample['median']:.1%}, p90 {in_sample['p90']:.1%}, mean signed {in_sample['mean_signed']:+.1%}.",
              "", "MFU is model FLOPs per second over the dense peak of the format the run computes in (fp8 runs "
-             "against the fp8 peak, NVFP4 runs against the FP4 peak), counting the FLOPs the step runs (no weight gradients for frozen weights); "
+             "against the fp8 peak, NVFP4 runs against the FP4 peak), counting the FLOPs the step runs (no weight "
+             "gradients for frozen weights); "
              "every measured run below is at most 100% of it (tests/test_speed_accuracy.py).", "",
              "## By framework", ""]
     lines += _table("framework", table)
