@@ -189,7 +189,7 @@ def _published_set_item(rows: list[dict], compared: list) -> str:
     return (f"- The published set has {len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks "
             "for at least 450 from at least 12, none over 30% of the rows): " + share_sentence(source_shares(compared))
             + f"; {len(not_expressible())} more runs of the same tables are listed in the file's not_expressible, "
-            "each with the reason the scenario format cannot state it (NVFP4, float8 rowwise, node-local ZeRO "
+            "each with the reason the scenario format cannot state it (float8 rowwise, node-local ZeRO "
             "groups, expert parallelism folded over TP x DP, models without a preset, JAX frameworks, layouts "
             "that do not add up to the GPU count).")
 
@@ -263,7 +263,8 @@ def render() -> str:
              "repository or paper). Without cross-validation (ceilings from every source): median "
              f"{in_sample['median']:.1%}, p90 {in_sample['p90']:.1%}, mean signed {in_sample['mean_signed']:+.1%}.",
              "", "MFU is model FLOPs per second over the dense peak of the format the run computes in (fp8 runs "
-             "against the fp8 peak), counting the FLOPs the step runs (no weight gradients for frozen weights); "
+             "against the fp8 peak, NVFP4 runs against the FP4 peak), counting the FLOPs the step runs (no weight "
+             "gradients for frozen weights); "
              "every measured run below is at most 100% of it (tests/test_speed_accuracy.py).", "",
              "## By framework", ""]
     lines += _table("framework", table)

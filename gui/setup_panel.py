@@ -24,6 +24,7 @@ from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .parallel_limits import ParallelLimits
+from .precision_marks import mark_precisions
 from .recompute_row import RecomputeRows
 from .rl_rows import RLRows
 from .shard_group_row import ShardGroupRow
@@ -110,6 +111,7 @@ class SetupPanel(EditorPanel):
             "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed, Megatron)"),
             "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed, Megatron)"),
             "fp8": self.tr("fp8 compute (Transformer Engine)"),
+            "nvfp4": self.tr("NVFP4 compute (Blackwell)"),
             "fp32": self.tr("full fp32"),
         }))
         form.addRow(self.tr("Number format (precision)"), self.precision)
@@ -379,6 +381,7 @@ class SetupPanel(EditorPanel):
         self.micro_batch.set_value(s.micro_batch)
         self.seq_len.set_value(s.seq_len)
         self.limits.show(s, spec.is_moe)  # a dense model's EP, and what the framework has no parallelism for
+        mark_precisions(self.precision, s)  # NVFP4 greyed where the GPU has no FP4 tensor cores
         self.vision.show(s, spec.vision)
         self.rl.show(s)
         self.offload_fraction.show(s)

@@ -73,6 +73,9 @@ SCENARIOS = {
          "moe_grouped_gemm": False, "moe_token_dispatcher_type": "allgather"},
         {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
          "distributed_optimizer": True, "framework": "megatron"},
+        # NVFP4 (Megatron --fp4-format e2m1 on --bf16, Transformer Engine's NVFP4 recipe) on a Blackwell GPU
+        {**BASE, "tp": 2, "sequence_parallel": True, "precision": "nvfp4", "gpu": "gb200", "gpus_per_node": 4,
+         "distributed_optimizer": True, "framework": "megatron"},
         {**BASE, "tp": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "offload": "optimizer",
          "optimizer_offload_fraction": 0.35, "framework": "megatron"},
         # full recomputation of only some layers (--recompute-method block / uniform --recompute-num-layers N)

@@ -313,9 +313,9 @@ def test_no_published_run_shows_mfu_above_100_percent():
         s = scenario_from_dict(rows[c.id]["scenario"])
         t = step_time(s)
         assert 0 < t.mfu <= 1.0, c.id
-        if s.precision == "fp8":
+        if s.precision in ("fp8", "nvfp4"):  # NVFP4 runs against the dense FP4 peak: 6x bf16 on GB300, 4x on GB200
             hw = hardware_for(s)
-            ratio = hw.peak("fp8") / hw.peak("bf16")
+            ratio = hw.peak("fp8" if s.precision == "fp8" else "fp4") / hw.peak("bf16")
             assert abs(c.measured_mfu_bf16 / c.measured_mfu - ratio) < 1e-9
             assert abs(t.mfu_bf16_peak / t.mfu - ratio) < 1e-9
         else:

@@ -58,7 +58,9 @@ def test_the_counts_of_rows_over_the_bound():
     # runs of arXiv:2311.05610 with the fused RMSNorm or softmax kernel (h-fusedkern: rows added, the model unchanged);
     # 927 with the 63 ZB-1p / ZB-2p rows of arXiv:2401.10241 (h-zbpp; their bubble is the zero-bubble schedule's,
     # engine/timing/zero_bubble.py): none of them over its measured step, with the bubble or without
-    assert len(rows) == 927
+    # + 14 with Megatron-Bridge's NVFP4 runs (PP 4-16; h-nvfp4), none over its measured step; + 10 with the runs
+    # h-leftovers moved into rows (NeMo 24.07's GPT-3 / Nemotron shapes, Megatron-Bridge's Qwen3-235B folding runs)
+    assert len(rows) == 951
     # at most what the benchmark prints (57 and 70 when it was written, 38 and 57 with the per-collective TP overlap of
     # engine/timing/tp_overlap.py): fewer is the time model getting closer. 39 and 58 since B200 computes at the clock
     # measured under back-to-back GEMMs (presets/efficiency.json sustained_compute_fraction b200 0.853 -> 0.768,
@@ -68,12 +70,13 @@ def test_the_counts_of_rows_over_the_bound():
     assert len(module.over(rows)) <= 38
     # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
     # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
-    # accuracy.md); the other rows' 43 are within the 50 this held before
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 50
+    # accuracy.md); the other rows' 43 are within the 50 this held before; 51 with Megatron-Bridge 26.06's NVFP4 405B on
+    # 256 GB200s (h-nvfp4: its last stage 0.997 of the measured step, 1.002 with the bubble; the row -0.4%)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 51
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
-    assert len(module.over(rows, with_bubble=True)) <= 73
+    assert len(module.over(rows, with_bubble=True)) <= 74  # + the NVFP4 405B row above
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():

@@ -145,6 +145,10 @@ def megatron_args(s: Scenario) -> str:
         flags.append("--bf16")
         if s.fp8_param_gather:
             flags.append("--fp8-param-gather")
+    elif s.precision == "nvfp4":  # Megatron's FP4 arguments: e2m1 under Transformer Engine's NVFP4 recipe (the
+        # default --fp4-recipe; Megatron-Bridge's bf16_with_nvfp4_mixed sets fp4 'e2m1', fp4_recipe 'nvfp4' on bf16)
+        args.append(("--fp4-format", "e2m1"))
+        flags.append("--bf16")
     elif half:
         flags.append(f"--{half}")
     if s.distributed_optimizer:

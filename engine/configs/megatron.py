@@ -224,12 +224,15 @@ def _read_optimizer_instances(c: Collector, a: dict[str, Any], ranks: int) -> No
 
 
 def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
-    """--fp8-format/--bf16/--fp16, the distributed optimizer and activation recomputation."""
+    """--fp8-format/--fp4-format/--bf16/--fp16, the distributed optimizer and activation recomputation."""
     if "--fp8-format" in a:
         c.set("precision", "fp8", "--fp8-format")
         c.use("--bf16", "--fp16")
         if "--fp8-param-gather" in a:  # the layers' GEMM weights kept in fp8 (megatron/training/arguments.py)
             c.set("fp8_param_gather", True, "--fp8-param-gather")
+    elif "--fp4-format" in a:  # NVFP4 (megatron/training/arguments.py --fp4-format e2m1, --fp4-recipe nvfp4)
+        c.set("precision", "nvfp4", "--fp4-format")
+        c.use("--bf16", "--fp4-recipe")
     elif "--bf16" in a:
         c.set("precision", "mixed-bf16", "--bf16")
     elif "--fp16" in a:

@@ -52,7 +52,7 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
     """Bytes one trained decoder layer keeps for backward for one micro-batch, under Megatron-Core with TE."""
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
     t, tn, h = ctx.t, ctx.t_norm, spec.hidden
-    lin = 1 + ctx.fp8_scale if ctx.fp8 else c  # bytes a TE linear keeps of each input element
+    lin = ctx.quant_bytes + ctx.fp8_scale if ctx.fp8 else c  # bytes a TE linear keeps of each input element
     out: Terms = []
     if spec.attention == "mla":
         _mla_attention(ctx, spec, recompute, lin, out)

@@ -62,6 +62,7 @@ class ActContext:
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
+    quant_bytes: float = 1.0  # bytes of one quantized element a TE linear keeps: fp8 1, NVFP4 0.5 (E2M1)
     etp: int = 0  # Megatron's expert tensor-parallel size (0: tp)
     sp_gathers_per_block: bool = False  # torchtitan: a block's SP input gathered once, one copy for its linears
     # The post-training trainers pass every batch's padding mask (engine/memory/detailed.py _act_context): SDPA then
@@ -81,7 +82,7 @@ class ActContext:
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
-               self.ulysses, self.lora_autocast, self.fused_rms_norm)
+               self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -152,7 +153,7 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
             if ctx.amp and in_bytes != 2:
                 cast_saved += 2 * n  # autocast makes a bf16 copy per consumer; it is not cached
             elif not shared_saved:
-                out.append((f"{label}: input kept by {lin.name}", (1 if ctx.fp8 else in_bytes) * n))
+                out.append((f"{label}: input kept by {lin.name}", (ctx.quant_bytes if ctx.fp8 else in_bytes) * n))
                 shared_saved = True
         if lin.name in lora_names and ctx.lora_dropout:
             ad = 2 if lora_amp else ctx.adapter_bytes

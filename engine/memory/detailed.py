@@ -100,7 +100,10 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
                    else frozenset()),
         # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine
         # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
-        fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
+        fp8_scale=1 / 16 if dt.fp4 else 1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
+        # NVFP4 keeps the column-wise copy its weight-gradient GEMM takes: 4-bit E2M1 elements and one E4M3 scale per
+        # 16 (Transformer Engine v2.14 recipe NVFP4BlockScaling; NVFP4TensorStorage columnwise_data, columnwise_scale_inv)
+        quant_bytes=0.5 if dt.fp4 else 1.0,
         liger=s.liger_kernels,
         fused_rms_norm=s.rms_norm_kernel == "fused",
         etp=s.expert_tp,

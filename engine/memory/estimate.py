@@ -185,6 +185,10 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300."),
             gpu=gpu.name))
+    if s.precision == "nvfp4" and not gpu.nvfp4:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, "
+            "B300, GB300 or a GeForce / RTX PRO Blackwell card)."), gpu=gpu.name))
     if gpu.usable_fraction < 1:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "

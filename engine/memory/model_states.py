@@ -126,7 +126,7 @@ def _dense_weight_components(s: Scenario, dt: Dtypes, p: StageParams, zero: int,
                                             expert_shards) * dt.weight
     inputs: dict[str, object] = {}
     formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes")
-    if s.fp8_param_gather and dt.fp8 and not off_params:
+    if s.fp8_param_gather and dt.fp8 and not dt.fp4 and not off_params:
         # Megatron's fp8_param_gather: the layers' linear weights (experts included) are fp8 tensors, not 16-bit
         fp8_bytes = fp8_param_bytes(s)
         stored = _shard(p.trainable_linear, p.trainable_expert, zero == 3, dp_shards, expert_shards)

@@ -27,6 +27,9 @@ _PRECISION_BYTES = {
     "mixed-bf16": (2, 2, 4, 2, 4),
     "mixed-fp16": (2, 2, 4, 2, 4),
     "fp8": (2, 2, 4, 2, 4),
+    # NVFP4 (Megatron-Bridge bf16_with_nvfp4_mixed: bf16 weights and compute, fp32 master weights and states, the
+    # decoder linears' GEMMs in FP4 through Transformer Engine), the same states as fp8
+    "nvfp4": (2, 2, 4, 2, 4),
 }
 # optimizer -> number of state tensors per parameter (adafactor is factored: handled apart)
 _STATE_TENSORS = {"adamw": 2, "adamw-fused": 2, "adamw-8bit": 2, "adamw-8bit-paged": 2, "sgd": 0, "sgd-momentum": 1,
@@ -44,7 +47,8 @@ class Dtypes:
     compute: int
     master: int
     amp: bool
-    fp8: bool
+    fp8: bool  # the decoder linears' GEMMs take quantized operands (fp8, or NVFP4 where fp4 is set)
+    fp4: bool = False  # NVFP4: 4-bit elements with one E4M3 scale per 16
 
     @property
     def residual(self) -> int:
@@ -58,7 +62,7 @@ def dtypes_for(s: Scenario) -> Dtypes:
 
 def _dtypes(precision: str) -> Dtypes:
     w, g, st, c, m = _PRECISION_BYTES[precision]
-    return Dtypes(w, g, st, c, m, precision.startswith("amp"), precision == "fp8")
+    return Dtypes(w, g, st, c, m, precision.startswith("amp"), precision in ("fp8", "nvfp4"), precision == "nvfp4")
 
 
 _DTYPES = {precision: _dtypes(precision) for precision in _PRECISION_BYTES}  # one per precision: frozen, shared

@@ -83,6 +83,13 @@ class GpuPreset:
         return tuple(k for k, v in need.items() if not v)
 
     @property
+    def nvfp4(self) -> bool:
+        """Whether Transformer Engine's NVFP4 recipe runs here: NVIDIA FP4 tensor cores (a dense fp4 peak), which its
+        check_nvfp4_support asks of compute capability 10.0 and up (transformer_engine/pytorch/quantization.py at v2.14
+        lines 72-76). AMD's CDNA4 FP4 is MXFP4, not NVFP4."""
+        return self.vendor == "NVIDIA" and any(fmt == "fp4" and v for fmt, v in self.dense_peak_tflops)
+
+    @property
     def usable_bytes(self) -> int:
         """What training can use: the whole card, or the GPU's share of unified memory."""
         return int(self.memory_bytes * self.usable_fraction)

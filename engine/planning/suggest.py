@@ -80,7 +80,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     {"micro_batch": s.micro_batch // 2, "grad_accum": s.grad_accum * 2},
                     QT_TRANSLATE_NOOP("engine", "same global batch; more, smaller steps are somewhat slower")))
     if s.method in ("full", "freeze"):
-        precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8")) else s.precision
+        precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8", "nvfp4")) else s.precision
         out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
                                                         "weights")),
                     # the sharding kept: LoRA runs under ZeRO-3 and FSDP (huggingface/peft 5d602fdbff04

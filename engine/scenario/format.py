@@ -72,7 +72,7 @@ SCHEMA_VERSION = 1
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
 
 METHODS = ("full", "freeze", "lora", "qlora")
-PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8")
+PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8", "nvfp4")
 OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor")
 ATTENTIONS = ("sdpa", "flash", "eager")
 CHECKPOINTINGS = ("none", "full", "selective", "op-selective")

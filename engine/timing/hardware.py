@@ -58,7 +58,8 @@ def _peak(peak_flops: tuple[tuple[str, float], ...], fmt: str) -> float:
     return max(table.values()) if table else 0.0
 
 
-_FALLBACK = {"fp8": ("fp8", "bf16", "fp16", "fp32"), "bf16": ("bf16", "fp16", "fp32"), "fp16": ("fp16", "bf16", "fp32"),
+_FALLBACK = {"fp4": ("fp4", "fp8", "bf16", "fp16", "fp32"),  # NVFP4 on a GPU without FP4 (warned): the fp8 rate
+             "fp8": ("fp8", "bf16", "fp16", "fp32"), "bf16": ("bf16", "fp16", "fp32"), "fp16": ("fp16", "bf16", "fp32"),
              "tf32": ("tf32", "fp32"), "fp32": ("fp32", "tf32", "fp16")}
 
 
@@ -146,6 +147,8 @@ def rate_share(gpu_id: str, fmt: str) -> float:
     matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak) times the clock its
     power limit leaves (sustained_compute_fraction, its _fp8 entry where measured): what Hardware's matmul_fraction x
     sustained_fraction (fp8_matmul_fraction x fp8_sustained_fraction) give the time model."""
+    if fmt == "fp4":  # NVFP4's GEMMs keep the fp8 clock share (presets/efficiency.json fp4_matmul_fraction_of_peak)
+        return per_gpu("fp4_matmul_fraction_of_peak", gpu_id) * _fp8_sustained(gpu_id)
     if fmt == "fp8":
         return per_gpu("fp8_matmul_fraction_of_peak", gpu_id) * _fp8_sustained(gpu_id)
     return per_gpu("matmul_fraction_of_peak", gpu_id) * per_gpu("sustained_compute_fraction", gpu_id)

@@ -13,6 +13,7 @@ from .data import efficiency
 from .grouped_mm_rate import grouped_mm_rate
 from .hardware import Hardware
 from .links import ep_local_ranks
+from .nvfp4 import NVFP4_CASTS, nvfp4_linear_rate, trains_nvfp4
 from .sequential_experts import SEQUENTIAL
 
 
@@ -20,7 +21,9 @@ def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
     """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
     scenario's recipe where it names one, the non-TN variant of Transformer Engine's per-tensor recipes on the GPUs
     whose fp8 GEMMs need no transposed operand (_non_tn_gpus), ROCm's port of it on CDNA3 (_rocm_te_gpus); "" without
-    fp8."""
+    fp8; NVFP4's own (nvfp4.py) under precision nvfp4."""
+    if trains_nvfp4(s):
+        return NVFP4_CASTS
     if s.precision != "fp8":
         return ""
     table = efficiency()["fp8_cast_bytes"]
@@ -56,6 +59,8 @@ def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     """FLOP/s of the fp8 GEMMs: the GPU's fp8 peak x its per-tensor fp8 MAMF fraction x the share it sustains x the
     rate of the recipe's kernels against per-tensor ones (efficiency.json fp8_gemm_rate_of_tensorwise: MXFP8's
     block-scaled cuBLAS GEMMs 0.933)."""
+    if trains_nvfp4(s):
+        return nvfp4_linear_rate(hw)
     recipe = float(efficiency()["fp8_gemm_rate_of_tensorwise"].get(fp8_casts(s, prof), 1.0))
     return hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction * recipe
 

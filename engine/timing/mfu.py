@@ -34,7 +34,10 @@ def compute_format(s: Scenario) -> str:
 
 def mfu_format(s: Scenario) -> str:
     """The format whose dense peak MFU is measured against: the one the decoder's linear layers run in, so an fp8
-    run is measured against the fp8 peak (a run cannot exceed it), not the bf16 one (which it can, by up to 2x)."""
+    run is measured against the fp8 peak (a run cannot exceed it), not the bf16 one (which it can, by up to 2x), and
+    an NVFP4 run against the dense FP4 peak."""
+    if s.precision == "nvfp4":
+        return "fp4"
     return "fp8" if s.precision == "fp8" else compute_format(s)
 
 

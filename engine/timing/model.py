@@ -45,6 +45,7 @@ from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
+from .nvfp4 import trains_nvfp4
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .recompute_split import recompute_chunks, recompute_parts
@@ -76,7 +77,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     # matmul benchmarks behind matmul_fraction do not reach (presets/efficiency.json sustained_compute_fraction)
     sustained = hw.sustained_fraction
     gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
-    linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" else gemm  # per-tensor fp8 x the recipe's kernels
+    # per-tensor fp8 x the recipe's kernels, or NVFP4's (nvfp4.py)
+    linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" or trains_nvfp4(s) else gemm
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else prof.get("attention_other", "flash2")
@@ -88,7 +90,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     # a GPU whose kernel was measured on it (_gpu: the data-centre Blackwells, whose exp units differ) before its family
     fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
     attention = hw.peak(fmt) * fraction * sustained
-    sms, best_k = gemm_shape_facts(hw.gpu_id or "", fmt, "fp8" if s.precision == "fp8" else fmt)
+    sms, best_k = gemm_shape_facts(hw.gpu_id or "", fmt, mfu_format(s))
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms,
                  hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,

@@ -109,7 +109,8 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
 def _gemm(s: Scenario) -> Provenance:
     if isinstance(s.gpu, CustomGpu):
         return _GEMM_ASSUMED
-    table = efficiency()["fp8_matmul_fraction_of_peak" if s.precision == "fp8" else "matmul_fraction_of_peak"]
+    table = efficiency()["fp4_matmul_fraction_of_peak" if s.precision == "nvfp4" else "fp8_matmul_fraction_of_peak"
+                         if s.precision == "fp8" else "matmul_fraction_of_peak"]
     if s.gpu not in table:
         return _GEMM_ASSUMED
     if s.gpu in table.get("_ratio", ()):
