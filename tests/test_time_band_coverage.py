@@ -27,6 +27,12 @@ from engine.timing.bands import time_band
 # measured, so the step is stretched (in sample +1..+10%); the megatron band held out widens from -10.6..+20.6% to
 # -14.2..+20.1%: all runs inside 81.8% -> 80.1%, source mean 81.5% -> 80.8%, width 0.299 -> 0.316; held at 0.80 and
 # 0.32.
+# h-fmsfsdp added the PyTorch blog's two 13B runs (+14% and +23% cross-validated) to the pytorch regime. Held out,
+# llm-foundry's band there is made of the few other pytorch-regime runs; under the per-row rule shipped before, its
+# low edge (a 10th percentile of them) moves from -17.0% to -3.3%, so that rule drops 64 of llm-foundry's runs
+# (79.4% -> 75.3% of all runs inside, source mean 71.6% -> 70.2%, width 0.296 -> 0.278) while the rule shipped now
+# stays at 80.6% inside, source mean 77.5% -> 77.2%, width 0.279. The old rule is now narrower only by losing runs,
+# so the two are compared on the runs they hold (all and per source); the width is held by its own floor above.
 HELD_OUT_INSIDE_MEASURED = 0.80
 HELD_OUT_SOURCE_MEAN_MEASURED = 0.77
 HELD_OUT_WIDTH_MEASURED = 0.32
@@ -46,7 +52,7 @@ def test_held_out_coverage_is_held_at_its_measured_level(errors):
     assert held.source_mean >= HELD_OUT_SOURCE_MEAN_MEASURED, held
     assert held.width <= HELD_OUT_WIDTH_MEASURED, held
     before = bc.coverage(bc.held_out(errors, bc.CANDIDATES[0]))[bc.ALL]  # the per-row rule shipped before
-    assert held.source_mean > before.source_mean and held.width < before.width, (held, before)
+    assert held.source_mean > before.source_mean and held.inside > before.inside, (held, before)
 
 
 def test_one_source_frameworks_take_the_band_of_all_runs(errors):
