@@ -27,8 +27,13 @@ from engine.timing.bands import time_band
 # measured, so the step is stretched (in sample +1..+10%); the megatron band held out widens from -10.6..+20.6% to
 # -14.2..+20.1%: all runs inside 81.8% -> 80.1%, source mean 81.5% -> 80.8%, width 0.299 -> 0.316; held at 0.80 and
 # 0.32.
+# h-eagerattn costed Aleph Alpha's eager attention at its measured A100 rate (engine/timing/eager_attention_rate.py):
+# its 24 'torch' runs leave the top of the band of all runs (+26% -> +2% median signed), which narrows from
+# -5.7..+22.0% to -5.7..+20.6%: all runs inside 80.6% -> 82.4%, width 0.279 -> 0.276, but the mean over sources
+# 77.5% -> 76.6%, since runs of InternEvo (32: 100% -> 94%), SC21 (22: 86% -> 82%), MegaScale (12: 83% -> 75%) and
+# torchao (16: 31% -> 19%) that the model over-predicts by +20-22% now fall outside it; held at 0.76.
 HELD_OUT_INSIDE_MEASURED = 0.80
-HELD_OUT_SOURCE_MEAN_MEASURED = 0.77
+HELD_OUT_SOURCE_MEAN_MEASURED = 0.76
 HELD_OUT_WIDTH_MEASURED = 0.32
 ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
 
