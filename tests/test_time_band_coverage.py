@@ -33,8 +33,13 @@ from engine.timing.bands import time_band
 # (79.4% -> 75.3% of all runs inside, source mean 71.6% -> 70.2%, width 0.296 -> 0.278) while the rule shipped now
 # stays at 80.6% inside, source mean 77.5% -> 77.2%, width 0.279. The old rule is now narrower only by losing runs,
 # so the two are compared on the runs they hold (all and per source); the width is held by its own floor above.
+# h-eagerattn costed Aleph Alpha's eager attention at its measured A100 rate (engine/timing/eager_attention_rate.py):
+# its 24 'torch' runs leave the top of the band of all runs (+26% -> +2% median signed), which narrows from
+# -5.7..+22.0% to -5.7..+20.6%: all runs inside 80.6% -> 82.4%, width 0.279 -> 0.276, but the mean over sources
+# 77.5% -> 76.6%, since runs of InternEvo (32: 100% -> 94%), SC21 (22: 86% -> 82%), MegaScale (12: 83% -> 75%) and
+# torchao (16: 31% -> 19%) that the model over-predicts by +20-22% now fall outside it; held at 0.76.
 HELD_OUT_INSIDE_MEASURED = 0.80
-HELD_OUT_SOURCE_MEAN_MEASURED = 0.77
+HELD_OUT_SOURCE_MEAN_MEASURED = 0.76
 HELD_OUT_WIDTH_MEASURED = 0.32
 ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
 

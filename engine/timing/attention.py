@@ -10,8 +10,8 @@ from functools import lru_cache
 from ..models.architecture import ModelSpec
 from .curves import piecewise_linear
 from .data import efficiency
-from .gemm import Rates, grouped_gemm_seconds
-from .unaligned_gemm import aligned_rate
+from .eager_attention_rate import eager_slowdown, score_matmuls
+from .gemm import Rates
 from .window_attention import measured_window_seconds
 
 # Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
@@ -39,8 +39,9 @@ def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rat
         scores_fwd, scores_bwd = eager_matmuls(spec, tokens / seq * spec.heads / tp, seq, kv, rates)
         # Megatron's eager path falls back to torch's softmax where its fused kernel does not take the shape
         fwd_bytes, bwd_bytes = eager_softmax_bytes(eager_softmax, spec.heads / tp, tokens / seq, seq)
-        return (flops, scores_fwd + scores * fwd_bytes / rates.memory,
-                scores_bwd + scores * bwd_bytes / rates.memory)
+        slow = eager_slowdown(rates, spec.head_dim, seq)  # the eager kernels' measured rate on this GPU
+        return (flops, slow * (scores_fwd + scores * fwd_bytes / rates.memory),
+                slow * (scores_bwd + scores * bwd_bytes / rates.memory))
     # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
     # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
     sliding = sliding_share(spec) if window < seq else 0.0
@@ -86,17 +87,10 @@ def _layer_kinds(tokens: float, seq: int, window: int, heads_dim: float, sliding
 
 def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rates) -> tuple[float, float]:
     """(forward, backward) seconds of eager attention's batched matmuls over `batches` (micro-batch x heads per
-    rank) heads, each a roofline (grouped_gemm_seconds): scores = Q K^T (seq x head_dim x kv) writes the whole score
-    matrix and context = P V (seq x kv x head_dim) reads it, so at head dims below the GPU's FLOP-per-byte ridge
-    they are bound by the scores' bytes. The backward runs dP = dO V^T (as Q K^T) and dV, dQ, dK (as P V). Rows of
-    head_dim elements: aligned_rate (a tensor-core kernel of their alignment, or the CUDA cores under a cuBLAS before
-    CUDA 11.7 that has none for the format: unaligned_gemm.py). Not tile-quantized (cuBLAS picks a tile for head_dim,
-    which the fixed gemm_waves tile does not)."""
-    d = spec.head_dim
-    rate = aligned_rate(rates, rates.gemm, d)
-    qk = grouped_gemm_seconds(1, seq, d, kv, rate, rates.memory, rates.elem_bytes) * batches
-    pv = grouped_gemm_seconds(1, seq, kv, d, rate, rates.memory, rates.elem_bytes) * batches
-    return qk + pv, qk + 3 * pv
+    rank) heads, each a roofline (eager_attention_rate.score_matmuls): scores = Q K^T writes the whole score matrix
+    and context = P V reads it, so at head dims below the GPU's FLOP-per-byte ridge they are bound by the scores'
+    bytes. Not tile-quantized (cuBLAS picks a tile for head_dim, which the fixed gemm_waves tile does not)."""
+    return score_matmuls(spec.head_dim, batches, seq, kv, rates)
 
 
 @lru_cache(maxsize=256)

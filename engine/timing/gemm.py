@@ -34,6 +34,9 @@ class Rates(NamedTuple):
     # (op, ((elements per call, fraction of peak bandwidth), ...)) of the framework's eager ops measured on this GPU
     # (eager_ops.py: its RMSNorm, its rotary embedding); (): none, the element-wise rate
     eager_ops: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()
+    # (head dim, ((log2 sequence length, measured over modelled seconds), ...)) of eager attention measured on this GPU
+    # (eager_attention_rate.py); (): none, the roofline
+    eager_attention: tuple[tuple[int, tuple[tuple[float, float], ...]], ...] = ()
 
 
 def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:

@@ -36,6 +36,7 @@ from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds
 from .delayed_amax import delayed_amax_seconds
+from .eager_attention_rate import eager_attention_slowdowns
 from .eager_ops import eager_op_tables
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
@@ -91,11 +92,15 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
     attention = hw.peak(fmt) * fraction * sustained
     sms, best_k = gemm_shape_facts(hw.gpu_id or "", fmt, mfu_format(s))
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms,
+    rates = Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms,
                  hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
                  hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw),  # rows of no 16-byte multiple
                  eager_op_tables(prof, hw.gpu_id or ""))  # the framework's eager norm and RoPE as measured here
+    if not prof.get("eager_attention_measured"):  # the framework's eager attention is the measured code's
+        return rates
+    # eager attention as measured on this GPU, over the roofline these rates give the measured code
+    return rates._replace(eager_attention=eager_attention_slowdowns(hw.gpu_id or "", rates))
 
 
 @dataclass(frozen=True, slots=True)
