@@ -189,9 +189,9 @@ def _published_set_item(rows: list[dict], compared: list) -> str:
     return (f"- The published set has {len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks "
             "for at least 450 from at least 12, none over 30% of the rows): " + share_sentence(source_shares(compared))
             + f"; {len(not_expressible())} more runs of the same tables are listed in the file's not_expressible, "
-            "each with the reason the scenario format cannot state it (float8 rowwise, node-local ZeRO "
-            "groups, expert parallelism folded over TP x DP, models without a preset, JAX frameworks, layouts "
-            "that do not add up to the GPU count).")
+            "each with the reason the scenario format cannot state it (hybrid Mamba and linear-attention "
+            "models without a preset, JAX frameworks, proxy models whose shape changes per column, ZB-V, "
+            "optimizers such as Muon, layouts that do not add up to the GPU count).")
 
 
 def _off_rows(compared: list) -> list[str]:
