@@ -1599,6 +1599,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="43"/>
+        <source>Megatron-LM (Zero Bubble PP fork)</source>
+        <translation>Megatron-LM（Zero Bubble 流水线并行分支）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="43"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
