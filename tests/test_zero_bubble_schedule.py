@@ -189,3 +189,14 @@ def test_a_fork_script_imports_as_the_fork():
               "--enable-zero-bubble --zero-bubble-max-pending-backward 8 --fp16\n")
     result = import_texts([("run.sh", script)])
     assert result.scenario["framework"] == "megatron-zb" and result.scenario["pp_schedule"] == "zb-2p"
+
+
+def test_upstream_megatron_asking_for_zero_bubble_is_warned():
+    """A `megatron` scenario (upstream Megatron-LM, NeMo, Megatron-Bridge) asking for zb-h1 is told what it runs
+    (engine/scenario/framework_support.py), since only the fork's row runs it; the fork's own is not."""
+    from engine.scenario.framework_support import unsupported_settings
+
+    base = {"model": "llama-3.1-8b", "pp": 4, "gpus_per_node": 4, "precision": "mixed-bf16", "pp_schedule": "zb-h1"}
+    warned = [str(m) for m in unsupported_settings(scenario_from_dict({**base, "framework": "megatron"}))]
+    assert any("zb-h1" in w and "1f1b, interleaved-1f1b." in w for w in warned), warned
+    assert not unsupported_settings(scenario_from_dict({**base, "framework": "megatron-zb"}))
