@@ -40,6 +40,7 @@ class FrameworkOptions(QWidget):
             "megatron": self.tr("Megatron-LM / NeMo"),
             "megatron-2022": self.tr("Megatron-LM (2022 to mid-2023)"),
             "megatron-2021": self.tr("Megatron-LM (2021)"),
+            "megatron-zb": self.tr("Megatron-LM (Zero Bubble PP fork)"),
             "unsloth": self.tr("Unsloth"),
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),

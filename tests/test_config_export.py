@@ -66,8 +66,8 @@ SCENARIOS = {
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
          "precision": "mixed-bf16", "framework": "megatron"},
         # the Zero Bubble fork's flags (--enable-zero-bubble, --zero-bubble-max-pending-backward p or 2p)
-        {**BASE, "pp": 4, "pp_schedule": "zb-h1", "precision": "mixed-fp16", "framework": "megatron"},
-        {**BASE, "pp": 4, "pp_schedule": "zb-2p", "precision": "mixed-fp16", "framework": "megatron"},
+        {**BASE, "pp": 4, "pp_schedule": "zb-h1", "precision": "mixed-fp16", "framework": "megatron-zb"},
+        {**BASE, "pp": 4, "pp_schedule": "zb-2p", "precision": "mixed-fp16", "framework": "megatron-zb"},
         # the experts one after another (Megatron-LM's default without --moe-grouped-gemm), gathered dispatch
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "ep": 2, "precision": "mixed-bf16", "framework": "megatron",
          "moe_grouped_gemm": False, "moe_token_dispatcher_type": "allgather"},

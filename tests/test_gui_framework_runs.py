@@ -65,10 +65,12 @@ def test_a_single_pipeline_schedule_is_shown_fixed_with_the_reason(qtbot, tmp_pa
     box = win.setup_panel.pp_schedule
     assert [box.itemData(i) for i in range(box.count())] == ["1f1b"]
     assert not box.isEnabled() and box.toolTip().startswith("DeepSpeed runs only this pipeline schedule")
-    # Megatron runs 1F1B, interleaved 1F1B and (its forks) the zero-bubble schedules: choosable again
+    # Megatron runs 1F1B and interleaved 1F1B: choosable again; the Zero Bubble fork adds the zero-bubble schedules
     win.state.edit({"framework": "megatron"})
-    assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"]
+    assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b"]
     assert box.isEnabled()
+    win.state.edit({"framework": "megatron-zb"})
+    assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"]
 
 
 def test_torchtitan_greys_optimizer_only_offload_and_lists_no_zero1_or_zero2(qtbot, tmp_path):

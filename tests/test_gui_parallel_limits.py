@@ -79,8 +79,8 @@ def test_switching_to_megatron_enables_them_and_changes_no_other_setting(qtbot, 
     assert state.undo_stack.count() == count + 1  # one framework change, one undo step
     assert panel.pp.isEnabled() and panel.cp.isEnabled() and panel.pp.styleSheet() == ""
     assert "consecutive stages" in panel.pp.toolTip()  # its own tooltip back
-    # Megatron has no GPipe; the zero-bubble schedules are its forks' (engine/frameworks/parallelism.py MEGATRON)
-    assert _items(panel.pp_schedule) == ["1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"]
+    # Megatron has no GPipe; the zero-bubble schedules are the fork's (framework megatron-zb), not upstream's
+    assert _items(panel.pp_schedule) == ["1f1b", "interleaved-1f1b"]
     assert not unsupported_settings(state.scenario) and not win.warnings.isVisibleTo(win)
     win.undo_action.trigger()
     assert state.scenario.to_dict() == before and panel.pp.isEnabled() and panel.pp.value() == 2
@@ -113,10 +113,10 @@ def test_hugging_face_qlora_greys_out_tensor_parallelism_with_the_method_as_reas
 
 
 def test_a_zero_bubble_schedule_is_chosen_from_the_list_and_offered_where_the_framework_runs_one(qtbot, tmp_path):
-    """Megatron's row runs ZB-1p and ZB-2p (the Zero Bubble fork of Megatron-LM, --enable-zero-bubble at f68d3879;
-    Primus's zb1p); DeepSpeed's TrainSchedule is 1F1B only. The choice hides the chunk count (no
-    virtual stages) and is one undo step."""
-    win = window_from(qtbot, tmp_path, {**HF, "framework": "megatron", "precision": "mixed-bf16", "pp": 4,
+    """The Zero Bubble fork's row runs ZB-1p and ZB-2p (--enable-zero-bubble at f68d3879,
+    engine/frameworks/megatron_zb.py); upstream Megatron-LM's row and DeepSpeed's TrainSchedule do not. The choice
+    hides the chunk count (no virtual stages) and is one undo step."""
+    win = window_from(qtbot, tmp_path, {**HF, "framework": "megatron-zb", "precision": "mixed-bf16", "pp": 4,
                                         "nodes": 1, "grad_accum": 16})
     panel, state = win.setup_panel, win.state
     combo = panel.pp_schedule
@@ -131,3 +131,5 @@ def test_a_zero_bubble_schedule_is_chosen_from_the_list_and_offered_where_the_fr
     assert state.scenario.pp_schedule == "1f1b"
     deepspeed = window_from(qtbot, tmp_path, {**HF, "framework": "deepspeed", "precision": "mixed-bf16", "pp": 2})
     assert "zb-h1" not in _items(deepspeed.setup_panel.pp_schedule)
+    megatron = window_from(qtbot, tmp_path, {**HF, "framework": "megatron", "precision": "mixed-bf16", "pp": 2})
+    assert _items(megatron.setup_panel.pp_schedule) == ["1f1b", "interleaved-1f1b"]

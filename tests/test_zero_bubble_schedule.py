@@ -111,12 +111,25 @@ def test_the_main_results_order_and_memory_follow_table4():
 
 
 def test_which_frameworks_run_them():
-    """Megatron's row: the Zero Bubble fork and Primus (engine/frameworks/parallelism.py MEGATRON's sources);
-    Megatron-LM of 2021 and DeepSpeed's TrainSchedule do not; torch.distributed.pipelining's zero-bubble classes are
-    interleaved or V-shaped, not these values."""
-    assert {"zb-h1", "zb-2p"} <= set(defaults_for("megatron").parallelism.pp_schedules)
-    for framework in ("megatron-2021", "megatron-2022", "deepspeed", "torchtitan", "pytorch"):
+    """The Zero Bubble fork's row (engine/frameworks/megatron_zb.py: --enable-zero-bubble and
+    --zero-bubble-max-pending-backward at f68d3879 megatron/arguments.py lines 1120-1133) runs them; upstream
+    Megatron-LM does not (get_forward_backward_func at d98e8a6 returns 1F1B or interleaved 1F1B), so the `megatron`
+    row, which also stands for NeMo and Megatron-Bridge, lists neither; Megatron-LM of 2021-2023 and DeepSpeed's
+    TrainSchedule do not; torch.distributed.pipelining's zero-bubble classes are interleaved or V-shaped, not these
+    values."""
+    assert {"zb-h1", "zb-2p"} <= set(defaults_for("megatron-zb").parallelism.pp_schedules)
+    for framework in ("megatron", "megatron-2021", "megatron-2022", "deepspeed", "torchtitan", "pytorch"):
         assert "zb-h1" not in defaults_for(framework).parallelism.pp_schedules, framework
+
+
+def test_the_fork_row_is_megatrons_with_its_own_layouts():
+    """The fork runs Megatron's code (its layers, optimizer and exchanges): the megatron time profile and memory facts;
+    its own layouts: ZeRO-1 its only sharding and no optimizer offload (f68d3879 megatron/arguments.py line 1203
+    --use-distributed-optimizer, no --optimizer-cpu-offload)."""
+    fork, upstream = defaults_for("megatron-zb"), defaults_for("megatron")
+    assert fork.profile == "megatron" and fork.takes_megatron_arguments and fork.te_layers == upstream.te_layers
+    assert fork.parallelism.max_zero == 1 and fork.parallelism.offloads == ("none",)
+    assert {"context", "expert", "ZeRO", "offload"} <= {fact for fact, _ in fork.parallelism.sources}
 
 
 @pytest.mark.parametrize("row_id, setting", [
@@ -138,3 +151,52 @@ def test_a_middle_stages_w_and_work_are_table9s_profiled_times(row_id, setting):
     f, b, w, _ = TABLE9[setting]
     assert stage.wgrad * 1e3 == pytest.approx(w, rel=0.10)
     assert (stage.fwd + stage.bwd) * 1e3 == pytest.approx(f + b + w, rel=0.05)
+
+
+def test_torch_pipelinings_zero_bubble_classes_are_facts_not_values():
+    """torch.distributed.pipelining runs ScheduleInterleavedZeroBubble (ZB1P with several stages a rank, its
+    docstring) and ScheduleZBVZeroBubble (two stages a rank in a V: torchtitan b5bcd76c66d0 pipeline_parallel.py
+    style 'v'); neither maps onto the one-chunk formulas of engine/timing/zero_bubble.py, so torchtitan and plain
+    PyTorch list their three schedules and say why in their source."""
+    for framework in ("torchtitan", "pytorch"):
+        row = defaults_for(framework).parallelism
+        assert row.pp_schedules == ("1f1b", "gpipe", "interleaved-1f1b"), framework
+        text = dict(row.sources)["pipeline schedules"]
+        assert "ScheduleInterleavedZeroBubble" in text and "ScheduleZBVZeroBubble" in text, framework
+
+
+def test_the_search_tries_zero_bubble_only_where_the_framework_runs_it():
+    """engine/planning/pipeline_chunks.py pipeline_schedules: the fork's row adds ZB-1p and ZB-2p (one chunk a rank)
+    to 1F1B and the interleaved chunk counts at a pipeline size; upstream Megatron's row does not; no pipeline, none."""
+    from engine.planning.pipeline_chunks import pipeline_schedules
+
+    fork = scenario_from_dict({"model": "llama-3.1-8b", "framework": "megatron-zb", "pp": 4, "gpus_per_node": 4})
+    upstream = scenario_from_dict({"model": "llama-3.1-8b", "framework": "megatron", "pp": 4, "gpus_per_node": 4})
+    names = {sched for sched, _, _ in pipeline_schedules(fork, 4, 32, 32)}
+    assert {"1f1b", "zb-h1", "zb-2p"} <= names
+    assert [v for sched, v, _ in pipeline_schedules(fork, 4, 32, 32) if sched.startswith("zb")] == [1, 1]
+    assert not {sched for sched, _, _ in pipeline_schedules(upstream, 4, 32, 32)} & {"zb-h1", "zb-2p"}
+    assert {sched for sched, _, _ in pipeline_schedules(fork, 1, 32, 32)} == {"1f1b"}
+
+
+def test_a_fork_script_imports_as_the_fork():
+    """--enable-zero-bubble is the fork's flag (f68d3879 megatron/arguments.py line 1131), which upstream Megatron-LM
+    has not: a script with it imports as framework megatron-zb, so its schedule is one the framework runs."""
+    from engine.configs.importing import import_texts
+
+    script = ("torchrun pretrain_gpt.py --num-layers 24 --hidden-size 2048 --num-attention-heads 16 "
+              "--seq-length 1024 --pipeline-model-parallel-size 4 --micro-batch-size 1 --global-batch-size 32 "
+              "--enable-zero-bubble --zero-bubble-max-pending-backward 8 --fp16\n")
+    result = import_texts([("run.sh", script)])
+    assert result.scenario["framework"] == "megatron-zb" and result.scenario["pp_schedule"] == "zb-2p"
+
+
+def test_upstream_megatron_asking_for_zero_bubble_is_warned():
+    """A `megatron` scenario (upstream Megatron-LM, NeMo, Megatron-Bridge) asking for zb-h1 is told what it runs
+    (engine/scenario/framework_support.py), since only the fork's row runs it; the fork's own is not."""
+    from engine.scenario.framework_support import unsupported_settings
+
+    base = {"model": "llama-3.1-8b", "pp": 4, "gpus_per_node": 4, "precision": "mixed-bf16", "pp_schedule": "zb-h1"}
+    warned = [str(m) for m in unsupported_settings(scenario_from_dict({**base, "framework": "megatron"}))]
+    assert any("zb-h1" in w and "1f1b, interleaved-1f1b." in w for w in warned), warned
+    assert not unsupported_settings(scenario_from_dict({**base, "framework": "megatron-zb"}))

@@ -63,11 +63,13 @@ def _size_arg(a: dict[str, Any], flag: str) -> int | None:
 
 
 def read(c: Collector, text: str) -> None:
-    c.set("framework", "megatron", "(script)")
     env, flags = scan(text, c.file)
     a: dict[str, Any] = {}
     for flag, value in flags:
         a[flag] = True if value is None else value
+    # --enable-zero-bubble is the Zero Bubble fork's (f68d3879 megatron/arguments.py line 1131), not upstream's
+    fork = "--enable-zero-bubble" in a
+    c.set("framework", "megatron-zb" if fork else "megatron", "--enable-zero-bubble" if fork else "(script)")
     _read_parallel_and_batch_flags(c, a)
     _read_world_and_accumulation(c, a)
     _read_precision_and_recompute(c, a)

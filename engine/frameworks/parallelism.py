@@ -22,9 +22,13 @@ from .parallelism_row import ALL_OFFLOADS, ALL_SCHEDULES, ALL_STAGES, FSDP, FSDP
 ANY = Parallelism(sources=(("parallelism", "not read: every layout is allowed"),))
 
 _TORCH_PIPELINING = ("pipeline schedules", "torch/distributed/pipelining/schedules.py: ScheduleGPipe, Schedule1F1B, "
-                     "ScheduleInterleaved1F1B (get_schedule_class); its ScheduleInterleavedZeroBubble (several stages "
-                     "a rank) and ScheduleZBVZeroBubble (two a rank, V-shaped; pytorch/pytorch at 1fd7abc2f521 "
-                     "__all__) are not the zb-h1 / zb-2p values")
+                     "ScheduleInterleaved1F1B (get_schedule_class). Its zero-bubble classes run but have no value "
+                     "here (pytorch/pytorch at 1fd7abc2f521 __all__): ScheduleInterleavedZeroBubble, 'the ZB1P "
+                     "schedule in the paper' with several stages a rank (its docstring), whose bubble with v chunks "
+                     "arXiv:2401.10241 gives no closed form for (its ZB-1p / ZB-2p formulas are one chunk a rank, "
+                     "engine/timing/zero_bubble.py): not costed; ScheduleZBVZeroBubble, two stages a rank in a V "
+                     "(pytorch/torchtitan b5bcd76c66d0 torchtitan/distributed/pipeline_parallel.py lines 550-567: "
+                     "style 'v', rank r holds stages r and 2p-1-r), a placement the stage split does not model")
 _TORCH_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 PYTORCH = Parallelism(pp_schedules=_TORCH_SCHEDULES, sources=(
     _TORCH_PIPELINING,
@@ -221,7 +225,7 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "forward_backward_pipelining_with_interleaving; no GPipe")
 # optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer; optimizer_offload_fraction
 # 1.0: --optimizer-offload-fraction's default (sources below)
-MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"), offloads=("none", "optimizer"),
+MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"),
                        offload_names=(
     ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1,
     optimizer_offload_fraction=1.0, methods=(
@@ -235,10 +239,10 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p
                                                    "method itself, not a layout: engine/frameworks/runs.py MEGATRON"),))),
 ), sources=(
     _MEGATRON_SCHEDULES,
-    ("zero-bubble schedules", "not upstream Megatron-LM's: its forks' (sail-sg/zero-bubble-pipeline-parallelism at "
-     "f68d3879 megatron/arguments.py --enable-zero-bubble, --zero-bubble-max-pending-backward p (zb-h1) or 2p (zb-2p); "
-     "AMD-AGI/Primus at 78633ae7 examples/customer_package/run_qwen3_235b_a22b_pretrain_mi355x.sh PP_STRATEGY zb1p, "
-     "lines 146-190): engine/timing/zero_bubble.py"),
+    ("zero-bubble schedules", "none upstream: get_forward_backward_func at the commits above (d98e8a6, "
+     "de7dc40f88, 285068c8) returns only the three schedules, and no --enable-zero-bubble; the Zero Bubble fork runs "
+     "them (framework megatron-zb, engine/frameworks/megatron_zb.py) and AMD-AGI/Primus (at 78633ae7 "
+     "examples/customer_package/run_qwen3_235b_a22b_pretrain_mi355x.sh PP_STRATEGY zb1p, lines 146-190; no row)"),
     ("ZeRO", "NVIDIA/Megatron-LM at d98e8a64ddf3: --use-distributed-optimizer is ZeRO-1; ZeRO-2 and ZeRO-3 are "
      "Megatron-FSDP's --data-parallel-sharding-strategy optim_grads / optim_grads_params (since d165a8548b, "
      "2025-02-26, core_v0.12.0, as --use-custom-fsdp; megatron/training/arguments.py lines 1118-1165), which "

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..memory.parallelism.layout import trained_mtp_layers
+from ..memory.parallelism.zero_bubble import ZERO_BUBBLE_SCHEDULES
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_layout import layout_chunks
 
@@ -116,6 +117,16 @@ def virtual_stages(s: Scenario, pp: int, layers: int, counted: int) -> list[tupl
         own = len(layout_chunks(s.pipeline_layout)) == pp * v
         out.append((v, {} if own else {"pipeline_layout": uneven_layout(layers, pp * v, mtp)}))
     return out
+
+
+def pipeline_schedules(s: Scenario, pp: int, layers: int, counted: int) -> list[tuple[str, int, dict[str, Any]]]:
+    """The (schedule, chunks a rank, layout keys) the search visits at pipeline size pp: 1F1B, interleaved 1F1B at
+    each chunk count virtual_stages gives, and the zero-bubble schedules (ZB-1p, ZB-2p) where the framework's row runs
+    them (engine/frameworks: the Zero Bubble fork's, not upstream Megatron-LM's), one chunk a rank."""
+    runs = defaults_for(s.framework).parallelism.pp_schedules
+    zero_bubble = [(z, 1, {}) for z in ZERO_BUBBLE_SCHEDULES if z in runs and pp > 1]
+    return [("1f1b", 1, {}), *(("interleaved-1f1b", v, lay) for v, lay in virtual_stages(s, pp, layers, counted)),
+            *zero_bubble]
 
 
 def micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:

@@ -32,7 +32,7 @@ from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
 from .listing import TIE, worth_changing
-from .pipeline_chunks import divisors, micro_batches, pipeline_sizes, virtual_stages
+from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
 from .recompute_plans import partly_recomputed
 from .search_candidates import (
     Candidates,
@@ -136,8 +136,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
                 per_replica = global_batch // dp
-                schedules = [("1f1b", 1, {})] + [("interleaved-1f1b", v, layout)  # layout: the uneven chunks' own
-                                                 for v, layout in virtual_stages(s, pp, spec.layers, counted)]
+                schedules = pipeline_schedules(s, pp, spec.layers, counted)  # layout: the uneven chunks' own
                 eps = [e for e in divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
                 # FSDP and ZeRO-3 shard alike: keep its name, or the framework's (FSDP where that is its only one)
                 full_shard = (s.zero_stage, True) if s.fsdp else (0, True) if fsdp_only else (3, False)

@@ -26,7 +26,7 @@ TIME_ONLY: frozenset[str] = frozenset({TIME})
 MEMORY_ONLY: frozenset[str] = frozenset({MEMORY})
 # applies_to of Megatron's own arguments: Megatron-LM, its 2022-2023 releases and its 2021 release (SC21's scripts)
 # read them alike
-MEGATRON = "framework megatron, megatron-2022, megatron-2021"
+MEGATRON = "framework megatron, megatron-2022, megatron-2021, megatron-zb"
 
 
 class Check:

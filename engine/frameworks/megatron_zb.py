@@ -1,0 +1,45 @@
+"""Megatron-LM as Sea AI Lab's Zero Bubble fork runs it (sail-sg/zero-bubble-pipeline-parallelism at f68d3879,
+2023-11-29, the arxiv branch's 'for arxiv paper', base NVIDIA/Megatron-LM 9290c730): Megatron's row of
+engine/frameworks/defaults.py with the fork's own layouts, each fact with where it is written. The fork runs
+Megatron's code (its layers, its optimizer, its exchanges), so the row keeps the megatron time profile; what it adds
+is the zero-bubble schedules, which upstream Megatron-LM, NeMo and Megatron-Bridge do not run (parallelism.py
+MEGATRON)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .parallelism_row import Parallelism
+from .row_type import FrameworkRow
+from .shard_group_facts import ShardGroups, grouped
+
+_FORK = "sail-sg/zero-bubble-pipeline-parallelism at f68d3879"
+SCHEDULES = ("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p")
+_SOURCES = (
+    ("pipeline schedules", f"{_FORK} megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: "
+     "Megatron's forward_backward_pipelining_without_interleaving (1F1B) and _with_interleaving, and under "
+     "--enable-zero-bubble (megatron/arguments.py line 1131; schedules.py lines 93-95) zb_schedules.py's "
+     "automatic schedule within --zero-bubble-max-pending-backward micro-batches (line 1120): p is ZB-1p "
+     "(zb-h1), 2p ZB-2p (zb-2p; examples/pretrain_zero_bubble.sh ZERO_BUBBLE_MEM_LIMIT); "
+     "engine/timing/zero_bubble.py. Its --zero-bubble-v-schedule (ZB-V, line 1134 and lines 192-203: two "
+     "chunks a rank, virtual_pipeline_model_parallel_size 2) has no pp_schedule value: its V placement (rank 0 "
+     "holding the first and the last chunk) is not modelled; no GPipe"),
+    ("ZeRO", f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer (ZeRO-1) is its only sharding (no "
+     "Megatron-FSDP, no --use-torch-fsdp2); with --enable-zero-bubble line 205 asserts it off ('not supported yet "
+     "because we didn't verify the correctness'), not enforced here"),
+    ("offload", f"{_FORK} megatron/arguments.py: no --optimizer-cpu-offload (no offload argument)"),
+    ("context", f"{_FORK} megatron/arguments.py line 1207 --context-parallel-size"),
+    ("expert", f"{_FORK} megatron/arguments.py lines 679, 1205 --num-experts, --expert-model-parallel-size"),
+)
+SHARD_GROUPS = ShardGroups((), f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer shards over the "
+                               "whole data-parallel group: no --num-distributed-optimizer-instances there")
+PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=("none",), sources=_SOURCES),
+                      SHARD_GROUPS)
+
+
+def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:
+    """Megatron's row (its memory facts and time profile "megatron") with the fork's layouts (PARALLELISM)."""
+    return replace(megatron, id="megatron-zb", label="Megatron-LM (Zero Bubble PP fork)", profile="megatron",
+                   parallelism=PARALLELISM,
+                   sources=(*megatron.sources, ("Zero Bubble fork", f"{_FORK}: Megatron-LM 9290c730 with the "
+                                                "zero-bubble schedules; its layouts: engine/frameworks/megatron_zb.py")))
