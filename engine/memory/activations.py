@@ -375,6 +375,8 @@ def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: boo
         # At the attention backward's peak the fp32 softmax output (kept) meets two fp32 gradients (probabilities,
         # scores); the value matmul's compute-dtype probabilities are freed by then (traced: 12 bytes per score).
         attn = (8 if c == 4 else 8 - c) * (spec.heads / ctx.tp) * t * ctx.s
+    elif linear_attn:  # a gated DeltaNet layer: the gradients of its q/k/v (the conv's channels), not attention's
+        attn = (c + 4) * t * (2 * spec.linear_key_dim + spec.linear_value_dim) / ctx.tp
     else:
         attn = (c + 4) * t * (spec.q_dim + 2 * spec.kv_dim) / ctx.tp
     return mlp, attn

@@ -18,6 +18,7 @@ from .attention import attention_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
+from .gated_delta import gated_delta_core
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .high_precision_wgrad import high_precision_wgrad, wgrad_seconds_16bit
 from .links import experts_missed
@@ -87,7 +88,8 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
     return fwd, dgrad, wgrad
 
 
-def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
+def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float,
+                        linear_attn: bool = False) -> tuple[float, float]:
     """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
     swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
     bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
@@ -96,14 +98,14 @@ def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict
     fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
     if not (fwd or bwd):
         return 0.0, 0.0
-    weights = sum(lin.params for lin in spec.layer_linears(moe) if lin.group != "router") / tp
+    weights = sum(lin.params for lin in spec.layer_linears(moe, linear_attn) if lin.group != "router") / tp
     if moe:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
 
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, rates: Rates,
-               sp: bool) -> tuple[float, float, float, float]:
+               sp: bool, linear_attn: bool = False) -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
@@ -115,7 +117,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
-    linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
+    linears = [lin for lin in spec.layer_linears(moe, linear_attn) if lin.group != "router"]  # the router: bf16
     if sp or tp == 1:
         inputs = sum(lin.d_in for lin in linears) / tp
         grads = sum(lin.d_out for lin in linears) / tp
@@ -133,7 +135,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn))
 
 
 @lru_cache(maxsize=1024)
@@ -185,7 +187,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
                fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0),
-               expert_rate: float = 1.0, rms_norm_kernel: str = "") -> LayerCost:
+               expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False) -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
@@ -193,12 +195,12 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
     steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes).
     expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py).
-    rms_norm_kernel: the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own)."""
+    rms_norm_kernel: the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own).
+    linear_attn: a gated DeltaNet layer: its projections and chunked recurrent core (gated_delta.py), no attention."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
-    h = spec.hidden
     gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
-    for lin in spec.layer_linears(moe):
+    for lin in spec.layer_linears(moe, linear_attn):
         router = lin.group == "router"
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
         # bf16 input by the bf16 weight in te_general_gemm (fp32 output with moe_router_dtype fp32), as the fp8 casts
@@ -221,18 +223,18 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
                                                                    wgrad_out_bytes, expert_rate)
-        gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
-    flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
+        gemm_flops += 6.0 * tokens * spec.top_k * spec.hidden * spec.expert_ffn / tp
+    flops, attn_fwd, attn_bwd = mixer_core(spec, linear_attn, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per, kernel_norm_fwd, kernel_norm_bwd = norm_kernel_row(elementwise, rms_norm_kernel, spec, tp, sp, eb)
-    elem_bytes = elementwise_bytes_per_token(spec, moe, tp, sp, per) + eager_extra(per, spec, moe, tp, sp, tokens, rates)
+    elem_bytes = layer_elementwise_bytes(spec, moe, tp, sp, per, tokens, rates, linear_attn)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
     elif moe:  # token permutation: each pass reads and writes the top_k copies of the token (backward: x2 below)
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
-        elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp)
+        elem_bytes += passes * 2 * spec.top_k * spec.hidden * eb
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp, linear_attn)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
@@ -241,7 +243,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                         and not fused_expert_mlp) if moe else (0.0, 0.0))
     if spec.attention == "mla":  # MLA's input norm stands alone too (TENorm before the down projections), so
         # 'layernorm' rebuilds it in every layer (transformer_layer.py at 24bad8e6 lines 450-454)
-        norm_fwd += 2.0 * eb * (h / tp if sp else h)
+        norm_fwd += 2.0 * eb * (spec.hidden / tp if sp else spec.hidden)
     backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
     ring_fwd, ring_bwd = cp_copies
     elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd + kernel_norm_bwd)
@@ -250,7 +252,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
     # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)
-    dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant)
+    dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant, linear_attn)
     # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
     # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
@@ -261,13 +263,23 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
 
 
 
-def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, quant: QuantBase | None) -> float:
+def mixer_core(spec: ModelSpec, linear_attn: bool, tokens: float, seq: int, tp: int, rates: Rates, attention: str,
+               eager_softmax: str, cp: int) -> tuple[float, float, float]:
+    """(forward FLOPs, forward seconds, backward seconds) of a layer's token mixer: softmax attention's kernel, or a
+    gated DeltaNet layer's chunked recurrence and conv (gated_delta.py)."""
+    if linear_attn:
+        return gated_delta_core(spec, tokens, tp, rates)
+    return attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
+
+
+def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, quant: QuantBase | None,
+                     linear_attn: bool = False) -> float:
     """QLoRA's dequantisation of one layer's base weights, once: read the packed weights (and their block scales),
     write them out in the compute dtype. It runs once per use of the weights (forward, its recompute, the backward's
     input gradient: bnb_4bit.py); the adapters are lora_adapters.adapter_seconds'."""
     if not quant:
         return 0.0
-    params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
+    params = spec.linear_params(moe, linear_attn) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
     return params * dequant_bytes_per_weight(quant, rates.elem_bytes) / rates.memory
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
@@ -316,15 +328,28 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
     return forward, backward
 
 
-def elementwise_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float]) -> float:
+def elementwise_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float],
+                                linear_attn: bool = False) -> float:
     """Forward bytes per token of one layer's element-wise work by a row of efficiency.json
     elementwise_bytes_per_token: per unit of the hidden state (1/tp of it under sequence parallelism), of q/k/v, of
     the MLP (SwiGLU or a single activation; an MoE layer's routed and shared widths), of the query/key norms and of
-    the query and key widths."""
+    the query and key widths. A gated DeltaNet layer (linear_attn) counts its q/k/v width (the conv's channels) as
+    the q/k/v units, and has no rotary embedding or query/key norm apart from its kernel (gated_delta.py)."""
     mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn if moe else spec.ffn
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
-    return (per["hidden"] * (spec.hidden / tp if sp else spec.hidden) + per["qkv"] * (spec.q_dim + 2 * spec.kv_dim) / tp
-            + per[mlp_kind] * mlp_width / tp + per["qk_norm"] * qk_norm_units(spec, tp, sp) + _qk_bytes(spec, tp, per))
+    hidden = per["hidden"] * (spec.hidden / tp if sp else spec.hidden) + per[mlp_kind] * mlp_width / tp
+    if linear_attn:
+        return hidden + per["qkv"] * (2 * spec.linear_key_dim + spec.linear_value_dim) / tp
+    return (hidden + per["qkv"] * (spec.q_dim + 2 * spec.kv_dim) / tp + per["qk_norm"] * qk_norm_units(spec, tp, sp)
+            + _qk_bytes(spec, tp, per))
+
+
+def layer_elementwise_bytes(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float], tokens: float,
+                            rates: Rates, linear_attn: bool = False) -> float:
+    """Forward bytes per token of the layer's element-wise work (elementwise_bytes_per_token), plus what the
+    framework's measured eager ops add at this micro-batch (eager_ops.py)."""
+    return (elementwise_bytes_per_token(spec, moe, tp, sp, per, linear_attn)
+            + eager_extra(per, spec, moe, tp, sp, tokens, rates))
 
 
 def _qk_bytes(spec: ModelSpec, tp: int, per: dict[str, float]) -> float:
