@@ -59,3 +59,21 @@ def test_25_04_02_llama_70b_layouts_are_the_recipes():
         assert (s["tp"], s["pp"], s["cp"], s["vpp"], s["micro_batch"]) == ((4, 8, 1, 5, 1) if fp8 else (4, 4, 2, 5, 1))
         assert s["grad_accum"] == 64  # GBS 2 x GPUs over DP = GPUs / 32, MBS 1
         assert "llama31_auto_configs" in r["notes"] and "FW_VERSION=25.02.01" in r["notes"]
+
+
+def test_24_11_1_nemotron_rows_state_the_recipes_userbuffers_overlap():
+    """v24.11.1's nemotron/configure.sh (35a9aec) line 97 passes model.ub_tp_comm_overlap=True to every run, the 15B's
+    and the 340B's (over the 340B YAML's ub_tp_comm_overlap: False), so the rows state tp_comm_overlap true where they
+    had said 'Megatron's defaults assumed'; the 340B branch also sets overlap_p2p_comm=True and batch_p2p_comm=False
+    (lines 77-78). Megatron's profile already meant userbuffers by "auto" (engine/frameworks/defaults.py), so stating it
+    leaves the rows' time as it was."""
+    rows = _rows("dgxc-24.11.1-nemotron4-")
+    assert len(rows) == 26  # 15B: 8 GPU counts, 340B: 5, each bf16 and fp8 (README_15b.md, README_340b.md)
+    for r in rows:
+        assert r["scenario"]["tp_comm_overlap"] is True
+        assert "model.ub_tp_comm_overlap=True" in r["notes"]
+        assert ("overlap_p2p_comm=True" in r["notes"]) == ("-340b-" in r["id"])
+    [row] = [r for r in rows if r["id"].endswith("-bf16-tp-8-pp-8-mbs-1-ga-16-vp-12-h100-sxm-80gb-128-gbs32")]
+    stated = step_time(scenario_from_dict(row["scenario"])).step_seconds
+    auto = step_time(scenario_from_dict({**row["scenario"], "tp_comm_overlap": "auto"})).step_seconds
+    assert stated == auto
