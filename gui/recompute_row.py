@@ -1,6 +1,6 @@
 """The set-up panel's rows for full checkpointing of only some layers (scenario keys recompute_num_layers and
 recompute_method, engine/scenario/recompute_layers.py): shown under "Activation checkpointing" with full
-checkpointing, where the keys count; a value set elsewhere stays visible, to be reset."""
+checkpointing in a framework that runs it, where the keys count; a value set elsewhere stays visible, to be reset."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 
 from engine import Scenario, resolve_model
+from engine.frameworks.defaults import defaults_for
 from engine.scenario import KEY_SPECS
 
 from .choices import choice_items
@@ -55,6 +56,8 @@ class RecomputeRows(QObject):
             self.layers.blockSignals(False)
         show_value(self.layers, s.recompute_num_layers)
         self.method.set_value(s.recompute_method)
-        full = s.checkpointing == "full"
+        # shown where the framework recomputes only some layers (engine/frameworks/runs.py recompute_methods: not
+        # Hugging Face, whose checkpointing wraps every layer), or where a value is set (the estimate warns about it)
+        full = s.checkpointing == "full" and bool(defaults_for(s.framework).runs.recompute_methods)
         self._form.setRowVisible(self.layers, full or s.recompute_num_layers > 0)
         self._form.setRowVisible(self.method, (full and s.recompute_num_layers > 0) or s.recompute_method != "block")
