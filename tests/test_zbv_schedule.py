@@ -125,6 +125,9 @@ def test_a_fork_script_and_a_torchtitan_config_import_as_zbv():
 
     script = ("torchrun pretrain_gpt.py --num-layers 24 --hidden-size 2048 --num-attention-heads 16 "
               "--seq-length 1024 --pipeline-model-parallel-size 4 --micro-batch-size 1 --global-batch-size 32 "
-              "--enable-zero-bubble --zero-bubble-v-schedule --fp16\n")
+              "--zero-bubble-v-schedule --fp16\n")  # it implies --enable-zero-bubble (arguments.py line 202)
     got = import_texts([("run.sh", script)]).scenario
     assert got["framework"] == "megatron-zb" and got["pp_schedule"] == "zbv" and got["vpp"] == 2
+    toml = (Path(__file__).parent / "data" / "configs" / "torchtitan" / "deepseek_v3_16b.toml").read_text()
+    titan = import_texts([("deepseek_v3_16b.toml", toml.replace('"Interleaved1F1B"', '"ZBVZeroBubble"'))]).scenario
+    assert titan["pp_schedule"] == "zbv" and titan["vpp"] == 2

@@ -68,7 +68,7 @@ def read(c: Collector, text: str) -> None:
     for flag, value in flags:
         a[flag] = True if value is None else value
     # --enable-zero-bubble is the Zero Bubble fork's (f68d3879 megatron/arguments.py line 1131), not upstream's
-    fork = "--enable-zero-bubble" in a
+    fork = "--enable-zero-bubble" in a or "--zero-bubble-v-schedule" in a  # the latter implies it (lines 192-203)
     c.set("framework", "megatron-zb" if fork else "megatron", "--enable-zero-bubble" if fork else "(script)")
     _read_parallel_and_batch_flags(c, a)
     _read_world_and_accumulation(c, a)
