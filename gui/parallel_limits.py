@@ -22,6 +22,7 @@ from engine import Scenario
 from engine.frameworks.defaults import defaults_for
 from engine.frameworks.parallelism import ANY, FSDP, Parallelism
 from engine.scenario.framework_support import cannot_run, capabilities, method_name, unsupported_settings
+from engine.scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 
 from .choices import choice_items
 from .i18n import tr_message
@@ -35,6 +36,14 @@ MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # sharding stage (Parallelism.shard_group_stages) marks the sharding list too (the shard-group row marks itself)
 MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",)}
 
+
+
+def schedule_chunks(schedule: str, vpp: int) -> dict[str, int]:
+    """The vpp a chosen schedule runs at, where it differs from the shown one: ZB-V's two chunks a rank
+    (engine/scenario/pipeline_ends.py), one for the schedules without chunks; the interleaved one keeps its own."""
+    if schedule in V_SCHEDULES:
+        return {"vpp": V_CHUNKS}
+    return {"vpp": 1} if schedule != "interleaved-1f1b" and vpp > 1 else {}
 
 class ParallelLimits(QObject):
     """Adds the pipeline-schedule and virtual-stage rows under the pipeline degree, and shows the degrees, the
@@ -61,6 +70,7 @@ class ParallelLimits(QObject):
             "gpipe": self.tr("GPipe: all forwards, then all backwards"),
             "zb-h1": self.tr("zero bubble ZB-1p: 1F1B's memory"),
             "zb-2p": self.tr("zero bubble ZB-2p: about twice the activations"),
+            "zbv": self.tr("zero bubble ZB-V: two layer chunks per GPU in a V, 1F1B's memory"),
         })
         self.vpp = committed_spin(1, MAX_VPP)
         row = form.getWidgetPosition(degrees["pp"])[0] + 1
@@ -68,7 +78,7 @@ class ParallelLimits(QObject):
         form.insertRow(row + 1, field_label("vpp"), self.vpp)
         self._tips: dict[QWidget, str] = {}
         self._shown: dict[QWidget, tuple[Any, ...]] = {}
-        self.schedule.valueChosen.connect(lambda v: edit({"pp_schedule": v}))
+        self.schedule.valueChosen.connect(lambda v: edit({"pp_schedule": v, **schedule_chunks(v, self.vpp.value())}))
         self.vpp.valueChanged.connect(lambda v: edit({"vpp": v}))
 
     def set_tooltips(self) -> dict[QWidget, str]:
@@ -81,7 +91,9 @@ class ParallelLimits(QObject):
                                    "schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) "
                                    "run each backward's weight gradients later, in the idle gaps: ZB-1p within "
                                    "1F1B's memory leaves about a third of its bubble, ZB-2p keeps up to twice the "
-                                   "micro-batches in flight and leaves almost none."),
+                                   "micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks "
+                                   "in a V (the first GPU holds the first and the last, so the embedding and the "
+                                   "head) and leaves almost none within 1F1B's memory, for twice the sends."),
             self.vpp: self.tr("Model chunks each GPU holds with the interleaved schedule (Megatron "
                               "--num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble."),
         }
@@ -103,7 +115,8 @@ class ParallelLimits(QObject):
         label = defaults_for(s.framework).label
         show_value(self.vpp, s.vpp)
         self._form.setRowVisible(self.schedule, s.pp > 1)
-        self._form.setRowVisible(self.vpp, s.pp > 1 and (s.pp_schedule == "interleaved-1f1b" or s.vpp > 1))
+        self._form.setRowVisible(self.vpp, s.pp > 1 and (s.pp_schedule == "interleaved-1f1b"
+                                                         or (s.vpp > 1 and s.pp_schedule not in V_SCHEDULES)))
         has = {"tp": caps.tensor, "pp": bool(caps.pp_schedules), "cp": caps.context, "ep": caps.expert}
         why = {
             "tp": self.tr("%1 has no tensor parallelism: this stays at 1."),

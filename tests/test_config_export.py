@@ -68,6 +68,8 @@ SCENARIOS = {
         # the Zero Bubble fork's flags (--enable-zero-bubble, --zero-bubble-max-pending-backward p or 2p)
         {**BASE, "pp": 4, "pp_schedule": "zb-h1", "precision": "mixed-fp16", "framework": "megatron-zb"},
         {**BASE, "pp": 4, "pp_schedule": "zb-2p", "precision": "mixed-fp16", "framework": "megatron-zb"},
+        # ZB-V: --zero-bubble-v-schedule, which sets the two chunks itself (megatron/arguments.py lines 192-203)
+        {**BASE, "pp": 4, "vpp": 2, "pp_schedule": "zbv", "precision": "mixed-fp16", "framework": "megatron-zb"},
         # the experts one after another (Megatron-LM's default without --moe-grouped-gemm), gathered dispatch
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "ep": 2, "precision": "mixed-bf16", "framework": "megatron",
          "moe_grouped_gemm": False, "moe_token_dispatcher_type": "allgather"},

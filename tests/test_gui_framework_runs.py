@@ -70,7 +70,7 @@ def test_a_single_pipeline_schedule_is_shown_fixed_with_the_reason(qtbot, tmp_pa
     assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b"]
     assert box.isEnabled()
     win.state.edit({"framework": "megatron-zb"})
-    assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b", "zb-h1", "zb-2p"]
+    assert [box.itemData(i) for i in range(box.count())] == ["1f1b", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv"]
 
 
 def test_torchtitan_greys_optimizer_only_offload_and_lists_no_zero1_or_zero2(qtbot, tmp_path):

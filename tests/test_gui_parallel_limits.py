@@ -112,6 +112,29 @@ def test_hugging_face_qlora_greys_out_tensor_parallelism_with_the_method_as_reas
     assert win.state.scenario.method == "lora" and tp.isEnabled()
 
 
+def test_zb_v_is_offered_where_the_framework_runs_it_and_sets_its_two_chunks(qtbot, tmp_path):
+    """ZB-V runs two chunks a rank in a V (the fork's --zero-bubble-v-schedule, megatron/arguments.py lines 192-203
+    at f68d3879; torch's ScheduleZBVZeroBubble in torchtitan): the fork and torchtitan list it with its label and
+    tooltip; choosing it sets vpp 2 in the same undo step and hides the chunk count; upstream Megatron does not list
+    it; going back to 1F1B sets one chunk again."""
+    win = window_from(qtbot, tmp_path, {**HF, "framework": "megatron-zb", "precision": "mixed-bf16", "pp": 4,
+                                        "nodes": 1, "grad_accum": 16})
+    panel, state = win.setup_panel, win.state
+    combo = panel.pp_schedule
+    labels = {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}
+    assert labels["zbv"].startswith("zero bubble ZB-V") and "ZB-V gives each GPU two chunks in a V" in combo.toolTip()
+    count = state.undo_stack.count()
+    combo.setCurrentIndex(combo.findData("zbv"))
+    assert (state.scenario.pp_schedule, state.scenario.vpp) == ("zbv", 2) and state.undo_stack.count() == count + 1
+    assert not panel.vpp.isVisibleTo(win) and not unsupported_settings(state.scenario)
+    combo.setCurrentIndex(combo.findData("1f1b"))
+    assert (state.scenario.pp_schedule, state.scenario.vpp) == ("1f1b", 1)
+    titan = window_from(qtbot, tmp_path, {**HF, "framework": "torchtitan", "precision": "mixed-bf16", "pp": 2})
+    assert "zbv" in _items(titan.setup_panel.pp_schedule)
+    megatron = window_from(qtbot, tmp_path, {**HF, "framework": "megatron", "precision": "mixed-bf16", "pp": 2})
+    assert "zbv" not in _items(megatron.setup_panel.pp_schedule)
+
+
 def test_a_zero_bubble_schedule_is_chosen_from_the_list_and_offered_where_the_framework_runs_one(qtbot, tmp_path):
     """The Zero Bubble fork's row runs ZB-1p and ZB-2p (--enable-zero-bubble at f68d3879,
     engine/frameworks/megatron_zb.py); upstream Megatron-LM's row and DeepSpeed's TrainSchedule do not. The choice

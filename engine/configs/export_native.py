@@ -131,9 +131,9 @@ def megatron_args(s: Scenario) -> str:
         ("--global-batch-size", s.micro_batch * s.grad_accum * dp),
         ("--seq-length", s.seq_len),
     ]
-    if s.vpp > 1:
+    if s.vpp > 1 and s.pp_schedule != "zbv":  # the fork's --zero-bubble-v-schedule sets two chunks itself
         args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
-    flags = []
+    flags = ["--zero-bubble-v-schedule"] if s.pp > 1 and s.pp_schedule == "zbv" else []
     if s.pp > 1 and s.pp_schedule in ("zb-h1", "zb-2p"):  # the Zero Bubble fork's flags (configs/megatron.py reads them)
         flags.append("--enable-zero-bubble")
         args.append(("--zero-bubble-max-pending-backward", s.pp * (2 if s.pp_schedule == "zb-2p" else 1)))

@@ -68,7 +68,7 @@ def read(c: Collector, text: str) -> None:
     for flag, value in flags:
         a[flag] = True if value is None else value
     # --enable-zero-bubble is the Zero Bubble fork's (f68d3879 megatron/arguments.py line 1131), not upstream's
-    fork = "--enable-zero-bubble" in a
+    fork = "--enable-zero-bubble" in a or "--zero-bubble-v-schedule" in a  # the latter implies it (lines 192-203)
     c.set("framework", "megatron-zb" if fork else "megatron", "--enable-zero-bubble" if fork else "(script)")
     _read_parallel_and_batch_flags(c, a)
     _read_world_and_accumulation(c, a)
@@ -111,7 +111,11 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
     ):
         if flag in a:
             set_int(c, key, a[flag], flag)
-    if "--virtual-pipeline-model-parallel-size" in a:
+    if "--zero-bubble-v-schedule" in a and (_size_arg(a, "--pipeline-model-parallel-size") or 1) > 1:
+        # the fork's ZB-V (megatron/arguments.py lines 192-203 at f68d3879): two chunks a rank in a V, whatever vpp says
+        c.set("pp_schedule", "zbv", "--zero-bubble-v-schedule")
+        c.set("vpp", 2, "--zero-bubble-v-schedule")
+    elif "--virtual-pipeline-model-parallel-size" in a:
         if set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size"):
             c.set(
                 "pp_schedule",

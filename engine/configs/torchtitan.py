@@ -147,9 +147,12 @@ def _read_parallel_options(c: Collector, par: dict[str, Any]) -> None:
     """[parallelism] pipeline schedule and FSDP resharding."""
     if "pipeline_parallel_schedule" in par:
         sched = str(par["pipeline_parallel_schedule"]).lower()
-        value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b"}.get(sched)
+        # ZBVZeroBubble: torch's ScheduleZBVZeroBubble, two stages a rank in a V (engine/scenario/pipeline_ends.py)
+        value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b", "zbvzerobubble": "zbv"}.get(sched)
         if value:
             c.set("pp_schedule", value, "parallelism.pipeline_parallel_schedule")
+        if value == "zbv":
+            c.set("vpp", 2, "parallelism.pipeline_parallel_schedule")
         else:
             c.skip(
                 "parallelism.pipeline_parallel_schedule",

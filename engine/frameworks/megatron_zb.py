@@ -14,16 +14,17 @@ from .row_type import FrameworkRow
 from .shard_group_facts import ShardGroups, grouped
 
 _FORK = "sail-sg/zero-bubble-pipeline-parallelism at f68d3879"
-SCHEDULES = ("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p")
+SCHEDULES = ("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
 _SOURCES = (
     ("pipeline schedules", f"{_FORK} megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: "
      "Megatron's forward_backward_pipelining_without_interleaving (1F1B) and _with_interleaving, and under "
      "--enable-zero-bubble (megatron/arguments.py line 1131; schedules.py lines 93-95) zb_schedules.py's "
      "automatic schedule within --zero-bubble-max-pending-backward micro-batches (line 1120): p is ZB-1p "
      "(zb-h1), 2p ZB-2p (zb-2p; examples/pretrain_zero_bubble.sh ZERO_BUBBLE_MEM_LIMIT); "
-     "engine/timing/zero_bubble.py. Its --zero-bubble-v-schedule (ZB-V, line 1134 and lines 192-203: two "
-     "chunks a rank, virtual_pipeline_model_parallel_size 2) has no pp_schedule value: its V placement (rank 0 "
-     "holding the first and the last chunk) is not modelled; no GPipe"),
+     "engine/timing/zero_bubble.py; --zero-bubble-v-schedule (line 1134) is ZB-V (zbv): lines 192-203 set "
+     "virtual_pipeline_model_parallel_size 2 and enable_zero_bubble, asserting the layers a stage even; "
+     "v_schedule.py places the chunks in a V, rank 0 holding the first and the last "
+     "(engine/scenario/pipeline_ends.py); no GPipe"),
     ("ZeRO", f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer (ZeRO-1) is its only sharding (no "
      "Megatron-FSDP, no --use-torch-fsdp2); with --enable-zero-bubble line 205 asserts it off ('not supported yet "
      "because we didn't verify the correctness'), not enforced here"),

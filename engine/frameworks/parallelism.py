@@ -28,7 +28,10 @@ _TORCH_PIPELINING = ("pipeline schedules", "torch/distributed/pipelining/schedul
                      "arXiv:2401.10241 gives no closed form for (its ZB-1p / ZB-2p formulas are one chunk a rank, "
                      "engine/timing/zero_bubble.py): not costed; ScheduleZBVZeroBubble, two stages a rank in a V "
                      "(pytorch/torchtitan b5bcd76c66d0 torchtitan/distributed/pipeline_parallel.py lines 550-567: "
-                     "style 'v', rank r holds stages r and 2p-1-r), a placement the stage split does not model")
+                     "style 'v', rank r holds stages r and 2p-1-r, asserting 2 stages a rank; its docstring: 'The Zero "
+                     "Bubble schedule (ZBV variant). See https://arxiv.org/pdf/2401.10241 Section 6') is zbv where "
+                     "the row lists it (torchtitan's pipeline_parallel_schedule 'ZBVZeroBubble'; engine/scenario/"
+                     "pipeline_ends.py)")
 _TORCH_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 PYTORCH = Parallelism(pp_schedules=_TORCH_SCHEDULES, sources=(
     _TORCH_PIPELINING,
@@ -48,7 +51,8 @@ _TITAN_SHARDING = (
      "CPUOffloadPolicy): weights and "
      "optimizer together, no optimizer-only offload"),
 )
-TORCHTITAN = Parallelism(pp_schedules=_TORCH_SCHEDULES, zero_stages=FSDP_STAGES, offloads=("none", "optimizer+params"),
+TORCHTITAN = Parallelism(pp_schedules=(*_TORCH_SCHEDULES, "zbv"), zero_stages=FSDP_STAGES,
+                         offloads=("none", "optimizer+params"),
                          offload_names=(
     ("optimizer+params", "training.enable_cpu_offload, " + FSDP2_OFFLOAD),), methods=(("lora", Parallelism(sources=(
     ("parallelism", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/components/lora.py: the adapters' sharding follows "

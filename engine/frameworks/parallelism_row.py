@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # the scenario format's pipeline schedules (engine/scenario/format.py PP_SCHEDULES; that module imports this package,
 # so the names are repeated here and tests/test_framework_parallelism.py holds them equal)
-ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p")
+ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
 FSDP = 3  # FSDP full sharding shards as ZeRO-3 does (Scenario.effective_zero)
 # the engine's stages (Scenario.effective_zero): 0 none, 1 optimizer states, 2 + gradients (the 16-bit weights whole on
 # every rank), 3 + weights (FSDP, DeepSpeed ZeRO-3); FSDP2's reshard_after_forward=False (FSDP1's SHARD_GRAD_OP) is

@@ -13,6 +13,7 @@ from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
+from ..scenario.pipeline_ends import holds_head
 from ..scenario.recompute_layers import partial_recompute
 from .activations import ActContext, head_bytes
 from .breakdown import Component, Moments
@@ -154,8 +155,7 @@ def stage_components(
     groups: tuple | None = None, fw: Behaviour | None = None,
 ) -> tuple[list[Component], float, StageStates]:
     """One pipeline stage's components in display order, with its micro-batches in flight and its model states."""
-    pp = s.pp
-    first, last = stage == 0, stage == pp - 1
+    first, last = stage == 0, holds_head(s, stage)  # the head's rank: pipeline_ends.py
     in_flight = micro_batches_in_flight(s, stage, spec.layers, pending_w_share(s, spec))
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)

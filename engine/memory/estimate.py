@@ -13,6 +13,7 @@ from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
+from ..scenario.pipeline_ends import holds_head
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
@@ -241,7 +242,7 @@ def estimate(s: Scenario) -> Estimate:
     for i, layers in enumerate(scenario_stage_ranges(s, spec.layers)):
         groups = layer_groups(s, spec, layers)
         in_flight = micro_batches_in_flight(s, i, spec.layers, pending_w_share(s, spec))
-        key = (groups, i == 0, i == s.pp - 1, in_flight)
+        key = (groups, i == 0, holds_head(s, i), in_flight)
         if key in seen:
             prev, parts = seen[key]
             stage = dataclasses.replace(prev, stage=i)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario.behaviour import Behaviour
 from ..scenario.memo import LastScenarioMemo
+from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component
 from .detailed import act_context, stage_components, with_in_flight
 from .loading import LoadAndHost, LoadParts, with_offloaded_activations
@@ -116,7 +117,7 @@ class SeedEstimator:
     def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
         s, spec = self._s, self._spec
         comps = seed_components(s, spec, self._dt, index, layers, self._fw)
-        params = stage_params(s, spec, layers, index == 0, index == s.pp - 1, groups)
+        params = stage_params(s, spec, layers, index == 0, holds_head(s, index), groups)
         return StageParts(comps, 1, params)  # the seeds have no pipeline schedule: one micro-batch
 
     def moved(self, parts: StageParts, in_flight: float) -> None:

@@ -11,6 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour
+from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
 from .model_states import model_state_components
 from .states import Dtypes, StageParams, stage_params
@@ -64,7 +65,7 @@ def _seed_004_adapter_states(s: Scenario, spec: ModelSpec, stage_layers: int) ->
 def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
                     fw: Behaviour) -> list[Component]:
     """One stage's components as the seed named by `s.estimator` counts them, each for the whole step."""
-    first, last = stage == 0, stage == s.pp - 1
+    first, last = stage == 0, holds_head(s, stage)
     p = stage_params(s, spec, layers, first, last)
     comps = _seed_model_states(s, spec, dt, p, fw, len(layers))
     comps.append(_seed_activations(s, spec, layers))

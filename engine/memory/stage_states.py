@@ -15,6 +15,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, bf16_optimizer
 from ..scenario.memo import ScenarioMemo
+from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
 from .loading import LoadParts, load_parts
 from .model_states import ShardedStates, model_state_components
@@ -47,7 +48,7 @@ STAGE_STATES_MEMO = ScenarioMemo("stage states", KEYS_WITHOUT_MEMORY_EFFECT | fr
 def stage_states(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, layers: range,
                  groups: tuple[LayerGroup, ...], in_flight: float) -> StageStates:
     """The stage's batch-independent part; `spec`, `dt`, `fw` and `groups` are those of `s` (not keyed)."""
-    key = STAGE_STATES_MEMO.key(s, stage == 0, stage == s.pp - 1, layers.start, layers.stop, in_flight)
+    key = STAGE_STATES_MEMO.key(s, stage == 0, holds_head(s, stage), layers.start, layers.stop, in_flight)
     found = STAGE_STATES_MEMO.get(key)
     if found is None:
         found = STAGE_STATES_MEMO.put(key, _build(s, spec, dt, fw, stage, layers, groups, in_flight))
@@ -56,7 +57,7 @@ def stage_states(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage:
 
 def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, layers: range,
            groups: tuple[LayerGroup, ...], in_flight: float) -> StageStates:
-    first, last = stage == 0, stage == s.pp - 1
+    first, last = stage == 0, holds_head(s, stage)
     p = stage_params(s, spec, layers, first, last, groups)
     comps, st = model_state_components(s, dt, p, fw, in_flight)
     comps += tp_embedding_grad_components(s, spec, dt, first, last)

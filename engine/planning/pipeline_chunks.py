@@ -10,6 +10,7 @@ from ..frameworks.defaults import defaults_for
 from ..memory.parallelism.layout import trained_mtp_layers
 from ..memory.parallelism.zero_bubble import ZERO_BUBBLE_SCHEDULES
 from ..scenario import Scenario, resolve_model
+from ..scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 from ..scenario.pipeline_layout import layout_chunks
 
 # Decoder layers a model chunk holds in the uneven layouts the search makes (uneven_chunk_counts): four, as every
@@ -122,9 +123,12 @@ def virtual_stages(s: Scenario, pp: int, layers: int, counted: int) -> list[tupl
 def pipeline_schedules(s: Scenario, pp: int, layers: int, counted: int) -> list[tuple[str, int, dict[str, Any]]]:
     """The (schedule, chunks a rank, layout keys) the search visits at pipeline size pp: 1F1B, interleaved 1F1B at
     each chunk count virtual_stages gives, and the zero-bubble schedules (ZB-1p, ZB-2p) where the framework's row runs
-    them (engine/frameworks: the Zero Bubble fork's, not upstream Megatron-LM's), one chunk a rank."""
+    them (engine/frameworks: the Zero Bubble fork's, not upstream Megatron-LM's), one chunk a rank, and ZB-V at its two
+    chunks a rank where the layers split evenly over 2 pp chunks (the fork's megatron/arguments.py lines 193-198 at
+    f68d3879: layers a stage divisible by pp, even)."""
     runs = defaults_for(s.framework).parallelism.pp_schedules
-    zero_bubble = [(z, 1, {}) for z in ZERO_BUBBLE_SCHEDULES if z in runs and pp > 1]
+    zero_bubble = [(z, V_CHUNKS if z in V_SCHEDULES else 1, {}) for z in ZERO_BUBBLE_SCHEDULES
+                   if z in runs and pp > 1 and (z not in V_SCHEDULES or layers % (V_CHUNKS * pp) == 0)]
     return [("1f1b", 1, {}), *(("interleaved-1f1b", v, lay) for v, lay in virtual_stages(s, pp, layers, counted)),
             *zero_bubble]
 

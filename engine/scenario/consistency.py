@@ -8,6 +8,7 @@ from ..errors import ConsistencyError, ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
+from .pipeline_ends import V_CHUNKS, V_SCHEDULES
 from .posttraining_checks import check_posttraining
 from .shard_group import check_shard_group
 
@@ -79,7 +80,9 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
             QT_TRANSLATE_NOOP("engine", "Pipeline-parallel size {pp} cannot exceed the model's {layers} layers."),
             pp=s.pp, layers=spec.layers,
         )
-    if s.vpp > 1 and s.pp_schedule != "interleaved-1f1b":
+    if s.pp > 1 and s.pp_schedule in V_SCHEDULES and s.vpp != V_CHUNKS:
+        raise ScenarioError("vpp", QT_TRANSLATE_NOOP("engine", "pp_schedule zbv runs two model chunks per rank: vpp 2."))
+    if s.vpp > 1 and s.pp_schedule not in ("interleaved-1f1b", *V_SCHEDULES):
         raise ScenarioError(
             "vpp", QT_TRANSLATE_NOOP("engine", "more than one virtual stage per rank needs pp_schedule interleaved-1f1b.")
         )

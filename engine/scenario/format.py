@@ -78,7 +78,7 @@ ATTENTIONS = ("sdpa", "flash", "eager")
 CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
 FREEZE_SIDES = ("bottom", "top")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
-PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p")
+PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("auto", "fp32", "compute")
 VISION_TOWER_MODES = ("frozen", "trained")
@@ -161,7 +161,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     pp_schedule: str = key("1f1b", "pipeline schedule: micro-batches kept in flight per stage", Choice(PP_SCHEDULES),
                            applies_to="pp > 1")
     vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
-                   "interleaved-1f1b", WholeNumber(1, 1024), applies_to="pp > 1")
+                   "interleaved-1f1b (2: zbv)", WholeNumber(1, 1024), applies_to="pp > 1")
     ep: int = key(1, "expert parallel degree (MoE)", WholeNumber(1, 4096), applies_to="mixture-of-experts models")
     etp: int = key(0, "Megatron --expert-tensor-parallel-size: tensor-parallel ranks splitting each expert (0: tp, "
                    "Megatron-LM's default; 1: whole experts, expert parallelism folded over the tensor-parallel "

@@ -22,6 +22,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
 from ..scenario.behaviour import sac_saves_attention
 from ..scenario.memo import ScenarioMemo
+from ..scenario.pipeline_ends import holds_head
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
 from .autocast import autocast_seconds
@@ -186,7 +187,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
                               backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
-    first, last = index == 0, index == s.pp - 1
+    first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
@@ -225,7 +226,7 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
 
 # Keys a stage's per-micro-batch time does not read (tests/test_memo_keys.py): layouts differing only in them share it
 STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozenset({
-    "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train", "gpu_hour_price",
+    "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "vpp", "tokens_to_train", "gpu_hour_price",
     "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather",
 }))
 

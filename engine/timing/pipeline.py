@@ -9,6 +9,7 @@ from typing import Any
 from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.pipeline_ends import V_CHUNKS, v_placed
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
@@ -65,16 +66,21 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
         per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
     else:
         per_micro_batch = transfers * one + rebuilds
+        if v_placed(s):  # ZB-V: 2 pp chunk boundaries, twice 1F1B's sends (zero_bubble.py)
+            per_micro_batch *= V_CHUNKS
     pp_comm = ga * per_micro_batch + tied_embedding_seconds(s, spec, hw)  # once a step (tied_embeddings.py)
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
     # state's)
-    bubble = fill / virtual + (s.pp - 1) * 2 * (one + gather)
+    bubble = fill / (1 if v_placed(s) else virtual) + (s.pp - 1) * 2 * (one + gather)
     return pp_comm, bubble
 
 
 def model_chunks(s: Scenario) -> int:
-    """Model chunks (virtual stages) each pipeline rank runs: vpp under the interleaved 1F1B schedule, else one."""
+    """Model chunks (virtual stages) each pipeline rank runs: vpp under the interleaved 1F1B schedule, two in ZB-V's V
+    (engine/scenario/pipeline_ends.py), else one."""
+    if v_placed(s):
+        return V_CHUNKS
     return s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
 
 

@@ -21,6 +21,7 @@ from ..memory.states import dtypes_for, embeddings_frozen
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer, main_grads_fp32
+from ..scenario.pipeline_ends import v_placed
 from .collectives import ALL_REDUCE, collective_latency
 from .hardware import Hardware
 from .links import collective_link, nvlink_domain
@@ -29,7 +30,7 @@ from .links import collective_link, nvlink_domain
 def tied_embedding_seconds(s: Scenario, spec: ModelSpec, hw: Hardware) -> float:
     """Seconds a step spends summing the tied embedding's two gradient copies (module docstring): 0 without pipeline
     parallelism, without a shared output layer, or where the embedding does not train (adapters, frozen)."""
-    if s.pp == 1 or not spec.tied_embeddings or embeddings_frozen(s):
+    if s.pp == 1 or v_placed(s) or not spec.tied_embeddings or embeddings_frozen(s):  # a V: both ends on rank 0
         return 0.0
     # fp32 where the framework keeps fp32 gradients (Megatron's main_grad, DeepSpeed BF16_Optimizer's _hp_grad)
     grad_bytes = 4 if main_grads_fp32(s) or bf16_optimizer(s) else dtypes_for(s).grad

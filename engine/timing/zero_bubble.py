@@ -24,6 +24,12 @@ activation limit lets it defer, each then holding M_W (engine/memory/parallelism
   0.15-0.92% against 0.10-0.66%), and ZB-H1's formula Table 5's ZB-1p rates 0.1-0.7 point low
   (tests/test_zero_bubble_schedule.py). With m <= p ZB-1p and ZB-2p are 'essentially the same' (Appendix H): both defer
   m - 1.
+* zbv: ZB-V (section 6), two chunks a rank in a V (engine/scenario/pipeline_ends.py) under 1F1B's memory; zero
+  bubble where T_F = T_B = T_W. The paper gives no closed form for other times; its Table 8 rates of ZB-V, computed
+  from the ZB-V runs' profiled times, are within 0.85-1.02x of ZB-H2's (6.2B p 16: 0.0697 against 0.0823, 14.6B
+  p 24: 0.0638 against 0.0628, 28.3B p 32: 0.0593 against 0.0629), so it takes ZB-H2's (p - 1)(T_F + T_B - 2 T_W)
+  (Table 2), over whole-rank times (both chunks), with min(m - 1, 2 (p - 1)) W deferred. Its exchanges are twice
+  1F1B's a micro-batch (2 p chunk boundaries; the fork's README: pipeline communication volume 2x) (pipeline.py).
 
 The exchanges' 2 (p - 1) T_comm is the term every schedule already pays (engine/timing/pipeline.py). Stages differ
 (the first and last hold the embedding and the head): the sums run over the stages outside the busiest, as the 1F1B
@@ -39,5 +45,8 @@ def zero_bubble_fill(schedule: str, pp: int, grad_accum: int, fill: float, fill_
     the busiest's, pp - 1 stages); `fill_wgrad`: the W part of that sum. Other schedules keep `fill`."""
     if schedule not in ZERO_BUBBLE_SCHEDULES or pp < 2:
         return fill
+    if schedule == "zbv":  # ZB-H2's (p - 1)(T_F + T_B - 2 T_W): 2 (p - 1) deferred W on top of 1F1B's own W
+        deferred = min(grad_accum - 1, 2 * (pp - 1))
+        return max(0.0, fill - fill_wgrad - deferred * fill_wgrad / (pp - 1))
     deferred = min(grad_accum, pp if schedule == "zb-h1" else grad_accum) - 1  # W passes moved into the F-B chain
     return max(0.0, fill - fill_wgrad - deferred * fill_wgrad / (pp - 1))

@@ -3036,17 +3036,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="59"/>
+        <location filename="../parallel_limits.py" line="68"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="60"/>
+        <location filename="../parallel_limits.py" line="69"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="61"/>
+        <location filename="../parallel_limits.py" line="70"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
@@ -3055,98 +3055,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="62"/>
+        <location filename="../parallel_limits.py" line="71"/>
         <source>zero bubble ZB-1p: 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-1p：与 1F1B 相同的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="63"/>
+        <location filename="../parallel_limits.py" line="72"/>
         <source>zero bubble ZB-2p: about twice the activations</source>
         <translation>零气泡 ZB-2p：约两倍的激活</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="77"/>
-        <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none.</source>
-        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡。</translation>
+        <location filename="../parallel_limits.py" line="73"/>
+        <source>zero bubble ZB-V: two layer chunks per GPU in a V, 1F1B&apos;s memory</source>
+        <translation>零气泡 ZB-V：每个 GPU 两个层块，呈 V 形排布，1F1B 的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="85"/>
+        <location filename="../parallel_limits.py" line="87"/>
+        <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks in a V (the first GPU holds the first and the last, so the embedding and the head) and leaves almost none within 1F1B&apos;s memory, for twice the sends.</source>
+        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
+    </message>
+    <message>
+        <location filename="../parallel_limits.py" line="97"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="109"/>
+        <location filename="../parallel_limits.py" line="122"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="110"/>
+        <location filename="../parallel_limits.py" line="123"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="112"/>
+        <location filename="../parallel_limits.py" line="125"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="113"/>
+        <location filename="../parallel_limits.py" line="126"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="118"/>
+        <location filename="../parallel_limits.py" line="131"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="120"/>
+        <location filename="../parallel_limits.py" line="133"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="121"/>
+        <location filename="../parallel_limits.py" line="134"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="121"/>
+        <location filename="../parallel_limits.py" line="134"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="122"/>
+        <location filename="../parallel_limits.py" line="135"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="122"/>
+        <location filename="../parallel_limits.py" line="135"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="124"/>
+        <location filename="../parallel_limits.py" line="137"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="126"/>
+        <location filename="../parallel_limits.py" line="139"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="127"/>
+        <location filename="../parallel_limits.py" line="140"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="141"/>
+        <location filename="../parallel_limits.py" line="154"/>
         <source>%1 runs only this pipeline schedule (%2).</source>
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="151"/>
-        <location filename="../parallel_limits.py" line="170"/>
+        <location filename="../parallel_limits.py" line="164"/>
+        <location filename="../parallel_limits.py" line="183"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -5533,7 +5538,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimators.py" line="28"/>
+        <location filename="../../engine/memory/estimators.py" line="29"/>
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
@@ -5720,12 +5725,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="95"/>
+        <location filename="../../engine/memory/stage_states.py" line="96"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="98"/>
+        <location filename="../../engine/memory/stage_states.py" line="99"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
@@ -5750,7 +5755,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="148"/>
+        <location filename="../../engine/memory/stage_states.py" line="149"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -5759,128 +5764,128 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="151"/>
+        <location filename="../../engine/memory/stage_states.py" line="152"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="172"/>
+        <location filename="../../engine/memory/stage_states.py" line="173"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="175"/>
+        <location filename="../../engine/memory/stage_states.py" line="176"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="203"/>
+        <location filename="../../engine/memory/stage_states.py" line="204"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="206"/>
+        <location filename="../../engine/memory/stage_states.py" line="207"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="214"/>
+        <location filename="../../engine/memory/stage_states.py" line="215"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="117"/>
+        <location filename="../../engine/memory/estimate.py" line="118"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="91"/>
+        <location filename="../../engine/memory/estimate.py" line="92"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="120"/>
+        <location filename="../../engine/memory/estimate.py" line="121"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="94"/>
+        <location filename="../../engine/memory/estimate.py" line="95"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="101"/>
+        <location filename="../../engine/memory/estimate.py" line="102"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="104"/>
+        <location filename="../../engine/memory/estimate.py" line="105"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="150"/>
+        <location filename="../../engine/memory/estimate.py" line="151"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="155"/>
+        <location filename="../../engine/memory/estimate.py" line="156"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="159"/>
+        <location filename="../../engine/memory/estimate.py" line="160"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="163"/>
+        <location filename="../../engine/memory/estimate.py" line="164"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="166"/>
+        <location filename="../../engine/memory/estimate.py" line="167"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="171"/>
+        <location filename="../../engine/memory/estimate.py" line="172"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="175"/>
+        <location filename="../../engine/memory/estimate.py" line="176"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="182"/>
+        <location filename="../../engine/memory/estimate.py" line="183"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="185"/>
+        <location filename="../../engine/memory/estimate.py" line="186"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="189"/>
+        <location filename="../../engine/memory/estimate.py" line="190"/>
         <source>{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, B300, GB300 or a GeForce / RTX PRO Blackwell card).</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="193"/>
+        <location filename="../../engine/memory/estimate.py" line="194"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="204"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <location filename="../../engine/planning/family.py" line="52"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="209"/>
+        <location filename="../../engine/memory/estimate.py" line="210"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -6186,7 +6191,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="22"/>
+        <location filename="../../engine/scenario/consistency.py" line="23"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
@@ -6214,192 +6219,197 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="84"/>
+        <location filename="../../engine/scenario/consistency.py" line="87"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="89"/>
+        <location filename="../../engine/scenario/consistency.py" line="92"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="48"/>
+        <location filename="../../engine/scenario/consistency.py" line="49"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="54"/>
+        <location filename="../../engine/scenario/consistency.py" line="55"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="63"/>
+        <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="70"/>
+        <location filename="../../engine/scenario/consistency.py" line="71"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="79"/>
+        <location filename="../../engine/scenario/consistency.py" line="80"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="104"/>
+        <location filename="../../engine/scenario/consistency.py" line="84"/>
+        <source>pp_schedule zbv runs two model chunks per rank: vpp 2.</source>
+        <translation>pp_schedule zbv 每个 rank 运行两个模型块：vpp 须为 2。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="107"/>
         <source>Recompute layers ({n}) cannot exceed the {largest} decoder layers of one pipeline stage&apos;s model chunk ({layers} layers over {chunks} chunks).</source>
         <translation>重算层数 ({n}) 不能超过一个流水线阶段模型块的 {largest} 个解码器层（{layers} 层分为 {chunks} 块）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="130"/>
+        <location filename="../../engine/scenario/consistency.py" line="133"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="135"/>
+        <location filename="../../engine/scenario/consistency.py" line="138"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="144"/>
+        <location filename="../../engine/scenario/consistency.py" line="147"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="153"/>
+        <location filename="../../engine/scenario/consistency.py" line="156"/>
         <source>Expert tensor-parallel size {etp} must divide the {p} GPUs of a pipeline stage (tensor-parallel × data-parallel × context-parallel size).</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="160"/>
+        <location filename="../../engine/scenario/consistency.py" line="163"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="167"/>
+        <location filename="../../engine/scenario/consistency.py" line="170"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="177"/>
+        <location filename="../../engine/scenario/consistency.py" line="180"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="186"/>
+        <location filename="../../engine/scenario/consistency.py" line="189"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="190"/>
+        <location filename="../../engine/scenario/consistency.py" line="193"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="199"/>
+        <location filename="../../engine/scenario/consistency.py" line="202"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="209"/>
+        <location filename="../../engine/scenario/consistency.py" line="212"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="219"/>
+        <location filename="../../engine/scenario/consistency.py" line="222"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="226"/>
+        <location filename="../../engine/scenario/consistency.py" line="229"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="231"/>
+        <location filename="../../engine/scenario/consistency.py" line="234"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="89"/>
+        <location filename="../../engine/memory/seeds.py" line="90"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="92"/>
+        <location filename="../../engine/memory/seeds.py" line="93"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="100"/>
+        <location filename="../../engine/memory/seeds.py" line="101"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="103"/>
+        <location filename="../../engine/memory/seeds.py" line="104"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="120"/>
+        <location filename="../../engine/memory/seeds.py" line="121"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="123"/>
+        <location filename="../../engine/memory/seeds.py" line="124"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="135"/>
+        <location filename="../../engine/memory/seeds.py" line="136"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="138"/>
+        <location filename="../../engine/memory/seeds.py" line="139"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="145"/>
+        <location filename="../../engine/memory/seeds.py" line="146"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="148"/>
+        <location filename="../../engine/memory/seeds.py" line="149"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="167"/>
+        <location filename="../../engine/memory/seeds.py" line="168"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="170"/>
+        <location filename="../../engine/memory/seeds.py" line="171"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="179"/>
+        <location filename="../../engine/memory/seeds.py" line="180"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="182"/>
+        <location filename="../../engine/memory/seeds.py" line="183"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="190"/>
+        <location filename="../../engine/memory/seeds.py" line="191"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="193"/>
+        <location filename="../../engine/memory/seeds.py" line="194"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
@@ -7202,12 +7212,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="329"/>
+        <location filename="../../engine/timing/model.py" line="330"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="333"/>
+        <location filename="../../engine/timing/model.py" line="334"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7623,7 +7633,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="129"/>
+        <location filename="../../engine/configs/megatron.py" line="133"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -7637,42 +7647,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="137"/>
+        <location filename="../../engine/configs/megatron.py" line="141"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="160"/>
+        <location filename="../../engine/configs/megatron.py" line="164"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="184"/>
+        <location filename="../../engine/configs/megatron.py" line="188"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="206"/>
+        <location filename="../../engine/configs/megatron.py" line="210"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="223"/>
+        <location filename="../../engine/configs/megatron.py" line="227"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="244"/>
+        <location filename="../../engine/configs/megatron.py" line="248"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="261"/>
+        <location filename="../../engine/configs/megatron.py" line="265"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="308"/>
+        <location filename="../../engine/configs/megatron.py" line="312"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7685,17 +7695,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="324"/>
+        <location filename="../../engine/configs/megatron.py" line="328"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="335"/>
+        <location filename="../../engine/configs/megatron.py" line="339"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="366"/>
+        <location filename="../../engine/configs/megatron.py" line="370"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7745,17 +7755,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="156"/>
+        <location filename="../../engine/configs/torchtitan.py" line="159"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="165"/>
+        <location filename="../../engine/configs/torchtitan.py" line="168"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="174"/>
+        <location filename="../../engine/configs/torchtitan.py" line="177"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
@@ -7764,17 +7774,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="193"/>
+        <location filename="../../engine/configs/torchtitan.py" line="196"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="207"/>
+        <location filename="../../engine/configs/torchtitan.py" line="210"/>
         <source>checkpointing every N-th layer needs the model&apos;s layer count</source>
         <translation>每第 N 层检查点需要知道模型的层数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="228"/>
+        <location filename="../../engine/configs/torchtitan.py" line="231"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
@@ -7854,12 +7864,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="159"/>
+        <location filename="../../engine/memory/stage_states.py" line="160"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="161"/>
+        <location filename="../../engine/memory/stage_states.py" line="162"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from ...frameworks.defaults import defaults_for
 from ...models.architecture import ModelSpec
+from ...scenario.pipeline_ends import head_stage
 from ...scenario.pipeline_layout import layout_chunks
 from ..states import LayerGroup
 
@@ -22,6 +23,7 @@ class _LayoutSettings(Protocol):
     framework: str
     pp: int
     vpp: int
+    pp_schedule: str
     pipeline_layout: str
 
 
@@ -33,9 +35,9 @@ def layout_stage_layers(s: _LayoutSettings, layers: int) -> list[int] | None:
 
 
 def mtp_stage(s: _LayoutSettings, layers: int) -> int:
-    """The pipeline rank that runs the MTP layers: the layout's, else the last."""
+    """The pipeline rank that runs the MTP layers: the layout's, else the head's (pipeline_ends.py)."""
     per_rank = _per_rank(s.pipeline_layout, s.pp, s.vpp, layers) if s.pipeline_layout and s.pp > 1 else None
-    return s.pp - 1 if per_rank is None or per_rank[1] < 0 else per_rank[1]
+    return head_stage(s) if per_rank is None or per_rank[1] < 0 else per_rank[1]
 
 
 @lru_cache(maxsize=256)

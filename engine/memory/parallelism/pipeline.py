@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ...frameworks.defaults import defaults_for
+from ...scenario.pipeline_ends import head_stage, holds_head, rank_chunks
 from .deepspeed_partition import deepspeed_stage_counts
 from .layout import layout_stage_layers
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES, zero_bubble_in_flight
@@ -46,7 +47,7 @@ def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None
         return None
     counts = [total // s.pp] * s.pp
     counts[0] -= first
-    counts[-1] -= last
+    counts[head_stage(s)] -= last  # the last chunk's rank (pipeline_ends.py: rank 0 in a V)
     return counts
 
 
@@ -133,8 +134,8 @@ def pipeline_buffers(s: _PipelineSettings, stage: int, hidden_elems: float, logi
     """
     if s.pp == 1:
         return 0.0, 0.0
-    chunks = [stage + k * s.pp for k in range(s.vpp)]
-    last_chunk = s.pp * s.vpp - 1
+    chunks = rank_chunks(s, stage)
+    last_chunk = s.pp * len(chunks) - 1
     recv = 0.0
     for c in chunks:
         recv += (c > 0) + (c < last_chunk)
@@ -151,7 +152,7 @@ def outputs_in_flight(s: _PipelineSettings, stage: int, logits_elems: float, com
     backward starts from it), so the micro-batches in flight on the last chunk keep theirs; returned outputs
     (keep_outputs) are those same tensors, counted by pipeline_buffers. Traced: ground_truth/distributed/*nokeep*.
     """
-    if s.pp == 1 or keep_outputs or (s.pp * s.vpp - 1) % s.pp != stage:
+    if s.pp == 1 or keep_outputs or not holds_head(s, stage):
         return 0.0
     return losses_in_flight(s) * logits_elems * compute
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ...models.architecture import ModelSpec
     from ...scenario import Scenario
 
-ZERO_BUBBLE_SCHEDULES = ("zb-h1", "zb-2p")  # engine/timing/zero_bubble.py ZERO_BUBBLE_SCHEDULES
+ZERO_BUBBLE_SCHEDULES = ("zb-h1", "zb-2p", "zbv")  # engine/timing/zero_bubble.py ZERO_BUBBLE_SCHEDULES
 
 
 def deferred_weight_share(hidden: int, heads: int, seq_len: int, eager_attention: bool) -> float:
@@ -34,7 +34,12 @@ def pending_w_share(s: Scenario, spec: ModelSpec) -> float:
 
 def zero_bubble_in_flight(schedule: str, pp: int, stage: int, grad_accum: int, w_share: float) -> float:
     """Micro-batches of the stage's whole layer set at its peak: those between F and B, plus those whose W is pending
-    weighed by `w_share` (deferred_weight_share); no more than the step's micro-batches in all."""
+    weighed by `w_share` (deferred_weight_share); no more than the step's micro-batches in all. ZB-V (zbv) peaks at
+    p M_B on every rank, 1F1B's first stage (arXiv:2401.10241 section 6: 'a peak activations memory of p M_B',
+    'inherently balanced across all workers'; the fork's megatron/core/pipeline_parallel/v_schedule.py at f68d3879
+    PipelineGraph max_mem, f_mem x 2p of a chunk holding half a rank's layers; its README: 1x 1F1B's activations)."""
+    if schedule == "zbv":
+        return min(pp, grad_accum)
     kept = (pp - stage) if schedule == "zb-h1" else (2 * (pp - stage) - 1)
     pending = stage if schedule == "zb-h1" else 2 * stage
     kept = min(kept, grad_accum)
