@@ -3642,37 +3642,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RecomputeRows</name>
     <message>
-        <location filename="../recompute_row.py" line="28"/>
+        <location filename="../recompute_row.py" line="29"/>
         <source>all of them (0)</source>
         <translation>全部 (0)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="31"/>
+        <location filename="../recompute_row.py" line="32"/>
         <source>Megatron --recompute-num-layers (NeMo recompute_num_layers, torchtitan&apos;s every n-th block): decoder layers of each pipeline stage (each model chunk with virtual stages) that full checkpointing recomputes. The others keep all their activations and are not run again: fewer layers recomputed is faster and needs more memory. 0 recomputes every layer.</source>
         <translation>Megatron --recompute-num-layers（NeMo recompute_num_layers，torchtitan 的每第 n 个块）：完全检查点在每个流水线阶段（使用虚拟阶段时为每个模型块）中重算的解码器层数。其余层保留全部激活值，不再重新运行：重算的层越少越快，但需要更多显存。0 表示重算每一层。</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="36"/>
+        <location filename="../recompute_row.py" line="37"/>
         <source>the first layers of each stage, the rest not (block)</source>
         <translation>每个阶段的前几层，其余不重算 (block)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="37"/>
+        <location filename="../recompute_row.py" line="38"/>
         <source>every layer, that many at a time (uniform)</source>
         <translation>每一层，每次重算这么多层 (uniform)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="40"/>
+        <location filename="../recompute_row.py" line="41"/>
         <source>Megatron --recompute-method: block recomputes only the first layers of each stage; uniform recomputes every layer in groups of that many, keeping only each group&apos;s input, and rebuilds a whole group at once in the backward pass.</source>
         <translation>Megatron --recompute-method：block 只重算每个阶段的前几层；uniform 按这么多层一组重算每一层，只保留每组的输入，并在反向传播中一次重建整组。</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="44"/>
+        <location filename="../recompute_row.py" line="45"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="45"/>
+        <location filename="../recompute_row.py" line="46"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
