@@ -44,6 +44,7 @@ class FrameworkOptions(QWidget):
             "unsloth": self.tr("Unsloth"),
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),
+            "fms-fsdp": self.tr("PyTorch FSDP (IBM fms-fsdp)"),
             "olmo-core": self.tr("OLMo-core"),
             "nemo-automodel-te": self.tr("NeMo AutoModel, Transformer Engine backend"),
             "internevo": self.tr("InternEvo"),

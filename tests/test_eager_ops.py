@@ -53,9 +53,10 @@ def test_tables_recompute_from_liger_times(gpu):
 
 def test_the_profiles_that_run_an_eager_rmsnorm():
     # huggingface (transformers' LlamaRMSNorm), deepspeed (the same transformers model), torchtune's and torchtitan's
-    # RMSNorm, Aleph Alpha's torch path: each framework row's _eager_rms_norm_source names the code
+    # RMSNorm, Aleph Alpha's torch path, fms's LayerNormParameterized (fms-fsdp): each framework row's
+    # _eager_rms_norm_source names the code
     stated = {name for name, p in efficiency()["frameworks"].items() if isinstance(p, dict) and p.get("eager_rms_norm")}
-    assert stated == {"huggingface", "deepspeed", "torchtune", "torchtitan", "aleph-alpha-scaling"}
+    assert stated == {"huggingface", "deepspeed", "torchtune", "torchtitan", "aleph-alpha-scaling", "fms-fsdp"}
     # post-trainers take their base's profile; Megatron-DeepSpeed (apex's fused norm), Megatron, plain PyTorch and
     # the Transformer Engine stacks do not state it
     assert framework_profile("trl").get("eager_rms_norm") and framework_profile("ms-swift").get("eager_rms_norm")
@@ -214,11 +215,12 @@ def test_swiglu_table_recomputes_from_liger_times():
 
 def test_the_profiles_that_run_an_eager_swiglu():
     # each framework row's _eager_swiglu_source names the code: transformers' LlamaMLP act_fn(gate) * up (huggingface,
-    # deepspeed), torchtune's and torchtitan's silu(w1(x)) * w3(x), Aleph Alpha's ParallelSwiGLUMLP
+    # deepspeed), torchtune's and torchtitan's silu(w1(x)) * w3(x), Aleph Alpha's ParallelSwiGLUMLP, fms's
+    # GatedLinearUnit a(wg(x)) * w1(x) (fms-fsdp)
     stated = {name for name, p in efficiency()["frameworks"].items() if isinstance(p, dict) and p.get("eager_swiglu")}
-    assert stated == {"huggingface", "deepspeed", "torchtune", "torchtitan", "aleph-alpha-scaling"}
+    assert stated == {"huggingface", "deepspeed", "torchtune", "torchtitan", "aleph-alpha-scaling", "fms-fsdp"}
     rows = efficiency()["elementwise_bytes_per_token"]
-    for name in ("eager", "torchtune", "aleph-alpha-scaling"):  # the whole of each row's SwiGLU count
+    for name in ("eager", "torchtune", "aleph-alpha-scaling", "fms"):  # the whole of each row's SwiGLU count
         assert rows[name]["mlp_swiglu"] == rows[name]["mlp"] == 10
     for name in ("fused", "liger", "te-modules", "internevo", "eager-amp"):
         assert "mlp_swiglu" not in rows[name]

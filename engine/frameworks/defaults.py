@@ -12,13 +12,14 @@ from dataclasses import dataclass, replace
 from . import parallelism as par
 from . import posttraining as rl
 from . import runs as rn
+from .fms_fsdp import fms_fsdp_row
 from .megatron_2021 import megatron_2021_row
 from .megatron_2022 import megatron_2022_row
 from .megatron_zb import megatron_zb_row
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
-              "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "olmo-core",
+              "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
@@ -410,10 +411,9 @@ TABLE: dict[str, FrameworkDefaults] = {
                                      "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
                                      "dtensor_policy_worker_v2.py)", False), fsdp_version=2, checkpoint_save=""),
 }
-# Megatron-LM as SC21 ran it, of 2022 to mid-2023, and the Zero Bubble fork: megatron_2021.py, _2022.py, megatron_zb.py
-TABLE["megatron-2021"] = megatron_2021_row(TABLE["megatron"])
-TABLE["megatron-2022"] = megatron_2022_row(TABLE["megatron"])
-TABLE["megatron-zb"] = megatron_zb_row(TABLE["megatron"])
+# Megatron-LM as SC21 ran it, of 2022 to mid-2023, the Zero Bubble fork (megatron_2021.py, _2022.py, megatron_zb.py)
+TABLE["megatron-2021"], TABLE["megatron-2022"] = megatron_2021_row(TABLE["megatron"]), megatron_2022_row(TABLE["megatron"])
+TABLE["megatron-zb"], TABLE["fms-fsdp"] = megatron_zb_row(TABLE["megatron"]), fms_fsdp_row(TABLE["pytorch"])  # fms_fsdp.py
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

@@ -1619,6 +1619,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="47"/>
+        <source>PyTorch FSDP (IBM fms-fsdp)</source>
+        <translation>PyTorch FSDP（IBM fms-fsdp）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="47"/>
         <source>OLMo-core</source>
         <translation>OLMo-core 框架</translation>
     </message>
