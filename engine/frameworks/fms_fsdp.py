@@ -1,9 +1,10 @@
 """IBM's fms-fsdp (foundation-model-stack/fms-fsdp at 7746dac96fe3, 2024-03-13, the README of the PyTorch blog's
 'Maximizing training throughput using PyTorch FSDP' runs): a plain PyTorch loop over FSDP1, so plain PyTorch's row of
 engine/frameworks/defaults.py with its own layouts and the time profile "fms-fsdp" (presets/efficiency.json), whose
-element-wise work is the Foundation Model Stack's LLaMA block (ibm-fms v0.0.3, 2024-01-29, the release on PyPI when
-the runs were made: fms-fsdp's requirements.txt reads ibm-fms>=0.0.3, v0.0.4 came on 2024-04-08) as it runs eager:
-its RMSNorm, SwiGLU and rotary embedding are ATen ops one after another."""
+element-wise work is the Foundation Model Stack's LLaMA block as it runs eager: its RMSNorm, SwiGLU and rotary
+embedding are ATen ops one after another. fms-fsdp's requirements.txt reads ibm-fms>=0.0.3 and its main_training.py
+calls model.reset_parameters(), which fms's LLaMA has from 92dcdaa3 (2024-02-14; main from 2295aaf8, 2024-03-11);
+those ops read the same at v0.0.3 (2024-01-29), 92dcdaa3, 4691c3d4 (2024-02-27) and f29e546d (2024-03-13)."""
 
 from __future__ import annotations
 
