@@ -1623,12 +1623,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>PyTorch FSDP（IBM fms-fsdp）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="48"/>
         <source>OLMo-core</source>
         <translation>OLMo-core 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>NeMo AutoModel, Transformer Engine backend</source>
         <translation>NeMo AutoModel（Transformer Engine 后端）</translation>
     </message>
@@ -1643,268 +1643,268 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>DeepSpeed 0.4.4-0.12（2021-2023 年）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="50"/>
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>Aleph Alpha Scaling (2023 layout sweep)</source>
         <translation>Aleph Alpha Scaling 框架（2023 年并行布局测试）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
-        <location filename="../framework_options.py" line="195"/>
+        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="196"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="87"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="127"/>
+        <location filename="../framework_options.py" line="128"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="129"/>
+        <location filename="../framework_options.py" line="130"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="130"/>
+        <location filename="../framework_options.py" line="131"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="100"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103"/>
+        <location filename="../framework_options.py" line="104"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="110"/>
+        <location filename="../framework_options.py" line="111"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="111"/>
+        <location filename="../framework_options.py" line="112"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="119"/>
+        <location filename="../framework_options.py" line="120"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="121"/>
+        <location filename="../framework_options.py" line="122"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
