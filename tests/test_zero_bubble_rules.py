@@ -70,6 +70,10 @@ def test_no_search_proposes_zero1_with_a_zero_bubble_schedule():
     assert zb, "the fork's search tries its zero-bubble schedules"
     assert all(lay["zero_stage"] == 0 and not lay["fsdp"] for lay in zb)
     assert any(lay["zero_stage"] == 1 for lay in layouts if lay["pp_schedule"] == "1f1b" and lay["pp"] > 1)
+    # a scenario that keeps Megatron's distributed optimizer (ZeRO-1 whatever zero_stage reads) gets no zero-bubble
+    # layout at all: the search keeps that key, and the fork refuses it with zero bubble
+    kept = list(_layouts(base.with_unchecked(distributed_optimizer=True)))
+    assert kept and not [lay for lay in kept if lay["pp_schedule"] in ZB]
 
 
 @pytest.mark.parametrize("schedule, words", [
@@ -94,3 +98,19 @@ def test_the_time_tab_hover_shows_the_schedules_formula(qtbot, tmp_path):
     win = window_from(qtbot, tmp_path, row["scenario"])
     tip = win.time_panel.bar.legend.toolTip()
     assert "(p - 1)(F + B - W)" in tip and "deferred_w_passes = 7" in tip
+
+
+def test_the_window_marks_zero1_and_the_schedule_under_zero_bubble(qtbot, tmp_path):
+    from window_helpers import window_from
+
+    from gui.i18n import tr_message
+
+    row = next(r for r in json.loads(ROWS.read_text())["rows"] if r["id"].endswith("b6-m24-zb-1p"))
+    win = window_from(qtbot, tmp_path, {**row["scenario"], "zero_stage": 1})
+    panel = win.setup_panel
+    sentence = tr_message(unsupported_settings(zb_scenario("zb-h1", zero_stage=1))[0])
+    assert panel.zero.currentData() == 1 and panel.zero.currentText().startswith("⚠")
+    assert panel.zero.toolTip() == sentence and panel.limits.schedule.toolTip() == sentence
+    panel.zero.setCurrentIndex(0)  # plain data parallelism: what the fork runs with zero bubble, nothing marked
+    assert win.state.scenario.zero_stage == 0 and not unsupported_settings(win.state.scenario)
+    assert [panel.zero.itemData(i) for i in range(panel.zero.count())] == [0]
