@@ -70,10 +70,21 @@ def test_no_search_proposes_zero1_with_a_zero_bubble_schedule():
     assert zb, "the fork's search tries its zero-bubble schedules"
     assert all(lay["zero_stage"] == 0 and not lay["fsdp"] for lay in zb)
     assert any(lay["zero_stage"] == 1 for lay in layouts if lay["pp_schedule"] == "1f1b" and lay["pp"] > 1)
-    # a scenario that keeps Megatron's distributed optimizer (ZeRO-1 whatever zero_stage reads) gets no zero-bubble
-    # layout at all: the search keeps that key, and the fork refuses it with zero bubble
+    # a scenario with Megatron's distributed optimizer (ZeRO-1 whatever zero_stage reads) gets its zero-bubble
+    # layouts with the key turned off (engine/planning/layout_shardings.py), its 1F1B ones keep it
     kept = list(_layouts(base.with_unchecked(distributed_optimizer=True)))
-    assert kept and not [lay for lay in kept if lay["pp_schedule"] in ZB]
+    zb = [lay for lay in kept if lay["pp_schedule"] in ZB]
+    assert zb and all(lay["distributed_optimizer"] is False and lay["zero_stage"] == 0 for lay in zb)
+    assert all("distributed_optimizer" not in lay for lay in kept if lay["pp_schedule"] not in ZB)
+
+
+def test_the_search_plans_run_where_they_are_proposed():
+    from engine.planning.speed_search import speed_search
+
+    base = zb_scenario("1f1b", nodes=2, distributed_optimizer=True)
+    plans = speed_search(base).plans
+    assert plans and all(not cannot_run(base.with_unchecked(**p.changes)) for p in plans)
+    assert any(p.changes.get("pp_schedule") in ZB for p in plans)
 
 
 @pytest.mark.parametrize("schedule, words", [
