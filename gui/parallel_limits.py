@@ -34,7 +34,9 @@ MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # cannot_run names about two settings together -> the controls each marks
 # FSDP has no optimizer-only offload (Parallelism.fsdp_offloads); a shard group the framework does not run at the
 # sharding stage (Parallelism.shard_group_stages) marks the sharding list too (the shard-group row marks itself)
-MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",)}
+# sharding the pipeline schedule does not run with (Parallelism.schedule_max_zero: the Zero Bubble fork's zero-bubble
+# schedules refuse its distributed optimizer) marks the sharding list and the schedule list
+MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",), "zero_with_schedule": ("zero", "pp_schedule")}
 
 
 
@@ -145,7 +147,7 @@ class ParallelLimits(QObject):
             if spin.specialValueText() != ("" if enabled else hint):
                 spin.setSpecialValueText("" if enabled else hint)
         zero_value = "fsdp" if s.fsdp else s.zero_stage
-        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp, s.dp),
+        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp, s.dp, s.pp_schedule),
                     sentences.get("zero") or sentences.get("zero_with_pp", ""))
         self._offer(self.schedule, self._schedule_items, s.pp_schedule, lambda v: v in caps.pp_schedules,
                     sentences.get("pp_schedule") or sentences.get("pp", ""))
@@ -218,13 +220,13 @@ def _reason(s: Scenario, key: str, value: Any) -> str:
     return tr_message(unsupported_settings(other)[names.index(name)])
 
 
-def _zero_runs(caps: Parallelism, pp: int, dp: int) -> Callable[[Any], bool]:
+def _zero_runs(caps: Parallelism, pp: int, dp: int, schedule: str = "1f1b") -> Callable[[Any], bool]:
     """Whether the framework runs a sharding choice (a ZeRO stage, or "fsdp", which shards as ZeRO-3) with pp stages
-    over dp data-parallel ranks: no deeper than it has, and a stage it has (FSDP only: no ZeRO-1 or 2) where there is
-    something to shard (dp > 1)."""
+    under the pipeline schedule over dp data-parallel ranks: no deeper than it has (with that schedule), and a stage
+    it has (FSDP only: no ZeRO-1 or 2) where there is something to shard (dp > 1)."""
     def runs(value: Any) -> bool:
         depth = FSDP if value == "fsdp" else int(value)
-        most = min(caps.max_zero, caps.max_zero_with_pp) if pp > 1 and caps.pp_schedules else caps.max_zero
+        most = min(caps.max_zero, caps.most_zero_with(schedule)) if pp > 1 and caps.pp_schedules else caps.max_zero
         if value == 3 and caps.sharding(3)["fsdp"]:  # its ZeRO-3 is FSDP: the list offers it by that name only
             return False
         return depth <= most and (dp == 1 or depth in caps.zero_stages)

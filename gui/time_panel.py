@@ -60,6 +60,15 @@ def parse_tokens(text: str) -> int | None:
     return int(round(number * scale))
 
 
+def _formula_html(source: Provenance) -> str:
+    """A term's formula and the scenario's figures it reads, where its provenance carries them (the bubble's per
+    pipeline schedule, engine/timing/provenance.py bubble_provenance); "" else."""
+    if not source.formula:
+        return ""
+    inputs = ", ".join(f"{key} = {value}" for key, value in source.inputs)
+    return f"<br>&nbsp;&nbsp;{escape(source.formula)}" + (f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+
+
 class TimeBar(QWidget):
     """One horizontal stacked bar: the step's seconds, term by term."""
 
@@ -102,7 +111,8 @@ class TimeBar(QWidget):
             legend.append(f"<span style='color:{colour.name()}'>■</span> {escape(name)} "
                           f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%}{escape(kind)})")
             if source:
-                bases.append(f"<b>{escape(name)}</b> ({escape(tr_engine(source.kind))}): {escape(tr_engine(source.basis))}")
+                bases.append(f"<b>{escape(name)}</b> ({escape(tr_engine(source.kind))}): {escape(tr_engine(source.basis))}"
+                             + _formula_html(source))
         self.bar.setOpts(x0=x0, y=[0] * len(x0), width=widths, height=0.6, brushes=brushes)
         self.plot.setXRange(0, max(left, 1e-9) * 1.02, padding=0)
         self.plot.setYRange(-0.5, 0.5, padding=0)

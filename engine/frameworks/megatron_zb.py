@@ -26,16 +26,30 @@ _SOURCES = (
      "v_schedule.py places the chunks in a V, rank 0 holding the first and the last "
      "(engine/scenario/pipeline_ends.py); no GPipe"),
     ("ZeRO", f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer (ZeRO-1) is its only sharding (no "
-     "Megatron-FSDP, no --use-torch-fsdp2); with --enable-zero-bubble line 205 asserts it off ('not supported yet "
-     "because we didn't verify the correctness'), not enforced here"),
+     "Megatron-FSDP, no --use-torch-fsdp2)"),
+    ("ZeRO with zero bubble", f"{_FORK} megatron/arguments.py line 205: with --enable-zero-bubble (which "
+     "--zero-bubble-v-schedule sets, line 203) 'assert not args.use_distributed_optimizer, \"not supported yet "
+     "because we didn't verify the correctness\"'; zb-h1, zb-2p and zbv run plain data parallelism: Megatron's "
+     "DistributedDataParallel all-reducing the gradient buffers, the deferred W passes' weights in buffers of their "
+     "own (megatron/core/distributed/distributed_data_parallel.py lines 83-99 and 129), so ZeRO-0 (schedule_max_zero)"),
+    ("zero bubble's other checks", f"{_FORK} megatron/arguments.py lines 192-210: pipeline parallelism needed (line "
+     "206 'zero bubble must be enabled with pipeline parallelism', again zb_schedules.py line 1198; here a schedule "
+     "is read only where pp > 1); --enable-optimizer-post-validation only with --fp16 (lines 207-208: a flag, not a "
+     "layout; the time model charges no step synchronisation either way, engine/timing/zero_bubble.py); ZB-V: "
+     "layers divisible by pp and even a stage (lines 193-198, the searches' engine/planning/pipeline_chunks.py), "
+     "--num-layers-per-virtual-pipeline-stage unset, vpp 2 (lines 199-202, engine/scenario/consistency.py); "
+     "zb-h1 / zb-2p with several chunks a rank raise 'got virtual pipeline parallel but v_schedule is disabled' "
+     "(zb_schedules.py line 1241; consistency.py: vpp > 1 only interleaved or zbv); sequence parallelism is not "
+     "checked there (no assert names it with zero bubble), so it is not refused"),
     ("offload", f"{_FORK} megatron/arguments.py: no --optimizer-cpu-offload (no offload argument)"),
     ("context", f"{_FORK} megatron/arguments.py line 1207 --context-parallel-size"),
     ("expert", f"{_FORK} megatron/arguments.py lines 679, 1205 --num-experts, --expert-model-parallel-size"),
 )
 SHARD_GROUPS = ShardGroups((), f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer shards over the "
                                "whole data-parallel group: no --num-distributed-optimizer-instances there")
-PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=("none",), sources=_SOURCES),
-                      SHARD_GROUPS)
+ZERO_BUBBLE = ("zb-h1", "zb-2p", "zbv")  # the schedules of --enable-zero-bubble (engine/timing/zero_bubble.py)
+PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=("none",), sources=_SOURCES,
+                                  schedule_max_zero=tuple((z, 0) for z in ZERO_BUBBLE)), SHARD_GROUPS)
 
 
 def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:

@@ -67,6 +67,9 @@ class Parallelism:
     # all data-parallel ranks and replicates across the groups (the scenario's dp_shard); () : no such group, its
     # sharding spans every data-parallel rank. Its source is the row's "shard group" fact ("not read": every stage)
     shard_group_stages: tuple[int, ...] = SHARD_GROUP_STAGES
+    # pipeline schedule -> the deepest sharding (ALL_STAGES' meaning) it runs with that schedule, where shallower than
+    # max_zero_with_pp (the Zero Bubble fork's zero-bubble schedules run plain data parallelism only: its row)
+    schedule_max_zero: tuple[tuple[str, int], ...] = ()
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""
@@ -86,7 +89,13 @@ class Parallelism:
                            self.offload_names, (*self.sources, *row.sources),
                            optimizer_offload_stage=self.optimizer_offload_stage, fsdp_offloads=self.fsdp_offloads,
                            optimizer_offload_fraction=self.optimizer_offload_fraction,
-                           shard_group_stages=tuple(z for z in self.shard_group_stages if z in row.shard_group_stages))
+                           shard_group_stages=tuple(z for z in self.shard_group_stages if z in row.shard_group_stages),
+                           schedule_max_zero=self.schedule_max_zero)
+
+    def most_zero_with(self, pp_schedule: str) -> int:
+        """The deepest sharding it runs together with pipeline parallelism under this schedule (schedule_max_zero,
+        else max_zero_with_pp)."""
+        return min(self.max_zero_with_pp, next((z for n, z in self.schedule_max_zero if n == pp_schedule), FSDP))
 
     def runs_shard_group(self, stage: int) -> bool:
         """Whether it shards within groups smaller than the data-parallel ranks at this effective stage (dp_shard);
@@ -96,8 +105,9 @@ class Parallelism:
     def cannot_run(self, tp: int, pp: int, pp_schedule: str, cp: int, ep: int, zero: int,
                    method: str, offload: str = "none", dp: int = 2) -> tuple[str, ...]:
         """The settings of a layout this framework cannot run when it trains with the method, by name: "pp",
-        "pp_schedule", "zero_with_pp", "zero", "tp", "cp", "ep", "offload" (zero is the effective stage: 3 for FSDP;
-        dp the data-parallel ranks, 1 where one GPU holds the whole model: no stage shards anything there)."""
+        "pp_schedule", "zero_with_pp", "zero_with_schedule", "zero", "tp", "cp", "ep", "offload" (zero is the
+        effective stage: 3 for FSDP; dp the data-parallel ranks, 1 where one GPU holds the whole model: no stage shards
+        anything there)."""
         out = self._refused(tp, pp, pp_schedule, cp, ep, zero, offload, dp)
         row = self.method_limits(method) if self.methods else None
         if row is None:  # what either row refuses is refused (no allocation: the searches call this per layout)
@@ -188,6 +198,8 @@ class Parallelism:
             out += ("zero",)
         elif pp > 1 and self.pp_schedules and zero > self.max_zero_with_pp:
             out += ("zero_with_pp",)
+        elif pp > 1 and self.schedule_max_zero and zero > self.most_zero_with(pp_schedule):
+            out += ("zero_with_schedule",)
         if tp > 1 and not self.tensor:
             out += ("tp",)
         if cp > 1 and not self.context:

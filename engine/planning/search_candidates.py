@@ -99,7 +99,9 @@ def framework_runs_layout(base: Scenario, keys: dict[str, Any], offload: str) ->
     and it must have the offload kind (FSDP-only frameworks offload the weights with the optimizer, Megatron the
     optimizer alone)."""
     k = offload_keys(base, keys, offload)
-    zero = effective_stage(k["zero_stage"], k["fsdp"], distributed_optimizer_counts(base))
+    # a layout may turn base's distributed optimizer off (layout_shardings.py: the zero-bubble schedules')
+    zero = effective_stage(k["zero_stage"], k["fsdp"], distributed_optimizer_counts(base)
+                           and k.get("distributed_optimizer", True))
     dp = base.world_size // (k["tp"] * k["pp"] * k["cp"])
     return not layout_cannot_run(base.framework, k["tp"], k["pp"], k["pp_schedule"], k["cp"], k["ep"], zero,
                                  base.method, offload, dp, k["fsdp"])

@@ -20,17 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
-from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
+from ..scenario.framework_support import runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import step_time
 from ..timing.step_result import StepTime
+from .layout_shardings import runnable_shardings
 from .listing import TIE, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
 from .recompute_plans import partly_recomputed
@@ -95,23 +95,6 @@ class SpeedSearch:
     ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
 
 
-def _runnable(s: Scenario, layout: tuple[int, int, str, int, int], zeros: list[tuple[int, bool]],
-              dp: int) -> list[tuple[int, bool]]:
-    """The shardings of a layout (tp, pp, schedule, cp, ep) s's framework runs with s's method: what cannot_run asks
-    of a scenario (framework_support.layout_cannot_run, with the effective stage: Megatron's distributed optimizer is
-    its ZeRO-1, Scenario.effective_zero); ZeRO-2, settled as ZeRO-1 where that fits too (zero1_twin), becomes ZeRO-1
-    where only that runs (DeepSpeed's pipeline)."""
-    sharded = distributed_optimizer_counts(s)
-    out = []
-    for zero, fsdp in zeros:
-        if layout_cannot_run(s.framework, *layout, effective_stage(zero, fsdp, sharded), s.method, "none", dp):
-            if zero != 2 or layout_cannot_run(s.framework, *layout, 1, s.method, "none", dp):
-                continue
-            zero = 1
-        out.append((zero, fsdp))
-    return out
-
-
 def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs that its framework can run."""
     spec = resolve_model(s)
@@ -146,13 +129,14 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                     if not micro:
                         continue
                     for ep in eps:
-                        for zero, fsdp in _runnable(s, (tp, pp, sched, cp, ep), zeros, dp):
+                        shardings, plain = runnable_shardings(s, (tp, pp, sched, cp, ep), zeros, dp)
+                        for zero, fsdp in shardings:
                             # s's group where it still divides and the framework runs one at this stage, else all
                             # ranks (a scenario without one: no key, layouts as before)
                             group = {"dp_shard": layout_shard_group(s, dp * cp, zero, fsdp)} if s.dp_shard else {}
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    **group, "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
-                                   **layout, "_per_replica": per_replica, "_micro": micro}
+                                   **layout, **plain, "_per_replica": per_replica, "_micro": micro}
 
 
 def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:

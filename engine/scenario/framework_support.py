@@ -18,6 +18,11 @@ _SENTENCES = {
     "pp_schedule": QT_TRANSLATE_NOOP("engine", "{framework} has no {schedule} pipeline schedule: it runs {schedules}."),
     "zero_with_pp": QT_TRANSLATE_NOOP("engine", "{framework} cannot run {sharding} together with pipeline parallelism "
                                                 "(pp {pp}): with a pipeline it shards at most as ZeRO-{most}."),
+    # a schedule the framework runs with less sharding (Parallelism.schedule_max_zero, with its source: the Zero Bubble
+    # fork refuses its distributed optimizer with zero bubble)
+    "zero_with_schedule": QT_TRANSLATE_NOOP("engine", "{framework} cannot run {sharding} with the {schedule} pipeline "
+                                                      "schedule: with that schedule it shards at most as ZeRO-{most} "
+                                                      "(ZeRO-0 is plain data parallelism)."),
     "zero": QT_TRANSLATE_NOOP("engine", "{framework} has no {sharding}: it shards at most as ZeRO-{most}."),
     "tp": QT_TRANSLATE_NOOP("engine", "{framework} has no tensor parallelism: tp {tp} cannot run in it."),
     "cp": QT_TRANSLATE_NOOP("engine", "{framework} has no ring context parallelism: cp {cp} cannot run in it."),
@@ -162,7 +167,8 @@ def unsupported_settings(s: Scenario) -> list[Message]:
     # Megatron's --use-distributed-optimizer is its ZeRO-1 whatever zero_stage reads (Scenario.effective_zero)
     sharding = "FSDP" if s.fsdp else f"ZeRO-{s.effective_zero}" + (
         " (--use-distributed-optimizer)" if s.effective_zero > s.zero_stage else "")
-    most = caps.max_zero_with_pp if "zero_with_pp" in names else caps.max_zero
+    most = (caps.max_zero_with_pp if "zero_with_pp" in names else caps.most_zero_with(s.pp_schedule)
+            if "zero_with_schedule" in names else caps.max_zero)
     fields = {"framework": row.label, "pp": s.pp, "tp": s.tp, "cp": s.cp, "ep": s.ep, "schedule": s.pp_schedule,
               "schedules": ", ".join(caps.pp_schedules), "sharding": sharding, "most": most,
               "method": _METHOD_NAMES.get(s.method, s.method)}

@@ -106,6 +106,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(recompute_num_layers=0)
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
+    if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs
+        return [{**fix, "pp_schedule": "1f1b", "vpp": 1}, {**fix, **_sharding(s, caps.most_zero_with(s.pp_schedule))}]
     if "zero_with_pp" not in names:
         return [fix]
     # both ways out: keep the sharding and drop the pipeline; keep the pipeline and shard as far as it runs with one

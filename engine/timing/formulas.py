@@ -1,4 +1,5 @@
-"""Formula text of each StepTime term (model.py BREAKDOWN_KEYS), shown with the term's seconds."""
+"""Formula text of each StepTime term (model.py BREAKDOWN_KEYS), shown with the term's seconds; the bubble's per
+pipeline schedule (BUBBLE_FORMULAS)."""
 
 FORMULAS = {
     "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at "
@@ -21,7 +22,9 @@ FORMULAS = {
                         "and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 "
                         "delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp "
                         "ranks (tp_only_amax_red: tp x cp) at NCCL's small-message latency",
-    "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
+    "bubble": "the pipeline schedule's idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch's F + B + W "
+              "through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that "
+              "less the W passes they defer) + 2 (pp - 1) sends to the next stage",
     "offload": "CPU optimizer + copies over PCIe: DeepSpeed's CPU Adam on the whole shard at the node's host memory "
                "bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are "
                "offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron's "
@@ -36,3 +39,27 @@ FORMULAS = {
             "trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the "
             "micro-batch, less the data-parallel and offload waits the host runs ahead of",
 }
+
+# the bubble as each pipeline schedule costs it (engine/timing/pipeline.py, zero_bubble.py): p pipeline stages, m
+# micro-batches a step, F, B and W one micro-batch's forward, input-gradient and weight-gradient passes as the mean of
+# the p - 1 stages outside the busiest (the first and last hold the embedding and the head), T_comm one send to the
+# next stage (pipeline.py: 2 (pp - 1) of them exposed)
+_SENDS = " + 2 (p - 1) T_comm, the warm-up's activation and gradient sends"
+BUBBLE_FORMULAS = {
+    "1f1b": "1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the "
+            "busiest" + _SENDS,
+    "gpipe": "GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest" + _SENDS,
+    "interleaved-1f1b": "interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank's vpp chunks 1 / vpp of its "
+                        "layers" + _SENDS,
+    "zb-h1": "ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once "
+             "m >= p: p - 1 W passes deferred into the F-B chain" + _SENDS,
+    "zb-2p": "ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last "
+             "micro-batch's deferred" + _SENDS,
+    "zbv": "ZB-V (arXiv:2401.10241 section 6, ZB-H2's Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) "
+           "W) = (p - 1)(F + B - 2 W) once m > 2 (p - 1); F, B and W of both chunks of a rank" + _SENDS,
+}
+
+
+def bubble_formula(pp_schedule: str) -> str:
+    """The bubble's formula text as the scenario's pipeline schedule costs it (FORMULAS' bubble where unknown)."""
+    return BUBBLE_FORMULAS.get(pp_schedule, FORMULAS["bubble"])

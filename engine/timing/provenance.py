@@ -22,7 +22,9 @@ from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
+from .formulas import bubble_formula
 from .tp_overlap import userbuffers_on
+from .zero_bubble import ZERO_BUBBLE_SCHEDULES, deferred_w_passes
 
 MEASURED = QT_TRANSLATE_NOOP("engine", "measured")
 DERIVED = QT_TRANSLATE_NOOP("engine", "derived")
@@ -33,6 +35,8 @@ ASSUMED = QT_TRANSLATE_NOOP("engine", "assumed")
 class Provenance:
     kind: str  # MEASURED | DERIVED | ASSUMED (English; translated in the "engine" context)
     basis: str  # one sentence: what figure decides the term (translated in the "engine" context)
+    formula: str = ""  # the term's formula as the scenario's settings cost it, where they change it (the bubble's)
+    inputs: tuple[tuple[str, object], ...] = ()  # the scenario's figures the formula reads, by their scenario keys
 
 
 _GEMM_MEASURED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
@@ -61,8 +65,6 @@ _FIXED = {
         "engine", "Routed tokens over the links the expert group crosses, routing spread evenly over the experts.")),
     "communication_pp": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Activations and their gradients between stages over the link they cross.")),
-    "bubble": Provenance(DERIVED, QT_TRANSLATE_NOOP(
-        "engine", "The pipeline schedule's idle slots: (pp - 1) / vpp micro-batches of the busiest stage.")),
     "offload": Provenance(ASSUMED, QT_TRANSLATE_NOOP(
         "engine", "DeepSpeed's CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth "
         "per node, and PCIe at 80% of its rate.")),
@@ -81,6 +83,37 @@ _HYBRID_OFFLOAD = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Megatron's HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) "
     "steps in torch's fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge's "
     "measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate."))
+# the bubble per pipeline schedule (formulas.py BUBBLE_FORMULAS has each one's formula)
+_BUBBLE_BASES = {
+    "1f1b": QT_TRANSLATE_NOOP("engine", "The 1F1B schedule's idle slots: one micro-batch's forward and backward "
+                                        "through every stage but the busiest, counted from the stages' own passes."),
+    "gpipe": QT_TRANSLATE_NOOP("engine", "GPipe's idle slots, as 1F1B's: one micro-batch's forward and backward "
+                                         "through every stage but the busiest."),
+    "interleaved-1f1b": QT_TRANSLATE_NOOP("engine", "The interleaved schedule's idle slots: one micro-batch through "
+                                                    "every stage but the busiest, divided by the chunks per GPU (vpp)."),
+    "zb-h1": QT_TRANSLATE_NOOP("engine", "Zero bubble ZB-1p (arXiv:2401.10241): 1F1B's idle slots less the "
+                                         "weight-gradient passes it defers into them, pp - 1 of them."),
+    "zb-2p": QT_TRANSLATE_NOOP("engine", "Zero bubble ZB-2p (arXiv:2401.10241): 1F1B's idle slots less the "
+                                         "weight-gradient passes of every micro-batch but the last, deferred into "
+                                         "them."),
+    "zbv": QT_TRANSLATE_NOOP("engine", "Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; "
+                                       "1F1B's idle slots less up to 2 (pp - 1) deferred weight-gradient passes "
+                                       "(ZB-H2's form: the paper gives none of its own)."),
+}
+
+
+def bubble_provenance(s: Scenario) -> Provenance:
+    """The bubble's basis, formula and inputs as s's pipeline schedule costs it (engine/timing/pipeline.py,
+    zero_bubble.py)."""
+    basis = _BUBBLE_BASES.get(s.pp_schedule, _BUBBLE_BASES["1f1b"])
+    inputs: tuple[tuple[str, object], ...] = (("pp", s.pp), ("grad_accum", s.grad_accum))
+    if s.pp_schedule == "interleaved-1f1b":
+        inputs += (("vpp", s.vpp),)
+    if s.pp_schedule in ZERO_BUBBLE_SCHEDULES:
+        inputs += (("deferred_w_passes", deferred_w_passes(s.pp_schedule, s.pp, s.grad_accum)),)
+    return Provenance(DERIVED, basis, bubble_formula(s.pp_schedule), inputs)
+
+
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute."))
 _TP_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
@@ -94,7 +127,7 @@ _COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
 def time_provenance(s: Scenario) -> dict[str, Provenance]:
     """Per term of the training step (model.py BREAKDOWN_KEYS): what kind of figure decides it for `s`."""
     prof = framework_profile(s.framework)
-    out = {"compute": _gemm(s), **_FIXED}
+    out = {"compute": _gemm(s), **_FIXED, "bubble": bubble_provenance(s)}
     if hybrid_offload_fraction(s):
         out["offload"] = _HYBRID_OFFLOAD
     hides = userbuffers_on(s) or defaults_for(s.framework).tp_async_backward

@@ -40,13 +40,21 @@ from __future__ import annotations
 from ..memory.parallelism.zero_bubble import ZERO_BUBBLE_SCHEDULES  # declared once, with the memory's
 
 
+def deferred_w_passes(schedule: str, pp: int, grad_accum: int) -> int:
+    """The W passes a zero-bubble schedule moves into the F-B chain (ZB-1p p - 1, ZB-2p m - 1, ZB-V
+    min(m - 1, 2 (p - 1)) on top of 1F1B's own W; each at most m - 1); 0 for the other schedules."""
+    if schedule not in ZERO_BUBBLE_SCHEDULES or pp < 2:
+        return 0
+    if schedule == "zbv":
+        return min(grad_accum - 1, 2 * (pp - 1))
+    return min(grad_accum, pp if schedule == "zb-h1" else grad_accum) - 1
+
+
 def zero_bubble_fill(schedule: str, pp: int, grad_accum: int, fill: float, fill_wgrad: float) -> float:
     """The bubble's compute seconds of a zero-bubble schedule, where 1F1B's is `fill` (every stage's F + B + W but
-    the busiest's, pp - 1 stages); `fill_wgrad`: the W part of that sum. Other schedules keep `fill`."""
+    the busiest's, pp - 1 stages); `fill_wgrad`: the W part of that sum. Other schedules keep `fill`. ZB-V: ZB-H2's
+    (p - 1)(T_F + T_B - 2 T_W), 2 (p - 1) deferred W on top of 1F1B's own W."""
     if schedule not in ZERO_BUBBLE_SCHEDULES or pp < 2:
         return fill
-    if schedule == "zbv":  # ZB-H2's (p - 1)(T_F + T_B - 2 T_W): 2 (p - 1) deferred W on top of 1F1B's own W
-        deferred = min(grad_accum - 1, 2 * (pp - 1))
-        return max(0.0, fill - fill_wgrad - deferred * fill_wgrad / (pp - 1))
-    deferred = min(grad_accum, pp if schedule == "zb-h1" else grad_accum) - 1  # W passes moved into the F-B chain
+    deferred = deferred_w_passes(schedule, pp, grad_accum)
     return max(0.0, fill - fill_wgrad - deferred * fill_wgrad / (pp - 1))
