@@ -18,7 +18,9 @@ MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights "
     "(LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
     "gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's "
-    "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them.")
+    "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, "
+    "Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the "
+    "logits, forward x 3.")
 # The convention of NVIDIA's and torchtitan's tables for fp8 runs, kept as a second, labelled figure
 MFU_BF16_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of "
