@@ -93,11 +93,12 @@ def test_archived_megatron_bridge_runs_judged_not_to_fit_only_go_down():
     # the two Llama 3 70B MXFP8 rows whose table disagrees with them 6 and 26. Pinned so that the count can only fall.
     # The 12 NVFP4 runs of 26.02-26.04 (h-nvfp4): 11 fit, 1 tight (405B on 256 GB200s at TP 4, PP 16, VP 4, the
     # layout of the FP8 row judged not to fit in 26.06 below). The 8 runs h-leftovers moved into rows (DeepSeek-V3 with
-    # MTP on B200, seven Qwen3-235B-A22B folding runs): all fit.
+    # MTP on B200, seven Qwen3-235B-A22B folding runs): all fit. The 9 Nemotron 3 Nano runs (h-mamba3, hybrid Mamba
+    # blocks): all fit.
     archived = [r for r in load_rows(THROUGHPUT_FILE) if r["framework"] == "Megatron-Bridge"
                 and "pages/performance-summary.mdx" not in r["source"]]
     verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in archived)
-    assert sum(verdicts.values()) == 161
+    assert sum(verdicts.values()) == 170
     assert verdicts["does not fit"] <= 6
     assert verdicts["does not fit"] + verdicts["tight"] <= 32
 
@@ -106,10 +107,11 @@ def test_megatron_bridge_26_06_runs_judged_not_to_fit_only_go_down():
     # The 36 runs of Megatron-Bridge's 26.06 and 26.06.01 tables (tests/data/published/throughput/
     # megatron-bridge-26.06.json), whose unstated settings come from the earlier row of the same model and system:
     # measured on adding them, 1 judged not to fit (Llama 3.1 405B FP8 on 256 GB200s, TP 4, PP 16, VP 4) and 5
-    # tight. Pinned so that the count can only fall. The two NVFP4 runs of 26.06 (h-nvfp4) fit.
+    # tight. Pinned so that the count can only fall. The two NVFP4 runs of 26.06 (h-nvfp4) fit, and the six Nemotron 3
+    # Nano runs (h-mamba3, hybrid Mamba blocks).
     part = load_rows(THROUGHPUT_PARTS_DIR / "megatron-bridge-26.06.json")
     verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in part)
-    assert sum(verdicts.values()) == 38
+    assert sum(verdicts.values()) == 44
     assert verdicts["does not fit"] <= 1
     assert verdicts["does not fit"] + verdicts["tight"] <= 6
 

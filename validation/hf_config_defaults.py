@@ -20,7 +20,8 @@ from transformers import CONFIG_MAPPING
 # transformers defines; "deepseek" and "kimi_k2" are remote code (their released files state every key)
 TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi3",
          "olmoe", "deepseek_v2", "deepseek_v3", "gemma3_text", "llama4_text", "gpt_oss", "qwen3_next", "olmo2",
-         "glm4_moe", "smollm3", "qwen2_5_vl_text", "mistral3", "mpt", "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron")
+         "glm4_moe", "smollm3", "qwen2_5_vl_text", "mistral3", "mpt", "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron",
+         "nemotron_h")
 SIZE_KEYS = {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "intermediate_size",
              "max_position_embeddings", "n_embd", "n_layer", "n_head", "d_model", "n_layers", "n_heads",
              "n_positions", "max_seq_len"}
@@ -34,7 +35,10 @@ KEYS = ("tie_word_embeddings", "num_key_value_heads", "head_dim", "attention_bia
         "interleave_moe_layer_step", "attention_chunk_size", "intermediate_size_mlp", "full_attention_interval",
         "linear_conv_kernel_dim", "linear_key_head_dim", "linear_num_key_heads", "linear_num_value_heads",
         "linear_value_head_dim", "num_nextn_predict_layers", "sliding_window_pattern", "expansion_ratio",
-        "learned_pos_emb", "no_bias")
+        "learned_pos_emb", "no_bias",
+        # Nemotron-H's Mamba-2 mixer (engine/models/mamba2.py mixer_from_config)
+        "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups", "conv_kernel", "chunk_size", "expand",
+        "use_conv_bias", "mamba_proj_bias", "moe_shared_expert_intermediate_size")
 WHOLE = ("gemma3_text", "llama4_text")
 
 

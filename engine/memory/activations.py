@@ -16,6 +16,7 @@ from ..frameworks.unsloth_layer import unsloth_layer_terms, unsloth_patches_laye
 from ..models.architecture import Linear, ModelSpec
 from .attention_kernel import attention_kernel_terms
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
+from .hybrid_activations import hybrid_block_scratch, hybrid_block_terms
 from .parallelism.expert_parallel import scored_output_bytes
 
 
@@ -179,16 +180,19 @@ def _weight_copies(ctx: ActContext, linears: tuple[Linear, ...], experts: float,
 
 
 @lru_cache(maxsize=4096)
-def layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> tuple[tuple[str, float], ...]:
-    """Bytes kept for backward by one decoder layer for one micro-batch (name, bytes) pairs."""
+def layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool, lora_names: frozenset[str],
+                ep: int = 1, linear_attn: bool = False, block: str = "") -> tuple[tuple[str, float], ...]:
+    """Bytes kept for backward by one decoder layer (or hybrid block) for one micro-batch (name, bytes) pairs."""
+    if block:
+        full = layer_terms(ctx, spec, block == "moe", xg, wt, lora_names, ep)
+        return tuple(hybrid_block_terms(ctx, spec, block, full, _MLP_LABELS, xg or wt or bool(lora_names)))
     return tuple(_layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn))
 
 
 @lru_cache(maxsize=4096)
 def layer_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> float:
-    return sum(b for _, b in layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn))
+                lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False, block: str = "") -> float:
+    return sum(b for _, b in layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn, block))
 
 
 def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
@@ -296,7 +300,8 @@ def _moe_block_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_names: fro
     if spec.dense_experts:
         out += dense_expert_terms(c, t * spec.n_experts / ep, h, fm, wt)
     else:
-        out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
+        out.append(("experts: gate/up outputs and activation (top-k tokens)",
+                    (3 if spec.mlp_gated else 2) * c * routed * fm))
         # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
         # input needs a gradient, frozen experts (LoRA) included.
         if ctx.ep_dispatch:
@@ -335,20 +340,22 @@ _MLP_LABELS = ("MLP", "post-MLP", "router", "experts", "shared expert", "LoRA A 
 
 @lru_cache(maxsize=4096)
 def layer_mlp_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                    lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> float:
+                    lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False, block: str = "") -> float:
     """The part of a layer's saved tensors that its MLP (or MoE) block keeps: the backward runs it first and
     frees it before the attention's backward starts."""
-    terms = layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn)
+    terms = layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn, block)
     return sum(b for name, b in terms if name.startswith(_MLP_LABELS))
 
 
 def layer_backward_peak(ctx: ActContext, spec: ModelSpec, moe: bool, mlp_saved: float,
-                        linear_attn: bool = False) -> float:
+                        linear_attn: bool = False, block: str = "") -> float:
     """Bytes one layer's backward adds on top of everything saved (its own saved tensors included).
 
     The MLP's gradients come first; by the attention's backward the MLP's saved tensors (mlp_saved) are gone.
     """
     mlp, attn = _scratch_parts(ctx, spec, moe, linear_attn)
+    if block:
+        mlp, attn = hybrid_block_scratch(ctx, spec, block, (mlp, attn))
     return max(mlp, attn - mlp_saved)
 
 

@@ -62,8 +62,8 @@ def _layer_signatures(k: ActivationKeys, spec: ModelSpec, groups: tuple) -> dict
     adapters = k.method in ("lora", "qlora")
     signatures: dict[tuple, int] = {}
     for g in groups:
-        names = lora_target_names(spec, k.lora_targets, g.moe, g.linear_attn) if adapters else _NO_NAMES
-        sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn)
+        names = lora_target_names(spec, k.lora_targets, g.moe, g.linear_attn, g.block) if adapters else _NO_NAMES
+        sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn, g.block)
         signatures[sig] = signatures.get(sig, 0) + g.count
     return signatures
 
@@ -73,7 +73,8 @@ def _layer_signatures(k: ActivationKeys, spec: ModelSpec, groups: tuple) -> dict
 def _decoder_activations(k: ActivationKeys, spec: ModelSpec, ctx: ActContext, groups: tuple, layer_count: int,
                          in_flight: float, micro_batch: int, seq_len: int) -> DecoderActivations:
     signatures = _layer_signatures(k, spec, groups)
-    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], k.ep, sig[4]) for sig in signatures}
+    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], k.ep, sig[4], sig[5])
+                 for sig in signatures}
     active = [sig for sig in signatures if per_layer[sig] > 0]
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
     boundary = ctx.residual * ctx.t_norm * spec.hidden
@@ -113,7 +114,7 @@ def _decoder_activations(k: ActivationKeys, spec: ModelSpec, ctx: ActContext, gr
     )
     # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
     scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
-                                                                           k.ep, sig[4]), sig[4])
+                                                                           k.ep, sig[4], sig[5]), sig[4], sig[5])
                    for sig in active), default=0.0)
     return DecoderActivations(component, one_layer, boundary, recompute, scratch)
 

@@ -83,7 +83,7 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
     # autocast caches the bf16 copy of every trainable weight until the forward ends; without
     # checkpointing those copies are the ones saved for backward (counted in the activations).
     cache = 2 * sum(
-        g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
+        g.count * (spec.linear_params(g.moe, g.linear_attn, g.block) / s.tp
                    + (spec.expert_params_per_layer() / (s.ep * s.expert_tp) if g.moe else 0))
         for g in groups
         if not g.frozen

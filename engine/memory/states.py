@@ -180,6 +180,7 @@ class LayerGroup:
     count: int
     linear_attn: bool = False  # gated DeltaNet layer (Qwen3-Next) instead of softmax attention
     mtp: bool = False  # Megatron's multi-token-prediction layers (memory/parallelism/layout.py mtp_groups)
+    block: str = ""  # a hybrid stack's block kind (models/hybrid_blocks.py); "" for a transformer layer
 
 
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
@@ -197,15 +198,15 @@ def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from:
     if method == "freeze":
         cuts |= {frozen_layers, spec.layers - frozen_layers}
     points = sorted(c for c in cuts if lo <= c <= hi)
-    prefixes = sorted(spec.kind_prefix.items(), key=lambda item: (not item[0][0], item[0][1]))
+    prefixes = sorted(spec.kind_prefix.items(), key=lambda item: (not item[0][0], item[0][1], item[0][2]))
     groups = []
     for a, b in zip(points, points[1:], strict=False):
         if b <= a:
             continue
         frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
-        for (moe, linear_attn), prefix in prefixes:
+        for (moe, linear_attn, block), prefix in prefixes:
             if prefix[b] - prefix[a]:
-                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn))
+                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn, block=block))
     return tuple(groups)
 
 
@@ -224,8 +225,9 @@ class _FreezeSettings:
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
-def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
-    linears = spec.layer_linears(moe, linear_attn)
+def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_attn: bool = False,
+             block: str = "") -> tuple[Linear, ...]:
+    linears = spec.layer_linears(moe, linear_attn, block)
     if targets == "all-linear":
         return linears
     if targets == "attention":
@@ -240,14 +242,14 @@ def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = Fa
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool,
-                      linear_attn: bool = False) -> frozenset[str]:
-    return frozenset(lin.name for lin in _targets(spec, targets, moe, linear_attn))
+                      linear_attn: bool = False, block: str = "") -> frozenset[str]:
+    return frozenset(lin.name for lin in _targets(spec, targets, moe, linear_attn, block))
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int,
-                           linear_attn: bool = False) -> int:
-    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe, linear_attn))
+                           linear_attn: bool = False, block: str = "") -> int:
+    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe, linear_attn, block))
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
@@ -264,9 +266,10 @@ def expert_lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
-def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
-    out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe, linear_attn)) + spec.small_params(moe, linear_attn)
-    return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)
+def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False, block: str = "") -> float:
+    linears = spec.layer_linears(moe, linear_attn, block)
+    out = sum(lin.d_in + lin.d_out for lin in linears) + spec.small_params(moe, linear_attn, block)
+    return out + (spec.n_experts * (3 if spec.mlp_gated else 2) * (spec.hidden + spec.expert_ffn) if moe else 0)
 
 
 def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
@@ -279,9 +282,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     fmt = storage_format(s, spec)
     largest_unit = 0.0
     for g in groups if groups is not None else layer_groups(s, spec, layers):
-        linear_params = spec.linear_params(g.moe, g.linear_attn) / tp
+        linear_params = spec.linear_params(g.moe, g.linear_attn, g.block) / tp
         expert = spec.expert_params_per_layer() / (ep * etp) if g.moe else 0.0
-        small = spec.small_params(g.moe, g.linear_attn)
+        small = spec.small_params(g.moe, g.linear_attn, g.block)
         largest_unit = max(largest_unit, linear_params + expert + small)
         n = g.count
         if g.frozen:
@@ -289,7 +292,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
                 quantized += n * (linear_params + expert)
                 frozen += n * small
             elif fmt:
-                q_dense, q_expert = stored_values(spec, g.moe, g.linear_attn, fmt)
+                q_dense, q_expert = stored_values(spec, g.moe, g.linear_attn, fmt, g.block)
                 q = q_dense / tp + (q_expert / (ep * etp) if g.moe else 0.0)
                 released += n * q
                 frozen += n * (linear_params + expert + small - q)
@@ -299,9 +302,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             trainable_dense += n * (linear_params + small)
             trainable_linear += n * linear_params
             trainable_expert += n * expert
-            factored += n * _factored_per_layer(spec, g.moe, g.linear_attn) / tp
+            factored += n * _factored_per_layer(spec, g.moe, g.linear_attn, g.block) / tp
         if adapters_only:
-            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn) / tp
+            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn, g.block) / tp
             if expert_adapters and g.moe:
                 lora_expert += n * expert_lora_params_per_layer(spec, s.lora_targets, s.lora_rank) / (ep * etp)
     lora += lora_expert

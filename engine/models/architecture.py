@@ -15,7 +15,9 @@ from ..input_bounds import check_hf_config, check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
 from .config_defaults import with_class_defaults
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
+from .hybrid_blocks import block_linears, block_small_params
 from .layer_shapes import FamilyShapes, Linear, with_mtp
+from .mamba2 import Mamba2Mixer
 from .vision import VisionSpec, vision_from_config
 
 # model_type -> family traits that config.json does not spell out.
@@ -113,6 +115,8 @@ class ModelSpec(FamilyShapes):
     act_tensors: int = 1  # ffn-wide tensors a plain MLP's activation keeps (NewGELU written out in Python: 4)
     residual_dropout: float = 0.0  # dropout on the attention and MLP outputs (Phi-2 resid_pdrop): a mask each
     embedding_dropout: float = 0.0  # dropout on the embeddings' output (GPT-2 embd_pdrop): one mask
+    block_kinds: tuple[str, ...] = ()  # hybrid stacks (nemotron_h): each layer is one block (models/hybrid_blocks.py)
+    mamba: Mamba2Mixer | None = None  # their Mamba-2 mixer
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -170,19 +174,20 @@ class ModelSpec(FamilyShapes):
             Linear("down_proj", width, h, group, b),
         )
 
-    def layer_linears(self, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
-        """The nn.Linear modules of one decoder layer (expert weights are not nn.Linear)."""
-        return self._layer_linears[(moe, linear_attn)]
+    def layer_linears(self, moe: bool, linear_attn: bool = False, block: str = "") -> tuple[Linear, ...]:
+        """The nn.Linear modules of one decoder layer or hybrid block (expert weights are not nn.Linear)."""
+        return self._layer_linears[(moe, linear_attn, block)]
 
     @cached_property
-    def _layer_linears(self) -> dict[tuple[bool, bool], tuple[Linear, ...]]:
-        return {(m, la): self._build_linears(m, la) for m in (False, True) for la in (False, True)}
+    def _layer_linears(self) -> dict[tuple[bool, bool, str], tuple[Linear, ...]]:
+        blocks = {(b == "moe", False, b): block_linears(self, b) for b in set(self.block_kinds)}
+        return {(m, la, ""): self._build_linears(m, la) for m in (False, True) for la in (False, True)} | blocks
 
-    def linear_params(self, moe: bool, linear_attn: bool = False) -> int:
-        return self._linear_params[(moe, linear_attn)]
+    def linear_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
+        return self._linear_params[(moe, linear_attn, block)]
 
     @cached_property
-    def _linear_params(self) -> dict[tuple[bool, bool], int]:
+    def _linear_params(self) -> dict[tuple[bool, bool, str], int]:
         return {key: sum(lin.params for lin in linears) for key, linears in self._layer_linears.items()}
 
     def _build_linears(self, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
@@ -208,23 +213,25 @@ class ModelSpec(FamilyShapes):
     def expert_params_per_layer(self) -> int:
         return self.n_experts * self.one_expert_params()
 
-    def small_params(self, moe: bool, linear_attn: bool = False) -> int:
+    def small_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
         """Norm weights, gates, sinks and convolutions of one layer (not in nn.Linear, not experts)."""
+        if block:
+            return block_small_params(self, block)
         out = self.norms_per_layer * self.norm_params + (self.hidden if moe and self.shared_gate else 0)
         if linear_attn:
             return out + self.linear_attention_small_params
         return out + self.qk_norm_params + (self.heads if self.sinks else 0)
 
-    def layer_params(self, moe: bool, linear_attn: bool = False) -> int:
+    def layer_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
         """All parameters of one decoder layer, experts included."""
-        total = self.linear_params(moe, linear_attn) + self.small_params(moe, linear_attn)
+        total = self.linear_params(moe, linear_attn, block) + self.small_params(moe, linear_attn, block)
         return total + (self.expert_params_per_layer() if moe else 0)
 
-    def active_layer_params(self, moe: bool, linear_attn: bool = False) -> int:
+    def active_layer_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
         if not moe:
-            return self.layer_params(False, linear_attn)
+            return self.layer_params(False, linear_attn, block)
         unused = (self.n_experts - self.top_k) * self.one_expert_params()
-        return self.layer_params(True, linear_attn) - unused
+        return self.layer_params(True, linear_attn, block) - unused
 
     @cached_property
     def norm_params(self) -> int:
@@ -260,7 +267,7 @@ class ModelSpec(FamilyShapes):
 
     @cached_property
     def largest_layer_params(self) -> int:
-        return max(self.layer_params(*key) for key in self.layer_kind_counts or {(False, False): 0})
+        return max(self.layer_params(*key) for key in self.layer_kind_counts or {(False, False, ""): 0})
 
 
 def _need(cfg: dict[str, Any], key: str, model_type: str) -> Any:

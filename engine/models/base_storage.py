@@ -46,14 +46,16 @@ def bytes_per_value(fmt: str) -> float:
     return MXFP4_BYTES_PER_VALUE if fmt == "mxfp4" else FP8_BYTES_PER_VALUE
 
 
-def stored_values(spec: Any, moe: bool, linear_attn: bool, fmt: str) -> tuple[float, float]:
+def stored_values(spec: Any, moe: bool, linear_attn: bool, fmt: str, block: str = "") -> tuple[float, float]:
     """(dense, expert) weight-matrix values of one layer kept in `fmt` (biases, norms and the router stay 16-bit).
 
     MXFP4 on a mixture-of-experts model: the routed experts only (the gpt-oss release); on a dense model every linear
     weight. FP8: every linear weight and the experts.
     """
-    experts = float(spec.n_experts * 3 * spec.hidden * spec.expert_ffn) if moe else 0.0
-    dense = float(sum(lin.d_in * lin.d_out for lin in spec.layer_linears(moe, linear_attn) if lin.group != "router"))
+    matrices = 3 if spec.mlp_gated else 2  # gate, up, down; a plain expert (Nemotron-H): up, down
+    experts = float(spec.n_experts * matrices * spec.hidden * spec.expert_ffn) if moe else 0.0
+    linears = spec.layer_linears(moe, linear_attn, block)
+    dense = float(sum(lin.d_in * lin.d_out for lin in linears if lin.group != "router"))
     if fmt == "mxfp4" and spec.n_experts:
         return 0.0, experts
     return dense, experts

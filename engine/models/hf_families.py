@@ -12,6 +12,7 @@ from typing import Any
 from ..errors import ModelConfigError
 from ..input_bounds import check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
+from .hybrid_blocks import nemotron_h_fields
 from .nemotron_family import nemotron_fields
 
 # Defaults of the transformers config classes for keys the released files omit (Gemma 3's
@@ -32,7 +33,7 @@ ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2"
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
                 "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
-                "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron")
+                "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron", "nemotron_h")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -403,6 +404,7 @@ _READERS = {
     "gpt2": _gpt2,
     "starcoder2": _starcoder2,
     "nemotron": lambda cfg, t: nemotron_fields(cfg, _base(cfg, t), _int(cfg, "intermediate_size", t)),
+    "nemotron_h": lambda cfg, t: nemotron_h_fields(cfg, _base(cfg, t)),
 }
 
 

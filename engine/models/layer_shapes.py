@@ -69,6 +69,8 @@ class FamilyShapes:
     linear_k_dim: int
     linear_v_dim: int
     linear_conv: int
+    block_kinds: tuple[str, ...]
+    mlp_gated: bool
     expert_ffn: int
     expert_bias: bool
     vision: Any
@@ -149,14 +151,21 @@ class FamilyShapes:
         conv_dim = 2 * self.linear_key_dim + self.linear_value_dim
         return conv_dim * self.linear_conv + 2 * self.linear_v_heads + self.linear_v_dim
 
-    def one_expert_params(self) -> int:
-        return 3 * self.hidden * self.expert_ffn + ((2 * self.expert_ffn + self.hidden) if self.expert_bias else 0)
+    def one_expert_params(self) -> int:  # gate, up and down; a plain (not gated) expert: up and down
+        matrices = 3 if self.mlp_gated else 2
+        return matrices * self.hidden * self.expert_ffn + ((2 * self.expert_ffn + self.hidden) if self.expert_bias else 0)
 
     @cached_property
-    def kind_prefix(self) -> dict[tuple[bool, bool], tuple[int, ...]]:
-        """kind_prefix[(moe, linear_attn)][i] = number of layers of that kind below layer i."""
-        out: dict[tuple[bool, bool], list[int]] = {}
-        keys = [(bool(m), k == "linear") for m, k in zip(self.moe_layer_flags, self.kinds, strict=False)]
+    def layer_keys(self) -> tuple[tuple[bool, bool, str], ...]:
+        """(moe, linear_attn, block kind) of every layer; the block kind is "" but in a hybrid stack."""
+        blocks = self.block_kinds or ("",) * self.layers
+        return tuple((bool(m), k == "linear", b) for m, k, b in zip(self.moe_layer_flags, self.kinds, blocks, strict=False))
+
+    @cached_property
+    def kind_prefix(self) -> dict[tuple[bool, bool, str], tuple[int, ...]]:
+        """kind_prefix[(moe, linear_attn, block)][i] = number of layers of that kind below layer i."""
+        out: dict[tuple[bool, bool, str], list[int]] = {}
+        keys = self.layer_keys
         for key in set(keys):
             run = [0]
             for k in keys:
@@ -165,11 +174,10 @@ class FamilyShapes:
         return {key: tuple(run) for key, run in out.items()}
 
     @cached_property
-    def layer_kind_counts(self) -> dict[tuple[bool, bool], int]:
-        """Number of layers of each (MoE, linear attention) kind."""
-        counts: dict[tuple[bool, bool], int] = {}
-        for moe, kind in zip(self.moe_layer_flags, self.kinds, strict=False):
-            key = (bool(moe), kind == "linear")
+    def layer_kind_counts(self) -> dict[tuple[bool, bool, str], int]:
+        """Number of layers of each (MoE, linear attention, block) kind."""
+        counts: dict[tuple[bool, bool, str], int] = {}
+        for key in self.layer_keys:
             counts[key] = counts.get(key, 0) + 1
         return counts
 

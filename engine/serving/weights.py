@@ -81,10 +81,10 @@ class LayerWeights:
     replicated: float  # router, norms, biases, convolutions (on every rank)
 
 
-def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: bool) -> LayerWeights:
+def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: bool, block: str) -> LayerWeights:
     matrices = replicated = 0.0
     small_bits = 32.0 if f.is_gguf else 16.0
-    for lin in spec.layer_linears(moe, linear_attn):
+    for lin in spec.layer_linears(moe, linear_attn, block):
         weight = lin.d_in * lin.d_out * _linear_bits(f, spec, lin, i, False) / 8
         bias = (lin.d_out if lin.bias else 0) * small_bits / 8
         if lin.group == "router":
@@ -96,9 +96,10 @@ def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: boo
         h, e = spec.hidden, spec.expert_ffn
         up = Linear("up_proj", h, e, "mlp")
         down = Linear("down_proj", e, h, "mlp")
-        one = 2 * h * e * _linear_bits(f, spec, up, i, True) / 8 + h * e * _linear_bits(f, spec, down, i, True) / 8
+        fc1 = 2 if spec.mlp_gated else 1  # gate and up; a plain expert (Nemotron-H): up only
+        one = fc1 * h * e * _linear_bits(f, spec, up, i, True) / 8 + h * e * _linear_bits(f, spec, down, i, True) / 8
         experts = spec.n_experts * (one + ((2 * e + h) * small_bits / 8 if spec.expert_bias else 0.0))
-    replicated += spec.small_params(moe, linear_attn) * small_bits / 8
+    replicated += spec.small_params(moe, linear_attn, block) * small_bits / 8
     return LayerWeights(matrices, experts, replicated)
 
 
@@ -106,8 +107,8 @@ def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: boo
 def layer_weights(spec: ModelSpec, format_name: str) -> tuple[LayerWeights, ...]:
     """Every decoder layer's bytes in `format_name` (cached per model and format: the estimate is hot)."""
     f = resolve_format(spec, format_name)
-    return tuple(_layer(spec, f, i, bool(moe), kind == "linear")
-                 for i, (moe, kind) in enumerate(zip(spec.moe_layer_flags, spec.kinds, strict=False)))
+    return tuple(_layer(spec, f, i, moe, linear_attn, block)
+                 for i, (moe, linear_attn, block) in enumerate(spec.layer_keys))
 
 
 def embedding_bits(spec: ModelSpec, format_name: str) -> tuple[float, float]:

@@ -14,11 +14,10 @@ from typing import Any, NamedTuple
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
-from .attention import attention_core
+from .block_mixer import block_elementwise_bytes, mixer_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
-from .gated_delta import gated_delta_core
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
 from .high_precision_wgrad import high_precision_wgrad, wgrad_seconds_16bit
 from .links import experts_missed
@@ -81,7 +80,8 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
     rows = tokens * spec.top_k * ep / spec.n_experts
     width = spec.expert_ffn / tp
     fwd = dgrad = wgrad = 0.0
-    for k, n in ((spec.hidden, 2 * width), (width, spec.hidden)):  # fc1, fc2
+    fc1 = (2 if spec.mlp_gated else 1) * width  # gate and up; a plain expert (Nemotron-H, squared ReLU): up only
+    for k, n in ((spec.hidden, fc1), (width, spec.hidden)):  # fc1, fc2
         fwd += expert_gemm_seconds(local, rows, k, n, rates, streams)
         dgrad += expert_gemm_seconds(local, rows, n, k, rates, streams)
         wgrad += expert_gemm_seconds(local, k, rows, n, rates, streams, wgrad_out_bytes)
@@ -89,7 +89,7 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
 
 
 def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float,
-                        linear_attn: bool = False) -> tuple[float, float]:
+                        linear_attn: bool = False, block: str = "") -> tuple[float, float]:
     """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
     swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
     bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
@@ -98,14 +98,14 @@ def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict
     fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
     if not (fwd or bwd):
         return 0.0, 0.0
-    weights = sum(lin.params for lin in spec.layer_linears(moe, linear_attn) if lin.group != "router") / tp
+    weights = sum(lin.params for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router") / tp
     if moe:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
 
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, rates: Rates,
-               sp: bool, linear_attn: bool = False) -> tuple[float, float, float, float]:
+               sp: bool, linear_attn: bool = False, block: str = "") -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
@@ -117,7 +117,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
-    linears = [lin for lin in spec.layer_linears(moe, linear_attn) if lin.group != "router"]  # the router: bf16
+    linears = [lin for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router"]  # router: bf16
     if sp or tp == 1:
         inputs = sum(lin.d_in for lin in linears) / tp
         grads = sum(lin.d_out for lin in linears) / tp
@@ -126,7 +126,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         grads = sum(lin.split(tp)[1] for lin in linears)
     if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
         inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
-        grads += spec.top_k * (2 * spec.expert_ffn / tp + spec.hidden)
+        grads += spec.top_k * ((2 if spec.mlp_gated else 1) * spec.expert_ffn / tp + spec.hidden)
     cast_fwd = cast["forward_input"] * inputs
     cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
     if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
@@ -135,7 +135,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
 
 
 @lru_cache(maxsize=1024)
@@ -183,28 +183,28 @@ def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: Adapters | tuple[()], lora_rank: int, quant: QuantBase | None, expert_streams: int = 0,
-               wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
-               fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
+               wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False, fused_expert_mlp: bool = False,
+               fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
                fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0),
-               expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False) -> LayerCost:
+               expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False,
+               block: str = "") -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
     cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
     steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes).
-    expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py).
-    rms_norm_kernel: the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own).
-    linear_attn: a gated DeltaNet layer: its projections and chunked recurrent core (gated_delta.py), no attention."""
+    expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py); rms_norm_kernel:
+    the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own); linear_attn: a gated
+    DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
-    for lin in spec.layer_linears(moe, linear_attn):
+    for lin in spec.layer_linears(moe, linear_attn, block):
         router = lin.group == "router"
-        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
-        # bf16 input by the bf16 weight in te_general_gemm (fp32 output with moe_router_dtype fp32), as the fp8 casts
-        # below leave it out too
+        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
+        # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
         d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
@@ -212,8 +212,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
-        # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
-        # order, is recomputed, and the router gate always (it is left out of the count)
+        # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
         if router:
             every_second += seconds
         else:
@@ -223,10 +222,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
                                                                    wgrad_out_bytes, expert_rate)
-        gemm_flops += 6.0 * tokens * spec.top_k * spec.hidden * spec.expert_ffn / tp
-    flops, attn_fwd, attn_bwd = mixer_core(spec, linear_attn, tokens, seq, tp, rates, attention, eager_softmax, cp)
+        gemm_flops += (6.0 if spec.mlp_gated else 4.0) * tokens * spec.top_k * spec.hidden * spec.expert_ffn / tp
+    flops, attn_fwd, attn_bwd = mixer_core(spec, linear_attn, tokens, seq, tp, rates, attention, eager_softmax, cp, block)
     per, kernel_norm_fwd, kernel_norm_bwd = norm_kernel_row(elementwise, rms_norm_kernel, spec, tp, sp, eb)
-    elem_bytes = layer_elementwise_bytes(spec, moe, tp, sp, per, tokens, rates, linear_attn)
+    elem_bytes = layer_elementwise_bytes(spec, moe, tp, sp, per, tokens, rates, linear_attn, block)
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
@@ -234,7 +233,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * spec.hidden * eb
-    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp, linear_attn)
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp,
+                                                                      linear_attn, block)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
@@ -252,7 +252,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
     # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)
-    dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant, linear_attn)
+    dequant = _dequant_seconds(spec, moe, tp, ep, rates, quant, linear_attn, block)
     # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
     # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
@@ -263,23 +263,14 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
 
 
 
-def mixer_core(spec: ModelSpec, linear_attn: bool, tokens: float, seq: int, tp: int, rates: Rates, attention: str,
-               eager_softmax: str, cp: int) -> tuple[float, float, float]:
-    """(forward FLOPs, forward seconds, backward seconds) of a layer's token mixer: softmax attention's kernel, or a
-    gated DeltaNet layer's chunked recurrence and conv (gated_delta.py)."""
-    if linear_attn:
-        return gated_delta_core(spec, tokens, tp, rates)
-    return attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
-
-
 def _dequant_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, rates: Rates, quant: QuantBase | None,
-                     linear_attn: bool = False) -> float:
+                     linear_attn: bool = False, block: str = "") -> float:
     """QLoRA's dequantisation of one layer's base weights, once: read the packed weights (and their block scales),
     write them out in the compute dtype. It runs once per use of the weights (forward, its recompute, the backward's
     input gradient: bnb_4bit.py); the adapters are lora_adapters.adapter_seconds'."""
     if not quant:
         return 0.0
-    params = spec.linear_params(moe, linear_attn) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
+    params = spec.linear_params(moe, linear_attn, block) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
     return params * dequant_bytes_per_weight(quant, rates.elem_bytes) / rates.memory
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
@@ -345,9 +336,11 @@ def elementwise_bytes_per_token(spec: ModelSpec, moe: bool, tp: int, sp: bool, p
 
 
 def layer_elementwise_bytes(spec: ModelSpec, moe: bool, tp: int, sp: bool, per: dict[str, float], tokens: float,
-                            rates: Rates, linear_attn: bool = False) -> float:
+                            rates: Rates, linear_attn: bool = False, block: str = "") -> float:
     """Forward bytes per token of the layer's element-wise work (elementwise_bytes_per_token), plus what the
-    framework's measured eager ops add at this micro-batch (eager_ops.py)."""
+    framework's measured eager ops add at this micro-batch (eager_ops.py); a hybrid block's own (block_mixer.py)."""
+    if block:
+        return block_elementwise_bytes(spec, block, tp, sp, per, rates.elem_bytes)
     return (elementwise_bytes_per_token(spec, moe, tp, sp, per, linear_attn)
             + eager_extra(per, spec, moe, tp, sp, tokens, rates))
 

@@ -9,6 +9,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.packing import sequence_tokens
 from .hardware import hardware_for
+from .hybrid_flops import hybrid_step_flops_per_token
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
@@ -17,7 +18,9 @@ MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights "
     "(LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
     "gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's "
-    "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them.")
+    "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, "
+    "Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the "
+    "logits, forward x 3.")
 # The convention of NVIDIA's and torchtitan's tables for fp8 runs, kept as a second, labelled figure
 MFU_BF16_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of "
@@ -47,7 +50,10 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float =
     counts it for full training. Of the 6, 2 are the forward, 2 the activations' gradients and 2 the weights'
     gradients; of the attention's 12, 4 are the forward and 8 the backward. `backward_share` is the share of the
     layers a gradient flows through, `weight_grad_share` the share of the weights that get one (what the time model
-    computes: frozen weights get no weight gradient), so the MFU of adapters and frozen layers stays at most 100%."""
+    computes: frozen weights get no weight gradient), so the MFU of adapters and frozen layers stays at most 100%.
+    A hybrid Mamba stack (nemotron_h) is counted as Megatron-Bridge counts it (hybrid_flops.py)."""
+    if spec.block_kinds:
+        return hybrid_step_flops_per_token(spec, seq_len, backward_share, weight_grad_share)
     n = spec.active_params - spec.embedding_params
     if spec.tied_embeddings:
         n += spec.embedding_params  # the tied table is also the lm_head matmul

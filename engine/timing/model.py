@@ -154,7 +154,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
                        **dispatch, eager_softmax=s.eager_softmax, cp_copies=cp_copies,
-                       rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn)
+                       rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0

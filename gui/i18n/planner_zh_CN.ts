@@ -5555,34 +5555,35 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="269"/>
-        <location filename="../../engine/models/hf_families.py" line="51"/>
+        <location filename="../../engine/models/architecture.py" line="276"/>
+        <location filename="../../engine/models/hf_families.py" line="52"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="276"/>
-        <location filename="../../engine/models/hf_families.py" line="57"/>
+        <location filename="../../engine/models/architecture.py" line="283"/>
+        <location filename="../../engine/models/hf_families.py" line="58"/>
+        <location filename="../../engine/models/mamba2.py" line="93"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="300"/>
+        <location filename="../../engine/models/architecture.py" line="307"/>
         <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="337"/>
+        <location filename="../../engine/models/architecture.py" line="344"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="345"/>
+        <location filename="../../engine/models/architecture.py" line="352"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="326"/>
+        <location filename="../../engine/models/architecture.py" line="333"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
@@ -5592,7 +5593,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="355"/>
+        <location filename="../../engine/models/architecture.py" line="362"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -5680,7 +5681,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/decoder_activations.py" line="106"/>
+        <location filename="../../engine/memory/decoder_activations.py" line="107"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
@@ -7879,22 +7880,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="294"/>
+        <location filename="../../engine/models/hf_families.py" line="295"/>
         <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
         <translation>n_heads（{heads}）不是 kv_n_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="298"/>
+        <location filename="../../engine/models/hf_families.py" line="299"/>
         <source>d_model ({hidden}) is not a multiple of n_heads ({heads}).</source>
         <translation>d_model（{hidden}）不是 n_heads（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="302"/>
+        <location filename="../../engine/models/hf_families.py" line="303"/>
         <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
         <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="354"/>
+        <location filename="../../engine/models/hf_families.py" line="355"/>
         <source>n_embd ({hidden}) is not a multiple of n_head ({heads}).</source>
         <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
@@ -9893,12 +9894,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="13"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
+        <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="22"/>
+        <location filename="../../engine/timing/mfu.py" line="14"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="25"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -10309,6 +10314,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/shard_group.py" line="62"/>
         <source>Sharding group size {group} must divide the {ranks} data-parallel × context-parallel ranks and be at least 2, or 0 for all of them.</source>
         <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/hybrid_blocks.py" line="38"/>
+        <source>hybrid_override_pattern has {n} blocks but num_hidden_layers is {layers}.</source>
+        <translation>hybrid_override_pattern 有 {n} 个块，但 num_hidden_layers 为 {layers}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/mamba2.py" line="84"/>
+        <source>Tensor parallelism {tp} must divide the Mamba heads ({heads}) and groups ({groups}).</source>
+        <translation>张量并行度 {tp} 必须能整除 Mamba 头数（{heads}）和组数（{groups}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/mamba2.py" line="115"/>
+        <source>hybrid_override_pattern must be made of M, *, - and E, not {bad!r}.</source>
+        <translation>hybrid_override_pattern 只能由 M、*、- 和 E 组成，不能包含 {bad!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/mamba2.py" line="182"/>
+        <source>This hybrid config uses LatentMoE or multi-token prediction, which are not counted yet.</source>
+        <translation>此混合模型配置使用了 LatentMoE 或多 token 预测，目前尚不能计算。</translation>
     </message>
 </context>
 <context>
