@@ -113,3 +113,17 @@ def test_mfu_counts_a_hybrid_as_megatron_bridge_does():
     spec = model_from_hf_config(NANO)
     assert model_flops_per_token(spec, 8192) == pytest.approx(
         bridge_training_flops_per_token(hybrid_from_config(NANO), 8192))
+
+
+def test_serving_caches_keys_only_in_attention_blocks_and_a_state_in_mamba_blocks() -> None:
+    """Nemotron 3 Nano (presets/models/nemotron-3-nano-30b-a3b.json): 6 attention blocks with 2 KV heads of 128 cache
+    2 x 2 x 128 x 2 bytes a token each (bf16), 23 Mamba-2 blocks a fixed state each (vLLM's mamba2_state_shape: conv
+    (4 - 1) x (64 x 64 + 2 x 8 x 128) and SSM 64 x 64 x 128 elements at tp 1), its MLP / MoE blocks nothing."""
+    from engine.serving.kv_layout import layer_kinds
+
+    spec = resolve_model(scenario_from_dict({"model": "nemotron-3-nano-30b-a3b"}))
+    kinds = {k.kind: k for k in layer_kinds(spec, 1, 2.0, 2.0)}
+    assert set(kinds) == {"full", "linear"}
+    assert kinds["full"].layers == 6 and kinds["full"].token_bytes == 2 * 2 * 128 * 2
+    assert kinds["linear"].layers == 23
+    assert kinds["linear"].state_bytes == (3 * (64 * 64 + 2 * 8 * 128) + 64 * 64 * 128) * 2

@@ -11,8 +11,9 @@ Layer kinds (the model's `kinds`, engine/models/layer_shapes.py) map to vLLM's K
   max_model_len), block_size) pages.
 - MLA (DeepSeek-V2/V3, Kimi-K2): MLAAttentionSpec, one latent "head" of kv_lora_rank + qk_rope_head_dim per token,
   page = block_size x (kv_lora_rank + qk_rope_dim) x dtype bytes, replicated on every tensor-parallel rank.
-- linear (gated DeltaNet, Qwen3-Next): MambaSpec, a fixed state per request (conv state + recurrent state), one page
-  per request (mamba_cache_mode "none").
+- linear (gated DeltaNet, Qwen3-Next; the Mamba-2 blocks of Nemotron-H / Nemotron 3): MambaSpec, a fixed state per
+  request (conv state + recurrent state), one page per request (mamba_cache_mode "none"). A hybrid stack's MLP and
+  MoE blocks cache nothing; its attention blocks are full attention (layer_cache_kinds).
 
 Tensor parallelism splits the KV heads: vLLM keeps max(1, kv_heads // tp) per rank (heads are replicated when tp >
 kv_heads; vllm/config/model.py get_num_kv_heads). Pure functions on plain numbers; no Qt.
@@ -62,9 +63,39 @@ def _attention_token_bytes(spec: ModelSpec, tp: int, element_bytes: float) -> tu
     return "", 2 * kv_heads_per_gpu(spec, tp) * spec.head_dim * element_bytes
 
 
+NO_CACHE = "none"  # a hybrid stack's MLP or MoE block
+
+
+def layer_cache_kinds(spec: ModelSpec) -> tuple[str, ...]:
+    """Each layer's cache kind (NO_CACHE for a layer that caches nothing, so positions stay the layers'): a hybrid
+    stack (ModelSpec.block_kinds, models/hybrid_blocks.py) caches keys and values in its attention blocks, a fixed
+    state in its Mamba-2 blocks and nothing in its MLP / MoE blocks (vLLM's NemotronH model registers an Attention
+    layer only for its '*' blocks and a MambaMixer2 for its 'M' blocks); any other model one kind per layer
+    (ModelSpec.kinds)."""
+    if not spec.block_kinds:
+        return spec.kinds
+    return tuple({"mamba": "linear", "attention": "full"}.get(b, NO_CACHE) for b in spec.block_kinds)
+
+
+def mamba2_state_bytes(spec: ModelSpec, tp: int, state_element_bytes: float) -> float:
+    """Mamba-2 state of one sequence in one block on one GPU, as vLLM shapes it (MambaStateShapeCalculator.
+    mamba2_state_shape, vllm/model_executor/layers/mamba/mamba_utils.py in the stored copies of vLLM): the conv tail
+    (kernel - 1) x conv_dim / tp, conv_dim = d_inner + 2 x groups x state with the groups padded to a multiple of tp
+    where tp does not divide them (extra_groups_for_head_shards), and the SSM state heads / tp x head_dim x state."""
+    m = spec.mamba
+    assert m is not None
+    tp = max(1, tp)
+    groups = m.groups + (0 if m.groups % tp == 0 else tp - m.groups)
+    conv = (m.conv_kernel - 1) * (m.d_inner + 2 * groups * m.state) / tp
+    return (conv + m.heads / tp * m.head_dim * m.state) * state_element_bytes
+
+
 def linear_state_bytes(spec: ModelSpec, tp: int, state_element_bytes: float) -> float:
     """Gated DeltaNet state of one sequence in one layer on one GPU: the recurrent state (v_heads x k_dim x v_dim)
-    and the causal-conv tail ((kernel - 1) x conv channels), both split over tp as vLLM's MambaSpec shapes are."""
+    and the causal-conv tail ((kernel - 1) x conv channels), both split over tp as vLLM's MambaSpec shapes are (a
+    Mamba-2 block's: mamba2_state_bytes)."""
+    if spec.mamba is not None:
+        return mamba2_state_bytes(spec, tp, state_element_bytes)
     v_heads = max(1, spec.linear_v_heads // max(1, tp))
     recurrent = v_heads * spec.linear_k_dim * spec.linear_v_dim
     conv_channels = (2 * spec.linear_key_dim + spec.linear_value_dim) / max(1, tp)
@@ -79,7 +110,10 @@ def layer_kinds(spec: ModelSpec, tp: int, element_bytes: float, state_element_by
     the caller with the same per-layer figures)."""
     mla, per_token = _attention_token_bytes(spec, tp, element_bytes)
     counts: dict[str, int] = {}
-    for kind in spec.kinds[: layers if layers is not None else len(spec.kinds)]:
+    kinds = layer_cache_kinds(spec)
+    for kind in kinds[: layers if layers is not None else len(kinds)]:
+        if kind == NO_CACHE:
+            continue
         name = mla if (mla and kind != "linear") else kind
         counts[name] = counts.get(name, 0) + 1
     out = []

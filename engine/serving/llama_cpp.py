@@ -36,7 +36,7 @@ from ..memory.estimate import CUDA_CONTEXT_BYTES
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.architecture import ModelSpec
 from ..units import format_bytes
-from .kv_layout import KV_ELEMENT_BYTES, cdiv, linear_state_bytes
+from .kv_layout import KV_ELEMENT_BYTES, NO_CACHE, cdiv, layer_cache_kinds, linear_state_bytes
 from .result import FITS, REFUSED, KvKind, ServingMemory
 from .weights import embedding_bits, layer_weights
 
@@ -114,7 +114,9 @@ def _compute_bytes(i: LlamaCppInputs, n_ctx: int, output_on_gpu: bool) -> float:
 
 def _kind_counts(i: LlamaCppInputs, first: int, stop: int | None = None) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for kind in i.spec.kinds[first:stop]:
+    for kind in layer_cache_kinds(i.spec)[first:stop]:
+        if kind == NO_CACHE:
+            continue
         counts[kind] = counts.get(kind, 0) + 1
     return counts
 
