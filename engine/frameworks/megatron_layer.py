@@ -187,7 +187,7 @@ def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out:
     fm = spec.expert_ffn / etp
     out.append(("experts: permuted tokens kept by the grouped fc1" + (" (fp8)" if ctx.fp8 else ""),
                 lin * routed * h))
-    fc1 = 2 if spec.mlp_gated else 1  # gate and up; a plain expert (Nemotron-H's squared ReLU): up only
+    fc1 = spec.fc1_factor  # gate and up; a plain expert (Nemotron-H's squared ReLU): up only
     out.append(("experts: fc1 output kept by the fused weighted activation", fc1 * c * routed * fm))
     out.append(("experts: routing probabilities kept by the weighted activation", 4 * routed))
     if "moe_act" not in recompute:

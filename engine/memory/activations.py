@@ -301,7 +301,7 @@ def _moe_block_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_names: fro
         out += dense_expert_terms(c, t * spec.n_experts / ep, h, fm, wt)
     else:
         out.append(("experts: gate/up outputs and activation (top-k tokens)",
-                    (3 if spec.mlp_gated else 2) * c * routed * fm))
+                    spec.expert_matrices * c * routed * fm))
         # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
         # input needs a gradient, frozen experts (LoRA) included.
         if ctx.ep_dispatch:

@@ -260,7 +260,7 @@ def expert_lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str
     names = set() if targets == "all-linear" else set(targets)
     fc1 = targets == "all-linear" or bool(names & {"gate_proj", "up_proj", "gate_up_proj"})
     fc2 = targets == "all-linear" or "down_proj" in names
-    fc1_width = (2 if spec.mlp_gated else 1) * spec.expert_ffn
+    fc1_width = spec.fc1_factor * spec.expert_ffn
     per_expert = rank * ((spec.hidden + fc1_width) * fc1 + (spec.expert_ffn + spec.hidden) * fc2)
     return spec.n_experts * per_expert
 
@@ -269,7 +269,7 @@ def expert_lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str
 def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False, block: str = "") -> float:
     linears = spec.layer_linears(moe, linear_attn, block)
     out = sum(lin.d_in + lin.d_out for lin in linears) + spec.small_params(moe, linear_attn, block)
-    return out + (spec.n_experts * (3 if spec.mlp_gated else 2) * (spec.hidden + spec.expert_ffn) if moe else 0)
+    return out + (spec.n_experts * spec.expert_matrices * (spec.hidden + spec.expert_ffn) if moe else 0)
 
 
 def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,

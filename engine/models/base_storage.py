@@ -52,7 +52,7 @@ def stored_values(spec: Any, moe: bool, linear_attn: bool, fmt: str, block: str 
     MXFP4 on a mixture-of-experts model: the routed experts only (the gpt-oss release); on a dense model every linear
     weight. FP8: every linear weight and the experts.
     """
-    matrices = 3 if spec.mlp_gated else 2  # gate, up, down; a plain expert (Nemotron-H): up, down
+    matrices = spec.expert_matrices  # gate, up, down; a plain expert (Nemotron-H): up, down
     experts = float(spec.n_experts * matrices * spec.hidden * spec.expert_ffn) if moe else 0.0
     linears = spec.layer_linears(moe, linear_attn, block)
     dense = float(sum(lin.d_in * lin.d_out for lin in linears if lin.group != "router"))

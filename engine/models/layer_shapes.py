@@ -151,9 +151,20 @@ class FamilyShapes:
         conv_dim = 2 * self.linear_key_dim + self.linear_value_dim
         return conv_dim * self.linear_conv + 2 * self.linear_v_heads + self.linear_v_dim
 
+    @property
+    def expert_matrices(self) -> int:
+        """Matrices of one routed expert: gate, up and down; a plain (not gated) expert, up and down (Nemotron-H's
+        squared ReLU)."""
+        return 3 if self.mlp_gated else 2
+
+    @property
+    def fc1_factor(self) -> int:
+        """Widths the first MLP projection (fc1) writes per unit of FFN width: gate and up, or up alone."""
+        return 2 if self.mlp_gated else 1
+
     def one_expert_params(self) -> int:  # gate, up and down; a plain (not gated) expert: up and down
-        matrices = 3 if self.mlp_gated else 2
-        return matrices * self.hidden * self.expert_ffn + ((2 * self.expert_ffn + self.hidden) if self.expert_bias else 0)
+        bias = (2 * self.expert_ffn + self.hidden) if self.expert_bias else 0
+        return self.expert_matrices * self.hidden * self.expert_ffn + bias
 
     @cached_property
     def layer_keys(self) -> tuple[tuple[bool, bool, str], ...]:

@@ -10,15 +10,6 @@ from functools import lru_cache
 
 from .architecture import ModelSpec
 
-# the matrices of one routed expert (gate, up, down): every gated MoE family modelled keeps them in three tensors
-EXPERT_MATRICES = 3
-
-
-def expert_matrices(spec: ModelSpec) -> int:
-    """The matrices (tensors) of one routed expert: gate, up and down, or up and down where the experts are not gated
-    (Nemotron-H / Nemotron 3's squared-ReLU experts: ModelSpec.mlp_gated, as one_expert_params counts them)."""
-    return EXPERT_MATRICES if spec.mlp_gated else 2
-
 
 def typical_layer_is_moe(spec: ModelSpec) -> bool:
     """Whether one decoder layer standing for all of them is an MoE layer: only where the model has no dense
@@ -39,7 +30,7 @@ def layer_tensors(spec: ModelSpec, moe: bool, tp: int = 1) -> tuple[float, ...]:
         if lin.bias:
             tensors.append(lin.d_out / tp)
     if moe:
-        tensors += [spec.hidden * spec.expert_ffn] * (expert_matrices(spec) * spec.n_experts)
+        tensors += [spec.hidden * spec.expert_ffn] * (spec.expert_matrices * spec.n_experts)
         if spec.shared_gate:  # Qwen2-MoE's shared_expert_gate, nn.Linear(hidden, 1) (small_params counts it)
             tensors.append(float(spec.hidden))
     tensors += [float(spec.hidden)] * (spec.norms_per_layer * (2 if spec.norm_bias else 1))

@@ -39,10 +39,7 @@ def node_shard_group(gpus_per_node: int, tp: int, ranks: int) -> int:
     """The data-parallel x context-parallel ranks of one node beside tp tensor-parallel GPUs (gpus_per_node / tp),
     where that is a group of at least 2 that divides the ranks and is smaller than them (sharding across nodes);
     0 where there is no such group."""
-    if gpus_per_node % tp:
-        return ALL_RANKS
-    group = gpus_per_node // tp
-    return group if 2 <= group < ranks and ranks % group == 0 else ALL_RANKS
+    return ALL_RANKS if gpus_per_node % tp else fitted_shard_group(gpus_per_node // tp, ranks)
 
 
 def with_fitted_shard_group(s: Scenario) -> Scenario:

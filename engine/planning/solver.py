@@ -288,9 +288,11 @@ def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenar
     if cand is not None and not framework_runs(cand):
         return None, 0.0  # a layout its framework cannot run is no plan (engine/frameworks/parallelism.py)
     if cand is not None and any(o.kind == RECOMPUTE_SOME for o in opts):  # the fewest layers that fit, if not all
+        if seq or gpus:  # one search at a time: the other axes' searches go with every layer
+            return None, 0.0
         layers = resolve_model(cand).layers
         cand = fewest_recomputed_layers(cand, layers, ev.ok)
-        if cand is None or seq or gpus:  # one search at a time: the other axes' searches go with every layer
+        if cand is None:
             return None, 0.0
         return cand, 0.25 * cand.recompute_num_layers / largest_chunk_layers(cand, layers)
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection

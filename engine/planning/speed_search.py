@@ -155,7 +155,7 @@ def _any_probe_reaches(cands: Candidates, micro_batches: int, floor: float, rank
     per level): the answer of their fastest, timing only those up to the first that does (mostly the smallest; the
     others are then timed only if they fit)."""
     probes = sorted({0, micro_batches // 2, micro_batches - 1})
-    needed = max(floor, ranked / (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST[offload])
+    needed = max(floor, ranked / offload_weight(offload))
     return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
@@ -264,9 +264,14 @@ OFFLOAD_MARGIN = 0.10  # per level of offload, what a plan must gain to rank abo
 # (docs/speed-accuracy.md), so a smaller gain is no reason to pick the plan an expert trusts least
 
 
+def offload_weight(offload: str) -> float:
+    """The ranking's weight of a plan that offloads: OFFLOAD_MARGIN less per level of offload (OFFLOAD_COST)."""
+    return (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST.get(offload, 0)
+
+
 def ranking_speed(p: SpeedPlan | Found) -> float:
     """tokens/s as the ranking weighs it: less per level of offload (OFFLOAD_MARGIN)."""
-    return p.time.tokens_per_second * (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST.get(p.scenario.offload, 0)
+    return p.time.tokens_per_second * offload_weight(p.scenario.offload)
 
 
 def parallel_dimensions(s: Scenario) -> int:

@@ -153,7 +153,7 @@ def engine_load_extra_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, comput
 def largest_tensor_bytes(spec: ModelSpec, compute_bytes: int) -> float:
     """The largest single weight tensor (the embedding or lm_head, or an MLP projection), gathered whole."""
     ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0)
-    return max(spec.vocab * spec.hidden, spec.hidden * ffn * (2 if spec.mlp_gated else 1)) * compute_bytes
+    return max(spec.vocab * spec.hidden, spec.hidden * ffn * spec.fc1_factor) * compute_bytes
 
 
 def offloaded_units_bytes(spec: ModelSpec, compute_bytes: int, tp: int) -> float:

@@ -62,7 +62,7 @@ def _attention_width(spec: ModelSpec, tp: int) -> float:
 def _mlp_width(spec: ModelSpec, tp: int) -> float:
     """Elements per token of the widest dense MLP transient on one rank: gate_up + act(gate) x up."""
     width = spec.ffn if spec.dense_layers else spec.shared_ffn
-    return 3 * width / max(1, tp) if spec.mlp_gated else 2 * width / max(1, tp)
+    return (spec.fc1_factor + 1) * width / max(1, tp)  # fc1 (gate and up, or up) and the activated product
 
 
 def _moe_bytes(spec: ModelSpec, tokens: int, tp: int, act_bytes: float) -> float:

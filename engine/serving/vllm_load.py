@@ -45,7 +45,7 @@ def _layer_tensors(spec: ModelSpec, moe: bool, tp: int) -> list[float]:
     tensors = list(fused.values())
     if moe:  # FusedMoE: w13 (experts, 2 x ffn / tp, hidden) and w2 (experts, hidden, ffn / tp)
         width = spec.expert_ffn / tp
-        tensors += [spec.n_experts * (2 if spec.mlp_gated else 1) * width * spec.hidden,
+        tensors += [spec.n_experts * spec.fc1_factor * width * spec.hidden,
                     spec.n_experts * spec.hidden * width]
     return tensors
 

@@ -96,7 +96,7 @@ def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: boo
         h, e = spec.hidden, spec.expert_ffn
         up = Linear("up_proj", h, e, "mlp")
         down = Linear("down_proj", e, h, "mlp")
-        fc1 = 2 if spec.mlp_gated else 1  # gate and up; a plain expert (Nemotron-H): up only
+        fc1 = spec.fc1_factor  # gate and up; a plain expert (Nemotron-H): up only
         one = fc1 * h * e * _linear_bits(f, spec, up, i, True) / 8 + h * e * _linear_bits(f, spec, down, i, True) / 8
         experts = spec.n_experts * (one + ((2 * e + h) * small_bits / 8 if spec.expert_bias else 0.0))
     replicated += spec.small_params(moe, linear_attn, block) * small_bits / 8

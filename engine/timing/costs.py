@@ -80,7 +80,7 @@ def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rate
     rows = tokens * spec.top_k * ep / spec.n_experts
     width = spec.expert_ffn / tp
     fwd = dgrad = wgrad = 0.0
-    fc1 = (2 if spec.mlp_gated else 1) * width  # gate and up; a plain expert (Nemotron-H, squared ReLU): up only
+    fc1 = spec.fc1_factor * width  # gate and up; a plain expert (Nemotron-H, squared ReLU): up only
     for k, n in ((spec.hidden, fc1), (width, spec.hidden)):  # fc1, fc2
         fwd += expert_gemm_seconds(local, rows, k, n, rates, streams)
         dgrad += expert_gemm_seconds(local, rows, n, k, rates, streams)
@@ -126,7 +126,7 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         grads = sum(lin.split(tp)[1] for lin in linears)
     if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
         inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
-        grads += spec.top_k * ((2 if spec.mlp_gated else 1) * spec.expert_ffn / tp + spec.hidden)
+        grads += spec.top_k * (spec.fc1_factor * spec.expert_ffn / tp + spec.hidden)
     cast_fwd = cast["forward_input"] * inputs
     cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
     if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
@@ -222,7 +222,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
                                                                    wgrad_out_bytes, expert_rate)
-        gemm_flops += (6.0 if spec.mlp_gated else 4.0) * tokens * spec.top_k * spec.hidden * spec.expert_ffn / tp
+        gemm_flops += 2.0 * spec.expert_matrices * tokens * spec.top_k * spec.hidden * spec.expert_ffn / tp
     flops, attn_fwd, attn_bwd = mixer_core(spec, linear_attn, tokens, seq, tp, rates, attention, eager_softmax, cp, block)
     per, kernel_norm_fwd, kernel_norm_bwd = norm_kernel_row(elementwise, rms_norm_kernel, spec, tp, sp, eb)
     elem_bytes = layer_elementwise_bytes(spec, moe, tp, sp, per, tokens, rates, linear_attn, block)

@@ -260,7 +260,7 @@ def _fsdp1_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: in
     cast to the parameters' dtype (_cast_grad_to_param_dtype) and, from the second micro-batch on, added to the
     saved gradient shard (_accumulate_sharded_grad)."""
     whole, master = s.dp, dt.master or dt.weight
-    dp, n, n_gathers = shard_group_dp(s) if s.dp_shard else whole, s.grad_accum, (2 if s.reshard_after_forward else 1)
+    dp, n, n_gathers = shard_group_dp(s), s.grad_accum, (2 if s.reshard_after_forward else 1)
     pre, post = fsdp1_divide_factors(whole)  # over every replica too (_init_utils.py: data_parallel_world_size)
     gather = (master + elem_bytes) / dp if master != elem_bytes else 0.0
     reduce = (2 * reduce_bytes if pre > 1 else 0) + ((2 * reduce_bytes if post > 1 else 0)

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import expert_matrices, layer_tensors
+from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
@@ -172,7 +172,7 @@ def _layer_tensors(spec: ModelSpec, tp: int) -> list[float]:
         return list(layer_tensors(spec, False, tp))
     tensors = list(layer_tensors(spec, True, tp))
     expert = spec.hidden * spec.expert_ffn
-    for _ in range(expert_matrices(spec) * spec.n_experts):  # equal sizes: which of the equal entries goes does not matter
+    for _ in range(spec.expert_matrices * spec.n_experts):  # equal sizes: which of the equal entries goes does not matter
         tensors.remove(expert)
     return tensors + [2.0 * spec.n_experts * expert, float(spec.n_experts * expert)]
 

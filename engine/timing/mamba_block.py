@@ -61,7 +61,8 @@ def mamba_scan_core(mixer: Mamba2Mixer, tokens: float, tp: int, rates: Rates) ->
     fwd_flops = ssd_forward_flops_per_token(mixer) * tokens / tp
     bwd_flops = ssd_backward_flops_per_token(mixer) * tokens / tp
     conv = mixer.conv_dim * eb
-    fwd_bytes = scan_forward_bytes_per_token(mixer, eb) * tokens / tp
-    scan_only = scan_forward_bytes_per_token(mixer, eb) - 2 * conv  # the forward's scan bytes, the conv's apart
+    forward_per_token = scan_forward_bytes_per_token(mixer, eb)
+    fwd_bytes = forward_per_token * tokens / tp
+    scan_only = forward_per_token - 2 * conv  # the forward's scan bytes, the conv's apart
     bwd_bytes = (2 * conv + 2 * scan_only + 3 * conv) * tokens / tp
     return fwd_flops, max(fwd_flops / rates.gemm, fwd_bytes / mem), max(bwd_flops / rates.gemm, bwd_bytes / mem)

@@ -10,6 +10,7 @@ from ..scenario import Scenario
 from ..scenario.packing import sequence_tokens
 from .hardware import hardware_for
 from .hybrid_flops import hybrid_step_flops_per_token
+from .nvfp4 import trains_nvfp4
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
@@ -39,7 +40,7 @@ def mfu_format(s: Scenario) -> str:
     """The format whose dense peak MFU is measured against: the one the decoder's linear layers run in, so an fp8
     run is measured against the fp8 peak (a run cannot exceed it), not the bf16 one (which it can, by up to 2x), and
     an NVFP4 run against the dense FP4 peak."""
-    if s.precision == "nvfp4":
+    if trains_nvfp4(s):
         return "fp4"
     return "fp8" if s.precision == "fp8" else compute_format(s)
 

@@ -23,6 +23,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
 from .formulas import bubble_formula
+from .nvfp4 import trains_nvfp4
 from .tp_overlap import userbuffers_on
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES, deferred_w_passes
 
@@ -142,7 +143,7 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
 def _gemm(s: Scenario) -> Provenance:
     if isinstance(s.gpu, CustomGpu):
         return _GEMM_ASSUMED
-    table = efficiency()["fp4_matmul_fraction_of_peak" if s.precision == "nvfp4" else "fp8_matmul_fraction_of_peak"
+    table = efficiency()["fp4_matmul_fraction_of_peak" if trains_nvfp4(s) else "fp8_matmul_fraction_of_peak"
                          if s.precision == "fp8" else "matmul_fraction_of_peak"]
     if s.gpu not in table:
         return _GEMM_ASSUMED
