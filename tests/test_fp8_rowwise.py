@@ -82,3 +82,21 @@ def test_the_rowwise_runs_are_rows_and_order_against_their_twins():
         got = {c.id: c for c in compare([rows[gpu_run], rows[tensorwise], rows[bf16]])}
         assert got[bf16].measured < got[gpu_run].measured < got[tensorwise].measured
         assert got[bf16].predicted < got[gpu_run].predicted < got[tensorwise].predicted
+
+
+def test_the_16_bit_weight_gradient_is_the_layer_kinds_own():
+    """A gated DeltaNet layer's 16-bit wgrad is that of its own projections (in_proj_qkvz, in_proj_ba, out_proj:
+    ModelSpec.layer_linears with linear_attn), not an attention layer's; and costs.layer_cost's figure under
+    rowwise_with_gw_hp is it (presets/models/qwen3-next-80b-a3b.json, 8,192 tokens on the H100 row's GPU)."""
+    from engine.timing.high_precision_wgrad import dense_wgrad_seconds
+
+    row = next(r for r in load_rows() if r["id"] == RUNS[0])
+    s = scenario_from_dict({**row["scenario"], "fp8_recipe": "rowwise_with_gw_hp"})
+    rates = rates_for(s, hardware_for(s), framework_profile(s.framework))
+    spec = model_spec_for("qwen3-next-80b-a3b")
+    linear = wgrad_seconds_16bit(spec, True, 8192, 1, rates, linear_attn=True)
+    attention = wgrad_seconds_16bit(spec, True, 8192, 1, rates)
+    assert {lin.name for lin in spec.layer_linears(True, True)} != {lin.name for lin in spec.layer_linears(True)}
+    assert linear != attention
+    assert dense_wgrad_seconds(spec, (True, True, ""), 8192, 1, rates, "torchao-rowwise_with_gw_hp", 0.0) == linear
+    assert dense_wgrad_seconds(spec, (True, True, ""), 8192, 1, rates, "torchao-rowwise", 1.5) == 1.5

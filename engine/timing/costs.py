@@ -19,7 +19,7 @@ from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
 from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
-from .high_precision_wgrad import high_precision_wgrad, wgrad_seconds_16bit
+from .high_precision_wgrad import dense_wgrad_seconds
 from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
@@ -256,7 +256,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
     # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
-    wgrad = wgrad_seconds_16bit(spec, moe, tokens, tp, rates) if high_precision_wgrad(fp8_recipe) else dense
+    wgrad = dense_wgrad_seconds(spec, (moe, linear_attn, block), tokens, tp, rates, fp8_recipe, dense)
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + experts_dgrad, wgrad + experts_wgrad, tokens * act_fwd / mem,
                      tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad, lora_bwd)
