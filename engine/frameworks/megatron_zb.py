@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .parallelism_row import Parallelism
+from .parallelism_row import ZERO_BUBBLE_SCHEDULES, Parallelism
 from .row_type import FrameworkRow
 from .shard_group_facts import ShardGroups, grouped
 
 _FORK = "sail-sg/zero-bubble-pipeline-parallelism at f68d3879"
-SCHEDULES = ("1f1b", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
+SCHEDULES = ("1f1b", "interleaved-1f1b", *ZERO_BUBBLE_SCHEDULES)
 _SOURCES = (
     ("pipeline schedules", f"{_FORK} megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: "
      "Megatron's forward_backward_pipelining_without_interleaving (1F1B) and _with_interleaving, and under "
@@ -47,9 +47,8 @@ _SOURCES = (
 )
 SHARD_GROUPS = ShardGroups((), f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer shards over the "
                                "whole data-parallel group: no --num-distributed-optimizer-instances there")
-ZERO_BUBBLE = ("zb-h1", "zb-2p", "zbv")  # the schedules of --enable-zero-bubble (engine/timing/zero_bubble.py)
 PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=("none",), sources=_SOURCES,
-                                  schedule_max_zero=tuple((z, 0) for z in ZERO_BUBBLE)), SHARD_GROUPS)
+                                  schedule_max_zero=tuple((z, 0) for z in ZERO_BUBBLE_SCHEDULES)), SHARD_GROUPS)
 
 
 def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 # the scenario format's pipeline schedules (engine/scenario/format.py PP_SCHEDULES; that module imports this package,
 # so the names are repeated here and tests/test_framework_parallelism.py holds them equal)
-ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
+# the zero-bubble schedules (arXiv:2401.10241: ZB-1p, ZB-2p, ZB-V; engine/timing/zero_bubble.py costs them)
+ZERO_BUBBLE_SCHEDULES = ("zb-h1", "zb-2p", "zbv")
+ALL_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", *ZERO_BUBBLE_SCHEDULES)
 FSDP = 3  # FSDP full sharding shards as ZeRO-3 does (Scenario.effective_zero)
 # the engine's stages (Scenario.effective_zero): 0 none, 1 optimizer states, 2 + gradients (the 16-bit weights whole on
 # every rank), 3 + weights (FSDP, DeepSpeed ZeRO-3); FSDP2's reshard_after_forward=False (FSDP1's SHARD_GRAD_OP) is

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
+from ..frameworks.parallelism_row import ZERO_BUBBLE_SCHEDULES
 from ..memory.parallelism.layout import trained_mtp_layers
-from ..memory.parallelism.zero_bubble import ZERO_BUBBLE_SCHEDULES
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 from ..scenario.pipeline_layout import layout_chunks

@@ -37,7 +37,7 @@ bubble does (pipeline.py stages_once), and T_W is their mean W."""
 
 from __future__ import annotations
 
-from ..memory.parallelism.zero_bubble import ZERO_BUBBLE_SCHEDULES  # declared once, with the memory's
+from ..frameworks.parallelism_row import ZERO_BUBBLE_SCHEDULES  # declared once, with the framework rows
 
 
 def deferred_w_passes(schedule: str, pp: int, grad_accum: int) -> int:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...frameworks.parallelism_row import ZERO_BUBBLE_SCHEDULES
+
 if TYPE_CHECKING:
     from ...models.architecture import ModelSpec
     from ...scenario import Scenario
-
-ZERO_BUBBLE_SCHEDULES = ("zb-h1", "zb-2p", "zbv")  # engine/timing/zero_bubble.py ZERO_BUBBLE_SCHEDULES
 
 
 def deferred_weight_share(hidden: int, heads: int, seq_len: int, eager_attention: bool) -> float:
