@@ -47,6 +47,7 @@ def schedule_chunks(schedule: str, vpp: int) -> dict[str, int]:
         return {"vpp": V_CHUNKS}
     return {"vpp": 1} if schedule != "interleaved-1f1b" and vpp > 1 else {}
 
+
 def cannot_run_sentences(s: Scenario) -> dict[str, str]:
     """The estimate's sentence, translated, for each setting s's framework cannot run, by cannot_run's name of it
     (engine/scenario/framework_support.py); {} where it runs them all."""
