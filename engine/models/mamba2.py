@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelConfigError
+from ..input_bounds import config_whole_number
 from ..messages import QT_TRANSLATE_NOOP
 
 BLOCK_KINDS = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
@@ -87,12 +88,7 @@ class Mamba2Mixer:
 
 
 def _positive(cfg: dict[str, Any], key: str, default: int | None = None) -> int:
-    value = cfg.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
-            key=key, value=value)
-    return value
+    return config_whole_number(cfg.get(key, default), key)
 
 
 def mixer_from_config(cfg: dict[str, Any]) -> Mamba2Mixer:
