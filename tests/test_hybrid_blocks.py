@@ -12,7 +12,7 @@ from conftest import REPO
 from engine import scenario_from_dict
 from engine.memory.activations import layer_bytes, layer_terms
 from engine.memory.detailed import act_context
-from engine.memory.mamba2_activations import mamba_block_saved_bytes
+from engine.memory.estimate import estimate
 from engine.memory.states import dtypes_for, layer_groups
 from engine.models.architecture import model_from_hf_config
 from engine.models.mamba2 import hybrid_from_config
@@ -63,8 +63,15 @@ def test_a_mamba_blocks_saved_bytes_by_hand():
     ctx, spec = _ctx()
     h, d_inner, g, n, heads = 2688, 64 * 64, 8, 128, 64
     per_token = 4 * h + 4 + 2 * (2 * d_inner + 2 * g * n + heads) + 6 * d_inner + 4 * g
-    assert mamba_block_saved_bytes(spec.mamba) == per_token
     assert layer_bytes(ctx, spec, False, True, True, frozenset(), 8, False, "mamba") == 8192 * per_token
+
+
+def test_a_fully_recomputed_block_keeps_its_input_only():
+    """Full recomputation (Megatron-Core's recompute_granularity full checkpoints each layer's input and runs its
+    forward again): each of the 52 blocks keeps its input, 2 h bytes a token in bf16, whatever its kind."""
+    s = scenario_from_dict({**BASE, "checkpointing": "full"})
+    activations = next(c for c in estimate(s).components if c.key == "activations")
+    assert activations.peak_bytes == 52 * 8192 * 2 * 2688
 
 
 def test_the_attention_and_moe_blocks_are_the_two_halves_of_a_layer():
