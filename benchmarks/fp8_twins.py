@@ -22,7 +22,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.accuracy.published_throughput import compare, load_rows, source_of  # noqa: E402
+from engine.accuracy.published_throughput import (  # noqa: E402
+    compare,
+    load_rows,
+    missed_ms_per_micro_batch,
+    source_of,
+)
 from engine.scenario import scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import without_ceilings  # noqa: E402
@@ -46,22 +51,10 @@ def twins(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, An
     return [(f, b) for g in groups.values() for f in g["fp8"] for b in g["other"]]
 
 
-def _uncapped(row: dict[str, Any]) -> tuple[float, float]:
-    """(tokens/s per GPU, step seconds) the time model predicts without any MFU ceiling."""
+def _uncapped(row: dict[str, Any]) -> float:
+    """Tokens/s per GPU the time model predicts without any MFU ceiling."""
     with without_ceilings():
-        t = step_time(scenario_from_dict(row["scenario"]))
-    return t.tokens_per_second_per_gpu, t.step_seconds
-
-
-def _missed_ms(row: dict[str, Any], tokens_per_s: float, step_s: float) -> float:
-    """Milliseconds per micro-batch between the measured and the predicted step (no ceiling)."""
-    measured_step = step_s * tokens_per_s / float(row["measured"])
-    return (measured_step - step_s) / max(int(row["scenario"].get("grad_accum", 1)), 1) * 1e3
-
-
-def _measured_micro_batch_ms(row: dict[str, Any], tokens_per_s: float, step_s: float) -> float:
-    """Milliseconds of the measured step per micro-batch."""
-    return step_s * tokens_per_s / float(row["measured"]) / max(int(row["scenario"].get("grad_accum", 1)), 1) * 1e3
+        return step_time(scenario_from_dict(row["scenario"])).tokens_per_second_per_gpu
 
 
 def report() -> list[dict[str, Any]]:
@@ -70,12 +63,12 @@ def report() -> list[dict[str, Any]]:
     out = []
     for fp8, bf16 in twins(rows):
         cf, cb = by_id[fp8["id"]], by_id[bf16["id"]]
-        (uf, sf), (ub, sb) = _uncapped(fp8), _uncapped(bf16)
+        uf, ub = _uncapped(fp8), _uncapped(bf16)
+        (missed_fp8, micro_batch_fp8), (missed_bf16, _) = missed_ms_per_micro_batch(fp8), missed_ms_per_micro_batch(bf16)
         out.append({"fp8": fp8["id"], "bf16": bf16["id"], "gpu": cf.gpu, "recipe": fp8["scenario"].get("fp8_recipe"),
                     "measured": cf.measured / cb.measured, "predicted": cf.predicted / cb.predicted,
                     "uncapped": uf / ub, "fp8_error": cf.error, "bf16_error": cb.error,
-                    "fp8_missed_ms": _missed_ms(fp8, uf, sf), "bf16_missed_ms": _missed_ms(bf16, ub, sb),
-                    "fp8_micro_batch_ms": _measured_micro_batch_ms(fp8, uf, sf)})
+                    "fp8_missed_ms": missed_fp8, "bf16_missed_ms": missed_bf16, "fp8_micro_batch_ms": micro_batch_fp8})
     return out
 
 

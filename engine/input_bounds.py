@@ -179,3 +179,26 @@ def check_kv_heads(heads: int, kv_heads: int) -> None:
             heads=heads,
             kv_heads=kv_heads,
         )
+
+
+def needed_config_number(value: Any, key: str, model_type: str, least: int = 1) -> int:
+    """A config.json value the architecture needs: a whole number of at least `least` (1; 0 where the key may be
+    off, as a count of experts); one sentence naming the key where it is missing or is not one."""
+    if value is None:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json ({model_type}) has no '{key}', which the estimate needs."),
+            model_type=model_type,
+            key=key,
+        )
+    return config_whole_number(value, key, least)
+
+
+def config_whole_number(value: Any, key: str, least: int = 1) -> int:
+    """value where it is a whole number of at least `least` (a bool is not one), else one sentence naming the key."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
+            key=key,
+            value=value,
+        )
+    return value

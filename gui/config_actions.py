@@ -41,9 +41,7 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
     try:
         result = import_files(paths)
     except PlannerError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
-                            message_text(tr_error(exc)))
-        return False
+        return _cannot_import(win, exc)
     current = win.state.scenario.to_dict()
     result = _keeping_hardware(result, current)
     if not ImportReview.ask(win, result, _model_label(current)).accepted:
@@ -56,10 +54,15 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
         # "Downloads"; the undo entry still names the file
         full = imported.replace(name=describe_setup(imported)).to_dict()
     except PlannerError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
-                            message_text(tr_error(exc)))
-        return False
+        return _cannot_import(win, exc)
     return win.state.edit(full, QCoreApplication.translate("Actions", "Import %s") % Path(paths[0]).name)
+
+
+def _cannot_import(win: PlannerWindow, exc: PlannerError) -> bool:
+    """Says why the files cannot be imported; False: nothing was imported."""
+    QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
+                        message_text(tr_error(exc)))
+    return False
 
 
 KEPT_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; the number in your set-up is kept")

@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -22,7 +21,7 @@ from engine import ModelConfigError, model_from_hf_config, read_config_file
 from engine.messages import QT_TRANSLATE_NOOP
 
 from .i18n import tr_error
-from .widgets import message_text
+from .widgets import message_text, ok_cancel_buttons
 
 # Speed figures of a custom GPU (keys of engine/scenario/time_keys.py): key, label, unit shown, scale to the key's unit
 SPEED_FIELDS = (
@@ -73,10 +72,7 @@ class CustomGpu:
             box.setSpecialValueText(QCoreApplication.translate("Actions", "not given"))
             form.addRow(QCoreApplication.translate("Actions", label), box)
             dialog.speed_boxes.append(box)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel_buttons(dialog))
         return dialog, name, memory
 
 

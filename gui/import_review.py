@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from engine.configs import EXPORT_FORMATS, ImportResult
 
 from .i18n import tr_engine
+from .widgets import ok_cancel_buttons
 
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".sh", ".bash", ".slurm")
 CONFIG_FILTER = "Training config (*.json *.yaml *.yml *.toml *.sh);;All files (*)"
@@ -126,11 +127,9 @@ class ImportReview:
         tabs.addTab(_table([_tr(IN_FILE), _tr(WHY_UNUSED)], unused),
                     _tr(UNUSED_TAB).replace("%1", str(len(unused))))
         layout.addWidget(tabs, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = ok_cancel_buttons(dialog)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_tr(REPLACE))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(_tr(CANCEL))
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
         layout.addWidget(buttons)
         return dialog
 
@@ -174,8 +173,5 @@ class LaunchFormat:
         hint.setWordWrap(True)
         form.addRow(hint)
         form.addRow(_tr(FRAMEWORK), combo)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel_buttons(dialog))
         return dialog, combo

@@ -47,6 +47,21 @@ def schedule_chunks(schedule: str, vpp: int) -> dict[str, int]:
         return {"vpp": V_CHUNKS}
     return {"vpp": 1} if schedule != "interleaved-1f1b" and vpp > 1 else {}
 
+
+def cannot_run_sentences(s: Scenario) -> dict[str, str]:
+    """The estimate's sentence, translated, for each setting s's framework cannot run, by cannot_run's name of it
+    (engine/scenario/framework_support.py); {} where it runs them all."""
+    names = cannot_run(s)
+    return dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
+
+
+def mark_warning(widget: QWidget, warn: bool) -> None:
+    """widget in the warning colour where its setting cannot run, else as the theme draws it; a list's own text only,
+    not its open list's items."""
+    colour = f"color: {text_colour('tight')};"
+    restyle(widget, "" if not warn else f"QComboBox {{ {colour} }}" if isinstance(widget, QComboBox) else colour)
+
+
 class ParallelLimits(QObject):
     """Adds the pipeline-schedule and virtual-stage rows under the pipeline degree, and shows the degrees, the
     schedule and the sharding as the scenario's framework can run them."""
@@ -108,8 +123,7 @@ class ParallelLimits(QObject):
     def show(self, s: Scenario, is_moe: bool) -> None:
         caps = capabilities(s)  # what it runs with the scenario's method (QLoRA: no TP in Hugging Face)
         row = ANY if s.workload == "inference" else defaults_for(s.framework).parallelism  # ... and without it
-        names = cannot_run(s)
-        sentences = dict(zip(names, (tr_message(m) for m in unsupported_settings(s)), strict=True)) if names else {}
+        sentences = cannot_run_sentences(s)
         for name, keys in MARKS.items():  # a sentence about two settings together marks each of their controls
             for key in keys:
                 if name in sentences:
@@ -198,8 +212,7 @@ class ParallelLimits(QObject):
         for w in (widget, label) if label is not None else (widget,):
             w.setEnabled(enabled)
             w.setToolTip(tip or self._tips.get(widget, ""))
-            colour = f"color: {text_colour('tight')};"  # a list's own text only, not its open list's items
-            restyle(w, "" if not warn else f"QComboBox {{ {colour} }}" if isinstance(w, QComboBox) else colour)
+            mark_warning(w, warn)
 
 
 def _label_for(widget: QWidget) -> QWidget | None:
@@ -212,12 +225,8 @@ def _label_for(widget: QWidget) -> QWidget | None:
 
 def _reason(s: Scenario, key: str, value: Any) -> str:
     """The estimate's sentence for the framework not running s with key set to value ("" where it runs it)."""
-    other = s.with_unchecked(**{key: value})
-    names = cannot_run(other)
-    name = next((n for n in names if n == key or key in MARKS.get(n, ())), None)
-    if name is None:
-        return ""
-    return tr_message(unsupported_settings(other)[names.index(name)])
+    sentences = cannot_run_sentences(s.with_unchecked(**{key: value}))
+    return next((text for name, text in sentences.items() if name == key or key in MARKS.get(name, ())), "")
 
 
 def _zero_runs(caps: Parallelism, pp: int, dp: int, schedule: str = "1f1b") -> Callable[[Any], bool]:

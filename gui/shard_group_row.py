@@ -23,11 +23,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
-from engine.scenario.framework_support import cannot_run, unsupported_settings
 from engine.scenario.shard_group import ALL_RANKS
 
-from .i18n import tr_message
-from .theme import restyle, text_colour
+from .parallel_limits import cannot_run_sentences, mark_warning
 from .widgets import ValueCombo
 from .words import field_label
 
@@ -78,13 +76,11 @@ class ShardGroupRow(QObject):
     @staticmethod
     def sentence(s: Scenario) -> str:
         """The estimate's sentence where s's framework does not run s's group at its stage, else ""."""
-        names = cannot_run(s)
-        return tr_message(unsupported_settings(s)[names.index("dp_shard")]) if "dp_shard" in names else ""
+        return cannot_run_sentences(s).get("dp_shard", "")
 
     def _mark(self, sentence: str) -> None:
         """The row in the warning colour with the sentence as tooltip, or as it was (parallel_limits.py's _mark)."""
         label = self._form.labelForField(self.combo)
-        colour = f"color: {text_colour('tight')};"
         for w in (self.combo, label) if label is not None else (self.combo,):
             w.setToolTip(sentence or self._tip)
-            restyle(w, "" if not sentence else f"QComboBox {{ {colour} }}" if w is self.combo else colour)
+            mark_warning(w, bool(sentence))

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -267,6 +269,14 @@ def message_text(text: str) -> str:
     """Text for a QMessageBox, which guesses rich text from a leading tag: marked up explicitly with the user's
     words escaped, so a file or scenario name such as "<b>x</b>" or "<img src=...>" shows as typed."""
     return "<p>" + escape(text, quote=False).replace("\n", "<br>") + "</p>"
+
+
+def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """A dialog's OK and Cancel buttons, OK accepting it and Cancel rejecting it (the caller lays them out)."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 class NoticeBar(QFrame):

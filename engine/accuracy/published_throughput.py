@@ -97,7 +97,7 @@ def missed_ms_per_micro_batch(row: dict[str, Any]) -> tuple[float, float]:
     with without_ceilings():
         t = step_time(scenario_from_dict(row["scenario"]))
     measured_step = t.step_seconds * t.tokens_per_second_per_gpu / float(row["measured"])
-    micro_batches = int(row["scenario"]["grad_accum"])
+    micro_batches = max(int(row["scenario"].get("grad_accum", 1)), 1)  # a row without it: the scenario's default, 1
     return (measured_step - t.step_seconds) / micro_batches * 1e3, measured_step / micro_batches * 1e3
 
 

@@ -116,6 +116,18 @@ def phase_totals(components: tuple[Component, ...]) -> Moments:
     return Moments(f, bs, be, o)
 
 
+def phase_peak(components: tuple[Component, ...]) -> tuple[dict[str, float], str, str]:
+    """(each phase's bytes, the peak phase, its moment): the backward at the larger of its start and end (its start
+    where equal), the peak the first of the largest of forward, backward, optimizer, as max() over the dict would."""
+    forward, backward_start, backward_end, optimizer = phase_totals(components)
+    backward_moment, backward = (("backward_start", backward_start) if backward_start >= backward_end
+                                 else ("backward_end", backward_end))
+    peak = "forward" if forward >= backward and forward >= optimizer else (
+        "backward" if backward >= optimizer else "optimizer")
+    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
+    return phases, peak, backward_moment if peak == "backward" else peak
+
+
 @dataclass(frozen=True)
 class OtherRank:
     """GPUs of a pipeline stage that differ from the stage's busiest GPUs; `ranks` says which, in words."""

@@ -14,7 +14,7 @@ from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
-from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
+from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_peak
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
@@ -130,14 +130,7 @@ def _calibration_input(cal: MemoryCalibration | None, figure: str) -> tuple[tupl
 
 def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimator, index: int, layers: range,
            parts: StageParts) -> StageEstimate:
-    forward, backward_start, backward_end, optimizer = phase_totals(parts.components)
-    backward_moment, backward = (("backward_start", backward_start) if backward_start >= backward_end
-                                 else ("backward_end", backward_end))
-    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
-    # the first of the largest, as max() over the dict would pick
-    peak_phase = "forward" if forward >= backward and forward >= optimizer else (
-        "backward" if backward >= optimizer else "optimizer")
-    peak_moment = backward_moment if peak_phase == "backward" else peak_phase
+    phases, peak_phase, peak_moment = phase_peak(parts.components)
     overheads = _overheads(s, spec, fw, estimator.charges_allocator_overheads, parts.components, peak_moment,
                            phases[peak_phase])
     return StageEstimate(index, len(layers), parts.in_flight, tuple(parts.components), overheads, peak_moment, phases)

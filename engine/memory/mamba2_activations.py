@@ -43,16 +43,3 @@ def mamba_block_saved_terms(mixer: Mamba2Mixer, tp: int = 1, sequence_parallel: 
         "gated norm rstd": mixer.groups / tp * FP32_BYTES,
         "out_proj input": d_inner * element_bytes,
     }
-
-
-def mamba_block_saved_bytes(mixer: Mamba2Mixer, tp: int = 1, sequence_parallel: bool = False,
-                            element_bytes: int = 2) -> float:
-    """Bytes per token a Mamba-2 block keeps for its backward (no recomputation)."""
-    return sum(mamba_block_saved_terms(mixer, tp, sequence_parallel, element_bytes).values())
-
-
-def mamba_block_checkpointed_bytes(mixer: Mamba2Mixer, tp: int = 1, sequence_parallel: bool = False,
-                                   element_bytes: int = 2) -> float:
-    """Under full recomputation a block keeps only its input (hidden wide), as for a transformer layer
-    (Megatron-Core's recompute_granularity full checkpoints each layer's input and re-runs its forward)."""
-    return mixer.hidden / (tp if sequence_parallel else 1) * element_bytes

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import ModelConfigError
-from ..input_bounds import check_hf_config, check_kv_heads
+from ..input_bounds import check_hf_config, check_kv_heads, needed_config_number
 from ..messages import QT_TRANSLATE_NOOP
 from .config_defaults import with_class_defaults
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
@@ -271,20 +271,7 @@ class ModelSpec(FamilyShapes):
 
 
 def _need(cfg: dict[str, Any], key: str, model_type: str) -> Any:
-    if key not in cfg or cfg[key] is None:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json ({model_type}) has no '{key}', which the estimate needs."),
-            model_type=model_type,
-            key=key,
-        )
-    value = cfg[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
-            key=key,
-            value=value,
-        )
-    return value
+    return needed_config_number(cfg.get(key), key, model_type)
 
 
 def _moe_flags(cfg: dict[str, Any], model_type: str, layers: int, n_experts: int) -> tuple[bool, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ModelConfigError
-from ..input_bounds import check_kv_heads
+from ..input_bounds import check_kv_heads, needed_config_number
 from ..messages import QT_TRANSLATE_NOOP
 from .hybrid_blocks import nemotron_h_fields
 from .nemotron_family import nemotron_fields
@@ -45,21 +45,7 @@ def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
 
 def _int(cfg: dict[str, Any], key: str, model_type: str, default: int | None = None) -> int:
     value = _get(cfg, key, model_type)
-    if value is None:
-        value = default
-    if value is None:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json ({model_type}) has no '{key}', which the estimate needs."),
-            model_type=model_type,
-            key=key,
-        )
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
-            key=key,
-            value=value,
-        )
-    return value
+    return needed_config_number(default if value is None else value, key, model_type, least=0)
 
 
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ def nemotron_h_fields(cfg: dict[str, Any], base: dict[str, Any]) -> dict[str, An
     attention blocks apply no rotary embedding (NVIDIA-NeMo/Megatron-Bridge v0.5.1 src/megatron/bridge/models/
     nemotronh/nemotron_h_bridge.py line 276: provider.position_embedding_type = "none"), and its MLPs and experts
     are squared ReLU without a gate (the config's mlp_hidden_act relu2; transformers' NemotronHMLP up_proj, down_proj).
-    One norm per block: the block's input norm (mamba2.HybridModel.block_params)."""
+    One norm per block: the block's input norm (block_small_params)."""
     hybrid = hybrid_from_config(cfg)
     if len(hybrid.kinds) != base["layers"]:
         raise ModelConfigError(QT_TRANSLATE_NOOP(
@@ -57,6 +57,9 @@ def block_linears(spec: Any, block: str) -> tuple[Linear, ...]:
         return spec.attention_linears(False)
     if block == "mlp":
         return spec.mlp_linears(spec.ffn)
+    # the router's expert-bias correction is a buffer in Megatron-Core (moe/router.py at d98e8a64, register_buffer),
+    # not a weight; the checkpoint's remote code (modeling_nemotron_h.py NemotronHTopkRouter) holds
+    # e_score_correction_bias as a Parameter: n_routed_experts values a block (2,944 for Nano), left out
     router = (Linear("gate", spec.hidden, spec.n_experts, "router", spec.router_bias),)
     return router + (spec.mlp_linears(spec.shared_ffn, "shared") if spec.shared_ffn else ())
 

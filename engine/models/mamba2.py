@@ -3,8 +3,9 @@
 A hybrid model's config.json (model_type nemotron_h) names one block a character in hybrid_override_pattern:
 'M' a Mamba-2 mixer, '*' self-attention, '-' a plain MLP, 'E' a mixture of experts. Each block is one norm and one
 mixer with its residual (Megatron-Core megatron/core/ssm/mamba_layer.py at NVIDIA/Megatron-LM d98e8a64: MambaLayer
-= norm then mixer then the residual add), so a block is not a transformer layer (attention + MLP) and the model spec
-of engine/models/architecture.py cannot state it; this module counts such a model per tensor on its own.
+= norm then mixer then the residual add), so a block is not a transformer layer (attention + MLP): the model spec
+states such a stack one layer a block (ModelSpec.block_kinds, engine/models/hybrid_blocks.py). This module reads the
+config and counts the Mamba-2 mixer per tensor.
 
 The Mamba-2 mixer's tensors, as Megatron-Core builds them (megatron/core/ssm/mamba_mixer.py at d98e8a64, lines
 281-420): in_proj packs [z, x, B, C, dt] into one column-parallel linear of width 2 d_inner + 2 G N + H (line 284);
@@ -19,10 +20,10 @@ use_bias / use_conv_bias.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from ..errors import ModelConfigError
+from ..input_bounds import config_whole_number
 from ..messages import QT_TRANSLATE_NOOP
 
 BLOCK_KINDS = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
@@ -87,12 +88,7 @@ class Mamba2Mixer:
 
 
 def _positive(cfg: dict[str, Any], key: str, default: int | None = None) -> int:
-    value = cfg.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
-            key=key, value=value)
-    return value
+    return config_whole_number(cfg.get(key, default), key)
 
 
 def mixer_from_config(cfg: dict[str, Any]) -> Mamba2Mixer:
@@ -119,7 +115,9 @@ def block_kinds(pattern: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class HybridModel:
-    """A Nemotron-H / Nemotron 3 stack: embeddings, the pattern's blocks, the final norm and an untied head."""
+    """A Nemotron-H / Nemotron 3 stack as its config.json states it: the mixer, the pattern's blocks and the widths of
+    the other kinds. Its parameters are counted per tensor by the ModelSpec it becomes (hybrid_blocks.py:
+    block_linears, block_small_params); Megatron-Bridge's FLOP count reads it (engine/timing/hybrid_flops.py)."""
 
     mixer: Mamba2Mixer
     kinds: tuple[str, ...]
@@ -142,37 +140,6 @@ class HybridModel:
 
     def count(self, kind: str) -> int:
         return self.kinds.count(kind)
-
-    @cached_property
-    def block_params(self) -> dict[str, int]:
-        """Parameters of one block of each kind, its input norm included (all of a MoE block's experts)."""
-        h, q, kv = self.hidden, self.heads * self.head_dim, self.kv_heads * self.head_dim
-        attention = h * (q + 2 * kv) + q * h + ((q + 2 * kv + h) if self.attention_bias else 0)
-        mlp = 2 * h * self.ffn + ((self.ffn + h) if self.mlp_bias else 0)
-        # the router's expert-bias correction is a buffer in Megatron-Core (moe/router.py at d98e8a64,
-        # register_buffer); the checkpoint's remote code (modeling_nemotron_h.py NemotronHTopkRouter) holds
-        # e_score_correction_bias as a Parameter: n_routed_experts values a block (2,944 for Nano), left out
-        moe = self.experts * 2 * h * self.expert_ffn + 2 * h * self.shared_ffn + self.experts * h
-        return {"mamba": self.mixer.params + h, "attention": attention + h, "mlp": mlp + h, "moe": moe + h}
-
-    @property
-    def embedding_params(self) -> int:
-        return self.vocab * self.hidden
-
-    @property
-    def head_params(self) -> int:
-        return 0 if self.tied else self.vocab * self.hidden
-
-    @cached_property
-    def total_params(self) -> int:
-        blocks = sum(self.block_params[kind] for kind in self.kinds)
-        return blocks + self.embedding_params + self.head_params + self.hidden
-
-    @cached_property
-    def active_params(self) -> int:
-        """Parameters a token uses: the routed experts it is not sent to are left out (embeddings included)."""
-        unused = (self.experts - self.top_k) * 2 * self.hidden * self.expert_ffn
-        return self.total_params - self.count("moe") * unused
 
 
 def hybrid_from_config(cfg: dict[str, Any]) -> HybridModel:

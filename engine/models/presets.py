@@ -26,22 +26,14 @@ class ModelPreset:
     published_params: int | None = None
     published_active_params: int | None = None
     published_params_source: str = ""
-    published_active_basis: str = "all"  # all | without-embedding | text-model (what the publisher counted)
+    # all | without-embedding | text-model: what the publisher's active count leaves out (tests/test_presets.py
+    # counts the spec's on that basis)
+    published_active_basis: str = "all"
     transformers_params: int | None = None  # what transformers builds from hf_config (validation/count_params.py)
 
     @property
     def spec(self) -> ModelSpec:
         return model_spec_for(self.id)
-
-    @property
-    def active_params_on_published_basis(self) -> int:
-        """The engine's active count, counted the way the publisher counted it."""
-        spec = self.spec
-        if self.published_active_basis == "without-embedding":
-            return spec.active_params - spec.embedding_params
-        if self.published_active_basis == "text-model":
-            return spec.active_params - spec.vision_params
-        return spec.active_params
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import dataclasses
 from functools import lru_cache
 
 from ..frameworks import defaults_for
-from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
+from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_peak
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
@@ -190,12 +190,7 @@ def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
     """The peak phase as a stage: its components at their moments, the training stage's overheads with the reserve
     taken on this phase's peak (the allocator's gap only where the phase holds the loss's logits)."""
     comps = phase.components
-    forward, bstart, bend, optimizer = phase_totals(comps)
-    backward_moment, backward = ("backward_start", bstart) if bstart >= bend else ("backward_end", bend)
-    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
-    peak = "forward" if forward >= backward and forward >= optimizer else (
-        "backward" if backward >= optimizer else "optimizer")
-    moment = backward_moment if peak == "backward" else peak
+    phases, peak, moment = phase_peak(comps)
     fraction = train.reserve_bytes / train.peak_allocated_bytes if train.peak_allocated_bytes else 0.0
     overheads = []
     for c in train.overheads:

@@ -242,12 +242,17 @@ def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float
     return FITS, message(QT_TRANSLATE_NOOP("engine", "vLLM starts with {pool} for the KV cache."), pool=_gib(pool_bytes))
 
 
-def vllm_memory(i: GenerationInputs) -> ServingMemory:
+def _engine_start(i: GenerationInputs) -> tuple[EngineSettings, int, tuple[LayerKind, ...], tuple[Component, ...],
+                                               dict[str, float]]:
+    """What either engine's memory starts from: its settings, max_model_len (the model's own where unset), the KV
+    layer kinds, the fixed components and their peak bytes by key."""
     s = settings_for(i)
-    max_model_len = i.max_model_len or i.spec.max_position
-    kinds = _kinds(i)
     fixed = fixed_components(i, s)
-    parts = {c.key: c.peak_bytes for c in fixed}
+    return s, i.max_model_len or i.spec.max_position, _kinds(i), fixed, {c.key: c.peak_bytes for c in fixed}
+
+
+def vllm_memory(i: GenerationInputs) -> ServingMemory:
+    s, max_model_len, kinds, fixed, parts = _engine_start(i)
     requested = i.capacity_bytes * s.gpu_memory_utilization
     in_budget = parts["weights"] + parts["activation_peak"] + parts["non_torch"] + (
         parts["cuda_graphs"] if i.graphs_in_budget else 0.0)
@@ -302,11 +307,7 @@ def _sglang_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, flo
 
 
 def sglang_memory(i: GenerationInputs) -> ServingMemory:
-    s = settings_for(i)
-    max_model_len = i.max_model_len or i.spec.max_position
-    kinds = _kinds(i)
-    fixed = fixed_components(i, s)
-    parts = {c.key: c.peak_bytes for c in fixed}
+    s, max_model_len, kinds, fixed, parts = _engine_start(i)
     total = i.capacity_bytes - parts["cuda_context"] - i.used_by_others_bytes
     states = sum(k.layers * k.state_bytes for k in kinds) * s.max_num_seqs
     rest = s.gpu_memory_utilization * total - parts["weights"] - states

@@ -13,21 +13,20 @@ efficiency.json moe_token_permutation.transformers (costs.py permutation_bytes).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from ..models.presets import PRESETS_DIR, gpu_presets, read_preset_json
+from ..models.presets import gpu_presets
 from ..scenario import Scenario, resolve_model
 from .data import framework_profile
+from .host_table import host_figures
 
 PARTS = ("moe_router", "moe_experts")
 # the training methods that leave the base model's weights, the experts and the router included, without gradients
 _FROZEN_METHODS = frozenset({"lora", "qlora"})
 
 
-@cache
 def _figures() -> dict[str, Any]:
-    return read_preset_json(PRESETS_DIR / "host_overhead.json")["transformers_moe"]
+    return host_figures()["transformers_moe"]  # presets/host_overhead.json, read once (host_table.py)
 
 
 def runs_transformers_moe(s: Scenario, fused: bool) -> bool:

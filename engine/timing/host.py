@@ -10,10 +10,8 @@ launches it holds by one graph launch; captured MoE layers have static shapes an
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario, resolve_model
 from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
@@ -25,10 +23,10 @@ from .hf_moe import (
     transformers_moe_launches,
     transformers_moe_syncs,
 )
+from .host_table import host_figures
 from .lora_adapters import adapter_host_seconds
 from .te_module_host import runs_te_modules, te_extra_launches, te_module_calls
 
-HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
 # graph; the whole iteration)
 _CAPTURED = {
@@ -45,11 +43,6 @@ _CAPTURED = {
 def captured_parts(s: Scenario) -> frozenset[str]:
     """The parts of a layer the scenario's CUDA graphs capture (none without graphs)."""
     return _CAPTURED.get(s.cuda_graphs, frozenset())
-
-
-@cache
-def host_figures() -> dict[str, Any]:
-    return read_preset_json(HOST_FILE)
 
 
 def host_speed_factor(s: Scenario) -> float:

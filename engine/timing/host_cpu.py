@@ -12,17 +12,16 @@ AMD EPYC), or the CPU the scenario key host_cpu names where a run's source state
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
-from ..models.presets import PRESETS_DIR, read_preset_json
+from .host_table import host_figures
 
 UNKNOWN_HOST = ("", "")  # (vendor, arch) of a host whose CPU is not known: NCCL's default applies
 
 
-@cache
 def _table() -> dict[str, Any]:
-    return read_preset_json(PRESETS_DIR / "host_overhead.json")["host_cpus"]
+    return host_figures()["host_cpus"]  # presets/host_overhead.json, read once (host_table.py)
 
 
 def named_host_cpus() -> tuple[str, ...]:

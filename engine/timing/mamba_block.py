@@ -1,8 +1,9 @@
-"""Seconds of one Mamba-2 block (a Nemotron-H / Nemotron 3 'M' block) for one micro-batch on one rank.
+"""Seconds of one Mamba-2 block's conv1d and SSD scan (a Nemotron-H / Nemotron 3 'M' block) for one micro-batch on
+one rank.
 
 The step model times a Mamba block through costs.layer_cost: its in_proj and out_proj are the block's linears
-(hybrid_blocks.block_linears) through the same GEMM loop, and its scan is mamba_scan_core (block_mixer.mixer_core);
-mamba_block_cost states the same block on its own.
+(hybrid_blocks.block_linears) through the same GEMM loop as any layer's, and its scan is mamba_scan_core here
+(block_mixer.mixer_core). tests/test_mamba_block_time.py checks the whole block by hand.
 
 - in_proj (Transformer Engine LayerNormColumnParallelLinear, hidden -> 2 d_inner + 2 G N + H split over TP) and
   out_proj (TERowParallelLinear, d_inner / TP -> hidden) through the GEMM model (gemm.py gemm_seconds at the linears'
@@ -21,41 +22,14 @@ mamba_block_cost states the same block on its own.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..models.mamba2 import Mamba2Mixer
-from .gemm import Rates, gemm_seconds
+from .gemm import Rates
 from .ssd_scan import scan_forward_bytes_per_token, ssd_backward_flops_per_token, ssd_forward_flops_per_token
-from .unaligned_gemm import aligned_rate
-
-
-class MambaBlockCost(NamedTuple):
-    """Seconds (and FLOPs, for the record) per micro-batch of one Mamba-2 block on one rank."""
-
-    gemm_fwd: float  # in_proj + out_proj, forward
-    gemm_bwd: float  # their input- and weight-gradient GEMMs
-    scan_fwd: float  # conv1d + SSD scan, forward
-    scan_bwd: float
-    gemm_flops_fwd: float
-    scan_flops_fwd: float
-
-
-def mamba_block_cost(mixer: Mamba2Mixer, tokens: float, tp: int, rates: Rates) -> MambaBlockCost:
-    """One Mamba-2 block's seconds per micro-batch of `tokens` tokens on one of `tp` ranks (heads and groups split
-    over TP: mamba_mixer.py lines 262-271, which Mamba2Mixer.check_tp enforces)."""
-    mixer.check_tp(tp)
-    mem, eb = rates.memory, rates.elem_bytes
-    scan_flops, scan_fwd, scan_bwd = mamba_scan_core(mixer, tokens, tp, rates)
-    gemm = 0.0
-    for d_in, d_out in ((mixer.hidden, mixer.in_proj_width / tp), (mixer.d_inner / tp, mixer.hidden)):
-        rate = aligned_rate(rates, rates.linear, d_in, d_out)
-        gemm += gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[1])
-    gemm_flops = 2.0 * tokens * (mixer.hidden * mixer.in_proj_width + mixer.d_inner * mixer.hidden) / tp
-    return MambaBlockCost(gemm, 2.0 * gemm, scan_fwd, scan_bwd, gemm_flops, scan_flops)
 
 
 def mamba_scan_core(mixer: Mamba2Mixer, tokens: float, tp: int, rates: Rates) -> tuple[float, float, float]:
-    """(forward FLOPs, forward seconds, backward seconds) of the block's conv1d and SSD scan on one of `tp` ranks."""
+    """(forward FLOPs, forward seconds, backward seconds) of the block's conv1d and SSD scan on one of `tp` ranks
+    (heads and groups split over TP: mamba_mixer.py lines 262-271, which Mamba2Mixer.check_tp enforces)."""
     mixer.check_tp(tp)
     mem, eb = rates.memory, rates.elem_bytes
     fwd_flops = ssd_forward_flops_per_token(mixer) * tokens / tp

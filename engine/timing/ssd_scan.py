@@ -1,5 +1,6 @@
-"""The Mamba-2 block's work per token: its GEMMs, the SSD chunked scan's FLOPs and bytes, and how Megatron-Bridge
-counts a hybrid model's FLOPs for MFU.
+"""The SSD chunked scan's work per token in a Mamba-2 block: its FLOPs and bytes (the block's GEMMs are its linears,
+engine/models/hybrid_blocks.py block_linears, timed with any layer's; Megatron-Bridge's FLOP count for MFU is
+hybrid_flops.py).
 
 SSD (arXiv:2405.21060 section 6, the four steps of its chunked algorithm, 'ssd_minimal_discrete' in Listing 1), with
 chunk length Q, state N, head width P, H heads and G groups of B and C, per token:
@@ -30,11 +31,6 @@ def ssd_backward_flops_per_token(mixer: Mamba2Mixer) -> float:
     """The scan's backward: each product's two gradients, and C B^T and the chunk states recomputed first."""
     q, n, p, g, h = mixer.chunk, mixer.state, mixer.head_dim, mixer.groups, mixer.heads
     return 2.0 * ssd_forward_flops_per_token(mixer) + 2.0 * q * n * g + 2.0 * n * p * h
-
-
-def mixer_gemm_flops_per_token(mixer: Mamba2Mixer) -> float:
-    """in_proj and out_proj forward FLOPs per token (the GEMMs the engine's GEMM model would time)."""
-    return 2.0 * mixer.hidden * mixer.in_proj_width + 2.0 * mixer.d_inner * mixer.hidden
 
 
 def scan_forward_bytes_per_token(mixer: Mamba2Mixer, element_bytes: int = 2) -> float:
