@@ -55,10 +55,10 @@ def gathered_modules_per_layer(spec: ModelSpec) -> float:
     unit; deepspeedai/DeepSpeed deepspeed/runtime/zero/parameter_offload.py pre_sub_module_forward_function ->
     PartitionedParameterCoordinator.fetch_sub_module, and issue #5047 'ZeRO3 launches too many all_gathers' with
     the trace of one all-gather per nn.Linear); each routed expert is one module of its own. Averaged over the
-    model's dense and MoE layers."""
-    def count(moe: bool) -> int:
-        linears = sum(1 for lin in spec.layer_linears(moe) if lin.params >= PERSISTENCE_THRESHOLD)
-        return linears + (spec.n_experts if moe else 0)
+    model's layers of each kind (a gated DeltaNet layer's, a hybrid block's own linears)."""
+    def count(kind: tuple[bool, bool, str]) -> int:
+        linears = sum(1 for lin in spec.layer_linears(*kind) if lin.params >= PERSISTENCE_THRESHOLD)
+        return linears + (spec.n_experts if kind[0] else 0)
     return mean_over_layers(spec, count)
 
 
