@@ -23,8 +23,11 @@ from engine.timing.bnb_4bit import QuantBase, dequant_bytes_per_weight, linear4b
 from engine.timing.costs import layer_cost
 from engine.timing.data import framework_profile
 from engine.timing.data_parallel import gathered_modules_per_layer
+from engine.timing.expert_tp_gather import moe_pair_units
 from engine.timing.gemm import Rates
+from engine.timing.layer_settings import tp_regions
 from engine.timing.mfu import model_flops_per_token
+from engine.timing.tp_overlap import tp_layer
 
 NANO, NEXT = "nemotron-3-nano-30b-a3b", "qwen3-next-80b-a3b"
 # a probe GPU: 700 TFLOP/s GEMMs, 500 attention, 2.7 TB/s element-wise (as tests/test_hybrid_blocks.py)
@@ -185,3 +188,26 @@ def test_a_transformers_typical_layer_is_unchanged(model: str):
     MoE layers): the output fingerprint of the change holds every transformer scenario identical."""
     spec = model_spec_for(model)
     assert typical_layer_kinds(spec) == {(spec.moe_layers > 0 and spec.dense_layers == 0, False, ""): 1.0}
+
+
+def test_a_hybrid_block_has_one_tensor_parallel_region():
+    """Each hybrid block is one mixer with its residual: a Mamba block's in_proj (column-parallel) and out_proj
+    (row-parallel; Megatron-LM d98e8a64 megatron/core/models/hybrid/hybrid_layer_specs.py lines 116-130), an
+    attention block's QKV and proj, an MLP block's fc1 and fc2: one all-gather + reduce-scatter pair each way and one
+    column-parallel input gathered again for its weight gradient (sp_backward_regather), half a transformer layer's
+    two regions (tests/test_attention_work.py: 5 units with both)."""
+    s = _scenario(NANO, framework="megatron", tp=2, sequence_parallel=True, ep=1)
+    spec, prof = model_spec_for(NANO), framework_profile("megatron")
+
+    def units(kind: tuple[bool, bool, str]) -> float:
+        return tp_layer(s, spec, prof, True, False, False, kind, 1.0, RATES).units
+    assert units((False, False, "")) == 5.0  # a transformer layer: 2 forward, 2 backward, QKV's and fc1's regather
+    for block in ("mamba", "attention"):  # (Nano has no MLP block; tp_regions gives one the MLP region alone)
+        assert units((False, False, block)) == 2.5
+    pair = moe_pair_units(s, spec)  # the MoE dispatcher's pair (top_k (etp - 1) / (tp - 1) here)
+    assert units((True, False, "")) == 2 * (1 + pair) + 0.5  # a transformer MoE layer: attention and dispatcher
+    assert units((True, False, "moe")) == 2 * pair  # a MoE block: the dispatcher's alone, no fc1 to gather again
+    assert tp_regions("mlp") == (False, True) and tp_regions("") == (True, True)
+    deltanet = tp_layer(s, model_spec_for(NEXT), prof, True, False, False, (True, True, ""), 1.0, RATES)
+    transformer_moe = tp_layer(s, model_spec_for(NEXT), prof, True, False, False, (True, False, ""), 1.0, RATES)
+    assert deltanet.units == transformer_moe.units  # in_proj and out_proj: the attention region's pair

@@ -171,8 +171,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP, less what GEMMs hide (tp_overlap.py)
-            layer = tp_layer(sg, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.moe, tp_unit, rates, hw)
-            tp_comm += n * (tp_exposed_seconds(s, c, layer) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
+            layer = tp_layer(sg, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.kind, tp_unit, rates, hw)
+            tp_comm += n * (tp_exposed_seconds(s, c, layer)
+                            + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec, g.block))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
             cp_comm += n * cp_ring_seconds(sg, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
                                            c.attn_bwd if backward else 0.0, bool(rec) and sg.checkpointing == "full")
