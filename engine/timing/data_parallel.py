@@ -293,11 +293,13 @@ def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, bus
     when the scenario (or its framework: presets/efficiency.json frameworks fp8_all_gather) all-gathers them in
     float8 under torchao's tensorwise recipe, which alone supports it (torchao/float8/fsdp_utils.py
     WeightWithDynamicFloat8CastTensor); 0 otherwise, and for MoE models (their experts' grouped GEMMs are not
-    Float8Linear)."""
+    Float8Linear). A hybrid stack's blocks each their own linears (a Mamba block's in_proj and out_proj)."""
     wanted = prof.get("fp8_all_gather", False) if s.fp8_all_gather == "auto" else s.fp8_all_gather
     if not (wanted and _float8_fsdp2(s, prof) and not spec.is_moe):
         return 0.0
-    return sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router") / s.tp * busiest.layers
+    per_layer = mean_over_layers(spec, lambda kind: sum(lin.params for lin in spec.layer_linears(*kind)
+                                                        if lin.group != "router"))
+    return per_layer / s.tp * busiest.layers
 
 
 def _float8_fsdp2(s: Scenario, prof: dict[str, Any]) -> bool:

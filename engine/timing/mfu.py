@@ -48,12 +48,13 @@ def mfu_format(s: Scenario) -> str:
 
 def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
                           weight_grad_share: float = 1.0) -> float:
-    """6 N (active, without the input embedding) + 12 L d_attn s: the MFU numerator per token, as Megatron-LM
-    counts it for full training. Of the 6, 2 are the forward, 2 the activations' gradients and 2 the weights'
-    gradients; of the attention's 12, 4 are the forward and 8 the backward. `backward_share` is the share of the
-    layers a gradient flows through, `weight_grad_share` the share of the weights that get one (what the time model
-    computes: frozen weights get no weight gradient), so the MFU of adapters and frozen layers stays at most 100%.
-    A hybrid Mamba stack (nemotron_h) is counted as Megatron-Bridge counts it (hybrid_flops.py)."""
+    """6 N (active, without the input embedding) + 12 L d_attn s, L the softmax-attention layers (not a gated
+    DeltaNet layer): the MFU numerator per token, as Megatron-LM counts it for full training. Of the 6, 2 are the
+    forward, 2 the activations' gradients and 2 the weights' gradients; of the attention's 12, 4 are the forward and
+    8 the backward. `backward_share` is the share of the layers a gradient flows through, `weight_grad_share` the
+    share of the weights that get one (what the time model computes: frozen weights get no weight gradient), so the
+    MFU of adapters and frozen layers stays at most 100%. A hybrid Mamba stack (nemotron_h) is counted as
+    Megatron-Bridge counts it (hybrid_flops.py)."""
     if spec.block_kinds:
         return hybrid_step_flops_per_token(spec, seq_len, backward_share, weight_grad_share)
     n = spec.active_params - spec.embedding_params
