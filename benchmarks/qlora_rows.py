@@ -37,7 +37,7 @@ def main() -> None:
         launch, call = host_call_seconds(s)
         passes = 2 if s.checkpointing == "full" else 1  # the forward again in the backward
         fwd, bwd = launches(s, False, False)
-        q_fwd, q_bwd = linear4bit_layer_seconds(s, False)
+        q_fwd, q_bwd = linear4bit_layer_seconds(s, (False, False, ""))  # a dense layer's 4-bit linears
         same = cases.get(cid.replace("qlora-nf4dq-direct", "direct").replace("_qlora-nf4dq", ""))
         lora = f"{statistics.mean(x['seconds'] for x in same[0]['steps'][1:]):.4f}" if same else "-"
         print(f"{cid} | {statistics.mean(x['seconds'] for x in case['steps'][1:]):.4f} | "

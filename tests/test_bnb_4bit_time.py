@@ -28,6 +28,7 @@ from engine.timing.host import LayerWork, exposed_host_seconds, host_call_second
 from engine.timing.lora_adapters import adapter_host_seconds, adapters_of
 from engine.timing.model import rates_for, step_time
 
+DENSE_LAYER = (False, False, "")  # (moe, linear_attn, block) of a transformer's dense layer
 LAUNCH, CALL, SHARE, APPLY = 9.02e-6, 3.52e-6, 0.5, 4.7e-6
 BLOCK = 64  # Params4bit.__new__: blocksize = 64
 # the measured QLoRA shape (validation/gpu_measure.py first_batch: torchtune's published QLoRA run)
@@ -76,7 +77,7 @@ def test_the_layer_dequantises_its_linear_weights():
     args = (spec, False, tokens, 512, 1, 1, 1, False)
     hw = hardware_for(s)
     rates = rates_for(s, hw, framework_profile(s.framework))  # the rates the step uses
-    lora = adapters_of(s, spec, False, hw, rates)  # q_proj and v_proj, 4096 wide
+    lora = adapters_of(s, spec, DENSE_LAYER, hw, rates)  # q_proj and v_proj, 4096 wide
     with_q = layer_cost(*args, rates, "fused", "eager", "", lora, 8, q)
     without = layer_cost(*args, rates, "fused", "eager", "", lora, 8, None)
     params = spec.linear_params(False)
@@ -92,15 +93,15 @@ def test_host_work_per_call_is_the_counted_path():
     s = _s()
     launch, call = host_call_seconds(s)
     assert (launch, call) == (LAUNCH, CALL)  # the DGX host (factor 1)
-    fwd, bwd = linear4bit_host_seconds(s, False, launch, call, CALL, SHARE)
+    fwd, bwd = linear4bit_host_seconds(s, DENSE_LAYER, launch, call, CALL, SHARE)
     per_fwd = 3 * LAUNCH + 7 * CALL + SHARE * CALL + 4 * CALL + APPLY
     per_bwd = 3 * LAUNCH + 6 * CALL + SHARE * CALL + 2 * CALL + CALL
     assert fwd == pytest.approx(7 * per_fwd)  # q, k, v, o, gate, up, down
     assert bwd == pytest.approx(7 * per_bwd)
-    plain_fwd, plain_bwd = linear4bit_host_seconds(_s(qlora_double_quant=False), False, launch, call, CALL, SHARE)
+    plain_fwd, plain_bwd = linear4bit_host_seconds(_s(qlora_double_quant=False), DENSE_LAYER, launch, call, CALL, SHARE)
     assert plain_fwd == pytest.approx(7 * (LAUNCH + 6 * CALL + 4 * CALL + APPLY))
     assert plain_bwd == pytest.approx(7 * (LAUNCH + 3 * CALL + 2 * CALL + CALL))
-    assert linear4bit_host_seconds(_s(framework="torchtune"), False, launch, call, CALL, SHARE) == (0.0, 0.0)
+    assert linear4bit_host_seconds(_s(framework="torchtune"), DENSE_LAYER, launch, call, CALL, SHARE) == (0.0, 0.0)
 
 
 def test_host_work_reaches_the_exposed_host_time_with_its_recompute():
@@ -110,10 +111,10 @@ def test_host_work_reaches_the_exposed_host_time_with_its_recompute():
     work = (LayerWork(layers, False, 1e-12, 1e-12, True),)
     qlora, lora = _s(), _s(method="lora")
     fig = host_figures()
-    fwd, bwd = linear4bit_host_seconds(qlora, False, LAUNCH, CALL, CALL, fig["optimizer_syncs"]["binding_call_share"])
+    fwd, bwd = linear4bit_host_seconds(qlora, DENSE_LAYER, LAUNCH, CALL, CALL, fig["optimizer_syncs"]["binding_call_share"])
     extra = exposed_host_seconds(qlora, False, work, 0.0) - exposed_host_seconds(lora, False, work, 0.0)
     # and PEFT's 4-bit LoRA layer's own path (its clone) against its 16-bit one (lora_adapters.py)
-    (q_fwd, q_bwd), (l_fwd, l_bwd) = (adapter_host_seconds(x, False, LAUNCH, CALL) for x in (qlora, lora))
+    (q_fwd, q_bwd), (l_fwd, l_bwd) = (adapter_host_seconds(x, DENSE_LAYER, LAUNCH, CALL) for x in (qlora, lora))
     adapters = 2 * (q_fwd - l_fwd) + q_bwd - l_bwd
     assert extra == pytest.approx(layers * (2 * fwd + bwd + adapters), rel=1e-6)
 

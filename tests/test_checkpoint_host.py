@@ -18,6 +18,8 @@ from engine.timing.host import host_call_seconds
 from engine.timing.lora_adapters import PEFT_PYTHON_VIEW_CALLS, peft_python_seconds
 from engine.timing.model import step_time
 
+DENSE_LAYER = (False, False, "")  # (moe, linear_attn, block) of a transformer's dense layer
+
 QV, ALL = ["q_proj", "v_proj"], "all-linear"
 
 
@@ -59,7 +61,7 @@ def test_peft_python_is_counted_per_adapted_linear_where_peft_runs():
     validation/checkpoint_host_counts.py (peft_python_in_view_calls)."""
     qv, every = _scenario("lora"), _scenario("lora", ALL)
     view = host_call_seconds(qv)[1]
-    assert peft_python_seconds(_scenario("full"), False, view) == 0.0
-    assert peft_python_seconds(qv, False, view) == pytest.approx(2 * PEFT_PYTHON_VIEW_CALLS * view)
-    assert peft_python_seconds(every, False, view) == pytest.approx(7 * PEFT_PYTHON_VIEW_CALLS * view)
-    assert peft_python_seconds(replace(qv, compile=True), False, view) == 0.0  # a compiled layer traces it away
+    assert peft_python_seconds(_scenario("full"), DENSE_LAYER, view) == 0.0
+    assert peft_python_seconds(qv, DENSE_LAYER, view) == pytest.approx(2 * PEFT_PYTHON_VIEW_CALLS * view)
+    assert peft_python_seconds(every, DENSE_LAYER, view) == pytest.approx(7 * PEFT_PYTHON_VIEW_CALLS * view)
+    assert peft_python_seconds(replace(qv, compile=True), DENSE_LAYER, view) == 0.0  # a compiled layer traces it away

@@ -30,6 +30,8 @@ from engine.timing.lora_adapters import (
 )
 from engine.timing.model import rates_for, step_time
 
+DENSE_LAYER = (False, False, "")  # (moe, linear_attn, block) of a transformer's dense layer
+
 BASE = {"model": "llama-2-7b", "gpu": "h200", "method": "lora", "precision": "bf16", "micro_batch": 1,
         "seq_len": 2048, "lora_rank": 8, "lora_targets": ["q_proj", "v_proj"]}
 
@@ -73,7 +75,7 @@ def test_which_path_the_adapters_take():
 def test_fp32_adapters_run_their_matmuls_at_the_fp32_peak_share():
     s = _scenario()
     hw = hardware_for(s)
-    a = adapters_of(s, resolve_model(s), False, hw, rates_for(s, hw, framework_profile(s.framework)))
+    a = adapters_of(s, resolve_model(s), DENSE_LAYER, hw, rates_for(s, hw, framework_profile(s.framework)))
     # presets/gpus.json h200 dense_peak_tflops fp32 67, at the bf16 GEMMs' share of their peak and sustained clock
     assert a.rate == pytest.approx(67e12 * hw.matmul_fraction * hw.sustained_fraction)
     assert a.widths == ((4096, 4096), (4096, 4096)) and a.matmul_bytes == 4
@@ -90,12 +92,12 @@ def test_backward_costs_more_than_forward_and_fp32_adapters_cost_more_than_bf16_
 def test_host_launches_and_peft_module_calls_per_adapted_linear():
     s = _scenario()
     launch, call = host_call_seconds(s)
-    fwd, bwd = adapter_host_seconds(s, False, launch, call)
+    fwd, bwd = adapter_host_seconds(s, DENSE_LAYER, launch, call)
     # two adapted linears: 6 launches and 4 module calls (the wrapper, Identity dropout, lora_A, lora_B) forward,
     # 9 launches backward
     assert fwd == pytest.approx(2 * (6 * launch + 4 * call)) and bwd == pytest.approx(2 * 9 * launch)
-    assert adapter_host_seconds(_scenario(method="full"), False, launch, call) == (0.0, 0.0)
-    tt_fwd, _ = adapter_host_seconds(_scenario(framework="torchtune"), False, launch, call)
+    assert adapter_host_seconds(_scenario(method="full"), DENSE_LAYER, launch, call) == (0.0, 0.0)
+    tt_fwd, _ = adapter_host_seconds(_scenario(framework="torchtune"), DENSE_LAYER, launch, call)
     assert tt_fwd == pytest.approx(2 * 4 * launch)  # its own LoRALinear: no peft wrapper calls counted
 
 

@@ -201,25 +201,29 @@ def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out:
 
 
 @lru_cache(maxsize=256)
-def recomputed_matmul_share(spec: ModelSpec, moe: bool, recompute: frozenset[str]) -> float:
+def recomputed_matmul_share(spec: ModelSpec, moe: bool, recompute: frozenset[str], linear_attn: bool = False,
+                            block: str = "") -> float:
     """Share of a layer's forward matmul FLOPs that Megatron's selective recompute runs again in backward (the
     attention kernel, "core_attn", is counted apart): "mlp" the dense MLP's linears, "mla_up_proj" MLA's q and kv
     up projections (without a query low-rank, q_lora_rank None as in Moonlight and DeepSeek-V2-Lite, the whole
     query projection: multi_latent_attention.py at 24bad8e6, qkv_up_proj_and_rope_apply runs linear_q_proj on the
     norm output inside the CheckpointWithoutOutput, lines 847-858 and 973-977), "shared_experts" the shared
     experts, "moe" the router, the shared and the routed (top-k) experts. Weighted by parameters per token, as the
-    matmuls' FLOPs are."""
-    routed = spec.top_k * 3 * spec.hidden * spec.expert_ffn if moe else 0
-    total = spec.linear_params(moe) + routed
+    matmuls' FLOPs are. The layer is the kind's own (a gated DeltaNet layer's projections, a hybrid block's
+    mixer, whose Mamba in_proj and out_proj no module name rebuilds)."""
+    routed = spec.top_k * spec.expert_matrices * spec.hidden * spec.expert_ffn if moe else 0
+    total = spec.linear_params(moe, linear_attn, block) + routed
     redone = 0
-    names = {lin.name: lin.params for lin in spec.attention_linears()}
+    mixer = (tuple(lin for lin in spec.layer_linears(moe, linear_attn, block) if lin.group == "attn") if block
+             else spec.attention_linears(linear_attn))
+    names = {lin.name: lin.params for lin in mixer}
     if "mla_up_proj" in recompute:
         query = names.get("q_b_proj", names.get("q_proj", 0) if spec.attention == "mla" else 0)
         redone += query + names.get("kv_b_proj", 0)
     if not moe and "mlp" in recompute:
-        redone += spec.linear_params(False) - sum(names.values())
+        redone += spec.linear_params(False, linear_attn, block) - sum(names.values())
     if moe and "moe" in recompute:
-        redone += spec.linear_params(True) - sum(names.values()) + routed
+        redone += spec.linear_params(True, linear_attn, block) - sum(names.values()) + routed
     elif moe and "shared_experts" in recompute and spec.shared_ffn:
-        redone += 3 * spec.hidden * spec.shared_ffn
+        redone += (spec.fc1_factor + 1) * spec.hidden * spec.shared_ffn
     return redone / total if total else 0.0

@@ -182,6 +182,11 @@ class LayerGroup:
     mtp: bool = False  # Megatron's multi-token-prediction layers (memory/parallelism/layout.py mtp_groups)
     block: str = ""  # a hybrid stack's block kind (models/hybrid_blocks.py); "" for a transformer layer
 
+    @property
+    def kind(self) -> tuple[bool, bool, str]:
+        """(moe, linear_attn, block): the key ModelSpec sizes a layer by (layer_params, linear_params, ...)."""
+        return self.moe, self.linear_attn, self.block
+
 
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
     """The stage's layers in runs that keep the same tensors (cached: the solver asks for the same few often)."""
@@ -235,9 +240,10 @@ def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_
     return tuple(lin for lin in linears if lin.name in targets)
 
 
-def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
-    """The adapted nn.Linear modules of one layer."""
-    return _targets(spec, s.lora_targets, moe, linear_attn)
+def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = False,
+                 block: str = "") -> tuple[Linear, ...]:
+    """The adapted nn.Linear modules of one layer (of a hybrid stack: of one block)."""
+    return _targets(spec, s.lora_targets, moe, linear_attn, block)
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)

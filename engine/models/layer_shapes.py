@@ -193,6 +193,13 @@ class FamilyShapes:
         return counts
 
     @cached_property
+    def softmax_attention_layers(self) -> int:
+        """Layers that run softmax attention over the sequence: not a gated DeltaNet layer (Qwen3-Next's linear
+        attention) and, in a hybrid stack, only the attention blocks (not Mamba, MLP or MoE blocks)."""
+        return sum(n for (_, linear, block), n in self.layer_kind_counts.items()
+                   if not linear and block in ("", "attention"))
+
+    @cached_property
     def vision_params(self) -> int:
         return self.vision.params if self.vision else 0
 

@@ -164,6 +164,5 @@ def offloaded_units_bytes(spec: ModelSpec, compute_bytes: int, tp: int) -> float
     frees it only after the pass (fsdp_workers.py compute_ref_log_prob: `self.ref_policy.actor_module._handle
     .reshard(True)` under FSDP1, b4aa2dce8 and b178a3c). So the pass holds the root and one decoder layer, gathered
     in the compute dtype."""
-    layer = spec.linear_params(spec.is_moe) + (spec.expert_params_per_layer() if spec.is_moe else 0) \
-        + spec.small_params(spec.is_moe)
+    layer = spec.largest_layer_params  # the unit gathered at the peak: the largest layer kind's (a hybrid's block)
     return (root_params(spec, True, True, tp) + layer / tp) * compute_bytes

@@ -23,8 +23,9 @@ from typing import Any, Protocol
 
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import typical_layer_is_moe
+from ..models.parameter_tensors import LayerKind, typical_layer_figure
 from ..scenario import Scenario
+from .block_mixer import block_elementwise_bytes
 from .costs import elementwise_bytes_per_token
 from .data import efficiency
 from .gemm import Rates
@@ -57,9 +58,10 @@ def autocast_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: 
 
 
 def _weight_cast_seconds(s: Scenario, spec: ModelSpec, rates: Rates, dt: Dtypes, busiest: StageWork) -> float:
-    moe = typical_layer_is_moe(spec)
-    per_layer = spec.linear_params(moe) / s.tp + (spec.expert_params_per_layer() / (s.ep * s.tp) if moe else 0.0)
-    layers = per_layer * busiest.layers
+    def matmul_weights(kind: LayerKind) -> float:  # the layer kind's own linears (a Mamba block's, a DeltaNet's)
+        expert = spec.expert_params_per_layer() / (s.ep * s.tp) if kind[0] else 0.0
+        return spec.linear_params(*kind) / s.tp + expert
+    layers = typical_layer_figure(spec, matmul_weights) * busiest.layers
     weights = layers + (spec.vocab * spec.hidden / s.tp if s.pp == 1 else 0.0)  # the LM head on the only stage
     trained = 0.0 if s.method == "lora" else min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
     cast = dt.weight + dt.compute  # read fp32, write the compute dtype (and the reverse for a gradient)
@@ -77,9 +79,12 @@ def amp_elementwise_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], 
         return 0.0
     table = efficiency()["elementwise_bytes_per_token"]
     amp, eager = table["eager-amp"], table["eager"]
-    moe = typical_layer_is_moe(spec)
-    extra = elementwise_bytes_per_token(spec, moe, s.tp, s.sequence_parallel, amp) - elementwise_bytes_per_token(
-        spec, moe, s.tp, s.sequence_parallel, eager)
+    def layer_bytes(kind: LayerKind, per: dict[str, float]) -> float:  # a hybrid block's own (block_mixer.py)
+        moe, linear_attn, block = kind
+        if block:
+            return block_elementwise_bytes(spec, block, s.tp, s.sequence_parallel, per, rates.elem_bytes)
+        return elementwise_bytes_per_token(spec, moe, s.tp, s.sequence_parallel, per, linear_attn)
+    extra = typical_layer_figure(spec, lambda kind: layer_bytes(kind, amp) - layer_bytes(kind, eager))
     passes = 1.0 + table["backward_factor"] + recomputed_share(s, busiest.layers)
     tokens = s.micro_batch * s.seq_len / s.cp
     return s.grad_accum * passes * extra * tokens * busiest.layers / rates.memory

@@ -55,10 +55,10 @@ def gathered_modules_per_layer(spec: ModelSpec) -> float:
     unit; deepspeedai/DeepSpeed deepspeed/runtime/zero/parameter_offload.py pre_sub_module_forward_function ->
     PartitionedParameterCoordinator.fetch_sub_module, and issue #5047 'ZeRO3 launches too many all_gathers' with
     the trace of one all-gather per nn.Linear); each routed expert is one module of its own. Averaged over the
-    model's dense and MoE layers."""
-    def count(moe: bool) -> int:
-        linears = sum(1 for lin in spec.layer_linears(moe) if lin.params >= PERSISTENCE_THRESHOLD)
-        return linears + (spec.n_experts if moe else 0)
+    model's layers of each kind (a gated DeltaNet layer's, a hybrid block's own linears)."""
+    def count(kind: tuple[bool, bool, str]) -> int:
+        linears = sum(1 for lin in spec.layer_linears(*kind) if lin.params >= PERSISTENCE_THRESHOLD)
+        return linears + (spec.n_experts if kind[0] else 0)
     return mean_over_layers(spec, count)
 
 
@@ -293,11 +293,13 @@ def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, bus
     when the scenario (or its framework: presets/efficiency.json frameworks fp8_all_gather) all-gathers them in
     float8 under torchao's tensorwise recipe, which alone supports it (torchao/float8/fsdp_utils.py
     WeightWithDynamicFloat8CastTensor); 0 otherwise, and for MoE models (their experts' grouped GEMMs are not
-    Float8Linear)."""
+    Float8Linear). A hybrid stack's blocks each their own linears (a Mamba block's in_proj and out_proj)."""
     wanted = prof.get("fp8_all_gather", False) if s.fp8_all_gather == "auto" else s.fp8_all_gather
     if not (wanted and _float8_fsdp2(s, prof) and not spec.is_moe):
         return 0.0
-    return sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router") / s.tp * busiest.layers
+    per_layer = mean_over_layers(spec, lambda kind: sum(lin.params for lin in spec.layer_linears(*kind)
+                                                        if lin.group != "router"))
+    return per_layer / s.tp * busiest.layers
 
 
 def _float8_fsdp2(s: Scenario, prof: dict[str, Any]) -> bool:

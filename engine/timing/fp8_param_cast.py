@@ -84,11 +84,16 @@ def _calls_per_weight(recipe: str) -> int:
 
 @lru_cache(maxsize=256)
 def _weights_per_layer(spec: ModelSpec, ep: int) -> float:
-    """Megatron's fp8 weight tensors of one decoder layer, averaged over dense and MoE layers (the module's text)."""
+    """Megatron's fp8 weight tensors of one decoder layer, averaged over the model's layer kinds (the module's text).
+    A gated DeltaNet layer's mixer and a hybrid stack's Mamba-2 mixer are two, in_proj and out_proj (Megatron-LM
+    d98e8a64 megatron/core/ssm/gated_delta_net/common.py lines 211 and 274, ssm/mamba_mixer.py lines 281 and 437);
+    a hybrid's MLP and MoE blocks have no attention, its attention blocks no MLP."""
     attention = len(spec.attention_linears()) if spec.attention == "mla" else 2
 
-    def count(moe: bool) -> float:
+    def count(kind: tuple[bool, bool, str]) -> float:
+        moe, linear_attn, block = kind
+        mixer = 0 if block in ("mlp", "moe") else 2 if (linear_attn or block) else attention
         if not moe:
-            return attention + 2
-        return attention + 2 * spec.n_experts / max(ep, 1) + (2 if spec.shared_ffn else 0)
+            return mixer + (2 if block in ("", "mlp") else 0)
+        return mixer + 2 * spec.n_experts / max(ep, 1) + (2 if spec.shared_ffn else 0)
     return mean_over_layers(spec, count)

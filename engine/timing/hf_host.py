@@ -18,11 +18,12 @@ not; module_call_seconds; the Python binding's share, optimizer_syncs binding_ca
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors
+from ..models.parameter_tensors import LayerKind, layer_tensors, typical_layer_kinds
 from ..scenario import Scenario, resolve_model
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
@@ -98,6 +99,16 @@ def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int
     return forward, backward
 
 
+def _per_layer(spec: ModelSpec, transformer: LayerKind, per_kind: Callable[[LayerKind], float]) -> float:
+    """per_kind(kind), host seconds of one layer of that kind, for one layer standing for all (the eager counts are
+    of one kind of layer): a transformer's `transformer` layer, a gated DeltaNet or hybrid stack's each kind by its
+    share of the layers (parameter_tensors.typical_layer_kinds), so each counts its own linears."""
+    kinds = typical_layer_kinds(spec)
+    if all(not linear_attn and not block for _, linear_attn, block in kinds):
+        return per_kind(transformer)
+    return sum(share * per_kind(kind) for kind, share in kinds.items())
+
+
 def _idle(segments: tuple[tuple[float, float], ...]) -> float:
     """Seconds the GPU waits for the host over a phase of (host, GPU) segments, the host issuing in order and the GPU
     running a segment's work once the host has issued it (the phase ends at its GPU work plus this)."""
@@ -131,10 +142,13 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
-    layer_fwd += adapter_host_seconds(s, spec.is_moe, launch, module)[0] + peft_python_seconds(s, spec.is_moe, view)
-    layer_bwd += adapter_host_seconds(s, spec.is_moe, launch - binding, module)[1]
-    q_fwd, q_bwd = linear4bit_layer_seconds(s, False)  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
-    layer_fwd, layer_bwd = layer_fwd + q_fwd, layer_bwd + q_bwd
+    typical = (spec.is_moe, False, "")
+    layer_fwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch, module)[0]
+                            + peft_python_seconds(s, k, view))
+    layer_bwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch - binding, module)[1])
+    # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py), a transformer's dense layer's standing for all
+    layer_fwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[0])
+    layer_bwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[1])
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none

@@ -71,6 +71,7 @@ class LayerWork(NamedTuple):
     # GEMMs and activation). The queue is empty after a sync, so the experts' host work can hide only behind this,
     # not behind the combine and the next layer's attention, which the host issues after it. 0: the whole forward
     block: float = 0.0
+    kind: tuple[bool, bool, str] | None = None  # (moe, linear_attn, block): the layers' own linears; None: (moe, ...)
 
 
 def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
@@ -170,14 +171,14 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
 
-def linear4bit_layer_seconds(s: Scenario, moe: bool) -> tuple[float, float]:
+def linear4bit_layer_seconds(s: Scenario, kind: tuple[bool, bool, str]) -> tuple[float, float]:
     """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's, on the
     scenario's host (bnb_4bit.linear4bit_host_seconds at host_call_seconds' figures)."""
     if s.method != "qlora":
         return 0.0, 0.0
     fig = host_figures()
     launch, call = host_call_seconds(s)
-    return linear4bit_host_seconds(s, moe, launch, call, fig["view_seconds"]["value"],
+    return linear4bit_host_seconds(s, kind, launch, call, fig["view_seconds"]["value"],
                                    fig["optimizer_syncs"]["binding_call_share"])
 
 
@@ -221,9 +222,10 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
         extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
-        q_fwd, q_bwd = linear4bit_layer_seconds(s, w.moe)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
+        kind = w.kind or (w.moe, False, "")  # the layers' own linears (a DeltaNet layer's, a hybrid block's)
+        q_fwd, q_bwd = linear4bit_layer_seconds(s, kind)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
         extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
-        lora_fwd, lora_bwd = adapter_host_seconds(s, w.moe, launch, call)  # the LoRA adapters' own (lora_adapters.py)
+        lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
         mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, w.moe)  # TE's and Megatron's modules (te_module_host)
         host_fwd = fwd * launch + extra_fwd + lora_fwd + mod_fwd
         host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd + mod_bwd

@@ -80,14 +80,35 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
             "expert_rate": grouped_mm_rate(s, prof)}
 
 
-def forward_pair_units(moe: bool, moe_pair: float) -> float:
+def tp_regions(block: str) -> tuple[bool, bool]:
+    """(attention region, MLP region): the tensor-parallel regions of a layer, each a column-parallel linear's
+    input all-gathered and a row-parallel one's output reduce-scattered (or one all-reduce). A transformer layer (or
+    a gated DeltaNet layer: in_proj, out_proj) has both; a hybrid stack's block is one mixer with its residual
+    (models/hybrid_blocks.py): a Mamba block's in_proj and out_proj (Megatron-LM d98e8a64 megatron/core/models/
+    hybrid/hybrid_layer_specs.py lines 116-130: TELayerNormColumnParallelLinear and TERowParallelLinear; ssm/
+    mamba_mixer.py lines 281 and 437) and an attention block's QKV and proj are the attention region, an MLP or MoE
+    block's MLP the MLP region."""
+    if not block:
+        return True, True
+    return block in ("mamba", "attention"), block in ("mlp", "moe")
+
+
+def forward_pair_units(moe: bool, moe_pair: float, regions: tuple[bool, bool] = (True, True)) -> float:
     """A layer's forward tensor-parallel units: the attention's one and the MLP's one, or an MoE layer's token
-    dispatcher pair (`moe_pair` units, expert_tp_gather.moe_pair_units: none with etp 1)."""
-    return 1.0 + (moe_pair if moe else 1.0)
+    dispatcher pair (`moe_pair` units, expert_tp_gather.moe_pair_units: none with etp 1); a hybrid block's one
+    region (tp_regions)."""
+    return (1.0 if regions[0] else 0.0) + ((moe_pair if moe else 1.0) if regions[1] else 0.0)
+
+
+def column_wgrad_linears(moe: bool, regions: tuple[bool, bool] = (True, True)) -> int:
+    """Column-parallel linears of a layer that get a weight gradient and whose input sequence parallelism gathers:
+    the attention region's (QKV, a Mamba block's in_proj) and a dense MLP region's fc1 (an MoE layer's experts run
+    outside the TP group)."""
+    return int(regions[0]) + int(regions[1] and not moe)
 
 
 def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int,
-                   moe: bool = False, moe_pair: float = 1.0) -> float:
+                   moe: bool = False, moe_pair: float = 1.0, regions: tuple[bool, bool] = (True, True)) -> float:
     """Tensor-parallel collectives of one layer and micro-batch, in all-reduce units (an all-reduce, or under
     sequence parallelism an all-gather + reduce-scatter pair: 2 (tp - 1) / tp of the activation): 2 forward (after
     the attention and the MLP), 2 backward, 2 more when full recompute runs the forward again. torchtitan's per-op
@@ -102,14 +123,15 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     tensor_parallel.checkpoint (megatron/core/transformer/transformer_layer.py recompute_mlp, lines 868-885 at
     2a75ac12 and 24bad8e6), so its collectives run again too: fc1's sequence-parallel all-gather and fc2's
     reduce-scatter (or fc2's all-reduce without SP), one unit (`moe` False: a dense layer). An MoE layer's MLP pair
-    is its token dispatcher's, `moe_pair` units (expert_tp_gather.moe_pair_units: none with etp 1)."""
+    is its token dispatcher's, `moe_pair` units (expert_tp_gather.moe_pair_units: none with etp 1). A hybrid
+    block has one of the two regions (tp_regions)."""
     passes = (2 if backward else 1) + (1 if recomputed and s.checkpointing == "full" else 0)
-    count = forward_pair_units(moe, moe_pair) * passes
-    if recomputed and not moe and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
+    count = forward_pair_units(moe, moe_pair, regions) * passes
+    if recomputed and not moe and regions[1] and s.checkpointing == "selective" and "mlp" in s.recompute_modules \
             and defaults_for(s.framework).selective_by_modules:
         count += 1
-    if recomputed and s.checkpointing == "op-selective":
-        count += 1 if s.sequence_parallel else 2
+    if recomputed and s.checkpointing == "op-selective":  # per region: its all-gather (SP) or all-reduce again
+        count += (1 if s.sequence_parallel else 2) * sum(regions) / 2
     if backward and s.sequence_parallel and prof.get("sp_backward_regather"):
         count += 0.5 * column_wgrads
     return float(count)

@@ -91,10 +91,11 @@ def adapter_path(s: Scenario) -> str:
     return CASTS_4BIT if s.method == "qlora" and defaults_for(s.framework).qlora_kernel == "bitsandbytes" else CASTS
 
 
-def adapters_of(s: Scenario, spec: ModelSpec, moe: bool, hw: Hardware, rates: Rates) -> Adapters:
-    """The adapters of one layer of a LoRA/QLoRA scenario, with the rate their matmuls run at."""
+def adapters_of(s: Scenario, spec: ModelSpec, kind: tuple[bool, bool, str], hw: Hardware, rates: Rates) -> Adapters:
+    """The adapters of one layer of a LoRA/QLoRA scenario, with the rate their matmuls run at. kind: the layer's
+    (moe, linear_attn, block), whose own linears are adapted (a gated DeltaNet layer's, a hybrid block's)."""
     path = adapter_path(s)
-    widths = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, moe))
+    widths = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, *kind))
     if path in (CASTS, CASTS_4BIT):
         fp32 = hw.peak("fp32") * hw.matmul_fraction * hw.sustained_fraction  # the bf16 rate's share of its peak
         return Adapters(widths, path, adapter_dtype_bytes(s, dtypes_for(s).compute), rates.elem_bytes, fp32,
@@ -142,13 +143,14 @@ def adapter_bytes_per_token(a: Adapters, d_in: int, d_out: int, elem_bytes: int)
     return forward, backward
 
 
-def adapter_host_seconds(s: Scenario, moe: bool, launch: float, call: float) -> tuple[float, float]:
+def adapter_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: float, call: float) -> tuple[float, float]:
     """(forward, backward) host seconds the adapters of one layer add per micro-batch: LAUNCHES per adapted linear
     at `launch` each, and in the forward PEFT's module calls at `call` each (none where the framework's own
-    adapters or fused kernels run: torchtune, Megatron, litgpt, Unsloth)."""
+    adapters or fused kernels run: torchtune, Megatron, litgpt, Unsloth). kind: the layer's (moe, linear_attn,
+    block)."""
     if s.method not in ("lora", "qlora"):
         return 0.0, 0.0
-    n = len(lora_targets(s, resolve_model(s), moe))
+    n = len(lora_targets(s, resolve_model(s), *kind))
     path = adapter_path(s)
     fwd, bwd = (COMPILED_LAUNCHES if s.compile else LAUNCHES)[path]
     return n * (fwd * launch + (PEFT_MODULE_CALLS * call if _runs_peft_modules(s) else 0.0)), n * bwd * launch
@@ -161,9 +163,9 @@ def _runs_peft_modules(s: Scenario) -> bool:
     return not (behaviour.lora_adapters_in_model_dtype or behaviour.fused_lora_kernels or s.compile)
 
 
-def peft_python_seconds(s: Scenario, moe: bool, view: float) -> float:
+def peft_python_seconds(s: Scenario, kind: tuple[bool, bool, str], view: float) -> float:
     """Host seconds per layer and micro-batch forward of PEFT's own Python around its adapted linears
     (PEFT_PYTHON_VIEW_CALLS each at `view`, one view call on the run's host); 0 where PEFT's layers do not run."""
     if s.method not in ("lora", "qlora") or not _runs_peft_modules(s):
         return 0.0
-    return len(lora_targets(s, resolve_model(s), moe)) * PEFT_PYTHON_VIEW_CALLS * view
+    return len(lora_targets(s, resolve_model(s), *kind)) * PEFT_PYTHON_VIEW_CALLS * view

@@ -14,10 +14,11 @@ from .nvfp4 import trains_nvfp4
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
-    "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
-    "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
-    "count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights "
-    "(LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
+    "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not "
+    "gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or "
+    "added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one "
+    "(packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight "
+    "gradient (2 of the 6), and layers no "
     "gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's "
     "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, "
     "Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the "
@@ -47,19 +48,23 @@ def mfu_format(s: Scenario) -> str:
 
 def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
                           weight_grad_share: float = 1.0) -> float:
-    """6 N (active, without the input embedding) + 12 L d_attn s: the MFU numerator per token, as Megatron-LM
-    counts it for full training. Of the 6, 2 are the forward, 2 the activations' gradients and 2 the weights'
-    gradients; of the attention's 12, 4 are the forward and 8 the backward. `backward_share` is the share of the
-    layers a gradient flows through, `weight_grad_share` the share of the weights that get one (what the time model
-    computes: frozen weights get no weight gradient), so the MFU of adapters and frozen layers stays at most 100%.
-    A hybrid Mamba stack (nemotron_h) is counted as Megatron-Bridge counts it (hybrid_flops.py)."""
+    """6 N (active, without the input embedding) + 12 L d_attn s, L the softmax-attention layers (not a gated
+    DeltaNet layer): the MFU numerator per token, as Megatron-LM counts it for full training. Of the 6, 2 are the
+    forward, 2 the activations' gradients and 2 the weights' gradients; of the attention's 12, 4 are the forward and
+    8 the backward. `backward_share` is the share of the layers a gradient flows through, `weight_grad_share` the
+    share of the weights that get one (what the time model computes: frozen weights get no weight gradient), so the
+    MFU of adapters and frozen layers stays at most 100%. A hybrid Mamba stack (nemotron_h) is counted as
+    Megatron-Bridge counts it (hybrid_flops.py)."""
     if spec.block_kinds:
         return hybrid_step_flops_per_token(spec, seq_len, backward_share, weight_grad_share)
     n = spec.active_params - spec.embedding_params
     if spec.tied_embeddings:
         n += spec.embedding_params  # the tied table is also the lm_head matmul
     matmul = n * (2.0 + 2.0 * backward_share + 2.0 * weight_grad_share)
-    return matmul + spec.layers * spec.q_dim * seq_len * (4.0 + 8.0 * backward_share)
+    # QK^T and (QK^T)V only where a layer runs softmax attention: Megatron-LM counts a gated DeltaNet layer's work as
+    # token-linear, with no sequence-length term (megatron/training/training.py at d98e8a64, lines 1163-1251:
+    # self_attn_core_term = standard_self_attn_core_term * num_standard_attention_layers)
+    return matmul + spec.softmax_attention_layers * spec.q_dim * seq_len * (4.0 + 8.0 * backward_share)
 
 
 def step_flops_per_token(s: Scenario, spec: ModelSpec) -> float:
@@ -72,10 +77,11 @@ def step_flops_per_token(s: Scenario, spec: ModelSpec) -> float:
     flops = model_flops_per_token(spec, seq, *gradient_shares(s, spec))
     n = trained_mtp_layers(s, spec)  # full training only: every weight gets its gradient
     if n:
-        moe, linear = last_layer_kind(spec)
+        moe, linear, block = last_layer_kind(spec)
         h = spec.hidden
-        params = spec.active_layer_params(moe, linear) + 2 * h * h + spec.vocab * h
-        flops += n * (6.0 * params + 12.0 * spec.q_dim * seq)
+        params = spec.active_layer_params(moe, linear, block) + 2 * h * h + spec.vocab * h
+        softmax = not linear and block in ("", "attention")  # as model_flops_per_token: no sequence term otherwise
+        flops += n * (6.0 * params + (12.0 * spec.q_dim * seq if softmax else 0.0))
     return flops
 
 

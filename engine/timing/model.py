@@ -16,7 +16,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import dtypes_for, layer_groups, stage_params
+from ..memory.states import LayerGroup, dtypes_for, layer_groups, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
@@ -149,7 +149,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
-        lora = adapters_of(s, spec, g.moe, hw, rates) if adapters else ()  # rank's widths, the adapters' path
+        lora = adapters_of(s, spec, g.kind, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
@@ -161,7 +161,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + c.lora_bwd + c.dequant) if backward else 0.0
-        rec = _recompute_seconds(sg, spec, g.moe, c) if backward else 0.0
+        rec = _recompute_seconds(sg, spec, g, c) if backward else 0.0
         n = g.count
         compute += n * (fwd_c + bwd_c)
         wgrad_total += n * wgrad if backward else 0.0
@@ -171,8 +171,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP, less what GEMMs hide (tp_overlap.py)
-            layer = tp_layer(sg, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.moe, tp_unit, rates, hw)
-            tp_comm += n * (tp_exposed_seconds(s, c, layer) + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec))
+            layer = tp_layer(sg, spec, prof, backward, bool(rec), bool(g.frozen or adapters), g.kind, tp_unit, rates, hw)
+            tp_comm += n * (tp_exposed_seconds(s, c, layer)
+                            + tp_amax_reduce_seconds(s, fp8, hw, node, g.moe, backward, rec, g.block))
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
             cp_comm += n * cp_ring_seconds(sg, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
                                            c.attn_bwd if backward else 0.0, bool(rec) and sg.checkpointing == "full")
@@ -186,7 +187,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
-                              backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
+                              backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind))
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
@@ -207,7 +208,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                   p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
 
 
-def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) -> float:
+def _recompute_seconds(s: Scenario, spec: ModelSpec, g: LayerGroup, c: LayerCost) -> float:
     """Seconds per micro-batch of one layer's forward work that checkpointing runs again in the backward."""
     if s.checkpointing == "full":
         return c.gemm_fwd + c.attn_fwd + c.elem_fwd + c.lora_fwd + c.dequant
@@ -215,8 +216,9 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
         # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel, the matmuls of
         # the modules it rebuilds and the element-wise ones (moe_act, layernorm: costs.recomputable_elementwise_bytes)
         modules = frozenset(s.recompute_modules)
+        share = recomputed_matmul_share(spec, g.moe, modules, g.linear_attn, g.block)  # of the layer kind's matmuls
         return ((c.attn_fwd if "core_attn" in modules else 0.0) + (c.act_fwd if "moe_act" in modules else 0.0)
-                + (c.norm_fwd if "layernorm" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(spec, moe, modules))
+                + (c.norm_fwd if "layernorm" in modules else 0.0) + c.gemm_fwd * share)
     if s.checkpointing == "selective":
         return c.attn_fwd
     if s.checkpointing == "op-selective":  # torchtitan: every second matmul, and attention where it is not kept

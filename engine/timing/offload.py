@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
+from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_figure
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer
 from ..scenario.shard_group import shard_group_ranks
@@ -85,14 +85,13 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     syncs = table["per_parameter_tensor"].get(s.optimizer, 0)
     if not syncs:
         return 0.0
-    moe = typical_layer_is_moe(spec)
-    if s.method in ("lora", "qlora"):
-        tensors = 2.0 * len(lora_targets(s, spec, moe)) * busiest.layers
+    if s.method in ("lora", "qlora"):  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
+        tensors = 2.0 * typical_layer_figure(spec, lambda k: len(lora_targets(s, spec, *k))) * busiest.layers
     elif (s.effective_zero >= 1 or bf16_optimizer(s)) and not prof.get("zero_by_fsdp"):
         tensors = 2.0
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
-        tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * _trained_share(
-            busiest)
+        per_layer = typical_layer_figure(spec, lambda k: len(layer_tensors(spec, k[0], s.tp, k[1], k[2])))
+        tensors = (per_layer * busiest.layers + root_tensor_count(spec)) * _trained_share(busiest)
     # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
     launch, call = host_call_seconds(s)
     calls = table.get("python_calls_per_parameter_tensor", {}).get(s.optimizer, 0)

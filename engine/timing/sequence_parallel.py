@@ -9,7 +9,7 @@ from ..scenario import Scenario
 from .collectives import ALL_REDUCE, small_message_latency
 from .context_parallel import ring_copy_bytes
 from .hardware import Hardware
-from .layer_settings import current_scaling
+from .layer_settings import column_wgrad_linears, current_scaling, tp_regions
 
 FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
 
@@ -60,7 +60,7 @@ def layer_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults,
 
 
 def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: bool, backward: bool,
-                           recompute_seconds: float) -> float:
+                           recompute_seconds: float, block: str = "") -> float:
     """Seconds of one layer and micro-batch that Transformer Engine's current-scaling quantizers spend all-reducing
     an amax over the tensor-parallel group before they cast (NVIDIA/TransformerEngine v2.8
     transformer_engine/pytorch/module/linear.py lines 1637-1644 and 1665-1674, layernorm_linear.py 1745-1791,
@@ -72,10 +72,11 @@ def tp_amax_reduce_seconds(s: Scenario, fp8: str, hw: Hardware, node: int, moe: 
     stream that the cast waits for: the latency of the protocol NCCL picks for 4 bytes over the TP ranks (LL's ring,
     collectives.small_message_latency), nothing to hide behind. The recipes that
     do are Transformer Engine's current scaling (layer_settings.current_scaling); delayed scaling reduces its amax
-    history once a step, MXFP8 and blockwise scales are local to a block."""
+    history once a step, MXFP8 and blockwise scales are local to a block. A hybrid stack's block (`block`) has one
+    region's pair (layer_settings.tp_regions: a Mamba block's in_proj and out_proj), an MoE block none."""
     if s.tp <= 1 or not s.sequence_parallel or not current_scaling(fp8):
         return 0.0
-    per_pass = 1 if moe else 2
+    per_pass = column_wgrad_linears(moe, tp_regions(block))  # the column-parallel linears: QKV, a dense fc1
     recomputed = recompute_seconds > 0 and s.checkpointing == "full"
     count = per_pass * (2 if recomputed else 1) + (per_pass if backward else 0)
     return count * small_message_latency(hw, ALL_REDUCE, s.tp, s.tp, node)

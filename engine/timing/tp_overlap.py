@@ -59,7 +59,7 @@ from .costs import LayerCost
 from .expert_tp_gather import moe_pair_units
 from .gemm import Rates
 from .hardware import Hardware
-from .layer_settings import forward_pair_units, tp_collectives
+from .layer_settings import column_wgrad_linears, forward_pair_units, tp_collectives, tp_regions
 from .ub_chunks import tp_linear_part, ub_stretch
 
 UB_SPLITS = 4  # initialize_ub default num_splits of the pipeline method (base.py get_default_config)
@@ -84,6 +84,12 @@ class TpLayer:
     # userbuffers' chunk GEMMs over the whole GEMM (ub_chunks.py): QKV, proj, fc1, fc2 forward; proj, fc2 dgrad
     stretch: tuple[float, float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
     moe_pair: float = 1.0  # an MoE layer's dispatcher pair in dense MLP pairs (expert_tp_gather.moe_pair_units)
+    regions: tuple[bool, bool] = (True, True)  # attention and MLP regions (layer_settings.tp_regions: a hybrid block one)
+
+    def column_gemms(self, g: _Gemms) -> tuple[tuple[float, float, float], ...]:
+        """The column-parallel GEMMs with a weight gradient (QKV or a Mamba in_proj; a dense fc1), as `wgrads`."""
+        present = ((g.qkv,) if self.regions[0] else ()) + ((g.fc1,) if self.regions[1] and not self.moe else ())
+        return present[:self.wgrads]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +103,12 @@ class _Gemms:
 
 
 @lru_cache(maxsize=256)  # specs hash by identity; a search asks of the same few
-def flop_shares(spec: ModelSpec, moe: bool, tp: int) -> tuple[float, float, float, float]:
-    """Shares of a layer's dense GEMM FLOPs (the rank's part of each weight) of QKV, proj, fc1 and fc2."""
+def flop_shares(spec: ModelSpec, moe: bool, tp: int, linear_attn: bool = False,
+                block: str = "") -> tuple[float, float, float, float]:
+    """Shares of a layer's dense GEMM FLOPs (the rank's part of each weight) of QKV, proj, fc1 and fc2 (a Mamba
+    block's in_proj and out_proj, a gated DeltaNet layer's projections, are its QKV and proj: ub_chunks.tp_linear_part)."""
     flops = {"qkv": 0.0, "proj": 0.0, "fc1": 0.0, "fc2": 0.0, "other": 0.0}
-    for lin in spec.layer_linears(moe):
+    for lin in spec.layer_linears(moe, linear_attn, block):
         d_in, d_out = lin.split(tp)
         flops[tp_linear_part(lin)] += d_in * d_out
     total = sum(flops.values()) or 1.0
@@ -118,7 +126,7 @@ def _async_backward_hidden(one: float, unit: float, g: _Gemms, layer: TpLayer, s
     """Seconds the column-parallel backward hides without userbuffers: the saved input's all-gather beside the dgrad
     GEMM, the input gradient's reduce-scatter (all-reduce without SP) beside the wgrad GEMM."""
     hidden = 0.0
-    for gemm in (g.qkv, g.fc1)[:layer.wgrads]:
+    for gemm in layer.column_gemms(g):
         if sp:
             hidden += (min(one, gemm[1]) if layer.regather else 0.0) + min(one, gemm[2])
         else:
@@ -142,35 +150,41 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
     def bulk(gemm: float) -> float:
         return max(0.0, one - gemm) + gemm * lost
 
-    st = layer.stretch
-    attention = ring_ag(g.qkv[0], st[0]) + pipeline_rs(g.proj[0], st[1])
-    mlp = 2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc1[0], st[2]) + pipeline_rs(g.fc2[0], st[3])
+    st, (has_attention, has_mlp) = layer.stretch, layer.regions
+    attention = ring_ag(g.qkv[0], st[0]) + pipeline_rs(g.proj[0], st[1]) if has_attention else 0.0
+    mlp = 0.0 if not has_mlp else (
+        2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc1[0], st[2]) + pipeline_rs(g.fc2[0], st[3]))
     forward = (attention + mlp) * (2 if layer.full_recompute else 1)
     if not layer.backward:
         return forward
-    backward = ring_ag(g.proj[1], st[4]) + (  # MoE: the dispatcher's pair
-        2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc2[1], st[5]))
-    for gemm in (g.qkv,) if layer.moe else (g.qkv, g.fc1):  # the input gradient's reduce-scatter, by bulk beside
+    mlp_backward = 2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc2[1], st[5])  # MoE: the dispatcher's pair
+    backward = (ring_ag(g.proj[1], st[4]) if has_attention else 0.0) + (mlp_backward if has_mlp else 0.0)
+    columns = ((g.qkv,) if has_attention else ()) + ((g.fc1,) if has_mlp and not layer.moe else ())
+    for gemm in columns:  # the input gradient's reduce-scatter, by bulk beside
         # the wgrad GEMM where the weight trains (with the saved input's all-gather beside the dgrad GEMM)
         backward += (bulk(gemm[1]) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
     return forward + backward
 
 
 def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool, recomputed: bool, frozen: bool,
-             moe: bool, unit_seconds: float, rates: Rates, hw: Hardware | None = None) -> TpLayer:
+             kind: tuple[bool, bool, str], unit_seconds: float, rates: Rates, hw: Hardware | None = None) -> TpLayer:
     """A layer's collectives as layer_settings.tp_collectives counts them, with what pairs them with GEMMs; hw: the
-    GPU whose SMs NCCL's channels take and whose links userbuffers' copies run over (None: neither charged)."""
-    wgrads = 0 if frozen else 1 if moe else 2
+    GPU whose SMs NCCL's channels take and whose links userbuffers' copies run over (None: neither charged). kind:
+    the layer's (moe, linear_attn, block), whose own linears and TP regions (tp_regions) are counted."""
+    moe, linear_attn, block = kind
+    regions = tp_regions(block)
+    wgrads = 0 if frozen else column_wgrad_linears(moe, regions)
     regather = bool(prof.get("sp_backward_regather")) and backward and s.sequence_parallel
     stretch = (1.0,) * 6
     if hw and s.tp > 1 and s.sequence_parallel and userbuffers_on(s):
         stretch = ub_stretch(spec, moe, s.tp, s.micro_batch * s.seq_len / s.cp, rates,
-                             1 if s.precision == "fp8" else rates.elem_bytes, hw.intra_bytes_per_s, UB_SPLITS)
+                             1 if s.precision == "fp8" else rates.elem_bytes, hw.intra_bytes_per_s, UB_SPLITS,
+                             linear_attn, block)
     pair = moe_pair_units(s, spec) if moe else 1.0
-    return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe, pair), unit_seconds, moe, backward,
-                   recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
-                   flop_shares(spec, moe, s.tp), nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch,
-                   pair)
+    return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe, pair, regions), unit_seconds, moe,
+                   backward, recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
+                   flop_shares(spec, moe, s.tp, linear_attn, block),
+                   nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch, pair, regions)
 
 
 def userbuffers_on(s: Scenario) -> bool:
@@ -191,7 +205,7 @@ def tp_exposed_seconds(s: Scenario, c: LayerCost, layer: TpLayer) -> float:
     g = _paired_gemms(c, layer.shares)
     one = layer.unit_seconds / 2  # an all-gather or a reduce-scatter: half an all-reduce unit
     if userbuffers and sp:  # Megatron asserts sequence parallelism for tp_comm_overlap (arguments.py)
-        units = forward_pair_units(layer.moe, layer.moe_pair)
+        units = forward_pair_units(layer.moe, layer.moe_pair, layer.regions)
         counted = units * (1 + layer.full_recompute) + (units + 0.5 * layer.wgrads * layer.regather if layer.backward
                                                         else 0)
         return max(total - counted * layer.unit_seconds, 0.0) + _userbuffers_exposed(one, g, layer, tp)

@@ -54,15 +54,16 @@ def tp_linear_part(lin: Linear) -> str:
 
 @lru_cache(maxsize=512)
 def ub_stretch(spec: ModelSpec, moe: bool, tp: int, tokens: float, rates: Rates, operand_bytes: int,
-               link_bytes_per_s: float, splits: int) -> tuple[float, float, float, float, float, float]:
+               link_bytes_per_s: float, splits: int, linear_attn: bool = False,
+               block: str = "") -> tuple[float, float, float, float, float, float]:
     """Chunked over whole GEMM seconds of the forward's QKV, proj, fc1 and fc2 (QKV and fc1 in tp chunks by ring
     exchange, proj and fc2 in `splits` by the pipeline), then of the proj and fc2 dgrad GEMMs beside their
     output-gradient ring exchange (tp chunks): tp_overlap.TpLayer.stretch's order. tokens: rows of the gathered
-    GEMM; operand_bytes: 1 in fp8."""
+    GEMM; operand_bytes: 1 in fp8; linear_attn, block: the layer kind whose own linears are chunked."""
     hbm_left = max(MIN_HBM_LEFT, 1.0 - CE_HBM_BYTES_PER_LINK_BYTE * link_bytes_per_s / rates.memory)
     best_k = rates.epilogue_k[1]
     sums = {key: [0.0, 0.0] for key in ("qkv", "proj", "fc1", "fc2", "proj_d", "fc2_d")}
-    for lin in spec.layer_linears(moe):
+    for lin in spec.layer_linears(moe, linear_attn, block):
         part = tp_linear_part(lin)
         if part == "other" or (moe and lin.group == "mlp"):
             continue

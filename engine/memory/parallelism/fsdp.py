@@ -50,9 +50,11 @@ class Fsdp2Units:
     at_root_end: float = 0.0
 
 
-def _layer_params(spec: ModelSpec, moe: bool, tp: int, ep: int) -> float:
-    expert = spec.expert_params_per_layer() / (ep * tp) if moe else 0.0
-    return spec.linear_params(moe) / tp + expert + spec.small_params(moe)
+def _layer_params(spec: ModelSpec, g: LayerGroup, tp: int, ep: int) -> float:
+    """Parameters per tp rank of one FSDP unit: one decoder layer, or one block of a hybrid stack (a Mamba-2 block's
+    in_proj, out_proj and conv, a gated DeltaNet layer's projections: each layer kind's own tensors, LayerGroup.kind)."""
+    expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
+    return spec.linear_params(*g.kind) / tp + expert + spec.small_params(*g.kind)
 
 
 def _expert_params(spec: ModelSpec, groups: tuple[LayerGroup, ...], tp: int, ep: int) -> float:
@@ -79,8 +81,8 @@ def _unit_sizes(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     gather = 2 if dt.amp else dt.weight
     reduce = 4 if dt.amp else dt.grad
     grad_unsharded = 2 if dt.amp else dt.grad
-    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
-    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
+    layer = max((_layer_params(spec, g, tp, ep) for g in groups), default=0.0)
+    all_layers = sum(g.count * _layer_params(spec, g, tp, ep) for g in groups)
     return gather, reduce, grad_unsharded, layer, all_layers, root_params(spec, first, last, tp)
 
 

@@ -59,11 +59,11 @@ def trained_mtp_layers(s: object, spec: ModelSpec) -> int:
     return spec.mtp_layers if n == "auto" else int(n)
 
 
-def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool]:
-    """(MoE, linear attention) of the model's last decoder layer: the spec Megatron builds each MTP layer with
+def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool, str]:
+    """(MoE, linear attention, block) of the model's last decoder layer: the spec Megatron builds each MTP layer with
     (megatron/core/models/gpt/gpt_layer_specs.py at d98e8a6, get_gpt_mtp_block_spec_for_backend: spec.layer_specs[-1])."""
     moe = bool(spec.moe_layer_flags[-1]) if spec.moe_layer_flags else spec.n_experts > 0
-    return moe, bool(spec.kinds) and spec.kinds[-1] == "linear"
+    return moe, bool(spec.kinds) and spec.kinds[-1] == "linear", spec.block_kinds[-1] if spec.block_kinds else ""
 
 
 def mtp_groups(s: object, spec: ModelSpec, stage: int) -> tuple[LayerGroup, ...]:
@@ -73,5 +73,5 @@ def mtp_groups(s: object, spec: ModelSpec, stage: int) -> tuple[LayerGroup, ...]
     n = trained_mtp_layers(s, spec)
     if not n or stage != mtp_stage(s, spec.layers):  # type: ignore[arg-type]
         return ()
-    moe, linear = last_layer_kind(spec)
-    return (LayerGroup(moe, False, True, n, linear, True),)
+    moe, linear, block = last_layer_kind(spec)
+    return (LayerGroup(moe, False, True, n, linear, True, block),)
