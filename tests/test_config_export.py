@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.configs import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, counts_for_import, export_config, import_texts
+from engine import Estimate, estimate
 from engine.scenario import scenario_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -191,3 +192,22 @@ def test_torchtitan_every_nth_block_round_trips_where_it_divides(recomputed: int
     assert (f'selective_ac_option = "{every}"' in text) == bool(recomputed)
     back = import_texts([("torchtitan.toml", text)]).scenario
     assert back["checkpointing"] == "full" and back.get("recompute_num_layers", 0) == recomputed
+
+
+@pytest.mark.parametrize("dp_shard", [0, 4])
+def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: int) -> None:
+    """zero_stage 3 in torchtitan is its FSDP (the estimate shards so: Scenario.effective_zero; the shipped example
+    examples/qwen3-30b-a3b-8x-h100.json states it so): the export shards over every rank, or over groups of dp_shard,
+    never a replicate-only mesh that keeps the states whole on every GPU. Read back, it is FSDP with the same group
+    and the same sharded states on each GPU (the gather buffers differ: ZeRO-3 is costed with DeepSpeed's)."""
+    data = {**BASE, "framework": "torchtitan", "zero_stage": 3, "gpus_per_node": 8, "dp_shard": dp_shard}
+    s = scenario_from_dict(data)
+    text = export_config(s, "torchtitan")
+    shard, replicate = (dp_shard, 8 // dp_shard) if dp_shard else (8, 1)
+    assert f"data_parallel_shard_degree = {shard}" in text and f"data_parallel_replicate_degree = {replicate}" in text
+    back = import_texts([("torchtitan.toml", text)]).scenario
+    assert back["fsdp"] and back.get("dp_shard", 0) == dp_shard
+    rebuilt = scenario_from_dict({**data, **back, "zero_stage": 0})
+    def states(e: Estimate) -> dict[str, float]:
+        return {c.key: b for c, b in e.stages[0].at_peak() if c.key in ("weights", "gradients", "optimizer_states")}
+    assert states(estimate(rebuilt)) == states(estimate(s)) and len(states(estimate(s))) == 3

@@ -87,9 +87,13 @@ def torchtitan_config(s: Scenario) -> str:
             name=model_name(s),
         )
     other = s.tp * s.pp * s.cp
-    shard = s.world_size // other if s.fsdp else 1
-    replicate = 1 if s.fsdp else s.world_size // other
-    if s.fsdp and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
+    # torchtitan shards only with FSDP2, so ZeRO-3 (zero_stage 3 without the fsdp key, as examples/qwen3-30b-a3b-8x-h100
+    # .json states it) is that FSDP: the estimate shards it so (Scenario.effective_zero), and a replicate-only mesh
+    # would keep a whole copy of the states on every GPU
+    sharded = s.effective_zero == 3
+    shard = s.world_size // other if sharded else 1
+    replicate = 1 if sharded else s.world_size // other
+    if sharded and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
         shard, replicate = hsdp_degrees(s)
     lines = [
         header(s, "torchtitan"),
