@@ -8,6 +8,7 @@ from functools import lru_cache
 from ..frameworks.allocator import reserved_gap_bytes
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
+from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 from ..models.presets import get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
@@ -299,9 +300,18 @@ def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: i
     gpt-oss, Mistral) and chunked (Llama 4) layers keep at most window/chunk tokens. Gated DeltaNet layers
     (Qwen3-Next) keep a fixed recurrent state (k_dim x v_dim per value head, fp32 in transformers) and the
     causal-conv tail (kernel-1 inputs), whatever the length. Attention sinks are per-head parameters, not cache.
+    A hybrid stack (Nemotron-H / Nemotron 3) caches keys and values in its attention blocks only, a Mamba-2 block
+    its fixed conv + SSM state (models/cache_kinds.py, the serving model's figures at tp 1, in the cache's element
+    size), an MLP or MoE block nothing.
     """
-    out = []
-    for kind in spec.kinds:
+    out: list[float] = []
+    for kind in layer_cache_kinds(spec):
+        if kind == NO_CACHE:
+            out.append(0.0)
+            continue
+        if kind == "linear" and spec.mamba is not None:
+            out.append(batch * mamba2_state_bytes(spec, 1, dtype_bytes))
+            continue
         if kind == "linear":
             conv_dim = 2 * spec.linear_key_dim + spec.linear_value_dim
             state = spec.linear_v_heads * spec.linear_k_dim * spec.linear_v_dim * 4
