@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.configs import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, counts_for_import, export_config, import_texts
 from engine import Estimate, estimate
+from engine.configs import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, counts_for_import, export_config, import_texts
 from engine.scenario import scenario_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,39 @@
+"""A scenario of an FSDP-only framework (torchtitan, fms-fsdp) that states its sharding as zero_stage 3 without the
+fsdp key, as the shipped examples/qwen3-30b-a3b-8x-h100.json does: the engine shards it and warns of nothing, so the
+sharding list shows it as it is, unmarked (gui/parallel_limits.py _zero_runs), where it read "this framework cannot
+run it"; a new choice still offers that framework's ZeRO-3 by the name FSDP only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import estimate, scenario_from_dict
+from gui.app import build_window
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "qwen3-30b-a3b-8x-h100.json"
+
+
+@pytest.mark.parametrize("framework", ["torchtitan", "fms-fsdp"])
+def test_zero3_of_an_fsdp_only_framework_is_not_marked(qtbot, tmp_path, framework):
+    data = {**json.loads(EXAMPLE.read_text()), "framework": framework}
+    if framework == "fms-fsdp":
+        data.update(model="llama-3.1-8b", ep=1)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    win.show()
+    assert not estimate(scenario_from_dict(data)).warnings  # the engine runs it as it is
+    combo = win.setup_panel.zero
+    assert combo.currentData() == 3
+    assert "cannot run" not in combo.currentText() and "cannot run" not in combo.toolTip()
+    # the other choices: FSDP by its name, no second ZeRO-3 entry
+    values = [combo.itemData(i) for i in range(combo.count())]
+    assert values.count(3) == 1 and "fsdp" in values
+    win.state.edit({"fsdp": True, "zero_stage": 0})
+    assert 3 not in [combo.itemData(i) for i in range(combo.count())]
