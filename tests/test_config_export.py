@@ -59,6 +59,8 @@ SCENARIOS = {
         {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "checkpointing": "full", "gpus_per_node": 8},
         # HSDP: 16 GPUs, tp 2, cp 2: 8 dp x cp ranks in groups of 4 (shard degree 2 x cp 2), replicated twice
         {**BASE, "fsdp": True, "tp": 2, "cp": 2, "gpus_per_node": 16, "dp_shard": 4, "precision": "amp-bf16"},
+        # torchtitan's ZBVZeroBubble: two stages a rank in a V (pipeline_parallel_schedule, not its default 1F1B)
+        {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "vpp": 2, "pp_schedule": "zbv", "gpus_per_node": 8},
     ],
     "megatron": [
         {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",

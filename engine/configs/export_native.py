@@ -112,6 +112,7 @@ def torchtitan_config(s: Scenario) -> str:
         f"tensor_parallel_degree = {s.tp}",
         f"pipeline_parallel_degree = {s.pp}",
         f"context_parallel_degree = {s.cp}",
+        *_pipeline_schedule(s),
         "",
         "[activation_checkpoint]",
         *_activation_checkpoint(s),
@@ -203,6 +204,19 @@ def megatron_args(s: Scenario) -> str:
     body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+# the planner's schedules torchtitan names (torch.distributed.pipelining get_schedule_class; configs/torchtitan.py
+# reads the same names back); zb-h1 / zb-2p are the Zero Bubble fork's, with no torchtitan name
+_TORCHTITAN_SCHEDULES = {"1f1b": "1F1B", "gpipe": "GPipe", "interleaved-1f1b": "Interleaved1F1B", "zbv": "ZBVZeroBubble"}
+
+
+def _pipeline_schedule(s: Scenario) -> list[str]:
+    """[parallelism] pipeline_parallel_schedule where there is a pipeline and torchtitan has the schedule: without
+    it torchtitan runs its default, "1F1B" (pytorch/torchtitan at b5bcd76c torchtitan/config/configs.py line 216), and
+    a zbv plan's V of two stages a rank would be lost."""
+    name = _TORCHTITAN_SCHEDULES.get(s.pp_schedule)
+    return [f'pipeline_parallel_schedule = "{name}"'] if s.pp > 1 and name else []
 
 
 def _activation_checkpoint(s: Scenario) -> list[str]:

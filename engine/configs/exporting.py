@@ -94,7 +94,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "attention",
     ),
     "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node",
-                   "dp_shard"),
+                   "dp_shard", "pp_schedule"),
     "megatron": (
         "gpus_per_node",
         "nodes",
