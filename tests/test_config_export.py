@@ -3,6 +3,7 @@ the format carries (engine/configs/exporting.py CARRIED). The scenarios are ones
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -213,3 +214,17 @@ def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: 
     def states(e: Estimate) -> dict[str, float]:
         return {c.key: b for c, b in e.stages[0].at_peak() if c.key in ("weights", "gradients", "optimizer_states")}
     assert states(estimate(rebuilt)) == states(estimate(s)) and len(states(estimate(s))) == 3
+
+
+def test_accelerate_refuses_a_deepspeed_shard_group_it_cannot_state(tmp_path: Path) -> None:
+    """accelerate's deepspeed_config keys (zero_stage, offload devices, accumulation) have no MiCS shard group, so a
+    ZeRO-3 plan within groups of 4 would have been written as ZeRO-3 over all 8 GPUs, less memory than the plan's;
+    the command says so in one sentence and writes nothing. The DeepSpeed export states it (mics_shard_size)."""
+    data = {**BASE, "framework": "deepspeed", "zero_stage": 3, "dp_shard": 4}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    out = subprocess.run([sys.executable, "main.py", "export-config", str(path), "--to", "accelerate"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert out.stderr.count("\n") == 1 and "deepspeed_config_file" in out.stderr
+    assert '"mics_shard_size": 4' in export_config(scenario_from_dict(data), "deepspeed")

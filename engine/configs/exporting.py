@@ -189,6 +189,10 @@ def _accelerate(s: Scenario) -> str:
         "mixed_precision": mp,
     }
     if s.effective_zero and not s.fsdp:
+        if s.dp_shard:  # accelerate's deepspeed_config keys have no mics_shard_size: the group would be lost
+            raise ExportError(QT_TRANSLATE_NOOP(
+                "engine", "accelerate's DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export "
+                          "to deepspeed and give accelerate that file as deepspeed_config_file."), group=s.dp_shard)
         data["distributed_type"] = "DEEPSPEED"
         data["deepspeed_config"] = {
             "zero_stage": s.zero_stage,

@@ -7143,6 +7143,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/exporting.py" line="193"/>
+        <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
+        <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/export_native.py" line="26"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
