@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
 from engine.scenario.framework_support import cannot_run, unsupported_settings
-from engine.scenario.shard_group import ALL_RANKS
+from engine.scenario.shard_group import ALL_RANKS, unused_shard_group
 
 from .i18n import tr_message
 from .theme import restyle, text_colour
@@ -72,12 +72,17 @@ class ShardGroupRow(QObject):
             self._items = items
             self.combo.set_items(items)
         self.combo.set_value(s.dp_shard)
-        self._form.setRowVisible(self.combo, s.effective_zero > 0 and ranks > 1)
+        # a group set where nothing is sharded stays shown, marked, to be reset (the estimate says it has no effect)
+        self._form.setRowVisible(self.combo, (s.effective_zero > 0 and ranks > 1) or bool(s.dp_shard))
         self._mark(self.sentence(s))
 
     @staticmethod
     def sentence(s: Scenario) -> str:
-        """The estimate's sentence where s's framework does not run s's group at its stage, else ""."""
+        """The estimate's sentence where s's group has no effect or s's framework does not run it at its stage, else
+        ""."""
+        unused = unused_shard_group(s)
+        if unused is not None:
+            return tr_message(unused)
         names = cannot_run(s)
         return tr_message(unsupported_settings(s)[names.index("dp_shard")]) if "dp_shard" in names else ""
 

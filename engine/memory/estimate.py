@@ -15,6 +15,8 @@ from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
+from ..scenario.recompute_layers import unused_recompute_layers
+from ..scenario.shard_group import unused_shard_group
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
@@ -176,6 +178,7 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
+    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s)) if m is not None]  # keys that change nothing
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out

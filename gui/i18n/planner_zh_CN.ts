@@ -10321,6 +10321,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/shard_group.py" line="74"/>
+        <source>dp_shard {group} has no effect: nothing is sharded (no ZeRO stage, no FSDP, no distributed optimizer), so there is no shard group to form.</source>
+        <translation>dp_shard {group} 不起作用：没有任何分片（没有 ZeRO 阶段、没有 FSDP、没有分布式优化器），因此无法组成分片组。</translation>
+    </message>
+    <message>
         <location filename="../../engine/models/hybrid_blocks.py" line="38"/>
         <source>hybrid_override_pattern has {n} blocks but num_hidden_layers is {layers}.</source>
         <translation>hybrid_override_pattern 有 {n} 个块，但 num_hidden_layers 为 {layers}。</translation>
@@ -10339,6 +10344,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/models/mamba2.py" line="182"/>
         <source>This hybrid config uses LatentMoE or multi-token prediction, which are not counted yet.</source>
         <translation>此混合模型配置使用了 LatentMoE 或多 token 预测，目前尚不能计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/recompute_layers.py" line="66"/>
+        <source>recompute_num_layers {n} counts with full checkpointing only: with checkpointing &quot;{checkpointing}&quot; it has no effect.</source>
+        <translation>recompute_num_layers {n} 仅在完整激活检查点下生效：激活检查点为“{checkpointing}”时不起作用。</translation>
     </message>
 </context>
 <context>
