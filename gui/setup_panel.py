@@ -110,7 +110,7 @@ class SetupPanel(EditorPanel):
             "fp16": self.tr("pure fp16"),
             "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed, Megatron)"),
             "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed, Megatron)"),
-            "fp8": self.tr("fp8 compute (Transformer Engine)"),
+            "fp8": self.tr("fp8 compute (Transformer Engine, torchao)"),
             "nvfp4": self.tr("NVFP4 compute (Blackwell)"),
             "fp32": self.tr("full fp32"),
         }))

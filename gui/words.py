@@ -156,7 +156,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                   "fp16": QT_TRANSLATE_NOOP("Fields", "pure fp16"),
                   "mixed-bf16": QT_TRANSLATE_NOOP("Fields", "bf16 + fp32 master weights (DeepSpeed, Megatron)"),
                   "mixed-fp16": QT_TRANSLATE_NOOP("Fields", "fp16 + fp32 master weights (DeepSpeed, Megatron)"),
-                  "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine)"),
+                  "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine, torchao)"),
                   "nvfp4": QT_TRANSLATE_NOOP("Fields", "NVFP4 compute (Blackwell)"),
                   "fp32": QT_TRANSLATE_NOOP("Fields", "full fp32")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),

@@ -37,3 +37,16 @@ def test_zero3_of_an_fsdp_only_framework_is_not_marked(qtbot, tmp_path, framewor
     assert values.count(3) == 1 and "fsdp" in values
     win.state.edit({"fsdp": True, "zero_stage": 0})
     assert 3 not in [combo.itemData(i) for i in range(combo.count())]
+
+
+def test_the_fp8_choice_names_torchao_beside_transformer_engine(qtbot, tmp_path):
+    """torchtitan trains fp8 with torchao's float8 linears (its fp8_recipe rowwise / rowwise_with_gw_hp are torchao's
+    names, engine/scenario/format.py), so the precision list no longer names Transformer Engine alone."""
+    data = {**json.loads(EXAMPLE.read_text()), "model": "llama-3.1-8b", "ep": 1, "precision": "fp8",
+            "fp8_recipe": "rowwise"}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    assert "torchao" in win.setup_panel.precision.currentText()

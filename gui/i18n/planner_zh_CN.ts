@@ -1365,8 +1365,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="159"/>
-        <source>fp8 compute (Transformer Engine)</source>
-        <translation>fp8 计算（Transformer Engine）</translation>
+        <source>fp8 compute (Transformer Engine, torchao)</source>
+        <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
         <location filename="../words.py" line="161"/>
@@ -4129,8 +4129,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="113"/>
-        <source>fp8 compute (Transformer Engine)</source>
-        <translation>fp8 计算（Transformer Engine）</translation>
+        <source>fp8 compute (Transformer Engine, torchao)</source>
+        <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="114"/>
