@@ -2997,6 +2997,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
+        <location filename="../pickers.py" line="288"/>
+        <source>; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE</source>
+        <translation>；块：%(m)d 个 Mamba-2、%(a)d 个注意力、%(f)d 个 MLP / MoE</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="292"/>
+        <source>; %(n)d of them gated DeltaNet (linear attention)</source>
+        <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
+    </message>
+    <message>
         <location filename="../pickers.py" line="271"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
