@@ -66,3 +66,20 @@ def test_a_value_without_full_checkpointing_stays_shown_saying_it_has_no_effect(
     assert "no effect" not in rows.layers.toolTip() and "recompute-num-layers" in rows.layers.toolTip()
     win.undo_action.trigger()
     assert "no effect" in rows.layers.toolTip()
+
+
+def test_a_pipeline_change_that_leaves_too_many_recomputed_layers_lowers_them_in_the_same_step(qtbot, tmp_path):
+    """16 recomputed layers of a 16-layer stage (pp 2), then pp 4: a stage builds 8 layers and Megatron refuses more
+    (engine/scenario/consistency.py), so the window lowers them to 8, every layer of the new stage, says so, and one
+    undo takes both back; the pp edit used to be refused outright."""
+    win = window_from(qtbot, tmp_path, {**BASE, "recompute_num_layers": 16})
+    state, notices = win.state, []
+    state.noticeChanged.connect(notices.append)
+    count = state.undo_stack.count()
+    state.edit({"pp": 4})
+    assert (state.scenario.pp, state.scenario.recompute_num_layers) == (4, 32 // 4)
+    assert state.undo_stack.count() == count + 1 and notices and "Recompute layers" in notices[-1]
+    assert win.setup_panel.recompute.layers.value() == 8
+    win.undo_action.trigger()
+    assert (state.scenario.pp, state.scenario.recompute_num_layers) == (2, 16)
+    assert win.setup_panel.recompute.layers.value() == 16
