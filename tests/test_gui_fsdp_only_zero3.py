@@ -50,3 +50,26 @@ def test_the_fp8_choice_names_torchao_beside_transformer_engine(qtbot, tmp_path)
     assert error is None
     qtbot.addWidget(win)
     assert "torchao" in win.setup_panel.precision.currentText()
+
+
+def test_a_recipe_megatron_has_no_code_for_is_greyed_and_the_chosen_one_marked(qtbot, tmp_path):
+    """Megatron's fp8 recipes are Transformer Engine's (Fp8Recipe at d98e8a64 megatron/core/enums.py lines 12-19):
+    torchao's rowwise chosen under Megatron says so in the estimate and on the row, the other torchao recipe is greyed,
+    and the row has its own help where it had none."""
+    data = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "megatron",
+            "precision": "fp8", "fp8_recipe": "rowwise", "tp": 2}
+    warnings = [str(w) for w in estimate(scenario_from_dict(data)).warnings]
+    assert any('no fp8 recipe "rowwise"' in w for w in warnings)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    combo = win.setup_panel.framework_options.megatron.fp8_recipe
+    assert 'no fp8 recipe "rowwise"' in combo.toolTip()
+    model = combo.model()
+    enabled = {combo.itemData(i): model.item(i).isEnabled() for i in range(combo.count())}
+    assert enabled["rowwise"] and not enabled["rowwise_with_gw_hp"] and enabled["delayed"] and enabled["auto"]
+    win.state.edit({"fp8_recipe": "tensorwise"})
+    assert "no fp8 recipe" not in combo.toolTip() and "Transformer Engine" in combo.toolTip()
+    assert not any("fp8 recipe" in str(w) for w in win.state.estimate.warnings)

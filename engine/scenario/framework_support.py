@@ -75,6 +75,7 @@ _EVERY_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} recomputes every layer o
                                            "stage cannot run in it.")
 _NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute method \"{method}\": it runs "
                                                    "{methods}.")
+_NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
@@ -99,8 +100,11 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         return ()
     names = _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload,
                         s.dp, s.checkpointing, s.world_size, s.fsdp)
-    if not defaults_for(s.framework).runs.runs_recompute(s.checkpointing, s.recompute_num_layers, s.recompute_method):
+    runs = defaults_for(s.framework).runs
+    if not runs.runs_recompute(s.checkpointing, s.recompute_num_layers, s.recompute_method):
         names += ("recompute_method",)
+    if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
+        names += ("fp8_recipe",)
     # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
     if s.dp_shard and "zero" not in names and not runs_shard_group(s):
         names += ("dp_shard",)
@@ -188,6 +192,10 @@ def unsupported_settings(s: Scenario) -> list[Message]:
             continue
         if name == "recompute_method":
             out.append(_recompute_sentence(s))
+            continue
+        if name == "fp8_recipe":
+            out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,
+                               recipes=", ".join(row.runs.fp8_recipes)))
             continue
         if name == "zero" and s.effective_zero <= caps.max_zero:  # a shallower stage it lacks, not a deeper one
             name = "stage"

@@ -104,6 +104,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(_runs_fix(s, name))
         elif name == "recompute_method":  # every layer recomputed, each its own checkpoint: what "full" runs anywhere
             fix.update(recompute_num_layers=0)
+        elif name == "fp8_recipe":  # a recipe it has no code for: its own default
+            fix.update(fp8_recipe="auto")
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs

@@ -2859,6 +2859,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
+        <location filename="../megatron_rows.py" line="100"/>
+        <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
+        <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
+    </message>
+    <message>
         <location filename="../megatron_rows.py" line="95"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
@@ -10234,6 +10239,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/framework_support.py" line="76"/>
         <source>{framework} has no recompute method &quot;{method}&quot;: it runs {methods}.</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="77"/>
+        <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
+        <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/framework_support.py" line="78"/>
