@@ -5,6 +5,11 @@
     <name>Actions</name>
     <message>
         <location filename="../app.py" line="58"/>
+        <source>%1 could not be estimated: %2 The default scenario is shown.</source>
+        <translation>无法估算 %1：%2 现显示默认场景。</translation>
+    </message>
+    <message>
+        <location filename="../app.py" line="58"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
@@ -6263,6 +6268,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} Mamba heads and its {groups} Mamba groups.</source>
+        <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个 Mamba 头及其 {groups} 个 Mamba 组。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="71"/>
