@@ -73,3 +73,10 @@ def test_a_recipe_megatron_has_no_code_for_is_greyed_and_the_chosen_one_marked(q
     win.state.edit({"fp8_recipe": "tensorwise"})
     assert "no fp8 recipe" not in combo.toolTip() and "Transformer Engine" in combo.toolTip()
     assert not any("fp8 recipe" in str(w) for w in win.state.estimate.warnings)
+
+
+def test_a_plan_back_to_the_framework_recipe_reads_in_words():
+    """Make it fit's plan for torchao's recipe under Megatron sets fp8_recipe auto: named as the list names it."""
+    from gui.words import describe_changes
+
+    assert describe_changes({"fp8_recipe": "auto"}) == "FP8 scaling recipe: as the framework does it"
