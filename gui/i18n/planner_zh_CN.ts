@@ -5741,6 +5741,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
+        <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/detailed.py" line="325"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
