@@ -138,7 +138,7 @@ def megatron_args(s: Scenario) -> str:
     ]
     if s.vpp > 1 and s.pp_schedule != "zbv":  # the fork's --zero-bubble-v-schedule sets two chunks itself
         args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
-    flags = ["--zero-bubble-v-schedule"] if s.pp > 1 and s.pp_schedule == "zbv" else []
+    flags = _zbv_flags(s, spec.layers)
     if s.pp > 1 and s.pp_schedule in ("zb-h1", "zb-2p"):  # the Zero Bubble fork's flags (configs/megatron.py reads them)
         flags.append("--enable-zero-bubble")
         args.append(("--zero-bubble-max-pending-backward", s.pp * (2 if s.pp_schedule == "zb-2p" else 1)))
@@ -204,6 +204,15 @@ def megatron_args(s: Scenario) -> str:
     body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+def _zbv_flags(s: Scenario, layers: int) -> list[str]:
+    """The Zero Bubble fork's ZB-V flag, and its layer padding where pp does not divide the layers (the fork asserts
+    ZB-V's layers divisible by pp unless --allow-padding-num-layers pads them: f68d3879 megatron/arguments.py lines
+    152-161 and 193-194)."""
+    if s.pp <= 1 or s.pp_schedule != "zbv":
+        return []
+    return ["--zero-bubble-v-schedule", *(["--allow-padding-num-layers"] if layers % s.pp else [])]
 
 
 # the planner's schedules torchtitan names (torch.distributed.pipelining get_schedule_class; configs/torchtitan.py

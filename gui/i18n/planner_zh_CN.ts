@@ -10256,6 +10256,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
+        <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/framework_support.py" line="77"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
