@@ -228,3 +228,27 @@ def test_accelerate_refuses_a_deepspeed_shard_group_it_cannot_state(tmp_path: Pa
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     assert out.stderr.count("\n") == 1 and "deepspeed_config_file" in out.stderr
     assert '"mics_shard_size": 4' in export_config(scenario_from_dict(data), "deepspeed")
+
+
+def test_megatron_export_writes_the_layer_the_model_has():
+    """Every model was written with Llama's flags (--swiglu, RMSNorm, RoPE, no biases), so NeMo's GPT-3 became a gated
+    MLP (3 matrices, 50% more MLP weights) and Nemotron a SwiGLU model. GPT-3 keeps Megatron's GPT defaults (LayerNorm,
+    GELU, learned positions, biases: presets/models/nemo-gpt3-5b.json's source); Nemotron-3 gets squared ReLU,
+    LayerNorm1p and half rotary as Megatron-LM's own Nemotron-3 8B script spells them (d98e8a64
+    examples/mamba/run_text_gen_server_8b_gpt3.sh lines 24-38); Llama's flags are unchanged; a hybrid Mamba-2 stack
+    is refused in one sentence, as these flags would build a transformer."""
+    def flags(model: str) -> set[str]:
+        text = export_config(scenario_from_dict({**BASE, "model": model, "framework": "megatron"}), "megatron")
+        return {line.strip().rstrip("\\").strip() for line in text.splitlines() if line.strip().startswith("--")}
+
+    gpt3 = flags("nemo-gpt3-5b")
+    assert {"--normalization LayerNorm", "--position-embedding-type learned_absolute"} <= gpt3
+    assert not {"--swiglu", "--disable-bias-linear", "--group-query-attention"} & gpt3
+    nemotron = flags("nemotron-3-8b")
+    assert {"--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5", "--position-embedding-type rope",
+            "--disable-bias-linear", "--normalization LayerNorm"} <= nemotron and "--swiglu" not in nemotron
+    assert {"--swiglu", "--normalization RMSNorm", "--position-embedding-type rope", "--disable-bias-linear",
+            "--group-query-attention"} <= flags("llama-3.1-8b")
+    with pytest.raises(ExportError) as info:
+        flags("nemotron-3-nano-30b-a3b")
+    assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)

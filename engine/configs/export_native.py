@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
@@ -177,13 +178,7 @@ def megatron_args(s: Scenario) -> str:
         ("--max-position-embeddings", spec.max_position or s.seq_len),
         ("--vocab-size", spec.vocab),
     ]
-    mflags = [
-        "--group-query-attention",
-        "--swiglu",
-        "--normalization RMSNorm",
-        "--position-embedding-type rope",
-        "--disable-bias-linear",
-    ]
+    mflags = _model_flags(spec)
     if not spec.tied_embeddings:
         mflags.append("--untie-embeddings-and-output-weights")
     if spec.n_experts:
@@ -204,6 +199,33 @@ def megatron_args(s: Scenario) -> str:
     body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+# Nemotron-3 / Nemotron-4 (model_type nemotron) as Megatron-LM spells them: NVIDIA/Megatron-LM at d98e8a64
+# examples/mamba/run_text_gen_server_8b_gpt3.sh lines 24-38 (Nemotron-3 8B's shape), engine/models/nemotron_family.py
+_NEMOTRON_FLAGS = ["--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5"]
+
+
+def _model_flags(spec: ModelSpec) -> list[str]:
+    """Megatron's flags for the model's layer: Llama-style (SwiGLU, RMSNorm, RoPE, no biases) for a gated MLP, as
+    before; for a plain MLP the layer it has (LayerNorm where its norms have a bias, RoPE or learned absolute
+    positions, biases kept where it has them, Megatron's GELU by default: NeMo's GPT-3; squared ReLU, LayerNorm1p
+    and half rotary for Nemotron-3 / 4), where every model was written as a Llama. A hybrid Mamba-2 or gated
+    DeltaNet stack is refused: these flags build a transformer."""
+    if spec.block_kinds or "linear" in spec.kinds:
+        raise ExportError(QT_TRANSLATE_NOOP(
+            "engine", "The Megatron export writes a transformer's flags, and {name} has Mamba-2 or gated DeltaNet "
+                      "layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings."),
+            name=spec.name)
+    if spec.mlp_gated:
+        return ["--group-query-attention", "--swiglu", "--normalization RMSNorm", "--position-embedding-type rope",
+                "--disable-bias-linear"]
+    flags = ["--group-query-attention"] if spec.kv_heads < spec.heads else []
+    flags += [f"--normalization {'LayerNorm' if spec.norm_bias else 'RMSNorm'}",
+              f"--position-embedding-type {'rope' if spec.rope else 'learned_absolute'}"]
+    if not (spec.qkv_bias or spec.o_bias or spec.mlp_bias):
+        flags.append("--disable-bias-linear")
+    return flags + (_NEMOTRON_FLAGS if spec.model_type == "nemotron" else [])
 
 
 def _zbv_flags(s: Scenario, layers: int) -> list[str]:

@@ -7193,6 +7193,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/export_native.py" line="216"/>
+        <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
+        <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
+    </message>
+    <message>
         <location filename="../../engine/timing/step_result.py" line="17"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
