@@ -252,3 +252,19 @@ def test_megatron_export_writes_the_layer_the_model_has():
     with pytest.raises(ExportError) as info:
         flags("nemotron-3-nano-30b-a3b")
     assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("precision", ["fp8", "nvfp4"])
+def test_an_fp8_or_nvfp4_plan_exports_bf16_where_the_format_has_no_fp8_setting(precision: str) -> None:
+    """The weights and everything outside the fp8 / NVFP4 GEMMs stay in bf16 (the estimate counts them as mixed-bf16:
+    bf16 weights and fp32 master weights), but the DeepSpeed and HF-style exports wrote fp32 (bf16 off), a config
+    with twice the weights' memory; they now state bf16, read back as mixed-bf16 with the same states."""
+    data = {**BASE, "precision": precision, "framework": "megatron", "gpu": "b200"}
+    s = scenario_from_dict(data)
+    ds = json.loads(export_config(s, "deepspeed"))
+    assert ds["bf16"]["enabled"] and not ds["fp16"]["enabled"]
+    # accelerate has fp8 mixed precision of its own (Transformer Engine / torchao), no fp4
+    assert f"mixed_precision: {'fp8' if precision == 'fp8' else 'bf16'}" in export_config(s, "accelerate")
+    assert "bf16: true" in export_config(s, "axolotl")
+    back = import_texts([("ds_config.json", export_config(s, "deepspeed"))]).scenario
+    assert back["precision"] == "mixed-bf16"

@@ -167,7 +167,8 @@ def _deepspeed(s: Scenario) -> str:
     else:
         zero["reduce_bucket_size"] = s.reduce_bucket_size
         zero["allgather_bucket_size"] = s.allgather_bucket_size
-    half = half_precision(s) if s.precision.startswith("mixed") or s.precision in ("bf16", "fp16") else None
+    half = half_precision(s) if s.precision.startswith("mixed") or s.precision in ("bf16", "fp16", "fp8", "nvfp4") \
+        else None
     data: dict[str, Any] = {
         "_comment": header(s, "deepspeed", "").replace("\n", " ").strip(),
         "train_micro_batch_size_per_gpu": s.micro_batch,
