@@ -268,3 +268,12 @@ def test_an_fp8_or_nvfp4_plan_exports_bf16_where_the_format_has_no_fp8_setting(p
     assert "bf16: true" in export_config(s, "axolotl")
     back = import_texts([("ds_config.json", export_config(s, "deepspeed"))]).scenario
     assert back["precision"] == "mixed-bf16"
+
+
+def test_accelerate_states_the_stage_a_distributed_optimizer_shards_at():
+    """A Megatron plan with --use-distributed-optimizer shards as ZeRO-1 whatever zero_stage reads
+    (Scenario.effective_zero; the DeepSpeed export already wrote that stage): accelerate's deepspeed_config wrote
+    zero_stage 0."""
+    s = scenario_from_dict({**BASE, "framework": "megatron", "distributed_optimizer": True, "tp": 2})
+    assert s.zero_stage == 0 and s.effective_zero == 1
+    assert "zero_stage: 1" in export_config(s, "accelerate")

@@ -196,7 +196,7 @@ def _accelerate(s: Scenario) -> str:
                           "to deepspeed and give accelerate that file as deepspeed_config_file."), group=s.dp_shard)
         data["distributed_type"] = "DEEPSPEED"
         data["deepspeed_config"] = {
-            "zero_stage": s.zero_stage,
+            "zero_stage": s.effective_zero,  # Megatron's distributed optimizer is ZeRO-1 whatever zero_stage reads
             "gradient_accumulation_steps": s.grad_accum,
             "offload_optimizer_device": "cpu" if s.offload != "none" else "none",
             "offload_param_device": "cpu" if s.offload == "optimizer+params" else "none",
