@@ -122,13 +122,16 @@ def _cmd_presets(args: argparse.Namespace) -> int:
             items.append({"id": p.id, "name": p.name, "family": p.family, "total_params": spec.total_params,
                           "active_params": spec.active_params, "layers": spec.layers, "hidden": spec.hidden,
                           "context": spec.max_position, "source": p.source})
-        text = [f"{i['id']:<20} {i['name']:<28} {format_count(i['total_params']):>7}  {i['layers']:>3} layers"
-                for i in items]
+        width = max(len(i["id"]) for i in items), max(len(i["name"]) for i in items)  # the longest id aligns too
+        text = [f"{i['id']:<{width[0]}} {i['name']:<{width[1]}} {format_count(i['total_params']):>7}  "
+                f"{i['layers']:>3} layers" for i in items]
     else:
         items = [{"id": g.id, "name": g.name, "vendor": g.vendor, "class": g.gpu_class,
                   "memory_bytes": g.memory_bytes, "usable_bytes": g.usable_bytes, "source": g.source}
                  for g in gpu_presets().values()]
-        text = [f"{i['id']:<22} {i['name']:<34} {format_bytes(i['usable_bytes'], args.unit):>12}" for i in items]
+        width = max(len(i["id"]) for i in items), max(len(i["name"]) for i in items)
+        text = [f"{i['id']:<{width[0]}} {i['name']:<{width[1]}} {format_bytes(i['usable_bytes'], args.unit):>12}"
+                for i in items]
     print(json.dumps(items, indent=2) if args.json else "\n".join(text))
     return 0
 

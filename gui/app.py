@@ -54,6 +54,10 @@ def build_window(
             pass  # the last scenario was deleted or renamed elsewhere: start with the default
     try:
         state = AppState(scenario)
+    except PlannerError as exc:  # a rule only the estimate checks: its own sentence, not its class name
+        error = QCoreApplication.translate("Actions", "%1 could not be estimated: %2 The default scenario is shown.") \
+            .replace("%1", scenario.name).replace("%2", tr_error(exc))
+        state, library_id, version = AppState(default), None, None
     except Exception as exc:  # noqa: BLE001 - a file that validates but breaks the estimator must not stop the start
         error = QCoreApplication.translate("Actions", "%1 could not be estimated (%2); the default scenario is shown.") \
             .replace("%1", scenario.name).replace("%2", type(exc).__name__)

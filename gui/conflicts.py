@@ -26,6 +26,9 @@ LOWERABLE: dict[str, tuple[str, ...]] = {
     "zero_stage": ("zero_stage",),
     "fsdp": ("fsdp",),
     "dp_shard": ("dp_shard",),  # a ZeRO / FSDP shard group the new dp x cp ranks no longer divide
+    # more recomputed layers than a stage's chunk builds after a pp / vpp / model change (Megatron refuses them:
+    # engine/scenario/consistency.py _check_recompute_layers): lowered to the chunk's layers, every one recomputed
+    "recompute_num_layers": ("recompute_num_layers",),
     # post-training leftovers: a critic after leaving PPO, an adapter-off reference after leaving LoRA, a precomputed
     # reference after picking an online objective, an engine TP that no longer divides the GPUs
     "critic_model": ("critic_model",),
@@ -63,6 +66,9 @@ def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
         if not isinstance(ranks, int) or value >= ranks:
             return [0]  # no more ranks than the group had: one group of all of them
         return [d for d in range(value - 1, 1, -1) if ranks % d == 0] + [0]
+    if key == "recompute_num_layers":  # the largest chunk's layers, the most the new layout takes
+        largest = dict(exc.detail.params).get("largest")
+        return [largest] if isinstance(largest, int) and 0 < largest < value else [0]
     if key == "critic_model":
         return [None]
     if key == "reference_model":

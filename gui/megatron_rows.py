@@ -10,14 +10,18 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWidget
 
 from engine import Scenario, resolve_model
 from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
+from engine.scenario.framework_support import cannot_run, unsupported_settings
 from engine.timing import fp8_all_gather_applies
 
 from .choices import choice_items
+from .i18n import tr_message
+from .theme import restyle, text_colour
 from .widgets import ValueCombo, show_checked, show_value
 
 SPLIT_PARTS = ("embedding", "loss")
@@ -92,6 +96,13 @@ class MegatronRows(QObject):
             "rowwise": self.tr("a scale per row of each operand (torchao rowwise)"),
             "rowwise_with_gw_hp": self.tr("rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)"),
         }))
+        self._fp8_recipe_tip = self.tr(
+            "How fp8 training scales the operands of its matrix multiplications, in each library's own names: "
+            "Transformer Engine's delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao's rowwise "
+            "and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and "
+            "the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a "
+            "column-wise copy with their scales.")
+        self.fp8_recipe.setToolTip(self._fp8_recipe_tip)
         form.addRow(self.tr("FP8 scaling recipe"), self.fp8_recipe)
         self.fp8_params = QCheckBox(self.tr("kept in fp8, no 16-bit copy"))
         self.fp8_params.setToolTip(self.tr("Megatron --fp8-param-gather: the layers' linear weights are stored and "
@@ -139,6 +150,7 @@ class MegatronRows(QObject):
             show_checked(box, value)
         self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
+        self._mark_fp8_recipe(s)
         self.fp8_all_gather.set_value(s.fp8_all_gather)
         megatron_args = TABLE[s.framework].takes_megatron_arguments
         form = self._form
@@ -155,6 +167,26 @@ class MegatronRows(QObject):
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))
         form.setRowVisible(self.fp8_all_gather, s.precision == "fp8" and (
             s.fp8_all_gather != "auto" or fp8_all_gather_applies(s)))
+
+
+    def _mark_fp8_recipe(self, s: Scenario) -> None:
+        """The recipes the framework has no code for greyed, with the estimate's sentence as their tooltip; the
+        scenario's own, where it is one, kept and marked in the warning colour (as parallel_limits.py marks a setting
+        its framework cannot run)."""
+        runs = TABLE[s.framework].runs
+        for i in range(self.fp8_recipe.count()):
+            value = self.fp8_recipe.itemData(i)
+            lacks = not runs.runs_fp8_recipe("fp8", value)
+            item = self.fp8_recipe.model().item(i)
+            item.setEnabled(not lacks or value == s.fp8_recipe)
+            item.setForeground(QColor(text_colour("muted")) if lacks and value != s.fp8_recipe else QBrush())
+        names = cannot_run(s)
+        sentence = tr_message(unsupported_settings(s)[names.index("fp8_recipe")]) if "fp8_recipe" in names else ""
+        label = self._form.labelForField(self.fp8_recipe)
+        for w in (self.fp8_recipe, label) if label is not None else (self.fp8_recipe,):
+            w.setToolTip(sentence or self._fp8_recipe_tip)
+            colour = f"color: {text_colour('tight')};"
+            restyle(w, "" if not sentence else f"QComboBox {{ {colour} }}" if w is self.fp8_recipe else colour)
 
 
 def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[str, QCheckBox]]:

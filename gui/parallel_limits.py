@@ -36,7 +36,8 @@ MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # sharding stage (Parallelism.shard_group_stages) marks the sharding list too (the shard-group row marks itself)
 # sharding the pipeline schedule does not run with (Parallelism.schedule_max_zero: the Zero Bubble fork's zero-bubble
 # schedules refuse its distributed optimizer) marks the sharding list and the schedule list
-MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",), "zero_with_schedule": ("zero", "pp_schedule")}
+MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",), "zero_with_schedule": ("zero", "pp_schedule"),
+         "zbv_layers": ("pp_schedule",)}  # ZB-V on layers its chunks do not split evenly: the schedule list
 
 
 
@@ -161,7 +162,7 @@ class ParallelLimits(QObject):
             if spin.specialValueText() != ("" if enabled else hint):
                 spin.setSpecialValueText("" if enabled else hint)
         zero_value = "fsdp" if s.fsdp else s.zero_stage
-        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp, s.dp, s.pp_schedule),
+        self._offer(self.zero, self._zero_items, zero_value, _zero_runs(caps, s.pp, s.dp, s.pp_schedule, zero_value),
                     sentences.get("zero") or sentences.get("zero_with_pp", ""))
         self._offer(self.schedule, self._schedule_items, s.pp_schedule, lambda v: v in caps.pp_schedules,
                     sentences.get("pp_schedule") or sentences.get("pp", ""))
@@ -229,14 +230,17 @@ def _reason(s: Scenario, key: str, value: Any) -> str:
     return next((text for name, text in sentences.items() if name == key or key in MARKS.get(name, ())), "")
 
 
-def _zero_runs(caps: Parallelism, pp: int, dp: int, schedule: str = "1f1b") -> Callable[[Any], bool]:
+def _zero_runs(caps: Parallelism, pp: int, dp: int, schedule: str = "1f1b", current: Any = None
+               ) -> Callable[[Any], bool]:
     """Whether the framework runs a sharding choice (a ZeRO stage, or "fsdp", which shards as ZeRO-3) with pp stages
     under the pipeline schedule over dp data-parallel ranks: no deeper than it has (with that schedule), and a stage
-    it has (FSDP only: no ZeRO-1 or 2) where there is something to shard (dp > 1)."""
+    it has (FSDP only: no ZeRO-1 or 2) where there is something to shard (dp > 1). An FSDP-only framework's ZeRO-3
+    is offered by the name FSDP only, but a scenario that states it as zero_stage 3 (current) runs: the estimate
+    shards it and warns of nothing (examples/qwen3-30b-a3b-8x-h100.json, torchtitan)."""
     def runs(value: Any) -> bool:
         depth = FSDP if value == "fsdp" else int(value)
         most = min(caps.max_zero, caps.most_zero_with(schedule)) if pp > 1 and caps.pp_schedules else caps.max_zero
-        if value == 3 and caps.sharding(3)["fsdp"]:  # its ZeRO-3 is FSDP: the list offers it by that name only
+        if value == 3 and caps.sharding(3)["fsdp"] and value != current:  # its ZeRO-3 is FSDP: offered by that name
             return False
         return depth <= most and (dp == 1 or depth in caps.zero_stages)
     return runs

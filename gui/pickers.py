@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve_model
+from engine import ModelSpec, Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve_model
 from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count
 
@@ -266,6 +266,7 @@ class ModelPicker(QGroupBox):
             self.tree.select(s.model)
         active = (self.tr(", %s active per token") % format_count(spec.active_params)) if spec.is_moe else ""
         moe = (self.tr("; %(e)d experts, top-%(k)d") % {"e": spec.n_experts, "k": spec.top_k}) if spec.is_moe else ""
+        moe += self._mixers(spec)
         note = f"<br>{self.local_note}" if self.local_note and isinstance(s.model, CustomModel) else ""
         self.details.setText(self.tr(
             "<b>%(name)s</b>: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, "
@@ -276,6 +277,19 @@ class ModelPicker(QGroupBox):
         kv = kv_cache_bytes(spec, 1, 1000)
         self.details.setToolTip(self.tr("Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence")
                                 % format_bytes(kv, self.state.unit))
+
+
+    def _mixers(self, spec: ModelSpec) -> str:
+        """What its layers mix with where not every one is attention, for the summary: a hybrid stack's blocks by kind
+        (Nemotron-H / Nemotron 3: one mixer a block) or the gated DeltaNet layers among the attention ones
+        (Qwen3-Next), so "52 layers" is not read as 52 transformer layers."""
+        if spec.block_kinds:
+            blocks = spec.block_kinds
+            return self.tr("; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE") % {
+                "m": blocks.count("mamba"), "a": blocks.count("attention"),
+                "f": len(blocks) - blocks.count("mamba") - blocks.count("attention")}
+        linear = spec.kinds.count("linear")
+        return self.tr("; %(n)d of them gated DeltaNet (linear attention)") % {"n": linear} if linear else ""
 
 
 class HardwarePicker(QGroupBox):

@@ -13,8 +13,11 @@ from PySide6.QtWidgets import QFormLayout, QSpinBox, QWidget
 from engine import Scenario, resolve_model
 from engine.frameworks.defaults import defaults_for
 from engine.scenario import KEY_SPECS
+from engine.scenario.recompute_layers import unused_recompute_layers
 
 from .choices import choice_items
+from .i18n import tr_message
+from .theme import restyle, text_colour
 from .widgets import ValueCombo, show_value
 
 
@@ -33,6 +36,7 @@ class RecomputeRows(QObject):
             "layers of each pipeline stage (each model chunk with virtual stages) that full checkpointing recomputes. "
             "The others keep all their activations and are not run again: fewer layers recomputed is faster and "
             "needs more memory. 0 recomputes every layer."))
+        self._tip = self.layers.toolTip()
         self.method = ValueCombo(choice_items("recompute_method", {
             "block": self.tr("the first layers of each stage, the rest not (block)"),
             "uniform": self.tr("every layer, that many at a time (uniform)"),
@@ -60,4 +64,12 @@ class RecomputeRows(QObject):
         # Hugging Face, whose checkpointing wraps every layer), or where a value is set (the estimate warns about it)
         full = s.checkpointing == "full" and bool(defaults_for(s.framework).runs.recompute_methods)
         self._form.setRowVisible(self.layers, full or s.recompute_num_layers > 0)
+        # a value without full checkpointing changes nothing: the row says so, in the warning colour, to be reset
+        unused = unused_recompute_layers(s)
+        tip = tr_message(unused) if unused is not None else self._tip
+        if self.layers.toolTip() != tip:
+            label = self._form.labelForField(self.layers)
+            for w in (self.layers, label) if label is not None else (self.layers,):
+                w.setToolTip(tip)
+                restyle(w, "" if unused is None else f"color: {text_colour('tight')};")
         self._form.setRowVisible(self.method, (full and s.recompute_num_layers > 0) or s.recompute_method != "block")

@@ -110,7 +110,7 @@ class SetupPanel(EditorPanel):
             "fp16": self.tr("pure fp16"),
             "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed, Megatron)"),
             "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed, Megatron)"),
-            "fp8": self.tr("fp8 compute (Transformer Engine)"),
+            "fp8": self.tr("fp8 compute (Transformer Engine, torchao)"),
             "nvfp4": self.tr("NVFP4 compute (Blackwell)"),
             "fp32": self.tr("full fp32"),
         }))
@@ -395,7 +395,7 @@ class SetupPanel(EditorPanel):
         shown = set(self._method_rows.get(s.method, []))
         for widget in {w for ws in self._method_rows.values() for w in ws}:
             self._form.setRowVisible(widget, widget in shown)
-        if (s.tp > 1 or s.pp > 1 or s.ep > 1 or s.cp > 1 or s.zero_stage or s.fsdp or s.offload != "none"
+        if (s.tp > 1 or s.pp > 1 or s.ep > 1 or s.cp > 1 or s.zero_stage or s.fsdp or s.dp_shard or s.offload != "none"
                 or s.estimator != "detailed"):
             self.advanced.set_expanded(True)
         self.method.setFocusPolicy(Qt.FocusPolicy.StrongFocus)

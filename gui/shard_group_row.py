@@ -23,8 +23,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
-from engine.scenario.shard_group import ALL_RANKS
+from engine.scenario.shard_group import ALL_RANKS, unused_shard_group
 
+from .i18n import tr_message
 from .parallel_limits import cannot_run_sentences, mark_warning
 from .widgets import ValueCombo
 from .words import field_label
@@ -70,12 +71,17 @@ class ShardGroupRow(QObject):
             self._items = items
             self.combo.set_items(items)
         self.combo.set_value(s.dp_shard)
-        self._form.setRowVisible(self.combo, s.effective_zero > 0 and ranks > 1)
+        # a group set where nothing is sharded stays shown, marked, to be reset (the estimate says it has no effect)
+        self._form.setRowVisible(self.combo, (s.effective_zero > 0 and ranks > 1) or bool(s.dp_shard))
         self._mark(self.sentence(s))
 
     @staticmethod
     def sentence(s: Scenario) -> str:
-        """The estimate's sentence where s's framework does not run s's group at its stage, else ""."""
+        """The estimate's sentence where s's group has no effect or s's framework does not run it at its stage, else
+        ""."""
+        unused = unused_shard_group(s)
+        if unused is not None:
+            return tr_message(unused)
         return cannot_run_sentences(s).get("dp_shard", "")
 
     def _mark(self, sentence: str) -> None:

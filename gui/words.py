@@ -145,6 +145,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                          "flash1": "FlashAttention-1", "flash2": "FlashAttention-2", "flash3": "FlashAttention-3",
                          "flash4": "FlashAttention-4", "cudnn": "cuDNN 9", "cudnn8": "cuDNN 8.9"},
     "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
+    "fp8_recipe": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},  # a plan that drops torchao's
     # the set-up panel's words, shortened where its item is a sentence (a plan or a comparison cell is narrow)
     "optimizer": {"adamw": "AdamW", "adamw-fused": QT_TRANSLATE_NOOP("Fields", "AdamW fused"),
                   "adamw-8bit": QT_TRANSLATE_NOOP("Fields", "AdamW 8-bit"),
@@ -156,7 +157,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                   "fp16": QT_TRANSLATE_NOOP("Fields", "pure fp16"),
                   "mixed-bf16": QT_TRANSLATE_NOOP("Fields", "bf16 + fp32 master weights (DeepSpeed, Megatron)"),
                   "mixed-fp16": QT_TRANSLATE_NOOP("Fields", "fp16 + fp32 master weights (DeepSpeed, Megatron)"),
-                  "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine)"),
+                  "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine, torchao)"),
                   "nvfp4": QT_TRANSLATE_NOOP("Fields", "NVFP4 compute (Blackwell)"),
                   "fp32": QT_TRANSLATE_NOOP("Fields", "full fp32")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),

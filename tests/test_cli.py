@@ -42,6 +42,15 @@ def test_presets_lists_ids():
     assert "rtx-4090" in gpus and "h200" in gpus
 
 
+def test_preset_lists_keep_their_columns_for_the_longest_ids():
+    """nemotron-3-nano-30b-a3b (23 characters) and h100-sxm-96gb-hbm2e-500w (24) ran past fixed 20 / 22-character
+    columns and pushed their rows' names out of line; each column is now as wide as its longest entry."""
+    for kind, ids in (("models", ("gpt2", "nemotron-3-nano-30b-a3b")), ("gpus", ("t4", "h100-sxm-96gb-hbm2e-500w"))):
+        lines = {line.split()[0]: line for line in run("presets", kind).stdout.splitlines()}
+        starts = {i: len(lines[i]) - len(lines[i][len(i):].lstrip()) for i in ids}
+        assert len(set(starts.values())) == 1 and len({len(lines[i]) for i in ids}) == 1, (kind, starts)
+
+
 def test_bad_input_one_line_non_zero(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"model": "llama-3-8b", "micro_batch": -2}))

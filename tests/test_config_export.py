@@ -3,12 +3,14 @@ the format carries (engine/configs/exporting.py CARRIED). The scenarios are ones
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from engine import Estimate, estimate
 from engine.configs import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, counts_for_import, export_config, import_texts
 from engine.scenario import scenario_from_dict
 
@@ -58,6 +60,8 @@ SCENARIOS = {
         {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "checkpointing": "full", "gpus_per_node": 8},
         # HSDP: 16 GPUs, tp 2, cp 2: 8 dp x cp ranks in groups of 4 (shard degree 2 x cp 2), replicated twice
         {**BASE, "fsdp": True, "tp": 2, "cp": 2, "gpus_per_node": 16, "dp_shard": 4, "precision": "amp-bf16"},
+        # torchtitan's ZBVZeroBubble: two stages a rank in a V (pipeline_parallel_schedule, not its default 1F1B)
+        {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "vpp": 2, "pp_schedule": "zbv", "gpus_per_node": 8},
     ],
     "megatron": [
         {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
@@ -191,3 +195,85 @@ def test_torchtitan_every_nth_block_round_trips_where_it_divides(recomputed: int
     assert (f'selective_ac_option = "{every}"' in text) == bool(recomputed)
     back = import_texts([("torchtitan.toml", text)]).scenario
     assert back["checkpointing"] == "full" and back.get("recompute_num_layers", 0) == recomputed
+
+
+@pytest.mark.parametrize("dp_shard", [0, 4])
+def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: int) -> None:
+    """zero_stage 3 in torchtitan is its FSDP (the estimate shards so: Scenario.effective_zero; the shipped example
+    examples/qwen3-30b-a3b-8x-h100.json states it so): the export shards over every rank, or over groups of dp_shard,
+    never a replicate-only mesh that keeps the states whole on every GPU. Read back, it is FSDP with the same group
+    and the same sharded states on each GPU (the gather buffers differ: ZeRO-3 is costed with DeepSpeed's)."""
+    data = {**BASE, "framework": "torchtitan", "zero_stage": 3, "gpus_per_node": 8, "dp_shard": dp_shard}
+    s = scenario_from_dict(data)
+    text = export_config(s, "torchtitan")
+    shard, replicate = (dp_shard, 8 // dp_shard) if dp_shard else (8, 1)
+    assert f"data_parallel_shard_degree = {shard}" in text and f"data_parallel_replicate_degree = {replicate}" in text
+    back = import_texts([("torchtitan.toml", text)]).scenario
+    assert back["fsdp"] and back.get("dp_shard", 0) == dp_shard
+    rebuilt = scenario_from_dict({**data, **back, "zero_stage": 0})
+    def states(e: Estimate) -> dict[str, float]:
+        return {c.key: b for c, b in e.stages[0].at_peak() if c.key in ("weights", "gradients", "optimizer_states")}
+    assert states(estimate(rebuilt)) == states(estimate(s)) and len(states(estimate(s))) == 3
+
+
+def test_accelerate_refuses_a_deepspeed_shard_group_it_cannot_state(tmp_path: Path) -> None:
+    """accelerate's deepspeed_config keys (zero_stage, offload devices, accumulation) have no MiCS shard group, so a
+    ZeRO-3 plan within groups of 4 would have been written as ZeRO-3 over all 8 GPUs, less memory than the plan's;
+    the command says so in one sentence and writes nothing. The DeepSpeed export states it (mics_shard_size)."""
+    data = {**BASE, "framework": "deepspeed", "zero_stage": 3, "dp_shard": 4}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    out = subprocess.run([sys.executable, "main.py", "export-config", str(path), "--to", "accelerate"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert out.stderr.count("\n") == 1 and "deepspeed_config_file" in out.stderr
+    assert '"mics_shard_size": 4' in export_config(scenario_from_dict(data), "deepspeed")
+
+
+def test_megatron_export_writes_the_layer_the_model_has():
+    """Every model was written with Llama's flags (--swiglu, RMSNorm, RoPE, no biases), so NeMo's GPT-3 became a gated
+    MLP (3 matrices, 50% more MLP weights) and Nemotron a SwiGLU model. GPT-3 keeps Megatron's GPT defaults (LayerNorm,
+    GELU, learned positions, biases: presets/models/nemo-gpt3-5b.json's source); Nemotron-3 gets squared ReLU,
+    LayerNorm1p and half rotary as Megatron-LM's own Nemotron-3 8B script spells them (d98e8a64
+    examples/mamba/run_text_gen_server_8b_gpt3.sh lines 24-38); Llama's flags are unchanged; a hybrid Mamba-2 stack
+    is refused in one sentence, as these flags would build a transformer."""
+    def flags(model: str) -> set[str]:
+        text = export_config(scenario_from_dict({**BASE, "model": model, "framework": "megatron"}), "megatron")
+        return {line.strip().rstrip("\\").strip() for line in text.splitlines() if line.strip().startswith("--")}
+
+    gpt3 = flags("nemo-gpt3-5b")
+    assert {"--normalization LayerNorm", "--position-embedding-type learned_absolute"} <= gpt3
+    assert not {"--swiglu", "--disable-bias-linear", "--group-query-attention"} & gpt3
+    nemotron = flags("nemotron-3-8b")
+    assert {"--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5", "--position-embedding-type rope",
+            "--disable-bias-linear", "--normalization LayerNorm"} <= nemotron and "--swiglu" not in nemotron
+    assert {"--swiglu", "--normalization RMSNorm", "--position-embedding-type rope", "--disable-bias-linear",
+            "--group-query-attention"} <= flags("llama-3.1-8b")
+    with pytest.raises(ExportError) as info:
+        flags("nemotron-3-nano-30b-a3b")
+    assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("precision", ["fp8", "nvfp4"])
+def test_an_fp8_or_nvfp4_plan_exports_bf16_where_the_format_has_no_fp8_setting(precision: str) -> None:
+    """The weights and everything outside the fp8 / NVFP4 GEMMs stay in bf16 (the estimate counts them as mixed-bf16:
+    bf16 weights and fp32 master weights), but the DeepSpeed and HF-style exports wrote fp32 (bf16 off), a config
+    with twice the weights' memory; they now state bf16, read back as mixed-bf16 with the same states."""
+    data = {**BASE, "precision": precision, "framework": "megatron", "gpu": "b200"}
+    s = scenario_from_dict(data)
+    ds = json.loads(export_config(s, "deepspeed"))
+    assert ds["bf16"]["enabled"] and not ds["fp16"]["enabled"]
+    # accelerate has fp8 mixed precision of its own (Transformer Engine / torchao), no fp4
+    assert f"mixed_precision: {'fp8' if precision == 'fp8' else 'bf16'}" in export_config(s, "accelerate")
+    assert "bf16: true" in export_config(s, "axolotl")
+    back = import_texts([("ds_config.json", export_config(s, "deepspeed"))]).scenario
+    assert back["precision"] == "mixed-bf16"
+
+
+def test_accelerate_states_the_stage_a_distributed_optimizer_shards_at():
+    """A Megatron plan with --use-distributed-optimizer shards as ZeRO-1 whatever zero_stage reads
+    (Scenario.effective_zero; the DeepSpeed export already wrote that stage): accelerate's deepspeed_config wrote
+    zero_stage 0."""
+    s = scenario_from_dict({**BASE, "framework": "megatron", "distributed_optimizer": True, "tp": 2})
+    assert s.zero_stage == 0 and s.effective_zero == 1
+    assert "zero_stage: 1" in export_config(s, "accelerate")

@@ -62,3 +62,22 @@ def test_a_layout_change_that_leaves_the_group_dividing_no_more_lowers_it_in_the
     win.undo_action.trigger()
     win.undo_action.trigger()
     assert (state.scenario.dp_shard, state.scenario.world_size) == (8, 24)
+
+
+def test_a_group_where_nothing_is_sharded_stays_shown_and_says_it_has_no_effect(qtbot, tmp_path):
+    """dp_shard 4 with plain data parallelism changes no figure (the engine's own estimate and step time equal the
+    scenario's without it), so the estimate says it has no effect, and the row stays shown with that sentence, in the
+    warning colour, to be reset in one undo step; sharding again hides the mark."""
+    plain = {**FSDP_16, "fsdp": False, "zero_stage": 0, "framework": "pytorch"}
+    s, without = scenario_from_dict({**plain, "dp_shard": 4}), scenario_from_dict(plain)
+    assert estimate(s).total_bytes == estimate(without).total_bytes
+    assert step_time(s).step_seconds == step_time(without).step_seconds
+    assert any("dp_shard 4 has no effect" in str(w) for w in estimate(s).warnings)
+    assert not any("dp_shard" in str(w) for w in estimate(without).warnings)
+    win = window_from(qtbot, tmp_path, {**plain, "dp_shard": 4})
+    combo, state = win.setup_panel.shard_group_row.combo, win.state
+    assert combo.isVisibleTo(win) and "no effect" in combo.toolTip()
+    combo.setCurrentIndex(combo.findData(0))
+    assert state.scenario.dp_shard == 0 and not combo.isVisibleTo(win)
+    win.undo_action.trigger()
+    assert state.scenario.dp_shard == 4 and combo.isVisibleTo(win)

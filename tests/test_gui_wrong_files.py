@@ -109,3 +109,30 @@ def test_an_error_shows_a_file_name_or_key_escaped_and_short():
     text = tr_error(ScenarioError("x" * 500, "is not a scenario key."))
     assert len(text) < 160 and "…" in text
     assert tr_error(ScenarioError("micro_batch", "must be at least 1, not {v}.\nSecond line.", v=0)).count("\n") == 1
+
+
+def test_a_rule_only_the_estimate_checks_is_shown_as_its_sentence_not_its_class(qtbot, tmp_path, monkeypatch):
+    """A file that validates but whose estimate refuses it (a PlannerError raised mid-way, as Nemotron 3 Nano's Mamba
+    tensor-parallel check was before engine/scenario/consistency.py took it) opens on the default scenario with the
+    estimate's own sentence, where the window showed '(ModelConfigError)'."""
+    from engine import ModelConfigError
+    from engine.messages import QT_TRANSLATE_NOOP
+    from gui import app
+
+    real, calls = app.AppState, []
+
+    def first_fails(scenario):
+        calls.append(scenario)
+        if len(calls) == 1:
+            raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "This hybrid config uses LatentMoE or multi-token "
+                                                               "prediction, which are not counted yet."))
+        return real(scenario)
+
+    monkeypatch.setattr(app, "AppState", first_fails)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"name": "mine", "model": "llama-3.1-8b"}))
+    win, error = app.build_window(str(path))
+    qtbot.addWidget(win)
+    assert error == ("mine could not be estimated: This hybrid config uses LatentMoE or multi-token prediction, "
+                     "which are not counted yet. The default scenario is shown.")
+    assert "ModelConfigError" not in error

@@ -129,3 +129,17 @@ def test_throughput_search_recomputes_fewer_layers_where_they_fit():
     every = p.scenario.replace(recompute_num_layers=0)
     assert p.fits and p.time.tokens_per_second > step_time(every).tokens_per_second
     assert not estimate(p.scenario.replace(recompute_num_layers=p.scenario.recompute_num_layers - 1)).fits
+
+
+def test_the_rebuilt_component_says_a_whole_uniform_group_where_it_holds_one():
+    """Under uniform with N = 4 the backward rebuilds 4 layers at once, and the 'Recomputed layer' component holds 4
+    one-layer units (its bytes against every layer its own checkpoint, N = 0): its formula says so, where it read 'one
+    layer's activations', and the saved activations' formula ends its sentence. Block and N = 0 keep the one-layer
+    text."""
+    _, one = _activations(recompute_num_layers=0)
+    _, group = _activations(recompute_num_layers=4, recompute_method="uniform")
+    assert group.peak_bytes == pytest.approx(4 * one.peak_bytes)
+    assert "uniform group" in str(group.formula) and "one layer" in str(one.formula)
+    e = estimate(scenario_from_dict({**BASE, "recompute_num_layers": 4, "recompute_method": "uniform"}))
+    acts = next(c for c in e.stages[0].components if c.key == "activations")
+    assert str(acts.formula).endswith("the backward rebuilds one whole group at once")

@@ -131,3 +131,62 @@ def test_a_fork_script_and_a_torchtitan_config_import_as_zbv():
     toml = (Path(__file__).parent / "data" / "configs" / "torchtitan" / "deepseek_v3_16b.toml").read_text()
     titan = import_texts([("deepseek_v3_16b.toml", toml.replace('"Interleaved1F1B"', '"ZBVZeroBubble"'))]).scenario
     assert titan["pp_schedule"] == "zbv" and titan["vpp"] == 2
+
+
+def test_a_torchtitan_schedule_it_maps_is_not_also_listed_as_not_used():
+    """pipeline_parallel_schedule 1F1B / Interleaved1F1B / ZBVZeroBubble are read as pp_schedule; only a schedule the
+    planner has no value for (InterleavedZeroBubble) is listed as not used. Before, every mapped one but ZBV was both
+    mapped and 'not modelled yet'."""
+    from engine.configs.importing import import_texts
+
+    toml = (Path(__file__).parent / "data" / "configs" / "torchtitan" / "deepseek_v3_16b.toml").read_text()
+    for name, value in (("1F1B", "1f1b"), ("Interleaved1F1B", "interleaved-1f1b"), ("ZBVZeroBubble", "zbv"),
+                        ("InterleavedZeroBubble", None)):
+        got = import_texts([("t.toml", toml.replace('"Interleaved1F1B"', f'"{name}"'))])
+        skipped = [u for u in got.unmapped if "pipeline_parallel_schedule" in u.key]
+        assert got.scenario.get("pp_schedule") == value and bool(skipped) == (value is None), name
+
+
+def test_zbv_on_layers_its_chunks_do_not_split_is_one_sentence_and_a_marked_schedule(qtbot, tmp_path):
+    """The Zero Bubble fork asserts ZB-V's layers divisible by pp and even a stage (megatron/arguments.py lines
+    193-198 at f68d3879) after --allow-padding-num-layers rounds them up to a multiple of pp (lines 152-161):
+    Gemma 2 9B's 42 layers at pp 4 (11 a stage padded) and Llama's 32 at pp 3 (11) ran silently as an uneven split;
+    the estimate now says so in one sentence, Make it fit proposes the fork's 1F1B, and the window marks the schedule
+    list with the sentence. 32 layers at pp 4 (8 a stage) and the paper's GPT-6.2B, 30 layers at pp 16 (2 a stage
+    padded: arXiv:2401.10241's published rows, tests/test_framework_runs.py) say nothing."""
+    import json
+
+    from engine import estimate
+    from engine.scenario.runnable import runnable_layouts
+    from gui.app import build_window
+
+    base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "megatron-zb",
+            "pp_schedule": "zbv", "vpp": 2, "grad_accum": 8}
+    for model, pp, warned in (("gemma-2-9b", 4, True), ("llama-3.1-8b", 3, True), ("llama-3.1-8b", 4, False),
+                              ("llama-3.1-8b", 16, False)):
+        s = scenario_from_dict({**base, "model": model, "pp": pp, "gpus_per_node": pp * 2})
+        sentences = [str(w) for w in estimate(s).warnings if "ZB-V only with" in str(w)]
+        assert len(sentences) == int(warned), (model, pp)
+        if warned:
+            assert any(lay.changes.get("pp_schedule") == "1f1b" for lay in runnable_layouts(s))
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**base, "model": "gemma-2-9b", "pp": 4}))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    assert "ZB-V only with" in win.setup_panel.limits.schedule.toolTip()
+
+
+def test_a_zbv_export_pads_layers_that_pp_does_not_divide():
+    """Qwen3-0.6B's 28 layers at pp 8: the fork runs them as 32 (4 a stage, even) only with --allow-padding-num-layers
+    (megatron/arguments.py lines 152-161 and 193-194 at f68d3879), so the export writes it; 32 layers at pp 4 need
+    none. Neither is warned about."""
+    from engine import estimate
+    from engine.configs import export_config
+
+    base = {"gpu": "h100-sxm-80gb", "framework": "megatron-zb", "pp_schedule": "zbv", "vpp": 2, "grad_accum": 8}
+    padded = scenario_from_dict({**base, "model": "qwen3-0.6b", "pp": 8, "gpus_per_node": 8})
+    even = scenario_from_dict({**base, "model": "llama-3.1-8b", "pp": 4, "gpus_per_node": 4})
+    assert "--allow-padding-num-layers" in export_config(padded, "megatron")
+    assert "--allow-padding-num-layers" not in export_config(even, "megatron")
+    assert not any("ZB-V only with" in str(w) for s in (padded, even) for w in estimate(s).warnings)

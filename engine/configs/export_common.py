@@ -35,6 +35,11 @@ def model_name(s: Scenario) -> str:
 
 
 def half_precision(s: Scenario) -> str | None:
+    """The 16-bit format of s's training, None for fp32. An fp8 or NVFP4 run keeps its weights and everything outside
+    the low-precision GEMMs in bf16 (Megatron's --bf16 beside --fp8-format / --fp4-format, export_native.py; the
+    memory model's mixed-bf16 bytes), so a config without fp8 / fp4 settings states bf16, not fp32."""
+    if s.precision in ("fp8", "nvfp4"):
+        return "bf16"
     return "bf16" if "bf16" in s.precision else "fp16" if "fp16" in s.precision else None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
@@ -87,9 +88,13 @@ def torchtitan_config(s: Scenario) -> str:
             name=model_name(s),
         )
     other = s.tp * s.pp * s.cp
-    shard = s.world_size // other if s.fsdp else 1
-    replicate = 1 if s.fsdp else s.world_size // other
-    if s.fsdp and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
+    # torchtitan shards only with FSDP2, so ZeRO-3 (zero_stage 3 without the fsdp key, as examples/qwen3-30b-a3b-8x-h100
+    # .json states it) is that FSDP: the estimate shards it so (Scenario.effective_zero), and a replicate-only mesh
+    # would keep a whole copy of the states on every GPU
+    sharded = s.effective_zero == 3
+    shard = s.world_size // other if sharded else 1
+    replicate = 1 if sharded else s.world_size // other
+    if sharded and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
         shard, replicate = hsdp_degrees(s)
     lines = [
         header(s, "torchtitan"),
@@ -108,6 +113,7 @@ def torchtitan_config(s: Scenario) -> str:
         f"tensor_parallel_degree = {s.tp}",
         f"pipeline_parallel_degree = {s.pp}",
         f"context_parallel_degree = {s.cp}",
+        *_pipeline_schedule(s),
         "",
         "[activation_checkpoint]",
         *_activation_checkpoint(s),
@@ -133,7 +139,7 @@ def megatron_args(s: Scenario) -> str:
     ]
     if s.vpp > 1 and s.pp_schedule != "zbv":  # the fork's --zero-bubble-v-schedule sets two chunks itself
         args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
-    flags = ["--zero-bubble-v-schedule"] if s.pp > 1 and s.pp_schedule == "zbv" else []
+    flags = _zbv_flags(s, spec.layers)
     if s.pp > 1 and s.pp_schedule in ("zb-h1", "zb-2p"):  # the Zero Bubble fork's flags (configs/megatron.py reads them)
         flags.append("--enable-zero-bubble")
         args.append(("--zero-bubble-max-pending-backward", s.pp * (2 if s.pp_schedule == "zb-2p" else 1)))
@@ -172,13 +178,7 @@ def megatron_args(s: Scenario) -> str:
         ("--max-position-embeddings", spec.max_position or s.seq_len),
         ("--vocab-size", spec.vocab),
     ]
-    mflags = [
-        "--group-query-attention",
-        "--swiglu",
-        "--normalization RMSNorm",
-        "--position-embedding-type rope",
-        "--disable-bias-linear",
-    ]
+    mflags = _model_flags(spec)
     if not spec.tied_embeddings:
         mflags.append("--untie-embeddings-and-output-weights")
     if spec.n_experts:
@@ -199,6 +199,55 @@ def megatron_args(s: Scenario) -> str:
     body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+# Nemotron-3 / Nemotron-4 (model_type nemotron) as Megatron-LM spells them: NVIDIA/Megatron-LM at d98e8a64
+# examples/mamba/run_text_gen_server_8b_gpt3.sh lines 24-38 (Nemotron-3 8B's shape), engine/models/nemotron_family.py
+_NEMOTRON_FLAGS = ["--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5"]
+
+
+def _model_flags(spec: ModelSpec) -> list[str]:
+    """Megatron's flags for the model's layer: Llama-style (SwiGLU, RMSNorm, RoPE, no biases) for a gated MLP, as
+    before; for a plain MLP the layer it has (LayerNorm where its norms have a bias, RoPE or learned absolute
+    positions, biases kept where it has them, Megatron's GELU by default: NeMo's GPT-3; squared ReLU, LayerNorm1p
+    and half rotary for Nemotron-3 / 4), where every model was written as a Llama. A hybrid Mamba-2 or gated
+    DeltaNet stack is refused: these flags build a transformer."""
+    if spec.block_kinds or "linear" in spec.kinds:
+        raise ExportError(QT_TRANSLATE_NOOP(
+            "engine", "The Megatron export writes a transformer's flags, and {name} has Mamba-2 or gated DeltaNet "
+                      "layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings."),
+            name=spec.name)
+    if spec.mlp_gated:
+        return ["--group-query-attention", "--swiglu", "--normalization RMSNorm", "--position-embedding-type rope",
+                "--disable-bias-linear"]
+    flags = ["--group-query-attention"] if spec.kv_heads < spec.heads else []
+    flags += [f"--normalization {'LayerNorm' if spec.norm_bias else 'RMSNorm'}",
+              f"--position-embedding-type {'rope' if spec.rope else 'learned_absolute'}"]
+    if not (spec.qkv_bias or spec.o_bias or spec.mlp_bias):
+        flags.append("--disable-bias-linear")
+    return flags + (_NEMOTRON_FLAGS if spec.model_type == "nemotron" else [])
+
+
+def _zbv_flags(s: Scenario, layers: int) -> list[str]:
+    """The Zero Bubble fork's ZB-V flag, and its layer padding where pp does not divide the layers (the fork asserts
+    ZB-V's layers divisible by pp unless --allow-padding-num-layers pads them: f68d3879 megatron/arguments.py lines
+    152-161 and 193-194)."""
+    if s.pp <= 1 or s.pp_schedule != "zbv":
+        return []
+    return ["--zero-bubble-v-schedule", *(["--allow-padding-num-layers"] if layers % s.pp else [])]
+
+
+# the planner's schedules torchtitan names (torch.distributed.pipelining get_schedule_class; configs/torchtitan.py
+# reads the same names back); zb-h1 / zb-2p are the Zero Bubble fork's, with no torchtitan name
+_TORCHTITAN_SCHEDULES = {"1f1b": "1F1B", "gpipe": "GPipe", "interleaved-1f1b": "Interleaved1F1B", "zbv": "ZBVZeroBubble"}
+
+
+def _pipeline_schedule(s: Scenario) -> list[str]:
+    """[parallelism] pipeline_parallel_schedule where there is a pipeline and torchtitan has the schedule: without
+    it torchtitan runs its default, "1F1B" (pytorch/torchtitan at b5bcd76c torchtitan/config/configs.py line 216), and
+    a zbv plan's V of two stages a rank would be lost."""
+    name = _TORCHTITAN_SCHEDULES.get(s.pp_schedule)
+    return [f'pipeline_parallel_schedule = "{name}"'] if s.pp > 1 and name else []
 
 
 def _activation_checkpoint(s: Scenario) -> list[str]:

@@ -94,7 +94,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "attention",
     ),
     "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node",
-                   "dp_shard"),
+                   "dp_shard", "pp_schedule"),
     "megatron": (
         "gpus_per_node",
         "nodes",
@@ -167,7 +167,8 @@ def _deepspeed(s: Scenario) -> str:
     else:
         zero["reduce_bucket_size"] = s.reduce_bucket_size
         zero["allgather_bucket_size"] = s.allgather_bucket_size
-    half = half_precision(s) if s.precision.startswith("mixed") or s.precision in ("bf16", "fp16") else None
+    half = half_precision(s) if s.precision.startswith("mixed") or s.precision in ("bf16", "fp16", "fp8", "nvfp4") \
+        else None
     data: dict[str, Any] = {
         "_comment": header(s, "deepspeed", "").replace("\n", " ").strip(),
         "train_micro_batch_size_per_gpu": s.micro_batch,
@@ -189,9 +190,13 @@ def _accelerate(s: Scenario) -> str:
         "mixed_precision": mp,
     }
     if s.effective_zero and not s.fsdp:
+        if s.dp_shard:  # accelerate's deepspeed_config keys have no mics_shard_size: the group would be lost
+            raise ExportError(QT_TRANSLATE_NOOP(
+                "engine", "accelerate's DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export "
+                          "to deepspeed and give accelerate that file as deepspeed_config_file."), group=s.dp_shard)
         data["distributed_type"] = "DEEPSPEED"
         data["deepspeed_config"] = {
-            "zero_stage": s.zero_stage,
+            "zero_stage": s.effective_zero,  # Megatron's distributed optimizer is ZeRO-1 whatever zero_stage reads
             "gradient_accumulation_steps": s.grad_accum,
             "offload_optimizer_device": "cpu" if s.offload != "none" else "none",
             "offload_param_device": "cpu" if s.offload == "optimizer+params" else "none",

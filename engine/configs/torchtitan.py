@@ -151,8 +151,8 @@ def _read_parallel_options(c: Collector, par: dict[str, Any]) -> None:
         value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b", "zbvzerobubble": "zbv"}.get(sched)
         if value:
             c.set("pp_schedule", value, "parallelism.pipeline_parallel_schedule")
-        if value == "zbv":
-            c.set("vpp", 2, "parallelism.pipeline_parallel_schedule")
+            if value == "zbv":
+                c.set("vpp", 2, "parallelism.pipeline_parallel_schedule")
         else:
             c.skip(
                 "parallelism.pipeline_parallel_schedule",

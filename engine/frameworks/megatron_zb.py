@@ -48,7 +48,8 @@ _SOURCES = (
 SHARD_GROUPS = ShardGroups((), f"{_FORK} megatron/arguments.py line 1203 --use-distributed-optimizer shards over the "
                                "whole data-parallel group: no --num-distributed-optimizer-instances there")
 PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=("none",), sources=_SOURCES,
-                                  schedule_max_zero=tuple((z, 0) for z in ZERO_BUBBLE_SCHEDULES)), SHARD_GROUPS)
+                                  schedule_max_zero=tuple((z, 0) for z in ZERO_BUBBLE_SCHEDULES),
+                                  v_even_chunks=True), SHARD_GROUPS)  # lines 193-198: "zero bubble's other checks"
 
 
 def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:

@@ -72,6 +72,9 @@ class Parallelism:
     # pipeline schedule -> the deepest sharding (ALL_STAGES' meaning) it runs with that schedule, where shallower than
     # max_zero_with_pp (the Zero Bubble fork's zero-bubble schedules run plain data parallelism only: its row)
     schedule_max_zero: tuple[tuple[str, int], ...] = ()
+    # ZB-V runs only with an even number of layers a stage (the Zero Bubble fork asserts it after padding the layers
+    # to a multiple of pp: its row); False: not read, any split allowed (the split is then uneven)
+    v_even_chunks: bool = False
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""

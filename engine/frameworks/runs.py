@@ -29,6 +29,12 @@ class Runs:
     # full checkpointing of only some layers (scenario keys recompute_num_layers, recompute_method: engine/scenario/
     # recompute_layers.py): the methods it runs, "block" (the first or every n-th layers) and "uniform" (groups)
     recompute_methods: tuple[str, ...] = ("block", "uniform")
+    # the fp8 scaling recipes it has (scenario key fp8_recipe, with precision fp8); () : not read, every one allowed
+    fp8_recipes: tuple[str, ...] = ()
+
+    def runs_fp8_recipe(self, precision: str, fp8_recipe: str) -> bool:
+        """Whether it runs the fp8 recipe (its own default, "auto", always; any recipe where it trains no fp8)."""
+        return precision != "fp8" or fp8_recipe == "auto" or not self.fp8_recipes or fp8_recipe in self.fp8_recipes
 
     def cannot_run(self, checkpointing: str, method: str, gpus: int) -> tuple[str, ...]:
         """The settings it cannot run, by name: "checkpointing", "method" (a method it lacks, or one it runs on a
@@ -120,8 +126,11 @@ _MEGATRON_RECOMPUTE = ("recompute layers", "NVIDIA/Megatron-LM at d98e8a64ddf3 m
                        "157-183: --recompute-method uniform (groups of --recompute-num-layers layers, each one "
                        "checkpoint) or block (the first --recompute-num-layers layers of each chunk); "
                        "transformer_config.py lines 543-555")
-MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",), sources=(
+MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",),
+                fp8_recipes=("delayed", "tensorwise", "mxfp8", "blockwise"), sources=(
     ("checkpointing", _MEGATRON_SELECTIVE), _MEGATRON_RECOMPUTE,
+    ("fp8 recipes", "NVIDIA/Megatron-LM at d98e8a64ddf3 megatron/core/enums.py lines 12-19: Fp8Recipe delayed, "
+     "tensorwise, mxfp8, blockwise (and custom, a user's own); torchao's rowwise recipes are not Transformer Engine's"),
     ("methods", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b has no QLoRA (src/megatron/bridge/peft: LoRA, canonical "
      "LoRA, DoRA; models/README.md line 314 lists 'PEFT model support (LoRA, QLoRA)' under Future Enhancements)"),
 ))

@@ -140,7 +140,8 @@ def _some_layers_recomputed(k: ActivationKeys, signatures: dict[tuple, int], per
     inputs = plan.checkpoints * (active_layers / layer_count if layer_count else 0.0)
     saved = inputs * boundary * in_flight
     return saved, (f"{plan.checkpoints} checkpoints of up to {plan.rebuilt_at_once} layers (recompute_method "
-                   f"{k.recompute_method}) x input x micro-batches in flight; the backward rebuilds one whole"), \
+                   f"{k.recompute_method}) x input x micro-batches in flight; the backward rebuilds one whole group "
+                   "at once"), \
         one_layer * plan.rebuilt_at_once, boundary
 
 

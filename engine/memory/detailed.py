@@ -172,7 +172,9 @@ def stage_components(
     comps += head.components
     if (mtp := trained_mtp_layers(s, spec)) and stage == mtp_stage(s, spec.layers):  # Megatron trains its MTP layers
         comps.append(mtp_component(spec, mtp, ctx, s.ep, head.head_bytes / in_flight, head.loss_saved_bytes))
-    comps += _backward_transients(scratch, recompute, head.loss_wins)
+    # Megatron's uniform method rebuilds a whole group of recompute_num_layers layers at once (recompute_layers.py)
+    grouped = s.checkpointing == "full" and s.recompute_method == "uniform" and s.recompute_num_layers > 1
+    comps += _backward_transients(scratch, recompute, head.loss_wins, grouped)
     comps += states.autocast_cache
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
         comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
@@ -254,9 +256,11 @@ def _head_components(vocab: int, tokens: float, cross_entropy: str, head: float,
 
 
 @lru_cache(maxsize=4096, typed=True)  # a repeated estimate builds the same two components (typed: 1 and 1.0 print apart)
-def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> tuple[Component, ...]:
-    """One layer's backward scratch and, when checkpointed, the layer rebuilt for it (both under the loss's spike
-    at the backward moment when the loss wins)."""
+def _backward_transients(scratch: float, recompute: float, loss_wins: bool,
+                         grouped: bool = False) -> tuple[Component, ...]:
+    """One layer's backward scratch and, when checkpointed, the layer rebuilt for it, or the group of layers rebuilt
+    at once (grouped: recompute_method uniform) (both under the loss's spike at the backward moment when the loss
+    wins)."""
     comps = [Component(
         "backward_scratch",
         QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
@@ -271,6 +275,8 @@ def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> t
                 QT_TRANSLATE_NOOP("engine", "Recomputed layer (checkpointing)"),
                 "activations",
                 Moments(0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
+                QT_TRANSLATE_NOOP("engine", "the activations of one uniform group of recompute_num_layers layers, "
+                                            "rebuilt at once during backward") if grouped else
                 QT_TRANSLATE_NOOP("engine", "one layer's activations rebuilt during backward"),
                 per_layer_bytes=round(recompute),
             )

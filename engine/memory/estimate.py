@@ -8,12 +8,15 @@ from functools import lru_cache
 from ..frameworks.allocator import reserved_gap_bytes
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
+from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 from ..models.presets import get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
+from ..scenario.recompute_layers import unused_recompute_layers
+from ..scenario.shard_group import unused_shard_group
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_peak
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
@@ -168,6 +171,7 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
+    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s)) if m is not None]  # keys that change nothing
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out
@@ -292,9 +296,18 @@ def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: i
     gpt-oss, Mistral) and chunked (Llama 4) layers keep at most window/chunk tokens. Gated DeltaNet layers
     (Qwen3-Next) keep a fixed recurrent state (k_dim x v_dim per value head, fp32 in transformers) and the
     causal-conv tail (kernel-1 inputs), whatever the length. Attention sinks are per-head parameters, not cache.
+    A hybrid stack (Nemotron-H / Nemotron 3) caches keys and values in its attention blocks only, a Mamba-2 block
+    its fixed conv + SSM state (models/cache_kinds.py, the serving model's figures at tp 1, in the cache's element
+    size), an MLP or MoE block nothing.
     """
-    out = []
-    for kind in spec.kinds:
+    out: list[float] = []
+    for kind in layer_cache_kinds(spec):
+        if kind == NO_CACHE:
+            out.append(0.0)
+            continue
+        if kind == "linear" and spec.mamba is not None:
+            out.append(batch * mamba2_state_bytes(spec, 1, dtype_bytes))
+            continue
         if kind == "linear":
             conv_dim = 2 * spec.linear_key_dim + spec.linear_value_dim
             state = spec.linear_v_heads * spec.linear_k_dim * spec.linear_v_dim * 4

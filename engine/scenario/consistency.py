@@ -65,6 +65,14 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
             heads=spec.heads,
             tp=s.tp,
         )
+    mamba = spec.mamba  # a hybrid stack's Mamba-2 mixer: Megatron-Core splits its heads and groups over tp in training
+    if mamba is not None and s.workload != "inference" and (mamba.heads % s.tp or mamba.groups % s.tp):
+        raise ConsistencyError(  # (mamba_mixer.py lines 262-271, as models/mamba2.py check_tp); the estimate raised it
+            "tp",  # mid-way before, unnamed and after a file had loaded
+            QT_TRANSLATE_NOOP("engine", "Tensor-parallel size {tp} must divide the model's {heads} Mamba heads and "
+                                        "its {groups} Mamba groups."),
+            tp=s.tp, heads=mamba.heads, groups=mamba.groups,
+        )
     if spec.kv_heads % s.tp and s.tp % spec.kv_heads:
         raise ConsistencyError(
             "tp",

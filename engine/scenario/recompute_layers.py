@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+
 
 class RecomputeLayers(NamedTuple):
     recomputed: int  # layers run again in backward
@@ -52,3 +54,15 @@ def recompute_layers(s: Any, layers: int, chunks: int | None = None) -> Recomput
 def partial_recompute(s: Any) -> bool:
     """Whether full checkpointing leaves some layers of a stage un-recomputed (block with N set)."""
     return s.checkpointing == "full" and s.recompute_num_layers > 0 and s.recompute_method == "block"
+
+
+def unused_recompute_layers(s: Any) -> Message | None:
+    """The sentence for recompute_num_layers set where checkpointing is not full: Megatron reads it with full
+    granularity only and refuses it with selective (NVIDIA/Megatron-LM at d98e8a64 megatron/core/transformer/
+    transformer_config.py lines 1926-1932), and recompute_layers above ignores it, so it changes nothing; None where
+    it counts or is 0. The estimate lists it; the window's row shows it."""
+    if not s.recompute_num_layers or s.checkpointing == "full":
+        return None
+    return message(QT_TRANSLATE_NOOP("engine", "recompute_num_layers {n} counts with full checkpointing only: with "
+                                               "checkpointing \"{checkpointing}\" it has no effect."),
+                   n=s.recompute_num_layers, checkpointing=s.checkpointing)

@@ -104,6 +104,10 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(_runs_fix(s, name))
         elif name == "recompute_method":  # every layer recomputed, each its own checkpoint: what "full" runs anywhere
             fix.update(recompute_num_layers=0)
+        elif name == "fp8_recipe":  # a recipe it has no code for: its own default
+            fix.update(fp8_recipe="auto")
+        elif name == "zbv_layers":  # layers that do not split into its V's chunks: its 1F1B, one chunk a rank
+            fix.update(pp_schedule="1f1b", vpp=1)
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs

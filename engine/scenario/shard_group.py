@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ConsistencyError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 
 ALL_RANKS = 0  # dp_shard's default: one group of every data-parallel x context-parallel rank
 
@@ -63,3 +63,14 @@ def check_shard_group(s: Any) -> None:
                                         "context-parallel ranks and be at least 2, or 0 for all of them."),
             group=s.dp_shard, ranks=ranks,
         )
+
+
+def unused_shard_group(s: Any) -> Message | None:
+    """The sentence for a shard group (dp_shard) that nothing forms, where the scenario shards nothing (no ZeRO stage,
+    no FSDP, no distributed optimizer: Scenario.effective_zero 0) and so trains as it would without it; None where the
+    group counts, or is the default, or s is served. The estimate lists it; the window's row shows it."""
+    if not s.dp_shard or s.effective_zero or s.workload == "inference":
+        return None
+    return message(QT_TRANSLATE_NOOP("engine", "dp_shard {group} has no effect: nothing is sharded (no ZeRO stage, no "
+                                               "FSDP, no distributed optimizer), so there is no shard group to form."),
+                   group=s.dp_shard)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models.architecture import ModelSpec
+from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 
 # bytes per cached element of each KV cache dtype; llama.cpp's quantised caches are ggml blocks of 32 elements
 # (block_q8_0: fp16 scale + 32 int8 = 34 bytes; block_q4_0: fp16 scale + 16 bytes = 18; ggml/src/ggml-common.h)
@@ -61,33 +62,6 @@ def _attention_token_bytes(spec: ModelSpec, tp: int, element_bytes: float) -> tu
     if spec.attention == "mla":  # latent + shared RoPE key, one "head", on every rank
         return "mla", (spec.kv_lora_rank + spec.qk_rope_dim) * element_bytes
     return "", 2 * kv_heads_per_gpu(spec, tp) * spec.head_dim * element_bytes
-
-
-NO_CACHE = "none"  # a hybrid stack's MLP or MoE block
-
-
-def layer_cache_kinds(spec: ModelSpec) -> tuple[str, ...]:
-    """Each layer's cache kind (NO_CACHE for a layer that caches nothing, so positions stay the layers'): a hybrid
-    stack (ModelSpec.block_kinds, models/hybrid_blocks.py) caches keys and values in its attention blocks, a fixed
-    state in its Mamba-2 blocks and nothing in its MLP / MoE blocks (vLLM's NemotronH model registers an Attention
-    layer only for its '*' blocks and a MambaMixer2 for its 'M' blocks); any other model one kind per layer
-    (ModelSpec.kinds)."""
-    if not spec.block_kinds:
-        return spec.kinds
-    return tuple({"mamba": "linear", "attention": "full"}.get(b, NO_CACHE) for b in spec.block_kinds)
-
-
-def mamba2_state_bytes(spec: ModelSpec, tp: int, state_element_bytes: float) -> float:
-    """Mamba-2 state of one sequence in one block on one GPU, as vLLM shapes it (MambaStateShapeCalculator.
-    mamba2_state_shape, vllm/model_executor/layers/mamba/mamba_utils.py in the stored copies of vLLM): the conv tail
-    (kernel - 1) x conv_dim / tp, conv_dim = d_inner + 2 x groups x state with the groups padded to a multiple of tp
-    where tp does not divide them (extra_groups_for_head_shards), and the SSM state heads / tp x head_dim x state."""
-    m = spec.mamba
-    assert m is not None
-    tp = max(1, tp)
-    groups = m.groups + (0 if m.groups % tp == 0 else tp - m.groups)
-    conv = (m.conv_kernel - 1) * (m.d_inner + 2 * groups * m.state) / tp
-    return (conv + m.heads / tp * m.head_dim * m.state) * state_element_bytes
 
 
 def linear_state_bytes(spec: ModelSpec, tp: int, state_element_bytes: float) -> float:

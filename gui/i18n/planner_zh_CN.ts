@@ -5,6 +5,11 @@
     <name>Actions</name>
     <message>
         <location filename="../app.py" line="58"/>
+        <source>%1 could not be estimated: %2 The default scenario is shown.</source>
+        <translation>无法估算 %1：%2 现显示默认场景。</translation>
+    </message>
+    <message>
+        <location filename="../app.py" line="58"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
@@ -1365,8 +1370,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="159"/>
-        <source>fp8 compute (Transformer Engine)</source>
-        <translation>fp8 计算（Transformer Engine）</translation>
+        <source>fp8 compute (Transformer Engine, torchao)</source>
+        <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
         <location filename="../words.py" line="161"/>
@@ -2859,6 +2864,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
+        <location filename="../megatron_rows.py" line="100"/>
+        <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
+        <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
+    </message>
+    <message>
         <location filename="../megatron_rows.py" line="95"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
@@ -2995,6 +3005,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../pickers.py" line="268"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="288"/>
+        <source>; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE</source>
+        <translation>；块：%(m)d 个 Mamba-2、%(a)d 个注意力、%(f)d 个 MLP / MoE</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="292"/>
+        <source>; %(n)d of them gated DeltaNet (linear attention)</source>
+        <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
     </message>
     <message>
         <location filename="../pickers.py" line="271"/>
@@ -4129,8 +4149,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="113"/>
-        <source>fp8 compute (Transformer Engine)</source>
-        <translation>fp8 计算（Transformer Engine）</translation>
+        <source>fp8 compute (Transformer Engine, torchao)</source>
+        <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="114"/>
@@ -5721,6 +5741,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
+        <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/detailed.py" line="325"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
@@ -6248,6 +6273,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} Mamba heads and its {groups} Mamba groups.</source>
+        <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个 Mamba 头及其 {groups} 个 Mamba 组。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="71"/>
@@ -7143,6 +7173,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/exporting.py" line="193"/>
+        <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
+        <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/export_native.py" line="26"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
@@ -7156,6 +7191,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/export_native.py" line="86"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_native.py" line="216"/>
+        <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
+        <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/step_result.py" line="17"/>
@@ -10221,6 +10261,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
+        <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="77"/>
+        <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
+        <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/framework_support.py" line="78"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
@@ -10316,6 +10366,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分片组大小 {group} 必须整除 {ranks} 个数据并行 × 上下文并行 rank，且至少为 2；或设为 0 表示全部 rank。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/shard_group.py" line="74"/>
+        <source>dp_shard {group} has no effect: nothing is sharded (no ZeRO stage, no FSDP, no distributed optimizer), so there is no shard group to form.</source>
+        <translation>dp_shard {group} 不起作用：没有任何分片（没有 ZeRO 阶段、没有 FSDP、没有分布式优化器），因此无法组成分片组。</translation>
+    </message>
+    <message>
         <location filename="../../engine/models/hybrid_blocks.py" line="38"/>
         <source>hybrid_override_pattern has {n} blocks but num_hidden_layers is {layers}.</source>
         <translation>hybrid_override_pattern 有 {n} 个块，但 num_hidden_layers 为 {layers}。</translation>
@@ -10334,6 +10389,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/models/mamba2.py" line="182"/>
         <source>This hybrid config uses LatentMoE or multi-token prediction, which are not counted yet.</source>
         <translation>此混合模型配置使用了 LatentMoE 或多 token 预测，目前尚不能计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/recompute_layers.py" line="66"/>
+        <source>recompute_num_layers {n} counts with full checkpointing only: with checkpointing &quot;{checkpointing}&quot; it has no effect.</source>
+        <translation>recompute_num_layers {n} 仅在完整激活检查点下生效：激活检查点为“{checkpointing}”时不起作用。</translation>
     </message>
 </context>
 <context>
