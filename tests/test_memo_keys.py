@@ -106,8 +106,8 @@ def test_whole_model_params_read_no_key_they_ignore(data: dict) -> None:
 
 
 def test_every_memo_table_is_checked_here() -> None:
-    """A new table must get its own read check in this file ("stage parts" is keyed by the scenario object itself,
-    engine/scenario/memo.py LastScenarioMemo: it ignores no key)."""
+    """A new table must get its own read check in this file ("stage parts" and "layer host" are keyed by the scenario
+    object itself, engine/scenario/memo.py LastScenarioMemo: they ignore no key)."""
     assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts",
-                                               "whole model parameters"}
-    assert all(not t.ignores for t in memo_tables() if t.name == "stage parts")
+                                               "layer host", "whole model parameters"}
+    assert all(not t.ignores for t in memo_tables() if t.name in ("stage parts", "layer host"))
