@@ -232,9 +232,10 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 
 
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
-                               index: int, layers: range, chunks: int = 1) -> _Stage:
-    """chunks: the stage's model chunks where full checkpointing recomputes N layers of each (recompute_chunks), read
-    by the caller: the table ignores vpp, which the stage's other work does not read."""
+                               index: int, layers: range) -> _Stage:
+    """The stage's work per micro-batch. The table ignores vpp, which the stage's work does not read but for the model
+    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key."""
+    chunks = recompute_chunks(s)
     key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
@@ -286,13 +287,12 @@ def step_time(s: Scenario) -> StepTime:
     prof, dt = framework_profile(s.framework), dtypes_for(s)
     rates = rates_for(s, hw, prof)
     listed = distinct_stages(s, spec)
-    chunks = recompute_chunks(s)
-    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, chunks) for i, r in listed}
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     def once(part: Callable[[_Stage], float]) -> float:  # every stage but the busiest once: the bubble's compute
         return stages_once(s, spec, listed, lambda i, r: part(timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
-            s, spec, hw, prof, rates, i, r, chunks))) - part(busiest)
+            s, spec, hw, prof, rates, i, r))) - part(busiest)
     fill = once(lambda st: st.total)
     if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
         fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
