@@ -16,7 +16,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import dtypes_for, layer_groups, stage_params
+from ..memory.states import LayerGroup, dtypes_for, layer_groups, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
@@ -128,7 +128,7 @@ class _Stage:
 
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-           layers: range, chunks: int) -> _Stage:
+           layers: range, groups: tuple[LayerGroup, ...], chunks: int) -> _Stage:
     tokens, seq = s.micro_batch * s.seq_len / s.cp, attention_tokens(s, s.attention == "eager")  # packing.py
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
@@ -143,7 +143,6 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                               else node, nccl_nvls(prof))  # the node's GPUs where TP all-reduces inside it
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = wgrad_total = 0.0
     paired: list[PairedLayers] = []
-    groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
@@ -239,7 +238,21 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
     key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, chunks))
+        st = STAGE_TIME_MEMO.put(key, _alike_stage(s, spec, hw, prof, rates, index, layers, chunks))
+    return st
+
+
+def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
+                 layers: range, chunks: int) -> _Stage:
+    """The stage's work, shared with every stage alike: a stage's place reaches its work only through its layer groups
+    (the MTP layers' among them, mtp.py), whether it is the first and whether it holds the head (DeepSeek-V3's middle
+    stages, whose dense and MoE layers distinct_stages lists one by one, are alike). Looked up where the stage's own
+    key, cheaper to build, missed."""
+    groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
+    key = STAGE_TIME_MEMO.key(s, "alike", groups, index == 0, holds_head(s, index), len(layers), chunks)
+    st = STAGE_TIME_MEMO.get(key)
+    if st is None:
+        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, groups, chunks))
     return st
 
 
