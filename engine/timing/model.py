@@ -238,7 +238,11 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
     key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        st = STAGE_TIME_MEMO.put(key, _alike_stage(s, spec, hw, prof, rates, index, layers, chunks))
+        if each_stage_listed(s, spec):  # distinct_stages lists the stages one by one: those alike share their work
+            st = _alike_stage(s, spec, hw, prof, rates, index, layers, chunks)
+        else:  # no two of the stages it lists are alike
+            st = _stage(s, spec, hw, prof, rates, index, layers, _stage_groups(s, spec, index, layers), chunks)
+        STAGE_TIME_MEMO.put(key, st)
     return st
 
 
@@ -248,7 +252,7 @@ def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any
     (the MTP layers' among them, mtp.py), whether it is the first and whether it holds the head (DeepSeek-V3's middle
     stages, whose dense and MoE layers distinct_stages lists one by one, are alike). Looked up where the stage's own
     key, cheaper to build, missed."""
-    groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
+    groups = _stage_groups(s, spec, index, layers)
     key = STAGE_TIME_MEMO.key(s, "alike", groups, index == 0, holds_head(s, index), len(layers), chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
@@ -256,10 +260,21 @@ def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any
     return st
 
 
+def _stage_groups(s: Scenario, spec: ModelSpec, index: int, layers: range) -> tuple[LayerGroup, ...]:
+    """The stage's layer groups, its MTP layers' decoder layers among them (mtp.py)."""
+    return layer_groups(s, spec, layers) + mtp_groups(s, spec, index)
+
+
 @lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
 def _mixed_layers(spec: ModelSpec) -> bool:
     """Dense and MoE layers mixed: each stage's layer mix may differ."""
     return len(set(spec.moe_layer_flags)) > 1
+
+
+def each_stage_listed(s: Scenario, spec: ModelSpec) -> bool:
+    """distinct_stages lists every stage: more than one, and freezing, a dense/MoE mix or a layout makes the depth
+    matter."""
+    return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout)
 
 
 def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
@@ -269,7 +284,7 @@ def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
-    if s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout:
+    if each_stage_listed(s, spec):
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
     for i in range(1, s.pp - 1):
