@@ -18,7 +18,9 @@ not; module_call_seconds; the Python binding's share, optimizer_syncs binding_ca
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Protocol
 
 from ..models.architecture import ModelSpec
@@ -59,15 +61,21 @@ def _per_call(s: Scenario) -> tuple[float, float, float, float]:
     return launch, view, binding, fig["module_call_seconds"]["value"] * launch / fig["launch_seconds"]["value"]
 
 
-def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
+def eager_counts(s: Scenario, spec: ModelSpec) -> Mapping[str, Mapping[str, float]]:
     """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
     precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario, each with its
     in_op_launches and backward_in_op_launches (kernels an ATen operator launches on CUDA beyond its first: the MoE
     block's sort, histc, grouped GEMMs; 0 where the entry has none), and for the counted MoE types "frozen": the
-    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA)."""
+    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA).
+    Read-only views of one table per model type, precision and attention, built once (each stage's host time asks)."""
+    return _eager_counts(spec.model_type, s.precision.startswith("amp"), s.attention == "eager")
+
+
+@lru_cache(maxsize=64)  # model types x amp x eager attention: a handful
+def _eager_counts(model_type: str, amp: bool, eager: bool) -> Mapping[str, Mapping[str, float]]:
     table = host_figures()["hf_eager_layers"]
-    by_type = table["by_model_type"].get(spec.model_type, table["by_model_type"][table["fallback"]])
-    entry = by_type[f"{'amp' if s.precision.startswith('amp') else 'bf16'}-{'eager' if s.attention == 'eager' else 'sdpa'}"]
+    by_type = table["by_model_type"].get(model_type, table["by_model_type"][table["fallback"]])
+    entry = by_type[f"{'amp' if amp else 'bf16'}-{'eager' if eager else 'sdpa'}"]
     out = {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
     for part in ("per_layer", "per_step"):
         forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
@@ -75,7 +83,7 @@ def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
     if "frozen_backward" in entry:
         out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
                                  entry["frozen_backward"], strict=True))
-    return out
+    return MappingProxyType({part: MappingProxyType(counts) for part, counts in out.items()})
 
 
 def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
@@ -86,7 +94,7 @@ def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
             and runs_transformers_moe(s, fused) and native_grouped_mm(s))
 
 
-def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int) -> tuple[float, float]:
+def _host_forward_backward(s: Scenario, c: Mapping[str, float], frozen_linears: int) -> tuple[float, float]:
     """(forward, backward) host seconds of one counted unit (a layer or the step's own work). A frozen linear's
     backward runs no weight-gradient GEMM (LoRA's base weights)."""
     launch, view, binding, module = _per_call(s)
@@ -123,11 +131,12 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
         # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
     counts = eager_counts(s, spec)
+    per_layer = counts["per_layer"]
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
     if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
-        counts["per_layer"] |= counts["frozen"]
+        per_layer = {**per_layer, **counts["frozen"]}
         frozen = 0
-    layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
+    layer_fwd, layer_bwd = _host_forward_backward(s, per_layer, frozen)
     # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
     # from the autograd engine's C++
     launch, view, binding, module = _per_call(s)
