@@ -21,6 +21,8 @@ from engine.scenario.recompute_layers import partial_recompute
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
+from engine.timing.mtp import mtp_groups
+from engine.timing.stage_parameters import STAGE_PARAMS_MEMO, stage_parameters
 from tests.scenario_reads import RecordingScenario
 from tests.scenario_strategies import valid_scenarios
 
@@ -89,6 +91,19 @@ def test_stage_time_reads_no_key_it_ignores(data: dict) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios_with_every_kind_of_key())
+def test_stage_params_read_no_key_they_ignore(data: dict) -> None:
+    plain = _valid(data)  # the stages' groups and ends are the caller's, read from the scenario unrecorded
+    s = _recording(data)
+    spec = resolve_model(plain)
+    ranges = stage_layer_ranges(spec.layers, plain.pp)
+    for index, layers in enumerate(ranges):
+        groups = layer_groups(plain, spec, layers) + mtp_groups(plain, spec, index)
+        stage_parameters(s, spec, layers, index == 0, index == len(ranges) - 1, groups)
+    _assert_reads_no_ignored_key(s, STAGE_PARAMS_MEMO)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
 def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
     s = _recording(data)
     act_context(s, resolve_model(s), dtypes_for(s), behaviour(s))
@@ -112,5 +127,5 @@ def test_every_memo_table_is_checked_here() -> None:
     """A new table must get its own read check in this file ("stage parts" and "layer host" are keyed by the scenario
     object itself, engine/scenario/memo.py LastScenarioMemo: they ignore no key)."""
     assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts",
-                                               "layer host", "whole model parameters"}
+                                               "layer host", "whole model parameters", "stage params"}
     assert all(not t.ignores for t in memo_tables() if t.name in ("stage parts", "layer host"))

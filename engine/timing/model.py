@@ -16,7 +16,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import LayerGroup, dtypes_for, layer_groups, stage_params
+from ..memory.states import LayerGroup, dtypes_for, layer_groups
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
@@ -53,6 +53,7 @@ from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .recompute_split import recompute_chunks, recompute_parts
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .shard_groups import owned_parameters
+from .stage_parameters import stage_parameters
 from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
 from .stream_waits import host_beside_streams, param_stream_seconds
@@ -199,7 +200,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
-    p = stage_params(s, spec, layers, first, last, list(groups))
+    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
