@@ -20,6 +20,7 @@ from engine.scenario.memo import ScenarioMemo, memo_tables
 from engine.scenario.recompute_layers import partial_recompute
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
+from engine.timing.host import LAYER_HOST_MEMO, layer_host
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
 from engine.timing.mtp import mtp_groups
 from engine.timing.stage_parameters import STAGE_PARAMS_MEMO, stage_parameters
@@ -103,6 +104,21 @@ def test_stage_params_read_no_key_they_ignore(data: dict) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key(), st.booleans(), st.sampled_from(["", "te-tensorwise", "te-blockwise"]))
+def test_layer_host_reads_no_key_it_ignores(data: dict, fused: bool, fp8: str) -> None:
+    s = _recording(data)
+    for moe in (False, True):
+        layer_host(s, fused, moe, fp8)
+    _assert_reads_no_ignored_key(s, LAYER_HOST_MEMO)
+
+
+def test_tables_read_inside_a_stage_ignore_what_it_ignores() -> None:
+    """A stage's time reads the keys of the tables it looks up: they ignore at least the keys its own table does."""
+    assert STAGE_TIME_MEMO.ignores <= LAYER_HOST_MEMO.ignores
+    assert STAGE_TIME_MEMO.ignores <= STAGE_PARAMS_MEMO.ignores
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios_with_every_kind_of_key())
 def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
     s = _recording(data)
@@ -124,8 +140,8 @@ def test_whole_model_params_read_no_key_they_ignore(data: dict) -> None:
 
 
 def test_every_memo_table_is_checked_here() -> None:
-    """A new table must get its own read check in this file ("stage parts" and "layer host" are keyed by the scenario
-    object itself, engine/scenario/memo.py LastScenarioMemo: they ignore no key)."""
+    """A new table must get its own read check in this file ("stage parts" is keyed by the scenario object itself,
+    engine/scenario/memo.py LastScenarioMemo: it ignores no key)."""
     assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts",
                                                "layer host", "whole model parameters", "stage params"}
-    assert all(not t.ignores for t in memo_tables() if t.name in ("stage parts", "layer host"))
+    assert all(not t.ignores for t in memo_tables() if t.name == "stage parts")

@@ -14,8 +14,8 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from ..models.presets import PRESETS_DIR, read_preset_json
-from ..scenario import Scenario, resolve_model
-from ..scenario.memo import LastScenarioMemo
+from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
+from ..scenario.memo import ScenarioMemo
 from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
@@ -227,8 +227,14 @@ class LayerHost(NamedTuple):
 
 
 # A step time asks each of its stages, and each stage each of its groups of layers, for the same few kinds of layer
-# (DeepSeek-V3 over 8 pipeline stages: ~10 groups, 2 kinds): each kind is computed once per scenario object.
-LAYER_HOST_MEMO = LastScenarioMemo("layer host")
+# (DeepSeek-V3 over 8 pipeline stages: ~10 groups, 2 kinds), and a new batch, sequence or pipeline depth leaves them
+# alone: each kind is computed once for scenarios that differ in none of the keys it reads. Every key the stage-time
+# table ignores is among these (model.py STAGE_TIME_MEMO: its stages read this table's key; tests/test_memo_keys.py).
+LAYER_HOST_MEMO = ScenarioMemo("layer host", KEYS_WITHOUT_TIME_EFFECT | frozenset({
+    "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "vpp", "tokens_to_train", "gpu_hour_price",
+    "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather", "micro_batch", "seq_len", "pp",
+    "pp_schedule", "cp", "packing", "max_tokens_per_micro_batch", "packed_sequence_tokens",
+}))
 
 
 def layer_host(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> LayerHost:
