@@ -21,15 +21,23 @@ import math
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors
 from ..scenario import Scenario, resolve_model
+from ..scenario.memo import ScenarioMemo
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
 from .hf_moe import native_grouped_mm, runs_transformers_moe
-from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures, linear4bit_layer_seconds
+from .host import (
+    LAYER_HOST_MEMO,
+    LayerWork,
+    exposed_host_seconds,
+    host_call_seconds,
+    host_figures,
+    linear4bit_layer_seconds,
+)
 from .lora_adapters import adapter_host_seconds, peft_python_seconds
 
 
@@ -118,18 +126,34 @@ def _idle(segments: tuple[tuple[float, float], ...]) -> float:
     return idle
 
 
-def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
-    """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
-    Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
-    on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
-    own work, head and loss, in the forward's first and the backward's first segment)."""
-    eager = not fused and s.cuda_graphs in ("auto", "none")
-    if not counted_layers(s) or not eager or not work:
-        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
-    spec = resolve_model(s)
-    if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
-        # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
-        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+class CountedHost(NamedTuple):
+    """Host seconds of the counted work of one micro-batch, whatever its batch: per layer, per step (the head and
+    loss), per checkpointed layer (torch's non-reentrant checkpoint's own), and one device-to-host round trip."""
+
+    layer_forward: float
+    layer_backward: float
+    step_forward: float
+    step_backward: float
+    checkpoint_forward: float
+    checkpoint_backward: float
+    round_trip: float
+
+
+# Looked up across scenarios that differ only in keys it never reads (host.py LAYER_HOST_MEMO's: the batch, the
+# sequence, the pipeline depth, ZeRO; tests/test_memo_keys.py checks the reads): ~12 us of each new scenario's step.
+COUNTED_HOST_MEMO = ScenarioMemo("counted host", LAYER_HOST_MEMO.ignores)
+
+
+def counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
+    """The counted host work of the scenario's dense (or counted MoE) eager layers and step (`spec`: s's model)."""
+    key = COUNTED_HOST_MEMO.key(s)
+    found = COUNTED_HOST_MEMO.get(key)
+    if found is None:
+        found = COUNTED_HOST_MEMO.put(key, _counted_host(s, spec))
+    return found
+
+
+def _counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
     counts = eager_counts(s, spec)
     per_layer = counts["per_layer"]
     frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
@@ -145,20 +169,37 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     q_fwd, q_bwd = linear4bit_layer_seconds(s, False)  # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py)
     layer_fwd, layer_bwd = layer_fwd + q_fwd, layer_bwd + q_bwd
     step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
+    # checkpointing runs the forward's Python again, and torch's non-reentrant checkpoint adds its own per layer and
+    # saved tensor (checkpoint_host.py)
+    ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view)
+    round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
+    return CountedHost(layer_fwd, layer_bwd, step_fwd, step_bwd, ck_fwd, ck_bwd, round_trip)
+
+
+def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
+    """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
+    Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
+    on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
+    own work, head and loss, in the forward's first and the backward's first segment)."""
+    eager = not fused and s.cuda_graphs in ("auto", "none")
+    if not counted_layers(s) or not eager or not work:
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+    spec = resolve_model(s)
+    if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
+        # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+    h = counted_host(s, spec)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
-    # checkpointing runs the forward's Python again, and torch's non-reentrant checkpoint adds its own per layer and
-    # saved tensor (checkpoint_host.py)
     checkpointed = sum(w.count for w in work if w.recompute)
-    ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view) if checkpointed else (0.0, 0.0)
-    recompute = checkpointed * (layer_fwd + ck_bwd)
+    ck_fwd, ck_bwd = (h.checkpoint_forward, h.checkpoint_backward) if checkpointed else (0.0, 0.0)
+    recompute = checkpointed * (h.layer_forward + ck_bwd)
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    forward = ((step_fwd + layers * layer_fwd + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
-    backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
-    round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
+    forward = ((h.step_forward + layers * h.layer_forward + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    backward = ((h.step_backward, 2 * other_gpu / 3), (backward_layers * h.layer_backward + recompute, gpu_bwd))
     if synchronised_phases(s):  # each phase on its own, from an idle GPU
-        return _idle(forward) + _idle(backward) + 2 * round_trip
+        return _idle(forward) + _idle(backward) + 2 * h.round_trip
     # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of
     # each micro-batch's loss) leaves; its round trip, tens of microseconds, is left out of the general model
     return _idle(forward + backward)
