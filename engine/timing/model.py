@@ -234,21 +234,28 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
                                index: int, layers: range) -> _Stage:
     """The stage's work per micro-batch. The table ignores vpp, which the stage's work does not read but for the model
-    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key.
-
-    Where distinct_stages lists the stages one by one, stages alike share one entry: a stage's place reaches its work
-    only through its layer groups (the MTP layers' among them, mtp.py), whether it is the first and whether it holds
-    the head (DeepSeek-V3's middle stages, dense and MoE layers mixed, are alike). Elsewhere no two listed stages are
-    alike, and the stage's place is the cheaper key."""
+    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key."""
     chunks = recompute_chunks(s)
-    groups = _stage_groups(s, spec, index, layers) if each_stage_listed(s, spec) else None
-    if groups is not None:
-        key = STAGE_TIME_MEMO.key(s, groups, index == 0, holds_head(s, index), len(layers), chunks)
-    else:
-        key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
+    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        groups = groups if groups is not None else _stage_groups(s, spec, index, layers)
+        if each_stage_listed(s, spec):  # distinct_stages lists the stages one by one: those alike share their work
+            st = _alike_stage(s, spec, hw, prof, rates, index, layers, chunks)
+        else:  # no two of the stages it lists are alike
+            st = _stage(s, spec, hw, prof, rates, index, layers, _stage_groups(s, spec, index, layers), chunks)
+        STAGE_TIME_MEMO.put(key, st)
+    return st
+
+
+def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
+                 layers: range, chunks: int) -> _Stage:
+    """The stage's work, shared with every stage alike: a stage's place reaches its work only through its layer groups
+    (the MTP layers' among them, mtp.py), whether it is the first and whether it holds the head (DeepSeek-V3's middle
+    stages, dense and MoE layers mixed, are alike). Looked up where the stage's own key, cheaper to build, missed."""
+    groups = _stage_groups(s, spec, index, layers)
+    key = STAGE_TIME_MEMO.key(s, groups, index == 0, holds_head(s, index), len(layers), chunks)
+    st = STAGE_TIME_MEMO.get(key)
+    if st is None:
         st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, groups, chunks))
     return st
 
