@@ -30,6 +30,8 @@ def test_every_engine_cache_is_bounded_and_clearable():
         step_time(s)
     # a layout over GPUs: its estimate counts the whole model's parameters apart (the "whole model parameters" table)
     estimate(scenario_from_dict({"model": "llama-3-8b", "gpus_per_node": 2, "tp": 2}))
+    # a framework whose host time is its launch stacks, not Hugging Face's counted eager layers ("layer host" table)
+    step_time(scenario_from_dict({"model": "llama-3-8b", "framework": "megatron"}))
     assert all(f.cache_info().currsize <= (f.cache_info().maxsize or 10**9) for f in functions)
     assert all(len(table) for table in memo_tables())  # the estimates above filled the memo tables too
     assert clear_caches() == len(functions)

@@ -17,9 +17,14 @@ from engine.memory.states import WHOLE_MODEL_MEMO, dtypes_for, layer_groups, uns
 from engine.scenario import KEYS, resolve_model
 from engine.scenario.behaviour import behaviour
 from engine.scenario.memo import ScenarioMemo, memo_tables
+from engine.scenario.recompute_layers import partial_recompute
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
+from engine.timing.hf_host import COUNTED_HOST_MEMO, counted_host
+from engine.timing.host import LAYER_HOST_MEMO, layer_host
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
+from engine.timing.mtp import mtp_groups
+from engine.timing.stage_parameters import STAGE_PARAMS_MEMO, stage_parameters
 from tests.scenario_reads import RecordingScenario
 from tests.scenario_strategies import valid_scenarios
 
@@ -81,7 +86,46 @@ def test_stage_time_reads_no_key_it_ignores(data: dict) -> None:
     rates = rates_for(s, hw, prof)
     for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
         stage_time_per_micro_batch(s, spec, hw, prof, rates, index, layers)
+    if partial_recompute(s):  # vpp read for the key itself: the model chunks block recompute splits (recompute_chunks)
+        s.keys_read.discard("vpp")
     _assert_reads_no_ignored_key(s, STAGE_TIME_MEMO)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_stage_params_read_no_key_they_ignore(data: dict) -> None:
+    plain = _valid(data)  # the stages' groups and ends are the caller's, read from the scenario unrecorded
+    s = _recording(data)
+    spec = resolve_model(plain)
+    ranges = stage_layer_ranges(spec.layers, plain.pp)
+    for index, layers in enumerate(ranges):
+        groups = layer_groups(plain, spec, layers) + mtp_groups(plain, spec, index)
+        stage_parameters(s, spec, layers, index == 0, index == len(ranges) - 1, groups)
+    _assert_reads_no_ignored_key(s, STAGE_PARAMS_MEMO)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key(), st.booleans(), st.sampled_from(["", "te-tensorwise", "te-blockwise"]))
+def test_layer_host_reads_no_key_it_ignores(data: dict, fused: bool, fp8: str) -> None:
+    s = _recording(data)
+    for moe in (False, True):
+        layer_host(s, fused, moe, fp8)
+    _assert_reads_no_ignored_key(s, LAYER_HOST_MEMO)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_counted_host_reads_no_key_it_ignores(data: dict) -> None:
+    s = _recording(data)
+    counted_host(s, resolve_model(s))
+    _assert_reads_no_ignored_key(s, COUNTED_HOST_MEMO)
+
+
+def test_tables_read_inside_a_stage_ignore_what_it_ignores() -> None:
+    """A stage's time reads the keys of the tables it looks up: they ignore at least the keys its own table does."""
+    assert STAGE_TIME_MEMO.ignores <= LAYER_HOST_MEMO.ignores
+    assert STAGE_TIME_MEMO.ignores <= STAGE_PARAMS_MEMO.ignores
+    assert STAGE_TIME_MEMO.ignores <= COUNTED_HOST_MEMO.ignores
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -109,5 +153,6 @@ def test_every_memo_table_is_checked_here() -> None:
     """A new table must get its own read check in this file ("stage parts" is keyed by the scenario object itself,
     engine/scenario/memo.py LastScenarioMemo: it ignores no key)."""
     assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts",
-                                               "whole model parameters"}
+                                               "layer host", "whole model parameters", "stage params",
+                                               "counted host"}
     assert all(not t.ignores for t in memo_tables() if t.name == "stage parts")

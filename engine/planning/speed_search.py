@@ -279,17 +279,21 @@ def parallel_dimensions(s: Scenario) -> int:
     return sum(1 for n in (s.tp, s.pp, s.cp, s.ep) if n > 1)
 
 
+def _layout_asks(s: Scenario) -> tuple[int, int, int]:
+    """How much a layout asks of the user, in _plainness's order: its offload level, the kinds of model parallelism it
+    combines and how deep it shards."""
+    return OFFLOAD_COST.get(s.offload, 0), parallel_dimensions(s), s.effective_zero
+
+
 def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, float]:
     """How much a plan asks of the user: offload first (the time model's cost of it is the least sure), then how
     many kinds of model parallelism it combines and how deep it shards (what an expert adds only when it pays:
     plans held at the MFU ceiling, engine/timing/ceiling.py, tie), then how many settings change, then memory per
     GPU."""
-    s = plan.scenario
-    return (OFFLOAD_COST.get(s.offload, 0), parallel_dimensions(s), s.effective_zero,
-            len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
+    return (*_layout_asks(plan.scenario), len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
 
 
-def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
+def _dominated(p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
     """Whether a listed plan leaves p no reason to be picked (issue 23 item 5): at least as fast (within TIE), no
     more memory (within TIE) and at least as plain in offload, kinds of model parallelism and sharding: the same
     layout recomputing more at no memory saved, another ZeRO stage of a tiny LoRA optimizer, or a needless extra
@@ -298,7 +302,7 @@ def _dominated(base: Scenario, p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
     return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
                and (OFFLOAD_COST.get(q.scenario.offload, 0) < OFFLOAD_COST.get(p.scenario.offload, 0)
                     or q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE)
-                    and _plainness(base, q)[:3] <= _plainness(base, p)[:3]) for q in listed)
+                    and _layout_asks(q.scenario) <= _layout_asks(p.scenario)) for q in listed)
 
 
 def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
@@ -317,7 +321,7 @@ def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> lis
         for p in sorted(planned, key=lambda p: _plainness(base, p)):
             key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
             if (OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n
-                    and not _dominated(base, p, out)):
+                    and not _dominated(p, out)):
                 seen.add(key)
                 out.append(p)
     return out

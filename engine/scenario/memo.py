@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Hashable
+from itertools import islice
 from operator import attrgetter
 from typing import Any
 
@@ -46,7 +47,10 @@ class ScenarioMemo:
 
     def put(self, key: tuple, value: Any) -> Any:
         if len(self._entries) >= self._limit:  # bounded: a long search or session never grows it further
-            self._entries.clear()
+            # the older half goes (a dict keeps its insertion order): a search that fills the table after another
+            # keeps its own recent entries, where emptying the whole table made its next run start cold
+            for old in list(islice(self._entries, len(self._entries) // 2 or 1)):
+                del self._entries[old]
         self._entries[key] = value
         return value
 

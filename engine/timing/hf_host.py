@@ -18,17 +18,26 @@ not; module_call_seconds; the Python binding's share, optimizer_syncs binding_ca
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Protocol
+from types import MappingProxyType
+from typing import NamedTuple, Protocol
 
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import LayerKind, layer_tensors, typical_layer_kinds
 from ..scenario import Scenario, resolve_model
+from ..scenario.memo import ScenarioMemo
 from .checkpoint_host import checkpoint_host_seconds
 from .data import framework_profile
 from .hf_moe import native_grouped_mm, runs_transformers_moe
-from .host import LayerWork, exposed_host_seconds, host_call_seconds, host_figures, linear4bit_layer_seconds
+from .host import (
+    LAYER_HOST_MEMO,
+    LayerWork,
+    exposed_host_seconds,
+    host_call_seconds,
+    host_figures,
+    linear4bit_layer_seconds,
+)
 from .lora_adapters import adapter_host_seconds, peft_python_seconds
 
 
@@ -60,15 +69,21 @@ def _per_call(s: Scenario) -> tuple[float, float, float, float]:
     return launch, view, binding, fig["module_call_seconds"]["value"] * launch / fig["launch_seconds"]["value"]
 
 
-def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
+def eager_counts(s: Scenario, spec: ModelSpec) -> Mapping[str, Mapping[str, float]]:
     """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
     precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario, each with its
     in_op_launches and backward_in_op_launches (kernels an ATen operator launches on CUDA beyond its first: the MoE
     block's sort, histc, grouped GEMMs; 0 where the entry has none), and for the counted MoE types "frozen": the
-    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA)."""
+    backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA).
+    Read-only views of one table per model type, precision and attention, built once (each stage's host time asks)."""
+    return _eager_counts(spec.model_type, s.precision.startswith("amp"), s.attention == "eager")
+
+
+@lru_cache(maxsize=64)  # model types x amp x eager attention: a handful
+def _eager_counts(model_type: str, amp: bool, eager: bool) -> Mapping[str, Mapping[str, float]]:
     table = host_figures()["hf_eager_layers"]
-    by_type = table["by_model_type"].get(spec.model_type, table["by_model_type"][table["fallback"]])
-    entry = by_type[f"{'amp' if s.precision.startswith('amp') else 'bf16'}-{'eager' if s.attention == 'eager' else 'sdpa'}"]
+    by_type = table["by_model_type"].get(model_type, table["by_model_type"][table["fallback"]])
+    entry = by_type[f"{'amp' if amp else 'bf16'}-{'eager' if eager else 'sdpa'}"]
     out = {part: dict(zip(table["fields"], entry[part], strict=True)) for part in ("per_layer", "per_step")}
     for part in ("per_layer", "per_step"):
         forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
@@ -76,7 +91,7 @@ def eager_counts(s: Scenario, spec: ModelSpec) -> dict[str, dict[str, float]]:
     if "frozen_backward" in entry:
         out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
                                  entry["frozen_backward"], strict=True))
-    return out
+    return MappingProxyType({part: MappingProxyType(counts) for part, counts in out.items()})
 
 
 def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
@@ -87,7 +102,7 @@ def counted_moe(s: Scenario, spec: ModelSpec, fused: bool) -> bool:
             and runs_transformers_moe(s, fused) and native_grouped_mm(s))
 
 
-def _host_forward_backward(s: Scenario, c: dict[str, float], frozen_linears: int) -> tuple[float, float]:
+def _host_forward_backward(s: Scenario, c: Mapping[str, float], frozen_linears: int) -> tuple[float, float]:
     """(forward, backward) host seconds of one counted unit (a layer or the step's own work). A frozen linear's
     backward runs no weight-gradient GEMM (LoRA's base weights)."""
     launch, view, binding, module = _per_call(s)
@@ -121,6 +136,59 @@ def _idle(segments: tuple[tuple[float, float], ...]) -> float:
     return idle
 
 
+class CountedHost(NamedTuple):
+    """Host seconds of the counted work of one micro-batch, whatever its batch: per layer, per step (the head and
+    loss), per checkpointed layer (torch's non-reentrant checkpoint's own), and one device-to-host round trip."""
+
+    layer_forward: float
+    layer_backward: float
+    step_forward: float
+    step_backward: float
+    checkpoint_forward: float
+    checkpoint_backward: float
+    round_trip: float
+
+
+# Looked up across scenarios that differ only in keys it never reads (host.py LAYER_HOST_MEMO's: the batch, the
+# sequence, the pipeline depth, ZeRO; tests/test_memo_keys.py checks the reads): ~12 us of each new scenario's step.
+COUNTED_HOST_MEMO = ScenarioMemo("counted host", LAYER_HOST_MEMO.ignores)
+
+
+def counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
+    """The counted host work of the scenario's dense (or counted MoE) eager layers and step (`spec`: s's model)."""
+    key = COUNTED_HOST_MEMO.key(s)
+    found = COUNTED_HOST_MEMO.get(key)
+    if found is None:
+        found = COUNTED_HOST_MEMO.put(key, _counted_host(s, spec))
+    return found
+
+
+def _counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
+    counts = eager_counts(s, spec)
+    per_layer = counts["per_layer"]
+    frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
+    if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
+        per_layer = {**per_layer, **counts["frozen"]}
+        frozen = 0
+    layer_fwd, layer_bwd = _host_forward_backward(s, per_layer, frozen)
+    # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
+    # from the autograd engine's C++
+    launch, view, binding, module = _per_call(s)
+    typical = (spec.is_moe, False, "")
+    layer_fwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch, module)[0]
+                            + peft_python_seconds(s, k, view))
+    layer_bwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch - binding, module)[1])
+    # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py), a transformer's dense layer's standing for all
+    layer_fwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[0])
+    layer_bwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[1])
+    step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
+    # checkpointing runs the forward's Python again, and torch's non-reentrant checkpoint adds its own per layer and
+    # saved tensor (checkpoint_host.py)
+    ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view)
+    round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
+    return CountedHost(layer_fwd, layer_bwd, step_fwd, step_bwd, ck_fwd, ck_bwd, round_trip)
+
+
 def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
     Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
@@ -133,37 +201,18 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
         # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
         return exposed_host_seconds(s, fused, work, other_gpu, fp8)
-    counts = eager_counts(s, spec)
-    frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
-    if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
-        counts["per_layer"] |= counts["frozen"]
-        frozen = 0
-    layer_fwd, layer_bwd = _host_forward_backward(s, counts["per_layer"], frozen)
-    # PEFT's adapters on top (lora_adapters.py): their forward launches and module calls from Python, their backward
-    # from the autograd engine's C++
-    launch, view, binding, module = _per_call(s)
-    typical = (spec.is_moe, False, "")
-    layer_fwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch, module)[0]
-                            + peft_python_seconds(s, k, view))
-    layer_bwd += _per_layer(spec, typical, lambda k: adapter_host_seconds(s, k, launch - binding, module)[1])
-    # bitsandbytes' 4-bit linears beyond nn.Linear's (bnb_4bit.py), a transformer's dense layer's standing for all
-    layer_fwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[0])
-    layer_bwd += _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k)[1])
-    step_fwd, step_bwd = _host_forward_backward(s, counts["per_step"], 0)
+    h = counted_host(s, spec)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
-    # checkpointing runs the forward's Python again, and torch's non-reentrant checkpoint adds its own per layer and
-    # saved tensor (checkpoint_host.py)
     checkpointed = sum(w.count for w in work if w.recompute)
-    ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view) if checkpointed else (0.0, 0.0)
-    recompute = checkpointed * (layer_fwd + ck_bwd)
+    ck_fwd, ck_bwd = (h.checkpoint_forward, h.checkpoint_backward) if checkpointed else (0.0, 0.0)
+    recompute = checkpointed * (h.layer_forward + ck_bwd)
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    forward = ((step_fwd + layers * layer_fwd + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
-    backward = ((step_bwd, 2 * other_gpu / 3), (backward_layers * layer_bwd + recompute, gpu_bwd))
-    round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
+    forward = ((h.step_forward + layers * h.layer_forward + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    backward = ((h.step_backward, 2 * other_gpu / 3), (backward_layers * h.layer_backward + recompute, gpu_bwd))
     if synchronised_phases(s):  # each phase on its own, from an idle GPU
-        return _idle(forward) + _idle(backward) + 2 * round_trip
+        return _idle(forward) + _idle(backward) + 2 * h.round_trip
     # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of
     # each micro-batch's loss) leaves; its round trip, tens of microseconds, is left out of the general model
     return _idle(forward + backward)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..scenario import Scenario, resolve_model
+from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
+from ..scenario.memo import ScenarioMemo
 from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
@@ -208,42 +209,79 @@ def backend_selection_seconds(s: Scenario, fused: bool) -> float:
     return share * host_figures()["attention_backend_selection"]["seconds"] * host_speed_factor(s)
 
 
+class LayerHost(NamedTuple):
+    """Host work of one layer of a kind (dense or MoE) in one micro-batch: the same for every such layer of a
+    scenario, whichever stage and group it is in."""
+
+    forward: float  # host seconds of the forward: launches, experts', 4-bit linears', adapters' and modules' calls
+    backward: float  # of the backward
+    recomputing_backward: float  # of a backward that runs the layer's forward again (full recompute)
+    syncs: int  # host synchronisations per forward (syncs_per_forward)
+    block: float  # of the forward: the part issued after the MoE dispatcher's synchronisation (0 for a dense layer)
+
+
+# A step time asks each of its stages, and each stage each of its groups of layers, for the same few kinds of layer
+# (DeepSeek-V3 over 8 pipeline stages: ~10 groups, 2 kinds), and a new batch, sequence or pipeline depth leaves them
+# alone: each kind is computed once for scenarios that differ in none of the keys it reads. Every key the stage-time
+# table ignores is among these (model.py STAGE_TIME_MEMO: its stages read this table's key; tests/test_memo_keys.py).
+LAYER_HOST_MEMO = ScenarioMemo("layer host", KEYS_WITHOUT_TIME_EFFECT | frozenset({
+    "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "vpp", "tokens_to_train", "gpu_hour_price",
+    "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather", "micro_batch", "seq_len", "pp",
+    "pp_schedule", "cp", "packing", "max_tokens_per_micro_batch", "packed_sequence_tokens",
+}))
+
+
+def layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str = "") -> LayerHost:
+    """The host work of one layer of the scenario in one micro-batch; kind (moe, linear_attn, block): the layer's own
+    linears (a DeltaNet layer's, a hybrid block's) for its 4-bit and adapter calls."""
+    key = LAYER_HOST_MEMO.key(s, fused, kind, fp8)
+    found = LAYER_HOST_MEMO.get(key)
+    if found is None:
+        found = LAYER_HOST_MEMO.put(key, _layer_host(s, fused, kind, fp8))
+    return found
+
+
+def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str) -> LayerHost:
+    moe = kind[0]
+    launch, call = host_call_seconds(s)
+    fwd, bwd = launches(s, fused, moe, fp8)
+    extra_fwd, extra_bwd = expert_host_seconds(s, fp8, fused) if moe else (0.0, 0.0)
+    q_fwd, q_bwd = linear4bit_layer_seconds(s, kind)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
+    extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
+    lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
+    mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, moe)  # TE's and Megatron's modules (te_module_host)
+    syncs = syncs_per_forward(s, moe, fused)
+    block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
+    forward = fwd * launch + extra_fwd + lora_fwd + mod_fwd
+    backward = bwd * launch + extra_bwd + lora_bwd + mod_bwd
+    recomputing = (bwd + fwd) * launch + extra_bwd + lora_bwd + mod_bwd + (extra_fwd + lora_fwd + mod_fwd)
+    return LayerHost(forward, backward, recomputing, syncs, block)
+
+
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
                          fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
     is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
-    launch, call = host_call_seconds(s)
+    launch = host_call_seconds(s)[0]
     sync = host_figures()["sync_seconds"]["value"]
     if s.cuda_graphs == "full-iteration" or not work:
         return 0.0
     exposed = host_ahead = gpu_ahead = 0.0
-    expert_fwd, expert_bwd = expert_host_seconds(s, fp8, fused) if any(w.moe for w in work) else (0.0, 0.0)
     for w in work:
-        fwd, bwd = launches(s, fused, w.moe, fp8)
-        extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
-        kind = w.kind or (w.moe, False, "")  # the layers' own linears (a DeltaNet layer's, a hybrid block's)
-        q_fwd, q_bwd = linear4bit_layer_seconds(s, kind)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
-        extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
-        lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
-        mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, w.moe)  # TE's and Megatron's modules (te_module_host)
-        host_fwd = fwd * launch + extra_fwd + lora_fwd + mod_fwd
-        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd + lora_bwd + mod_bwd
-                    + ((extra_fwd + lora_fwd + mod_fwd) if w.recompute else 0.0)) if w.backward else 0.0
-        syncs = syncs_per_forward(s, w.moe, fused)
-        if syncs:
-            waits = max(0.0, host_fwd - w.forward)
+        h = layer_host(s, fused, w.kind or (w.moe, False, ""), fp8)  # the layers' own linears
+        host_bwd = (h.recomputing_backward if w.recompute else h.backward) if w.backward else 0.0
+        if h.syncs:
+            waits = max(0.0, h.forward - w.forward)
             if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own
-                host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts
-                waits = (max(0.0, host_block - w.block)
-                         + max(0.0, host_fwd - host_block - (w.forward - w.block)))
+                waits = max(0.0, h.block - w.block) + max(0.0, h.forward - h.block - (w.forward - w.block))
             # each synchronisation costs its round trip and first launch; the layer's host seconds beyond its GPU seconds
             # are counted once, not once per synchronisation (each second of the layer's GPU work hides host work once)
-            exposed += w.count * (syncs * (sync + launch) + waits)
+            exposed += w.count * (h.syncs * (sync + launch) + waits)
             if w.recompute:  # the recomputed forward synchronises again
-                exposed += w.count * syncs * (sync + launch)
+                exposed += w.count * h.syncs * (sync + launch)
         else:
-            host_ahead += w.count * host_fwd
+            host_ahead += w.count * h.forward
             gpu_ahead += w.count * w.forward
         host_ahead += w.count * host_bwd
         gpu_ahead += w.count * w.backward

@@ -16,7 +16,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import LayerGroup, dtypes_for, layer_groups, stage_params
+from ..memory.states import LayerGroup, dtypes_for, layer_groups
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
@@ -53,6 +53,7 @@ from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .recompute_split import recompute_chunks, recompute_parts
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .shard_groups import owned_parameters
+from .stage_parameters import stage_parameters
 from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
 from .stream_waits import host_beside_streams, param_stream_seconds
@@ -128,7 +129,7 @@ class _Stage:
 
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-           layers: range, chunks: int) -> _Stage:
+           layers: range, groups: tuple[LayerGroup, ...], chunks: int) -> _Stage:
     tokens, seq = s.micro_batch * s.seq_len / s.cp, attention_tokens(s, s.attention == "eager")  # packing.py
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
@@ -143,7 +144,6 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                               else node, nccl_nvls(prof))  # the node's GPUs where TP all-reduces inside it
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = wgrad_total = 0.0
     paired: list[PairedLayers] = []
-    groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
@@ -201,7 +201,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
-    p = stage_params(s, spec, layers, first, last, list(groups))
+    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
@@ -234,20 +234,49 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 
 
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
-                               index: int, layers: range, chunks: int = 1) -> _Stage:
-    """chunks: the stage's model chunks where full checkpointing recomputes N layers of each (recompute_chunks), read
-    by the caller: the table ignores vpp, which the stage's other work does not read."""
+                               index: int, layers: range) -> _Stage:
+    """The stage's work per micro-batch. The table ignores vpp, which the stage's work does not read but for the model
+    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key."""
+    chunks = recompute_chunks(s)
     key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, chunks))
+        if each_stage_listed(s, spec):  # distinct_stages lists the stages one by one: those alike share their work
+            st = _alike_stage(s, spec, hw, prof, rates, index, layers, chunks)
+        else:  # no two of the stages it lists are alike
+            st = _stage(s, spec, hw, prof, rates, index, layers, _stage_groups(s, spec, index, layers), chunks)
+        STAGE_TIME_MEMO.put(key, st)
     return st
+
+
+def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
+                 layers: range, chunks: int) -> _Stage:
+    """The stage's work, shared with every stage alike: a stage's place reaches its work only through its layer groups
+    (the MTP layers' among them, mtp.py), whether it is the first and whether it holds the head (DeepSeek-V3's middle
+    stages, dense and MoE layers mixed, are alike). Looked up where the stage's own key, cheaper to build, missed."""
+    groups = _stage_groups(s, spec, index, layers)
+    key = STAGE_TIME_MEMO.key(s, groups, index == 0, holds_head(s, index), len(layers), chunks)
+    st = STAGE_TIME_MEMO.get(key)
+    if st is None:
+        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, groups, chunks))
+    return st
+
+
+def _stage_groups(s: Scenario, spec: ModelSpec, index: int, layers: range) -> tuple[LayerGroup, ...]:
+    """The stage's layer groups, its MTP layers' decoder layers among them (mtp.py)."""
+    return layer_groups(s, spec, layers) + mtp_groups(s, spec, index)
 
 
 @lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
 def _mixed_layers(spec: ModelSpec) -> bool:
     """Dense and MoE layers mixed: each stage's layer mix may differ."""
     return len(set(spec.moe_layer_flags)) > 1
+
+
+def each_stage_listed(s: Scenario, spec: ModelSpec) -> bool:
+    """distinct_stages lists every stage: more than one, and freezing, a dense/MoE mix or a layout makes the depth
+    matter."""
+    return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout)
 
 
 def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
@@ -257,7 +286,7 @@ def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
-    if s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout:
+    if each_stage_listed(s, spec):
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
     for i in range(1, s.pp - 1):
@@ -288,13 +317,12 @@ def step_time(s: Scenario) -> StepTime:
     prof, dt = framework_profile(s.framework), dtypes_for(s)
     rates = rates_for(s, hw, prof)
     listed = distinct_stages(s, spec)
-    chunks = recompute_chunks(s)
-    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, chunks) for i, r in listed}
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     def once(part: Callable[[_Stage], float]) -> float:  # every stage but the busiest once: the bubble's compute
         return stages_once(s, spec, listed, lambda i, r: part(timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
-            s, spec, hw, prof, rates, i, r, chunks))) - part(busiest)
+            s, spec, hw, prof, rates, i, r))) - part(busiest)
     fill = once(lambda st: st.total)
     if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
         fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
