@@ -108,8 +108,9 @@ def test_stage_params_read_no_key_they_ignore(data: dict) -> None:
 @given(scenarios_with_every_kind_of_key(), st.booleans(), st.sampled_from(["", "te-tensorwise", "te-blockwise"]))
 def test_layer_host_reads_no_key_it_ignores(data: dict, fused: bool, fp8: str) -> None:
     s = _recording(data)
-    for moe in (False, True):
-        layer_host(s, fused, moe, fp8)
+    spec = resolve_model(s)
+    for kind in {(False, False, ""), *spec.layer_kind_counts}:  # dense, and each kind of the model's layers
+        layer_host(s, fused, kind, fp8)
     _assert_reads_no_ignored_key(s, LAYER_HOST_MEMO)
 
 
