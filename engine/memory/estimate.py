@@ -292,9 +292,20 @@ def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: i
     gpt-oss, Mistral) and chunked (Llama 4) layers keep at most window/chunk tokens. Gated DeltaNet layers
     (Qwen3-Next) keep a fixed recurrent state (k_dim x v_dim per value head, fp32 in transformers) and the
     causal-conv tail (kernel-1 inputs), whatever the length. Attention sinks are per-head parameters, not cache.
+    A hybrid stack (ModelSpec.block_kinds: Nemotron-H / Nemotron 3) caches keys and values in its attention blocks
+    only, a fixed state in its Mamba-2 blocks and nothing in its MLP / MoE blocks, as engine/serving/kv_layout.py
+    layer_cache_kinds and mamba2_state_bytes lay them out (vLLM's NemotronH; the state in the model's dtype).
     """
     out = []
-    for kind in spec.kinds:
+    for kind, block in zip(spec.kinds, spec.block_kinds or ("attention",) * len(spec.kinds)):
+        if block == "mamba" and spec.mamba is not None:
+            m = spec.mamba
+            conv = (m.conv_kernel - 1) * (m.d_inner + 2 * m.groups * m.state)
+            out.append(batch * (conv + m.heads * m.head_dim * m.state) * dtype_bytes)
+            continue
+        if block != "attention":  # a hybrid stack's MLP or MoE block
+            out.append(0.0)
+            continue
         if kind == "linear":
             conv_dim = 2 * spec.linear_key_dim + spec.linear_value_dim
             state = spec.linear_v_heads * spec.linear_k_dim * spec.linear_v_dim * 4
