@@ -130,7 +130,8 @@ def test_a_grown_component_is_named_when_the_run_holds_more_than_the_plan():
     assert any(f.kind == "fix" and dict(f.changes).get("checkpointing") == "full" for f in findings)
 
 
-BACKWARD_OOM = ("  File \"torch/autograd/__init__.py\", line 200, in backward\n    Variable._execution_engine.run_backward(\n"
+BACKWARD_OOM = ("  File \"torch/autograd/__init__.py\", line 200, in backward\n"
+                "    Variable._execution_engine.run_backward(\n"
                 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
                 "79.10 GiB of which 1.00 GiB is free. Of the allocated memory 70.00 GiB is allocated by PyTorch, and "
                 "10.00 MiB is reserved by PyTorch but unallocated.")

@@ -297,7 +297,7 @@ def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: i
     layer_cache_kinds and mamba2_state_bytes lay them out (vLLM's NemotronH; the state in the model's dtype).
     """
     out = []
-    for kind, block in zip(spec.kinds, spec.block_kinds or ("attention",) * len(spec.kinds)):
+    for kind, block in zip(spec.kinds, spec.block_kinds or ("attention",) * len(spec.kinds), strict=True):
         if block == "mamba" and spec.mamba is not None:
             m = spec.mamba
             conv = (m.conv_kernel - 1) * (m.d_inner + 2 * m.groups * m.state)
