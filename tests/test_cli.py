@@ -67,6 +67,30 @@ def test_cli_tables_in_chinese():
     assert "结论" in fit_zh.stdout and "此硬件上的上限" in fit_zh.stdout
 
 
+def test_every_argument_of_every_command_says_what_it_is():
+    """A bare "scenario", "model" or "--json" in a command's --help told the user nothing (issue: post-training,
+    serving, rent and diagnose tried as a user): every positional argument and option carries a help line."""
+    import argparse
+
+    from engine.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {action.dest}" for name, parser in sub.choices.items() for action in parser._actions
+            if not isinstance(action, argparse._HelpAction) and not action.help]
+    assert bare == []
+
+
+def test_a_refused_serving_plan_says_its_speed_is_for_reference_only(tmp_path):
+    """vLLM refuses a max_model_len beyond the model's (Llama 3.1 8B: 131,072, its config.json): the speed line
+    that follows is what the engine would do, marked as the training estimate marks a plan that does not fit."""
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+                                "workload": "inference", "serving_engine": "vllm", "max_model_len": 200000}))
+    out = run("estimate", str(path))
+    assert out.returncode == 0 and "trained for 131072" in out.stdout
+    assert "time shown for reference only" in out.stdout.split("Speed at")[0]
+
+
 def test_help_names_the_command_the_user_ran(monkeypatch):
     """Issue 25, also: `llm-memory-planner --help` printed "usage: main.py"."""
     from engine.cli import build_parser
