@@ -9331,8 +9331,23 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_plan.py" line="91"/>
+        <source>At the {phase} the run had {allocated} allocated (the message does not say how much more it asked for); the plan allocates {plan} there.</source>
+        <translation>在{phase}时，运行已分配 {allocated}（消息未说明又请求了多少）；计划在此处分配 {plan}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="91"/>
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/below_plan.py" line="22"/>
+        <source>The run failed at {demand}, on its way to the {plan} the plan allocates there: the plan predicts this failure, and the changes below make room.</source>
+        <translation>运行在 {demand} 时失败，尚未达到计划在此处分配的 {plan}：计划预言了这次失败，下列修改可腾出空间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/below_plan.py" line="25"/>
+        <source>The run failed at {demand}, below the {plan} the plan allocates there, although the plan fits: something the plan does not count held the rest of the GPU (another process, or memory outside PyTorch&apos;s allocator).</source>
+        <translation>运行在 {demand} 时失败，低于计划在此处分配的 {plan}，而计划是放得下的：GPU 的其余显存被计划未计入的东西占用了（另一个进程，或 PyTorch 分配器之外的显存）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_plan.py" line="97"/>
@@ -10334,6 +10349,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/models/mamba2.py" line="182"/>
         <source>This hybrid config uses LatentMoE or multi-token prediction, which are not counted yet.</source>
         <translation>此混合模型配置使用了 LatentMoE 或多 token 预测，目前尚不能计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_no_layout.py" line="14"/>
+        <source>no layout: the global batch (micro_batch x grad_accum x data-parallel ranks = {batch}) does not split over this many GPUs with the parallelism the framework runs; a larger grad_accum can use more GPUs</source>
+        <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
 </context>
 <context>
