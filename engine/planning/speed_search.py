@@ -28,8 +28,8 @@ from ..scenario.consistency import split_counted_layers
 from ..scenario.framework_support import runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
-from ..timing.model import step_time
 from ..timing.step_result import StepTime
+from ..workloads import step_time  # a post-training step timed with its generation and scoring
 from .layout_shardings import runnable_shardings
 from .listing import TIE, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
