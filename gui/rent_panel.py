@@ -171,7 +171,8 @@ class RentPanel(SearchPanel):
         self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is "
                                     "%(ckpt)s. Searched in %(time)s.") % {
             "n": len(result.ranked), "tokens": f"{result.tokens:,}",
-            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)})
+            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}
+            + (" " + self.table.problem if self.table.problem else ""))  # a price left out stays said after a search
         self.header.setToolTip(result.checkpoint_formula)
         if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts
             self.add_row(self._note(self.tr("No deadline set: options that take more than %s are left out as "

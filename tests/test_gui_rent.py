@@ -87,3 +87,16 @@ def test_rows_say_the_nodes_cpu_memory_and_the_year_without_a_deadline(qtbot, pl
     # 4x an offloading option are searched: engine/planning/rent.py OFFLOAD_GPU_FACTOR)
     assert p.result.ranked[0].gpus % 8 == 0 and p.result.ranked[0].plan.scenario.offload == "none"
     assert any(o.gpus == 8 and o.plan.scenario.offload != "none" for o in p.result.ranked)
+
+
+def test_a_price_left_out_is_still_named_after_the_search(panel):
+    """A price typed as "-4" was named until Find what to rent was pressed; the results' header then replaced the
+    sentence, so the list silently lacked that GPU."""
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    row = next(i for i, g in enumerate(panel.table.gpus) if g.id == "h200")
+    panel.table.item(row, 1).setText("-4")
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None
+    assert panel.table.problem and panel.table.problem in panel.header.text()
+    assert "H200" in panel.header.text()
