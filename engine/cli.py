@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import PlannerError
+from .errors import PlannerError, ScenarioError
 from .estimate_output import (  # noqa: F401 - re-exported: the command line's output
     display_width,
     estimate_to_json,
@@ -303,6 +303,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def error_text(exc: PlannerError, tr_engine: Callable[[str], str]) -> str:
+    """The error's sentence in the chosen language: a ScenarioError's "{key}: {detail}" holds its detail as English
+    text, and a scenario file's error wraps the key's error ("{p}", engine/scenario/file.py), so each is translated
+    from its own template, as the window does (gui/i18n.py tr_error)."""
+    if not isinstance(exc, ScenarioError):
+        return exc.message.format_with(tr_engine)
+    inner = exc.__cause__
+    if exc.detail.template == "{p}" and isinstance(inner, ScenarioError):
+        return f"{exc.key}: {error_text(inner, tr_engine)}"
+    return f"{exc.key}: {exc.detail.format_with(tr_engine)}"
+
+
 def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text,
          tr_engine: Callable[[str], str] = identity_text) -> int:
     """Run a command; a front end may pass translators (main.py does for --lang)."""
@@ -314,7 +326,7 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
         return 0
     except PlannerError as exc:
-        message = one_line(exc.message.format_with(tr_engine))
+        message = one_line(error_text(exc, tr_engine))
         print(tr(QT_TRANSLATE_NOOP("cli", "error: {message}")).format(message=message), file=sys.stderr)
         return 2
     except (ArithmeticError, RecursionError, MemoryError) as exc:  # a value the checks missed: a sentence, not a trace

@@ -99,3 +99,16 @@ def test_help_names_the_command_the_user_ran(monkeypatch):
     assert build_parser().format_usage().startswith("usage: llm-memory-planner ")
     monkeypatch.setattr(sys, "argv", ["main.py"])
     assert build_parser().format_usage().startswith("usage: main.py ")
+
+
+def test_a_scenario_files_error_is_said_in_the_chosen_language(tmp_path):
+    """`--lang zh_CN estimate` of a file with max_num_seqs 0 printed "错误：…: must be a whole number of at least 1,
+    not 0.": a ScenarioError carries its detail as English text (and a file's error wraps the key's), so only the
+    prefix was translated. The detail now comes from its own template, as in the window."""
+    path = tmp_path / "zero.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "qwen3-32b", "gpu": "rtx-4090", "workload": "inference",
+                                "max_num_seqs": 0}))
+    zh, en = run("--lang", "zh_CN", "estimate", str(path)), run("estimate", str(path))
+    assert zh.returncode == en.returncode == 2
+    assert en.stderr.strip() == "error: zero.json: max_num_seqs: must be a whole number of at least 1, not 0."
+    assert "must be" not in zh.stderr and zh.stderr.startswith("错误：zero.json: max_num_seqs: ")

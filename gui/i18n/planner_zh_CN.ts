@@ -9370,6 +9370,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="79"/>
+        <source>is inference: calibrate fits a training run&apos;s allocator overheads; a served model&apos;s memory is its engine&apos;s own accounting (set gpu_memory_utilization or the KV cache as the engine logs it).</source>
+        <translation>为推理：calibrate 拟合的是训练任务的分配器开销；部署模型的显存由推理引擎自己核算（请按引擎日志设置 gpu_memory_utilization 或 KV 缓存）。</translation>
+    </message>
+    <message>
         <location filename="../../engine/diagnosis/calibration.py" line="36"/>
         <source>The measured figure must be bytes, or a number with GiB, MiB, GB or MB.</source>
         <translation>实测值必须是字节数，或带 GiB、MiB、GB、MB 单位的数字。</translation>
