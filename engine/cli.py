@@ -110,7 +110,7 @@ def _cmd_serve_fit(args: argparse.Namespace) -> int:
     from .planning.serve_fit import render_serve_fit, serve_fit
 
     report = serve_fit(load_scenario(args.scenario), tuple(args.question or ("context", "users", "gpus")))
-    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr)))
+    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr, args.tr_engine)))
     return 0
 
 

@@ -112,3 +112,13 @@ def test_a_scenario_files_error_is_said_in_the_chosen_language(tmp_path):
     assert zh.returncode == en.returncode == 2
     assert en.stderr.strip() == "error: zero.json: max_num_seqs: must be a whole number of at least 1, not 0."
     assert "must be" not in zh.stderr and zh.stderr.startswith("错误：zero.json: max_num_seqs: ")
+
+
+def test_serve_fit_reads_well_in_both_languages():
+    """serve-fit printed "(over 1 engine instances)" for one instance, and "按当前设置fits" in Chinese (the verdict
+    was not translated). One engine instance: no parenthesis; the verdict in the chosen language."""
+    scenario = str(REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json")  # tp 2 on 2 GPUs: one instance
+    en, zh = run("serve-fit", scenario), run("--lang", "zh_CN", "serve-fit", scenario)
+    assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
+    assert "engine instances" not in en.stdout and "Most users at once at 32.8K tokens each: 2" in en.stdout
+    assert "fits" not in zh.stdout and "放得下" in zh.stdout and "引擎实例" not in zh.stdout

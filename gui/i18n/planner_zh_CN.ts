@@ -5427,8 +5427,9 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/serve_fit.py" line="108"/>
         <source>Most users at once at {length} tokens each: {n}</source>
-        <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="112"/>
