@@ -128,6 +128,16 @@ def test_hybrid_start_check_runs_at_the_raised_block_size():
     assert needed_bytes(kinds, 16, 262144, 8192) < 7 * GIB
 
 
+def test_the_longest_context_shown_is_never_beyond_what_the_engine_accepts():
+    """vLLM refuses max_model_len 200,000 for Llama 3.1 8B (trained for 131,072: its config.json
+    max_position_embeddings); the window still said "longest context for one user: 200,000 tokens" beside the
+    refusal. The longest single sequence is capped at the model's own context."""
+    spec = model_spec_for("llama-3.1-8b")
+    m = generation_memory(GenerationInputs(spec=spec, weight_bytes=15 * GIB, capacity_bytes=80 * GIB,
+                                           max_model_len=200000, gpu_name="H100"))
+    assert m.verdict == "does not fit" and m.longest_context == spec.max_position == 131072
+
+
 def test_engines_refuse_a_context_beyond_the_model():
     """vllm/config/model.py _get_and_verify_max_len: max_model_len above max_position_embeddings (Llama-3.1-8B:
     131,072) is refused at start-up; so does SGLang without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN."""
