@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, dropped_lines, layout_text
+from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text, layout_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -211,9 +211,9 @@ class RentPanel(SearchPanel):
     def _add_row(self, index: int, row: RentOption, currency: str) -> None:
         unit = self.state.unit
         cost = (self.tr("%(hours)s GPU-hours x %(price)s = %(cost)s") % {
-            "hours": f"{row.gpu_hours:,.0f}", "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
+            "hours": gpu_hours_text(row.gpu_hours or 0.0), "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
             "cost": format_cost(row.cost, currency)} if row.cost is not None else
-            self.tr("%s GPU-hours (no price set)") % f"{row.gpu_hours:,.0f}")
+            self.tr("%s GPU-hours (no price set)") % gpu_hours_text(row.gpu_hours or 0.0))
         plan = row.plan
         assert plan is not None
         html = (f"<b>{index}. {row.gpus} x {escape(row.gpu_name)}</b> · " + escape(cost) + "<br>"

@@ -230,3 +230,14 @@ def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor()
     assert plan.time.tokens_per_second <= speed_bound(s) * (1 + TIE)
     none, _ = fastest_fitting(s, floor=speed_bound(s) * 1.01)  # faster than any layout's bound: nothing is tried
     assert none is None
+
+
+def test_a_rows_hours_times_its_price_reads_as_its_cost():
+    """2.51 GPU-hours at 2.5 USD cost 6.28 USD (shown whole: 6 USD); the row read "3 GPU-hours x 2.5 USD = 6 USD",
+    hours rounded to whole ones, which does not multiply out. Under 100 GPU-hours: 3 significant digits."""
+    from engine.planning.rent_report import gpu_hours_text
+
+    row = {"gpu_hours": 2.51, "price_per_gpu_hour": 2.5, "cost": 2.51 * 2.5, "gpus": 1, "gpu_name": "H100",
+           "nodes": 1, "time_to_train_seconds": 2.51 * 3600, "mfu": 0.11, "changes": {}}
+    assert "2.51 GPU-hours x 2.5 USD = 6 USD" in row_text(row, "USD")
+    assert (gpu_hours_text(226.4), gpu_hours_text(12_345.6), gpu_hours_text(0.0421)) == ("226", "12,346", "0.0421")

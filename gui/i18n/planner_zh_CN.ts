@@ -5317,13 +5317,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="129"/>
-        <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
-        <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
+        <source>{hours} GPU-hours x {price} = {cost}</source>
+        <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="132"/>
-        <source>{hours:,.0f} GPU-hours (no price set)</source>
-        <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
+        <source>{hours} GPU-hours (no price set)</source>
+        <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="133"/>
