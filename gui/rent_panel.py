@@ -223,7 +223,12 @@ class RentPanel(SearchPanel):
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
-        self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
+        line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
+        line.findChild(QLabel).setToolTip(self.tr(  # where the row's figures come from (engine/planning/rent.py)
+            "GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per "
+            "GPU-hour entered. Time to train = tokens to train / the layout's tokens per second. Nothing else is "
+            "charged: no storage, network or host prices.") % {
+            "time": format_seconds(row.seconds or 0.0), "gpus": row.gpus, "hours": gpu_hours_text(row.gpu_hours or 0.0)})
 
     def apply(self, row: RentOption) -> None:
         """GPU, counts and layout in one undo step."""

@@ -161,3 +161,12 @@ def test_engine_default_boxes_show_their_words_whole_at_1366_by_768(qtbot, tmp_p
         assert spin.specialValueText() == "engine default" and spin.value() == spin.minimum()
         text_width = spin.fontMetrics().horizontalAdvance(spin.specialValueText())
         assert spin.lineEdit().width() >= text_width, spin.specialValueText()
+
+
+def test_the_kv_cache_line_says_on_hover_what_its_figures_are(qtbot, tmp_path):
+    """The line under the verdict ("KV cache 10.32 GiB: 84,528 tokens ... maximum concurrency ... longest context")
+    had no hover explanation; it now says whose figures they are and what each counts."""
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "qwen3-32b", "weight_format": "awq-int4",
+                                        "gpus_per_node": 2, "tp": 2, "max_model_len": 32768})
+    assert win.serving_line.isVisible() and "KV cache" in win.serving_line.text()
+    assert "max_model_len" in win.serving_line.toolTip() and "longest single request" in win.serving_line.toolTip()

@@ -3776,6 +3776,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>布局：%s</translation>
     </message>
     <message>
+        <location filename="../rent_panel.py" line="227"/>
+        <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
+        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
+    </message>
+    <message>
         <source>Apply</source>
         <translation type="vanished">应用</translation>
     </message>
@@ -3864,6 +3869,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../serve_mode.py" line="88"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="91"/>
+        <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
+        <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
         <location filename="../serve_mode.py" line="114"/>
