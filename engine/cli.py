@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import PlannerError
+from .errors import PlannerError, ScenarioError
 from .estimate_output import (  # noqa: F401 - re-exported: the command line's output
     display_width,
     estimate_to_json,
@@ -110,7 +110,7 @@ def _cmd_serve_fit(args: argparse.Namespace) -> int:
     from .planning.serve_fit import render_serve_fit, serve_fit
 
     report = serve_fit(load_scenario(args.scenario), tuple(args.question or ("context", "users", "gpus")))
-    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr)))
+    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr, args.tr_engine)))
     return 0
 
 
@@ -221,19 +221,23 @@ def _positive_number(low: float, high: float) -> Callable[[str], float]:
     return parse
 
 
+SCENARIO_HELP = "a scenario JSON file (the window's File > Save; keys: `schema`; examples/ holds some)"
+UNIT_HELP = "GiB (powers of 1,024, as nvidia-smi and PyTorch count; default) or GB (powers of 1,000)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
     parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
                                      description="LLM Memory Planner: will this run fit?")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("estimate", help="per-GPU memory breakdown of a scenario file")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help=SCENARIO_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_estimate)
     p = sub.add_parser("fit", help="limits and ranked plans that make a scenario fit")
-    p.add_argument("scenario")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("scenario", help=SCENARIO_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--objective", choices=("fit", "throughput", "cost"), default="fit",
                    help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs; cost: "
                         "what to rent (GPU types x counts x layouts) for tokens_to_train, cheapest first")
@@ -242,58 +246,76 @@ def build_parser() -> argparse.ArgumentParser:
                    "price list's currency)")
     p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
                    'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_fit)
     p = sub.add_parser("serve-fit", help="inference scenarios: the largest context, most users, fewest GPUs")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help=SCENARIO_HELP)
     p.add_argument("--question", action="append", choices=("context", "users", "gpus"),
                    help="ask only this (repeatable; default: all three)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_serve_fit)
     p = sub.add_parser("presets", help="list model or GPU preset ids")
-    p.add_argument("kind", choices=("models", "gpus"))
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("kind", choices=("models", "gpus"), help="which presets to list")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_presets)
     p = sub.add_parser("kv-cache", help="inference KV cache size (GQA-aware)")
-    p.add_argument("model")
-    p.add_argument("--batch", type=_whole_number(1, SCENARIO_MAXIMA["micro_batch"]), default=1)
-    p.add_argument("--seq-len", type=_whole_number(1, SCENARIO_MAXIMA["seq_len"]), default=4096)
+    p.add_argument("model", help="a model preset id (see `presets models`)")
+    p.add_argument("--batch", type=_whole_number(1, SCENARIO_MAXIMA["micro_batch"]), default=1,
+                   help="sequences at once (default 1)")
+    p.add_argument("--seq-len", type=_whole_number(1, SCENARIO_MAXIMA["seq_len"]), default=4096,
+                   help="tokens per sequence (default 4096)")
     p.add_argument("--bytes", type=_whole_number(1, 8), default=2, help="bytes per element (2 for bf16, 1 for fp8)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_kv)
     p = sub.add_parser("import", help="a scenario from training config files of one job (DeepSpeed, accelerate, "
                                       "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, "
                                       "Megatron-LM script)")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", help="the config files of one job (JSON, YAML, TOML or a launch script)")
     p.add_argument("--json", action="store_true", help="print one JSON object: scenario, mapped, unmapped, assumed")
     p.set_defaults(func=_cmd_import)
     p = sub.add_parser("export-config", help="the launch settings of a scenario for a framework")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help=SCENARIO_HELP)
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
-                                                   "torchtitan", "megatron", "trl", "verl"))
+                                                   "torchtitan", "megatron", "trl", "verl"),
+                   help="the framework whose config to write")
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
     p = sub.add_parser("diagnose", help="read an out-of-memory message (a text file) beside a scenario's plan")
-    p.add_argument("file")
-    p.add_argument("scenario", nargs="?")
+    p.add_argument("file", help="a text file holding the out-of-memory message (the traceback as printed)")
+    p.add_argument("scenario", nargs="?", help="the run's scenario file: the message is read beside its plan, "
+                   "with priced fixes (optional)")
     p.add_argument("--json", action="store_true", help="print one JSON object: oom figures and findings")
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_diagnose)
     p = sub.add_parser("calibrate", help="fit this machine's memory overheads to one measured figure")
-    p.add_argument("scenario")
-    p.add_argument("figure", choices=("peak_reserved", "nvidia_smi", "peak_allocated"))
+    p.add_argument("scenario", help=SCENARIO_HELP)
+    p.add_argument("figure", choices=("peak_reserved", "nvidia_smi", "peak_allocated"),
+                   help="what was measured: torch.cuda.max_memory_reserved, nvidia-smi's figure for the process, or "
+                   "torch.cuda.max_memory_allocated")
     p.add_argument("measured", help="bytes, or a number with GiB/MiB/GB/MB")
     p.add_argument("others", nargs="*", help="saved scenarios to judge again with this calibration")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_calibrate)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)
     return parser
+
+
+def error_text(exc: PlannerError, tr_engine: Callable[[str], str]) -> str:
+    """The error's sentence in the chosen language: a ScenarioError's "{key}: {detail}" holds its detail as English
+    text, and a scenario file's error wraps the key's error ("{p}", engine/scenario/file.py), so each is translated
+    from its own template, as the window does (gui/i18n.py tr_error)."""
+    if not isinstance(exc, ScenarioError):
+        return exc.message.format_with(tr_engine)
+    inner = exc.__cause__
+    if exc.detail.template == "{p}" and isinstance(inner, ScenarioError):
+        return f"{exc.key}: {error_text(inner, tr_engine)}"
+    return f"{exc.key}: {exc.detail.format_with(tr_engine)}"
 
 
 def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text,
@@ -307,7 +329,7 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
         return 0
     except PlannerError as exc:
-        message = one_line(exc.message.format_with(tr_engine))
+        message = one_line(error_text(exc, tr_engine))
         print(tr(QT_TRANSLATE_NOOP("cli", "error: {message}")).format(message=message), file=sys.stderr)
         return 2
     except (ArithmeticError, RecursionError, MemoryError) as exc:  # a value the checks missed: a sentence, not a trace

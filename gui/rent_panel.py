@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, dropped_lines, layout_text
+from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text, layout_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -171,7 +171,8 @@ class RentPanel(SearchPanel):
         self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is "
                                     "%(ckpt)s. Searched in %(time)s.") % {
             "n": len(result.ranked), "tokens": f"{result.tokens:,}",
-            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)})
+            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}
+            + (" " + self.table.problem if self.table.problem else ""))  # a price left out stays said after a search
         self.header.setToolTip(result.checkpoint_formula)
         if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts
             self.add_row(self._note(self.tr("No deadline set: options that take more than %s are left out as "
@@ -210,9 +211,9 @@ class RentPanel(SearchPanel):
     def _add_row(self, index: int, row: RentOption, currency: str) -> None:
         unit = self.state.unit
         cost = (self.tr("%(hours)s GPU-hours x %(price)s = %(cost)s") % {
-            "hours": f"{row.gpu_hours:,.0f}", "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
+            "hours": gpu_hours_text(row.gpu_hours or 0.0), "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
             "cost": format_cost(row.cost, currency)} if row.cost is not None else
-            self.tr("%s GPU-hours (no price set)") % f"{row.gpu_hours:,.0f}")
+            self.tr("%s GPU-hours (no price set)") % gpu_hours_text(row.gpu_hours or 0.0))
         plan = row.plan
         assert plan is not None
         html = (f"<b>{index}. {row.gpus} x {escape(row.gpu_name)}</b> · " + escape(cost) + "<br>"
@@ -222,7 +223,12 @@ class RentPanel(SearchPanel):
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
-        self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
+        line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
+        line.findChild(QLabel).setToolTip(self.tr(  # where the row's figures come from (engine/planning/rent.py)
+            "GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per "
+            "GPU-hour entered. Time to train = tokens to train / the layout's tokens per second. Nothing else is "
+            "charged: no storage, network or host prices.") % {
+            "time": format_seconds(row.seconds or 0.0), "gpus": row.gpus, "hours": gpu_hours_text(row.gpu_hours or 0.0)})
 
     def apply(self, row: RentOption) -> None:
         """GPU, counts and layout in one undo step."""

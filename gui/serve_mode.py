@@ -88,6 +88,11 @@ def attach(window: Any) -> None:
     window.tabs.insertTab(1, window.users_chart, QCoreApplication.translate("ServeMode", "Users vs context"))
     window.serving_line = QLabel()
     window.serving_line.setWordWrap(True)
+    window.serving_line.setToolTip(QCoreApplication.translate(
+        "ServeMode", "The engine's own figures: the KV cache it allocates from what its memory budget leaves after "
+                     "the weights, the profile run's peak and non-torch memory; how many requests of max_model_len "
+                     "tokens it holds at once; and the longest single request it holds, at most the model's own "
+                     "context. Hover the KV cache row of the breakdown for its inputs."))
     # two lines, always: a label that resizes with its text relayouts the whole window on every edit
     window.serving_line.setFixedHeight(window.serving_line.fontMetrics().height() * 2 + 6)
     right = window.limits.parentWidget().layout()

@@ -81,6 +81,8 @@ class ServingPanel(EditorPanel):
                             self.enforce_eager)
         self._gguf_rows = (self.n_gpu_layers, self.n_ctx, self.n_batch, self.n_ubatch, self.flash_attn)
         for key in ("max_num_batched_tokens", "gpu_memory_utilization", "block_size"):
+            # wide enough for "engine default" whole: the form puts the box under its label rather than clip it
+            getattr(self, key).setMinimumWidth(getattr(self, key).sizeHint().width())
             form.addRow(field_label(key), getattr(self, key))
         form.addRow("", self.enforce_eager)
         for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "flash_attn", "tp", "pp", "ep"):
@@ -190,6 +192,7 @@ class ServingPanel(EditorPanel):
         special = "" if gguf or s.max_num_seqs else self.tr("engine default")
         if self.users.spin.specialValueText() != special:  # each lays the form out again: only on a change
             self.users.spin.setSpecialValueText(special)
+            self.users.spin.setMinimumWidth(max(80, self.users.spin.sizeHint().width() if special else 80))
         if self.users.spin.minimum() != (1 if gguf or s.max_num_seqs else 0):
             self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
         if not gguf and not s.max_num_seqs:

@@ -76,6 +76,30 @@ def test_cli_tables_in_chinese():
     assert "结论" in fit_zh.stdout and "此硬件上的上限" in fit_zh.stdout
 
 
+def test_every_argument_of_every_command_says_what_it_is():
+    """A bare "scenario", "model" or "--json" in a command's --help told the user nothing (issue: post-training,
+    serving, rent and diagnose tried as a user): every positional argument and option carries a help line."""
+    import argparse
+
+    from engine.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    bare = [f"{name} {action.dest}" for name, parser in sub.choices.items() for action in parser._actions
+            if not isinstance(action, argparse._HelpAction) and not action.help]
+    assert bare == []
+
+
+def test_a_refused_serving_plan_says_its_speed_is_for_reference_only(tmp_path):
+    """vLLM refuses a max_model_len beyond the model's (Llama 3.1 8B: 131,072, its config.json): the speed line
+    that follows is what the engine would do, marked as the training estimate marks a plan that does not fit."""
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+                                "workload": "inference", "serving_engine": "vllm", "max_model_len": 200000}))
+    out = run("estimate", str(path))
+    assert out.returncode == 0 and "trained for 131072" in out.stdout
+    assert "time shown for reference only" in out.stdout.split("Speed at")[0]
+
+
 def test_help_names_the_command_the_user_ran(monkeypatch):
     """Issue 25, also: `llm-memory-planner --help` printed "usage: main.py"."""
     from engine.cli import build_parser
@@ -84,3 +108,26 @@ def test_help_names_the_command_the_user_ran(monkeypatch):
     assert build_parser().format_usage().startswith("usage: llm-memory-planner ")
     monkeypatch.setattr(sys, "argv", ["main.py"])
     assert build_parser().format_usage().startswith("usage: main.py ")
+
+
+def test_a_scenario_files_error_is_said_in_the_chosen_language(tmp_path):
+    """`--lang zh_CN estimate` of a file with max_num_seqs 0 printed "错误：…: must be a whole number of at least 1,
+    not 0.": a ScenarioError carries its detail as English text (and a file's error wraps the key's), so only the
+    prefix was translated. The detail now comes from its own template, as in the window."""
+    path = tmp_path / "zero.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "qwen3-32b", "gpu": "rtx-4090", "workload": "inference",
+                                "max_num_seqs": 0}))
+    zh, en = run("--lang", "zh_CN", "estimate", str(path)), run("estimate", str(path))
+    assert zh.returncode == en.returncode == 2
+    assert en.stderr.strip() == "error: zero.json: max_num_seqs: must be a whole number of at least 1, not 0."
+    assert "must be" not in zh.stderr and zh.stderr.startswith("错误：zero.json: max_num_seqs: ")
+
+
+def test_serve_fit_reads_well_in_both_languages():
+    """serve-fit printed "(over 1 engine instances)" for one instance, and "按当前设置fits" in Chinese (the verdict
+    was not translated). One engine instance: no parenthesis; the verdict in the chosen language."""
+    scenario = str(REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json")  # tp 2 on 2 GPUs: one instance
+    en, zh = run("serve-fit", scenario), run("--lang", "zh_CN", "serve-fit", scenario)
+    assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
+    assert "engine instances" not in en.stdout and "Most users at once at 32.8K tokens each: 2" in en.stdout
+    assert "fits" not in zh.stdout and "放得下" in zh.stdout and "引擎实例" not in zh.stdout

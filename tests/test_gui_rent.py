@@ -87,3 +87,33 @@ def test_rows_say_the_nodes_cpu_memory_and_the_year_without_a_deadline(qtbot, pl
     # 4x an offloading option are searched: engine/planning/rent.py OFFLOAD_GPU_FACTOR)
     assert p.result.ranked[0].gpus % 8 == 0 and p.result.ranked[0].plan.scenario.offload == "none"
     assert any(o.gpus == 8 and o.plan.scenario.offload != "none" for o in p.result.ranked)
+
+
+def test_a_price_left_out_is_still_named_after_the_search(panel):
+    """A price typed as "-4" was named until Find what to rent was pressed; the results' header then replaced the
+    sentence, so the list silently lacked that GPU."""
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    row = next(i for i, g in enumerate(panel.table.gpus) if g.id == "h200")
+    panel.table.item(row, 1).setText("-4")
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None
+    assert panel.table.problem and panel.table.problem in panel.header.text()
+    assert "H200" in panel.header.text()
+
+
+def test_each_row_says_on_hover_where_its_hours_and_cost_come_from(panel):
+    """A row's "226 GPU-hours x 2.5 USD = 565 USD" had no hover explanation: its tooltip now gives GPU-hours = time to
+    train x GPUs with the row's own figures, and cost = GPU-hours x the price entered (engine/planning/rent.py)."""
+    from PySide6.QtWidgets import QLabel
+
+    from engine.planning.rent_report import gpu_hours_text
+
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None and panel.result.ranked
+    first = panel.result.ranked[0]
+    row = panel.apply_buttons[0].parentWidget()
+    tip = row.findChild(QLabel).toolTip()
+    assert f"x {first.gpus} = {gpu_hours_text(first.gpu_hours)}" in tip and "price per GPU-hour" in tip

@@ -148,3 +148,25 @@ def test_serve_mode_prices_a_million_output_tokens(qtbot, tmp_path):
     expected = 1e6 / speed.tokens_per_second / 3600 * s.world_size * 2.0
     assert s.gpu_hour_price == 2.0 and abs(cost_per_million_output_tokens(s, speed) - expected) < 1e-9
     assert QLocale().toString(expected, "f", 2) in panel.summary.text()
+
+
+def test_engine_default_boxes_show_their_words_whole_at_1366_by_768(qtbot, tmp_path):
+    """At 1,366 x 768 in English the boxes read "ne default" / "ngine default": the long row labels squeezed them
+    below the width of their special text. Each now asks for that width (the form wraps the row instead)."""
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+                                        "weight_format": "checkpoint"})
+    win.resize(1366, 768)
+    panel = win.serving_panel
+    for spin in (panel.max_num_batched_tokens, panel.gpu_memory_utilization, panel.block_size, panel.users.spin):
+        assert spin.specialValueText() == "engine default" and spin.value() == spin.minimum()
+        text_width = spin.fontMetrics().horizontalAdvance(spin.specialValueText())
+        assert spin.lineEdit().width() >= text_width, spin.specialValueText()
+
+
+def test_the_kv_cache_line_says_on_hover_what_its_figures_are(qtbot, tmp_path):
+    """The line under the verdict ("KV cache 10.32 GiB: 84,528 tokens ... maximum concurrency ... longest context")
+    had no hover explanation; it now says whose figures they are and what each counts."""
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "qwen3-32b", "weight_format": "awq-int4",
+                                        "gpus_per_node": 2, "tp": 2, "max_model_len": 32768})
+    assert win.serving_line.isVisible() and "KV cache" in win.serving_line.text()
+    assert "max_model_len" in win.serving_line.toolTip() and "longest single request" in win.serving_line.toolTip()

@@ -90,3 +90,15 @@ def test_amounts_and_the_cli(tmp_path, capsys):
     assert cli_main(["calibrate", path, "nvidia_smi", str(measured), path, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["memory_calibration"]["measured_bytes"] == measured and len(data["rejudged"]) == 1
+
+
+def test_calibrating_a_served_model_is_one_sentence_not_a_traceback():
+    """`calibrate SERVE.json peak_reserved 22GiB` ended in "RuntimeError: generator raised StopIteration": a served
+    model's estimate has no allocator overhead rows to move. It is refused in one sentence, exit status 2."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "main.py", "calibrate", "examples/serve-qwen3-32b-awq-2x4090.json",
+                          "peak_reserved", "22GiB"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: workload: is inference") and out.stderr.count("\n") == 1

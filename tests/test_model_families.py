@@ -65,6 +65,19 @@ def test_sliding_chunked_and_hybrid_caches():
     assert kv_cache_per_layer(scout, 1, 65536, 2)[0] == 8192 * 2 * 8 * 128 * 2
 
 
+def test_hybrid_mamba_stack_caches_only_in_attention_and_mamba_blocks():
+    """Nemotron 3 Nano (presets/models/nemotron-3-nano-30b-a3b.json, its config.json): 52 blocks, 6 attention ('*')
+    with 2 KV heads of 128, 23 Mamba-2 ('M': 64 heads x 64, state 128, 8 groups, conv kernel 4) and 23 MoE ('E').
+    vLLM's NemotronH caches K and V in the '*' blocks, a conv tail + SSM state per sequence in the 'M' blocks and
+    nothing in the 'E' blocks; the `kv-cache` command counted all 52 as attention layers (8.7x too much)."""
+    nano = spec("nemotron-3-nano-30b-a3b")
+    attention = 6 * 2 * 2 * 128 * 2  # blocks x (K, V) x kv_heads x head_dim x bf16 bytes, per token
+    mamba = 23 * (3 * (4096 + 2 * 8 * 128) + 64 * 64 * 128) * 2  # blocks x (conv tail + SSM state) x bf16, per sequence
+    assert kv_cache_bytes(nano, 4, 32768, 2) == 4 * (32768 * attention + mamba)
+    per_layer = kv_cache_per_layer(nano, 1, 1024, 2)
+    assert len(per_layer) == 52 and per_layer.count(0.0) == 23  # the MoE blocks cache nothing
+
+
 def test_vision_tower_counts_and_training():
     qvl = spec("qwen2.5-vl-7b")
     assert qvl.vision is not None and qvl.vision_params > 0.6e9

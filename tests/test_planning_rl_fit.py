@@ -55,3 +55,27 @@ def test_longest_sequence_of_a_post_training_run_is_its_prompt_plus_the_longest_
     completion = longest - s.prompt_len
     assert estimate(s.replace(completion_len=completion)).fits
     assert not estimate(s.replace(completion_len=completion + SEQ_STEP)).fits
+
+
+def test_fit_report_fastest_layouts_and_family_judge_a_post_training_step_as_such():
+    """GRPO with the colocated vLLM engine at 70% of each H100 does not fit (the engine's budget plus the trainer's
+    step, engine.workloads.estimate). fit's verdict, Fastest layouts and the largest model of the family called it
+    "fits" and timed it as supervised training before: they asked engine/memory and engine/timing directly, which
+    know nothing of the generation engine or the scoring passes."""
+    from engine.planning.family import largest_model_that_fits
+    from engine.planning.fit_report import fit_report
+    from engine.planning.speed_report import speed_report
+    from engine.workloads import step_time
+
+    s = scenario_from_dict({**GRPO, "rollout_gpu_memory_utilization": 0.7})
+    est = estimate(s)
+    assert est.verdict == "does not fit"
+    assert fit_report(s)["verdict"] == est.verdict
+    own = next(c for c in largest_model_that_fits(s).candidates if c.model == s.model)
+    assert (own.verdict, own.total_bytes) == (est.verdict, est.total_bytes)
+    speed = speed_report(s)
+    assert speed["verdict"] == est.verdict
+    assert speed["time"]["tokens_per_second"] == step_time(s).tokens_per_second  # generation and scoring included
+    for plan in speed["plans"]:  # each fitting layout's memory is the post-training step's, engine included
+        changed = s.replace(**{k: v for k, v in plan["changes"].items()})
+        assert plan["total_bytes"] == round(estimate(changed).total_bytes)

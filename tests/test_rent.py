@@ -134,6 +134,20 @@ def test_host_memory_is_checked_and_named():
     assert result.dropped[0].dropped.template == NOT_FIT_HOST and "64.00 GiB" in str(result.dropped[0].dropped)
 
 
+def test_a_count_the_global_batch_does_not_split_over_says_so_not_does_not_fit():
+    """Llama 3.1 70B with a global batch of 1 sequence (micro_batch 1 x grad_accum 1) under Hugging Face Trainer on
+    32 or 64 H100s: no layout exists (speed_search's replicas split the global batch evenly, and tensor parallelism
+    stays inside the 8-GPU node), so no count beyond 8 x TP can run it. It read "does not fit: no layout holds it in
+    the GPUs and the CPU memory of the rented node" before, a memory verdict for what is a batch question."""
+    from engine.planning.rent_no_layout import NO_LAYOUT
+
+    s = scenario(model="llama-3.1-70b", framework="huggingface", gpus_per_node=1, grad_accum=1, tokens_to_train=10**12)
+    result = rent_search(s, {"h100-sxm-80gb": 2.0}, max_gpus=64)
+    no_layout = [row for row in result.dropped if row.dropped.template == NO_LAYOUT]
+    assert {row.gpus for row in no_layout} == {32, 64} and "= 1)" in str(no_layout[0].dropped)
+    assert all(row.plan is None for row in no_layout)
+
+
 def test_checkpoint_size_follows_its_formula():
     s = scenario()
     spec_params = estimate(s).total_params
@@ -216,3 +230,14 @@ def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor()
     assert plan.time.tokens_per_second <= speed_bound(s) * (1 + TIE)
     none, _ = fastest_fitting(s, floor=speed_bound(s) * 1.01)  # faster than any layout's bound: nothing is tried
     assert none is None
+
+
+def test_a_rows_hours_times_its_price_reads_as_its_cost():
+    """2.51 GPU-hours at 2.5 USD cost 6.28 USD (shown whole: 6 USD); the row read "3 GPU-hours x 2.5 USD = 6 USD",
+    hours rounded to whole ones, which does not multiply out. Under 100 GPU-hours: 3 significant digits."""
+    from engine.planning.rent_report import gpu_hours_text
+
+    row = {"gpu_hours": 2.51, "price_per_gpu_hour": 2.5, "cost": 2.51 * 2.5, "gpus": 1, "gpu_name": "H100",
+           "nodes": 1, "time_to_train_seconds": 2.51 * 3600, "mfu": 0.11, "changes": {}}
+    assert "2.51 GPU-hours x 2.5 USD = 6 USD" in row_text(row, "USD")
+    assert (gpu_hours_text(226.4), gpu_hours_text(12_345.6), gpu_hours_text(0.0421)) == ("226", "12,346", "0.0421")

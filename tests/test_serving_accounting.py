@@ -113,6 +113,31 @@ def test_vllm_refuses_like_vllm():
     assert shared.verdict == "does not fit" and "free memory" in str(shared.reason)
 
 
+def test_hybrid_start_check_runs_at_the_raised_block_size():
+    """A hybrid stack's one request at max_model_len is counted at the attention block size vLLM raises for the Mamba
+    page (HybridAttentionMambaModelConfig.verify_and_update_config), as the pool itself is. Qwen3-Next-80B-A3B
+    (its config.json): 12 full-attention layers of 2 KV heads x 256 (bf16: 2,048 B a token a layer) and 36 gated
+    DeltaNet layers of one state page each. At block 16 the page padded to the DeltaNet state made one 262,144-token
+    request need about 201 GiB, so the window said vLLM refuses a model that serves its full context on one H200."""
+    spec = model_spec_for("qwen3-next-80b-a3b")
+    kinds = layer_kinds(spec, 1, 2.0, 2.0)
+    pool = vllm_pool(kinds, 16, 40 * GIB, 262144, 8192)
+    assert pool.block_size > 16 and pool.page_bytes == pool.block_size * 2048  # the attention page, raised
+    pages = -(-262144 // pool.block_size)
+    assert needed_bytes(kinds, 16, 262144, 8192) == (12 * pages + 36) * pool.page_bytes
+    assert needed_bytes(kinds, 16, 262144, 8192) < 7 * GIB
+
+
+def test_the_longest_context_shown_is_never_beyond_what_the_engine_accepts():
+    """vLLM refuses max_model_len 200,000 for Llama 3.1 8B (trained for 131,072: its config.json
+    max_position_embeddings); the window still said "longest context for one user: 200,000 tokens" beside the
+    refusal. The longest single sequence is capped at the model's own context."""
+    spec = model_spec_for("llama-3.1-8b")
+    m = generation_memory(GenerationInputs(spec=spec, weight_bytes=15 * GIB, capacity_bytes=80 * GIB,
+                                           max_model_len=200000, gpu_name="H100"))
+    assert m.verdict == "does not fit" and m.longest_context == spec.max_position == 131072
+
+
 def test_engines_refuse_a_context_beyond_the_model():
     """vllm/config/model.py _get_and_verify_max_len: max_model_len above max_position_embeddings (Llama-3.1-8B:
     131,072) is refused at start-up; so does SGLang without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN."""

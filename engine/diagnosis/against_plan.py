@@ -12,6 +12,7 @@ from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario.format import Scenario
 from ..units import format_bytes
 from ..workloads import estimate
+from .below_plan import below_plan_finding
 from .finding import Finding
 from .from_message import is_fragmented, shortfall_bytes
 from .oom_text import OomReport
@@ -86,11 +87,13 @@ def _compare(r: OomReport, est: Estimate, b: Any) -> list[Finding]:
     out = [Finding("phase_compare", message(QT_TRANSLATE_NOOP(
         "engine", "At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; "
                   "the plan allocates {plan} there."), phase=where, allocated=b(r.allocated_by_pytorch_bytes or 0),
-        tried=b(r.tried_to_allocate_bytes or 0), demand=b(demand), plan=b(plan)))]
+        tried=b(r.tried_to_allocate_bytes or 0), demand=b(demand), plan=b(plan)) if r.tried_to_allocate_bytes
+        is not None else message(QT_TRANSLATE_NOOP(  # a message cut short: no "asked for 0.00 GiB"
+            "engine", "At the {phase} the run had {allocated} allocated (the message does not say how much more it "
+                      "asked for); the plan allocates {plan} there."), phase=where,
+            allocated=b(r.allocated_by_pytorch_bytes or 0), plan=b(plan)))]
     if demand <= plan * (1 + GROWN_MARGIN):
-        out.append(Finding("plan_predicts", message(QT_TRANSLATE_NOOP(
-            "engine", "The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the "
-                      "changes below make room."), margin=GROWN_MARGIN)))
+        out.append(below_plan_finding(demand, plan, est.verdict != "does not fit", GROWN_MARGIN, b))
         return out
     grown = grown_component(est, phase)
     if grown is None:

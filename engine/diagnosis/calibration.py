@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import PlannerError
+from ..errors import PlannerError, WorkloadError
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario.format import Scenario
@@ -76,6 +76,10 @@ def calibrate(s: Scenario, figure: str, measured_bytes: int, others: tuple[Scena
     if figure not in MEMORY_FIGURES:
         raise PlannerError(QT_TRANSLATE_NOOP("engine", "The figure must be one of {choices}."),
                            choices=", ".join(MEMORY_FIGURES))
+    if s.workload == "inference":  # the engine's own accounting, no allocator overhead to fit (no busiest stage)
+        raise WorkloadError(QT_TRANSLATE_NOOP(
+            "engine", "is inference: calibrate fits a training run's allocator overheads; a served model's memory is "
+                      "its engine's own accounting (set gpu_memory_utilization or the KV cache as the engine logs it)."))
     plain = s.replace(memory_calibration=None)
     before = estimate(plain)
     cal = parse_memory_calibration({"figure": figure, "measured_bytes": measured_bytes,

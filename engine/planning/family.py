@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ScenarioError
-from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.presets import model_presets
 from ..scenario import Scenario
 from ..scenario.runnable import runnable_layouts
+from ..workloads import estimate  # a post-training member with its generation engine and frozen models
 
 
 @dataclass(frozen=True)

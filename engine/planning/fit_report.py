@@ -6,13 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
-from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, Message, message_json
 from ..scenario import Scenario
 from ..scenario.runnable import runnable_layouts
-from ..timing import step_time, time_to_json
+from ..timing import time_to_json
 from ..units import format_bytes, format_count
-from ..workloads import require_training
+from ..workloads import estimate, require_training, step_time  # every workload, post-training as it runs
 from .family import largest_model_that_fits
 from .solver import MAX_GPUS, SEQ_STEP, join_notes, join_steps, limits, plans
 

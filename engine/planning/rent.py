@@ -44,8 +44,9 @@ from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
 from ..workloads import require_training
+from .rent_no_layout import no_layout_reason
 from .rent_servers import node_host
-from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
+from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, has_layout, parallel_dimensions, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docstring says why)
@@ -54,8 +55,7 @@ LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel"
                "micro_batch", "grad_accum", "checkpointing", "offload", "host_memory_bytes", "optimizer_offload_fraction",
                "distributed_optimizer")  # with a Megatron offload plan's share and a distributed optimizer dropped
 
-NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
-                                       "not known")
+NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known")
 NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
 NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and {host} of CPU memory "
                                            "per node")
@@ -70,8 +70,7 @@ OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
 OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
                                                           "published run reached on this GPU")
 OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
-LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory "
-                                                "aside")
+LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory aside")
 OVER_BUDGET_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "over budget by {over} even in its fastest layout, memory aside")
 NOT_CHEAPER = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: no cheaper than fewer "
                                           "GPUs of this type")
@@ -290,8 +289,9 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
         return _drop(row, message(why_none)), made
     if plan is None:
         host = base.host_memory_bytes
-        why = message(NOT_FIT) if host is None else message(NOT_FIT_HOST, host=format_bytes(host, unit)) \
-            if host == s.host_memory_bytes and base.gpu == s.gpu else message(NOT_FIT_SERVER, basis=basis)
+        why = no_layout_reason(s) if not has_layout(base) else message(NOT_FIT) if host is None else message(
+            NOT_FIT_HOST, host=format_bytes(host, unit)) if host == s.host_memory_bytes and base.gpu == s.gpu else \
+            message(NOT_FIT_SERVER, basis=basis)
         return _drop(row, why), made
     seconds = tokens / plan.time.tokens_per_second
     hours = seconds * base.world_size / 3600.0

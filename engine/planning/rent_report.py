@@ -124,12 +124,19 @@ def layout_text(changes: dict[str, Any]) -> str:
     return ", ".join(f"{k}={changes[k]}" for k in keys if k in changes) or "-"
 
 
+def gpu_hours_text(hours: float) -> str:
+    """GPU-hours as a row shows them: whole hours from 100 up, else 3 significant digits, so that the hours times the
+    price reads as the cost ("2.5 GPU-hours x 2.5 USD = 6 USD", not "3 GPU-hours x 2.5 USD = 6 USD")."""
+    return f"{hours:,.0f}" if hours >= 100 else f"{hours:.3g}"
+
+
 def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same) -> str:
     """One ranked row: what, how, how long and what it costs, with the price used."""
-    cost = (tr(QT_TRANSLATE_NOOP("cli", "{hours:,.0f} GPU-hours x {price} = {cost}")).format(
-        hours=o["gpu_hours"], price=f"{o['price_per_gpu_hour']:g} {currency}".rstrip(),
+    hours = gpu_hours_text(o["gpu_hours"])
+    cost = (tr(QT_TRANSLATE_NOOP("cli", "{hours} GPU-hours x {price} = {cost}")).format(
+        hours=hours, price=f"{o['price_per_gpu_hour']:g} {currency}".rstrip(),
         cost=format_cost(o["cost"], currency)) if o["cost"] is not None else
-        tr(QT_TRANSLATE_NOOP("cli", "{hours:,.0f} GPU-hours (no price set)")).format(hours=o["gpu_hours"]))
+        tr(QT_TRANSLATE_NOOP("cli", "{hours} GPU-hours (no price set)")).format(hours=hours))
     return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; "
                                        "layout {layout}")).format(
         n=o["gpus"], gpu=o["gpu_name"], nodes=o["nodes"], cost=cost, time=format_seconds(o["time_to_train_seconds"]),

@@ -9,14 +9,12 @@ from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
-from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..scenario.runnable import runnable_layouts
-from ..timing.model import step_time
 from ..timing.step_result import StepTime
-from ..workloads import require_training
+from ..workloads import estimate, require_training, step_time  # a post-training step as the step it is
 
 _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
 # the keys a search sets on its own for each layout, and what you train (a method the framework lacks is a change

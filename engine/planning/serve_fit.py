@@ -98,15 +98,18 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
             "max_model_len": memory.max_model_len, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
 
 
-def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identity) -> str:
+def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identity,
+                     tr_engine: Callable[[str], str] = _identity) -> str:
+    """The report as lines of text; `tr_engine` translates the engine's words (the verdict)."""
     lines = [tr(QT_TRANSLATE_NOOP("cli", "{model} on {engine}: {verdict} as set")).format(
-        model=report["model"], engine=report["engine"], verdict=report["verdict"])]
+        model=report["model"], engine=report["engine"], verdict=tr_engine(report["verdict"]))]
     if "context" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
             n=format_count(report["context"])))
     if "users" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n} (over {replicas} "
-                                                 "engine instances)")).format(
+                                                 "engine instances)") if report["replicas"] != 1 else QT_TRANSLATE_NOOP(
+            "cli", "Most users at once at {length} tokens each: {n}")).format(
             length=format_count(report["max_model_len"]), n=report["users"], replicas=report["replicas"]))
     if "gpus" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"] or tr(

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario
-from ..timing.model import step_time
 from ..timing.step_result import time_to_json
 from ..units import format_bytes, format_count, format_seconds
+from ..workloads import estimate, step_time  # a post-training step as it runs (generation engine, scoring)
 from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 
 

@@ -28,8 +28,8 @@ from ..scenario.consistency import split_counted_layers
 from ..scenario.framework_support import runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
-from ..timing.model import step_time
 from ..timing.step_result import StepTime
+from ..workloads import step_time  # a post-training step timed with its generation and scoring
 from .layout_shardings import runnable_shardings
 from .listing import TIE, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
@@ -396,6 +396,12 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
         estimates = len(memo.memo)
         del memo, found  # freed before the collector is back on (speed_search)
     return (best[0] if best else None), estimates
+
+
+def has_layout(s: Scenario) -> bool:
+    """Whether any layout of the scenario's GPUs splits its global batch with the parallelism its framework runs
+    (what fastest_fitting searches; False: a question of the batch, not of memory)."""
+    return next(_layouts(searchable(s)), None) is not None
 
 
 def speed_bound(s: Scenario) -> float:

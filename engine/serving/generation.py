@@ -269,8 +269,9 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
                      ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size))
                     + ((("accounting", i.accounting), ("in_budget_bytes", round(in_budget)))
                        if i.accounting != "latest" else ()))
+    # at most the model's own context, which vLLM refuses to go beyond (_too_long), whatever max_model_len asks
     longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
-                              max(max_model_len, i.spec.max_position))
+                              i.spec.max_position or max_model_len)
     return ServingMemory(
         engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,
         kv_pool_bytes=max(0.0, pool_bytes), kv_kinds=_kv_kinds(kinds), block_size=pool.block_size,

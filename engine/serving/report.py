@@ -8,7 +8,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..units import format_bytes, format_count, format_seconds
-from .result import ServingMemory
+from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
@@ -89,6 +89,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "CPU memory for layers kept off the GPU: {host}")).format(
             host=format_bytes(memory.host_bytes, unit)))
     if speed is not None:
+        if memory.verdict == REFUSED:  # the engine does not start: its speed is what it would be, as for training
+            lines.append(tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only.")))
         lines.append(tr(QT_TRANSLATE_NOOP(
             "cli", "Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output "
             "token, {tps} tokens/s ({bound}-bound)")).format(

@@ -56,7 +56,9 @@ def page_bytes(kinds: tuple[LayerKind, ...], block_size: int) -> float:
 
 def needed_bytes(kinds: tuple[LayerKind, ...], block_size: int, max_model_len: int,
                  max_num_batched_tokens: int) -> float:
-    """Bytes one request at max_model_len needs, every layer counted (check_enough_kv_cache_memory)."""
+    """Bytes one request at max_model_len needs, every layer counted (check_enough_kv_cache_memory), at the block
+    size vLLM runs: a hybrid model's raised one (its spec is made after verify_and_update_config raised it)."""
+    block_size = hybrid_block_size(kinds, block_size)
     page = page_bytes(kinds, block_size)
     return sum(k.layers * pages_per_request(k, block_size, max_model_len, max_num_batched_tokens) * page
                for k in kinds)
@@ -64,7 +66,9 @@ def needed_bytes(kinds: tuple[LayerKind, ...], block_size: int, max_model_len: i
 
 def longest_context(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: float, max_num_batched_tokens: int,
                     limit: int) -> int:
-    """estimate_max_model_len: the longest request the pool holds (binary search, as vLLM does), at most `limit`."""
+    """estimate_max_model_len: the longest request the pool holds (binary search, as vLLM does), at most `limit`;
+    at the block size vLLM runs (hybrid_block_size, as needed_bytes)."""
+    block_size = hybrid_block_size(kinds, block_size)
     if pool_bytes <= 0 or needed_bytes(kinds, block_size, 1, max_num_batched_tokens) > pool_bytes:
         return 0
     if needed_bytes(kinds, block_size, limit, max_num_batched_tokens) <= pool_bytes:

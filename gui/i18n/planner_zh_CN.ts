@@ -9,17 +9,17 @@
         <translation>无法估算 %1：%2 现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="58"/>
+        <location filename="../app.py" line="62"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="97"/>
+        <location filename="../app.py" line="101"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="181"/>
+        <location filename="../app.py" line="185"/>
         <location filename="../file_actions.py" line="77"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -27,102 +27,101 @@
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="29"/>
+        <location filename="../dialogs.py" line="28"/>
         <source>Dense bf16 peak (optional)</source>
         <translation>稠密 bf16 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="30"/>
+        <location filename="../dialogs.py" line="29"/>
         <source>Dense fp8 peak (optional)</source>
         <translation>稠密 fp8 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="31"/>
+        <location filename="../dialogs.py" line="30"/>
         <source>Memory bandwidth (optional)</source>
         <translation>显存带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="32"/>
+        <location filename="../dialogs.py" line="31"/>
         <source>GPU-to-GPU link, one direction (optional)</source>
         <translation>GPU 间互联单向带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="57"/>
+        <location filename="../dialogs.py" line="56"/>
         <location filename="../file_actions.py" line="168"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="58"/>
+        <location filename="../dialogs.py" line="57"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="65"/>
-        <location filename="../dialogs.py" line="188"/>
+        <location filename="../dialogs.py" line="64"/>
+        <location filename="../dialogs.py" line="184"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="66"/>
+        <location filename="../dialogs.py" line="65"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="73"/>
+        <location filename="../dialogs.py" line="72"/>
         <source>not given</source>
         <translation>未填写</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="92"/>
+        <location filename="../dialogs.py" line="88"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="200"/>
+        <location filename="../dialogs.py" line="196"/>
         <source>Delete scenarios</source>
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="44"/>
-        <location filename="../config_actions.py" line="59"/>
-        <location filename="../dialogs.py" line="102"/>
+        <location filename="../config_actions.py" line="63"/>
+        <location filename="../dialogs.py" line="98"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="92"/>
-        <location filename="../config_actions.py" line="102"/>
+        <location filename="../config_actions.py" line="95"/>
+        <location filename="../config_actions.py" line="105"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="94"/>
+        <location filename="../config_actions.py" line="97"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="107"/>
+        <location filename="../dialogs.py" line="103"/>
         <source>Name this model</source>
         <translation>为此模型命名</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="108"/>
+        <location filename="../dialogs.py" line="104"/>
         <source>Name in the model list:</source>
         <translation>在模型列表中的名称：</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="131"/>
+        <location filename="../dialogs.py" line="127"/>
         <source>Add a folder with models</source>
         <translation>添加包含模型的文件夹</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="145"/>
+        <location filename="../dialogs.py" line="141"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="146"/>
+        <location filename="../dialogs.py" line="142"/>
         <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
@@ -142,7 +141,7 @@
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="62"/>
+        <location filename="../config_actions.py" line="58"/>
         <location filename="../file_actions.py" line="157"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
@@ -153,7 +152,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="104"/>
+        <location filename="../config_actions.py" line="107"/>
         <location filename="../file_actions.py" line="192"/>
         <location filename="../file_actions.py" line="203"/>
         <source>Exported %s</source>
@@ -1089,12 +1088,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="160"/>
+        <location filename="../words.py" line="161"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="168"/>
+        <location filename="../words.py" line="169"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1253,7 +1252,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="127"/>
         <location filename="../words.py" line="131"/>
         <location filename="../words.py" line="132"/>
-        <location filename="../words.py" line="169"/>
+        <location filename="../words.py" line="170"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1319,83 +1318,83 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="149"/>
+        <location filename="../words.py" line="150"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="150"/>
+        <location filename="../words.py" line="151"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="151"/>
+        <location filename="../words.py" line="152"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="152"/>
+        <location filename="../words.py" line="153"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="153"/>
+        <location filename="../words.py" line="154"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="154"/>
+        <location filename="../words.py" line="155"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="155"/>
+        <location filename="../words.py" line="156"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="156"/>
+        <location filename="../words.py" line="157"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="157"/>
+        <location filename="../words.py" line="158"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="158"/>
+        <location filename="../words.py" line="159"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="159"/>
+        <location filename="../words.py" line="160"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="161"/>
+        <location filename="../words.py" line="162"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="162"/>
+        <location filename="../words.py" line="163"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="163"/>
+        <location filename="../words.py" line="164"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="167"/>
+        <location filename="../words.py" line="168"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="169"/>
+        <location filename="../words.py" line="170"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1444,6 +1443,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="138"/>
         <location filename="../words.py" line="144"/>
         <location filename="../words.py" line="147"/>
+        <location filename="../words.py" line="148"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1917,93 +1917,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="285"/>
+        <location filename="../pickers.py" line="299"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288"/>
+        <location filename="../pickers.py" line="302"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288"/>
+        <location filename="../pickers.py" line="302"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288"/>
+        <location filename="../pickers.py" line="302"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="296"/>
+        <location filename="../pickers.py" line="310"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="297"/>
+        <location filename="../pickers.py" line="311"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="300"/>
+        <location filename="../pickers.py" line="314"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302"/>
+        <location filename="../pickers.py" line="316"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="304"/>
+        <location filename="../pickers.py" line="318"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="306"/>
+        <location filename="../pickers.py" line="320"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="333"/>
-        <location filename="../pickers.py" line="335"/>
+        <location filename="../pickers.py" line="347"/>
+        <location filename="../pickers.py" line="349"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="339"/>
+        <location filename="../pickers.py" line="353"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="339"/>
+        <location filename="../pickers.py" line="353"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="340"/>
+        <location filename="../pickers.py" line="354"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="340"/>
+        <location filename="../pickers.py" line="354"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="345"/>
+        <location filename="../pickers.py" line="359"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="372"/>
+        <location filename="../pickers.py" line="386"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="373"/>
+        <location filename="../pickers.py" line="387"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -2011,92 +2011,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ImportReview</name>
     <message>
-        <location filename="../import_review.py" line="34"/>
+        <location filename="../import_review.py" line="35"/>
         <source>Review the imported training config</source>
         <translation>检查导入的训练配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="35"/>
+        <location filename="../import_review.py" line="36"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="36"/>
+        <location filename="../import_review.py" line="37"/>
         <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
         <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="38"/>
+        <location filename="../import_review.py" line="39"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="39"/>
+        <location filename="../import_review.py" line="40"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="40"/>
+        <location filename="../import_review.py" line="41"/>
         <source>Read from</source>
         <translation>读取自</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="41"/>
+        <location filename="../import_review.py" line="42"/>
         <source>Read (%1)</source>
         <translation>已读取（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="42"/>
+        <location filename="../import_review.py" line="43"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="43"/>
+        <location filename="../import_review.py" line="44"/>
         <source>Assumed (%1)</source>
         <translation>已假定（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="44"/>
+        <location filename="../import_review.py" line="45"/>
         <source>In the file</source>
         <translation>文件中的项</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="45"/>
+        <location filename="../import_review.py" line="46"/>
         <source>Why it is not used</source>
         <translation>未使用的原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="46"/>
+        <location filename="../import_review.py" line="47"/>
         <source>Not used (%1)</source>
         <translation>未使用（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="47"/>
+        <location filename="../import_review.py" line="48"/>
         <source>Replace the scenario</source>
         <translation>替换当前方案</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="48"/>
+        <location filename="../import_review.py" line="49"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="49"/>
+        <location filename="../import_review.py" line="50"/>
         <source>Import the training config files of one job</source>
         <translation>导入同一训练任务的配置文件</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="50"/>
+        <location filename="../import_review.py" line="51"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="51"/>
+        <location filename="../import_review.py" line="52"/>
         <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
         <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="54"/>
+        <location filename="../import_review.py" line="55"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
@@ -2643,223 +2643,223 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="31"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="33"/>
+        <location filename="../megatron_rows.py" line="37"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="33"/>
+        <location filename="../megatron_rows.py" line="37"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="39"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="41"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="40"/>
+        <location filename="../megatron_rows.py" line="44"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42"/>
+        <location filename="../megatron_rows.py" line="46"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46"/>
+        <location filename="../megatron_rows.py" line="50"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="52"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50"/>
+        <location filename="../megatron_rows.py" line="54"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51"/>
+        <location filename="../megatron_rows.py" line="55"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52"/>
+        <location filename="../megatron_rows.py" line="56"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="58"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56"/>
+        <location filename="../megatron_rows.py" line="60"/>
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58"/>
+        <location filename="../megatron_rows.py" line="62"/>
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59"/>
+        <location filename="../megatron_rows.py" line="63"/>
         <source>run the experts&apos; MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="61"/>
+        <location filename="../megatron_rows.py" line="65"/>
         <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine&apos;s fused grouped-MLP ops; Megatron-Bridge&apos;s cutedsl_fused_grouped_mlp recipes turn it on): the experts&apos; activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="66"/>
+        <location filename="../megatron_rows.py" line="70"/>
         <source>MoE expert MLP</source>
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="67"/>
+        <location filename="../megatron_rows.py" line="71"/>
         <source>all local experts in one grouped GEMM</source>
         <translation>本卡所有专家合并为一次分组 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="69"/>
+        <location filename="../megatron_rows.py" line="73"/>
         <source>Megatron --moe-grouped-gemm (NVIDIA&apos;s recipes turn it on; off by default in Megatron-LM): off, SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every routed token several more times. It changes the step time, not the memory estimate.</source>
         <translation>Megatron --moe-grouped-gemm（NVIDIA 的配方会开启；Megatron-LM 默认关闭）：关闭时，SequentialMLP 逐个运行专家，且在专家并行度为 1 时，其循环会把每个路由后的 token 多复制几次。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72"/>
+        <location filename="../megatron_rows.py" line="76"/>
         <source>MoE expert GEMMs</source>
         <translation>MoE 专家 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="74"/>
-        <location filename="../megatron_rows.py" line="101"/>
+        <location filename="../megatron_rows.py" line="78"/>
+        <location filename="../megatron_rows.py" line="112"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="75"/>
+        <location filename="../megatron_rows.py" line="79"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="76"/>
+        <location filename="../megatron_rows.py" line="80"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="77"/>
+        <location filename="../megatron_rows.py" line="81"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78"/>
+        <location filename="../megatron_rows.py" line="82"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79"/>
+        <location filename="../megatron_rows.py" line="83"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="86"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85"/>
+        <location filename="../megatron_rows.py" line="89"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
+        <location filename="../megatron_rows.py" line="92"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="89"/>
+        <location filename="../megatron_rows.py" line="93"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="90"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91"/>
+        <location filename="../megatron_rows.py" line="95"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="92"/>
+        <location filename="../megatron_rows.py" line="96"/>
         <source>a scale per row of each operand (torchao rowwise)</source>
         <translation>每个操作数每行一个缩放因子（torchao rowwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="93"/>
+        <location filename="../megatron_rows.py" line="97"/>
         <source>rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)</source>
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
@@ -2869,42 +2869,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="95"/>
+        <location filename="../megatron_rows.py" line="106"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="96"/>
+        <location filename="../megatron_rows.py" line="107"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97"/>
+        <location filename="../megatron_rows.py" line="108"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="99"/>
+        <location filename="../megatron_rows.py" line="110"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="102"/>
+        <location filename="../megatron_rows.py" line="113"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="103"/>
+        <location filename="../megatron_rows.py" line="114"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="106"/>
+        <location filename="../megatron_rows.py" line="117"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="109"/>
+        <location filename="../megatron_rows.py" line="120"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -3017,12 +3017,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="271"/>
+        <location filename="../pickers.py" line="272"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="277"/>
+        <location filename="../pickers.py" line="278"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -3030,12 +3030,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="287"/>
+        <location filename="../widgets.py" line="297"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="290"/>
+        <location filename="../widgets.py" line="300"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -3061,17 +3061,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="70"/>
+        <location filename="../parallel_limits.py" line="86"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="71"/>
+        <location filename="../parallel_limits.py" line="87"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="72"/>
+        <location filename="../parallel_limits.py" line="88"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
@@ -3080,103 +3080,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="73"/>
+        <location filename="../parallel_limits.py" line="89"/>
         <source>zero bubble ZB-1p: 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-1p：与 1F1B 相同的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="74"/>
+        <location filename="../parallel_limits.py" line="90"/>
         <source>zero bubble ZB-2p: about twice the activations</source>
         <translation>零气泡 ZB-2p：约两倍的激活</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="75"/>
+        <location filename="../parallel_limits.py" line="91"/>
         <source>zero bubble ZB-V: two layer chunks per GPU in a V, 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-V：每个 GPU 两个层块，呈 V 形排布，1F1B 的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="89"/>
+        <location filename="../parallel_limits.py" line="105"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks in a V (the first GPU holds the first and the last, so the embedding and the head) and leaves almost none within 1F1B&apos;s memory, for twice the sends.</source>
         <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="99"/>
+        <location filename="../parallel_limits.py" line="115"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="124"/>
+        <location filename="../parallel_limits.py" line="139"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="125"/>
+        <location filename="../parallel_limits.py" line="140"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="127"/>
+        <location filename="../parallel_limits.py" line="142"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="128"/>
+        <location filename="../parallel_limits.py" line="143"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="133"/>
+        <location filename="../parallel_limits.py" line="148"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="135"/>
+        <location filename="../parallel_limits.py" line="150"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="136"/>
+        <location filename="../parallel_limits.py" line="151"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="136"/>
+        <location filename="../parallel_limits.py" line="151"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="137"/>
+        <location filename="../parallel_limits.py" line="152"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="137"/>
+        <location filename="../parallel_limits.py" line="152"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="139"/>
+        <location filename="../parallel_limits.py" line="154"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="141"/>
+        <location filename="../parallel_limits.py" line="156"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="142"/>
+        <location filename="../parallel_limits.py" line="157"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="156"/>
+        <location filename="../parallel_limits.py" line="171"/>
         <source>%1 runs only this pipeline schedule (%2).</source>
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="166"/>
-        <location filename="../parallel_limits.py" line="185"/>
+        <location filename="../parallel_limits.py" line="181"/>
+        <location filename="../parallel_limits.py" line="200"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -3667,37 +3667,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RecomputeRows</name>
     <message>
-        <location filename="../recompute_row.py" line="29"/>
+        <location filename="../recompute_row.py" line="32"/>
         <source>all of them (0)</source>
         <translation>全部 (0)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="32"/>
+        <location filename="../recompute_row.py" line="35"/>
         <source>Megatron --recompute-num-layers (NeMo recompute_num_layers, torchtitan&apos;s every n-th block): decoder layers of each pipeline stage (each model chunk with virtual stages) that full checkpointing recomputes. The others keep all their activations and are not run again: fewer layers recomputed is faster and needs more memory. 0 recomputes every layer.</source>
         <translation>Megatron --recompute-num-layers（NeMo recompute_num_layers，torchtitan 的每第 n 个块）：完全检查点在每个流水线阶段（使用虚拟阶段时为每个模型块）中重算的解码器层数。其余层保留全部激活值，不再重新运行：重算的层越少越快，但需要更多显存。0 表示重算每一层。</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="37"/>
+        <location filename="../recompute_row.py" line="41"/>
         <source>the first layers of each stage, the rest not (block)</source>
         <translation>每个阶段的前几层，其余不重算 (block)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="38"/>
+        <location filename="../recompute_row.py" line="42"/>
         <source>every layer, that many at a time (uniform)</source>
         <translation>每一层，每次重算这么多层 (uniform)</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="41"/>
+        <location filename="../recompute_row.py" line="45"/>
         <source>Megatron --recompute-method: block recomputes only the first layers of each stage; uniform recomputes every layer in groups of that many, keeping only each group&apos;s input, and rebuilds a whole group at once in the backward pass.</source>
         <translation>Megatron --recompute-method：block 只重算每个阶段的前几层；uniform 按这么多层一组重算每一层，只保留每组的输入，并在反向传播中一次重建整组。</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="45"/>
+        <location filename="../recompute_row.py" line="49"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../recompute_row.py" line="46"/>
+        <location filename="../recompute_row.py" line="50"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
@@ -3766,34 +3766,39 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="177"/>
+        <location filename="../rent_panel.py" line="178"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="185"/>
+        <location filename="../rent_panel.py" line="186"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="212"/>
+        <location filename="../rent_panel.py" line="213"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="215"/>
+        <location filename="../rent_panel.py" line="216"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="219"/>
+        <location filename="../rent_panel.py" line="220"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="224"/>
+        <location filename="../rent_panel.py" line="225"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="227"/>
+        <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
+        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
         <source>Apply</source>
@@ -3804,7 +3809,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="229"/>
+        <location filename="../rent_panel.py" line="235"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3886,7 +3891,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="114"/>
+        <location filename="../serve_mode.py" line="91"/>
+        <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
+        <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="119"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -3940,7 +3950,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_panel.py" line="65"/>
-        <location filename="../serving_panel.py" line="190"/>
+        <location filename="../serving_panel.py" line="192"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
@@ -3955,47 +3965,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="98"/>
+        <location filename="../serving_panel.py" line="100"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="100"/>
+        <location filename="../serving_panel.py" line="102"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="103"/>
+        <location filename="../serving_panel.py" line="105"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="105"/>
+        <location filename="../serving_panel.py" line="107"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107"/>
+        <location filename="../serving_panel.py" line="109"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109"/>
+        <location filename="../serving_panel.py" line="111"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111"/>
+        <location filename="../serving_panel.py" line="113"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113"/>
+        <location filename="../serving_panel.py" line="115"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="213"/>
+        <location filename="../serving_panel.py" line="216"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -4510,12 +4520,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ShardGroupRow</name>
     <message>
-        <location filename="../shard_group_row.py" line="50"/>
+        <location filename="../shard_group_row.py" line="49"/>
         <source>HSDP / hybrid ZeRO: the GPUs each ZeRO / FSDP shard group spans. The training state is sharded within each group and copied across the groups: the gathers and reduce-scatters run among fewer GPUs, inside a node over NVLink when the group fits one (faster), then one all-reduce of each shard across the groups; each GPU holds a larger share of the state (more memory). &quot;all&quot; shards over every data-parallel GPU (torchtitan data_parallel_shard_degree, FSDP HYBRID_SHARD, Megatron --num-distributed-optimizer-instances, DeepSpeed mics_shard_size).</source>
         <translation>HSDP / 混合 ZeRO：每个 ZeRO / FSDP 分片组包含的 GPU 数。训练状态在组内分片、在组间复制：all-gather 和 reduce-scatter 在更少的 GPU 之间进行，组能放进一个节点时走节点内 NVLink（更快），之后每个分片在组间做一次 all-reduce；每块 GPU 保存更大份额的状态（更多显存）。&quot;全部&quot;表示在所有数据并行 GPU 上分片（torchtitan data_parallel_shard_degree、FSDP HYBRID_SHARD、Megatron --num-distributed-optimizer-instances、DeepSpeed mics_shard_size）。</translation>
     </message>
     <message>
-        <location filename="../shard_group_row.py" line="67"/>
+        <location filename="../shard_group_row.py" line="66"/>
         <source>all (%1 GPUs)</source>
         <translation>全部（%1 块 GPU）</translation>
     </message>
@@ -5141,162 +5151,162 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="308"/>
+        <location filename="../../engine/cli.py" line="333"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="311"/>
+        <location filename="../../engine/cli.py" line="336"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="59"/>
+        <location filename="../../engine/planning/fit_report.py" line="58"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="61"/>
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="62"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="64"/>
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>Limits for the layout {framework} can run ({settings}), everything else unchanged:</source>
         <translation>{framework} 能运行的布局（{settings}）下的上限，其余不变：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="65"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="66"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="68"/>
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="68"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="70"/>
+        <location filename="../../engine/planning/fit_report.py" line="69"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="95"/>
+        <location filename="../../engine/planning/fit_report.py" line="94"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="105"/>
+        <location filename="../../engine/planning/fit_report.py" line="104"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="106"/>
+        <location filename="../../engine/planning/fit_report.py" line="105"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="106"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="107"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
+        <location filename="../../engine/planning/fit_report.py" line="110"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <location filename="../../engine/planning/fit_report.py" line="111"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="112"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="120"/>
+        <location filename="../../engine/planning/fit_report.py" line="119"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="122"/>
+        <location filename="../../engine/planning/fit_report.py" line="121"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="74"/>
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="76"/>
+        <location filename="../../engine/planning/fit_report.py" line="75"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="78"/>
+        <location filename="../../engine/planning/fit_report.py" line="77"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="89"/>
+        <location filename="../../engine/planning/fit_report.py" line="88"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="94"/>
+        <location filename="../../engine/planning/fit_report.py" line="93"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -5326,103 +5336,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="50"/>
+        <location filename="../../engine/planning/speed_report.py" line="49"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="53"/>
+        <location filename="../../engine/planning/speed_report.py" line="52"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="129"/>
         <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
-        <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
+        <translation type="vanished">{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="132"/>
         <source>{hours:,.0f} GPU-hours (no price set)</source>
-        <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
+        <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="133"/>
+        <location filename="../../engine/planning/rent_report.py" line="136"/>
+        <source>{hours} GPU-hours x {price} = {cost}</source>
+        <translation>{hours} GPU 小时 × {price} = {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="139"/>
+        <source>{hours} GPU-hours (no price set)</source>
+        <translation>{hours} GPU 小时（未设价格）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="140"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="145"/>
+        <location filename="../../engine/planning/rent_report.py" line="152"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="148"/>
+        <location filename="../../engine/planning/rent_report.py" line="155"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="150"/>
+        <location filename="../../engine/planning/rent_report.py" line="157"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="153"/>
+        <location filename="../../engine/planning/rent_report.py" line="160"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="161"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="156"/>
-        <location filename="../../engine/planning/speed_report.py" line="56"/>
+        <location filename="../../engine/planning/rent_report.py" line="163"/>
+        <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="159"/>
+        <location filename="../../engine/planning/rent_report.py" line="166"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="163"/>
+        <location filename="../../engine/planning/rent_report.py" line="170"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="168"/>
+        <location filename="../../engine/planning/rent_report.py" line="175"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="170"/>
+        <location filename="../../engine/planning/rent_report.py" line="177"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="172"/>
+        <location filename="../../engine/planning/rent_report.py" line="179"/>
         <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="60"/>
+        <location filename="../../engine/planning/speed_report.py" line="59"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="67"/>
+        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="70"/>
+        <location filename="../../engine/planning/speed_report.py" line="69"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="162"/>
+        <location filename="../../engine/serving/report.py" line="93"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -5432,31 +5451,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="102"/>
+        <location filename="../../engine/planning/serve_fit.py" line="104"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="105"/>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="108"/>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/serve_fit.py" line="111"/>
         <source>Most users at once at {length} tokens each: {n}</source>
-        <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="112"/>
+        <location filename="../../engine/planning/serve_fit.py" line="115"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <location filename="../../engine/planning/serve_fit.py" line="116"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -5485,7 +5505,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="92"/>
+        <location filename="../../engine/serving/report.py" line="94"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -5575,35 +5595,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="276"/>
-        <location filename="../../engine/models/hf_families.py" line="52"/>
+        <location filename="../../engine/input_bounds.py" line="189"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="283"/>
-        <location filename="../../engine/models/hf_families.py" line="58"/>
-        <location filename="../../engine/models/mamba2.py" line="93"/>
+        <location filename="../../engine/input_bounds.py" line="200"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="307"/>
+        <location filename="../../engine/models/architecture.py" line="294"/>
         <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="344"/>
+        <location filename="../../engine/models/architecture.py" line="331"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="352"/>
+        <location filename="../../engine/models/architecture.py" line="339"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="333"/>
+        <location filename="../../engine/models/architecture.py" line="320"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
@@ -5613,7 +5630,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="362"/>
+        <location filename="../../engine/models/architecture.py" line="349"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -5671,7 +5688,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/memory/breakdown.py" line="101"/>
-        <location filename="../../engine/memory/breakdown.py" line="147"/>
+        <location filename="../../engine/memory/breakdown.py" line="159"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
@@ -5686,17 +5703,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="383"/>
+        <location filename="../../engine/memory/breakdown.py" line="395"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="386"/>
+        <location filename="../../engine/memory/breakdown.py" line="398"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="390"/>
+        <location filename="../../engine/memory/breakdown.py" line="402"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
@@ -5706,37 +5723,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="226"/>
+        <location filename="../../engine/memory/detailed.py" line="228"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="229"/>
+        <location filename="../../engine/memory/detailed.py" line="231"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="233"/>
+        <location filename="../../engine/memory/detailed.py" line="235"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="262"/>
+        <location filename="../../engine/memory/detailed.py" line="266"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="265"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="275"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="280"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
@@ -5746,12 +5763,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="325"/>
+        <location filename="../../engine/memory/detailed.py" line="331"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="328"/>
+        <location filename="../../engine/memory/detailed.py" line="334"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -5766,22 +5783,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="303"/>
+        <location filename="../../engine/memory/detailed.py" line="309"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="312"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="333"/>
+        <location filename="../../engine/memory/detailed.py" line="339"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="336"/>
+        <location filename="../../engine/memory/detailed.py" line="342"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5825,98 +5842,98 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="118"/>
+        <location filename="../../engine/memory/estimate.py" line="121"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="92"/>
+        <location filename="../../engine/memory/estimate.py" line="95"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="121"/>
+        <location filename="../../engine/memory/estimate.py" line="124"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="95"/>
+        <location filename="../../engine/memory/estimate.py" line="98"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="102"/>
+        <location filename="../../engine/memory/estimate.py" line="105"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="105"/>
+        <location filename="../../engine/memory/estimate.py" line="108"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="151"/>
+        <location filename="../../engine/memory/estimate.py" line="147"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156"/>
+        <location filename="../../engine/memory/estimate.py" line="152"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="160"/>
+        <location filename="../../engine/memory/estimate.py" line="156"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="164"/>
+        <location filename="../../engine/memory/estimate.py" line="160"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="167"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="172"/>
+        <location filename="../../engine/memory/estimate.py" line="168"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="176"/>
+        <location filename="../../engine/memory/estimate.py" line="172"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="183"/>
+        <location filename="../../engine/memory/estimate.py" line="180"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="186"/>
+        <location filename="../../engine/memory/estimate.py" line="183"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="190"/>
+        <location filename="../../engine/memory/estimate.py" line="187"/>
         <source>{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, B300, GB300 or a GeForce / RTX PRO Blackwell card).</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="194"/>
+        <location filename="../../engine/memory/estimate.py" line="191"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="205"/>
+        <location filename="../../engine/memory/estimate.py" line="202"/>
         <location filename="../../engine/planning/family.py" line="52"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="210"/>
+        <location filename="../../engine/memory/estimate.py" line="207"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -6056,12 +6073,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="110"/>
+        <location filename="../../engine/models/presets.py" line="102"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="177"/>
+        <location filename="../../engine/models/presets.py" line="169"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
@@ -6250,12 +6267,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="87"/>
+        <location filename="../../engine/scenario/consistency.py" line="95"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="92"/>
+        <location filename="../../engine/scenario/consistency.py" line="100"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
@@ -6280,92 +6297,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个 Mamba 头及其 {groups} 个 Mamba 组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="71"/>
+        <location filename="../../engine/scenario/consistency.py" line="79"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="80"/>
+        <location filename="../../engine/scenario/consistency.py" line="88"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="84"/>
+        <location filename="../../engine/scenario/consistency.py" line="92"/>
         <source>pp_schedule zbv runs two model chunks per rank: vpp 2.</source>
         <translation>pp_schedule zbv 每个 rank 运行两个模型块：vpp 须为 2。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="107"/>
+        <location filename="../../engine/scenario/consistency.py" line="115"/>
         <source>Recompute layers ({n}) cannot exceed the {largest} decoder layers of one pipeline stage&apos;s model chunk ({layers} layers over {chunks} chunks).</source>
         <translation>重算层数 ({n}) 不能超过一个流水线阶段模型块的 {largest} 个解码器层（{layers} 层分为 {chunks} 块）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="133"/>
+        <location filename="../../engine/scenario/consistency.py" line="141"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="138"/>
+        <location filename="../../engine/scenario/consistency.py" line="146"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="147"/>
+        <location filename="../../engine/scenario/consistency.py" line="155"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="156"/>
+        <location filename="../../engine/scenario/consistency.py" line="164"/>
         <source>Expert tensor-parallel size {etp} must divide the {p} GPUs of a pipeline stage (tensor-parallel × data-parallel × context-parallel size).</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="163"/>
+        <location filename="../../engine/scenario/consistency.py" line="171"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="170"/>
+        <location filename="../../engine/scenario/consistency.py" line="178"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="180"/>
+        <location filename="../../engine/scenario/consistency.py" line="188"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="189"/>
+        <location filename="../../engine/scenario/consistency.py" line="197"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="193"/>
+        <location filename="../../engine/scenario/consistency.py" line="201"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="202"/>
+        <location filename="../../engine/scenario/consistency.py" line="210"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="212"/>
+        <location filename="../../engine/scenario/consistency.py" line="220"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="222"/>
+        <location filename="../../engine/scenario/consistency.py" line="230"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="229"/>
+        <location filename="../../engine/scenario/consistency.py" line="237"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="234"/>
+        <location filename="../../engine/scenario/consistency.py" line="242"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -7173,22 +7190,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="193"/>
+        <location filename="../../engine/configs/exporting.py" line="194"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="26"/>
+        <location filename="../../engine/configs/export_native.py" line="27"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="37"/>
+        <location filename="../../engine/configs/export_native.py" line="38"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="86"/>
+        <location filename="../../engine/configs/export_native.py" line="87"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
@@ -7258,12 +7275,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="330"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="334"/>
+        <location filename="../../engine/timing/model.py" line="364"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7900,12 +7917,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="244"/>
+        <location filename="../../engine/memory/detailed.py" line="246"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="247"/>
+        <location filename="../../engine/memory/detailed.py" line="249"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7920,22 +7937,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="295"/>
+        <location filename="../../engine/models/hf_families.py" line="281"/>
         <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
         <translation>n_heads（{heads}）不是 kv_n_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="299"/>
+        <location filename="../../engine/models/hf_families.py" line="285"/>
         <source>d_model ({hidden}) is not a multiple of n_heads ({heads}).</source>
         <translation>d_model（{hidden}）不是 n_heads（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="303"/>
+        <location filename="../../engine/models/hf_families.py" line="289"/>
         <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
         <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_families.py" line="355"/>
+        <location filename="../../engine/models/hf_families.py" line="341"/>
         <source>n_embd ({hidden}) is not a multiple of n_head ({heads}).</source>
         <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
@@ -8046,17 +8063,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="374"/>
+        <location filename="../../engine/memory/breakdown.py" line="386"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="379"/>
+        <location filename="../../engine/memory/breakdown.py" line="391"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="398"/>
+        <location filename="../../engine/memory/breakdown.py" line="410"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -8243,12 +8260,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="65"/>
+        <location filename="../config_actions.py" line="68"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="66"/>
+        <location filename="../config_actions.py" line="69"/>
         <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
@@ -8768,7 +8785,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="155"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="157"/>
         <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -8814,7 +8831,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
         <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -8841,7 +8858,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="227"/>
-        <location filename="../../engine/serving/generation.py" line="284"/>
+        <location filename="../../engine/serving/generation.py" line="290"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
@@ -8886,55 +8903,55 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="259"/>
-        <location filename="../../engine/serving/generation.py" line="316"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
+        <location filename="../../engine/serving/generation.py" line="264"/>
+        <location filename="../../engine/serving/generation.py" line="318"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="166"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="261"/>
+        <location filename="../../engine/serving/generation.py" line="266"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="287"/>
+        <location filename="../../engine/serving/generation.py" line="293"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="294"/>
+        <location filename="../../engine/serving/generation.py" line="300"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="298"/>
+        <location filename="../../engine/serving/generation.py" line="304"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="301"/>
+        <location filename="../../engine/serving/generation.py" line="307"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="317"/>
+        <location filename="../../engine/serving/generation.py" line="319"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="156"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="160"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -8943,12 +8960,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="159"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="163"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -8957,12 +8974,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="174"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="176"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="179"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="181"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
@@ -9310,87 +9327,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>低于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
         <source>loading</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
         <source>forward pass</source>
         <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
         <source>backward pass</source>
         <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="29"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="31"/>
         <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
         <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
         <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
         <translation>临时张量：整批的 logits、优化器步的副本</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="34"/>
         <source>states not sharded or offloaded as the plan assumes</source>
         <translation>状态未按计划假设进行切分或卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="50"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="51"/>
         <source>The plan: {verdict} ({room}).</source>
         <translation>计划：{verdict}（{room}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="55"/>
         <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
         <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="75"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="76"/>
         <source>The traceback shows AdamW adding eps out of place (torch._foreach_add(exp_avg_sq_sqrt, eps)), as PyTorch before 2.1 does: one more state-sized temporary at the optimizer step, {extra} here. Set pytorch_version to 2.0 to plan it, or upgrade PyTorch.</source>
         <translation>回溯显示 AdamW 以非原地方式加上 eps（torch._foreach_add(exp_avg_sq_sqrt, eps)），这是 PyTorch 2.1 之前的做法：优化器步骤多一个与状态同样大小的临时张量，此处为 {extra}。将 pytorch_version 设为 2.0 即可纳入计划，或升级 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="86"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="87"/>
         <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
         <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_plan.py" line="91"/>
+        <source>At the {phase} the run had {allocated} allocated (the message does not say how much more it asked for); the plan allocates {plan} there.</source>
+        <translation>在{phase}时，运行已分配 {allocated}（消息未说明又请求了多少）；计划在此处分配 {plan}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/below_plan.py" line="18"/>
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="97"/>
+        <location filename="../../engine/diagnosis/below_plan.py" line="22"/>
+        <source>The run failed at {demand}, on its way to the {plan} the plan allocates there: the plan predicts this failure, and the changes below make room.</source>
+        <translation>运行在 {demand} 时失败，尚未达到计划在此处分配的 {plan}：计划预言了这次失败，下列修改可腾出空间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/below_plan.py" line="25"/>
+        <source>The run failed at {demand}, below the {plan} the plan allocates there, although the plan fits: something the plan does not count held the rest of the GPU (another process, or memory outside PyTorch&apos;s allocator).</source>
+        <translation>运行在 {demand} 时失败，低于计划在此处分配的 {plan}，而计划是放得下的：GPU 的其余显存被计划未计入的东西占用了（另一个进程，或 PyTorch 分配器之外的显存）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="100"/>
         <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
         <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="102"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="105"/>
         <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="166"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="169"/>
         <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="168"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="171"/>
         <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
@@ -9433,6 +9465,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/diagnosis/calibration.py" line="77"/>
         <source>The figure must be one of {choices}.</source>
         <translation>测量项必须是以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="80"/>
+        <source>is inference: calibrate fits a training run&apos;s allocator overheads; a served model&apos;s memory is its engine&apos;s own accounting (set gpu_memory_utilization or the KV cache as the engine logs it).</source>
+        <translation>为推理：calibrate 拟合的是训练任务的分配器开销；部署模型的显存由推理引擎自己核算（请按引擎日志设置 gpu_memory_utilization 或 KV 缓存）。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="55"/>
@@ -9630,7 +9667,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="57"/>
+        <location filename="../../engine/planning/rent.py" line="58"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
@@ -9690,62 +9727,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="75"/>
+        <location filename="../../engine/planning/rent.py" line="74"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="76"/>
+        <location filename="../../engine/planning/rent.py" line="75"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="78"/>
+        <location filename="../../engine/planning/rent.py" line="77"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="80"/>
+        <location filename="../../engine/planning/rent.py" line="79"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="81"/>
+        <location filename="../../engine/planning/rent.py" line="80"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="82"/>
+        <location filename="../../engine/planning/rent.py" line="81"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="83"/>
+        <location filename="../../engine/planning/rent.py" line="82"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="85"/>
+        <location filename="../../engine/planning/rent.py" line="84"/>
         <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="88"/>
+        <location filename="../../engine/planning/rent.py" line="87"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="90"/>
+        <location filename="../../engine/planning/rent.py" line="89"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="92"/>
+        <location filename="../../engine/planning/rent.py" line="91"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="93"/>
+        <location filename="../../engine/planning/rent.py" line="92"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
@@ -9938,77 +9975,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="14"/>
+        <location filename="../../engine/timing/mfu.py" line="15"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="25"/>
+        <location filename="../../engine/timing/mfu.py" line="27"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="29"/>
+        <location filename="../../engine/timing/provenance.py" line="30"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="30"/>
+        <location filename="../../engine/timing/provenance.py" line="31"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="31"/>
+        <location filename="../../engine/timing/provenance.py" line="32"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="42"/>
+        <location filename="../../engine/timing/provenance.py" line="43"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="45"/>
+        <location filename="../../engine/timing/provenance.py" line="46"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <location filename="../../engine/timing/provenance.py" line="49"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="51"/>
+        <location filename="../../engine/timing/provenance.py" line="52"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="54"/>
+        <location filename="../../engine/timing/provenance.py" line="55"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="57"/>
+        <location filename="../../engine/timing/provenance.py" line="58"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="60"/>
+        <location filename="../../engine/timing/provenance.py" line="61"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="62"/>
+        <location filename="../../engine/timing/provenance.py" line="63"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <location filename="../../engine/timing/provenance.py" line="65"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="66"/>
+        <location filename="../../engine/timing/provenance.py" line="67"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -10017,7 +10054,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="68"/>
+        <location filename="../../engine/timing/provenance.py" line="69"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -10026,62 +10063,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="71"/>
+        <location filename="../../engine/timing/provenance.py" line="72"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="75"/>
+        <location filename="../../engine/timing/provenance.py" line="76"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="82"/>
+        <location filename="../../engine/timing/provenance.py" line="83"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="88"/>
+        <location filename="../../engine/timing/provenance.py" line="89"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="90"/>
+        <location filename="../../engine/timing/provenance.py" line="91"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="92"/>
+        <location filename="../../engine/timing/provenance.py" line="93"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="94"/>
+        <location filename="../../engine/timing/provenance.py" line="95"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="96"/>
+        <location filename="../../engine/timing/provenance.py" line="97"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="99"/>
+        <location filename="../../engine/timing/provenance.py" line="100"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="117"/>
+        <location filename="../../engine/timing/provenance.py" line="118"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="119"/>
+        <location filename="../../engine/timing/provenance.py" line="120"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="122"/>
+        <location filename="../../engine/timing/provenance.py" line="123"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -10131,132 +10168,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="17"/>
+        <location filename="../../engine/scenario/framework_support.py" line="18"/>
         <source>{framework} has no pipeline parallelism: pp {pp} cannot run in it.</source>
         <translation>{framework} 没有流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="18"/>
+        <location filename="../../engine/scenario/framework_support.py" line="19"/>
         <source>{framework} has no {schedule} pipeline schedule: it runs {schedules}.</source>
         <translation>{framework} 没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="19"/>
+        <location filename="../../engine/scenario/framework_support.py" line="20"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}): with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 无法在流水线并行（pp {pp}）下同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="26"/>
+        <location filename="../../engine/scenario/framework_support.py" line="27"/>
         <source>{framework} has no {sharding}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="27"/>
+        <location filename="../../engine/scenario/framework_support.py" line="28"/>
         <source>{framework} has no tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 没有张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="28"/>
+        <location filename="../../engine/scenario/framework_support.py" line="29"/>
         <source>{framework} has no ring context parallelism: cp {cp} cannot run in it.</source>
         <translation>{framework} 没有环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="29"/>
+        <location filename="../../engine/scenario/framework_support.py" line="30"/>
         <source>{framework} has no expert parallelism: ep {ep} cannot run in it.</source>
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="31"/>
+        <location filename="../../engine/scenario/framework_support.py" line="32"/>
         <source>{framework} has no {sharding}: it shards with {stages} only.</source>
         <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <location filename="../../engine/scenario/framework_support.py" line="33"/>
         <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
         <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="33"/>
+        <location filename="../../engine/scenario/framework_support.py" line="34"/>
         <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
         <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="42"/>
+        <location filename="../../engine/scenario/framework_support.py" line="43"/>
         <source>{framework} has no optimizer-only offload with FSDP: FSDP&apos;s CPU offload moves the weights and gradients with the optimizer (offload optimizer+params); ZeRO-3 offloads the optimizer alone.</source>
         <translation>{framework} 在 FSDP 下没有仅卸载优化器的方式：FSDP 的 CPU 卸载会把权重和梯度连同优化器一起移到 CPU（offload optimizer+params）；ZeRO-3 可只卸载优化器。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="36"/>
+        <location filename="../../engine/scenario/framework_support.py" line="37"/>
         <source>{framework} shards {sharding} over every data-parallel GPU: a shard group of {group} GPUs cannot run in it; it shards within groups with {group_stages} only.</source>
         <translation>{framework} 的 {sharding} 在所有数据并行 GPU 上分片：无法运行 {group} 块 GPU 的分片组；它只在 {group_stages} 下于组内分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="23"/>
+        <location filename="../../engine/scenario/framework_support.py" line="24"/>
         <source>{framework} cannot run {sharding} with the {schedule} pipeline schedule: with that schedule it shards at most as ZeRO-{most} (ZeRO-0 is plain data parallelism).</source>
         <translation>{framework} 无法在 {schedule} 流水线调度下运行 {sharding}：使用该调度时最多只能按 ZeRO-{most} 分片（ZeRO-0 即普通数据并行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="39"/>
+        <location filename="../../engine/scenario/framework_support.py" line="40"/>
         <source>{framework} has no shard groups: {sharding} spans every data-parallel GPU, so a shard group of {group} GPUs cannot run in it.</source>
         <translation>{framework} 没有分片组：{sharding} 覆盖所有数据并行 GPU，因此无法运行 {group} 块 GPU 的分片组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="48"/>
+        <location filename="../../engine/scenario/framework_support.py" line="49"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="50"/>
+        <location filename="../../engine/scenario/framework_support.py" line="51"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="52"/>
+        <location filename="../../engine/scenario/framework_support.py" line="53"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="55"/>
+        <location filename="../../engine/scenario/framework_support.py" line="56"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="57"/>
+        <location filename="../../engine/scenario/framework_support.py" line="58"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="59"/>
+        <location filename="../../engine/scenario/framework_support.py" line="60"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="61"/>
+        <location filename="../../engine/scenario/framework_support.py" line="62"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="66"/>
+        <location filename="../../engine/scenario/framework_support.py" line="67"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="69"/>
+        <location filename="../../engine/scenario/framework_support.py" line="70"/>
         <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
         <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="71"/>
+        <location filename="../../engine/scenario/framework_support.py" line="72"/>
         <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
         <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="74"/>
+        <location filename="../../engine/scenario/framework_support.py" line="75"/>
         <source>{framework} recomputes every layer or none: recomputing {n} layers per stage cannot run in it.</source>
         <translation>{framework} 要么重算每一层，要么都不重算：无法在其中每个阶段只重算 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="76"/>
+        <location filename="../../engine/scenario/framework_support.py" line="77"/>
         <source>{framework} has no recompute method &quot;{method}&quot;: it runs {methods}.</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
@@ -10266,22 +10303,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="77"/>
+        <location filename="../../engine/scenario/framework_support.py" line="83"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="78"/>
+        <location filename="../../engine/scenario/framework_support.py" line="84"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="79"/>
+        <location filename="../../engine/scenario/framework_support.py" line="85"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <location filename="../../engine/scenario/framework_support.py" line="86"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
@@ -10356,7 +10393,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_common.py" line="84"/>
+        <location filename="../../engine/configs/export_common.py" line="89"/>
         <source>A shard group of {group} GPUs is not a multiple of the context-parallel size {cp}: an HSDP mesh cannot express it.</source>
         <translation>{group} 块 GPU 的分片组不是上下文并行规模 {cp} 的整数倍：HSDP 网格无法表示它。</translation>
     </message>
@@ -10376,17 +10413,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>hybrid_override_pattern 有 {n} 个块，但 num_hidden_layers 为 {layers}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/mamba2.py" line="84"/>
+        <location filename="../../engine/models/mamba2.py" line="85"/>
         <source>Tensor parallelism {tp} must divide the Mamba heads ({heads}) and groups ({groups}).</source>
         <translation>张量并行度 {tp} 必须能整除 Mamba 头数（{heads}）和组数（{groups}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/mamba2.py" line="115"/>
+        <location filename="../../engine/models/mamba2.py" line="111"/>
         <source>hybrid_override_pattern must be made of M, *, - and E, not {bad!r}.</source>
         <translation>hybrid_override_pattern 只能由 M、*、- 和 E 组成，不能包含 {bad!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/mamba2.py" line="182"/>
+        <location filename="../../engine/models/mamba2.py" line="149"/>
         <source>This hybrid config uses LatentMoE or multi-token prediction, which are not counted yet.</source>
         <translation>此混合模型配置使用了 LatentMoE 或多 token 预测，目前尚不能计算。</translation>
     </message>
@@ -10394,6 +10431,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/recompute_layers.py" line="66"/>
         <source>recompute_num_layers {n} counts with full checkpointing only: with checkpointing &quot;{checkpointing}&quot; it has no effect.</source>
         <translation>recompute_num_layers {n} 仅在完整激活检查点下生效：激活检查点为“{checkpointing}”时不起作用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_no_layout.py" line="14"/>
+        <source>no layout: the global batch (micro_batch x grad_accum x data-parallel ranks = {batch}) does not split over this many GPUs with the parallelism the framework runs; a larger grad_accum can use more GPUs</source>
+        <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
 </context>
 <context>
