@@ -12,7 +12,8 @@
     python main.py presets models|gpus                     preset ids
     python main.py import FILE [FILE...] [--json]          a scenario from training config files of one job
     python main.py export-config SCENARIO.json --to FMT    launch settings for deepspeed, accelerate, torchtune, ...
-    python main.py diagnose FILE [SCENARIO.json] [--json]  an out-of-memory message beside the plan
+    python main.py diagnose FILE [SCENARIO.json] [--json]  an out-of-memory message, snapshot or GPU log beside the plan
+    python main.py serve-fit|kv-cache|calibrate|schema ...  the others (python main.py --help lists them all)
     python main.py --lang zh_CN estimate SCENARIO.json     the table in Chinese
 """
 

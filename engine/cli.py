@@ -222,13 +222,19 @@ def _positive_number(low: float, high: float) -> Callable[[str], float]:
 
 
 SCENARIO_HELP = "a scenario JSON file (the window's File > Save; keys: `schema`; examples/ holds some)"
+# The window's options (gui/launch.py parses them) and the --lang prefix, which `--help` otherwise never names
+WINDOW_HELP = ("Without a command the window opens: [SCENARIO.json] [--lang en|zh_CN] [--theme light|dark], "
+               "--screenshot OUT.png [--size WxH] [--tab TAB] renders it headless, --version prints the version; "
+               "--lang zh_CN before a command prints its output in Chinese.")
+DIAGNOSE_FILE_HELP = ("the out-of-memory message as printed (a text file), a torch.cuda.memory._dump_snapshot pickle, "
+                      "an export_memory_timeline JSON, or an nvidia-smi / W&B CSV")
 UNIT_HELP = "GiB (powers of 1,024, as nvidia-smi and PyTorch count; default) or GB (powers of 1,000)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
     parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
-                                     description="LLM Memory Planner: will this run fit?")
+                                     description="LLM Memory Planner: will this run fit?", epilog=WINDOW_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("estimate", help="per-GPU memory breakdown of a scenario file")
     p.add_argument("scenario", help=SCENARIO_HELP)
@@ -271,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_kv)
     p = sub.add_parser("import", help="a scenario from training config files of one job (DeepSpeed, accelerate, "
                                       "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, "
-                                      "Megatron-LM script)")
+                                      "Megatron-LM script, verl, OpenRLHF; post-training ones too)")
     p.add_argument("files", nargs="+", help="the config files of one job (JSON, YAML, TOML or a launch script)")
     p.add_argument("--json", action="store_true", help="print one JSON object: scenario, mapped, unmapped, assumed")
     p.set_defaults(func=_cmd_import)
@@ -283,8 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
-    p = sub.add_parser("diagnose", help="read an out-of-memory message (a text file) beside a scenario's plan")
-    p.add_argument("file", help="a text file holding the out-of-memory message (the traceback as printed)")
+    p = sub.add_parser("diagnose", help="read an out-of-memory message, a memory snapshot or timeline, "
+                                        "or an nvidia-smi / W&B log beside a scenario's plan")
+    p.add_argument("file", help=DIAGNOSE_FILE_HELP)
     p.add_argument("scenario", nargs="?", help="the run's scenario file: the message is read beside its plan, "
                    "with priced fixes (optional)")
     p.add_argument("--json", action="store_true", help="print one JSON object: oom figures and findings")

@@ -278,4 +278,12 @@ Foreach AdamW needs one state-sized temporary in the step.</p>
 <p><b>On top</b>: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss's b&middot;s&middot;V tensors)
 and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).</p>
 <p>Hover any slice, bar or table row to see its formula and inputs.</p>
+<h3>Beyond the memory of one training step</h3>
+<p><b>Post-training</b> (an objective other than supervised fine-tuning): one bar per phase (generation,
+scoring, training, weight sync); the largest phase is the estimate.
+<b>Serve mode</b>: the inference engine's own start-up accounting per GPU (weights as deployed, KV cache,
+the profile run's activations, CUDA graphs) and how many users at which context fit.
+<b>Time and cost</b>: the step's time split into its terms (matmuls and attention, memory-bound operations,
+recomputation, communication not hidden behind compute, pipeline bubble, offload, optimizer step, waiting for
+the host); tokens/s, MFU, time to train and cost follow from it.</p>
 """)

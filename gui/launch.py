@@ -4,7 +4,8 @@
     llm-memory-planner --screenshot OUT.png [SCENARIO.json] [--size WxH] [--lang ...] [--theme ...]
                        [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose|users|rent]
     llm-memory-planner --version
-    llm-memory-planner estimate|fit|presets|kv-cache|schema|import|export-config ...   (see --help)
+    llm-memory-planner estimate|fit|serve-fit|presets|kv-cache|schema|import|export-config|diagnose|calibrate ...
+                       (see --help)
 """
 
 from __future__ import annotations

@@ -197,6 +197,14 @@ Foreach AdamW needs one state-sized temporary in the step.&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss&apos;s b&amp;middot;s&amp;middot;V tensors)
 and the safety reserve (the seeds&apos; table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
 &lt;p&gt;Hover any slice, bar or table row to see its formula and inputs.&lt;/p&gt;
+&lt;h3&gt;Beyond the memory of one training step&lt;/h3&gt;
+&lt;p&gt;&lt;b&gt;Post-training&lt;/b&gt; (an objective other than supervised fine-tuning): one bar per phase (generation,
+scoring, training, weight sync); the largest phase is the estimate.
+&lt;b&gt;Serve mode&lt;/b&gt;: the inference engine&apos;s own start-up accounting per GPU (weights as deployed, KV cache,
+the profile run&apos;s activations, CUDA graphs) and how many users at which context fit.
+&lt;b&gt;Time and cost&lt;/b&gt;: the step&apos;s time split into its terms (matmuls and attention, memory-bound operations,
+recomputation, communication not hidden behind compute, pipeline bubble, offload, optimizer step, waiting for
+the host); tokens/s, MFU, time to train and cost follow from it.&lt;/p&gt;
 </source>
         <translation>
 &lt;h3&gt;每块 GPU 在一个训练步骤中各个时刻的显存&lt;/h3&gt;
@@ -215,6 +223,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 &lt;p&gt;&lt;b&gt;额外开销&lt;/b&gt;：CUDA 上下文（0.75 GiB）、分配器空隙（损失计算中 b&amp;middot;s&amp;middot;V 张量被缓存后剩下的部分）
 以及安全余量（参考资料中的表格：10%，超过 8K tokens 时为 15%）。&lt;/p&gt;
 &lt;p&gt;将鼠标悬停在任意扇区、条形或表格行上，即可查看其公式和输入。&lt;/p&gt;
+&lt;h3&gt;一个训练步骤的显存之外&lt;/h3&gt;
+&lt;p&gt;&lt;b&gt;后训练&lt;/b&gt;（监督微调以外的训练目标）：每个阶段一根条形（生成、打分、训练、权重同步）；
+最大的阶段即为估算结果。
+&lt;b&gt;推理服务模式&lt;/b&gt;：推理引擎自身在启动时对每块 GPU 的显存核算（部署格式的权重、KV 缓存、
+profile 运行的激活值、CUDA graphs），以及在多长上下文下能同时容纳多少用户。
+&lt;b&gt;时间与费用&lt;/b&gt;：一步的时间按各项拆分（矩阵乘法与注意力、访存受限操作、重算、未被计算掩盖的通信、
+流水线气泡、卸载、优化器步骤、等待主机）；每秒 tokens 数、MFU、训练总时长和费用都由此得出。&lt;/p&gt;
 </translation>
     </message>
     <message>
