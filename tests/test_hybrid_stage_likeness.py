@@ -55,7 +55,7 @@ def test_nemotron_nano_stages_hold_the_pattern_s_blocks():
     s = _scenario(NANO, 4)
     listed = distinct_stages(s, resolve_model(s))
     assert [i for i, _ in listed] == list(range(4))
-    for i, layers in listed:
+    for _, layers in listed:
         blocks = NANO_PATTERN[layers.start:layers.stop]
         expected: dict[tuple[bool, bool, str], int] = {}
         for c in blocks:
