@@ -25,6 +25,7 @@ from .hf_moe import (
     transformers_moe_syncs,
 )
 from .host_table import host_figures
+from .layer_parts import layer_parts
 from .lora_adapters import adapter_host_seconds
 from .te_module_host import runs_te_modules, te_extra_launches, te_module_calls
 
@@ -35,9 +36,10 @@ _CAPTURED = {
     # (and the dispatcher's preprocess), the attention runs eager (Megatron-LM 2edffadb transformer_layer.py
     # _get_submodules_under_cudagraphs, lines 1025-1026, and _te_cuda_graph_replay, lines 1109-1135)
     "moe-router": frozenset({"moe_router"}),
-    "attention": frozenset({"attention", "moe_router"}),
-    "layers": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),
-    "full-iteration": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),
+    # attn captures the layer's self_attention, a gated DeltaNet where Qwen3-Next's layer holds one (lines 1013-1020)
+    "attention": frozenset({"attention", "gated_deltanet", "moe_router"}),
+    "layers": frozenset({"attention", "mlp", "moe_router", "moe_experts", "mamba", "gated_deltanet"}),
+    "full-iteration": frozenset({"attention", "mlp", "moe_router", "moe_experts", "mamba", "gated_deltanet"}),
 }
 
 
@@ -75,11 +77,13 @@ class LayerWork(NamedTuple):
     kind: tuple[bool, bool, str] | None = None  # (moe, linear_attn, block): the layers' own linears; None: (moe, ...)
 
 
-def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
+def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "",
+             kind: tuple[bool, bool, str] | None = None) -> tuple[int, int]:
     """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each.
     `fp8`: the fp8 cast recipe (layer_settings.py fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
-    input in the forward and its output gradient in the backward."""
-    parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
+    input in the forward and its output gradient in the backward. `kind` (moe, linear_attn, block): the layer's parts
+    (layer_parts.py: a Mamba-2 block's mixer, a DeltaNet layer's linear attention); None: a transformer layer."""
+    parts = layer_parts(kind, moe, host_figures()["stacks"]["fused" if fused else "eager"])
     captured = captured_parts(s)
     if s.cuda_graphs == "full-iteration":
         return 0, 0  # one replay per step
@@ -183,13 +187,14 @@ def linear4bit_layer_seconds(s: Scenario, kind: tuple[bool, bool, str]) -> tuple
                                    fig["optimizer_syncs"]["binding_call_share"])
 
 
-def _module_seconds(s: Scenario, fused: bool, moe: bool) -> tuple[float, float, float]:
+def _module_seconds(s: Scenario, fused: bool, moe: bool,
+                    kind: tuple[bool, bool, str] | None = None) -> tuple[float, float, float]:
     """(forward, backward, experts' forward) host seconds of one layer's TE and Megatron module calls that no CUDA
     graph captures (te_module_host.py), each at te_modules' factor x one nn.Linear call and launch on an H100 DGX's
     host, times the run's host speed (host_speed: Megatron-LM's own CI steps, module calls for the most part, take
     1.54x as long on GB200's Grace as on a DGX H100's Xeon, so the factor applies to them as to the launches)."""
     table = host_figures()["te_modules"]
-    fwd, bwd, experts = te_module_calls(s, fused, moe, captured_parts(s), table)
+    fwd, bwd, experts = te_module_calls(s, fused, moe, captured_parts(s), table, kind)
     if not fwd + bwd:
         return 0.0, 0.0, 0.0
     fig = host_figures()
@@ -244,12 +249,12 @@ def layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str 
 def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str) -> LayerHost:
     moe = kind[0]
     launch, call = host_call_seconds(s)
-    fwd, bwd = launches(s, fused, moe, fp8)
+    fwd, bwd = launches(s, fused, moe, fp8, kind)
     extra_fwd, extra_bwd = expert_host_seconds(s, fp8, fused) if moe else (0.0, 0.0)
     q_fwd, q_bwd = linear4bit_layer_seconds(s, kind)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
     extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
     lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
-    mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, moe)  # TE's and Megatron's modules (te_module_host)
+    mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, moe, kind)  # TE's and Megatron's modules (te_module_host)
     syncs = syncs_per_forward(s, moe, fused)
     block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
     forward = fwd * launch + extra_fwd + lora_fwd + mod_fwd

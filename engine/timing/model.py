@@ -269,19 +269,22 @@ def _stage_groups(s: Scenario, spec: ModelSpec, index: int, layers: range) -> tu
 
 @lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
 def _mixed_layers(spec: ModelSpec) -> bool:
-    """Dense and MoE layers mixed: each stage's layer mix may differ."""
-    return len(set(spec.moe_layer_flags)) > 1
+    """Layers of more than one kind (LayerGroup.kind: moe, linear_attn, block): each stage's layer mix may differ.
+    Dense and MoE layers (DeepSeek-V3), softmax and gated DeltaNet layers (Qwen3-Next: a full-attention layer every
+    full_attention_interval = 4, so 6-layer stages hold 1 or 2 of them), a hybrid stack's Mamba, attention and MoE
+    blocks (Nemotron 3 Nano's hybrid_override_pattern)."""
+    return len(spec.kind_prefix) > 1
 
 
 def each_stage_listed(s: Scenario, spec: ModelSpec) -> bool:
-    """distinct_stages lists every stage: more than one, and freezing, a dense/MoE mix or a layout makes the depth
+    """distinct_stages lists every stage: more than one, and freezing, a mix of layer kinds or a layout makes the depth
     matter."""
     return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout)
 
 
 def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count (two
-    at most in an even split, more in DeepSpeed's; every stage where freezing or a dense/MoE mix makes the depth
+    at most in an even split, more in DeepSpeed's; every stage where freezing or a mix of layer kinds makes the depth
     matter)."""
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]

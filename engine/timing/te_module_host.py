@@ -16,6 +16,7 @@ from typing import Any
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario, resolve_model
 from .data import framework_profile
+from .layer_parts import layer_parts
 from .mla_shared_host import mla_extra, shared_expert_extra
 
 
@@ -25,20 +26,26 @@ def runs_te_modules(s: Scenario, fused: bool) -> bool:
 
 
 def te_module_calls(s: Scenario, fused: bool, moe: bool, captured: frozenset[str],
-                    table: dict[str, Any]) -> tuple[int, int, int]:
+                    table: dict[str, Any], kind: tuple[bool, bool, str] | None = None) -> tuple[int, int, int]:
     """(forward, backward, experts' forward) module and Function calls of one layer's parts that no CUDA graph
     captures (table: presets/host_overhead.json te_modules). The experts' forward (dispatch to combine) is the part
     the host issues after the MoE dispatcher's synchronisation."""
     if not runs_te_modules(s, fused):
         return 0, 0, 0
-    parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
     calls = table["calls"]
+    parts = layer_parts(kind, moe, calls)  # a hybrid block's or a DeltaNet layer's own parts (layer_parts.py)
     fwd = sum(calls[p][0] for p in parts if p not in captured)
     bwd = sum(calls[p][1] for p in parts if p not in captured)
     experts = calls["moe_experts"][0] if moe and "moe_experts" not in captured else 0
     (mla_f, mla_b), (shared_f, shared_b) = te_extra_calls(s, moe, captured, table)
-    (rec_f, rec_b), rec_experts = recompute_calls(s, moe, captured, table)
+    (rec_f, rec_b), rec_experts = recompute_calls(s, moe, captured | _absent(parts), table)
     return fwd + mla_f + shared_f + rec_f, bwd + mla_b + shared_b + rec_b, experts + shared_f + rec_experts
+
+
+def _absent(parts: tuple[str, ...]) -> frozenset[str]:
+    """A transformer layer's parts that a layer of these parts lacks (a Mamba-2 block has no attention to recompute):
+    for recompute_calls, as if captured."""
+    return frozenset({"attention", "mlp", "moe_router", "moe_experts"}) - frozenset(parts)
 
 
 def recompute_calls(s: Scenario, moe: bool, captured: frozenset[str],
