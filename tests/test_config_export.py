@@ -62,6 +62,9 @@ SCENARIOS = {
         {**BASE, "fsdp": True, "tp": 2, "cp": 2, "gpus_per_node": 16, "dp_shard": 4, "precision": "amp-bf16"},
         # torchtitan's ZBVZeroBubble: two stages a rank in a V (pipeline_parallel_schedule, not its default 1F1B)
         {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "vpp": 2, "pp_schedule": "zbv", "gpus_per_node": 8},
+        # torchao's float8 ([quantize.linear.float8]): tensorwise with FSDP's float8 all-gather, and rowwise
+        {**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "auto", "fp8_all_gather": True},
+        {**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "rowwise_with_gw_hp"},
     ],
     "megatron": [
         {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
@@ -195,6 +198,26 @@ def test_torchtitan_every_nth_block_round_trips_where_it_divides(recomputed: int
     assert (f'selective_ac_option = "{every}"' in text) == bool(recomputed)
     back = import_texts([("torchtitan.toml", text)]).scenario
     assert back["checkpointing"] == "full" and back.get("recompute_num_layers", 0) == recomputed
+
+
+def test_torchtitan_float8_settings_as_its_toml_spells_them() -> None:
+    """torchtitan v0.2.2 (73a0e697) config/job_config.py lines 731-745 and components/quantization/float8.py lines
+    65-100, 238: the converter "quantize.linear.float8"; recipe_name unset is torchao's tensorwise, the only recipe
+    with enable_fsdp_float8_all_gather (set with a recipe_name it asserts); a recipe torchao lacks is refused. v0.1.0's
+    [float8] section and "float8" converter read the same."""
+    s = scenario_from_dict({**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "rowwise"})
+    text = export_config(s, "torchtitan")
+    assert 'converters = ["quantize.linear.float8"]' in text and 'recipe_name = "rowwise"' in text
+    assert "enable_fsdp_float8_all_gather" not in text
+    auto = export_config(s.replace(fp8_recipe="auto"), "torchtitan")  # torchtitan's own default: all-gather off
+    assert "recipe_name" not in auto and "enable_fsdp_float8_all_gather = false" in auto
+    assert "float8" not in export_config(s.replace(precision="amp-bf16"), "torchtitan")
+    with pytest.raises(ExportError, match="delayed"):
+        export_config(s.replace(fp8_recipe="delayed"), "torchtitan")
+    old = ('[model]\nname = "llama3"\nflavor = "8B"\nconverters = ["float8"]\n\n'
+           '[float8]\nenable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n')
+    back = import_texts([("torchtitan.toml", old)]).scenario
+    assert back["precision"] == "fp8" and back["fp8_all_gather"] is True
 
 
 @pytest.mark.parametrize("dp_shard", [0, 4])

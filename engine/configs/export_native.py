@@ -11,6 +11,7 @@ from ..scenario import CustomModel, Scenario, resolve_model
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
+from .torchtitan_float8 import float8_lines
 
 _TT_OPT = {
     "adamw": "torch.optim.AdamW",
@@ -96,11 +97,13 @@ def torchtitan_config(s: Scenario) -> str:
     replicate = 1 if sharded else s.world_size // other
     if sharded and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
         shard, replicate = hsdp_degrees(s)
+    converters, float8 = float8_lines(s)
     lines = [
         header(s, "torchtitan"),
         "[model]",
         f'name = "{flavor[0]}"',
         f'flavor = "{flavor[1]}"',
+        *converters,
         "",
         "[training]",
         f"local_batch_size = {s.micro_batch}",
@@ -121,6 +124,7 @@ def torchtitan_config(s: Scenario) -> str:
         "[compile]",
         f"enable = {'true' if s.compile else 'false'}",
         "",
+        *([*float8, ""] if float8 else []),
     ]
     return "\n".join(lines)
 
