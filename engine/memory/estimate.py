@@ -17,6 +17,7 @@ from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
 from ..scenario.recompute_layers import unused_recompute_layers
 from ..scenario.shard_group import unused_shard_group
+from ..scenario.unused_pipeline import unused_pipeline_schedule
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_peak
 from .estimators import StageEstimator, StageParts, estimator_for
 from .hybrid_offload import hybrid_offload_fraction
@@ -171,7 +172,8 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
-    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s)) if m is not None]  # keys that change nothing
+    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s), unused_pipeline_schedule(s))
+            if m is not None]  # keys that change nothing
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out
