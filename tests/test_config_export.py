@@ -277,6 +277,27 @@ def test_megatron_export_writes_the_layer_the_model_has():
     assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
 
 
+def test_megatron_export_of_qwen2_biases_and_gemma():
+    """Qwen2.5 has biases on q, k and v only (its config.json: attention_bias with model_type qwen2; transformers
+    Qwen2Attention o_proj without one): Megatron-LM spells it --disable-bias-linear with --add-qkv-bias
+    (TransformerConfig.add_qkv_bias, d98e8a64 transformer_config.py line 218), which the import reads back as a
+    Qwen2-style model with the same weights. Gemma's GeGLU (tanh GELU) and sqrt(hidden) embedding scale have no
+    Megatron-LM flag (argument_utils.py lines 314-327: --swiglu, --squared-relu, --quick-geglu; Megatron-Bridge's
+    EmbeddingScalingMixin): refused in one sentence."""
+    s = scenario_from_dict({**BASE, "model": "qwen2.5-7b", "framework": "megatron", "precision": "mixed-bf16"})
+    text = export_config(s, "megatron")
+    assert "--disable-bias-linear" in text and "--add-qkv-bias" in text
+    back = import_texts([("args.sh", text)])
+    assert not back.unmapped
+    rebuilt = scenario_from_dict({**s.to_dict(), "model": back.scenario["model"]})
+    assert estimate(rebuilt).trainable_params == estimate(s).trainable_params  # the q/k/v biases counted again
+    assert "--add-qkv-bias" not in export_config(s.replace(model="llama-3.1-8b"), "megatron")
+    for gemma in ("gemma-2-9b", "gemma-3-1b"):
+        with pytest.raises(ExportError) as info:
+            export_config(s.replace(model=gemma), "megatron")
+        assert "GeGLU" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
 @pytest.mark.parametrize("precision", ["fp8", "nvfp4"])
 def test_an_fp8_or_nvfp4_plan_exports_bf16_where_the_format_has_no_fp8_setting(precision: str) -> None:
     """The weights and everything outside the fp8 / NVFP4 GEMMs stay in bf16 (the estimate counts them as mixed-bf16:
