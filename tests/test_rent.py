@@ -216,3 +216,15 @@ def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor()
     assert plan.time.tokens_per_second <= speed_bound(s) * (1 + TIE)
     none, _ = fastest_fitting(s, floor=speed_bound(s) * 1.01)  # faster than any layout's bound: nothing is tried
     assert none is None
+
+
+def test_a_shard_group_the_search_resets_is_in_the_layout_text():
+    """A ZeRO-3 plan within shard groups of 4 (dp_shard) gets base layouts with dp_shard 0 (engine/planning/rent.py
+    _base: over every rank, the search settles its own group); an option whose group differs from the scenario's
+    says so in its layout text (it read as the scenario's own group before), key=value as the other keys."""
+    s = scenario(dp_shard=4)
+    report = rent_report(s, {"h100-sxm-80gb": 2.0})
+    changed = [o for o in report["ranked"] if dict(o["changes"]).get("dp_shard", 4) != 4]
+    assert changed
+    for o in changed:
+        assert f"dp_shard={dict(o['changes'])['dp_shard']}" in row_text(o, "USD")
