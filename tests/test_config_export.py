@@ -225,7 +225,7 @@ def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: 
     """zero_stage 3 in torchtitan is its FSDP (the estimate shards so: Scenario.effective_zero; the shipped example
     examples/qwen3-30b-a3b-8x-h100.json states it so): the export shards over every rank, or over groups of dp_shard,
     never a replicate-only mesh that keeps the states whole on every GPU. Read back, it is FSDP with the same group
-    and the same sharded states on each GPU (the gather buffers differ: ZeRO-3 is costed with DeepSpeed's)."""
+    and the same memory on each GPU: its ZeRO-3 is costed as its FSDP2 (behaviour.fsdp_shards), gather buffers too."""
     data = {**BASE, "framework": "torchtitan", "zero_stage": 3, "gpus_per_node": 8, "dp_shard": dp_shard}
     s = scenario_from_dict(data)
     text = export_config(s, "torchtitan")
@@ -237,6 +237,7 @@ def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: 
     def states(e: Estimate) -> dict[str, float]:
         return {c.key: b for c, b in e.stages[0].at_peak() if c.key in ("weights", "gradients", "optimizer_states")}
     assert states(estimate(rebuilt)) == states(estimate(s)) and len(states(estimate(s))) == 3
+    assert estimate(rebuilt).peak_reserved_bytes == estimate(s).peak_reserved_bytes
 
 
 def test_accelerate_refuses_a_deepspeed_shard_group_it_cannot_state(tmp_path: Path) -> None:
