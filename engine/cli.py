@@ -24,6 +24,7 @@ from .estimate_output import (  # noqa: F401 - re-exported: the command line's o
     terminal_text,
 )
 from .memory.estimate import kv_cache_bytes
+from .memory.gpu_precision import precision_cannot_run
 from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
@@ -75,8 +76,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         data["timeline"] = timeline_to_json(step_timeline(est, scenario.grad_accum, scenario.pp))
         print(json_text(data))
     else:
-        print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                            + render_time(time, args.tr, args.tr_engine, est.verdict != "does not fit", scenario.currency)))
+        runs = precision_cannot_run(scenario) is None  # the GPU has the plan's tensor cores
+        print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine, runs) + "\n"
+                            + render_time(time, args.tr, args.tr_engine, est.verdict != "does not fit", scenario.currency,
+                                          runs)))
     return 0
 
 

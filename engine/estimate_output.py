@@ -88,8 +88,9 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_text,
-                 tr_engine: Callable[[str], str] = identity_text) -> str:
-    """The readable table; `tr` translates the table's own words, `tr_engine` the engine's."""
+                 tr_engine: Callable[[str], str] = identity_text, runs: bool = True) -> str:
+    """The readable table; `tr` translates the table's own words, `tr_engine` the engine's; `runs` False: the GPU
+    cannot run the plan as stated (engine/memory/gpu_precision.py), said on the verdict's line."""
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / est.peak_allocated_bytes:6.1%}", tr_engine(c.phase))
             for c, b in est.busiest.at_peak()]
     rows += [(tr_engine(c.name), format_bytes(c.peak_bytes, unit), "", tr(QT_TRANSLATE_NOOP("cli", "overhead")))
@@ -140,6 +141,8 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
             verdict=verdict, room=est.room(unit).format_with(tr_engine)))
     if (note := est.host_note(unit)) is not None:  # on the verdict's own line: the verdict covers the GPUs only
         out[-1] += " — " + note.format_with(tr_engine)
+    if not runs:  # the memory would fit, the GPU refuses the plan: the warning below says why
+        out[-1] += " — " + tr(QT_TRANSLATE_NOOP("cli", "but this GPU cannot run it as stated (see the warning)"))
     out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
 
@@ -156,10 +159,13 @@ def json_text(data: Any) -> str:
                                                        "so no JSON is printed; please report it.")) from exc
 
 def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine: Callable[[str], str] = identity_text,
-                fits: bool = True, currency: str = "") -> str:
+                fits: bool = True, currency: str = "", runs: bool = True) -> str:
     """The time lines under the memory table; a plan that does not fit says its time is for reference only (`fits`:
-    the verdict is "fits" or "tight", which runs inside the safety reserve)."""
+    the verdict is "fits" or "tight", which runs inside the safety reserve), as one its GPU cannot run (`runs`)."""
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
+    if fits and not runs:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "This GPU cannot run this plan as stated: time shown for reference "
+                                               "only.")))
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]

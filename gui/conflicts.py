@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import Scenario, ScenarioError, scenario_from_dict
 from engine.messages import Message
+from engine.scenario.unused_pipeline import NO_PIPELINE_SCHEDULE, NO_PIPELINE_VPP, pipeline_settings_sentence
 
 # Which options may be lowered when a check names a key; the world-size check names "tp" for tp × pp × cp.
 LOWERABLE: dict[str, tuple[str, ...]] = {
@@ -105,3 +106,19 @@ def _lower_one(after: dict[str, Any], changes: dict[str, Any], exc: ScenarioErro
                     continue  # this value does not remove the problem
             return Reset(key, after[key], value, exc.detail)
     return None
+
+
+def pipeline_leftovers(before: dict[str, Any], after: dict[str, Any], changes: dict[str, Any]) -> list[Reset]:
+    """The schedule and model chunks an edit leaves behind when it takes pp to 1 (no pipeline: the rows are hidden,
+    the keys change nothing and the frameworks that read them refuse them, engine/scenario/unused_pipeline.py), set
+    back to their defaults in the same step; none where the edit sets them itself or a pipeline is left (a file that
+    states them with pp 1 keeps them, and the estimate says so)."""
+    if before.get("pp", 1) == 1 or after.get("pp", 1) != 1 or "vpp" in changes or "pp_schedule" in changes:
+        return []
+    schedule, vpp = after.get("pp_schedule", NO_PIPELINE_SCHEDULE), after.get("vpp", NO_PIPELINE_VPP)
+    why = pipeline_settings_sentence(schedule, vpp)
+    if why is None:
+        return []
+    return [Reset(key, old, new, why) for key, old, new in (("vpp", vpp, NO_PIPELINE_VPP),
+                                                             ("pp_schedule", schedule, NO_PIPELINE_SCHEDULE))
+            if old != new]

@@ -274,9 +274,17 @@ class ModelPicker(QGroupBox):
             "name": escape(spec.name), "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
             "hidden": spec.hidden, "heads": spec.heads, "kv": spec.kv_heads, "moe": moe,
             "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"} + note)
-        kv = kv_cache_bytes(spec, 1, 1000)
-        self.details.setToolTip(self.tr("Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence")
-                                % format_bytes(kv, self.state.unit))
+        # a Mamba-2 / gated DeltaNet layer keeps a fixed state whatever the length (kv_cache_per_layer): said apart
+        fixed = kv_cache_bytes(spec, 1, 0)
+        per_1000 = format_bytes(kv_cache_bytes(spec, 1, 1000) - fixed, self.state.unit)
+        if fixed:
+            self.details.setToolTip(self.tr(
+                "Inference cache (bf16, GQA-aware): %(tokens)s per 1,000 tokens of one sequence in its attention "
+                "layers, plus %(fixed)s a sequence whatever its length (the fixed state of its Mamba-2 or DeltaNet "
+                "layers)") % {"tokens": per_1000, "fixed": format_bytes(fixed, self.state.unit)})
+        else:
+            self.details.setToolTip(self.tr("Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one "
+                                            "sequence") % per_1000)
 
 
     def _mixers(self, spec: ModelSpec) -> str:

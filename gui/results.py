@@ -46,7 +46,9 @@ class VerdictBanner(QLabel):
         # the "CPU memory not checked" note; a narrow Compare pane leaves it to the comparison table's CPU row
         self.says_unchecked_host = True
 
-    def show_estimate(self, est: Estimate, unit: str) -> None:
+    def show_estimate(self, est: Estimate, unit: str, runs: bool = True) -> None:
+        """`runs` False: the GPU cannot run the plan as stated (engine/memory/gpu_precision.py), said beside the
+        memory's verdict, as the CLI's verdict line does."""
         self.verdict = est.verdict
         colour = VERDICT_COLOURS[est.verdict]  # the border; the words use the theme's readable shade
         words_colour = text_colour(est.verdict)
@@ -62,6 +64,9 @@ class VerdictBanner(QLabel):
         note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
         if note is not None and self.says_unchecked_host:
             room += f" · <span style='color:{text_colour('tight')}'>{escape(tr_message(note))}</span>"
+        if not runs:
+            refused = escape(self.tr("but this GPU cannot run it as stated (see the warnings)"))
+            room += f" · <span style='color:{text_colour('tight')}'>{refused}</span>"
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "

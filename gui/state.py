@@ -16,7 +16,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from engine import Estimate, PlannerError, Scenario, scenario_from_dict
 from engine.timing import StepTime
 
-from .conflicts import Reset, settle
+from .conflicts import Reset, pipeline_leftovers, settle
 from .estimates import ScenarioResults, time_problem
 from .i18n import tr_error, tr_message
 from .names import follow_name
@@ -161,6 +161,10 @@ class AppState(QObject):
                 self.errorChanged.emit(tr_error(exc))
                 return False
             after, resets, validated = settled
+        leftovers = pipeline_leftovers(before, after, changes)
+        if leftovers:  # a schedule or chunks left over where the edit leaves no pipeline
+            after = {**after, **{r.key: r.new for r in leftovers}}
+            validated, resets = scenario_from_dict(after), [*resets, *leftovers]
         renamed = follow_name(self._scenario, validated, changes)  # a generated name describes the new set-up
         if renamed is not validated:
             validated, after = renamed, {**after, "name": renamed.name}

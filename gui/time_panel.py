@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.memory.gpu_precision import precision_cannot_run
 from engine.posttraining.timing import step_provenance
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
@@ -244,9 +245,13 @@ class TimePanel(QWidget):
             lines.insert(0, f"<span style='color:{text_colour('tight')}'>" + escape(self.tr(
                 "Near the memory limit: the step may run slower than shown (allocator retries, see the note below).")
             ) + "</span>")
-        if self.state.estimate.verdict == "does not fit":  # "tight" fits (in the safety reserve): its time stands
+        cannot = precision_cannot_run(s) is not None  # the GPU lacks the plan's tensor cores (gpu_precision.py)
+        if self.state.estimate.verdict == "does not fit" or cannot:  # "tight" fits (in the safety reserve)
             # Greyed, not hidden: what the run would take still helps to compare plans, but it cannot run as it is.
-            lines.insert(0, "<b>" + self.tr("This plan does not fit: time shown for reference only.") + "</b>")
+            lines.insert(0, "<b>" + (self.tr("This plan does not fit: time shown for reference only.")
+                                     if self.state.estimate.verdict == "does not fit" else
+                                     self.tr("This GPU cannot run this plan as stated: time shown for reference "
+                                             "only.")) + "</b>")
             self.summary.setText(f"<span style='color:{text_colour('muted')}'>" + "<br>".join(lines) + "</span>")
         else:
             self.summary.setText("<br>".join(lines))

@@ -62,6 +62,9 @@ SCENARIOS = {
         {**BASE, "fsdp": True, "tp": 2, "cp": 2, "gpus_per_node": 16, "dp_shard": 4, "precision": "amp-bf16"},
         # torchtitan's ZBVZeroBubble: two stages a rank in a V (pipeline_parallel_schedule, not its default 1F1B)
         {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "vpp": 2, "pp_schedule": "zbv", "gpus_per_node": 8},
+        # torchao's float8 ([quantize.linear.float8]): tensorwise with FSDP's float8 all-gather, and rowwise
+        {**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "auto", "fp8_all_gather": True},
+        {**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "rowwise_with_gw_hp"},
     ],
     "megatron": [
         {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
@@ -197,12 +200,32 @@ def test_torchtitan_every_nth_block_round_trips_where_it_divides(recomputed: int
     assert back["checkpointing"] == "full" and back.get("recompute_num_layers", 0) == recomputed
 
 
+def test_torchtitan_float8_settings_as_its_toml_spells_them() -> None:
+    """torchtitan v0.2.2 (73a0e697) config/job_config.py lines 731-745 and components/quantization/float8.py lines
+    65-100, 238: the converter "quantize.linear.float8"; recipe_name unset is torchao's tensorwise, the only recipe
+    with enable_fsdp_float8_all_gather (set with a recipe_name it asserts); a recipe torchao lacks is refused. v0.1.0's
+    [float8] section and "float8" converter read the same."""
+    s = scenario_from_dict({**BASE, "fsdp": True, "precision": "fp8", "fp8_recipe": "rowwise"})
+    text = export_config(s, "torchtitan")
+    assert 'converters = ["quantize.linear.float8"]' in text and 'recipe_name = "rowwise"' in text
+    assert "enable_fsdp_float8_all_gather" not in text
+    auto = export_config(s.replace(fp8_recipe="auto"), "torchtitan")  # torchtitan's own default: all-gather off
+    assert "recipe_name" not in auto and "enable_fsdp_float8_all_gather = false" in auto
+    assert "float8" not in export_config(s.replace(precision="amp-bf16"), "torchtitan")
+    with pytest.raises(ExportError, match="delayed"):
+        export_config(s.replace(fp8_recipe="delayed"), "torchtitan")
+    old = ('[model]\nname = "llama3"\nflavor = "8B"\nconverters = ["float8"]\n\n'
+           '[float8]\nenable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n')
+    back = import_texts([("torchtitan.toml", old)]).scenario
+    assert back["precision"] == "fp8" and back["fp8_all_gather"] is True
+
+
 @pytest.mark.parametrize("dp_shard", [0, 4])
 def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: int) -> None:
     """zero_stage 3 in torchtitan is its FSDP (the estimate shards so: Scenario.effective_zero; the shipped example
     examples/qwen3-30b-a3b-8x-h100.json states it so): the export shards over every rank, or over groups of dp_shard,
     never a replicate-only mesh that keeps the states whole on every GPU. Read back, it is FSDP with the same group
-    and the same sharded states on each GPU (the gather buffers differ: ZeRO-3 is costed with DeepSpeed's)."""
+    and the same memory on each GPU: its ZeRO-3 is costed as its FSDP2 (behaviour.fsdp_shards), gather buffers too."""
     data = {**BASE, "framework": "torchtitan", "zero_stage": 3, "gpus_per_node": 8, "dp_shard": dp_shard}
     s = scenario_from_dict(data)
     text = export_config(s, "torchtitan")
@@ -214,6 +237,7 @@ def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: 
     def states(e: Estimate) -> dict[str, float]:
         return {c.key: b for c, b in e.stages[0].at_peak() if c.key in ("weights", "gradients", "optimizer_states")}
     assert states(estimate(rebuilt)) == states(estimate(s)) and len(states(estimate(s))) == 3
+    assert estimate(rebuilt).peak_reserved_bytes == estimate(s).peak_reserved_bytes
 
 
 def test_accelerate_refuses_a_deepspeed_shard_group_it_cannot_state(tmp_path: Path) -> None:
@@ -252,6 +276,27 @@ def test_megatron_export_writes_the_layer_the_model_has():
     with pytest.raises(ExportError) as info:
         flags("nemotron-3-nano-30b-a3b")
     assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
+def test_megatron_export_of_qwen2_biases_and_gemma():
+    """Qwen2.5 has biases on q, k and v only (its config.json: attention_bias with model_type qwen2; transformers
+    Qwen2Attention o_proj without one): Megatron-LM spells it --disable-bias-linear with --add-qkv-bias
+    (TransformerConfig.add_qkv_bias, d98e8a64 transformer_config.py line 218), which the import reads back as a
+    Qwen2-style model with the same weights. Gemma's GeGLU (tanh GELU) and sqrt(hidden) embedding scale have no
+    Megatron-LM flag (argument_utils.py lines 314-327: --swiglu, --squared-relu, --quick-geglu; Megatron-Bridge's
+    EmbeddingScalingMixin): refused in one sentence."""
+    s = scenario_from_dict({**BASE, "model": "qwen2.5-7b", "framework": "megatron", "precision": "mixed-bf16"})
+    text = export_config(s, "megatron")
+    assert "--disable-bias-linear" in text and "--add-qkv-bias" in text
+    back = import_texts([("args.sh", text)])
+    assert not back.unmapped
+    rebuilt = scenario_from_dict({**s.to_dict(), "model": back.scenario["model"]})
+    assert estimate(rebuilt).trainable_params == estimate(s).trainable_params  # the q/k/v biases counted again
+    assert "--add-qkv-bias" not in export_config(s.replace(model="llama-3.1-8b"), "megatron")
+    for gemma in ("gemma-2-9b", "gemma-3-1b"):
+        with pytest.raises(ExportError) as info:
+            export_config(s.replace(model=gemma), "megatron")
+        assert "GeGLU" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("precision", ["fp8", "nvfp4"])

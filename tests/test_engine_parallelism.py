@@ -41,6 +41,20 @@ def test_fsdp_shards_states_like_zero3_but_keeps_its_own_buffers():
     assert gathered.moments[0] >= root
 
 
+@pytest.mark.parametrize("framework", ["torchtitan", "torchtune", "fms-fsdp"])
+def test_an_fsdp_only_frameworks_zero_stage_3_is_costed_as_its_fsdp(framework):
+    # FSDP is these frameworks' only sharding (their parallelism rows: Parallelism.sharding(3) is fsdp), so a file
+    # that states zero_stage 3 without the fsdp key (examples/qwen3-30b-a3b-8x-h100.json) runs their FSDP (FSDP2, or
+    # fms-fsdp's FSDP1), not DeepSpeed's per-module gathers: the expected figures are the fsdp: true scenario's own.
+    kw = {"framework": framework, "gpus_per_node": 8, "seq_len": 8192}
+    stated_as_zero3, stated_as_fsdp = run(**kw, zero_stage=3), run(**kw, fsdp=True)
+    assert part(stated_as_zero3, "zero3_gather") == part(stated_as_fsdp, "zero3_gather")
+    assert stated_as_zero3.peak_reserved_bytes == stated_as_fsdp.peak_reserved_bytes
+    # Hugging Face has DeepSpeed's ZeRO-3 besides FSDP: zero_stage 3 there stays DeepSpeed's buffers
+    hf = {**kw, "framework": "huggingface"}
+    assert part(run(**hf, zero_stage=3), "zero3_gather") != part(run(**hf, fsdp=True), "zero3_gather")
+
+
 def test_tensor_parallel_splits_layers_and_sequence_parallel_splits_norms():
     one, tp2 = run(), run(gpus_per_node=2, tp=2)
     assert part(tp2, "weights") == pytest.approx(part(one, "weights") / 2, rel=0.01)  # norms are replicated

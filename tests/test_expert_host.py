@@ -124,3 +124,16 @@ def test_after_the_sync_the_experts_host_work_hides_only_behind_the_dispatch_and
     split = exposed_host_seconds(s, True, (LayerWork(1, True, 1.0, 2.0, False, 1e-4),), 0.0, fp8)
     assert whole == pytest.approx(sync + LAUNCH)  # the whole forward hides the host
     assert split == pytest.approx(sync + LAUNCH + host_block - 1e-4)
+
+
+def test_without_expert_parallelism_every_rank_loops_over_all_the_experts():
+    """Qwen3-Next (512 experts) at tp 8, ep 1 (the user audit's scenario, 3.5 of 3.9 s waiting for the host): the loop
+    is per LOCAL expert, so all 512 on each rank, as Megatron-Core's TEGroupedMLP runs it (the counts above); the
+    figures are the per-expert ones at 512. torchtitan's experts are one torch._grouped_mm call (b5bcd76c
+    torchtitan/models/common/moe.py line 120; efficiency.json: no expert_gemm_streams): no such loop."""
+    qwen3_next = {"model": "qwen3-next-80b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "tp": 8, "ep": 1,
+                  "micro_batch": 1, "seq_len": 4096}
+    fwd, bwd = expert_host_seconds(scenario_from_dict({**qwen3_next, "framework": "megatron"}))
+    assert fwd == pytest.approx(LINEARS * ((512 - 1) * LAUNCH + 512 * 2 * CALL))
+    assert bwd == pytest.approx(LINEARS * ((2 * 512 - 1) * LAUNCH + 512 * 6 * CALL))
+    assert expert_host_seconds(scenario_from_dict({**qwen3_next, "framework": "torchtitan"})) == (0.0, 0.0)

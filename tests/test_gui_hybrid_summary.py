@@ -22,7 +22,13 @@ def test_nano_summary_names_its_blocks_and_its_cache_of_attention_blocks(qtbot, 
     # keys and values of 1,000 tokens in the 6 attention blocks + the fixed state of the 23 Mamba-2 blocks (conv tail
     # 3 x (4,096 + 2 x 8 x 128) + SSM 64 x 64 x 128), bf16; not keys and values in all 52 blocks
     assert per_1000 == 6 * 1000 * 2 * 2 * 128 * 2 + 23 * (3 * (4096 + 2 * 8 * 128) + 64 * 64 * 128) * 2
-    assert format_bytes(per_1000, win.state.unit) in win.model_picker.details.toolTip()
+    # said apart: the attention blocks' keys and values per 1,000 tokens, and the Mamba-2 blocks' fixed state
+    tip = win.model_picker.details.toolTip()
+    fixed = 23 * (3 * (4096 + 2 * 8 * 128) + 64 * 64 * 128) * 2
+    assert format_bytes(6 * 1000 * 2 * 2 * 128 * 2, win.state.unit) + " per 1,000 tokens" in tip
+    assert "plus " + format_bytes(fixed, win.state.unit) + " a sequence whatever its length" in tip
+    llama = window_from(qtbot, tmp_path, {**BASE, "model": "llama-3.1-8b"})
+    assert "whatever its length" not in llama.model_picker.details.toolTip()
 
 
 def test_qwen3_next_summary_names_its_deltanet_layers(qtbot, tmp_path):

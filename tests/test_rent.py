@@ -241,3 +241,15 @@ def test_a_rows_hours_times_its_price_reads_as_its_cost():
            "nodes": 1, "time_to_train_seconds": 2.51 * 3600, "mfu": 0.11, "changes": {}}
     assert "2.51 GPU-hours x 2.5 USD = 6 USD" in row_text(row, "USD")
     assert (gpu_hours_text(226.4), gpu_hours_text(12_345.6), gpu_hours_text(0.0421)) == ("226", "12,346", "0.0421")
+
+
+def test_a_shard_group_the_search_resets_is_in_the_layout_text():
+    """A ZeRO-3 plan within shard groups of 4 (dp_shard) gets base layouts with dp_shard 0 (engine/planning/rent.py
+    _base: over every rank, the search settles its own group); an option whose group differs from the scenario's
+    says so in its layout text (it read as the scenario's own group before), key=value as the other keys."""
+    s = scenario(dp_shard=4)
+    report = rent_report(s, {"h100-sxm-80gb": 2.0})
+    changed = [o for o in report["ranked"] if dict(o["changes"]).get("dp_shard", 4) != 4]
+    assert changed
+    for o in changed:
+        assert f"dp_shard={dict(o['changes'])['dp_shard']}" in row_text(o, "USD")

@@ -11,6 +11,7 @@ from ..scenario import CustomModel, Scenario, resolve_model
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
+from .torchtitan_float8 import float8_lines
 
 _TT_OPT = {
     "adamw": "torch.optim.AdamW",
@@ -96,11 +97,13 @@ def torchtitan_config(s: Scenario) -> str:
     replicate = 1 if sharded else s.world_size // other
     if sharded and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
         shard, replicate = hsdp_degrees(s)
+    converters, float8 = float8_lines(s)
     lines = [
         header(s, "torchtitan"),
         "[model]",
         f'name = "{flavor[0]}"',
         f'flavor = "{flavor[1]}"',
+        *converters,
         "",
         "[training]",
         f"local_batch_size = {s.micro_batch}",
@@ -121,6 +124,7 @@ def torchtitan_config(s: Scenario) -> str:
         "[compile]",
         f"enable = {'true' if s.compile else 'false'}",
         "",
+        *([*float8, ""] if float8 else []),
     ]
     return "\n".join(lines)
 
@@ -206,6 +210,13 @@ def megatron_args(s: Scenario) -> str:
 _NEMOTRON_FLAGS = ["--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5"]
 
 
+# Megatron-LM at d98e8a64: --add-qkv-bias is TransformerConfig.add_qkv_bias (megatron/core/transformer/
+# transformer_config.py line 218, a flag through ArgumentGroupFactory; arguments.py lines 1608-1610 set it only
+# where --disable-bias-linear is absent); the MLP activations are --swiglu, --squared-relu and --quick-geglu
+# (megatron/training/argument_utils.py lines 314-327; gated_linear_unit and activation_func have no flag of their
+# own, arguments.py's exclude list), so Gemma's GeGLU with tanh GELU and its sqrt(hidden) embedding scale
+# (Megatron-Bridge 067f987d src/megatron/bridge/models/gemma/gemma_provider.py lines 33-45, modules.py
+# EmbeddingScalingMixin) are Megatron-Bridge's model code, not flags.
 def _model_flags(spec: ModelSpec) -> list[str]:
     """Megatron's flags for the model's layer: Llama-style (SwiGLU, RMSNorm, RoPE, no biases) for a gated MLP, as
     before; for a plain MLP the layer it has (LayerNorm where its norms have a bias, RoPE or learned absolute
@@ -217,9 +228,15 @@ def _model_flags(spec: ModelSpec) -> list[str]:
             "engine", "The Megatron export writes a transformer's flags, and {name} has Mamba-2 or gated DeltaNet "
                       "layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings."),
             name=spec.name)
-    if spec.mlp_gated:
+    if spec.norm_style == "gemma":  # Gemma 1 / 2 / 3 (Qwen3-Next's zero-centred norms are refused above)
+        raise ExportError(QT_TRANSLATE_NOOP(
+            "engine", "Megatron-LM's flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu "
+                      "and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no "
+                      "pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel "
+                      "settings."), name=spec.name)
+    if spec.mlp_gated:  # Qwen2 / 2.5: biases on q, k and v only (add_qkv_bias, its own flag beside no other bias)
         return ["--group-query-attention", "--swiglu", "--normalization RMSNorm", "--position-embedding-type rope",
-                "--disable-bias-linear"]
+                "--disable-bias-linear", *(["--add-qkv-bias"] if spec.qkv_bias and not spec.o_bias else [])]
     flags = ["--group-query-attention"] if spec.kv_heads < spec.heads else []
     flags += [f"--normalization {'LayerNorm' if spec.norm_bias else 'RMSNorm'}",
               f"--position-embedding-type {'rope' if spec.rope else 'learned_absolute'}"]

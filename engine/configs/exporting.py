@@ -94,7 +94,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "attention",
     ),
     "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node",
-                   "dp_shard", "pp_schedule"),
+                   "dp_shard", "pp_schedule", "precision", "fp8_recipe", "fp8_all_gather"),
     "megatron": (
         "gpus_per_node",
         "nodes",

@@ -43,6 +43,7 @@ _SHAPE_FLAGS = (
     "--normalization",
     "--untie-embeddings-and-output-weights",
     "--disable-bias-linear",
+    "--add-qkv-bias",
     "--position-embedding-type",
     "--num-experts",
     "--moe-router-topk",
@@ -381,7 +382,8 @@ def _hf_config(a: dict[str, Any], layers: int, hidden: int, heads: int, vocab: i
     """The Hugging Face config.json the custom model is built from."""
     experts = _flag_int(a, "--num-experts")
     cfg: dict[str, Any] = {
-        "model_type": "mixtral" if experts else "llama",
+        # --add-qkv-bias: biases on q, k and v only, as Qwen2's attention has them (transformers Qwen2Attention)
+        "model_type": "mixtral" if experts else "qwen2" if "--add-qkv-bias" in a else "llama",
         "hidden_size": hidden,
         "num_hidden_layers": layers,
         "num_attention_heads": heads,

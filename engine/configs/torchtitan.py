@@ -16,6 +16,7 @@ from ..models.presets import model_spec_for
 from .common import as_int, set_flag, set_int
 from .models import TORCHTITAN_FLAVORS
 from .result import Collector
+from .torchtitan_float8 import read_float8
 
 _AC = {"none": "none", "full": "full", "selective": "op-selective"}
 
@@ -29,6 +30,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_model(c, d.get("model", {}))
     training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
     _read_training(c, training)
+    read_float8(c, d)
     par = d.get("parallelism", {}) if isinstance(d.get("parallelism"), dict) else {}
     _read_parallel_degrees(c, training, par)
     _read_parallel_options(c, par)

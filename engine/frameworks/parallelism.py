@@ -229,7 +229,7 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
                        "forward_backward_pipelining_with_interleaving; no GPipe")
 # optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer; optimizer_offload_fraction
 # 1.0: --optimizer-offload-fraction's default (sources below)
-MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"),
+MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), even_pipeline_split=True,
                        offload_names=(
     ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1,
     optimizer_offload_fraction=1.0, methods=(
@@ -243,6 +243,9 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
                                                    "method itself, not a layout: engine/frameworks/runs.py MEGATRON"),))),
 ), sources=(
     _MEGATRON_SCHEDULES,
+    ("even pipeline split", "d98e8a64 megatron/core/transformer/transformer_block.py get_num_layers_to_build lines "
+     "146-178: without --pipeline-model-parallel-layout or first / last stage layers, (layers + embedding + loss "
+     "where counted) % pp == 0 and a stage's layers % vpp == 0 are asserted"),
     ("zero-bubble schedules", "none upstream: get_forward_backward_func at the commits above (d98e8a6, "
      "de7dc40f88, 285068c8) returns only the three schedules, and no --enable-zero-bubble; the Zero Bubble fork runs "
      "them (framework megatron-zb, engine/frameworks/megatron_zb.py) and AMD-AGI/Primus (at 78633ae7 "
@@ -276,8 +279,10 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
      "--expert-model-parallel-size"),
 ))
 MEGATRON_2022 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=1, context=False, expert=False,
-                            offloads=("none",), sources=(
+                            offloads=("none",), even_pipeline_split=True, sources=(
     ("offload", "megatron/arguments.py at 285068c8: no offload argument"),
+    ("even pipeline split", "285068c8 megatron/model/transformer.py lines 850-851 and 976-977 assert num_layers % pp "
+     "and a stage's layers % vpp"),
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11): --use-distributed-optimizer "
      "(ZeRO-1, line 874) is its only sharding"),
@@ -286,8 +291,10 @@ MEGATRON_2022 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=
      "(megatron/model/transformer.py SwitchMLP: one ParallelMLP per expert); no expert parallelism"),
 ))
 MEGATRON_2021 = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), max_zero=0, context=False, expert=False,
-                            offloads=("none",), sources=(
+                            offloads=("none",), even_pipeline_split=True, sources=(
     ("offload", "megatron/arguments.py at de7dc40f88: no offload argument"),
+    ("even pipeline split", "de7dc40f88 megatron/model/transformer.py lines 551-552 and 564-565 assert num_layers % "
+     "pp and a stage's layers % vpp"),
     _MEGATRON_SCHEDULES,
     ("ZeRO", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10): no --use-distributed-optimizer "
      "(it came in 2022); gradients and optimizer states are whole on every data-parallel rank"),

@@ -75,6 +75,10 @@ class Parallelism:
     # ZB-V runs only with an even number of layers a stage (the Zero Bubble fork asserts it after padding the layers
     # to a multiple of pp: its row); False: not read, any split allowed (the split is then uneven)
     v_even_chunks: bool = False
+    # the layers (with the embedding / loss where the split counts them) must divide into pp x vpp chunks unless a
+    # pipeline layout says otherwise (Megatron's rows, their "even pipeline split" source); False: not read, any
+    # split allowed (the estimate splits unevenly)
+    even_pipeline_split: bool = False
 
     def method_limits(self, method: str) -> Parallelism | None:
         """The further limits the training method runs under in this framework; None where it has none of its own."""

@@ -15,10 +15,13 @@ from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
+from ..scenario.pipeline_split import uneven_pipeline_split
 from ..scenario.recompute_layers import unused_recompute_layers
 from ..scenario.shard_group import unused_shard_group
+from ..scenario.unused_pipeline import unused_pipeline_schedule
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_peak
 from .estimators import StageEstimator, StageParts, estimator_for
+from .gpu_precision import precision_cannot_run
 from .hybrid_offload import hybrid_offload_fraction
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
 from .parallelism.zero_bubble import pending_w_share
@@ -171,7 +174,8 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
-    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s)) if m is not None]  # keys that change nothing
+    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s), unused_pipeline_schedule(s),
+                        uneven_pipeline_split(s)) if m is not None]  # keys that change nothing; a refused split
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out
@@ -179,14 +183,8 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if "bf16" in s.precision and not gpu.bf16:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
-    if s.precision == "fp8" and not gpu.fp8:
-        out.append(message(QT_TRANSLATE_NOOP(
-            "engine", "{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300."),
-            gpu=gpu.name))
-    if s.precision == "nvfp4" and not gpu.nvfp4:
-        out.append(message(QT_TRANSLATE_NOOP(
-            "engine", "{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, "
-            "B300, GB300 or a GeForce / RTX PRO Blackwell card)."), gpu=gpu.name))
+    if (cannot := precision_cannot_run(s)) is not None:  # the verdict and time say so too (gpu_precision.py)
+        out.append(cannot)
     if gpu.usable_fraction < 1:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "

@@ -13,7 +13,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, bf16_optimizer
+from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp_shards
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
@@ -63,7 +63,7 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
     comps += tp_embedding_grad_components(s, spec, dt, first, last)
     zero = s.effective_zero
     fsdp2 = None
-    if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
+    if zero == 3 and fsdp_shards(s) and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     load = load_parts(s, dt, p, fw, st.adapter_bytes, _largest_linear(s, spec), len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
@@ -126,7 +126,7 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
                         max(s.stage3_max_live_parameters, p.largest_param))
             grad_unit = p.largest_param if not adapters else grad_unit
         gather = units * gather_bytes
-        if s.fsdp and s.dp * s.cp > 1:
+        if fsdp_shards(s) and s.dp * s.cp > 1:
             # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
             # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
             # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.

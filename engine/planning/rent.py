@@ -53,7 +53,7 @@ PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docs
 MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
 LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "pipeline_layout",
                "micro_batch", "grad_accum", "checkpointing", "offload", "host_memory_bytes", "optimizer_offload_fraction",
-               "distributed_optimizer")  # with a Megatron offload plan's share and a distributed optimizer dropped
+               "distributed_optimizer", "dp_shard")  # + an offload plan's share, a dropped optimizer, a reset group
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known")
 NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")

@@ -120,7 +120,9 @@ def dropped_lines(rows: list[tuple[int, str, str, str]]) -> list[str]:
 
 
 def layout_text(changes: dict[str, Any]) -> str:
-    keys = ("tp", "pp", "cp", "ep", "zero_stage", "fsdp", "micro_batch", "grad_accum", "checkpointing", "offload")
+    """The layout keys an option changes, as key=value; a shard group it reset (dp_shard 0: over every rank) too."""
+    keys = ("tp", "pp", "cp", "ep", "zero_stage", "fsdp", "dp_shard", "micro_batch", "grad_accum", "checkpointing",
+            "offload")
     return ", ".join(f"{k}={changes[k]}" for k in keys if k in changes) or "-"
 
 

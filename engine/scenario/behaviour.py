@@ -84,11 +84,18 @@ def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
             and spec.mlp_gated and spec.attention != "mla")
 
 
+def fsdp_shards(s: Scenario) -> bool:
+    """The scenario shards with FSDP: its fsdp key, or zero_stage 3 under a framework whose only sharding is FSDP
+    (its parallelism row: Parallelism.sharding), whose ZeRO-3 is its FSDP (torchtitan's FSDP2: Scenario.effective_zero;
+    examples/qwen3-30b-a3b-8x-h100.json states it so), not DeepSpeed's per-module gathers."""
+    return s.fsdp or (s.zero_stage == 3 and bool(defaults_for(s.framework).parallelism.sharding(3)["fsdp"]))
+
+
 def fsdp1_wrap(s: Scenario) -> bool:
     """The scenario shards with PyTorch's FSDP1 (FullyShardedDataParallel): its own fsdp_version, or its
     framework's default (engine/frameworks/defaults.py fsdp_version)."""
     version = defaults_for(s.framework).fsdp_version if s.fsdp_version == "auto" else s.fsdp_version
-    return s.fsdp and version == 1
+    return fsdp_shards(s) and version == 1
 
 
 def main_grads_fp32(s: Scenario) -> bool:

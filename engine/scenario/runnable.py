@@ -20,8 +20,10 @@ from .framework_support import (
     unsupported_settings,
 )
 
-# a pipeline that cannot run is folded into data parallelism; so are tensor, context and expert parallelism
-_FOLD = {"pp": {"pp": 1, "vpp": 1}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1}, "ep": {"ep": 1}}
+# a pipeline that cannot run is folded into data parallelism, its schedule with it (one left with pp 1 has no effect:
+# unused_pipeline.py); so are tensor, context and expert parallelism
+_FOLD = {"pp": {"pp": 1, "vpp": 1, "pp_schedule": "1f1b"}, "tp": {"tp": 1, "sequence_parallel": False}, "cp": {"cp": 1},
+         "ep": {"ep": 1}}
 _STEP = QT_TRANSLATE_NOOP("engine", "set {settings} so {framework} can run the layout")
 _TITLE = QT_TRANSLATE_NOOP("engine", "Set {settings} so {framework} can run the layout")
 _WITH = QT_TRANSLATE_NOOP("engine", "with {settings}, so {framework} can run the layout")

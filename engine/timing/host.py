@@ -149,7 +149,14 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     expert, per-expert quantize kernels in fp8 (none with delayed scaling's fused multi-cast on Hopper, 3 with
     current scaling), and the per-expert Python calls around them. Only frameworks whose experts run as one GEMM per
     expert on TE's streams (efficiency.json expert_gemm_streams) and not TE's fused grouped MLP; none where the
-    experts are captured in a CUDA graph."""
+    experts are captured in a CUDA graph.
+
+    Per LOCAL expert on purpose: without expert parallelism every rank runs all the experts' loop, so Qwen3-Next's
+    512 experts at tp 8, ep 1 under Megatron cost 2 x 512 GEMM launches and Python calls a MoE layer (TE v2.14
+    grouped_linear.py _GroupedLinear, cublaslt_gemm.cu multi_stream_cublas_gemm: presets/host_overhead.json
+    grouped_linear), seconds of host time a step with the GPU idle, as Megatron would run it; torchtitan's experts are
+    one torch._grouped_mm call (b5bcd76c torchtitan/models/common/moe.py line 120) and transformers' block has its
+    own count (hf_moe.py), so neither takes this loop."""
     if _experts_captured(s) or s.fused_expert_mlp:
         return 0.0, 0.0
     if runs_transformers_moe(s, fused):  # transformers' MoE block: its Python calls that launch no kernel

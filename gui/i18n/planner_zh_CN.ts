@@ -2950,6 +2950,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ModelPicker</name>
     <message>
+        <location filename="../pickers.py" line="283"/>
+        <source>Inference cache (bf16, GQA-aware): %(tokens)s per 1,000 tokens of one sequence in its attention layers, plus %(fixed)s a sequence whatever its length (the fixed state of its Mamba-2 or DeltaNet layers)</source>
+        <translation>推理缓存（bf16，已考虑 GQA）：注意力层中每条序列每 1,000 个 token 占 %(tokens)s，另加每条序列固定的 %(fixed)s，与长度无关（其 Mamba-2 或 DeltaNet 层的固定状态）</translation>
+    </message>
+    <message>
         <location filename="../pickers.py" line="161"/>
         <location filename="../pickers.py" line="165"/>
         <source>Model</source>
@@ -4687,6 +4692,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
+        <location filename="../time_panel.py" line="251"/>
+        <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
+        <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
+    </message>
+    <message>
         <location filename="../time_panel.py" line="137"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
@@ -4935,6 +4945,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>VerdictBanner</name>
     <message>
+        <location filename="../results.py" line="68"/>
+        <source>but this GPU cannot run it as stated (see the warnings)</source>
+        <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
+    </message>
+    <message>
         <location filename="../results.py" line="57"/>
         <source>FITS</source>
         <translation>放得下</translation>
@@ -5030,6 +5045,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 </context>
 <context>
     <name>cli</name>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="166"/>
+        <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
+        <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="145"/>
+        <source>but this GPU cannot run it as stated (see the warning)</source>
+        <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
+    </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="95"/>
         <source>overhead</source>
@@ -5592,6 +5617,36 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 </context>
 <context>
     <name>engine</name>
+    <message>
+        <location filename="../../engine/scenario/unused_pipeline.py" line="26"/>
+        <source>pp_schedule {schedule} with vpp {vpp} schedules pipeline stages: with pp 1 there is no pipeline, so it has no effect.</source>
+        <translation>pp_schedule {schedule}（vpp {vpp}）用于调度流水线阶段：pp 为 1 时没有流水线，因此不起作用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/unused_pipeline.py" line="24"/>
+        <source>pp_schedule {schedule} schedules pipeline stages: with pp 1 there is no pipeline, so it has no effect.</source>
+        <translation>pp_schedule {schedule} 用于调度流水线阶段：pp 为 1 时没有流水线，因此不起作用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/pipeline_split.py" line="15"/>
+        <source>{framework} splits the layers evenly over the pipeline: {layers} layers do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this layout without a pipeline_layout (the estimate splits them unevenly).</source>
+        <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="66"/>
+        <source>float8 recipe {recipe} is not one of torchtitan&apos;s (tensorwise, rowwise, rowwise_with_gw_hp)</source>
+        <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="38"/>
+        <source>torchtitan&apos;s float8 (torchao) has the recipes tensorwise, rowwise and rowwise_with_gw_hp, not {recipe}; pick one of them or auto.</source>
+        <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，没有 {recipe}；请选择其中之一或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_native.py" line="222"/>
+        <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
+        <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
+    </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="88"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
