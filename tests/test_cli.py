@@ -131,3 +131,18 @@ def test_serve_fit_reads_well_in_both_languages():
     assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
     assert "engine instances" not in en.stdout and "Most users at once at 32.8K tokens each: 2" in en.stdout
     assert "fits" not in zh.stdout and "放得下" in zh.stdout and "引擎实例" not in zh.stdout
+
+
+def test_an_unknown_preset_is_said_in_the_chosen_language(tmp_path):
+    """`--lang zh_CN estimate` of a file naming no preset printed "错误：x.json: model: Unknown model preset ..." and
+    `--lang zh_CN kv-cache` kept its hint ("Run 'python main.py presets models' for the list.") in English: the
+    preset's sentence is now a template of its own down every wrapper, as the other scenario errors are."""
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3-8x", "gpu": "h100-sxm-80gb"}))
+    en, zh = run("estimate", str(path)), run("--lang", "zh_CN", "estimate", str(path))
+    assert en.returncode == zh.returncode == 2
+    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'llama-3-8x'. Run 'python main.py "
+                                 "presets models' for the list.")
+    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'llama-3-8x'。") and "Unknown" not in zh.stderr
+    hint = run("--lang", "zh_CN", "kv-cache", "llama")  # a part of several ids: the close ones are named
+    assert hint.returncode == 2 and "llama-3-8b" in hint.stderr and "Did you mean" not in hint.stderr

@@ -170,6 +170,13 @@ def _too_long(i: GenerationInputs, max_model_len: int):
     return None
 
 
+def served_context_cap(i: GenerationInputs, max_model_len: int) -> int:
+    """The longest single request either engine serves: the model's own context, which both refuse to go beyond
+    (_too_long) whatever max_model_len asks; max_model_len where the model's is unknown. The "longest context" of
+    vLLM's pool and SGLang's token pool are both capped here."""
+    return i.spec.max_position or max_model_len
+
+
 def _pool_refusal(s: EngineSettings, requested: float, pool_bytes: float, need: float,
                   kinds: tuple[LayerKind, ...], max_model_len: int):
     """vLLM's two refusals of a KV pool too small to start: no cache blocks at all (V0 "No available memory for the
@@ -269,9 +276,8 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
                      ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size))
                     + ((("accounting", i.accounting), ("in_budget_bytes", round(in_budget)))
                        if i.accounting != "latest" else ()))
-    # at most the model's own context, which vLLM refuses to go beyond (_too_long), whatever max_model_len asks
     longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
-                              i.spec.max_position or max_model_len)
+                              served_context_cap(i, max_model_len))
     return ServingMemory(
         engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,
         kv_pool_bytes=max(0.0, pool_bytes), kv_kinds=_kv_kinds(kinds), block_size=pool.block_size,
@@ -324,7 +330,8 @@ def sglang_memory(i: GenerationInputs) -> ServingMemory:
         engine="sglang", components=(*fixed, kv), capacity_bytes=i.capacity_bytes,
         budget_bytes=s.gpu_memory_utilization * total, kv_pool_bytes=max(0.0, rest), kv_kinds=_kv_kinds(kinds),
         block_size=s.block_size, blocks=tokens // s.block_size, kv_tokens=tokens, max_model_len=max_model_len,
-        max_concurrent_sequences=tokens / max_model_len if max_model_len else 0.0, longest_context=tokens,
+        max_concurrent_sequences=tokens / max_model_len if max_model_len else 0.0,
+        longest_context=min(tokens, served_context_cap(i, max_model_len)),
         verdict=verdict, reason=reason)
 
 

@@ -6078,9 +6078,28 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="169"/>
+        <location filename="../../engine/models/presets.py" line="167"/>
+        <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
+        <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="168"/>
+        <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
+        <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="170"/>
+        <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
+        <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="171"/>
+        <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
+        <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
+    </message>
+    <message>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
-        <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
+        <translation type="vanished">未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="64"/>
@@ -6959,12 +6978,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="96"/>
+        <location filename="../../engine/scenario/file.py" line="97"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="109"/>
+        <location filename="../../engine/scenario/file.py" line="110"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -8847,43 +8866,43 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="217"/>
+        <location filename="../../engine/serving/generation.py" line="224"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="223"/>
+        <location filename="../../engine/serving/generation.py" line="230"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="227"/>
-        <location filename="../../engine/serving/generation.py" line="290"/>
+        <location filename="../../engine/serving/generation.py" line="234"/>
+        <location filename="../../engine/serving/generation.py" line="296"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="178"/>
+        <location filename="../../engine/serving/generation.py" line="185"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="182"/>
+        <location filename="../../engine/serving/generation.py" line="189"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="193"/>
+        <location filename="../../engine/serving/generation.py" line="200"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="199"/>
+        <location filename="../../engine/serving/generation.py" line="206"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="204"/>
+        <location filename="../../engine/serving/generation.py" line="211"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
@@ -8893,50 +8912,50 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="236"/>
+        <location filename="../../engine/serving/generation.py" line="243"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="242"/>
+        <location filename="../../engine/serving/generation.py" line="249"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="264"/>
-        <location filename="../../engine/serving/generation.py" line="318"/>
+        <location filename="../../engine/serving/generation.py" line="271"/>
+        <location filename="../../engine/serving/generation.py" line="324"/>
         <location filename="../../engine/serving/llama_cpp.py" line="166"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="266"/>
+        <location filename="../../engine/serving/generation.py" line="273"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="293"/>
+        <location filename="../../engine/serving/generation.py" line="299"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="300"/>
+        <location filename="../../engine/serving/generation.py" line="306"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="304"/>
+        <location filename="../../engine/serving/generation.py" line="310"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="307"/>
+        <location filename="../../engine/serving/generation.py" line="313"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="319"/>
+        <location filename="../../engine/serving/generation.py" line="325"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
