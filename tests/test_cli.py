@@ -146,3 +146,20 @@ def test_an_unknown_preset_is_said_in_the_chosen_language(tmp_path):
     assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'llama-3-8x'。") and "Unknown" not in zh.stderr
     hint = run("--lang", "zh_CN", "kv-cache", "llama")  # a part of several ids: the close ones are named
     assert hint.returncode == 2 and "llama-3-8b" in hint.stderr and "Did you mean" not in hint.stderr
+
+
+def test_serve_fit_says_why_no_gpu_count_serves_a_context_beyond_the_model(tmp_path):
+    """Llama 3.1 8B was trained for 131,072 tokens (its config.json max_position_embeddings), which vLLM refuses to
+    go beyond at any GPU count (vllm/config/model.py _get_and_verify_max_len): serve-fit said "Fewest GPUs: none up to
+    64" as if more GPUs might help. It now names the model's limit; the header names the engine as vLLM."""
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+                                "workload": "inference", "serving_engine": "vllm", "max_model_len": 200000}))
+    en, zh = run("serve-fit", str(path)), run("--lang", "zh_CN", "serve-fit", str(path))
+    assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
+    assert en.stdout.startswith("Llama 3.1 8B on vLLM: does not fit as set") and "up to 64" not in en.stdout
+    assert ("Fewest GPUs: none, as a context of 200,000 tokens is longer than the model was trained for (131,072 "
+            "tokens); more GPUs cannot help") in en.stdout
+    assert "131,072" in zh.stdout and "trained" not in zh.stdout and "64" not in zh.stdout
+    data = json.loads(run("serve-fit", str(path), "--json").stdout)
+    assert (data["gpus"], data["trained_context"], data["beyond_trained_context"]) == (0, 131072, True)

@@ -144,12 +144,14 @@ def test_the_longest_context_shown_is_never_beyond_what_the_engine_accepts(engin
 
 def test_engines_refuse_a_context_beyond_the_model():
     """vllm/config/model.py _get_and_verify_max_len: max_model_len above max_position_embeddings (Llama-3.1-8B:
-    131,072) is refused at start-up; so does SGLang without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN."""
+    131,072) is refused at start-up; so does SGLang without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN. The sentence
+    names the engine as its project writes it ("vllm refuses" read as a typo)."""
     spec = model_spec_for("llama-3.1-8b")
-    for engine in ("vllm", "sglang"):
+    for engine, name in (("vllm", "vLLM"), ("sglang", "SGLang")):
         m = generation_memory(GenerationInputs(spec=spec, weight_bytes=15 * GIB, capacity_bytes=80 * GIB,
                                                engine=engine, max_model_len=spec.max_position + 1))
         assert m.verdict == "does not fit" and "trained for 131072" in str(m.reason)
+        assert str(m.reason).startswith(f"{name} refuses max_model_len 131073")
 
 
 @pytest.mark.parametrize(("model", "tp", "weights_gib", "activation_gib", "kv_gib"), [

@@ -54,7 +54,7 @@ from ..units import format_bytes
 from .defaults import EngineSettings, sglang_settings, vllm_settings
 from .kv_layout import LayerKind, kv_element_bytes, layer_kinds, sequence_bytes
 from .profile_run import graph_pool_bytes, profile_peak
-from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory
+from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory, engine_name
 from .startup_band import startup_band
 from .vllm_pool import longest_context, needed_bytes, vllm_pool
 
@@ -160,13 +160,16 @@ def _gib(n_bytes: float) -> str:
     return format_bytes(n_bytes, "GiB")
 
 
+BEYOND_TRAINED = QT_TRANSLATE_NOOP("engine", "{engine} refuses max_model_len {length}: the model was trained for "
+                                             "{trained} tokens.")
+
+
 def _too_long(i: GenerationInputs, max_model_len: int):
     """Both engines refuse a max_model_len beyond the model's max_position_embeddings (vllm/config/model.py
     _get_and_verify_max_len; SGLang's ModelConfig unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set)."""
     if 0 < i.spec.max_position < max_model_len:
-        return REFUSED, message(QT_TRANSLATE_NOOP(
-            "engine", "{engine} refuses max_model_len {length}: the model was trained for {trained} tokens."),
-            engine=i.engine, length=max_model_len, trained=i.spec.max_position)
+        return REFUSED, message(BEYOND_TRAINED, engine=engine_name(i.engine), length=max_model_len,
+                                trained=i.spec.max_position)
     return None
 
 
