@@ -9417,6 +9417,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>在{phase}时，运行已分配 {allocated}（消息未说明又请求了多少）；计划在此处分配 {plan}。</translation>
     </message>
     <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="180"/>
+        <source>Fix: {change} frees {saving}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="182"/>
+        <source>Fix: {change} frees {saving}, less than the missing {short}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，少于所缺的 {short}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="185"/>
+        <source>Fix: {change} frees {saving}, which covers the missing {short}, but the plan still does not fit ({room}).</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}，但计划仍然放不下（{room}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="187"/>
+        <source>Fix: {change} frees {saving}, which covers the missing {short}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/diagnosis/below_plan.py" line="18"/>
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
@@ -9442,14 +9462,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="169"/>
         <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
+        <translation type="vanished">修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="171"/>
         <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
+        <translation type="vanished">修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/calibration.py" line="36"/>
