@@ -163,3 +163,15 @@ def test_serve_fit_says_why_no_gpu_count_serves_a_context_beyond_the_model(tmp_p
     assert "131,072" in zh.stdout and "trained" not in zh.stdout and "64" not in zh.stdout
     data = json.loads(run("serve-fit", str(path), "--json").stdout)
     assert (data["gpus"], data["trained_context"], data["beyond_trained_context"]) == (0, 131072, True)
+
+
+def test_the_post_training_examples_read_in_chinese_without_english_ids():
+    """`--lang zh_CN estimate` of the shipped DPO and GRPO examples printed the estimator's id ("（detailed）") and
+    the time band's regime ("（all：1619 个…") in English; both now come through the engine's translations."""
+    for name in ("dpo-llama3-8b-lora-trl.json", "grpo-qwen2.5-1.5b-trl-vllm-colocate.json"):
+        zh = run("--lang", "zh_CN", "estimate", str(REPO / "examples" / name))
+        assert zh.returncode == 0, zh.stderr
+        assert "（detailed）" not in zh.stdout and "逐算子模型" in zh.stdout.splitlines()[0]
+        assert "（all：" not in zh.stdout and "（全部：" in zh.stdout
+    en = run("estimate", str(REPO / "examples" / "dpo-llama3-8b-lora-trl.json")).stdout
+    assert en.splitlines()[0].endswith("(detailed)") and "(all: " in en  # English as it was

@@ -232,3 +232,15 @@ def test_an_unknown_preset_is_said_in_chinese(qtbot, english_after, tmp_path):
         text = tr_error(caught.value)
         assert "预设" in text and not re.search(r"Unknown|Run |Did you|for the list", text), text
         assert "unknown.json" in text and (model if gpu == "h100-sxm-80gb" else gpu) in text
+
+
+def test_the_time_bands_regime_is_said_in_chinese_on_hover(qtbot, english_after):
+    """The Time tab's hover over the likely range read "已发表运行中…（all：1619 个…）": the regime of every
+    framework's runs (engine/timing/bands.py ALL) is now a word the window translates; a framework's name stays."""
+    from conftest import REPO
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    win, error = build_window(str(REPO / "examples" / "dpo-llama3-8b-lora-trl.json"), restore=False)
+    qtbot.addWidget(win)
+    tip = win.time_panel.summary.toolTip()
+    assert error is None and "全部" in tip and "all" not in tip, tip
