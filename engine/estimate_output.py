@@ -13,7 +13,7 @@ from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .posttraining import rl_time_to_json, rl_to_json
 from .timing import StepTime
-from .timing.bands import regime_text
+from .timing.bands import ALL, Band
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 
@@ -91,6 +91,12 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 # the estimators' ids (engine/scenario/format.py ESTIMATORS), marked so the table's header says them translated
 ESTIMATOR_WORDS = (QT_TRANSLATE_NOOP("engine", "detailed"), QT_TRANSLATE_NOOP("engine", "seed-per-op"),
                    QT_TRANSLATE_NOOP("engine", "seed-k-factor"), QT_TRANSLATE_NOOP("engine", "seed-alpha"))
+ALL_RUNS_WORD = QT_TRANSLATE_NOOP("engine", "all")  # the time band of every framework's runs (engine/timing/bands.py)
+
+
+def regime_text(band: Band, tr_engine: Callable[[str], str]) -> str:
+    """A time band's regime in words: a framework's name as it is, every framework's runs translated."""
+    return tr_engine(ALL_RUNS_WORD) if band.regime == ALL else band.regime
 
 
 def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_text,

@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.estimate_output import regime_text
 from engine.posttraining.timing import step_provenance
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
-from engine.timing.bands import regime_text
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.provenance import Provenance
 from engine.units import format_count, format_seconds

@@ -11,16 +11,13 @@ another's runs) take the band of all runs. No Qt."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
-from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import PRESETS_DIR, read_preset_json
 
 BANDS_FILE = PRESETS_DIR / "time_error_bands.json"
 ALL = "all"
-ALL_WORD = QT_TRANSLATE_NOOP("engine", "all")  # the regime of every framework's runs, as a sentence names it
 
 
 class Band(NamedTuple):
@@ -47,8 +44,3 @@ def time_band(framework: str) -> Band:
 def seconds_range(step_seconds: float, band: Band) -> tuple[float, float]:
     """(low, high) seconds of a step the model puts at `step_seconds`."""
     return step_seconds * max(0.0, 1.0 + band.low), step_seconds * (1.0 + band.high)
-
-
-def regime_text(band: Band, tr_engine: Callable[[str], str]) -> str:
-    """The band's regime in words: a framework's name as it is, every framework's runs translated."""
-    return tr_engine(ALL_WORD) if band.regime == ALL else band.regime

@@ -5018,102 +5018,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="101"/>
+        <location filename="../../engine/estimate_output.py" line="107"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="103"/>
+        <location filename="../../engine/estimate_output.py" line="109"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="103"/>
+        <location filename="../../engine/estimate_output.py" line="109"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="104"/>
+        <location filename="../../engine/estimate_output.py" line="110"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="104"/>
+        <location filename="../../engine/estimate_output.py" line="110"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="107"/>
+        <location filename="../../engine/estimate_output.py" line="113"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="113"/>
+        <location filename="../../engine/estimate_output.py" line="119"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="121"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="124"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="122"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125"/>
+        <location filename="../../engine/estimate_output.py" line="131"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="133"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129"/>
+        <location filename="../../engine/estimate_output.py" line="135"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="132"/>
+        <location filename="../../engine/estimate_output.py" line="138"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="136"/>
+        <location filename="../../engine/estimate_output.py" line="142"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="149"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="146"/>
+        <location filename="../../engine/estimate_output.py" line="152"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="150"/>
+        <location filename="../../engine/estimate_output.py" line="156"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5123,32 +5123,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="170"/>
+        <location filename="../../engine/estimate_output.py" line="176"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="175"/>
+        <location filename="../../engine/estimate_output.py" line="181"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
         <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="181"/>
+        <location filename="../../engine/estimate_output.py" line="187"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="183"/>
+        <location filename="../../engine/estimate_output.py" line="189"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="186"/>
+        <location filename="../../engine/estimate_output.py" line="192"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="190"/>
+        <location filename="../../engine/estimate_output.py" line="196"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -5442,13 +5442,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="169"/>
+        <location filename="../../engine/estimate_output.py" line="175"/>
         <location filename="../../engine/serving/report.py" line="93"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="187"/>
+        <location filename="../../engine/estimate_output.py" line="193"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -8009,7 +8009,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="162"/>
+        <location filename="../../engine/estimate_output.py" line="168"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -10503,7 +10503,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/bands.py" line="23"/>
+        <location filename="../../engine/estimate_output.py" line="94"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
