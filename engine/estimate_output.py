@@ -13,6 +13,7 @@ from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .posttraining import rl_time_to_json, rl_to_json
 from .timing import StepTime
+from .timing.bands import ALL, Band
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 
@@ -87,6 +88,17 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     fill = " " * (width - display_width(text))
     return fill + text if right else text + fill
 
+# the estimators' ids (engine/scenario/format.py ESTIMATORS), marked so the table's header says them translated
+ESTIMATOR_WORDS = (QT_TRANSLATE_NOOP("engine", "detailed"), QT_TRANSLATE_NOOP("engine", "seed-per-op"),
+                   QT_TRANSLATE_NOOP("engine", "seed-k-factor"), QT_TRANSLATE_NOOP("engine", "seed-alpha"))
+ALL_RUNS_WORD = QT_TRANSLATE_NOOP("engine", "all")  # the time band of every framework's runs (engine/timing/bands.py)
+
+
+def regime_text(band: Band, tr_engine: Callable[[str], str]) -> str:
+    """A time band's regime in words: a framework's name as it is, every framework's runs translated."""
+    return tr_engine(ALL_RUNS_WORD) if band.regime == ALL else band.regime
+
+
 def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_text,
                  tr_engine: Callable[[str], str] = identity_text, runs: bool = True) -> str:
     """The readable table; `tr` translates the table's own words, `tr_engine` the engine's; `runs` False: the GPU
@@ -100,7 +112,8 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
     widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
     out = [tr(QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({estimator})")).format(
-        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name, estimator=est.estimator), ""]
+        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+        estimator=tr_engine(est.estimator)), ""]
     for r in (header, None, *rows, None):
         out.append(line if r is None else "  ".join(_pad(v, w, i in (1, 2)) for i, (v, w) in enumerate(zip(r, widths,
                                                                                                              strict=True))))
@@ -175,7 +188,7 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
                                                "{runs} from {sources} sources) measured within this spread of their "
                                                "estimate")).format(
             low=format_seconds(t.seconds_range[0]), high=format_seconds(t.seconds_range[1]), runs=t.band.runs,
-            sources=t.band.sources, regime=t.band.regime))
+            sources=t.band.sources, regime=regime_text(t.band, tr_engine)))
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:

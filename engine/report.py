@@ -76,7 +76,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                                           "estimator {estimator}.")).format(
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
-        room=est.room(unit).format_with(tr_engine), estimator=est.estimator)
+        room=est.room(unit).format_with(tr_engine), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
     peak = est.peak_allocated_bytes

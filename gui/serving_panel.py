@@ -212,9 +212,11 @@ class ServingPanel(EditorPanel):
         for widget, key in ((self.context, "n_ctx_per_slot" if gguf else "max_model_len"),
                             (self.users, "n_parallel" if gguf else "max_num_seqs")):
             label = self._form.labelForField(widget)
-            if label is not None:
-                label.setText(self.tr("Context per user (n_ctx / n_parallel)") if key == "n_ctx_per_slot"
-                              else field_label(key))
+            text = self.tr("Context per user (n_ctx / n_parallel)") if key == "n_ctx_per_slot" else field_label(key)
+            if label is not None and label.text() != text:  # each lays the form out again: only on a change
+                label.setText(text)
+            if widget.slider.accessibleName() != text:
+                widget.set_accessible_name(text)
         self._form.setRowVisible(self.tp, not gguf)
         self._form.setRowVisible(self.pp, not gguf)
         self._form.setRowVisible(self.ep, not gguf and spec.is_moe)

@@ -127,8 +127,10 @@ class SetupPanel(EditorPanel):
         form.addRow(self.tr("Optimizer"), self.optimizer)
         self.micro_batch = PowerOfTwoInput(1, MICRO_BATCH_MAX, slider_max=64)  # the spin box takes what the engine does
         form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
+        self.micro_batch.set_accessible_name(self.tr("Sequences per GPU step (micro-batch)"))
         self.seq_len = PowerOfTwoInput(16, 1_048_576, slider_min=256, slider_max=131_072)
         form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)
+        self.seq_len.set_accessible_name(self.tr("Tokens per sequence (sequence length)"))
         self.grad_accum = committed_spin(1, 4096)
         form.addRow(self.tr("Steps per update (gradient accumulation)"), self.grad_accum)
         self.checkpointing = ValueCombo(choice_items("checkpointing", {

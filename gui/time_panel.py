@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
 from engine.posttraining.timing import step_provenance
 from engine.scenario import Scenario
@@ -230,7 +231,7 @@ class TimePanel(QWidget):
             self.summary.setToolTip(self.tr("The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from "
                                             "%(sources)d sources) measured within this spread of their estimate, "
                                             "and about 8 in 10 runs of sources left out of it.") % {
-                "runs": t.band.runs, "sources": t.band.sources, "regime": t.band.regime})
+                "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}

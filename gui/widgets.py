@@ -148,6 +148,9 @@ def show_checked(box: QAbstractButton, checked: bool) -> None:
         box.blockSignals(False)
 
 
+SLIDER_MIN_WIDTH_PX = 96  # about twelve steps of a finger's width: a slider still, not a handle alone
+
+
 class PowerOfTwoInput(QWidget):
     """A slider on powers of two plus an exact spin box; emits (value, dragging)."""
 
@@ -168,6 +171,9 @@ class PowerOfTwoInput(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, len(self._powers) - 1)
         self.slider.setPageStep(1)
+        # squeezed by a long row label, a slider shrank to its handle alone and read as an unlabelled check box:
+        # at this width it still reads as a slider, and the form puts the row under its label when it must
+        self.slider.setMinimumWidth(SLIDER_MIN_WIDTH_PX)
         self.spin = QSpinBox()
         self.spin.setRange(minimum, maximum)
         self.spin.setKeyboardTracking(False)
@@ -196,6 +202,12 @@ class PowerOfTwoInput(QWidget):
 
     def value(self) -> int:
         return self.spin.value()
+
+    def set_accessible_name(self, name: str) -> None:
+        """The row's label as the slider's and the spin box's names (screen readers; the form labels only the
+        row's container)."""
+        self.slider.setAccessibleName(name)
+        self.spin.setAccessibleName(name)
 
 
 class CollapsibleSection(QWidget):

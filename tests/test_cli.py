@@ -131,3 +131,47 @@ def test_serve_fit_reads_well_in_both_languages():
     assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
     assert "engine instances" not in en.stdout and "Most users at once at 32.8K tokens each: 2" in en.stdout
     assert "fits" not in zh.stdout and "放得下" in zh.stdout and "引擎实例" not in zh.stdout
+
+
+def test_an_unknown_preset_is_said_in_the_chosen_language(tmp_path):
+    """`--lang zh_CN estimate` of a file naming no preset printed "错误：x.json: model: Unknown model preset ..." and
+    `--lang zh_CN kv-cache` kept its hint ("Run 'python main.py presets models' for the list.") in English: the
+    preset's sentence is now a template of its own down every wrapper, as the other scenario errors are."""
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3-8x", "gpu": "h100-sxm-80gb"}))
+    en, zh = run("estimate", str(path)), run("--lang", "zh_CN", "estimate", str(path))
+    assert en.returncode == zh.returncode == 2
+    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'llama-3-8x'. Run 'python main.py "
+                                 "presets models' for the list.")
+    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'llama-3-8x'。") and "Unknown" not in zh.stderr
+    hint = run("--lang", "zh_CN", "kv-cache", "llama")  # a part of several ids: the close ones are named
+    assert hint.returncode == 2 and "llama-3-8b" in hint.stderr and "Did you mean" not in hint.stderr
+
+
+def test_serve_fit_says_why_no_gpu_count_serves_a_context_beyond_the_model(tmp_path):
+    """Llama 3.1 8B was trained for 131,072 tokens (its config.json max_position_embeddings), which vLLM refuses to
+    go beyond at any GPU count (vllm/config/model.py _get_and_verify_max_len): serve-fit said "Fewest GPUs: none up to
+    64" as if more GPUs might help. It now names the model's limit; the header names the engine as vLLM."""
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb",
+                                "workload": "inference", "serving_engine": "vllm", "max_model_len": 200000}))
+    en, zh = run("serve-fit", str(path)), run("--lang", "zh_CN", "serve-fit", str(path))
+    assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
+    assert en.stdout.startswith("Llama 3.1 8B on vLLM: does not fit as set") and "up to 64" not in en.stdout
+    assert ("Fewest GPUs: none, as a context of 200,000 tokens is longer than the model was trained for (131,072 "
+            "tokens); more GPUs cannot help") in en.stdout
+    assert "131,072" in zh.stdout and "trained" not in zh.stdout and "64" not in zh.stdout
+    data = json.loads(run("serve-fit", str(path), "--json").stdout)
+    assert (data["gpus"], data["trained_context"], data["beyond_trained_context"]) == (0, 131072, True)
+
+
+def test_the_post_training_examples_read_in_chinese_without_english_ids():
+    """`--lang zh_CN estimate` of the shipped DPO and GRPO examples printed the estimator's id ("（detailed）") and
+    the time band's regime ("（all：1619 个…") in English; both now come through the engine's translations."""
+    for name in ("dpo-llama3-8b-lora-trl.json", "grpo-qwen2.5-1.5b-trl-vllm-colocate.json"):
+        zh = run("--lang", "zh_CN", "estimate", str(REPO / "examples" / name))
+        assert zh.returncode == 0, zh.stderr
+        assert "（detailed）" not in zh.stdout and "逐算子模型" in zh.stdout.splitlines()[0]
+        assert "（all：" not in zh.stdout and "（全部：" in zh.stdout
+    en = run("estimate", str(REPO / "examples" / "dpo-llama3-8b-lora-trl.json")).stdout
+    assert en.splitlines()[0].endswith("(detailed)") and "(all: " in en  # English as it was

@@ -157,6 +157,23 @@ def test_a_message_without_its_request_does_not_say_it_asked_for_nothing():
     assert "0.00 GiB more" not in str(compare.text) and "does not say" in str(compare.text)
 
 
+def test_a_fix_that_covers_the_shortfall_but_leaves_the_plan_over_says_so_plainly():
+    """The same run (the message: 2.00 GiB asked for, 1.00 GiB free, so 1.00 GiB missing): full checkpointing frees
+    far more than that gigabyte, yet the plan still needs more than the GPU. "frees ..., enough for what was missing;
+    the plan then: does not fit" read as a contradiction; the sentence now says the missing figure is covered
+    and the plan still does not fit, with by how much (the re-estimated plan's own room)."""
+    scenario = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "micro_batch": 8, "seq_len": 8192})
+    fix = next(f for f in diagnose_oom(parse_oom_text(BACKWARD_OOM), scenario)
+               if f.kind == "fix" and dict(f.changes) == {"checkpointing": "full"})
+    text = str(fix.text)
+    assert fix.enough and fix.verdict_after == "does not fit", text
+    assert "which covers the missing 1.00 GiB, but the plan still does not fit (over by" in text
+    assert "enough for what was missing" not in text and "then: does not fit" not in text
+    unknown = parse_oom_text(BACKWARD_OOM.replace("allocate 2.00 GiB", "allocate 2.00 \ufffdGiB"))
+    unsaid = next(f for f in diagnose_oom(unknown, scenario) if f.kind == "fix")
+    assert "missing" not in str(unsaid.text)  # the message does not say how much was missing: no claim about it
+
+
 def test_fragmentation_is_priced_by_the_measured_unallocated_bytes():
     row = next(r for r in INDEX if r["file"] == "llama-cookbook-949.txt")
     report = parse_oom_text(read(row))

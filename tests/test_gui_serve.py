@@ -170,3 +170,23 @@ def test_the_kv_cache_line_says_on_hover_what_its_figures_are(qtbot, tmp_path):
                                         "gpus_per_node": 2, "tp": 2, "max_model_len": 32768})
     assert win.serving_line.isVisible() and "KV cache" in win.serving_line.text()
     assert "max_model_len" in win.serving_line.toolTip() and "longest single request" in win.serving_line.toolTip()
+
+
+def test_the_context_slider_reads_as_a_slider_with_its_name_at_1366_by_768(qtbot, tmp_path):
+    """At 1,366 x 768 in English the long label "Context per user (max_model_len)" and the spin box squeezed the
+    context slider to its handle alone, which read as an unlabelled check box. The slider keeps a width of its own
+    (the form puts the row under its label instead) and carries the row's label as its accessible name, as does the
+    spin box; llama.cpp's relabelled row renames both."""
+    from gui.widgets import SLIDER_MIN_WIDTH_PX
+
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "qwen3-32b", "weight_format": "awq-int4",
+                                        "gpus_per_node": 2, "tp": 2, "max_model_len": 32768})
+    win.resize(1366, 768)
+    win.show()
+    qtbot.waitExposed(win)
+    for widget, label in ((win.serving_panel.context, "Context per user (max_model_len)"),
+                          (win.serving_panel.users, "Users at once (max_num_seqs)")):
+        assert widget.slider.isVisible() and widget.slider.width() >= SLIDER_MIN_WIDTH_PX, label
+        assert widget.slider.accessibleName() == widget.spin.accessibleName() == label
+    win.state.edit({"serving_engine": "llama.cpp", "weight_format": "Q4_K_M"})
+    assert win.serving_panel.context.slider.accessibleName() == "Context per user (n_ctx / n_parallel)"

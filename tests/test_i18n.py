@@ -214,3 +214,33 @@ def test_local_model_notes_are_translated(qtbot, english_after):
     for summary in summaries:
         note = checkpoint_note(summary, 1000)
         assert re.search(r"[\u4e00-\u9fff]", note) and not needs_translation(re.sub(r"\.safetensors|BF16", "", note)), note
+
+
+def test_an_unknown_preset_is_said_in_chinese(qtbot, english_after, tmp_path):
+    """An unknown model id in a scenario file read "未知的 model 预设 'x'. Run 'python main.py presets models' for the
+    list." at best, and whole English once wrapped by the scenario key (ScenarioError("model", str(exc))) and the file
+    (its error flattened to English text): each now carries its own template down to the window's tr_error."""
+    from engine import PlannerError, load_scenario
+    from gui.i18n import tr_error
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    for model, gpu in (("llama-3-8x", "h100-sxm-80gb"), ("llama", "h100-sxm-80gb"), ("llama-3-8b", "h100-sxm")):
+        path = tmp_path / "unknown.json"
+        path.write_text(f'{{"schema_version": 1, "model": "{model}", "gpu": "{gpu}"}}')
+        with pytest.raises(PlannerError) as caught:
+            load_scenario(path)
+        text = tr_error(caught.value)
+        assert "预设" in text and not re.search(r"Unknown|Run |Did you|for the list", text), text
+        assert "unknown.json" in text and (model if gpu == "h100-sxm-80gb" else gpu) in text
+
+
+def test_the_time_bands_regime_is_said_in_chinese_on_hover(qtbot, english_after):
+    """The Time tab's hover over the likely range read "已发表运行中…（all：1619 个…）": the regime of every
+    framework's runs (engine/timing/bands.py ALL) is now a word the window translates; a framework's name stays."""
+    from conftest import REPO
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    win, error = build_window(str(REPO / "examples" / "dpo-llama3-8b-lora-trl.json"), restore=False)
+    qtbot.addWidget(win)
+    tip = win.time_panel.summary.toolTip()
+    assert error is None and "全部" in tip and "all" not in tip, tip

@@ -166,12 +166,26 @@ def _priced(s: Scenario, changes: dict[str, Any], est: Estimate, phase: str | No
         return None
     enough = short is None or saving >= short
     change_text = ", ".join(f"{k} {_shown(getattr(s, k))} -> {_shown(v)}" for k, v in changes.items())
-    template = (QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}, enough for what was missing; the plan "
-                                            "then: {verdict}.") if enough else
-                QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}, less than was missing; the plan then: "
-                                            "{verdict}."))
-    return Finding("fix", message(template, change=change_text, saving=format_bytes(saving, unit),
-                                  verdict=est2.verdict), tuple(changes.items()), saving, enough, est2.verdict)
+    return Finding("fix", message(_fix_template(short, enough, est2.verdict), change=change_text,
+                                  saving=format_bytes(saving, unit), short=format_bytes(short or 0.0, unit),
+                                  verdict=est2.verdict, room=est2.room(unit)),
+                   tuple(changes.items()), saving, enough, est2.verdict)
+
+
+def _fix_template(short: float | None, enough: bool, verdict: str) -> str:
+    """A fix's sentence: what it frees against what the message says was missing (when it says), then the plan's
+    verdict, said so that covering the shortfall cannot be read as fitting ("enough for what was missing; the
+    plan then: does not fit" read as a contradiction)."""
+    if short is None:  # the message does not say how much was missing
+        return QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}; the plan then: {verdict}.")
+    if not enough:
+        return QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}, less than the missing {short}; the plan "
+                                           "then: {verdict}.")
+    if verdict == "does not fit":
+        return QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}, which covers the missing {short}, but the "
+                                           "plan still does not fit ({room}).")
+    return QT_TRANSLATE_NOOP("engine", "Fix: {change} frees {saving}, which covers the missing {short}; the plan "
+                                       "then: {verdict}.")
 
 
 def _shown(value: Any) -> str:

@@ -162,12 +162,21 @@ def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+# whole sentences per kind and hint, so each translates as one (a hint or a kind left as an English field did not)
+UNKNOWN_PRESET = {
+    ("model", True): QT_TRANSLATE_NOOP("engine", "Unknown model preset '{key}'. Did you mean: {close}?"),
+    ("model", False): QT_TRANSLATE_NOOP("engine", "Unknown model preset '{key}'. Run 'python main.py presets models' "
+                                                  "for the list."),
+    ("gpu", True): QT_TRANSLATE_NOOP("engine", "Unknown GPU preset '{key}'. Did you mean: {close}?"),
+    ("gpu", False): QT_TRANSLATE_NOOP("engine", "Unknown GPU preset '{key}'. Run 'python main.py presets gpus' for "
+                                                "the list."),
+}
+
+
 def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
     close = [k for k in known if key.lower().replace("_", "-") in k][:5]
-    hint = f" Did you mean: {', '.join(close)}?" if close else f" Run 'python main.py presets {kind}s' for the list."
     # the id is user text (a file, an edit): shown on one line, so it cannot start a line of its own
-    return PresetError(QT_TRANSLATE_NOOP("engine", "Unknown {kind} preset '{key}'.{hint}"), kind=kind, key=one_line(key),
-                       hint=hint)
+    return PresetError(UNKNOWN_PRESET[kind, bool(close)], key=one_line(key), close=", ".join(close))
 
 
 def get_model_preset(model_id: str) -> ModelPreset:

@@ -14,6 +14,8 @@ from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
+from ..serving.generation import BEYOND_TRAINED
+from ..serving.result import engine_name
 from ..units import format_count
 from ..workloads import estimate
 
@@ -94,15 +96,30 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
             "engine", "serve-fit answers inference scenarios: set workload to inference."))
     memory = estimate(s).serving
     answers = {q: QUESTIONS[q](s) for q in questions}
-    return {"engine": s.serving_engine, "model": resolve_model(s).name, "verdict": memory.verdict,
-            "max_model_len": memory.max_model_len, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
+    spec = resolve_model(s)
+    # refused for a context beyond the model's own: so at every GPU count (the check comes before any memory)
+    beyond = memory.reason.template == BEYOND_TRAINED
+    return {"engine": s.serving_engine, "model": spec.name, "verdict": memory.verdict,
+            "max_model_len": memory.max_model_len, "trained_context": spec.max_position,
+            "beyond_trained_context": beyond, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
+
+
+def _no_gpu_count(report: dict[str, Any], tr: Callable[[str], str]) -> str:
+    """Why no GPU count serves: a context beyond the model's own, which vLLM and SGLang refuse however many GPUs
+    hold it (engine/serving/generation.py _too_long), or none up to 64 holding it."""
+    trained = report.get("trained_context") or 0
+    if report.get("beyond_trained_context"):
+        return tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: none, as a context of {length} tokens is longer than the "
+                                           "model was trained for ({trained} tokens); more GPUs cannot help")).format(
+            length=f"{report['max_model_len']:,}", trained=f"{trained:,}")
+    return tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=tr(QT_TRANSLATE_NOOP("cli", "none up to 64")))
 
 
 def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identity,
                      tr_engine: Callable[[str], str] = _identity) -> str:
     """The report as lines of text; `tr_engine` translates the engine's words (the verdict)."""
     lines = [tr(QT_TRANSLATE_NOOP("cli", "{model} on {engine}: {verdict} as set")).format(
-        model=report["model"], engine=report["engine"], verdict=tr_engine(report["verdict"]))]
+        model=report["model"], engine=engine_name(report["engine"]), verdict=tr_engine(report["verdict"]))]
     if "context" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
             n=format_count(report["context"])))
@@ -112,6 +129,6 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
             "cli", "Most users at once at {length} tokens each: {n}")).format(
             length=format_count(report["max_model_len"]), n=report["users"], replicas=report["replicas"]))
     if "gpus" in report:
-        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"] or tr(
-            QT_TRANSLATE_NOOP("cli", "none up to 64"))))
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"]) if report["gpus"]
+                     else _no_gpu_count(report, tr))
     return "\n".join(lines)

@@ -43,8 +43,8 @@ def parse_model_value(value: Any) -> str | CustomModel:
     if isinstance(value, str):
         try:
             model_spec_for(value)
-        except (PresetError, ModelConfigError) as exc:
-            raise ScenarioError("model", str(exc)) from exc
+        except (PresetError, ModelConfigError) as exc:  # its own template, so it is said in the chosen language
+            raise ScenarioError("model", "{p}", p=exc.message) from exc
         return value
     if isinstance(value, dict) and isinstance(value.get("hf_config"), dict):
         config = value["hf_config"]
@@ -56,7 +56,7 @@ def parse_model_value(value: Any) -> str | CustomModel:
         try:
             custom_model_spec(model)
         except ModelConfigError as exc:
-            raise ScenarioError("model", str(exc)) from exc
+            raise ScenarioError("model", "{p}", p=exc.message) from exc
         remember(config, model)
         return model
     raise ScenarioError(
@@ -75,7 +75,7 @@ def parse_gpu_value(value: Any) -> str | CustomGpu:
         try:
             get_gpu(value)
         except PresetError as exc:
-            raise ScenarioError("gpu", str(exc)) from exc
+            raise ScenarioError("gpu", "{p}", p=exc.message) from exc
         return value
     if isinstance(value, dict):
         mem = value.get("memory_bytes")

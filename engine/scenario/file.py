@@ -13,7 +13,7 @@ from typing import Any
 
 from ..bounded_json import parse_json
 from ..errors import ScenarioError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, message
 from ..safe_read import RefusedFileError, read_capped
 from . import MAX_SCENARIO_BYTES, SCHEMA_VERSION, Scenario, scenario_from_dict
 from .card_file import is_card, scenario_json_in_card
@@ -90,7 +90,8 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
     except FutureVersionError:
         raise
     except ScenarioError as exc:
-        raise ScenarioError(label, "{p}", p=exc.message.format_with(lambda t: t)) from exc
+        # the key's error as a message of its own (its detail a template), so the window and --lang translate it
+        raise ScenarioError(label, "{p}", p=message("{key}: {detail}", key=exc.key, detail=exc.detail)) from exc
     except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
         # a malformed custom model config can fail in ways the checks do not name: still one sentence, no traceback
         raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "could not be read ({p}: {exc})."),
@@ -104,7 +105,7 @@ def read_scenario_file(path: str | Path, label: str | None = None) -> tuple[byte
     try:
         raw = read_capped(p, MAX_SCENARIO_BYTES)
     except RefusedFileError as exc:
-        raise ScenarioError(label or p.name, "{p}", p=str(exc)) from None
+        raise ScenarioError(label or p.name, "{p}", p=exc.message) from None
     except OSError as exc:
         raise ScenarioError(label or p.name, QT_TRANSLATE_NOOP("engine", "cannot be read: {p}."),
                             p=exc.strerror or exc) from None

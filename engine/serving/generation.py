@@ -54,7 +54,7 @@ from ..units import format_bytes
 from .defaults import EngineSettings, sglang_settings, vllm_settings
 from .kv_layout import LayerKind, kv_element_bytes, layer_kinds, sequence_bytes
 from .profile_run import graph_pool_bytes, profile_peak
-from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory
+from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory, engine_name
 from .startup_band import startup_band
 from .vllm_pool import longest_context, needed_bytes, vllm_pool
 
@@ -160,14 +160,24 @@ def _gib(n_bytes: float) -> str:
     return format_bytes(n_bytes, "GiB")
 
 
+BEYOND_TRAINED = QT_TRANSLATE_NOOP("engine", "{engine} refuses max_model_len {length}: the model was trained for "
+                                             "{trained} tokens.")
+
+
 def _too_long(i: GenerationInputs, max_model_len: int):
     """Both engines refuse a max_model_len beyond the model's max_position_embeddings (vllm/config/model.py
     _get_and_verify_max_len; SGLang's ModelConfig unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set)."""
     if 0 < i.spec.max_position < max_model_len:
-        return REFUSED, message(QT_TRANSLATE_NOOP(
-            "engine", "{engine} refuses max_model_len {length}: the model was trained for {trained} tokens."),
-            engine=i.engine, length=max_model_len, trained=i.spec.max_position)
+        return REFUSED, message(BEYOND_TRAINED, engine=engine_name(i.engine), length=max_model_len,
+                                trained=i.spec.max_position)
     return None
+
+
+def served_context_cap(i: GenerationInputs, max_model_len: int) -> int:
+    """The longest single request either engine serves: the model's own context, which both refuse to go beyond
+    (_too_long) whatever max_model_len asks; max_model_len where the model's is unknown. The "longest context" of
+    vLLM's pool and SGLang's token pool are both capped here."""
+    return i.spec.max_position or max_model_len
 
 
 def _pool_refusal(s: EngineSettings, requested: float, pool_bytes: float, need: float,
@@ -269,9 +279,8 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
                      ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size))
                     + ((("accounting", i.accounting), ("in_budget_bytes", round(in_budget)))
                        if i.accounting != "latest" else ()))
-    # at most the model's own context, which vLLM refuses to go beyond (_too_long), whatever max_model_len asks
     longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
-                              i.spec.max_position or max_model_len)
+                              served_context_cap(i, max_model_len))
     return ServingMemory(
         engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,
         kv_pool_bytes=max(0.0, pool_bytes), kv_kinds=_kv_kinds(kinds), block_size=pool.block_size,
@@ -324,7 +333,8 @@ def sglang_memory(i: GenerationInputs) -> ServingMemory:
         engine="sglang", components=(*fixed, kv), capacity_bytes=i.capacity_bytes,
         budget_bytes=s.gpu_memory_utilization * total, kv_pool_bytes=max(0.0, rest), kv_kinds=_kv_kinds(kinds),
         block_size=s.block_size, blocks=tokens // s.block_size, kv_tokens=tokens, max_model_len=max_model_len,
-        max_concurrent_sequences=tokens / max_model_len if max_model_len else 0.0, longest_context=tokens,
+        max_concurrent_sequences=tokens / max_model_len if max_model_len else 0.0,
+        longest_context=min(tokens, served_context_cap(i, max_model_len)),
         verdict=verdict, reason=reason)
 
 

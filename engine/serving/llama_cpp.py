@@ -37,7 +37,7 @@ from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.architecture import ModelSpec
 from ..units import format_bytes
 from .kv_layout import KV_ELEMENT_BYTES, NO_CACHE, cdiv, layer_cache_kinds, linear_state_bytes
-from .result import FITS, REFUSED, KvKind, ServingMemory
+from .result import FITS, REFUSED, KvKind, ServingMemory, engine_name
 from .weights import embedding_bits, layer_weights
 
 N_CTX_PAD = 256  # PR #17046 and the flash-attention kernels of PR #7257
@@ -175,11 +175,11 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
     if total > i.capacity_bytes:
         verdict, reason = REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer "
-            "layers (n_gpu_layers), shorten n_ctx or quantize more."), engine=i.engine,
+            "layers (n_gpu_layers), shorten n_ctx or quantize more."), engine=engine_name(i.engine),
             need=format_bytes(total), capacity=format_bytes(i.capacity_bytes))
     else:
         verdict, reason = FITS, message(QT_TRANSLATE_NOOP("engine", "{engine} loads with {free} free per GPU."),
-                                        engine=i.engine, free=format_bytes(i.capacity_bytes - total))
+                                        engine=engine_name(i.engine), free=format_bytes(i.capacity_bytes - total))
     return ServingMemory(
         engine=i.engine, components=components, capacity_bytes=i.capacity_bytes, budget_bytes=i.capacity_bytes,
         kv_pool_bytes=kv, kv_kinds=tuple(kv_kinds), block_size=1, blocks=cdiv(n_ctx, i.pad) * i.pad,

@@ -19,7 +19,7 @@ from ..models.architecture import ModelSpec
 from ..units import format_bytes
 from .kv_layout import cdiv, kv_element_bytes, layer_kinds, sequence_bytes
 from .profile_run import profile_peak
-from .result import FITS, REFUSED, KvKind, ServingMemory
+from .result import FITS, REFUSED, KvKind, ServingMemory, engine_name
 
 MLX_KV_STEP = 256
 MLX_PREFILL_STEP = 2048
@@ -66,11 +66,11 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
     total = i.weight_bytes + peak + context + kv
     if total > i.capacity_bytes:
         verdict, reason = REFUSED, message(QT_TRANSLATE_NOOP(
-            "engine", "{engine} runs out of memory: {need} needed, {capacity} available."), engine=i.engine,
+            "engine", "{engine} runs out of memory: {need} needed, {capacity} available."), engine=engine_name(i.engine),
             need=format_bytes(total), capacity=format_bytes(i.capacity_bytes))
     else:
         verdict, reason = FITS, message(QT_TRANSLATE_NOOP("engine", "{engine} runs with {free} free."),
-                                        engine=i.engine, free=format_bytes(i.capacity_bytes - total))
+                                        engine=engine_name(i.engine), free=format_bytes(i.capacity_bytes - total))
     per_sequence = sequence_bytes(kinds, length) or 1.0
     room = max(0.0, i.capacity_bytes - i.weight_bytes - peak - context)
     return ServingMemory(

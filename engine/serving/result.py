@@ -11,6 +11,15 @@ from ..messages import Message
 
 FITS, TIGHT, REFUSED = "fits", "tight", "does not fit"
 
+# each engine as its project writes its name, for sentences ("vllm refuses" read as a typo)
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "ollama": "Ollama",
+                "transformers": "Transformers", "mlx": "MLX"}
+
+
+def engine_name(engine: str) -> str:
+    """The engine's display name (the scenario's serving_engine where it has none)."""
+    return ENGINE_NAMES.get(engine, engine)
+
 
 @dataclass(frozen=True, slots=True)
 class KvKind:
