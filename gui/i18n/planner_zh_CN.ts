@@ -293,7 +293,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="176"/>
+        <location filename="../state.py" line="180"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -301,107 +301,107 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="105"/>
+        <location filename="../results.py" line="110"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="105"/>
+        <location filename="../results.py" line="110"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="105"/>
+        <location filename="../results.py" line="110"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="106"/>
+        <location filename="../results.py" line="111"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="120"/>
+        <location filename="../results.py" line="125"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="150"/>
+        <location filename="../results.py" line="155"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="152"/>
+        <location filename="../results.py" line="157"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="153"/>
+        <location filename="../results.py" line="158"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="174"/>
+        <location filename="../results.py" line="179"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="190"/>
+        <location filename="../results.py" line="195"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="190"/>
+        <location filename="../results.py" line="195"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="190"/>
+        <location filename="../results.py" line="195"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="194"/>
+        <location filename="../results.py" line="199"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="196"/>
+        <location filename="../results.py" line="201"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="196"/>
+        <location filename="../results.py" line="201"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="202"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="198"/>
+        <location filename="../results.py" line="203"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="207"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="208"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="205"/>
+        <location filename="../results.py" line="210"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="206"/>
+        <location filename="../results.py" line="211"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -1932,93 +1932,93 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="299"/>
+        <location filename="../pickers.py" line="307"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302"/>
+        <location filename="../pickers.py" line="310"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302"/>
+        <location filename="../pickers.py" line="310"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302"/>
+        <location filename="../pickers.py" line="310"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="318"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="311"/>
+        <location filename="../pickers.py" line="319"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="314"/>
+        <location filename="../pickers.py" line="322"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="316"/>
+        <location filename="../pickers.py" line="324"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="318"/>
+        <location filename="../pickers.py" line="326"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="320"/>
+        <location filename="../pickers.py" line="328"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="347"/>
-        <location filename="../pickers.py" line="349"/>
+        <location filename="../pickers.py" line="355"/>
+        <location filename="../pickers.py" line="357"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="353"/>
+        <location filename="../pickers.py" line="361"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="353"/>
+        <location filename="../pickers.py" line="361"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="354"/>
+        <location filename="../pickers.py" line="362"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="354"/>
+        <location filename="../pickers.py" line="362"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="359"/>
+        <location filename="../pickers.py" line="367"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="386"/>
+        <location filename="../pickers.py" line="394"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="387"/>
+        <location filename="../pickers.py" line="395"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -2450,207 +2450,207 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="93"/>
+        <location filename="../main_window.py" line="94"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="98"/>
+        <location filename="../main_window.py" line="99"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="125"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="129"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="133"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="140"/>
+        <location filename="../main_window.py" line="141"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="142"/>
+        <location filename="../main_window.py" line="143"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="213"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="136"/>
+        <location filename="../main_window.py" line="137"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="146"/>
+        <location filename="../main_window.py" line="147"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="206"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="208"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="216"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="216"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="222"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="230"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="233"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="242"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="249"/>
+        <location filename="../main_window.py" line="250"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="257"/>
+        <location filename="../main_window.py" line="258"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="264"/>
+        <location filename="../main_window.py" line="265"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="265"/>
+        <location filename="../main_window.py" line="266"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="267"/>
+        <location filename="../main_window.py" line="268"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="369"/>
+        <location filename="../main_window.py" line="370"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2927,22 +2927,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="29"/>
+        <location filename="../serve_mode.py" line="30"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="30"/>
+        <location filename="../serve_mode.py" line="31"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="31"/>
+        <location filename="../serve_mode.py" line="32"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="33"/>
+        <location filename="../serve_mode.py" line="34"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -2950,7 +2950,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="283"/>
+        <location filename="../pickers.py" line="282"/>
         <source>Inference cache (bf16, GQA-aware): %(tokens)s per 1,000 tokens of one sequence in its attention layers, plus %(fixed)s a sequence whatever its length (the fixed state of its Mamba-2 or DeltaNet layers)</source>
         <translation>推理缓存（bf16，已考虑 GQA）：注意力层中每条序列每 1,000 个 token 占 %(tokens)s，另加每条序列固定的 %(fixed)s，与长度无关（其 Mamba-2 或 DeltaNet 层的固定状态）</translation>
     </message>
@@ -3027,12 +3027,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="288"/>
+        <location filename="../pickers.py" line="296"/>
         <source>; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE</source>
         <translation>；块：%(m)d 个 Mamba-2、%(a)d 个注意力、%(f)d 个 MLP / MoE</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="292"/>
+        <location filename="../pickers.py" line="300"/>
         <source>; %(n)d of them gated DeltaNet (linear attention)</source>
         <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
     </message>
@@ -3042,7 +3042,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="278"/>
+        <location filename="../pickers.py" line="286"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -3050,12 +3050,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="297"/>
+        <location filename="../widgets.py" line="309"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="300"/>
+        <location filename="../widgets.py" line="312"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -3886,37 +3886,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="62"/>
+        <location filename="../serve_mode.py" line="63"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="65"/>
+        <location filename="../serve_mode.py" line="66"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="67"/>
+        <location filename="../serve_mode.py" line="68"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="69"/>
+        <location filename="../serve_mode.py" line="70"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="88"/>
+        <location filename="../serve_mode.py" line="89"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="91"/>
+        <location filename="../serve_mode.py" line="92"/>
         <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
         <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="119"/>
+        <location filename="../serve_mode.py" line="120"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -4025,7 +4025,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="216"/>
+        <location filename="../serving_panel.py" line="215"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -4239,296 +4239,298 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../setup_panel.py" line="129"/>
+        <location filename="../setup_panel.py" line="130"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131"/>
+        <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="188"/>
+        <location filename="../setup_panel.py" line="190"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="190"/>
+        <location filename="../setup_panel.py" line="192"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="193"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="242"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="245"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="249"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="252"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="259"/>
+        <location filename="../setup_panel.py" line="261"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="263"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158"/>
+        <location filename="../setup_panel.py" line="160"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="176"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="187"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="339"/>
+        <location filename="../setup_panel.py" line="341"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="339"/>
+        <location filename="../setup_panel.py" line="341"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -4679,12 +4681,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="119"/>
+        <location filename="../time_panel.py" line="121"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="122"/>
+        <location filename="../time_panel.py" line="124"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4692,149 +4694,149 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="254"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="137"/>
+        <location filename="../time_panel.py" line="139"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="142"/>
+        <location filename="../time_panel.py" line="144"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="150"/>
+        <location filename="../time_panel.py" line="152"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="151"/>
+        <location filename="../time_panel.py" line="153"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="152"/>
+        <location filename="../time_panel.py" line="154"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155"/>
+        <location filename="../time_panel.py" line="157"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="157"/>
+        <location filename="../time_panel.py" line="159"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="164"/>
-        <location filename="../time_panel.py" line="294"/>
+        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="300"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="168"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="169"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="168"/>
+        <location filename="../time_panel.py" line="170"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="172"/>
-        <location filename="../time_panel.py" line="299"/>
+        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="173"/>
+        <location filename="../time_panel.py" line="175"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="267"/>
+        <location filename="../time_panel.py" line="273"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="219"/>
+        <location filename="../time_panel.py" line="221"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223"/>
+        <location filename="../time_panel.py" line="225"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="224"/>
+        <location filename="../time_panel.py" line="226"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227"/>
+        <location filename="../time_panel.py" line="229"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="231"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="234"/>
+        <location filename="../time_panel.py" line="236"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="237"/>
+        <location filename="../time_panel.py" line="239"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="242"/>
+        <location filename="../time_panel.py" line="244"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="271"/>
+        <location filename="../time_panel.py" line="277"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="273"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="276"/>
+        <location filename="../time_panel.py" line="282"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="290"/>
+        <location filename="../time_panel.py" line="296"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="304"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="313"/>
+        <location filename="../time_panel.py" line="319"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4844,57 +4846,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="329"/>
+        <location filename="../time_panel.py" line="335"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="330"/>
+        <location filename="../time_panel.py" line="336"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="331"/>
+        <location filename="../time_panel.py" line="337"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="333"/>
+        <location filename="../time_panel.py" line="339"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="335"/>
+        <location filename="../time_panel.py" line="341"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="337"/>
+        <location filename="../time_panel.py" line="343"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="340"/>
+        <location filename="../time_panel.py" line="346"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="143"/>
+        <location filename="../time_panel.py" line="145"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="239"/>
+        <location filename="../time_panel.py" line="241"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="249"/>
+        <location filename="../time_panel.py" line="252"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="245"/>
+        <location filename="../time_panel.py" line="247"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -4950,37 +4952,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="57"/>
+        <location filename="../results.py" line="59"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="57"/>
+        <location filename="../results.py" line="59"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="56"/>
+        <location filename="../results.py" line="58"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="55"/>
+        <location filename="../results.py" line="57"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="61"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="65"/>
+        <location filename="../results.py" line="70"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="69"/>
+        <location filename="../results.py" line="74"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -5046,157 +5048,157 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="166"/>
+        <location filename="../../engine/estimate_output.py" line="180"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="145"/>
+        <location filename="../../engine/estimate_output.py" line="158"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="95"/>
+        <location filename="../../engine/estimate_output.py" line="108"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="110"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="110"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="111"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="111"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="101"/>
+        <location filename="../../engine/estimate_output.py" line="114"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="106"/>
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="107"/>
+        <location filename="../../engine/estimate_output.py" line="121"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="107"/>
+        <location filename="../../engine/estimate_output.py" line="121"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="108"/>
+        <location filename="../../engine/estimate_output.py" line="122"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="111"/>
+        <location filename="../../engine/estimate_output.py" line="125"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="132"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="120"/>
+        <location filename="../../engine/estimate_output.py" line="134"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="122"/>
+        <location filename="../../engine/estimate_output.py" line="136"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125"/>
+        <location filename="../../engine/estimate_output.py" line="139"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129"/>
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="136"/>
+        <location filename="../../engine/estimate_output.py" line="150"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="139"/>
+        <location filename="../../engine/estimate_output.py" line="153"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="159"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="67"/>
+        <location filename="../../engine/cli.py" line="68"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="163"/>
+        <location filename="../../engine/estimate_output.py" line="182"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="168"/>
+        <location filename="../../engine/estimate_output.py" line="187"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
         <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="174"/>
+        <location filename="../../engine/estimate_output.py" line="193"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="176"/>
+        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="179"/>
+        <location filename="../../engine/estimate_output.py" line="198"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="183"/>
+        <location filename="../../engine/estimate_output.py" line="202"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="333"/>
+        <location filename="../../engine/cli.py" line="343"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="336"/>
+        <location filename="../../engine/cli.py" line="346"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -5394,73 +5396,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="136"/>
+        <location filename="../../engine/planning/rent_report.py" line="138"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="139"/>
+        <location filename="../../engine/planning/rent_report.py" line="141"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="140"/>
+        <location filename="../../engine/planning/rent_report.py" line="142"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="152"/>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="155"/>
+        <location filename="../../engine/planning/rent_report.py" line="157"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="157"/>
+        <location filename="../../engine/planning/rent_report.py" line="159"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="160"/>
+        <location filename="../../engine/planning/rent_report.py" line="162"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="161"/>
+        <location filename="../../engine/planning/rent_report.py" line="163"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="163"/>
+        <location filename="../../engine/planning/rent_report.py" line="165"/>
         <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="166"/>
+        <location filename="../../engine/planning/rent_report.py" line="168"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="170"/>
+        <location filename="../../engine/planning/rent_report.py" line="172"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="175"/>
+        <location filename="../../engine/planning/rent_report.py" line="177"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="177"/>
+        <location filename="../../engine/planning/rent_report.py" line="179"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="179"/>
+        <location filename="../../engine/planning/rent_report.py" line="181"/>
         <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -5480,43 +5482,49 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="162"/>
+        <location filename="../../engine/estimate_output.py" line="178"/>
         <location filename="../../engine/serving/report.py" line="93"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="180"/>
+        <location filename="../../engine/estimate_output.py" line="199"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="104"/>
+        <location filename="../../engine/planning/serve_fit.py" line="121"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="107"/>
+        <location filename="../../engine/planning/serve_fit.py" line="124"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <location filename="../../engine/planning/serve_fit.py" line="127"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="111"/>
+        <location filename="../../engine/planning/serve_fit.py" line="128"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="115"/>
+        <location filename="../../engine/planning/serve_fit.py" line="132"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="116"/>
+        <location filename="../../engine/planning/serve_fit.py" line="112"/>
+        <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
+        <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="115"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -5618,12 +5626,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/scenario/unused_pipeline.py" line="26"/>
+        <location filename="../../engine/scenario/unused_pipeline.py" line="25"/>
         <source>pp_schedule {schedule} with vpp {vpp} schedules pipeline stages: with pp 1 there is no pipeline, so it has no effect.</source>
         <translation>pp_schedule {schedule}（vpp {vpp}）用于调度流水线阶段：pp 为 1 时没有流水线，因此不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/unused_pipeline.py" line="24"/>
+        <location filename="../../engine/scenario/unused_pipeline.py" line="23"/>
         <source>pp_schedule {schedule} schedules pipeline stages: with pp 1 there is no pipeline, so it has no effect.</source>
         <translation>pp_schedule {schedule} 用于调度流水线阶段：pp 为 1 时没有流水线，因此不起作用。</translation>
     </message>
@@ -5638,12 +5646,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="38"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="37"/>
         <source>torchtitan&apos;s float8 (torchao) has the recipes tensorwise, rowwise and rowwise_with_gw_hp, not {recipe}; pick one of them or auto.</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="222"/>
+        <location filename="../../engine/configs/export_native.py" line="232"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -5658,7 +5666,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="251"/>
+        <location filename="../main_window.py" line="252"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -5912,98 +5920,98 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="121"/>
+        <location filename="../../engine/memory/estimate.py" line="124"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="95"/>
+        <location filename="../../engine/memory/estimate.py" line="98"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="124"/>
+        <location filename="../../engine/memory/estimate.py" line="127"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="98"/>
+        <location filename="../../engine/memory/estimate.py" line="101"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="105"/>
+        <location filename="../../engine/memory/estimate.py" line="108"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="108"/>
+        <location filename="../../engine/memory/estimate.py" line="111"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="147"/>
+        <location filename="../../engine/memory/estimate.py" line="150"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="152"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156"/>
+        <location filename="../../engine/memory/estimate.py" line="159"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="160"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="163"/>
+        <location filename="../../engine/memory/estimate.py" line="166"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="168"/>
+        <location filename="../../engine/memory/estimate.py" line="171"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="172"/>
+        <location filename="../../engine/memory/estimate.py" line="175"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="180"/>
+        <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="183"/>
+        <location filename="../../engine/memory/gpu_precision.py" line="28"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="187"/>
+        <location filename="../../engine/memory/gpu_precision.py" line="32"/>
         <source>{gpu} has no NVFP4 tensor cores: NVFP4 training needs an NVIDIA Blackwell GPU (B200, GB200, B300, GB300 or a GeForce / RTX PRO Blackwell card).</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="191"/>
+        <location filename="../../engine/memory/estimate.py" line="189"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="202"/>
+        <location filename="../../engine/memory/estimate.py" line="200"/>
         <location filename="../../engine/planning/family.py" line="52"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="207"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -6148,9 +6156,28 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="169"/>
+        <location filename="../../engine/models/presets.py" line="167"/>
+        <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
+        <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="168"/>
+        <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
+        <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="170"/>
+        <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
+        <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="171"/>
+        <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
+        <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
+    </message>
+    <message>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
-        <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
+        <translation type="vanished">未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/custom_parts.py" line="64"/>
@@ -7029,12 +7056,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="96"/>
+        <location filename="../../engine/scenario/file.py" line="97"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="109"/>
+        <location filename="../../engine/scenario/file.py" line="110"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -7265,22 +7292,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="27"/>
+        <location filename="../../engine/configs/export_native.py" line="28"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="38"/>
+        <location filename="../../engine/configs/export_native.py" line="39"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="87"/>
+        <location filename="../../engine/configs/export_native.py" line="88"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="216"/>
+        <location filename="../../engine/configs/export_native.py" line="227"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -7345,12 +7372,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="360"/>
+        <location filename="../../engine/timing/model.py" line="363"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="364"/>
+        <location filename="../../engine/timing/model.py" line="367"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7766,7 +7793,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="133"/>
+        <location filename="../../engine/configs/megatron.py" line="134"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -7775,47 +7802,47 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="86"/>
+        <location filename="../../engine/configs/megatron.py" line="87"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="141"/>
+        <location filename="../../engine/configs/megatron.py" line="142"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="164"/>
+        <location filename="../../engine/configs/megatron.py" line="165"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="188"/>
+        <location filename="../../engine/configs/megatron.py" line="189"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="210"/>
+        <location filename="../../engine/configs/megatron.py" line="211"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="227"/>
+        <location filename="../../engine/configs/megatron.py" line="228"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="248"/>
+        <location filename="../../engine/configs/megatron.py" line="249"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="265"/>
+        <location filename="../../engine/configs/megatron.py" line="266"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="312"/>
+        <location filename="../../engine/configs/megatron.py" line="313"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7828,17 +7855,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="328"/>
+        <location filename="../../engine/configs/megatron.py" line="329"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="339"/>
+        <location filename="../../engine/configs/megatron.py" line="340"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="370"/>
+        <location filename="../../engine/configs/megatron.py" line="371"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7868,37 +7895,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="57"/>
+        <location filename="../../engine/configs/torchtitan.py" line="59"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="82"/>
+        <location filename="../../engine/configs/torchtitan.py" line="84"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="123"/>
+        <location filename="../../engine/configs/torchtitan.py" line="125"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="139"/>
+        <location filename="../../engine/configs/torchtitan.py" line="141"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="159"/>
+        <location filename="../../engine/configs/torchtitan.py" line="161"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="168"/>
+        <location filename="../../engine/configs/torchtitan.py" line="170"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="177"/>
+        <location filename="../../engine/configs/torchtitan.py" line="179"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
@@ -7907,22 +7934,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="196"/>
+        <location filename="../../engine/configs/torchtitan.py" line="198"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="210"/>
+        <location filename="../../engine/configs/torchtitan.py" line="212"/>
         <source>checkpointing every N-th layer needs the model&apos;s layer count</source>
         <translation>每第 N 层检查点需要知道模型的层数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="231"/>
+        <location filename="../../engine/configs/torchtitan.py" line="233"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="42"/>
+        <location filename="../../engine/configs/torchtitan.py" line="44"/>
         <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
@@ -8032,7 +8059,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="155"/>
+        <location filename="../../engine/estimate_output.py" line="92"/>
+        <source>detailed</source>
+        <translation>逐算子模型，detailed</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="92"/>
+        <source>seed-per-op</source>
+        <translation>逐层教科书公式，seed-per-op</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="93"/>
+        <source>seed-k-factor</source>
+        <translation>经验法则，seed-k-factor</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="93"/>
+        <source>seed-alpha</source>
+        <translation>激活公式 α，seed-alpha</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="94"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="171"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -8400,7 +8452,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="93"/>
+        <location filename="../../engine/planning/serve_fit.py" line="95"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -8912,48 +8964,48 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="167"/>
+        <location filename="../../engine/serving/generation.py" line="163"/>
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="217"/>
+        <location filename="../../engine/serving/generation.py" line="227"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="223"/>
+        <location filename="../../engine/serving/generation.py" line="233"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="227"/>
-        <location filename="../../engine/serving/generation.py" line="290"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/generation.py" line="299"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="178"/>
+        <location filename="../../engine/serving/generation.py" line="188"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="182"/>
+        <location filename="../../engine/serving/generation.py" line="192"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="193"/>
+        <location filename="../../engine/serving/generation.py" line="203"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="199"/>
+        <location filename="../../engine/serving/generation.py" line="209"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="204"/>
+        <location filename="../../engine/serving/generation.py" line="214"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
@@ -8963,50 +9015,50 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="236"/>
+        <location filename="../../engine/serving/generation.py" line="246"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="242"/>
+        <location filename="../../engine/serving/generation.py" line="252"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="264"/>
-        <location filename="../../engine/serving/generation.py" line="318"/>
+        <location filename="../../engine/serving/generation.py" line="274"/>
+        <location filename="../../engine/serving/generation.py" line="327"/>
         <location filename="../../engine/serving/llama_cpp.py" line="166"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="266"/>
+        <location filename="../../engine/serving/generation.py" line="276"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="293"/>
+        <location filename="../../engine/serving/generation.py" line="302"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="300"/>
+        <location filename="../../engine/serving/generation.py" line="309"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="304"/>
+        <location filename="../../engine/serving/generation.py" line="313"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="307"/>
+        <location filename="../../engine/serving/generation.py" line="316"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="319"/>
+        <location filename="../../engine/serving/generation.py" line="328"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
@@ -9462,6 +9514,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>在{phase}时，运行已分配 {allocated}（消息未说明又请求了多少）；计划在此处分配 {plan}。</translation>
     </message>
     <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="180"/>
+        <source>Fix: {change} frees {saving}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="182"/>
+        <source>Fix: {change} frees {saving}, less than the missing {short}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，少于所缺的 {short}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="185"/>
+        <source>Fix: {change} frees {saving}, which covers the missing {short}, but the plan still does not fit ({room}).</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}，但计划仍然放不下（{room}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="187"/>
+        <source>Fix: {change} frees {saving}, which covers the missing {short}; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}；之后计划：{verdict}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/diagnosis/below_plan.py" line="18"/>
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
@@ -9487,14 +9559,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="169"/>
         <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
+        <translation type="vanished">修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="171"/>
         <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
+        <translation type="vanished">修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/calibration.py" line="36"/>
@@ -10393,32 +10463,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>冻结层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="25"/>
+        <location filename="../../engine/scenario/runnable.py" line="27"/>
         <source>set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="26"/>
+        <location filename="../../engine/scenario/runnable.py" line="28"/>
         <source>Set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="27"/>
+        <location filename="../../engine/scenario/runnable.py" line="29"/>
         <source>with {settings}, so {framework} can run the layout</source>
         <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="29"/>
+        <location filename="../../engine/scenario/runnable.py" line="31"/>
         <source>set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="30"/>
+        <location filename="../../engine/scenario/runnable.py" line="32"/>
         <source>Set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="31"/>
+        <location filename="../../engine/scenario/runnable.py" line="33"/>
         <source>with {settings}, so {framework} can run the training</source>
         <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
     </message>
