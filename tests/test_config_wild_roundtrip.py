@@ -100,3 +100,14 @@ def test_nested_default_expansion_stays_bounded() -> None:
     # a default naming a variable whose default names another: expanded a few passes deep, never forever
     env, _ = scan("A=${A:-$B}\nB=${B:-$A}\nC=${C:-${D:-$E}}\n")
     assert set(env) == {"A", "B", "C"}
+
+
+def test_openrlhf_sft_with_lora_and_packing_is_read() -> None:
+    # openrlhf.cli.train_sft (line 6) with --data.max_len 2048 (line 7), --ds.lora.rank 64 / --ds.lora.alpha 64
+    # (lines 23-24) and --ds.packing_samples (line 25): a LoRA SFT step of 2,048-token unpadded rows, not a full
+    # fine-tune, and SFT is no "trainer the planner does not model"
+    result = import_files([DATA / "openrlhf/train_sft_mixtral_lora.sh"])
+    s = result.scenario
+    assert (s["method"], s["lora_rank"], s["lora_alpha"]) == ("lora", 64, 64)
+    assert (s["packing"], s["seq_len"], s["training_objective"]) == ("padding-free", 2048, "sft")
+    assert not any(u.key.endswith("(module)") or u.key.endswith(": module") for u in result.unmapped)
