@@ -39,7 +39,8 @@ _DOTTED = {
     "ds.lora.rank": "lora_rank", "ds.lora.alpha": "lora_alpha", "ds.load_in_4bit": "load_in_4bit",
     "ds.packing_samples": "packing_samples",
 }
-_OBJECTIVES = {"train_sft": "sft", "train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo", "train_ppo": "ppo"}
+_OBJECTIVES = {"train_sft": "sft", "train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo",
+               "train_ppo": "ppo"}
 _ESTIMATORS = {"gae": "ppo", "group_norm": "grpo", "rloo": "rloo"}
 
 
