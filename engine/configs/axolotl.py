@@ -169,6 +169,9 @@ def _read_sharding(c: Collector, d: dict[str, Any]) -> None:
     for key in ("tensor_parallel_size", "context_parallel_size", "sequence_parallel_degree"):
         if d.get(key) is not None:  # sequence_parallel_degree: axolotl's earlier name of context_parallel_size
             set_int(c, "tp" if key.startswith("tensor") else "cp", d[key], key)
+    if d.get("expert_parallel_size") is not None:  # the expert_parallel plugin (src/axolotl/integrations/
+        # expert_parallel/README.md @067b021): experts sharded over the ep ranks, the other weights replicated there
+        set_int(c, "ep", d["expert_parallel_size"], "expert_parallel_size")
 
 
 def _read_long_sequence(c: Collector, d: dict[str, Any]) -> None:

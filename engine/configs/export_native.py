@@ -32,7 +32,7 @@ def _torchtune_builder(s: Scenario) -> str:
         if preset == s.model:
             family = (
                 builder.split("_")[0]
-                if not builder.startswith(("llama3_1", "llama3_2", "qwen2_5"))
+                if not builder.startswith(("llama3_1", "llama3_2", "llama3_3", "qwen2_5"))
                 else ("_".join(builder.split("_")[:2]))
             )
             return f"torchtune.models.{family}.{builder}"

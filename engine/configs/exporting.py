@@ -79,6 +79,10 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "fsdp",
         "offload",
         "compile",
+        "tp",
+        "cp",
+        "ep",
+        "packing",
     ),
     "llama-factory": (
         "model",
@@ -92,6 +96,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "precision",
         "checkpointing",
         "attention",
+        "training_objective",
     ),
     "torchtitan": ("model", "micro_batch", "seq_len", "tp", "pp", "cp", "fsdp", "checkpointing", "compile", "gpus_per_node",
                    "dp_shard", "pp_schedule", "precision", "fp8_recipe", "fp8_all_gather"),
@@ -253,11 +258,32 @@ def _axolotl(s: Scenario) -> str:
     if s.fsdp:
         data["fsdp_version"] = 2
         data["fsdp_config"] = {"offload_params": s.offload != "none", "reshard_after_forward": s.reshard_after_forward}
+    # the layout keys axolotl reads (src/axolotl/utils/schemas/config.py; the expert_parallel plugin's README)
+    for key, degree in (("tensor_parallel_size", s.tp), ("context_parallel_size", s.cp)):
+        if degree > 1:
+            data[key] = degree
+    if s.ep > 1:
+        data["plugins"] = ["axolotl.integrations.expert_parallel.ExpertParallelPlugin"]
+        data["expert_parallel_size"] = s.ep
+    if s.packing == "packed":
+        data["sample_packing"] = True
     return yaml_config(s, "axolotl", data)
 
 
+# training_objective -> LLaMA-Factory stage and, for stage dpo, pref_loss (engine/configs/llamafactory.py reads them)
+_LF_STAGES = {"sft": ("sft", None), "dpo": ("dpo", "sigmoid"), "ipo": ("dpo", "ipo"), "orpo": ("dpo", "orpo"),
+              "simpo": ("dpo", "simpo"), "kto": ("kto", None), "reward": ("rm", None), "ppo": ("ppo", None)}
+
+
 def _llamafactory(s: Scenario) -> str:
-    data: dict[str, Any] = {"model_name_or_path": model_name(s), "stage": "sft", "do_train": True}
+    if s.training_objective not in _LF_STAGES:
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory has no stage for the objective '{objective}'; "
+                                                      "pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or "
+                                                      "another format."), objective=s.training_objective)
+    stage, pref_loss = _LF_STAGES[s.training_objective]
+    data: dict[str, Any] = {"model_name_or_path": model_name(s), "stage": stage, "do_train": True}
+    if pref_loss is not None:
+        data["pref_loss"] = pref_loss
     if s.method in ("lora", "qlora"):
         data["finetuning_type"] = "lora"
         if s.method == "qlora":

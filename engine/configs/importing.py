@@ -189,10 +189,13 @@ def _merge(collectors: list[Collector]) -> ImportResult:
         )
     )
     said = {a[0] for a in assumed}
+    layout_counts, raised = counts_for_import(scenario, {})
     for key in _CORE_KEYS:
         if key in HARDWARE_COUNTS and key not in scenario and key in said:
             continue  # the file's own assumption about the GPU count says more than the generic one
-        if key not in scenario:
+        if key in HARDWARE_COUNTS and key not in scenario and raised:  # the default 1 cannot hold the layout
+            extra_assumed.append((key, layout_counts[key], message(_LAYOUT_COUNT)))
+        elif key not in scenario:
             extra_assumed.append(
                 (key, DEFAULTS[key][0], message(QT_TRANSLATE_NOOP("engine", "not in the files: the planner's default")))
             )
@@ -202,6 +205,9 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     mapped = [m for m in mapped if m.key in scenario and (m.key not in final_sources or m.value == scenario[m.key])]
     unmapped.sort(key=lambda u: u.why == _NO_MEMORY_WHY)  # what matters for memory first
     return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
+
+
+_LAYOUT_COUNT = QT_TRANSLATE_NOOP("engine", "not in the files: the least the files' parallel layout needs")
 
 
 def _collect_settings(

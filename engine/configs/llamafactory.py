@@ -13,6 +13,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, lora_targets, read_hf_args, set_flag, set_int
 from .result import Collector
+from .rl_common import set_objective
 
 _ATTN = {"fa2": "flash", "fa3": "flash", "sdpa": "sdpa", "disabled": "eager"}
 
@@ -120,7 +121,25 @@ def _read_kernels_and_extras(c: Collector, d: dict[str, Any]) -> None:
     for key in ("use_galore", "use_badam", "use_apollo", "use_llama_pro", "use_dora", "pissa_init"):
         if as_bool(d.get(key)):
             c.skip(key, message(QT_TRANSLATE_NOOP("engine", "not modelled yet")))
-    c.use("stage")
+    _read_stage(c, d)
+
+
+# FinetuningArguments.stage (src/llamafactory/hparams/finetuning_args.py @ff6d4d1: pt, sft, rm, ppo, dpo, kto); stage
+# dpo's pref_loss picks the loss (sigmoid, hinge, ipo, kto_pair, orpo, simpo; orpo and simpo load no reference model,
+# use_ref_model line 593): the trainer names set_objective reads
+_STAGE_TRAINERS = {"rm": "reward", "ppo": "ppo", "kto": "kto"}
+_PREF_LOSSES = {"ipo": "ipo", "orpo": "orpo", "simpo": "simpo"}
+
+
+def _read_stage(c: Collector, d: dict[str, Any]) -> None:
+    stage = d.get("stage")
+    if stage == "dpo":
+        set_objective(c, _PREF_LOSSES.get(str(d.get("pref_loss", "sigmoid")), "dpo"), "stage")
+        c.use("pref_loss")
+    elif isinstance(stage, str) and stage in _STAGE_TRAINERS:
+        set_objective(c, _STAGE_TRAINERS[stage], "stage")
+    else:
+        c.use("stage")
 
 
 def _read_freeze(c: Collector, d: dict[str, Any]) -> None:

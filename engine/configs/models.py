@@ -75,6 +75,11 @@ TORCHTUNE_BUILDERS = {
     "llama3_1_405b": "llama-3.1-405b",
     "llama3_2_1b": "llama-3.2-1b",
     "llama3_2_3b": "llama-3.2-3b",
+    # torchtune/models/llama3_3/_model_builders.py: llama3_3_70b = llama3_1_70b (the same architecture)
+    "llama3_3_70b": "llama-3.3-70b",
+    # torchtune/models/llama4/_model_builders.py (Scout 16 experts, Maverick 128 experts)
+    "llama4_scout_17b_16e": "llama-4-scout",
+    "llama4_maverick_17b_128e": "llama-4-maverick",
     "mistral_7b": "mistral-7b",
     "qwen2_5_0_5b": "qwen2.5-0.5b",
     "qwen2_5_1_5b_base": "qwen2.5-1.5b",
@@ -103,6 +108,7 @@ TORCHTUNE_BUILDERS = {
     "gemma2_9b": "gemma-2-9b",
     "gemma2_27b": "gemma-2-27b",
     "phi3_mini": "phi-3-mini",
+    "phi4_14b": "phi-4",  # torchtune/models/phi4/_model_builders.py
 }
 # preset -> torchtune builder, for export (the first builder listed for a preset)
 TORCHTUNE_MODULES = {
@@ -133,4 +139,7 @@ TORCHTITAN_FLAVORS = {
     # torchtitan/models/deepseek_v3/__init__.py "16B": dim 2048, 27 layers (1 dense), 16 heads, 64 experts top-6 + 2
     # shared, q_lora_rank 0, kv_lora_rank 512, vocabulary 102400: DeepSeek-V2-Lite's shapes
     ("deepseek_v3", "16B"): "deepseek-v2-lite",
+    # torchtitan/models/deepseek_v3/__init__.py @238fa99 "671B": dim 7168, 61 layers (3 dense), 128 heads, 256 experts
+    # top-8 + 1 shared, moe_inter_dim 2048, q_lora_rank 1536, kv_lora_rank 512, vocabulary 129280: DeepSeek-V3's shapes
+    ("deepseek_v3", "671B"): "deepseek-v3",
 }

@@ -35,8 +35,12 @@ _DOTTED = {
     "ds.adam_offload": "adam_offload", "actor.num_gpus_per_node": "actor_num_gpus_per_node",
     "actor.num_nodes": "actor_num_nodes", "algo.advantage.estimator": "advantage_estimator",
     "model.ipo_enable": "ipo", "ds.attn_implementation": "attn_implementation",
+    # openrlhf/cli/train_sft.py @3c3be62 lines 257-258, train_dpo.py lines 290-296: LoRA, 4-bit base, packing
+    "ds.lora.rank": "lora_rank", "ds.lora.alpha": "lora_alpha", "ds.load_in_4bit": "load_in_4bit",
+    "ds.packing_samples": "packing_samples",
 }
-_OBJECTIVES = {"train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo", "train_ppo": "ppo"}
+_OBJECTIVES = {"train_sft": "sft", "train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo",
+               "train_ppo": "ppo"}
 _ESTIMATORS = {"gae": "ppo", "group_norm": "grpo", "rloo": "rloo"}
 
 
@@ -52,6 +56,7 @@ def read(c: Collector, text: str) -> None:
         name = flag[2:]
         args[_DOTTED.get(name, name)] = True if value is None else value
     c.flat = dict(args)
+    c.use("module")  # `deepspeed --module openrlhf.cli.train_x`: the launcher's, read above as the trainer
     c.set("framework", "openrlhf", "(openrlhf)")
     if args.get("pretrain") is not None:
         set_model(c, args["pretrain"], "pretrain")
@@ -59,7 +64,7 @@ def read(c: Collector, text: str) -> None:
     _read_training(c, args)
     if objective in ("ppo", "grpo", "rloo"):
         _read_rollout(c, args, objective)
-    elif objective in ("dpo", "ipo", "kto", "reward") and args.get("max_len") is not None:
+    elif objective in ("sft", "dpo", "ipo", "kto", "reward") and args.get("max_len") is not None:
         set_int(c, "seq_len", args["max_len"], "max_len")
 
 
@@ -98,9 +103,25 @@ def _read_training(c: Collector, args: dict[str, Any]) -> None:
         c.set("precision", f"mixed-{half}", "param_dtype" if "param_dtype" in args else "bf16")
     if args.get("flash_attn") is True or args.get("attn_implementation") == "flash_attention_2":
         c.set("attention", "flash", "flash_attn" if "flash_attn" in args else "attn_implementation")
+    _read_adapter(c, args)
+    if args.get("packing_samples") is True:  # openrlhf/models/actor.py: the micro-batch's samples in one unpadded row
+        c.set("packing", "padding-free", "packing_samples")
     for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):
         if args.get(flag) is not None:
             set_int(c, key, args[flag], flag)
+
+
+def _read_adapter(c: Collector, args: dict[str, Any]) -> None:
+    """--ds.lora.rank N > 0 (--lora_rank before) trains peft LoRA adapters, alpha 16 unless --ds.lora.alpha, on
+    "all-linear" (--ds.lora.target_modules' default); --ds.load_in_4bit loads the base in 4 bits (QLoRA)."""
+    rank = as_int(args.get("lora_rank"))
+    if not rank:
+        c.use("lora_rank", "lora_alpha")
+        return
+    set_int(c, "lora_rank", rank, "lora_rank")
+    c.set("method", "qlora" if args.get("load_in_4bit") is True else "lora", "lora_rank")
+    if as_int(args.get("lora_alpha")):
+        set_int(c, "lora_alpha", args["lora_alpha"], "lora_alpha")
 
 
 def _read_rollout(c: Collector, args: dict[str, Any], objective: str) -> None:

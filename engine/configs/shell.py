@@ -35,6 +35,8 @@ _VAR = re.compile(
 # $(( ... )) with up to two levels of parentheses inside, and $(expr ...): the alternatives start with different
 # characters and none crosses a "$", so a failed match ends at the next "$" (the lazy ".*?" scanned to the end).
 _INNER = r"(?:[^()$]|\((?:[^()$]|\([^()$]*\))*\))*"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DEFAULT_PASSES = 3
 _ARITH = re.compile(r"\$\(\((" + _INNER + r")\)\)|\$\(expr ([^()$]*)\)")
 
 
@@ -148,12 +150,20 @@ def expand(text: str, env: dict[str, str], budget: ExpansionBudget | None = None
         return value
 
     try:
-        text = _VAR.sub(var, text)
+        # a default that names a variable (verl's `ACTOR_TP=${ACTOR_TP:-$TRAIN_TP}`) is whole only once that variable
+        # is expanded: a few passes, each over a text no longer than MAX_EXPANDED_CHARS allows
+        for _ in range(_DEFAULT_PASSES):
+            expanded = _VAR.sub(var, text)
+            if expanded == text:
+                break
+            text = expanded
     except _TooLong:
         return None
 
     def arith(m: re.Match[str]) -> str:
-        result = _arith(m.group(1) if m.group(1) is not None else m.group(2))
+        # bash reads a bare name inside $(( )) as that variable (verl's `$(((max_prompt_length + max_response_length)))`)
+        expr = _NAME.sub(lambda n: env.get(n.group(0), n.group(0)), m.group(1) if m.group(1) is not None else m.group(2))
+        result = _arith(expr)
         return result if result is not None else m.group(0)
 
     return _ARITH.sub(arith, text)

@@ -20,6 +20,7 @@ from .common import as_bool, as_int, set_int, set_model
 from .reading import flatten
 from .result import Collector
 from .shell import hydra_overrides
+from .verl_megatron import is_megatron_actor, read_megatron_actor
 from .verl_rl import read_rl
 
 A = "actor_rollout_ref."
@@ -84,7 +85,9 @@ def _read_sequence_and_batch(c: Collector, o: dict[str, Any]) -> None:
 
 def _read_actor(c: Collector, o: dict[str, Any]) -> None:
     strategy = str(o.get(A + "actor.strategy", "fsdp"))
-    if strategy in ("fsdp", "fsdp2"):
+    if is_megatron_actor(o):
+        read_megatron_actor(c, o)
+    elif strategy in ("fsdp", "fsdp2"):
         c.set("fsdp", True, A + "actor.strategy") if A + "actor.strategy" in o else c.assume(
             "fsdp", True, message(QT_TRANSLATE_NOOP("engine", "verl's default actor strategy fsdp (ppo_trainer.yaml)")))
         if A + "actor.strategy" in o:  # fsdp: FullyShardedDataParallel, fsdp2: fully_shard (verl/workers/fsdp_workers.py)

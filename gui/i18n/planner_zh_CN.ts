@@ -7125,22 +7125,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="240"/>
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="266"/>
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="277"/>
+        <location filename="../../engine/configs/importing.py" line="283"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="295"/>
+        <location filename="../../engine/configs/importing.py" line="301"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
@@ -7160,27 +7160,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="197"/>
+        <location filename="../../engine/configs/importing.py" line="200"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="344"/>
+        <location filename="../../engine/configs/importing.py" line="210"/>
+        <source>not in the files: the least the files&apos; parallel layout needs</source>
+        <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="350"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="364"/>
+        <location filename="../../engine/configs/importing.py" line="370"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="374"/>
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="396"/>
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -7282,14 +7287,19 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="139"/>
+        <location filename="../../engine/configs/exporting.py" line="144"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="194"/>
+        <location filename="../../engine/configs/exporting.py" line="199"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/exporting.py" line="280"/>
+        <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
+        <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_native.py" line="28"/>
@@ -7612,7 +7622,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="185"/>
+        <location filename="../../engine/configs/axolotl.py" line="188"/>
         <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
@@ -7718,7 +7728,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="74"/>
-        <location filename="../../engine/configs/llamafactory.py" line="122"/>
+        <location filename="../../engine/configs/llamafactory.py" line="123"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
@@ -7753,42 +7763,42 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="43"/>
+        <location filename="../../engine/configs/llamafactory.py" line="44"/>
         <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="54"/>
+        <location filename="../../engine/configs/llamafactory.py" line="55"/>
         <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="59"/>
+        <location filename="../../engine/configs/llamafactory.py" line="60"/>
         <source>LLaMA-Factory&apos;s default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="66"/>
+        <location filename="../../engine/configs/llamafactory.py" line="67"/>
         <source>LLaMA-Factory&apos;s default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="77"/>
+        <location filename="../../engine/configs/llamafactory.py" line="78"/>
         <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="91"/>
+        <location filename="../../engine/configs/llamafactory.py" line="92"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="100"/>
+        <location filename="../../engine/configs/llamafactory.py" line="101"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="132"/>
+        <location filename="../../engine/configs/llamafactory.py" line="151"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
@@ -8140,7 +8150,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法写入 {name}（{reason}）；没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/shell.py" line="52"/>
+        <location filename="../../engine/configs/shell.py" line="54"/>
         <source>{name} expands its variables to more than {n:,} characters; a launch script does not, so it is not imported.</source>
         <translation>{name} 展开变量后超过 {n:,} 个字符；启动脚本不会这样，因此不予导入。</translation>
     </message>
@@ -9309,12 +9319,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="69"/>
+        <location filename="../../engine/configs/openrlhf.py" line="74"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="75"/>
+        <location filename="../../engine/configs/openrlhf.py" line="80"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
@@ -9354,32 +9364,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="46"/>
+        <location filename="../../engine/configs/verl.py" line="47"/>
         <source>{value!r} is resolved by verl at launch; not read</source>
         <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="89"/>
+        <location filename="../../engine/configs/verl.py" line="92"/>
         <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="92"/>
+        <location filename="../../engine/configs/verl.py" line="95"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="95"/>
+        <location filename="../../engine/configs/verl.py" line="98"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="118"/>
+        <location filename="../../engine/configs/verl.py" line="121"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="120"/>
+        <location filename="../../engine/configs/verl.py" line="123"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -10576,6 +10586,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/planning/rent_no_layout.py" line="14"/>
         <source>no layout: the global batch (micro_batch x grad_accum x data-parallel ranks = {batch}) does not split over this many GPUs with the parallelism the framework runs; a larger grad_accum can use more GPUs</source>
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="39"/>
+        <source>verl&apos;s Megatron default sequence_parallel True (engine/megatron.yaml)</source>
+        <translation>verl 的 Megatron 默认 sequence_parallel 为 True（engine/megatron.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="41"/>
+        <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
+        <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
     </message>
 </context>
 <context>
