@@ -11,6 +11,13 @@ SpeedPlan = Any  # speed_search.SpeedPlan (its time, estimate and changes), not 
 TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
 # (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
 # the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
+TOLD_WITH_TP = "sequence_parallel"  # a change the plan lists do not name: every searched layout sets it to tp > 1
+# (speed_search._layouts), so it follows the tensor-parallel size, whose change is named and counted already
+
+
+def named_changes(changes: dict[str, Any]) -> list[str]:
+    """The settings a plan changes, as the plan lists name them (TOLD_WITH_TP left out)."""
+    return [k for k in changes if k != TOLD_WITH_TP]
 
 
 def no_gain(p: SpeedPlan, others: list[SpeedPlan]) -> bool:
