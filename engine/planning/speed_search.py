@@ -357,7 +357,7 @@ def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bo
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(asked, p) for p in best]
-        out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans)
+        out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans, ranking_speed)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
         del memo, found, layouts, chosen
