@@ -10,6 +10,7 @@ from ..scenario import Scenario
 from ..timing.step_result import time_to_json
 from ..units import format_bytes, format_count, format_seconds
 from ..workloads import estimate, step_time  # a post-training step as it runs (generation engine, scoring)
+from .listing import named_changes
 from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 
 
@@ -38,7 +39,7 @@ def _same(text: str) -> str:
 
 
 def _changes(changes: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in changes.items() if k != "sequence_parallel") or "-"
+    return ", ".join(f"{k}={changes[k]}" for k in named_changes(changes)) or "-"
 
 
 def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,

@@ -31,7 +31,7 @@ from ..timing.links import nvlink_domain
 from ..timing.step_result import StepTime
 from ..workloads import step_time  # a post-training step timed with its generation and scoring
 from .layout_shardings import runnable_shardings
-from .listing import TIE, worth_changing
+from .listing import TIE, named_changes, worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
 from .recompute_plans import partly_recomputed
 from .search_candidates import (
@@ -289,8 +289,10 @@ def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, flo
     """How much a plan asks of the user: offload first (the time model's cost of it is the least sure), then how
     many kinds of model parallelism it combines and how deep it shards (what an expert adds only when it pays:
     plans held at the MFU ceiling, engine/timing/ceiling.py, tie), then how many settings change, then memory per
-    GPU."""
-    return (*_layout_asks(plan.scenario), len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
+    GPU. The settings are counted as the lists name them (listing.named_changes): sequence parallelism comes with
+    tensor parallelism, so a TP plan is not one setting less plain than a CP plan of the same size for it."""
+    return (*_layout_asks(plan.scenario), len(named_changes(_with_changes(base, plan).changes)),
+            plan.estimate.total_bytes)
 
 
 def _dominated(p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
@@ -355,7 +357,7 @@ def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bo
             best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
                                     False, budget, techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(asked, p) for p in best]
-        out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans)
+        out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans, ranking_speed)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
         del memo, found, layouts, chosen
