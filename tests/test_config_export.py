@@ -220,6 +220,28 @@ def test_torchtitan_float8_settings_as_its_toml_spells_them() -> None:
     assert back["precision"] == "fp8" and back["fp8_all_gather"] is True
 
 
+def test_torchtitan_mxfp8_is_its_mx_converter_and_is_refused_where_torchtitan_asserts() -> None:
+    """torchtitan v0.2.2 (73a0e697): MXFP8 is the converter "quantize.linear.mx" (components/quantization/mx.py line
+    171) with [quantize.linear.mx] recipe_name, default "mxfp8_cublas" (config/job_config.py lines 767-790); the
+    converter asserts CUDA SM100 / ROCm gfx950 or later (mx.py lines 42-44) and no TP with torch.compile (lines
+    47-52), so those plans are refused in one sentence. Read back, it is fp8 with fp8_recipe mxfp8."""
+    s = scenario_from_dict({**BASE, "gpu": "b200", "fsdp": True, "precision": "fp8", "fp8_recipe": "mxfp8"})
+    text = export_config(s, "torchtitan")
+    assert 'converters = ["quantize.linear.mx"]' in text and "[quantize.linear.mx]" in text
+    assert 'recipe_name = "mxfp8_cublas"' in text and "float8" not in text
+    back = import_texts([("torchtitan.toml", text)]).scenario
+    assert back["precision"] == "fp8" and back["fp8_recipe"] == "mxfp8"
+    export_config(s.replace(gpu="mi355x"), "torchtitan")  # CDNA4 (gfx950): torchao's MX runs there too
+    for before in ("h100-sxm-80gb", "mi300x"):  # fp8 tensor cores, no MX ones: the converter asserts
+        with pytest.raises(ExportError, match="SM100"):
+            export_config(s.replace(gpu=before), "torchtitan")
+    with pytest.raises(ExportError, match=r"torch\.compile"):
+        export_config(s.replace(tp=2, compile=True), "torchtitan")
+    mxfp4 = '[model]\nname = "llama3"\nflavor = "8B"\nconverters = ["quantize.linear.mx"]\n\n' \
+            '[quantize.linear.mx]\nrecipe_name = "mxfp4_cutlass"\n'
+    assert import_texts([("torchtitan.toml", mxfp4)]).scenario.get("precision") != "fp8"
+
+
 @pytest.mark.parametrize("dp_shard", [0, 4])
 def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: int) -> None:
     """zero_stage 3 in torchtitan is its FSDP (the estimate shards so: Scenario.effective_zero; the shipped example

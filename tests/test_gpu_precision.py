@@ -37,3 +37,18 @@ def test_the_window_says_it_beside_the_verdict_and_above_the_time(qtbot, tmp_pat
     assert "cannot run this plan as stated" in win.time_panel.summary.text()
     win.state.edit({"precision": "mixed-bf16"})
     assert "cannot run" not in win.verdict.text() and "cannot run" not in win.time_panel.summary.text()
+
+
+def test_the_compare_panes_say_it_beside_their_verdicts(qtbot, tmp_path):
+    """Compare's panes show the same banner as the window: an A100 pane in fp8 says the GPU refuses the plan (no fp8
+    tensor cores: precision_cannot_run), the H100 pane beside it (fp8 tensor cores) and the A100 in bf16 do not."""
+    from gui.compare_view import Compared
+
+    win = window_from(qtbot, tmp_path, {**SMALL, "gpu": "a100-80gb", "precision": "fp8"})
+    s = win.state.scenario
+    items = [Compared("A100 fp8", s), Compared("H100 fp8", s.replace(gpu="h100-sxm-80gb")),
+             Compared("A100 bf16", s.replace(precision="mixed-bf16"))]
+    win.compare.set_items(items)
+    texts = [pane.verdict.text() for pane in win.compare.panes[:3]]
+    assert ["cannot run it as stated" in t for t in texts] == [True, False, False]
+    assert all(win.compare.estimates[k].verdict == "fits" for k in range(3))  # the memory's verdict is unchanged

@@ -5646,9 +5646,24 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="69"/>
+        <source>torchtitan&apos;s MXFP8 (torchao&apos;s MX converter) runs on CUDA SM100 (Blackwell) or ROCm gfx950 (MI350 / MI355X) and later only, not on {gpu}; pick another fp8 recipe or GPU.</source>
+        <translation>torchtitan 的 MXFP8（torchao 的 MX 转换器）只能在 CUDA SM100（Blackwell）或 ROCm gfx950（MI350 / MI355X）及更新的 GPU 上运行，不能在 {gpu} 上运行；请选择其他 fp8 配方或 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="73"/>
+        <source>torchtitan&apos;s MXFP8 does not run tensor parallelism with torch.compile; turn one of them off.</source>
+        <translation>torchtitan 的 MXFP8 不支持张量并行与 torch.compile 同时使用；请关闭其中之一。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="114"/>
+        <source>MX recipe {recipe} is not MXFP8, the one the estimate models</source>
+        <translation>MX 配方 {recipe} 不是 MXFP8（估算所建模的配方）</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/torchtitan_float8.py" line="37"/>
-        <source>torchtitan&apos;s float8 (torchao) has the recipes tensorwise, rowwise and rowwise_with_gw_hp, not {recipe}; pick one of them or auto.</source>
-        <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，没有 {recipe}；请选择其中之一或 auto。</translation>
+        <source>torchtitan&apos;s float8 (torchao) has the recipes tensorwise, rowwise and rowwise_with_gw_hp, and mxfp8 through its MX converter, not {recipe}; pick one of them or auto.</source>
+        <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_native.py" line="232"/>
