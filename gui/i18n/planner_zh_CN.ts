@@ -450,7 +450,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="139"/>
+        <location filename="../compare_view.py" line="140"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -458,37 +458,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="157"/>
+        <location filename="../compare_view.py" line="159"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="256"/>
+        <location filename="../compare_view.py" line="258"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="316"/>
+        <location filename="../compare_view.py" line="318"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="317"/>
+        <location filename="../compare_view.py" line="319"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="318"/>
+        <location filename="../compare_view.py" line="320"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="319"/>
+        <location filename="../compare_view.py" line="321"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="330"/>
+        <location filename="../compare_view.py" line="332"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -5378,12 +5378,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="49"/>
+        <location filename="../../engine/planning/speed_report.py" line="50"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="52"/>
+        <location filename="../../engine/planning/speed_report.py" line="53"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
@@ -5437,7 +5437,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="165"/>
-        <location filename="../../engine/planning/speed_report.py" line="55"/>
+        <location filename="../../engine/planning/speed_report.py" line="56"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
@@ -5467,17 +5467,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="59"/>
+        <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="66"/>
+        <location filename="../../engine/planning/speed_report.py" line="67"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="69"/>
+        <location filename="../../engine/planning/speed_report.py" line="70"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
@@ -5641,7 +5641,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="66"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="99"/>
         <source>float8 recipe {recipe} is not one of torchtitan&apos;s (tensorwise, rowwise, rowwise_with_gw_hp)</source>
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
     </message>
@@ -5661,7 +5661,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>MX 配方 {recipe} 不是 MXFP8（估算所建模的配方）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="37"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="48"/>
         <source>torchtitan&apos;s float8 (torchao) has the recipes tensorwise, rowwise and rowwise_with_gw_hp, and mxfp8 through its MX converter, not {recipe}; pick one of them or auto.</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
