@@ -63,6 +63,8 @@ class FrameworkOptions(QWidget):
             "chunked": self.tr("logits in chunks (chunked)"),
             "fused": self.tr("one fused kernel over the logits (flash-attn)"),
             "te": self.tr("Transformer Engine's fused kernel, fp32 gradient (Megatron)"),
+            "te-inplace": self.tr("Transformer Engine's fused kernel before v2.18, gradient over the logits "
+                                  "(Megatron)"),
             "megatron-fused": self.tr("Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)"),
             "fused-linear": self.tr("fused with the output layer, no logits (Liger / fused)"),
             "no-upcast": self.tr("whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)"),

@@ -68,7 +68,20 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
         if "core_attn" in recompute:
             out.append(("attention (core_attn recomputed): fused QKV output kept by V, Q and K after RoPE, kept "
                         "by the checkpoint", c * t * (q + 2 * kv) + c * t * (q + kv)))
+        elif spec.rope and spec.qk_norm == "none":
+            # Q and K are new tensors out of the RoPE; V, a strided view of the fused QKV output, fits no layout of
+            # TE's get_qkv_layout beside them ("not_supported": q, k, v made contiguous; NVIDIA/TransformerEngine
+            # transformer_engine/pytorch/dot_product_attention/utils.py at v2.2 lines 1686-1690, the same in
+            # attention/dot_product_attention/utils.py at v2.8, v2.12 and v2.18), and Megatron-Core 0.12's
+            # TEDotProductAttention copies all three under RoPE fusion ("WAR for peak memory usage",
+            # megatron/core/extensions/transformer_engine.py at core_v0.12.0 lines 777-780): the kernel keeps the
+            # copy of V, and nothing keeps the fused QKV output (split views and the fused RoPE save none of it)
+            out.append(("attention: Q and K after the fused RoPE, kept by the attention kernel", c * t * (q + kv)))
+            out.append(("attention: V, copied contiguous for the attention kernel (the fused QKV output is freed)",
+                        c * t * kv))
+            out.extend(_softmax_saved(ctx, spec, spec.heads / tp))
         else:
+            # the q/k norms keep views of the fused QKV output (so it stays alive), or no RoPE copies K and V
             out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
             if spec.rope:
                 out.append(("attention: Q and K after the fused RoPE, kept by the attention kernel", c * t * (q + kv)))

@@ -89,15 +89,8 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         return LossMemory(compute * tv + 8 * tokens, 2 * compute * tv + 4 * tokens,
                           "logits kept (compute bytes) + fp32 loss and log-sum-exp per token; backward: + the "
                           "logits' gradient (compute bytes)", 1, saved=compute * tv + 4 * tokens)
-    if b.cross_entropy == "te":
-        # Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/cross_entropy.py at d0067d0,
-        # Megatron's cross_entropy_fusion_impl "te"): the triton forward reads the logits in their own dtype and
-        # writes the loss and the logits' gradient, an fp32 b·s·V tensor (torch.empty_like(_input,
-        # dtype=torch.float32)) saved for backward; the logits themselves are then free. Backward scales that
-        # gradient in place and the output layer takes it in the compute dtype.
-        return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
-                          "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
-                          "gradient + its cast for the output layer", 1, saved=4 * tv)
+    if b.cross_entropy in ("te", "te-inplace"):
+        return _te_loss(b.cross_entropy == "te-inplace", tv, tokens, compute)
     if b.cross_entropy == "megatron-fused":
         return _megatron_fused_loss(tv, compute)
     if b.cross_entropy == "chunked":
@@ -143,6 +136,28 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
     return LossMemory(logits_chunk + grad_input + grad_weight + loss_1d, grad_input + grad_weight,
                       "one chunk of logits (~b·s·h) + grad_input b·s·h + grad_weight V·h when the head trains",
                       math.ceil(bt / chunk_tokens), saved=grad_input + grad_weight)
+
+
+def _te_loss(inplace: bool, tv: float, tokens: float, compute: int) -> LossMemory:
+    """Transformer Engine's parallel cross-entropy (Megatron's cross_entropy_fusion_impl "te"), as released from
+    v2.18 (`te`) or before it (`te-inplace`)."""
+    if not inplace:
+        # Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/cross_entropy.py at d0067d0,
+        # Megatron's cross_entropy_fusion_impl "te"): the triton forward reads the logits in their own dtype and
+        # writes the loss and the logits' gradient, an fp32 b·s·V tensor (torch.empty_like(_input,
+        # dtype=torch.float32)) saved for backward; the logits themselves are then free. Backward scales that
+        # gradient in place and the output layer takes it in the compute dtype.
+        return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
+                          "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
+                          "gradient + its cast for the output layer", 1, saved=4 * tv)
+    # The same kernel before Transformer Engine v2.18 (NVIDIA/TransformerEngine v2.2 to v2.17,
+    # transformer_engine/pytorch/triton/cross_entropy.py: cross_entropy_forward "return loss, _input" after the
+    # kernel stores the gradient into X_ptr, the logits; cross_entropy_backward scales it in place and returns it;
+    # v2.18's 01bbe3ee "Fix the numerical issue with the Fused CE loss" brought the fp32 grad_input): the logits
+    # become their own gradient, with an fp32 loss and three fp32 statistics per token
+    return LossMemory(compute * tv + 16 * tokens, compute * tv,
+                      "logits (compute bytes), their gradient written over them in forward; backward: that "
+                      "tensor, scaled in place, is the output layer's gradient", 1, saved=compute * tv)
 
 
 def _standard_loss(b: Behaviour, tokens: float, tv: float, compute: int, tp: int, compiled: bool) -> LossMemory:

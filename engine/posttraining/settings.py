@@ -118,7 +118,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         path = "fused-linear"
     elif s.cross_entropy == "chunked":
         path = "rows"
-    elif s.cross_entropy in ("fused", "te"):
+    elif s.cross_entropy in ("fused", "te", "te-inplace"):
         path = "fused"
     elif s.cross_entropy == "standard":
         path = "standard"

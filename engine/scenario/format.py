@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ScenarioError
+from ..frameworks.cross_entropy_meaning import CROSS_ENTROPY_MEANING
 from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS, defaults_for
 from ..frameworks.megatron_layer import RECOMPUTE_MODULES
 from ..frameworks.model import as_built
@@ -184,14 +185,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     framework: str = key("huggingface", "sets the defaults below as that framework's current release does; "
                          "huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift",
                          Choice(FRAMEWORKS))
-    cross_entropy: str = key("auto", "auto: the framework's loss; standard: fp32 logits of the whole batch; chunked: "
-                             "logits per chunk; fused: one kernel over the logits in their own dtype, as flash-attn's "
-                             "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel that "
-                             "writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); megatron-"
-                             "fused: Megatron's cross_entropy_loss_fusion, native impl (ms-swift's default), 10 bytes "
-                             "per logit in backward; fused-linear: lm_head fused with the loss, logits never made, as "
-                             "Liger/Unsloth/Cut-Cross-Entropy; no-upcast: the whole batch's cross-entropy in the compute "
-                             "dtype, no fp32 upcast (Qwen-1's remote code, older models)", Choice(CROSS_ENTROPIES))
+    cross_entropy: str = key("auto", CROSS_ENTROPY_MEANING, Choice(CROSS_ENTROPIES))
     compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
     compile_loss: bool | str = key("auto", "compile covers the loss too (auto: as the framework's current release; "
                                    "torchtitan compiles it with the model since pull request #1033, 2025-04-02, "
