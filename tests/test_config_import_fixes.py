@@ -1,0 +1,69 @@
+"""Real configs (tests/data/configs/*/SOURCES names each file's repository, path and commit) that used to be refused,
+misread or changed on the way back: each test says which line of the file gives the expected value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.configs import import_files, import_texts
+from engine.scenario import scenario_from_dict
+from engine.workloads import estimate
+
+DATA = Path(__file__).resolve().parent / "data" / "configs"
+GIB = 2**30
+
+
+def _not_read(result, key: str) -> bool:
+    return any(u.key.endswith(": " + key) for u in result.unmapped)
+
+
+def _estimated(result):
+    counts = {a.key: a.value for a in result.assumed if a.key in ("gpus_per_node", "nodes")}
+    return estimate(scenario_from_dict({**counts, **result.scenario}))
+
+
+def test_ms_swift_megatron_lora_235b_is_a_megatron_job_that_fits_its_gpus() -> None:
+    # `megatron sft` (line 8) with --tensor_model_parallel_size 4, --expert_tensor_parallel_size 1,
+    # --expert_model_parallel_size 8 (lines 20-22), --micro_batch_size 8 and --global_batch_size 16 (lines 26-27) on
+    # NPROC_PER_NODE=8 (line 6): TP 4 x DP 2 dense, ETP 1 x EP 8 experts, 16 / (8 x 2) = 1 micro-batch a step
+    result = import_files([DATA / "ms-swift/megatron_qwen3_235b.sh"])
+    s = result.scenario
+    assert s["framework"] == "megatron"  # the row that holds ms-swift's Megatron facts (LoRA on experts)
+    assert (s["tp"], s["ep"], s["etp"], s["gpus_per_node"]) == (4, 8, 1, 8)
+    assert (s["micro_batch"], s["grad_accum"], s["seq_len"]) == (8, 1, 2048)
+    assert (s["method"], s["lora_rank"], s["lora_alpha"], s["lora_targets"]) == ("lora", 8, 32, "all-linear")
+    assert s["sequence_parallel"] is True and s["checkpointing"] == "full"
+    assert s["model"] == "qwen3-235b-a22b"
+    # ms-swift's default use_distributed_optimizer True (megatron_args.py line 587), stated as an assumption
+    assert s["distributed_optimizer"] is True
+    assert any(a.key == "distributed_optimizer" for a in result.assumed)
+    for key in ("tensor_model_parallel_size", "expert_tensor_parallel_size", "global_batch_size", "tuner_type"):
+        assert not _not_read(result, key), key
+    # the file's "8 * 80GiB" (line 1): read as a Hugging Face job it was 886 GiB a GPU
+    assert _estimated(result).fits
+
+
+def test_ms_swift_megatron_scripts_that_were_refused_are_read() -> None:
+    # moe/qwen3_moe.sh: --pipeline_model_parallel_size 2, --expert_model_parallel_size 8 (lines 15-16), no GPU count
+    # (NNODES=$WORLD_SIZE): the least the layout needs, 16 GPUs, the file's "16 * 60GiB" (line 2)
+    result = import_files([DATA / "ms-swift/megatron_qwen3_moe.sh"])
+    s = result.scenario
+    assert (s["framework"], s["pp"], s["ep"], s["model"], s["method"]) == ("megatron", 2, 8, "qwen3-30b-a3b", "full")
+    assert {a.key: a.value for a in result.assumed}["gpus_per_node"] == 16
+    assert s["grad_accum"] == 2  # --global_batch_size 16 over micro-batch 1 x DP 8 (16 GPUs / PP 2)
+    assert s["packing"] == "packed"  # --packing true (line 23)
+    # dense/72b_offload.sh: TP 8 (line 12), the optimizer on the CPU (--optimizer_cpu_offload true,
+    # --optimizer_offload_fraction 1, lines 31-33)
+    s = import_files([DATA / "ms-swift/megatron_72b_offload.sh"]).scenario
+    assert (s["framework"], s["tp"], s["gpus_per_node"], s["grad_accum"]) == ("megatron", 8, 8, 16)
+    assert (s["offload"], s["optimizer_offload_fraction"]) == ("optimizer", 1.0)
+
+
+def test_alignment_handbook_orpo_recipe_is_orpo_not_dpo() -> None:
+    # "# ORPOTrainer arguments" (line 13) heads beta and max_prompt_length, DPO-like keys: ORPO loads no reference
+    # model (trl ORPOTrainer; engine/posttraining/settings.py REFERENCE_FREE)
+    result = import_files([DATA / "trl/zephyr-141b_orpo_config_full.yaml"])
+    assert result.scenario["training_objective"] == "orpo"
+    # the DPO recipes of the same repository say "# DPOTrainer arguments" and stay DPO
+    text = (DATA / "trl/zephyr-141b_orpo_config_full.yaml").read_text().replace("ORPOTrainer", "DPOTrainer")
+    assert import_texts([("dpo.yaml", text)]).scenario["training_objective"] == "dpo"
