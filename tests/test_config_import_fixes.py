@@ -67,3 +67,35 @@ def test_alignment_handbook_orpo_recipe_is_orpo_not_dpo() -> None:
     # the DPO recipes of the same repository say "# DPOTrainer arguments" and stay DPO
     text = (DATA / "trl/zephyr-141b_orpo_config_full.yaml").read_text().replace("ORPOTrainer", "DPOTrainer")
     assert import_texts([("dpo.yaml", text)]).scenario["training_objective"] == "dpo"
+
+
+def test_axolotl_dp_shard_size_is_the_shard_group_and_says_the_world() -> None:
+    # dp_shard_size: 4, dp_replicate_size: 2, tensor_parallel_size: 2 (lines 6-8): FSDP within groups of 4, DDP over
+    # 2 of them (examples/distributed-parallel/README.md "FSDP within each 4-GPU group"), on 4 x 2 x 2 = 16 GPUs
+    result = import_files([DATA / "axolotl/llama-3_1-8b-hsdp-tp.yaml"])
+    assert (result.scenario["dp_shard"], result.scenario["tp"]) == (4, 2)
+    assert {a.key: a.value for a in result.assumed}["gpus_per_node"] == 16
+    assert not _not_read(result, "dp_shard_size") and not _not_read(result, "dp_replicate_size")
+    _estimated(result)
+
+
+def test_llamafactory_fp8_is_the_precision_with_its_backends_recipe() -> None:
+    # fp8: true, fp8_backend: torchao (lines 39-40): accelerate's fp8 with torchao's rowwise Float8LinearConfig
+    # (LLaMA-Factory ff6d4d1 src/llamafactory/train/fp8_utils.py create_fp8_kwargs)
+    result = import_files([DATA / "llama-factory/llama3_fp8_fsdp_sft.yaml"])
+    assert (result.scenario["precision"], result.scenario["fp8_recipe"]) == ("fp8", "rowwise")
+    assert not _not_read(result, "fp8") and not _not_read(result, "fp8_backend")
+    text = (DATA / "llama-factory/llama3_fp8_fsdp_sft.yaml").read_text()
+    te = import_texts([("lf.yaml", text.replace("fp8_backend: torchao", "fp8_backend: te"))]).scenario
+    assert te["fp8_recipe"] == "delayed"  # FP8RecipeKwargs(backend="TE", fp8_format="HYBRID", amax_history_len=16)
+
+
+def test_torchtitan_expert_tensor_parallel_degree_and_float8_sections_without_the_converter() -> None:
+    # expert_tensor_parallel_degree = 1 (deepseek_v3_671b.toml line 53): read as the experts' TP
+    result = import_files([DATA / "torchtitan/deepseek_v3_671b.toml"])
+    assert result.scenario["etp"] == 1 and not _not_read(result, "parallelism.expert_tensor_parallel_degree")
+    # [float8] (deepseek_v3_16b.toml lines 71-75) with its converter commented out (line 24): no fp8, and its keys
+    # are not listed as settings the planner left out
+    result = import_files([DATA / "torchtitan/deepseek_v3_16b.toml"])
+    assert result.scenario["precision"] != "fp8"
+    assert not any("float8." in u.key for u in result.unmapped)

@@ -100,6 +100,8 @@ def _read_parallel_degrees(c: Collector, training: dict[str, Any], par: dict[str
         ("pipeline_parallel_degree", "pp"),
         ("context_parallel_degree", "cp"),
         ("expert_parallel_degree", "ep"),
+        # torchtitan's ETP: 1 (experts whole on each rank) or TP's degree (config/job_config.py), Megatron's etp
+        ("expert_tensor_parallel_degree", "etp"),
     ):
         if key in par:
             if set_int(c, target, par[key], f"parallelism.{key}"):
