@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.configs import import_files, import_texts
+from engine.configs import export_config, import_files, import_texts
 from engine.scenario import scenario_from_dict
 from engine.workloads import estimate
 
@@ -99,3 +99,46 @@ def test_torchtitan_expert_tensor_parallel_degree_and_float8_sections_without_th
     result = import_files([DATA / "torchtitan/deepseek_v3_16b.toml"])
     assert result.scenario["precision"] != "fp8"
     assert not any("float8." in u.key for u in result.unmapped)
+
+
+def test_round_trips_keep_the_loss_the_shard_degree_and_the_accumulation() -> None:
+    # torchtune: loss LinearCrossEntropyLoss (llama3_3_70B_full_multinode.yaml line 67), the chunked output projection
+    # + CE (engine/configs/torchtune.py _LOSSES), was dropped by the export: it is written as torchtune's chunked loss
+    result = import_files([DATA / "torchtune/llama3_3_70B_full_multinode.yaml"])
+    assert result.scenario["cross_entropy"] == "chunked"
+    text = export_config(scenario_from_dict({**result.scenario, "gpus_per_node": 8}), "torchtune")
+    assert "_component_: torchtune.modules.loss.CEWithChunkedOutputLoss" in text
+    assert import_texts([("torchtune.yaml", text)]).scenario["cross_entropy"] == "chunked"
+    # torchtitan: data_parallel_shard_degree = -1 (llama3_8b.toml) is written back as -1 (torchtitan shards over
+    # every rank the other degrees leave, config/job_config.py), not the 1 of a one-GPU plan; the launch comment
+    # gives the world back, so the accumulation is read again
+    result = import_files([DATA / "torchtitan/llama3_8b.toml"])
+    text = export_config(scenario_from_dict({**result.scenario, "gpus_per_node": 8, "grad_accum": 2}), "torchtitan")
+    assert "data_parallel_shard_degree = -1\n" in text
+    back = import_texts([("torchtitan.toml", text)]).scenario
+    assert (back["gpus_per_node"], back["grad_accum"], back["fsdp"]) == (8, 2, True)
+
+
+def test_openrlhf_global_batch_is_the_accumulation_where_the_gpus_are_stated() -> None:
+    # --actor_num_gpus_per_node 2 (line 20), --micro_train_batch_size 8, --train_batch_size 128 (lines 27-28):
+    # 128 / (8 x 2) = 8 micro-batches a step (openrlhf/utils/deepspeed/deepspeed.py accumulated_gradient)
+    result = import_files([DATA / "openrlhf/train_ppo_with_reward_fn.sh"])
+    assert result.scenario["grad_accum"] == 8
+    # train_sft under the deepspeed launcher states no GPU count: the review says why, not "not read"
+    result = import_files([DATA / "openrlhf/train_sft_mixtral_lora.sh"])
+    assert "grad_accum" not in result.scenario
+    assert any(u.key.endswith(": train_batch_size") and "data-parallel size" in str(u.why) for u in result.unmapped)
+
+
+def test_bitsandbytes_paged_optimizers_say_where_their_states_live() -> None:
+    # bitsandbytes.optim.PagedAdamW8bit (llama3_1_8B_full_single_device.yaml line 60): the planner's paged 8-bit AdamW,
+    # states in unified memory outside PyTorch's allocator (engine/memory/model_states.py)
+    result = import_files([DATA / "torchtune/llama3_1_8B_full_single_device.yaml"])
+    assert result.scenario["optimizer"] == "adamw-8bit-paged"
+    text = export_config(scenario_from_dict({**result.scenario}), "torchtune")
+    assert "bitsandbytes.optim.PagedAdamW8bit" in text
+    # bitsandbytes.optim.PagedAdamW (phi4_14B_full_low_memory.yaml line 65): 32-bit paged, which the planner cannot
+    # page: AdamW on the GPU, and the review says so in one sentence
+    result = import_files([DATA / "torchtune/phi4_14B_full_low_memory.yaml"])
+    why = {a.key: str(a.why) for a in result.assumed}
+    assert result.scenario["optimizer"] == "adamw" and "unified memory" in why["optimizer"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
-from .common import HF_OPTIMIZERS, as_bool, as_int, read_hf_attention, set_flag, set_int, set_model
+from .common import HF_OPTIMIZERS, as_bool, as_int, read_hf_attention, set_flag, set_int, set_model, set_optimizer
 from .result import Collector
 
 
@@ -122,7 +122,7 @@ def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
     if opt is not None:
         name = HF_OPTIMIZERS.get(str(opt).lower())
         if name:
-            c.set("optimizer", name, "optimizer")
+            set_optimizer(c, str(opt).lower(), name, "optimizer")
         else:
             c.skip("optimizer", message(QT_TRANSLATE_NOOP("engine", "optimizer '{opt}' is not modelled yet"), opt=opt))
     else:

@@ -123,11 +123,12 @@ def _read_one(name: str, text: str) -> Collector:
             swift.read(c, args)
         elif fmt == "torchtune":
             torchtune.read(c, data, text)  # the usage comment names the recipe
+        elif fmt == "torchtitan":
+            torchtitan.read(c, data, text)  # a launch comment gives the world
         else:
             {
                 "deepspeed": deepspeed.read,
                 "accelerate": accelerate.read,
-                "torchtitan": torchtitan.read,
                 "axolotl": axolotl.read,
                 "llama-factory": llamafactory.read,
                 "huggingface": hf.read,
