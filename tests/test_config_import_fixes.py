@@ -57,6 +57,9 @@ def test_ms_swift_megatron_scripts_that_were_refused_are_read() -> None:
     s = import_files([DATA / "ms-swift/megatron_72b_offload.sh"]).scenario
     assert (s["framework"], s["tp"], s["gpus_per_node"], s["grad_accum"]) == ("megatron", 8, 8, 16)
     assert (s["offload"], s["optimizer_offload_fraction"]) == ("optimizer", 1.0)
+    # a Megatron-LM script whose comment mentions `megatron sft` stays a Megatron-LM script
+    text = "# compare with: megatron sft --model x\npython pretrain_gpt.py --tensor-model-parallel-size 2\n"
+    assert import_texts([("run.sh", text)]).scenario["tp"] == 2
 
 
 def test_alignment_handbook_orpo_recipe_is_orpo_not_dpo() -> None:

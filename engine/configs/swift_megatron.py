@@ -49,7 +49,8 @@ _BF16_WHY = QT_TRANSLATE_NOOP("engine", "ms-swift takes bf16 from the model's to
 
 
 def is_swift_megatron_script(text: str) -> bool:
-    return bool(_SWIFT_MEGATRON.search(text))
+    """`megatron sft|pt|rlhf` run by a line of the script (a comment that mentions it does not count)."""
+    return any(_SWIFT_MEGATRON.search(ln) for ln in text.splitlines() if not ln.lstrip().startswith("#"))
 
 
 def _megatron_flags(args: dict[str, Any], c: Collector) -> tuple[dict[str, Any], dict[str, str]]:
