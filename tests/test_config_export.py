@@ -251,7 +251,7 @@ def test_torchtitan_zero3_without_the_fsdp_key_exports_a_sharded_mesh(dp_shard: 
     data = {**BASE, "framework": "torchtitan", "zero_stage": 3, "gpus_per_node": 8, "dp_shard": dp_shard}
     s = scenario_from_dict(data)
     text = export_config(s, "torchtitan")
-    shard, replicate = (dp_shard, 8 // dp_shard) if dp_shard else (8, 1)
+    shard, replicate = (dp_shard, 8 // dp_shard) if dp_shard else (-1, 1)  # -1: all ranks left (job_config.py)
     assert f"data_parallel_shard_degree = {shard}" in text and f"data_parallel_replicate_degree = {replicate}" in text
     back = import_texts([("torchtitan.toml", text)]).scenario
     assert back["fsdp"] and back.get("dp_shard", 0) == dp_shard

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
-from .common import HF_OPTIMIZERS, as_bool, read_hf_attention, set_flag, set_int, set_model
+from .common import HF_OPTIMIZERS, as_bool, as_int, read_hf_attention, set_flag, set_int, set_model, set_optimizer
 from .result import Collector
 
 
@@ -122,7 +122,7 @@ def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
     if opt is not None:
         name = HF_OPTIMIZERS.get(str(opt).lower())
         if name:
-            c.set("optimizer", name, "optimizer")
+            set_optimizer(c, str(opt).lower(), name, "optimizer")
         else:
             c.skip("optimizer", message(QT_TRANSLATE_NOOP("engine", "optimizer '{opt}' is not modelled yet"), opt=opt))
     else:
@@ -172,6 +172,28 @@ def _read_sharding(c: Collector, d: dict[str, Any]) -> None:
     if d.get("expert_parallel_size") is not None:  # the expert_parallel plugin (src/axolotl/integrations/
         # expert_parallel/README.md @067b021): experts sharded over the ep ranks, the other weights replicated there
         set_int(c, "ep", d["expert_parallel_size"], "expert_parallel_size")
+    _read_dp_sizes(c, d)
+
+
+def _read_dp_sizes(c: Collector, d: dict[str, Any]) -> None:
+    """dp_shard_size / dp_replicate_size (axolotl 067b021 src/axolotl/utils/distributed.py
+    _get_parallel_config_kwargs): FSDP shards within groups of dp_shard_size ranks (with the context-parallel ranks:
+    accelerate's dp_shard_cp mesh), replicated over dp_replicate_size of them (HSDP); the world is their product with
+    the tensor, context and expert sizes. Under the expert-parallel plugin the groups are the plugin's own mesh, left
+    to the planner's default."""
+    shard, rep = as_int(d.get("dp_shard_size")), as_int(d.get("dp_replicate_size")) or 1
+    c.use("dp_replicate_size")
+    if shard is None or shard < 1 or (as_int(d.get("expert_parallel_size")) or 1) > 1:
+        return
+    tp, cp = as_int(d.get("tensor_parallel_size")) or 1, as_int(d.get("context_parallel_size")) or 1
+    if shard > 1:
+        c.set("dp_shard", shard * cp, "dp_shard_size")
+    else:
+        c.use("dp_shard_size")
+    if rep > 1 or shard > 1:
+        c.assume("gpus_per_node", shard * rep * tp * cp, message(QT_TRANSLATE_NOOP(
+            "engine", "dp_shard_size x dp_replicate_size x tensor x context parallel sizes: the GPUs axolotl's "
+                      "parallelism config is built for")), "dp_shard_size")
 
 
 def _read_long_sequence(c: Collector, d: dict[str, Any]) -> None:

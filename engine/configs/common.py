@@ -9,8 +9,10 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .models import preset_for
 from .result import Collector
 
-# TrainingArguments.optim (transformers OptimizerNames) -> planner optimizer; paged variants page states to host
-# memory only under pressure, so on the GPU they are the same tensors.
+# TrainingArguments.optim (transformers OptimizerNames) -> planner optimizer. bitsandbytes' paged optimizers keep
+# their states in unified memory (cudaMallocManaged) that pages to the host when the GPU runs short: the 8-bit one is
+# the planner's adamw-8bit-paged (engine/memory/model_states.py: outside PyTorch's allocator); the 32-bit ones have
+# no paged optimizer of the planner's, so they are AdamW with the states on the GPU, which the import says (set_optimizer).
 HF_OPTIMIZERS = {
     "adamw_torch": "adamw",
     "adamw_hf": "adamw",
@@ -19,7 +21,7 @@ HF_OPTIMIZERS = {
     "adamw_torch_fused": "adamw-fused",
     "adamw_bnb_8bit": "adamw-8bit",
     "adamw_8bit": "adamw-8bit",
-    "paged_adamw_8bit": "adamw-8bit",
+    "paged_adamw_8bit": "adamw-8bit-paged",
     "adamw_torch_8bit": "adamw-8bit",  # torchao's AdamW8bit (transformers OptimizerNames.ADAMW_TORCH_8BIT)
     "paged_adamw_32bit": "adamw",
     "paged_adamw": "adamw",
@@ -225,11 +227,26 @@ def _read_hf_batch_and_length(c: Collector, d: dict[str, Any]) -> None:
     c.use("packing", "padding_free", "packing_strategy")
 
 
+# the 32-bit paged AdamW of bitsandbytes, by the name each format gives it
+PAGED_32BIT = ("paged_adamw_32bit", "paged_adamw", "bitsandbytes.optim.PagedAdamW", "bitsandbytes.optim.PagedAdamW32bit")
+_PAGED_32BIT_WHY = QT_TRANSLATE_NOOP(
+    "engine", "{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs "
+              "short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound")
+
+
+def set_optimizer(c: Collector, name: str, planner: str, src: str) -> None:
+    """The optimizer `planner` read from the file's `name`: a paged 32-bit one assumed with its sentence."""
+    if name in PAGED_32BIT:
+        c.assume("optimizer", planner, message(_PAGED_32BIT_WHY, name=name), src)
+    else:
+        c.set("optimizer", planner, src)
+
+
 def _read_hf_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
     if "optim" in d:
         opt = HF_OPTIMIZERS.get(str(d["optim"]).lower())
         if opt:
-            c.set("optimizer", opt, "optim")
+            set_optimizer(c, str(d["optim"]).lower(), opt, "optim")
         else:
             c.skip(
                 "optim", message(QT_TRANSLATE_NOOP("engine", "optimizer '{optim}' is not modelled yet"), optim=d["optim"])

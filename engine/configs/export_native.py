@@ -8,6 +8,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
+from ..scenario.behaviour import cross_entropy_path
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
@@ -16,7 +17,8 @@ from .torchtitan_float8 import float8_lines
 _TT_OPT = {
     "adamw": "torch.optim.AdamW",
     "adamw-fused": "torch.optim.AdamW",
-    "adamw-8bit": "bitsandbytes.optim.PagedAdamW8bit",
+    "adamw-8bit": "bitsandbytes.optim.AdamW8bit",
+    "adamw-8bit-paged": "bitsandbytes.optim.PagedAdamW8bit",
     "sgd": "torch.optim.SGD",
 }
 
@@ -37,6 +39,10 @@ def _torchtune_builder(s: Scenario) -> str:
             )
             return f"torchtune.models.{family}.{builder}"
     raise ExportError(QT_TRANSLATE_NOOP("engine", "torchtune has no builder for the model '{name}'."), name=s.model)
+
+
+# the loss path -> torchtune's component (torchtune/modules/loss: chunked output projection + CE, or torch's CE)
+_TT_LOSS = {"chunked": "torchtune.modules.loss.CEWithChunkedOutputLoss", "standard": "torch.nn.CrossEntropyLoss"}
 
 
 def torchtune_config(s: Scenario) -> str:
@@ -70,6 +76,9 @@ def torchtune_config(s: Scenario) -> str:
             **({"fused": True} if s.optimizer == "adamw-fused" else {}),
         },
     }
+    loss = _TT_LOSS.get(cross_entropy_path(s))
+    if loss:  # the loss the plan runs (torchtune's configs name CEWithChunkedOutputLoss; the import reads it back)
+        data["loss"] = {"_component_": loss}
     if s.tp > 1:
         data["tensor_parallel_dim"] = s.tp
     if s.offload != "none":
@@ -97,9 +106,14 @@ def torchtitan_config(s: Scenario) -> str:
     replicate = 1 if sharded else s.world_size // other
     if sharded and s.dp_shard:  # HSDP: the ("dp_replicate", "dp_shard_cp") mesh, dp_shard x cp ranks a group
         shard, replicate = hsdp_degrees(s)
+    elif sharded:  # torchtitan's -1: every rank the other degrees leave (config/job_config.py), as its configs say
+        shard = -1
     converters, float8 = float8_lines(s)
     lines = [
         header(s, "torchtitan"),
+        # torchtitan's run_train.sh: torchrun --nproc_per_node=${NGPU} ... -m torchtitan.train --job.config_file
+        f"# Launch: torchrun --nnodes {s.nodes} --nproc_per_node {s.gpus_per_node} -m torchtitan.train "
+        "--job.config_file torchtitan.toml",
         "[model]",
         f'name = "{flavor[0]}"',
         f'flavor = "{flavor[1]}"',

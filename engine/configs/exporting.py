@@ -134,6 +134,7 @@ _HF_OPT = {
     "adamw": "adamw_torch",
     "adamw-fused": "adamw_torch_fused",
     "adamw-8bit": "adamw_bnb_8bit",
+    "adamw-8bit-paged": "paged_adamw_8bit",
     "sgd": "sgd",
     "adafactor": "adafactor",
 }

@@ -16,6 +16,7 @@ from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
+from .swift_megatron import is_swift_megatron_script, read_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
            "megatron", "verl", "trl", "openrlhf")
@@ -47,6 +48,8 @@ def detect(name: str, text: str) -> tuple[str, Any]:
     if suffix in (".sh", ".bash", ".slurm", ".sbatch", "") or text.lstrip().startswith("#!"):
         if verl.is_verl_script(text):
             return "verl", text
+        if is_swift_megatron_script(text):
+            return "ms-swift", text
         if megatron.is_megatron_script(text):
             return "megatron", text
         if swift.is_swift_script(text):
@@ -109,6 +112,9 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "openrlhf":
             openrlhf.read(c, data)
         elif fmt == "ms-swift":
+            if isinstance(data, str) and is_swift_megatron_script(data):
+                read_swift_megatron(c, data)
+                return c
             if isinstance(data, str):
                 args = swift.args_from_script(c, data)
                 c.flat = {k: v for k, v in args.items()}
@@ -117,11 +123,12 @@ def _read_one(name: str, text: str) -> Collector:
             swift.read(c, args)
         elif fmt == "torchtune":
             torchtune.read(c, data, text)  # the usage comment names the recipe
+        elif fmt == "torchtitan":
+            torchtitan.read(c, data, text)  # a launch comment gives the world
         else:
             {
                 "deepspeed": deepspeed.read,
                 "accelerate": accelerate.read,
-                "torchtitan": torchtitan.read,
                 "axolotl": axolotl.read,
                 "llama-factory": llamafactory.read,
                 "huggingface": hf.read,

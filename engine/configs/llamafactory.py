@@ -78,7 +78,9 @@ def _read_length_precision_checkpointing(c: Collector, d: dict[str, Any], ft: An
         c.assume("seq_len", 2048, message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default cutoff_len 2048")))
     pure = as_bool(d.get("pure_bf16"))
     bf16, fp16 = as_bool(d.get("bf16")), as_bool(d.get("fp16"))
-    if pure:
+    if as_bool(d.get("fp8")):
+        _read_fp8(c, d)
+    elif pure:
         c.set("precision", "bf16", "pure_bf16")
     elif bf16 or fp16:
         half = "bf16" if bf16 else "fp16"
@@ -103,6 +105,26 @@ def _read_length_precision_checkpointing(c: Collector, d: dict[str, Any], ft: An
                 )
             ),
         )
+
+
+# fp8_backend -> the recipe accelerate runs (ff6d4d1 src/llamafactory/train/fp8_utils.py create_fp8_kwargs): torchao
+# (and auto) Float8LinearConfig.from_recipe_name("rowwise"); te FP8RecipeKwargs(fp8_format="HYBRID",
+# amax_history_len=16), Transformer Engine's delayed scaling
+_FP8_BACKENDS = {"auto": "rowwise", "torchao": "rowwise", "te": "delayed"}
+
+
+def _read_fp8(c: Collector, d: dict[str, Any]) -> None:
+    """fp8: true (accelerate's mixed_precision fp8 over the bf16 weights) with its fp8_backend's recipe."""
+    backend = str(d.get("fp8_backend", "auto")).strip().lower()
+    if backend not in _FP8_BACKENDS:
+        c.skip("fp8_backend", message(QT_TRANSLATE_NOOP("engine", "FP8 backend '{backend}' is not modelled; the "
+                                                                  "estimate keeps bf16"), backend=backend))
+        c.set("precision", "amp-bf16", "bf16")
+        return
+    c.set("precision", "fp8", "fp8")
+    c.set("fp8_recipe", _FP8_BACKENDS[backend], "fp8_backend") if "fp8_backend" in d else c.assume(
+        "fp8_recipe", "rowwise", message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default fp8_backend auto: "
+                                                                     "torchao's rowwise float8 recipe")))
 
 
 def _read_kernels_and_extras(c: Collector, d: dict[str, Any]) -> None:

@@ -64,10 +64,16 @@ def _size_arg(a: dict[str, Any], flag: str) -> int | None:
 
 
 def read(c: Collector, text: str) -> None:
-    env, flags = scan(text, c.file)
+    _env, flags = scan(text, c.file)
     a: dict[str, Any] = {}
     for flag, value in flags:
         a[flag] = True if value is None else value
+    read_flags(c, a, text)
+
+
+def read_flags(c: Collector, a: dict[str, Any], text: str, model_from_shape: bool = True) -> None:
+    """Megatron-LM's arguments `a` (flag -> value, True for a switch); `text` for Megatron-Bridge's overrides; a
+    caller that names the model itself (ms-swift's --model) passes model_from_shape False."""
     # --enable-zero-bubble is the Zero Bubble fork's (f68d3879 megatron/arguments.py line 1131), not upstream's
     fork = "--enable-zero-bubble" in a or "--zero-bubble-v-schedule" in a  # the latter implies it (lines 192-203)
     c.set("framework", "megatron-zb" if fork else "megatron", "--enable-zero-bubble" if fork else "(script)")
@@ -94,7 +100,8 @@ def read(c: Collector, text: str) -> None:
     _read_megatron_fsdp(c, a)
     if a.get("--optimizer") == "sgd":
         c.set("optimizer", "sgd", "--optimizer")
-    _read_model(c, a)
+    if model_from_shape:
+        _read_model(c, a)
     c.flat = {k: v for k, v in a.items()}
 
 
@@ -107,6 +114,7 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
         ("--pipeline-model-parallel-size", "pp"),
         ("--context-parallel-size", "cp"),
         ("--expert-model-parallel-size", "ep"),
+        ("--expert-tensor-parallel-size", "etp"),
         ("--micro-batch-size", "micro_batch"),
         ("--seq-length", "seq_len"),
     ):
@@ -172,9 +180,11 @@ def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
     world = (_size_arg(a, "--nproc_per_node") or 1) * (_size_arg(a, "--nnodes") or 1)
     tp_pp = (_size_arg(a, "--tensor-model-parallel-size") or 1) * (_size_arg(a, "--pipeline-model-parallel-size") or 1)
     cp, ep = _size_arg(a, "--context-parallel-size") or 1, _size_arg(a, "--expert-model-parallel-size") or 1
-    model_par = tp_pp * cp
-    # experts are split over ep of the dp x cp ranks of each tp x pp position: the world is a multiple of this
-    needed = tp_pp * math.lcm(cp, ep)
+    model_par, tp = tp_pp * cp, _size_arg(a, "--tensor-model-parallel-size") or 1
+    # the experts' grid is etp x ep x expert-dp per pipeline stage (etp: tp's unless set; parallel_state.py
+    # RankGenerator of the experts), the dense one tp x cp x dp: the world is a multiple of both
+    etp = _size_arg(a, "--expert-tensor-parallel-size") or tp
+    needed = tp_pp // tp * math.lcm(tp * cp, etp * ep)
     if world % needed:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
         per_node = _size_arg(a, "--nproc_per_node") or 1
         nodes = -(-needed // per_node)

@@ -37,7 +37,8 @@ _DOTTED = {
     "model.ipo_enable": "ipo", "ds.attn_implementation": "attn_implementation",
     # openrlhf/cli/train_sft.py @3c3be62 lines 257-258, train_dpo.py lines 290-296: LoRA, 4-bit base, packing
     "ds.lora.rank": "lora_rank", "ds.lora.alpha": "lora_alpha", "ds.load_in_4bit": "load_in_4bit",
-    "ds.packing_samples": "packing_samples",
+    "ds.packing_samples": "packing_samples", "train.batch_size": "train_batch_size",
+    "ds.ring_attn_size": "ring_attn_size", "ds.tensor_parallel_size": "ds_tensor_parallel_size",
 }
 _OBJECTIVES = {"train_sft": "sft", "train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo",
                "train_ppo": "ppo"}
@@ -109,6 +110,24 @@ def _read_training(c: Collector, args: dict[str, Any]) -> None:
     for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):
         if args.get(flag) is not None:
             set_int(c, key, args[flag], flag)
+    _read_accumulation(c, args)
+
+
+def _read_accumulation(c: Collector, args: dict[str, Any]) -> None:
+    """--train.batch_size is the global batch: openrlhf/utils/deepspeed/deepspeed.py (3c3be62 lines 110-116)
+    accumulates train_batch_size x ring_attn_size x ds.tensor_parallel_size / micro_train_batch_size / world_size
+    micro-batches a step; the world is the actor's GPUs where the script says them (the deepspeed launcher's own
+    count is not in it)."""
+    gbs, mbs = as_int(args.get("train_batch_size")), as_int(args.get("micro_train_batch_size"))
+    if gbs is None or mbs is None or args.get("train.dynamic_batch_enable") or args.get("use_dynamic_batch"):
+        return  # dynamic batches pack a token budget, not micro_train_batch_size samples
+    world = (as_int(args.get("actor_num_gpus_per_node")) or 0) * (as_int(args.get("actor_num_nodes")) or 1)
+    model_par = (as_int(args.get("ring_attn_size")) or 1) * (as_int(args.get("ds_tensor_parallel_size")) or 1)
+    if world and world % model_par == 0 and gbs % (mbs * world // model_par) == 0:
+        c.set("grad_accum", gbs // (mbs * world // model_par), "train_batch_size")
+    else:
+        c.skip("train_batch_size", message(QT_TRANSLATE_NOOP(
+            "engine", "the data-parallel size is not in the file, so the accumulation steps are unknown")))
 
 
 def _read_adapter(c: Collector, args: dict[str, Any]) -> None:

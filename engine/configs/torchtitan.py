@@ -8,6 +8,7 @@ mixed_precision_reduce = "float32"), which is what "amp-bf16" is in the planner.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import PlannerError
@@ -25,8 +26,13 @@ def is_torchtitan(d: Any) -> bool:
     return isinstance(d, dict) and isinstance(d.get("model"), dict) and "flavor" in d["model"]
 
 
-def read(c: Collector, d: dict[str, Any]) -> None:
+def read(c: Collector, d: dict[str, Any], text: str = "") -> None:
+    """The TOML `d`; its text for a "# Launch: torchrun --nnodes N --nproc_per_node G ..." comment (the planner's
+    export writes one), which gives the world that data_parallel_shard_degree -1 shards over."""
     c.set("framework", "torchtitan", "(job)")
+    launch = next((ln.split(":", 1)[1] for ln in text.splitlines() if ln.lstrip().startswith("# Launch:")), "")
+    for flag, value in re.findall(r"--(nproc_per_node|nnodes)[= ](\d+)\b", launch) if "torchrun" in launch else ():
+        set_int(c, "gpus_per_node" if flag == "nproc_per_node" else "nodes", value, "(launch comment)")
     _read_model(c, d.get("model", {}))
     training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
     _read_training(c, training)
@@ -100,6 +106,8 @@ def _read_parallel_degrees(c: Collector, training: dict[str, Any], par: dict[str
         ("pipeline_parallel_degree", "pp"),
         ("context_parallel_degree", "cp"),
         ("expert_parallel_degree", "ep"),
+        # torchtitan's ETP: 1 (experts whole on each rank) or TP's degree (config/job_config.py), Megatron's etp
+        ("expert_tensor_parallel_degree", "etp"),
     ):
         if key in par:
             if set_int(c, target, par[key], f"parallelism.{key}"):
@@ -115,8 +123,11 @@ def _read_parallel_degrees(c: Collector, training: dict[str, Any], par: dict[str
         # mesh (torchtitan/models/llama3/infra/parallelize.py parallelize_llama), a group of dp_shard x cp ranks
         c.set("dp_shard", shard * (degrees.get("cp", 1) or 1), "parallelism.data_parallel_replicate_degree")
     other = (degrees.get("tp", 1) or 1) * (degrees.get("pp", 1) or 1) * (degrees.get("cp", 1) or 1)
+    launched = [v for k, v, src, _ in c.settings if k in ("gpus_per_node", "nodes") and src == "(launch comment)"]
     if shard is not None and shard > 0:
         c.set("gpus_per_node", shard * rep * other, "parallelism.data_parallel_shard_degree")
+    elif len(launched) == 2 and launched[0] * launched[1] % (max(1, rep) * other) == 0:
+        shard = launched[0] * launched[1] // (max(1, rep) * other)  # -1: the ranks the launch leaves
     else:
         c.assume(
             "gpus_per_node",

@@ -88,6 +88,9 @@ def read_float8(c: Collector, d: dict[str, Any]) -> None:
         _read_mx(c, d)
         return
     if not any(str(n) in _CONVERTERS for n in converters):
+        # the sections' keys do nothing without their converter (torchtitan's own configs keep [float8] with the
+        # converter commented out, deepseek_v3_16b.toml lines 24, 71-75): not settings the run uses
+        c.use(*(f"{name}.{key}" for name in (*_SECTIONS, MX_CONVERTER) for key in (_section(d, name) or {})))
         return
     c.set("precision", "fp8", "model.converters")
     name = next((n for n in _SECTIONS if _section(d, n) is not None), _SECTIONS[0])

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, set_flag, set_int
+from .common import as_bool, as_int, set_flag, set_int, set_optimizer
 from .models import TORCHTUNE_BUILDERS
 from .result import Collector
 
@@ -20,7 +20,7 @@ _OPTIMIZERS = {
     "torch.optim.AdamW": "adamw",
     "torch.optim.Adam": "adamw",
     "torch.optim.SGD": "sgd",
-    "bitsandbytes.optim.PagedAdamW8bit": "adamw-8bit",
+    "bitsandbytes.optim.PagedAdamW8bit": "adamw-8bit-paged",  # unified memory (engine/memory/model_states.py)
     "bitsandbytes.optim.AdamW8bit": "adamw-8bit",
     "bitsandbytes.optim.PagedAdamW": "adamw",
     "bitsandbytes.optim.PagedAdamW32bit": "adamw",
@@ -113,7 +113,7 @@ def _read_seq_len_optimizer_loss(c: Collector, d: dict[str, Any]) -> None:
             name = "adamw-fused"
             c.use("optimizer.fused")
         if name:
-            c.set("optimizer", name, "optimizer._component_")
+            set_optimizer(c, comp, name, "optimizer._component_")
         else:
             c.skip(
                 "optimizer._component_",

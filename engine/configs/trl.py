@@ -20,6 +20,7 @@ _NAMES = "|".join(sorted(OBJECTIVES, key=len, reverse=True))
 _LAUNCH = re.compile(rf"\btrl\s+({_NAMES})\b|\btrl[./]scripts[./]({_NAMES})\b|examples/scripts/({_NAMES})(?:_vlm)?\.py\b")
 _BOOLS = ("use_vllm", "vllm_enable_sleep_mode", "use_peft", "load_in_4bit", "load_in_8bit", "gradient_checkpointing",
           "bf16", "fp16", "use_liger_kernel", "precompute_ref_log_probs", "padding_free", "packing", "torch_compile")
+_TRAINER_COMMENT = re.compile(r"(?m)^\s*#\s*([A-Za-z]+)Trainer arguments\b")
 _INTS = ("per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "lora_r", "lora_alpha")
 
 
@@ -87,6 +88,11 @@ def read(c: Collector, d: dict[str, Any], text: str = "") -> None:
     if launch is not None:
         _read_processes(c, {f.lstrip("-"): v for f, v in scan(launch, c.file)[1]})
         _read(c, d, next(g for g in _LAUNCH.search(launch).groups() if g), "(launch comment)")  # type: ignore[union-attr]
+    elif (named := _TRAINER_COMMENT.search(text)) and named.group(1).lower() in OBJECTIVES:
+        # alignment-handbook's recipes head the trainer's keys with "# ORPOTrainer arguments" (925acdf
+        # recipes/zephyr-141b-A35b/orpo/config_full.yaml line 13, "# DPOTrainer arguments" in its DPO recipes): an
+        # ORPO file holds DPO-like keys (beta, max_prompt_length) but loads no reference model
+        _read(c, d, named.group(1).lower(), f"(# {named.group(1)}Trainer arguments)")
     else:
         _read(c, d, guess_trl_objective(d) or "", "")
 

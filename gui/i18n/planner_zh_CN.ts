@@ -5646,7 +5646,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="99"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="102"/>
         <source>float8 recipe {recipe} is not one of torchtitan&apos;s (tensorwise, rowwise, rowwise_with_gw_hp)</source>
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
     </message>
@@ -5661,7 +5661,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>torchtitan 的 MXFP8 不支持张量并行与 torch.compile 同时使用；请关闭其中之一。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="114"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="117"/>
         <source>MX recipe {recipe} is not MXFP8, the one the estimate models</source>
         <translation>MX 配方 {recipe} 不是 MXFP8（估算所建模的配方）</translation>
     </message>
@@ -5671,7 +5671,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="232"/>
+        <location filename="../../engine/configs/export_native.py" line="246"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -7096,7 +7096,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="63"/>
+        <location filename="../../engine/configs/importing.py" line="66"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -7105,17 +7105,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="133"/>
+        <location filename="../../engine/configs/importing.py" line="140"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="145"/>
+        <location filename="../../engine/configs/importing.py" line="152"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="148"/>
+        <location filename="../../engine/configs/importing.py" line="155"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -7145,67 +7145,67 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="246"/>
+        <location filename="../../engine/configs/importing.py" line="253"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272"/>
+        <location filename="../../engine/configs/importing.py" line="279"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="283"/>
+        <location filename="../../engine/configs/importing.py" line="290"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="301"/>
+        <location filename="../../engine/configs/importing.py" line="308"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="182"/>
+        <location filename="../../engine/configs/importing.py" line="189"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="89"/>
+        <location filename="../../engine/configs/importing.py" line="92"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="188"/>
+        <location filename="../../engine/configs/importing.py" line="195"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="200"/>
+        <location filename="../../engine/configs/importing.py" line="207"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="210"/>
+        <location filename="../../engine/configs/importing.py" line="217"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="350"/>
+        <location filename="../../engine/configs/importing.py" line="357"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="370"/>
+        <location filename="../../engine/configs/importing.py" line="377"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="380"/>
+        <location filename="../../engine/configs/importing.py" line="387"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402"/>
+        <location filename="../../engine/configs/importing.py" line="409"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -7307,37 +7307,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="144"/>
+        <location filename="../../engine/configs/exporting.py" line="145"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="199"/>
+        <location filename="../../engine/configs/exporting.py" line="200"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="280"/>
+        <location filename="../../engine/configs/exporting.py" line="281"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="28"/>
+        <location filename="../../engine/configs/export_native.py" line="30"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="39"/>
+        <location filename="../../engine/configs/export_native.py" line="41"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="88"/>
+        <location filename="../../engine/configs/export_native.py" line="97"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="227"/>
+        <location filename="../../engine/configs/export_native.py" line="241"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -7637,12 +7637,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="249"/>
+        <location filename="../../engine/configs/axolotl.py" line="194"/>
+        <source>dp_shard_size x dp_replicate_size x tensor x context parallel sizes: the GPUs axolotl&apos;s parallelism config is built for</source>
+        <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="266"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="188"/>
+        <location filename="../../engine/configs/axolotl.py" line="210"/>
         <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
@@ -7651,53 +7656,58 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="66"/>
+        <location filename="../../engine/configs/common.py" line="68"/>
         <location filename="../../engine/configs/torchtune.py" line="230"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="79"/>
+        <location filename="../../engine/configs/common.py" line="81"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="116"/>
+        <location filename="../../engine/configs/common.py" line="118"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="139"/>
+        <location filename="../../engine/configs/common.py" line="141"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="147"/>
+        <location filename="../../engine/configs/common.py" line="149"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="179"/>
+        <location filename="../../engine/configs/common.py" line="181"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="156"/>
+        <location filename="../../engine/configs/common.py" line="158"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="235"/>
+        <location filename="../../engine/configs/common.py" line="232"/>
+        <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
+        <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="252"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="298"/>
+        <location filename="../../engine/configs/common.py" line="315"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="341"/>
+        <location filename="../../engine/configs/common.py" line="358"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -7748,7 +7758,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="74"/>
-        <location filename="../../engine/configs/llamafactory.py" line="123"/>
+        <location filename="../../engine/configs/llamafactory.py" line="145"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
@@ -7808,22 +7818,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="92"/>
+        <location filename="../../engine/configs/llamafactory.py" line="94"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="101"/>
+        <location filename="../../engine/configs/llamafactory.py" line="103"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="151"/>
+        <location filename="../../engine/configs/llamafactory.py" line="120"/>
+        <source>FP8 backend &apos;{backend}&apos; is not modelled; the estimate keeps bf16</source>
+        <translation>FP8 后端 &apos;{backend}&apos; 尚未建模；估算保持 bf16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="126"/>
+        <source>LLaMA-Factory&apos;s default fp8_backend auto: torchao&apos;s rowwise float8 recipe</source>
+        <translation>LLaMA-Factory 默认 fp8_backend auto：torchao 的 rowwise float8 方案</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="173"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="134"/>
+        <location filename="../../engine/configs/megatron.py" line="142"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -7832,47 +7852,47 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="87"/>
+        <location filename="../../engine/configs/megatron.py" line="93"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="142"/>
+        <location filename="../../engine/configs/megatron.py" line="150"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="165"/>
+        <location filename="../../engine/configs/megatron.py" line="173"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="189"/>
+        <location filename="../../engine/configs/megatron.py" line="199"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="211"/>
+        <location filename="../../engine/configs/megatron.py" line="221"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="228"/>
+        <location filename="../../engine/configs/megatron.py" line="238"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="249"/>
+        <location filename="../../engine/configs/megatron.py" line="259"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="266"/>
+        <location filename="../../engine/configs/megatron.py" line="276"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="313"/>
+        <location filename="../../engine/configs/megatron.py" line="323"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -7885,17 +7905,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="329"/>
+        <location filename="../../engine/configs/megatron.py" line="339"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="340"/>
+        <location filename="../../engine/configs/megatron.py" line="350"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="371"/>
+        <location filename="../../engine/configs/megatron.py" line="381"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7911,6 +7931,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="139"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -7925,37 +7946,38 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="59"/>
+        <location filename="../../engine/configs/torchtitan.py" line="65"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="84"/>
+        <location filename="../../engine/configs/torchtitan.py" line="90"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="125"/>
+        <location filename="../../engine/configs/torchtitan.py" line="136"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="141"/>
+        <location filename="../../engine/configs/openrlhf.py" line="129"/>
+        <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="161"/>
+        <location filename="../../engine/configs/torchtitan.py" line="172"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="170"/>
+        <location filename="../../engine/configs/torchtitan.py" line="181"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="179"/>
+        <location filename="../../engine/configs/torchtitan.py" line="190"/>
         <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
         <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
     </message>
@@ -7964,22 +7986,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="198"/>
+        <location filename="../../engine/configs/torchtitan.py" line="209"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="212"/>
+        <location filename="../../engine/configs/torchtitan.py" line="223"/>
         <source>checkpointing every N-th layer needs the model&apos;s layer count</source>
         <translation>每第 N 层检查点需要知道模型的层数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="233"/>
+        <location filename="../../engine/configs/torchtitan.py" line="244"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="44"/>
+        <location filename="../../engine/configs/torchtitan.py" line="50"/>
         <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
@@ -9339,12 +9361,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="74"/>
+        <location filename="../../engine/configs/openrlhf.py" line="75"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="80"/>
+        <location filename="../../engine/configs/openrlhf.py" line="81"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
@@ -9374,12 +9396,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="101"/>
+        <location filename="../../engine/configs/trl.py" line="107"/>
         <source>TRL&apos;s GRPOConfig/DPOConfig default gradient_checkpointing true</source>
         <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="108"/>
+        <location filename="../../engine/configs/trl.py" line="114"/>
         <source>the file holds {objective} settings (TRL configs do not name their trainer)</source>
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
@@ -10616,6 +10638,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/verl_megatron.py" line="41"/>
         <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
         <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift_megatron.py" line="45"/>
+        <source>ms-swift&apos;s Megatron default {name} {value} (swift/megatron/arguments/megatron_args.py)</source>
+        <translation>ms-swift Megatron 路径的默认值 {name} {value}（swift/megatron/arguments/megatron_args.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift_megatron.py" line="47"/>
+        <source>ms-swift takes bf16 from the model&apos;s torch_dtype (bfloat16), with fp32 main weights and gradients as Megatron&apos;s --bf16</source>
+        <translation>ms-swift 按模型的 torch_dtype（bfloat16）启用 bf16，并像 Megatron 的 --bf16 一样保留 fp32 主权重和梯度</translation>
     </message>
 </context>
 <context>
