@@ -42,6 +42,7 @@ class FrameworkDefaults:
     # only) | "unsloth" (its own LoRA kernels over the 4-bit weight)
     sources: tuple[tuple[str, str], ...]  # (what, where it is set)
     outputs_fp32: bool = False  # the model's outputs (the logits) are cast to fp32 before the loss (Fabric)
+    unchunked_logits_fp32: bool = False  # ... only when the loss is not chunked (torchtune's TransformerDecoder)
     logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
     unties_embeddings: bool = False  # the model always has its own lm_head weight (a copy of a tied embedding)
     quantizes_head: bool = False  # QLoRA quantises the lm_head too (every nn.Linear), weights quantised from fp16
@@ -227,6 +228,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "finetune, 2024-08-08), #1517 (LoRA) and #1536 (DPO, 2024-09-10); before them FullyShardedDataParallel "
           "(FSDP1: scenario key fsdp_version 1)")),
         loss_outside_model=True, lora_adapters_in_model_dtype=True, parallelism=par.TORCHTUNE, runs=rn.TORCHTUNE,
+        unchunked_logits_fp32=True,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -331,8 +333,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "pytorch": _PYTORCH,
     "olmo-core": replace(
-        _PYTORCH, id="olmo-core", label="OLMo-core", fsdp_embedding_unit=True, parallelism=par.OLMO_CORE,
-        runs=rn.OLMO_CORE,
+        _PYTORCH, id="olmo-core", label="OLMo-core", fsdp_embedding_unit=True, parallelism=par.OLMO_CORE, runs=rn.OLMO_CORE,
         sources=(("training", "allenai/OLMo-core: a PyTorch training loop of its own (FSDP2 fully_shard)"),
                  ("loss", "src/olmo_core/nn/functional/cross_entropy_loss.py at 7e58d12 cross_entropy_loss: "
                   "logits.float() then F.cross_entropy over the whole batch"),
@@ -392,8 +393,7 @@ TABLE: dict[str, FrameworkDefaults] = {
                  ("loss", "internlm/model/loss.py FlashGPTLMLoss (parallel_output=True, the model's default): "
                   "flash_attn.losses.cross_entropy.CrossEntropyLoss(inplace_backward=True) over the bf16 logits "
                   "(NaiveAMPModel casts only fp16 outputs to fp32)"),
-                 ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
-                  "defaults)"))),
+                 ("pipeline", "not read: the published rows run without pipeline parallelism (the table's defaults)"))),
     "aleph-alpha-scaling": replace(_DS, id="aleph-alpha-scaling", label="Aleph Alpha Scaling", profile="aleph-alpha-scaling",
         parallelism=par.ALEPH_ALPHA_SCALING, runs=rn.ALEPH_ALPHA_SCALING, sp_gathers_per_block=True,
         sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory: ZeRO-1's; SP: nn/norm/rms_norm.py gathers)"),)),

@@ -135,7 +135,9 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         # every framework's current release compiles the loss with the model (torchtitan since pull request #1033:
         # the sources of engine/frameworks/defaults.py); compile_loss false states an older torchtitan
         compile_loss=_compile_loss(compile_loss),
-        outputs_fp32=d.outputs_fp32,
+        # torchtune's TransformerDecoder.unembed casts a non-chunked output to fp32 (`self.output(h).float()`;
+        # chunked_output leaves each chunk in the compute dtype): torchtune/modules/transformer.py at 1814feb17a
+        outputs_fp32=d.outputs_fp32 or (d.unchunked_logits_fp32 and ce != "chunked"),
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
         te_layers=d.te_layers,
