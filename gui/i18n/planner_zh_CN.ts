@@ -7931,7 +7931,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="139"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="140"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
