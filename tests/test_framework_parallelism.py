@@ -27,7 +27,8 @@ ISSUE = {"schema_version": 1, "model": "llama-3-70b", "gpu": "a100-80gb", "gpus_
          "zero_stage": 3}
 # the issue's first plan, typed into the window
 TYPED = {**ISSUE, "tp": 2, "pp": 8, "pp_schedule": "interleaved-1f1b", "vpp": 10, "cp": 2, "grad_accum": 512}
-COMMIT = re.compile(r"\b[0-9a-f]{7,40}\b")
+# a repository's commit, or the paper of a stack whose code is not public (Meta's Llama 3: arXiv:2407.21783)
+COMMIT = re.compile(r"\b[0-9a-f]{7,40}\b|arXiv:\d{4}\.\d{4,5}")
 
 
 def _source(framework: str, fact: str) -> str:
@@ -46,7 +47,8 @@ def test_the_schedules_are_the_scenario_formats():
 
 
 def test_every_restricted_fact_names_its_source_at_a_commit():
-    """A capability is refused only with a source: its entry names the repository's commit it was read at."""
+    """A capability is refused only with a source: its entry names the repository's commit it was read at (or the
+    paper, COMMIT)."""
     for fid, row in TABLE.items():
         caps = row.parallelism
         restricted = {"pipeline schedules": caps.pp_schedules != ALL_SCHEDULES, "ZeRO": caps.max_zero < FSDP,
@@ -101,19 +103,26 @@ def test_megatron_and_torchtitan_keep_their_pipeline_tensor_and_context_plans(fr
     assert any(s.pp > 1 for s in plans) if framework == "megatron" else any(
         lay["pp"] > 1 and lay["fsdp"] for lay in result.ranked)
     assert any(lay["cp"] > 1 for lay in result.ranked) and any(lay["tp"] > 1 for lay in result.ranked)
-    if framework == "megatron":  # Megatron-FSDP (ZeRO-3) with an interleaved pipeline and ring CP
-        assert any(s.pp > 1 and s.pp_schedule == "interleaved-1f1b" and s.effective_zero == 3 for s in plans)
+    if framework == "megatron":  # an interleaved pipeline with the distributed optimizer (ZeRO-1), and ring CP
+        assert any(s.pp > 1 and s.pp_schedule == "interleaved-1f1b" and s.effective_zero == 1 for s in plans)
         assert any(s.cp > 1 for s in plans)
+        # Megatron-FSDP (ZeRO-2/3) is neither documented nor tested with a pipeline (parallelism.py MEGATRON "ZeRO
+        # with PP"): neither kept nor visited
+        assert not any(lay["pp"] > 1 and (lay["zero_stage"] >= 2 or lay["fsdp"]) for lay in result.ranked)
     else:
         assert any(s.tp > 1 for s in plans)
 
 
 def test_make_it_fit_offers_no_pipeline_to_deepspeed_zero3():
-    """70B on one node with ZeRO-3 does not fit; Megatron is offered a pipeline step with it, DeepSpeed is not."""
+    """70B on one node with ZeRO-3 does not fit; Meta's Llama 3 stack (FSDP with PP 16, arXiv:2407.21783 Table 4) is
+    offered a pipeline step with it, DeepSpeed and Megatron-LM (parallelism.py "ZeRO with PP") are not."""
     one_node = {**ISSUE, "nodes": 1}
-    ds, mg = scenario_from_dict(one_node), scenario_from_dict({**one_node, "framework": "megatron"})
-    assert any(sug.changes.get("pp", 1) > 1 for sug in suggestions(mg))
+    ds, meta = scenario_from_dict(one_node), scenario_from_dict({**one_node, "framework": "meta-llama3"})
+    assert any(sug.changes.get("pp", 1) > 1 for sug in suggestions(meta))
     assert not any(sug.changes.get("pp", 1) > 1 for sug in suggestions(ds))
+    megatron = scenario_from_dict({**one_node, "framework": "megatron"})
+    assert not any(sug.changes.get("pp", 1) > 1 and sug.changes.get("zero_stage", 3) >= 2
+                   for sug in suggestions(megatron))
     plans = plan_search(ds).plans
     assert plans and all(framework_runs(p.scenario) for p in plans)
 
@@ -127,7 +136,13 @@ def test_a_typed_unsupported_scenario_is_estimated_with_the_reasons():
     assert "DeepSpeed has no ring context parallelism: cp 2 cannot run in it." in text
     assert est.total_bytes > 0  # estimated as typed, not refused
     megatron = estimate(scenario_from_dict({**TYPED, "framework": "megatron"}))
-    assert not [w for w in megatron.warnings if "cannot run" in str(w) or " has no " in str(w)]
+    # Megatron-FSDP with a pipeline: parallelism.py MEGATRON "ZeRO with PP" (its docs, tests and recipes run pp 1)
+    assert [str(w) for w in megatron.warnings if "cannot run" in str(w) or " has no " in str(w)] == [
+        "Megatron-LM / NeMo cannot run ZeRO-3 together with pipeline parallelism (pp 8): with a pipeline it shards at most "
+        "as ZeRO-1."]
+    # Meta's Llama 3 stack ran ZeRO-2 with PP 16 (arXiv:2407.21783 Table 4): its own row runs it
+    meta = estimate(scenario_from_dict({**TYPED, "framework": "meta-llama3", "zero_stage": 2}))
+    assert not [w for w in meta.warnings if "cannot run" in str(w) or " has no " in str(w)]
 
 
 def test_frameworks_without_a_pipeline_say_so():

@@ -44,8 +44,8 @@ def test_olmo_core_casts_fp8_as_torchao_does():
     weights and output gradients (src/olmo_core/float8/__init__.py: scaling_type_* = Float8ScalingType.dynamic), so
     its fp8 casts are torchtitan's (the torchao-tensorwise figures of presets/efficiency.json fp8_cast_bytes), not
     Transformer Engine's delayed-scaling ones that plain PyTorch's profile takes."""
-    def memory(framework, recipe="auto", gather="auto"):
-        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe,
+    def memory(framework, recipe="auto", gather="auto"):  # one AdamW for both (torchtitan's own is fused: runs.py)
+        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe, optimizer="adamw",
                             fp8_all_gather=gather)).breakdown_seconds
     assert memory("olmo-core") == memory("olmo-core", "tensorwise")
     # the same stack as torchtitan's (FSDP2, fp32 reduce, torchao Float8Linear): term for term the same step, but

@@ -84,10 +84,15 @@ def test_megatron_lm_of_2021_and_2022_has_no_offload(framework):
     assert caps.offloads == ("none",) and not caps.has_offload("optimizer", 1)
 
 
-def test_megatron_fsdp_with_a_1f1b_pipeline_stays_allowed():
-    """Megatron-FSDP v1 has no pipeline check at d98e8a64ddf3 (only v2, mcore_fsdp_adapter.py lines 627-639, and
-    --use-torch-fsdp2, arguments.py line 1035, refuse pp > 1): ZeRO-3 with pp 2 is not flagged."""
-    assert not cannot_run(_s(framework="megatron", zero_stage=3, pp=2))
+def test_megatron_fsdp_with_a_pipeline_is_flagged_but_not_meta_llama3():
+    """Megatron-FSDP is neither documented nor tested with pp > 1 (parallelism.py MEGATRON "ZeRO with PP": its docs
+    name TP and EP, its functional tests and Megatron-Bridge's FSDP recipes run pp 1, v2 and --use-torch-fsdp2
+    refuse it): ZeRO-2 and 3 with pp 2 are flagged, ZeRO-1 (the distributed optimizer) is not. Meta's Llama 3 stack
+    ran ZeRO-2 with PP 16 (arXiv:2407.21783 Table 4)."""
+    for stage in (2, 3):
+        assert cannot_run(_s(framework="megatron", zero_stage=stage, pp=2)) == ("zero_with_pp",)
+        assert not cannot_run(_s(framework="meta-llama3", zero_stage=stage, pp=2))
+    assert not cannot_run(_s(framework="megatron", zero_stage=1, pp=2))
 
 
 @pytest.mark.parametrize("framework", ["huggingface", "deepspeed"])

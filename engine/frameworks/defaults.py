@@ -16,11 +16,13 @@ from .fms_fsdp import fms_fsdp_row
 from .megatron_2021 import megatron_2021_row
 from .megatron_2022 import megatron_2022_row
 from .megatron_zb import megatron_zb_row
+from .meta_llama3 import meta_llama3_row
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
-              "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+              "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
+              "meta-llama3")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -172,8 +174,7 @@ _HF = FrameworkDefaults(
     offers_liger_kernel=True, fsdp_version=1, parallelism=par.HUGGINGFACE, runs=rn.HUGGINGFACE, checkpoint_save="fsdp1-full",
 )
 _DS = FrameworkDefaults(
-    "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
-    "bitsandbytes",
+    "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False, "bitsandbytes",
     (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
      ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
       "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
@@ -182,12 +183,10 @@ _DS = FrameworkDefaults(
       "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
       "backward sets it to None and keeps only detached losses (fwd_outputs)")),
     zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True, bf16_optimizer_without_zero=True,
-    parallelism=par.DEEPSPEED, runs=rn.DEEPSPEED,
-)
+    parallelism=par.DEEPSPEED, runs=rn.DEEPSPEED)
 
 _PYTORCH = FrameworkDefaults(
-    "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
-    "bitsandbytes",
+    "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False, "bitsandbytes",
     (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),
      ("pipeline", "torch.distributed.pipelining (also NeMo AutoModel's, NVIDIA-NeMo/Automodel 36044ad3d "
       "recipes/llm/train_ft.py: schedule.step(input_ids, target=targets, losses=losses) with torch's default "
@@ -414,6 +413,7 @@ TABLE: dict[str, FrameworkDefaults] = {
 # Megatron-LM as SC21 ran it, of 2022 to mid-2023, the Zero Bubble fork (megatron_2021.py, _2022.py, megatron_zb.py)
 TABLE["megatron-2021"], TABLE["megatron-2022"] = megatron_2021_row(TABLE["megatron"]), megatron_2022_row(TABLE["megatron"])
 TABLE["megatron-zb"], TABLE["fms-fsdp"] = megatron_zb_row(TABLE["megatron"]), fms_fsdp_row(TABLE["pytorch"])  # fms_fsdp.py
+TABLE["meta-llama3"] = meta_llama3_row(TABLE["megatron"])  # Meta's Llama 3 stack: meta_llama3.py
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

@@ -230,7 +230,7 @@ _MEGATRON_SCHEDULES = ("pipeline schedules", "megatron/core/pipeline_parallel/sc
 # optimizer_offload_stage 1: Megatron offloads the optimizer from its distributed optimizer; optimizer_offload_fraction
 # 1.0: --optimizer-offload-fraction's default (sources below)
 MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("none", "optimizer"), even_pipeline_split=True,
-                       offload_names=(
+                       max_zero_with_pp=1, offload_names=(
     ("optimizer", "--optimizer-cpu-offload, HybridDeviceOptimizer"),), optimizer_offload_stage=1,
     optimizer_offload_fraction=1.0, methods=(
     ("lora", Parallelism(sources=(("parallelism", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b src/megatron/bridge/"
@@ -257,12 +257,19 @@ MEGATRON = Parallelism(pp_schedules=("1f1b", "interleaved-1f1b"), offloads=("non
      "--use-torch-fsdp2 asserts pipeline_model_parallel_size == 1, line 1034, and Megatron-FSDP v2, "
      "mcore_fsdp_adapter.py line 627, refuses tp, pp and cp > 1); docs/user-guide/features/megatron_fsdp.md: "
      "'compatible with ... Tensor Parallelism (TP) and Expert Parallelism (EP)'"),
-    ("ZeRO-2/3 with PP", "kept allowed: Megatron-FSDP v1 (--use-megatron-fsdp, megatron/core/distributed/fsdp/src/"
-     "megatron_fsdp) has no pipeline check at d98e8a64ddf3 and core/pipeline_parallel/combined_1f1b.py lines 68-74, "
-     "205-213 wraps it in the 1F1B schedule (refusing only interleaved chunks in that EP-overlap path); only "
-     "Megatron-FSDP v2 (mcore_fsdp_adapter.py lines 627-639) and --use-torch-fsdp2 (arguments.py line 1035) refuse "
-     "pp > 1. Not tested there: every Megatron-FSDP functional test (tests/functional_tests/test_cases/*fsdp*) "
-     "runs pipeline size 1, and megatron_fsdp.md line 502 names only TP and EP as compatible"),
+    ("ZeRO with PP", "ZeRO-1 (the distributed optimizer) at most with pp > 1: Megatron-FSDP is neither "
+     "documented nor tested with a pipeline, though v1 does not assert it. At d98e8a64ddf3 docs/user-guide/features/"
+     "megatron_fsdp.md "
+     "line 502 names TP and EP as compatible, every Megatron-FSDP functional test "
+     "(tests/functional_tests/test_cases/*fsdp*) runs pipeline size 1, Megatron-FSDP v2 "
+     "(core/distributed/fsdp/mcore_fsdp_adapter.py lines 627-639) and --use-torch-fsdp2 (training/arguments.py "
+     "line 1035) refuse pp > 1; v1 (--use-megatron-fsdp) has no such check (arguments.py lines 1118-1190). "
+     "NVIDIA/Megatron-LM issue #1455 ('Is there any plan to make custom_fsdp compatible with PP?', open) and "
+     "#1643 ('router-dype + FSDP with Pipeline-parallelism leads to assertion error'); pull request #6081's "
+     "examples/multimodal_dev/scripts/run_qwen35_vl.sh: 'FSDP and PP are mutually exclusive in Megatron's "
+     "standard path'; every Megatron-FSDP recipe of NVIDIA-NeMo/Megatron-Bridge at 067f987df03b "
+     "(src/megatron/bridge/perf_recipes) sets pipeline_model_parallel_size 1. Meta's Llama 3 runs (ZeRO-2 with "
+     "PP 16) ran Meta's own stack: framework meta-llama3, engine/frameworks/meta_llama3.py"),
     ("offload", "Megatron-LM d98e8a64ddf3 megatron/training/arguments.py line 1884 --optimizer-cpu-offload (with "
      "--use-precision-aware-optimizer: HybridDeviceOptimizer, optimizer_offload_fraction) is its only training "
      "offload; no weight offload (--rl-offload-inference-model-weights-when-idle is RL inference's), activations "

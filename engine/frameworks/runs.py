@@ -31,6 +31,9 @@ class Runs:
     recompute_methods: tuple[str, ...] = ("block", "uniform")
     # the fp8 scaling recipes it has (scenario key fp8_recipe, with precision fp8); () : not read, every one allowed
     fp8_recipes: tuple[str, ...] = ()
+    # the AdamW it builds when its config names none (the scenario's optimizer where the file leaves it out): "adamw",
+    # PyTorch's default foreach AdamW or the framework's own Adam (FrameworkDefaults.adam_fused), where not read
+    optimizer: str = "adamw"
 
     def runs_fp8_recipe(self, precision: str, fp8_recipe: str) -> bool:
         """Whether it runs the fp8 recipe (its own default, "auto", always; any recipe where it trains no fp8)."""
@@ -104,7 +107,11 @@ TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), sources=(
      "(_apply_layer_sac, `_count % ac_freq == 0`): block with floor(layers / N) layers; no groups"),
     ("methods", "torchtitan at b5bcd76c66d0: torchtitan/components/lora.py LoRA over the bf16 base; no 4-bit base "
      "(no NF4 or bitsandbytes under torchtitan/): no QLoRA"),
-))
+    ("optimizer", "torchtitan at b5bcd76c66d0 torchtitan/components/optimizer/optimizer.py lines 109-111: "
+     "implementation 'for-loop' | 'foreach' | 'fused' | 'fused_opt_states_bf16', default 'fused' (adamw-fused; "
+     "engine/configs/torchtitan.py reads it so); its 2024 releases had --optimizer.fused, default False (foreach: "
+     "torchtitan/config_manager.py at 3faaa1a0 lines 185-189 and 9dec370 lines 194-197), which their rows state"),
+), optimizer="adamw-fused")
 LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
     ("checkpointing", "Lightning-AI/litgpt at 26857050fe3f finetune/full.py line 110 (and adapter.py, lora_legacy.py) "
      "FSDPStrategy(activation_checkpointing_policy={Block}), finetune/lora.py parallelize_fn (line 522) "

@@ -51,6 +51,7 @@ from .keys import (
     key,
     keys_affecting_only,
 )
+from .left_out_keys import left_out_values
 from .memory_keys import MemoryCalibration, MemoryKeys, parse_memory_calibration
 from .packing import PACKINGS
 from .posttraining_keys import PostTrainingKeys
@@ -112,7 +113,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     method: str = key("full", "what is trained: every weight, all but some frozen layers, LoRA adapters, or LoRA "
                       "adapters over a quantised base", Choice(METHODS))
     precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
-    optimizer: str = key("adamw", "adamw = PyTorch's default foreach AdamW", Choice(OPTIMIZERS))
+    optimizer: str = key("adamw", "adamw = PyTorch's foreach AdamW; left out: the framework's own", Choice(OPTIMIZERS))
     pytorch_version: str = key("2.1+", "PyTorch release line: 2.0's foreach AdamW keeps two state-sized temporaries "
                                "in its step, 2.1 on one (PR #104898)", Choice(("2.1+", "2.0")), applies_to="optimizer adamw")
     micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
@@ -393,8 +394,7 @@ def scenario_from_dict(data: Any) -> Scenario:
     kw = {spec.name: spec.check.parse(spec.name, data[spec.name]) for spec in KEYS if spec.name in data}
     scenario = Scenario(**kw)
     spec = resolve_model(scenario)
-    if "lora_targets" not in data:  # peft's default for this architecture (q_proj+v_proj, or phi-3's fused qkv_proj)
-        scenario = scenario.with_unchecked(lora_targets=default_lora_targets(spec))
+    scenario = scenario.with_unchecked(**left_out_values(scenario.framework, spec, data))  # the model's, framework's own
     check_consistency(scenario, spec)
     check_serving(scenario)
     return scenario

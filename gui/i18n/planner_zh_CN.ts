@@ -1698,6 +1698,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="57"/>
+        <source>Meta&apos;s Llama 3 stack (arXiv:2407.21783)</source>
+        <translation>Meta 的 Llama 3 训练栈（arXiv:2407.21783）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="58"/>
         <location filename="../framework_options.py" line="198"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
