@@ -1703,238 +1703,238 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>Meta 的 Llama 3 训练栈（arXiv:2407.21783）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
-        <location filename="../framework_options.py" line="198"/>
+        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="199"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="87"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="130"/>
+        <location filename="../framework_options.py" line="131"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="132"/>
+        <location filename="../framework_options.py" line="133"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="133"/>
+        <location filename="../framework_options.py" line="134"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="102"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="109"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="110"/>
+        <location filename="../framework_options.py" line="111"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="114"/>
+        <location filename="../framework_options.py" line="115"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="116"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="122"/>
+        <location filename="../framework_options.py" line="123"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="124"/>
+        <location filename="../framework_options.py" line="125"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -6300,17 +6300,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="377"/>
+        <location filename="../../engine/scenario/format.py" line="378"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="388"/>
+        <location filename="../../engine/scenario/format.py" line="389"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="392"/>
+        <location filename="../../engine/scenario/format.py" line="393"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -6321,12 +6321,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="175"/>
+        <location filename="../../engine/scenario/format.py" line="176"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="151"/>
+        <location filename="../../engine/scenario/format.py" line="152"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -6346,7 +6346,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="182"/>
+        <location filename="../../engine/scenario/format.py" line="183"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -6366,13 +6366,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="139"/>
+        <location filename="../../engine/scenario/format.py" line="140"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="55"/>
-        <location filename="../../engine/scenario/format.py" line="236"/>
+        <location filename="../../engine/scenario/format.py" line="237"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="140"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="147"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
@@ -6384,7 +6384,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="239"/>
+        <location filename="../../engine/scenario/format.py" line="240"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -8414,12 +8414,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="382"/>
+        <location filename="../../engine/scenario/format.py" line="383"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="384"/>
+        <location filename="../../engine/scenario/format.py" line="385"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
