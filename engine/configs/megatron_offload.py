@@ -30,6 +30,7 @@ BRIDGE_OVERRIDES = {
     "optimizer.optimizer_cpu_offload": OFFLOAD_FLAG,
     "optimizer.optimizer_offload_fraction": FRACTION_FLAG,
     "optimizer.overlap_cpu_optimizer_d2h_h2d": OVERLAP_FLAG,
+    "optimizer.use_precision_aware_optimizer": PRECISION_AWARE_FLAG,
 }
 # the fraction when the switch is on and no fraction is given: arguments.py's default, OptimizerConfig's default
 CLI_DEFAULT_FRACTION = 1.0
@@ -80,7 +81,13 @@ def read_optimizer_offload(c: Collector, a: dict[str, Any], bridge: bool = False
         c.skip(src, message(QT_TRANSLATE_NOOP("engine", "expected true or false, found {value}"),
                             value=shown_value(a[OFFLOAD_FLAG], SHOWN_CHARS)))
         return
-    c.use(PRECISION_AWARE_FLAG)  # required with the offload (validate_args); it changes nothing else here
+    # validate_args requires it with the offload; it moves the offloaded share's fp32 master weights to the CPU
+    # (engine/memory/hybrid_offload.py); Megatron-Bridge's recipes leave OptimizerConfig's False
+    aware_src = "optimizer.use_precision_aware_optimizer" if bridge else PRECISION_AWARE_FLAG
+    if a.get(PRECISION_AWARE_FLAG) is True:
+        c.set("precision_aware_optimizer", True, aware_src)
+    else:
+        c.use(PRECISION_AWARE_FLAG)
     raw = a.get(FRACTION_FLAG, BRIDGE_DEFAULT_FRACTION if bridge else CLI_DEFAULT_FRACTION)
     fraction = _fraction(raw)
     if fraction is None:

@@ -11,7 +11,7 @@ from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
 from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
-from .hybrid_offload import hybrid_offload_fraction
+from .hybrid_offload import hybrid_master_gpu_share, hybrid_offload_fraction
 from .states import (
     Dtypes,
     StageParams,
@@ -279,16 +279,23 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
     off_opt = s.offload != "none" and not hybrid
     comps = []
     if dt.master and not off_opt:
-        master = (opt_trainable + (opt_lora if adapter_master else 0.0)) * dt.master
+        # Megatron's precision-aware hybrid optimizer keeps the offloaded share's fp32 copy on the CPU
+        gpu_share = hybrid_master_gpu_share(s)
+        master = (opt_trainable + (opt_lora if adapter_master else 0.0)) * dt.master * gpu_share
+        formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4")
+        if gpu_share < 1.0:
+            formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4 x (1 - optimizer_offload_fraction): "
+                                        "the precision-aware optimizer's rest on the CPU")
         comps.append(
             _c(
                 "master_weights",
                 QT_TRANSLATE_NOOP("engine", "fp32 master weights"),
                 "model states",
                 Moments.whole_step(master),
-                QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
+                formula,
                 params=p.trainable + (p.lora if adapter_master else 0.0),
                 zero1_shards=dp_shards if opt_zero else 1,
+                **({"optimizer_offload_fraction": hybrid} if gpu_share < 1.0 else {}),
             )
         )
     if s.optimizer == "adafactor":

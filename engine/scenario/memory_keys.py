@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import MEGATRON, Check, Choice, Number, Parsed, WholeNumber, key
+from .keys import MEGATRON, MEMORY_ONLY, Check, Choice, Flag, Number, Parsed, WholeNumber, key
 from .pipeline_layout import parse_pipeline_layout
 
 RECOMPUTE_METHODS = ("block", "uniform")  # Megatron --recompute-method (engine/scenario/recompute_layers.py)
@@ -103,10 +103,23 @@ class MemoryKeys:
         'offload "optimizer" under the megatron framework: the share of each rank\'s optimizer shard, by elements, '
         "whose Adam moments live in CPU memory and are stepped there by torch's fused CPU AdamW (the fp32 "
         "gradients copied to the host, the fp32 parameters back); the fp32 master weights and main gradients stay "
-        "on the GPU. 0: the offload key alone (the whole optimizer, its master weights and the gradients on the CPU, "
+        "on the GPU (with precision_aware_optimizer the offloaded share's master weights are on the CPU too). 0: the "
+        "offload key alone (the whole optimizer, its master weights and the gradients on the CPU, "
         "as DeepSpeed's ZeRO-Offload); ignored by the other frameworks",
         Number(0, 1, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 1, not {p!r}."), low_inclusive=True,
                to_float=True), applies_to="offload optimizer")
+    # NVIDIA/Megatron-LM@23265d2d: megatron/core/optimizer/optimizer_config.py lines 398-404 (precision-aware with
+    # optimizer_cpu_offload takes the path without the distributed optimizer's fp32 copies), distrib_optimizer.py
+    # lines 394-424 (shard_main_param = None on that path), cpu_offloading/hybrid_optimizer.py lines 273-281 (the
+    # offloaded share's fp32 clone made on the CPU, the rest's on the GPU); megatron/training/arguments.py lines
+    # 1553-1557 require the flag with --optimizer-cpu-offload; Megatron-Bridge's recipes leave it False.
+    precision_aware_optimizer: bool = key(
+        False, "Megatron-Core use_precision_aware_optimizer (--use-precision-aware-optimizer, which Megatron-LM's "
+        "command line requires with --optimizer-cpu-offload), read with optimizer_offload_fraction: the distributed "
+        "optimizer keeps no fp32 copy of the bf16 parameters and HybridDeviceOptimizer makes its own, the "
+        "offloaded share's in CPU memory, so only the rest's fp32 master weights stay on the GPU; false "
+        "(Megatron-Core's default, Megatron-Bridge's recipes): the fp32 master weights all stay on the GPU",
+        Flag(), affects=MEMORY_ONLY, applies_to="offload optimizer")
     recompute_num_layers: int = key(
         0, "decoder layers per pipeline stage (per model chunk with vpp) that full checkpointing recomputes "
         "(Megatron --recompute-num-layers, NeMo recompute_num_layers); block: the first N keep only their input, "

@@ -6141,27 +6141,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="286"/>
+        <location filename="../../engine/memory/model_states.py" line="287"/>
+        <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the precision-aware optimizer&apos;s rest on the CPU</source>
+        <translation>可训练参数量 / 分片数 x 4 x (1 - optimizer_offload_fraction)：精度感知优化器把其余部分放在 CPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="292"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="289"/>
+        <location filename="../../engine/memory/model_states.py" line="285"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="310"/>
+        <location filename="../../engine/memory/model_states.py" line="317"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="316"/>
+        <location filename="../../engine/memory/model_states.py" line="323"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="306"/>
+        <location filename="../../engine/memory/model_states.py" line="313"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
@@ -6379,7 +6384,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="108"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="109"/>
         <source>must be a number between 0 and 1, not {p!r}.</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -10134,22 +10139,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="136"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="149"/>
         <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
         <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="139"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="152"/>
         <source>figure must be one of {choices}.</source>
         <translation>figure 必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="143"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="156"/>
         <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
         <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="146"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="159"/>
         <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
@@ -10335,32 +10340,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="71"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="72"/>
         <source>not modelled: the planner times the CPU step and the copies one after the other, Megatron&apos;s default, which is the slower case</source>
         <translation>未建模：规划器按 Megatron 的默认方式，把 CPU 更新和拷贝依次计时，这是较慢的情形</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="76"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="77"/>
         <source>without the optimizer CPU offload switch Megatron keeps the whole optimizer on the GPU</source>
         <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="80"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="81"/>
         <source>expected true or false, found {value}</source>
         <translation>应为 true 或 false，实际为 {value}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="87"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="94"/>
         <source>expected a share from 0 to 1, found {value}, so the optimizer offload is left out</source>
         <translation>应为 0 到 1 之间的比例，实际为 {value}，因此未读入优化器卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="93"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="100"/>
         <source>an offload fraction of 0 moves nothing: the optimizer stays on the GPU</source>
         <translation>卸载比例为 0 时什么都不移动：优化器留在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_offload.py" line="101"/>
+        <location filename="../../engine/configs/megatron_offload.py" line="108"/>
         <source>no --optimizer-offload-fraction: Megatron&apos;s default is 1.0, all of the Adam moments on the CPU</source>
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
