@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
+from window_helpers import window_from
 
 from engine import estimate, scenario_from_dict
-from gui.app import build_window
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "qwen3-30b-a3b-8x-h100.json"
@@ -22,12 +22,7 @@ def test_zero3_of_an_fsdp_only_framework_is_not_marked(qtbot, tmp_path, framewor
     data = {**json.loads(EXAMPLE.read_text()), "framework": framework}
     if framework == "fms-fsdp":
         data.update(model="llama-3.1-8b", ep=1)
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    win.show()
+    win = window_from(qtbot, tmp_path, data)
     assert not estimate(scenario_from_dict(data)).warnings  # the engine runs it as it is
     combo = win.setup_panel.zero
     assert combo.currentData() == 3
