@@ -39,11 +39,7 @@ def test_the_fp8_choice_names_torchao_beside_transformer_engine(qtbot, tmp_path)
     names, engine/scenario/format.py), so the precision list no longer names Transformer Engine alone."""
     data = {**json.loads(EXAMPLE.read_text()), "model": "llama-3.1-8b", "ep": 1, "precision": "fp8",
             "fp8_recipe": "rowwise"}
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, data)
     assert "torchao" in win.setup_panel.precision.currentText()
 
 
@@ -55,11 +51,7 @@ def test_a_recipe_megatron_has_no_code_for_is_greyed_and_the_chosen_one_marked(q
             "precision": "fp8", "fp8_recipe": "rowwise", "tp": 2}
     warnings = [str(w) for w in estimate(scenario_from_dict(data)).warnings]
     assert any('no fp8 recipe "rowwise"' in w for w in warnings)
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, data)
     combo = win.setup_panel.framework_options.megatron.fp8_recipe
     assert 'no fp8 recipe "rowwise"' in combo.toolTip()
     model = combo.model()
