@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.configs import export_config, import_files, import_texts
+from engine.configs.deepspeed_launcher import launcher_counts
 from engine.scenario import scenario_from_dict
 from engine.workloads import estimate
 
@@ -130,7 +131,22 @@ def test_openrlhf_global_batch_is_the_accumulation_where_the_gpus_are_stated() -
     # train_sft under the deepspeed launcher states no GPU count: the review says why, not "not read"
     result = import_files([DATA / "openrlhf/train_sft_mixtral_lora.sh"])
     assert "grad_accum" not in result.scenario
-    assert any(u.key.endswith(": train_batch_size") and "data-parallel size" in str(u.why) for u in result.unmapped)
+    assert any(u.key.endswith(": train_batch_size") and "every GPU of the node" in str(u.why) for u in result.unmapped)
+
+
+def test_openrlhf_under_the_deepspeed_launcher_takes_its_gpu_count() -> None:
+    # `deepspeed --include localhost:0,1,2,3,4,5,6,7` (line 3): 8 GPUs on one node (deepspeed/launcher/runner.py
+    # NODE_SPEC=NAME:SLOT,...); --train_batch_size 128, --micro_train_batch_size 1 (lines 8-9): 128 / (1 x 8) = 16
+    result = import_files([DATA / "openrlhf/sft_qwen14b_deepspeed_include.sh"])
+    s = result.scenario
+    assert (s["gpus_per_node"], s["nodes"], s["grad_accum"]) == (8, 1, 16)
+    assert not _not_read(result, "include")
+    # runner.py's own examples: --num_gpus N per node, localhost only without a hostfile; "worker-0@worker-1:0,2"
+    # names two hosts but not how many GPUs worker-0 gives
+    assert launcher_counts({"num_gpus": "4"}) == (4, 1, "num_gpus")
+    assert launcher_counts({"num_gpus": "4", "hostfile": "hosts"}) == (4, None, "num_gpus")
+    assert launcher_counts({"include": "worker-0@worker-1:0,2"}) == (None, 2, "include")
+    assert launcher_counts({}) == (None, None, None)
 
 
 def test_bitsandbytes_paged_optimizers_say_where_their_states_live() -> None:
