@@ -7971,7 +7971,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="129"/>
+        <location filename="../../engine/configs/openrlhf.py" line="152"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -9371,14 +9371,19 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="75"/>
+        <location filename="../../engine/configs/openrlhf.py" line="76"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="81"/>
+        <location filename="../../engine/configs/openrlhf.py" line="82"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="147"/>
+        <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
+        <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="45"/>
