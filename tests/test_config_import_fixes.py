@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.configs import export_config, import_files, import_texts
+import pytest
+
+from engine.configs import ExportError, export_config, import_files, import_texts
 from engine.configs.deepspeed_launcher import launcher_counts
 from engine.scenario import scenario_from_dict
 from engine.workloads import estimate
@@ -161,3 +163,23 @@ def test_bitsandbytes_paged_optimizers_say_where_their_states_live() -> None:
     result = import_files([DATA / "torchtune/phi4_14B_full_low_memory.yaml"])
     why = {a.key: str(a.why) for a in result.assumed}
     assert result.scenario["optimizer"] == "adamw" and "unified memory" in why["optimizer"]
+
+
+def test_ms_swift_megatron_yaml_is_a_megatron_job_like_its_scripts() -> None:
+    # examples/yaml/megatron/sft.yaml: micro_batch_size / global_batch_size / expert_model_parallel_size are
+    # `megatron sft` arguments (was read as a `swift sft` Hugging Face job); tuner_type lora, lora_rank 8 (lines
+    # 10-11), micro 1 / global 4 (lines 38-39), recompute full (line 62), packing (line 29); sft.sh gives
+    # NPROC_PER_NODE=4: 4 data-parallel ranks x micro 1 = the global 4, one micro-batch a step
+    result = import_files([DATA / "ms-swift/megatron_yaml_sft.sh", DATA / "ms-swift/megatron_yaml_sft.yaml"])
+    s = result.scenario
+    assert (s["framework"], s["method"], s["lora_rank"], s["micro_batch"]) == ("megatron", "lora", 8, 1)
+    assert (s["gpus_per_node"], s["grad_accum"], s["checkpointing"], s["packing"]) == (4, 1, "full", "packed")
+    assert not _not_read(result, "ENV")
+
+
+def test_ms_swift_megatron_export_refuses_lora_targets_it_cannot_name() -> None:
+    # ms-swift's Megatron LoRA targets Megatron-Core's fused modules (linear_qkv holds q, k and v), so peft's
+    # q_proj + v_proj default has no spelling there
+    s = scenario_from_dict({"model": "llama-3.1-8b", "framework": "megatron", "method": "lora"})
+    with pytest.raises(ExportError):
+        export_config(s, "ms-swift-megatron")

@@ -7317,17 +7317,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="145"/>
+        <location filename="../../engine/configs/exporting.py" line="153"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="200"/>
+        <location filename="../../engine/configs/exporting.py" line="209"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="281"/>
+        <location filename="../../engine/configs/exporting.py" line="290"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -7941,7 +7941,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="140"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="160"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -10663,6 +10663,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/swift_megatron.py" line="47"/>
         <source>ms-swift takes bf16 from the model&apos;s torch_dtype (bfloat16), with fp32 main weights and gradients as Megatron&apos;s --bf16</source>
         <translation>ms-swift 按模型的 torch_dtype（bfloat16）启用 bf16，并像 Megatron 的 --bf16 一样保留 fp32 主权重和梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="52"/>
+        <source>ms-swift&apos;s Megatron path trains full weights or LoRA adapters, not {method}.</source>
+        <translation>ms-swift 的 Megatron 路径只训练全量权重或 LoRA 适配器，不支持 {method}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="57"/>
+        <source>ms-swift&apos;s Megatron LoRA names Megatron-Core&apos;s modules, not Hugging Face&apos;s; export this plan with all-linear targets.</source>
+        <translation>ms-swift 的 Megatron LoRA 使用 Megatron-Core 的模块名，而非 Hugging Face 的；请将此方案的 LoRA 目标设为 all-linear 后再导出。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="66"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for ms-swift.</source>
+        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 ms-swift。</translation>
     </message>
 </context>
 <context>
