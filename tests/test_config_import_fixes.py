@@ -183,3 +183,14 @@ def test_ms_swift_megatron_export_refuses_lora_targets_it_cannot_name() -> None:
     s = scenario_from_dict({"model": "llama-3.1-8b", "framework": "megatron", "method": "lora"})
     with pytest.raises(ExportError):
         export_config(s, "ms-swift-megatron")
+
+
+def test_verl_megatron_actor_offloads_say_why_they_are_not_counted() -> None:
+    # run_qwen3moe-30b_megatron_96gb.sh lines 123-131: Megatron's hybrid CPU optimizer (override_optimizer_config)
+    # and actor.megatron.param/grad/optimizer_offload were "not a memory setting it models"; they are memory, which
+    # the FSDP-only verl row cannot count: the review says that, and the scenario keeps no offload it cannot run
+    result = import_files([DATA / "verl/run_qwen3moe-30b_megatron_96gb.sh"])
+    assert "offload" not in result.scenario
+    why = {u.key.split(": ")[-1]: str(u.why) for u in result.unmapped}
+    assert "between phases" in why["actor_rollout_ref.actor.megatron.optimizer_offload"]
+    assert "hybrid CPU optimizer" in why["actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload"]

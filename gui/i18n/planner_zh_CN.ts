@@ -9441,12 +9441,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="121"/>
+        <location filename="../../engine/configs/verl.py" line="124"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="123"/>
+        <location filename="../../engine/configs/verl.py" line="126"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -10645,14 +10645,24 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="39"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="50"/>
         <source>verl&apos;s Megatron default sequence_parallel True (engine/megatron.yaml)</source>
         <translation>verl 的 Megatron 默认 sequence_parallel 为 True（engine/megatron.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="41"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="52"/>
         <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
         <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="66"/>
+        <source>verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back for the update); the verl framework row counts that offload on its FSDP actor only</source>
+        <translation>verl 在各阶段之间把它移到 CPU（megatron_workers.py 的 update_actor 在更新前将其载回）；verl 框架行只在其 FSDP actor 上计入这种卸载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="73"/>
+        <source>Megatron&apos;s hybrid CPU optimizer under verl is not counted: the verl framework row models its FSDP workers and does not take Megatron&apos;s arguments</source>
+        <translation>verl 下 Megatron 的混合 CPU 优化器未计入：verl 框架行建模的是其 FSDP worker，不接受 Megatron 的参数</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift_megatron.py" line="45"/>
