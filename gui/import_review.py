@@ -56,7 +56,7 @@ FRAMEWORK = QT_TRANSLATE_NOOP("ImportReview", "Framework")
 FORMAT_LABELS = {"deepspeed": "DeepSpeed (JSON)", "accelerate": "accelerate (YAML)", "torchtune": "torchtune (YAML)",
                  "axolotl": "axolotl (YAML)", "llama-factory": "LLaMA-Factory (YAML)", "torchtitan": "torchtitan (TOML)",
                  "megatron": "Megatron-LM (arguments)", "trl": "TRL GRPOConfig / DPOConfig (YAML)",
-                 "verl": "verl main_ppo (arguments)"}
+                 "verl": "verl main_ppo (arguments)", "ms-swift-megatron": "ms-swift megatron sft (arguments)"}
 
 
 def _tr(text: str) -> str:

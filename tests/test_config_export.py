@@ -17,6 +17,7 @@ from engine.scenario import scenario_from_dict
 ROOT = Path(__file__).resolve().parent.parent
 
 BASE = {"model": "llama-3.1-8b", "micro_batch": 2, "grad_accum": 4, "seq_len": 4096, "gpus_per_node": 8}
+READ_AS = {"ms-swift-megatron": "ms-swift"}  # the importer's name of the format an export is read back as
 SCENARIOS = {
     "deepspeed": [
         {**BASE, "zero_stage": 3, "offload": "optimizer+params", "precision": "mixed-bf16"},
@@ -96,6 +97,21 @@ SCENARIOS = {
         {**BASE, "tp": 2, "nodes": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "dp_shard": 4,
          "framework": "megatron"},
     ],
+    # ms-swift's `megatron sft` (export_swift_megatron.py): full and LoRA, MoE with EP, fp32, hybrid offload, packing
+    "ms-swift-megatron": [
+        {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
+         "distributed_optimizer": True, "checkpointing": "selective", "framework": "megatron"},
+        {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
+         "precision": "mixed-bf16", "framework": "megatron", "method": "lora", "lora_rank": 16, "lora_alpha": 32,
+         "lora_targets": "all-linear", "checkpointing": "full", "recompute_num_layers": 4, "recompute_method": "block"},
+        {**BASE, "tp": 4, "precision": "mixed-fp16", "checkpointing": "full", "nodes": 2, "framework": "megatron",
+         "packing": "packed"},
+        {**BASE, "tp": 2, "precision": "mixed-bf16", "distributed_optimizer": True, "offload": "optimizer",
+         "optimizer_offload_fraction": 0.35, "framework": "megatron", "method": "lora", "lora_targets": "all-linear"},
+        {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
+         "distributed_optimizer": True, "framework": "megatron", "dp_shard": 2},
+        {**BASE, "precision": "fp32", "distributed_optimizer": False, "checkpointing": "none", "framework": "megatron"},
+    ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,
          "num_generations": 8, "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.3,
@@ -128,7 +144,7 @@ def test_export_then_import_gives_the_scenario_back(fmt: str) -> None:
         text = export_config(original, fmt)
         assert "LLM Memory Planner" in text.splitlines()[0] + text.splitlines()[1]
         result = import_texts([(FILE_NAMES[fmt], text)])
-        assert result.formats == (fmt,)
+        assert result.formats == (READ_AS.get(fmt, fmt),)
         # the GPU counts a format does not carry stay as the set-up has them, as the window applies an import
         back = {**counts_for_import(result.scenario, original.to_dict())[0], **result.scenario}
         back.setdefault("model", data["model"])  # formats that do not name the model (DeepSpeed, accelerate)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.configs import export_config, import_files, import_texts
+import pytest
+
+from engine.configs import ExportError, export_config, import_files, import_texts
+from engine.configs.deepspeed_launcher import launcher_counts
 from engine.scenario import scenario_from_dict
 from engine.workloads import estimate
 
@@ -130,7 +133,22 @@ def test_openrlhf_global_batch_is_the_accumulation_where_the_gpus_are_stated() -
     # train_sft under the deepspeed launcher states no GPU count: the review says why, not "not read"
     result = import_files([DATA / "openrlhf/train_sft_mixtral_lora.sh"])
     assert "grad_accum" not in result.scenario
-    assert any(u.key.endswith(": train_batch_size") and "data-parallel size" in str(u.why) for u in result.unmapped)
+    assert any(u.key.endswith(": train_batch_size") and "every GPU of the node" in str(u.why) for u in result.unmapped)
+
+
+def test_openrlhf_under_the_deepspeed_launcher_takes_its_gpu_count() -> None:
+    # `deepspeed --include localhost:0,1,2,3,4,5,6,7` (line 3): 8 GPUs on one node (deepspeed/launcher/runner.py
+    # NODE_SPEC=NAME:SLOT,...); --train_batch_size 128, --micro_train_batch_size 1 (lines 8-9): 128 / (1 x 8) = 16
+    result = import_files([DATA / "openrlhf/sft_qwen14b_deepspeed_include.sh"])
+    s = result.scenario
+    assert (s["gpus_per_node"], s["nodes"], s["grad_accum"]) == (8, 1, 16)
+    assert not _not_read(result, "include")
+    # runner.py's own examples: --num_gpus N per node, localhost only without a hostfile; "worker-0@worker-1:0,2"
+    # names two hosts but not how many GPUs worker-0 gives
+    assert launcher_counts({"num_gpus": "4"}) == (4, 1, "num_gpus")
+    assert launcher_counts({"num_gpus": "4", "hostfile": "hosts"}) == (4, None, "num_gpus")
+    assert launcher_counts({"include": "worker-0@worker-1:0,2"}) == (None, 2, "include")
+    assert launcher_counts({}) == (None, None, None)
 
 
 def test_bitsandbytes_paged_optimizers_say_where_their_states_live() -> None:
@@ -145,3 +163,34 @@ def test_bitsandbytes_paged_optimizers_say_where_their_states_live() -> None:
     result = import_files([DATA / "torchtune/phi4_14B_full_low_memory.yaml"])
     why = {a.key: str(a.why) for a in result.assumed}
     assert result.scenario["optimizer"] == "adamw" and "unified memory" in why["optimizer"]
+
+
+def test_ms_swift_megatron_yaml_is_a_megatron_job_like_its_scripts() -> None:
+    # examples/yaml/megatron/sft.yaml: micro_batch_size / global_batch_size / expert_model_parallel_size are
+    # `megatron sft` arguments (was read as a `swift sft` Hugging Face job); tuner_type lora, lora_rank 8 (lines
+    # 10-11), micro 1 / global 4 (lines 38-39), recompute full (line 62), packing (line 29); sft.sh gives
+    # NPROC_PER_NODE=4: 4 data-parallel ranks x micro 1 = the global 4, one micro-batch a step
+    result = import_files([DATA / "ms-swift/megatron_yaml_sft.sh", DATA / "ms-swift/megatron_yaml_sft.yaml"])
+    s = result.scenario
+    assert (s["framework"], s["method"], s["lora_rank"], s["micro_batch"]) == ("megatron", "lora", 8, 1)
+    assert (s["gpus_per_node"], s["grad_accum"], s["checkpointing"], s["packing"]) == (4, 1, "full", "packed")
+    assert not _not_read(result, "ENV")
+
+
+def test_ms_swift_megatron_export_refuses_lora_targets_it_cannot_name() -> None:
+    # ms-swift's Megatron LoRA targets Megatron-Core's fused modules (linear_qkv holds q, k and v), so peft's
+    # q_proj + v_proj default has no spelling there
+    s = scenario_from_dict({"model": "llama-3.1-8b", "framework": "megatron", "method": "lora"})
+    with pytest.raises(ExportError):
+        export_config(s, "ms-swift-megatron")
+
+
+def test_verl_megatron_actor_offloads_say_why_they_are_not_counted() -> None:
+    # run_qwen3moe-30b_megatron_96gb.sh lines 123-131: Megatron's hybrid CPU optimizer (override_optimizer_config)
+    # and actor.megatron.param/grad/optimizer_offload were "not a memory setting it models"; they are memory, which
+    # the FSDP-only verl row cannot count: the review says that, and the scenario keeps no offload it cannot run
+    result = import_files([DATA / "verl/run_qwen3moe-30b_megatron_96gb.sh"])
+    assert "offload" not in result.scenario
+    why = {u.key.split(": ")[-1]: str(u.why) for u in result.unmapped}
+    assert "between phases" in why["actor_rollout_ref.actor.megatron.optimizer_offload"]
+    assert "hybrid CPU optimizer" in why["actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload"]

@@ -49,7 +49,7 @@ def parsed(fmt: str, text: str, tmp_path: Path) -> Any:
         return json.loads(text)
     if fmt == "torchtitan":
         return tomllib.loads(text)
-    if fmt in ("megatron", "verl"):
+    if fmt in ("megatron", "verl", "ms-swift-megatron"):
         script = tmp_path / "launch.sh"
         script.write_text(text, encoding="utf-8")
         check = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True, timeout=30)

@@ -22,7 +22,13 @@ HF_OPTIMIZERS = {
     "adamw_bnb_8bit": "adamw-8bit",
     "adamw_8bit": "adamw-8bit",
     "paged_adamw_8bit": "adamw-8bit-paged",
-    "adamw_torch_8bit": "adamw-8bit",  # torchao's AdamW8bit (transformers OptimizerNames.ADAMW_TORCH_8BIT)
+    # torchao's AdamW8bit (transformers OptimizerNames.ADAMW_TORCH_8BIT) is bitsandbytes' AdamW8bit to the byte that
+    # counts: both keep each moment as uint8 codes plus one fp32 scale per 256 elements through a 256-entry dynamic
+    # map (pytorch/ao@83379fe torchao/optim/adam.py AdamW8bit block_size=256, subclass_8bit.py OptimState8bit.zeros;
+    # bitsandbytes optim/optimizer.py Optimizer2State.init_state: state1/2 uint8, absmax1/2 fp32 per 256) and fp32
+    # moments below 4096 elements; they differ only where a tensor's element count is no multiple of 256 (torchao
+    # keeps fp32 moments there, bitsandbytes pads the last block) and by torchao's own 1 KiB map per moment tensor
+    "adamw_torch_8bit": "adamw-8bit",
     "paged_adamw_32bit": "adamw",
     "paged_adamw": "adamw",
     "adafactor": "adafactor",

@@ -14,9 +14,10 @@ from ..scenario import Scenario
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .export_native import megatron_args, torchtitan_config, torchtune_config
 from .export_rl import trl_config, verl_args
+from .export_swift_megatron import swift_megatron_args
 
 EXPORT_FORMATS = ("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "torchtitan", "megatron", "trl",
-                  "verl")
+                  "verl", "ms-swift-megatron")
 FILE_NAMES = {
     "deepspeed": "ds_config.json",
     "accelerate": "accelerate_config.yaml",
@@ -27,6 +28,7 @@ FILE_NAMES = {
     "megatron": "megatron_args.sh",
     "trl": "trl_config.yaml",
     "verl": "verl_main_ppo.sh",
+    "ms-swift-megatron": "swift_megatron_sft.sh",
 }
 _RL_CARRIED = ("model", "training_objective", "prompt_len", "completion_len", "num_generations", "rollout_engine",
                "rollout_gpu_memory_utilization", "rollout_tp", "reference_model", "micro_batch", "checkpointing",
@@ -129,6 +131,12 @@ CARRIED: dict[str, tuple[str, ...]] = {
             "nodes"),
     "verl": _RL_CARRIED + ("rollout_max_num_seqs", "rollout_max_model_len", "offload", "gpus_per_node", "nodes",
                            "critic_model", "rollout_enforce_eager"),
+    # ms-swift's `megatron sft` (export_swift_megatron.py): Megatron's layout keys plus the model and the tuner
+    "ms-swift-megatron": ("model", "method", "lora_rank", "lora_alpha", "lora_targets", "gpus_per_node", "nodes", "tp",
+                          "pp", "cp", "ep", "vpp", "sequence_parallel", "micro_batch", "grad_accum", "seq_len",
+                          "precision", "distributed_optimizer", "checkpointing", "recompute_num_layers",
+                          "recompute_method", "offload", "optimizer_offload_fraction", "moe_grouped_gemm", "dp_shard",
+                          "fp8_param_gather", "packing"),
 }
 _HF_OPT = {
     "adamw": "adamw_torch",
@@ -156,6 +164,7 @@ def export_config(s: Scenario, fmt: str) -> str:
         "megatron": megatron_args,
         "trl": trl_config,
         "verl": verl_args,
+        "ms-swift-megatron": swift_megatron_args,
     }[fmt](s)
 
 

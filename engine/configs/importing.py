@@ -16,7 +16,7 @@ from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
-from .swift_megatron import is_swift_megatron_script, read_swift_megatron
+from .swift_megatron import is_swift_megatron, read_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
            "megatron", "verl", "trl", "openrlhf")
@@ -48,7 +48,7 @@ def detect(name: str, text: str) -> tuple[str, Any]:
     if suffix in (".sh", ".bash", ".slurm", ".sbatch", "") or text.lstrip().startswith("#!"):
         if verl.is_verl_script(text):
             return "verl", text
-        if is_swift_megatron_script(text):
+        if is_swift_megatron(text):
             return "ms-swift", text
         if megatron.is_megatron_script(text):
             return "megatron", text
@@ -84,7 +84,7 @@ def detect(name: str, text: str) -> tuple[str, Any]:
 
 
 def _is_swift_args(d: Any) -> bool:
-    return isinstance(d, dict) and ("tuner_type" in d or "train_type" in d) and "model" in d
+    return isinstance(d, dict) and ("tuner_type" in d or "train_type" in d or is_swift_megatron(d)) and "model" in d
 
 
 def _unknown(name: str) -> ConfigFileError:
@@ -112,7 +112,7 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "openrlhf":
             openrlhf.read(c, data)
         elif fmt == "ms-swift":
-            if isinstance(data, str) and is_swift_megatron_script(data):
+            if is_swift_megatron(data):
                 read_swift_megatron(c, data)
                 return c
             if isinstance(data, str):

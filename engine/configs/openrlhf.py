@@ -15,6 +15,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_int, set_int, set_model
+from .deepspeed_launcher import LAUNCHER_FLAGS, is_deepspeed_launch, launcher_counts
 from .result import Collector
 from .rl_common import set_fraction
 from .shell import scan
@@ -62,7 +63,7 @@ def read(c: Collector, text: str) -> None:
     if args.get("pretrain") is not None:
         set_model(c, args["pretrain"], "pretrain")
     objective = _read_objective(c, module.group(1) if module else "", args)
-    _read_training(c, args)
+    _read_training(c, args, is_deepspeed_launch(text))
     if objective in ("ppo", "grpo", "rloo"):
         _read_rollout(c, args, objective)
     elif objective in ("sft", "dpo", "ipo", "kto", "reward") and args.get("max_len") is not None:
@@ -90,7 +91,7 @@ def _read_objective(c: Collector, module: str, args: dict[str, Any]) -> str | No
     return objective
 
 
-def _read_training(c: Collector, args: dict[str, Any]) -> None:
+def _read_training(c: Collector, args: dict[str, Any], deepspeed_launch: bool) -> None:
     if args.get("zero_stage") is not None:
         set_int(c, "zero_stage", args["zero_stage"], "zero_stage", minimum=0)
     if args.get("adam_offload") is True:
@@ -110,10 +111,27 @@ def _read_training(c: Collector, args: dict[str, Any]) -> None:
     for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):
         if args.get(flag) is not None:
             set_int(c, key, args[flag], flag)
-    _read_accumulation(c, args)
+    if deepspeed_launch and args.get("actor_num_gpus_per_node") is None:
+        _read_launcher(c, args)
+    _read_accumulation(c, args, deepspeed_launch)
 
 
-def _read_accumulation(c: Collector, args: dict[str, Any]) -> None:
+def _read_launcher(c: Collector, args: dict[str, Any]) -> None:
+    """`deepspeed --num_gpus N --module openrlhf.cli.train_sft ...`: the launcher's counts are the trainer's world
+    (train_sft/dpo/rm run one rank per GPU the launcher starts; engine/configs/deepspeed_launcher.py)."""
+    gpus, nodes, src = launcher_counts(args)
+    c.use(*(flag for flag in LAUNCHER_FLAGS if flag in args))
+    if src is None:
+        return
+    if gpus is not None:
+        c.set("gpus_per_node", gpus, src)
+        args["actor_num_gpus_per_node"] = gpus  # the world _read_accumulation divides by
+    if nodes is not None:
+        c.set("nodes", nodes, "num_nodes" if "num_nodes" in args else src)
+        args["actor_num_nodes"] = nodes
+
+
+def _read_accumulation(c: Collector, args: dict[str, Any], deepspeed_launch: bool = False) -> None:
     """--train.batch_size is the global batch: openrlhf/utils/deepspeed/deepspeed.py (3c3be62 lines 110-116)
     accumulates train_batch_size x ring_attn_size x ds.tensor_parallel_size / micro_train_batch_size / world_size
     micro-batches a step; the world is the actor's GPUs where the script says them (the deepspeed launcher's own
@@ -125,6 +143,11 @@ def _read_accumulation(c: Collector, args: dict[str, Any]) -> None:
     model_par = (as_int(args.get("ring_attn_size")) or 1) * (as_int(args.get("ds_tensor_parallel_size")) or 1)
     if world and world % model_par == 0 and gbs % (mbs * world // model_par) == 0:
         c.set("grad_accum", gbs // (mbs * world // model_par), "train_batch_size")
+    elif deepspeed_launch and not world:
+        c.skip("train_batch_size", message(QT_TRANSLATE_NOOP(
+            "engine", "the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the "
+                      "node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / "
+                      "(micro_train_batch_size x that GPU count), which the file does not give")))
     else:
         c.skip("train_batch_size", message(QT_TRANSLATE_NOOP(
             "engine", "the data-parallel size is not in the file, so the accumulation steps are unknown")))

@@ -48,6 +48,21 @@ _BF16_WHY = QT_TRANSLATE_NOOP("engine", "ms-swift takes bf16 from the model's to
                                         "weights and gradients as Megatron's --bf16")
 
 
+# arguments only ms-swift's Megatron path takes (megatron_args.py; `swift sft` has per_device_train_batch_size and
+# sequence_parallel_size instead): a YAML / --config file holding one of them is a `megatron sft|pt|rlhf` file
+_MEGATRON_ONLY = frozenset({"micro_batch_size", "global_batch_size", "tensor_model_parallel_size",
+                            "pipeline_model_parallel_size", "expert_model_parallel_size", "context_parallel_size",
+                            "recompute_granularity", "use_distributed_optimizer", "train_iters"})
+
+
+def is_swift_megatron(data: Any) -> bool:
+    """A `megatron sft|pt|rlhf` launch script (text) or ms-swift Megatron arguments file (a YAML's mapping, as
+    examples/yaml/megatron/sft.yaml that `megatron sft examples/yaml/megatron/sft.yaml` reads)."""
+    if isinstance(data, str):
+        return is_swift_megatron_script(data)
+    return isinstance(data, dict) and "model" in data and any(k in data for k in _MEGATRON_ONLY)
+
+
 def is_swift_megatron_script(text: str) -> bool:
     """`megatron sft|pt|rlhf` run by a line of the script (a comment that mentions it does not count)."""
     return any(_SWIFT_MEGATRON.search(ln) for ln in text.splitlines() if not ln.lstrip().startswith("#"))
@@ -103,8 +118,13 @@ def _renamed(c: Collector, start: int, names: dict[str, str], defaults: set[str]
         len(prefix):] in names else u for u in c.unmapped]
 
 
-def read_swift_megatron(c: Collector, text: str) -> None:
-    args = args_from_script(c, text)
+def read_swift_megatron(c: Collector, data: str | dict[str, Any]) -> None:
+    """A `megatron ...` script's flags (its NPROC_PER_NODE / NNODES the GPUs), or a YAML's keys, which are the same
+    arguments without the dashes (swift/megatron/arguments: the file's keys fill the same dataclass)."""
+    text = data if isinstance(data, str) else ""
+    args = args_from_script(c, text) if isinstance(data, str) else {k: v for k, v in data.items() if k != "ENV"}
+    if not isinstance(data, str) and "ENV" in data:
+        c.use("ENV")  # the launch environment (PYTORCH_CUDA_ALLOC_CONF, image sizes): no setting the planner has
     a, names = _megatron_flags(args, c)
     defaults = {n for n in (*_SWIFT_DEFAULTS, "bf16") if n not in args and not (n == "bf16" and "fp16" in args)}
     start = len(c.settings)

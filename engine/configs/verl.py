@@ -100,6 +100,9 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
     ckpt = as_bool(o.get(A + "model.enable_gradient_checkpointing"))
     if ckpt is not None:
         c.set("checkpointing", "full" if ckpt else "none", A + "model.enable_gradient_checkpointing")
+    # fsdp_config.param_offload / optimizer_offload (verl b178a3c trainer/config/engine/fsdp.yaml lines 10-19): moved to
+    # the CPU between phases, loaded back for the update (verl/workers/fsdp_workers.py load_fsdp_model_to_gpu /
+    # load_fsdp_optimizer in update_actor): the scenario's offload, held between phases (engine/posttraining)
     params = as_bool(o.get(A + "actor.fsdp_config.param_offload"))
     optim = as_bool(o.get(A + "actor.fsdp_config.optimizer_offload"))
     if params is not None or optim is not None:

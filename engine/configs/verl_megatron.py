@@ -2,9 +2,18 @@
 actor_rollout_ref.actor.megatron.* (verl/trainer/config/engine/megatron.yaml @b178a3c, whose defaults are
 sequence_parallel True, use_distributed_optimizer True, dtype bfloat16, recompute_granularity null).
 
-Not read yet: the framework row "verl" models verl's FSDP workers and does not take Megatron's arguments, so
-use_distributed_optimizer, the optimizer CPU offload (optim.override_optimizer_config) and param/grad/optimizer_offload
-(moved to the CPU between phases) stay in the "not read" list; a verl Megatron row would count them."""
+param_offload / optimizer_offload (with grad_offload) move the actor's weights and grads / optimizer states to the
+CPU between phases exactly as the FSDP worker's fsdp_config keys do: verl/workers/megatron_workers.py (volcengine/verl
+at db5f055) ActorRolloutRefWorker.update_actor calls load_megatron_model_to_gpu / load_megatron_optimizer before the
+update and offload_megatron_model_to_cpu / offload_megatron_optimizer after it. The scenario's offload (held between
+phases, engine/posttraining/settings.py) would say that, but the verl row takes it on a sharded (FSDP) actor only, so
+they are listed with that reason.
+
+Not read: the framework row "verl" models verl's FSDP workers and does not take Megatron's arguments, so
+use_distributed_optimizer and Megatron's hybrid CPU optimizer (optim.override_optimizer_config.optimizer_cpu_offload
+with optimizer_offload_fraction, stepped on the CPU during the update) are listed with that reason; a verl Megatron
+row would count them (engine/memory/hybrid_offload.py counts the fraction only under a row that takes Megatron's
+arguments)."""
 
 from __future__ import annotations
 
@@ -15,6 +24,8 @@ from .common import as_bool, as_int, set_int
 from .result import Collector
 
 M = "actor_rollout_ref.actor.megatron."
+_OVERRIDE_OPTIMIZER = "actor_rollout_ref.actor.optim.override_optimizer_config."
+_HYBRID_OFFLOAD_KEYS = ("optimizer_cpu_offload", "optimizer_offload_fraction", "use_precision_aware_optimizer")
 _DEGREES = (("tensor_model_parallel_size", "tp"), ("pipeline_model_parallel_size", "pp"),
             ("context_parallel_size", "cp"), ("expert_model_parallel_size", "ep"),
             ("expert_tensor_parallel_size", "etp"), ("virtual_pipeline_model_parallel_size", "vpp"))
@@ -45,3 +56,20 @@ def read_megatron_actor(c: Collector, o: dict[str, Any]) -> None:
     if granularity in ("full", "selective"):
         c.set("checkpointing", granularity, M + "override_transformer_config.recompute_granularity")
 
+    _read_offload(c, o)
+
+
+def _read_offload(c: Collector, o: dict[str, Any]) -> None:
+    """The Megatron actor's offloads, each listed with why it is not counted (module docstring)."""
+    for key in ("param_offload", "grad_offload", "optimizer_offload"):
+        if as_bool(o.get(M + key)):
+            c.skip(M + key, message(QT_TRANSLATE_NOOP(
+                "engine", "verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back "
+                          "for the update); the verl framework row counts that offload on its FSDP actor only")))
+        elif M + key in o:
+            c.use(M + key)
+    hybrid = [k for k in o if k.startswith(_OVERRIDE_OPTIMIZER) and k.rsplit(".", 1)[1] in _HYBRID_OFFLOAD_KEYS]
+    for key in hybrid:
+        c.skip(key, message(QT_TRANSLATE_NOOP(
+            "engine", "Megatron's hybrid CPU optimizer under verl is not counted: the verl framework row models its "
+                      "FSDP workers and does not take Megatron's arguments")))

@@ -7317,17 +7317,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="145"/>
+        <location filename="../../engine/configs/exporting.py" line="153"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="200"/>
+        <location filename="../../engine/configs/exporting.py" line="209"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="281"/>
+        <location filename="../../engine/configs/exporting.py" line="290"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -7941,7 +7941,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="140"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="160"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -7971,7 +7971,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="129"/>
+        <location filename="../../engine/configs/openrlhf.py" line="152"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -9371,14 +9371,19 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="75"/>
+        <location filename="../../engine/configs/openrlhf.py" line="76"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="81"/>
+        <location filename="../../engine/configs/openrlhf.py" line="82"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="147"/>
+        <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
+        <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
     <message>
         <location filename="../../engine/configs/rl_common.py" line="45"/>
@@ -9436,12 +9441,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="121"/>
+        <location filename="../../engine/configs/verl.py" line="124"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="123"/>
+        <location filename="../../engine/configs/verl.py" line="126"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -10640,14 +10645,24 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="39"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="50"/>
         <source>verl&apos;s Megatron default sequence_parallel True (engine/megatron.yaml)</source>
         <translation>verl 的 Megatron 默认 sequence_parallel 为 True（engine/megatron.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="41"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="52"/>
         <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
         <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="66"/>
+        <source>verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back for the update); the verl framework row counts that offload on its FSDP actor only</source>
+        <translation>verl 在各阶段之间把它移到 CPU（megatron_workers.py 的 update_actor 在更新前将其载回）；verl 框架行只在其 FSDP actor 上计入这种卸载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="73"/>
+        <source>Megatron&apos;s hybrid CPU optimizer under verl is not counted: the verl framework row models its FSDP workers and does not take Megatron&apos;s arguments</source>
+        <translation>verl 下 Megatron 的混合 CPU 优化器未计入：verl 框架行建模的是其 FSDP worker，不接受 Megatron 的参数</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift_megatron.py" line="45"/>
@@ -10658,6 +10673,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/swift_megatron.py" line="47"/>
         <source>ms-swift takes bf16 from the model&apos;s torch_dtype (bfloat16), with fp32 main weights and gradients as Megatron&apos;s --bf16</source>
         <translation>ms-swift 按模型的 torch_dtype（bfloat16）启用 bf16，并像 Megatron 的 --bf16 一样保留 fp32 主权重和梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="52"/>
+        <source>ms-swift&apos;s Megatron path trains full weights or LoRA adapters, not {method}.</source>
+        <translation>ms-swift 的 Megatron 路径只训练全量权重或 LoRA 适配器，不支持 {method}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="57"/>
+        <source>ms-swift&apos;s Megatron LoRA names Megatron-Core&apos;s modules, not Hugging Face&apos;s; export this plan with all-linear targets.</source>
+        <translation>ms-swift 的 Megatron LoRA 使用 Megatron-Core 的模块名，而非 Hugging Face 的；请将此方案的 LoRA 目标设为 all-linear 后再导出。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_swift_megatron.py" line="66"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for ms-swift.</source>
+        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 ms-swift。</translation>
     </message>
 </context>
 <context>
