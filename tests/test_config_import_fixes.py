@@ -137,9 +137,12 @@ def test_openrlhf_global_batch_is_the_accumulation_where_the_gpus_are_stated() -
 
 
 def test_openrlhf_under_the_deepspeed_launcher_takes_its_gpu_count() -> None:
-    # `deepspeed --include localhost:0,1,2,3,4,5,6,7` (line 3): 8 GPUs on one node (deepspeed/launcher/runner.py
-    # NODE_SPEC=NAME:SLOT,...); --train_batch_size 128, --micro_train_batch_size 1 (lines 8-9): 128 / (1 x 8) = 16
-    result = import_files([DATA / "openrlhf/sft_qwen14b_deepspeed_include.sh"])
+    # A launch written for this test in the form of OpenRLHF's examples/scripts/train_sft_llama.sh, with the launcher
+    # and batch flags of a public run whose licence is not stated (xiusic/Rubric-RM@1ed5c4b4 rubric_rm/OpenRLHF/
+    # run_baselines/2sft_math18k_code_2_5k_skyfiltered_qwen14b.sh): `deepspeed --include localhost:0,1,2,3,4,5,6,7`,
+    # 8 GPUs on one node (deepspeed/launcher/runner.py NODE_SPEC=NAME:SLOT,...); --train_batch_size 128,
+    # --micro_train_batch_size 1: 128 / (1 x 8) = 16
+    result = import_files([DATA.parent / "written_configs/openrlhf_sft_deepspeed_include.sh"])
     s = result.scenario
     assert (s["gpus_per_node"], s["nodes"], s["grad_accum"]) == (8, 1, 16)
     assert not _not_read(result, "include")
