@@ -7652,7 +7652,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="266"/>
+        <location filename="../../engine/configs/common.py" line="272"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -7666,58 +7666,58 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="68"/>
+        <location filename="../../engine/configs/common.py" line="74"/>
         <location filename="../../engine/configs/torchtune.py" line="230"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="81"/>
+        <location filename="../../engine/configs/common.py" line="87"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="118"/>
+        <location filename="../../engine/configs/common.py" line="124"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="141"/>
+        <location filename="../../engine/configs/common.py" line="147"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="149"/>
+        <location filename="../../engine/configs/common.py" line="155"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="181"/>
+        <location filename="../../engine/configs/common.py" line="187"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="158"/>
+        <location filename="../../engine/configs/common.py" line="164"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="232"/>
+        <location filename="../../engine/configs/common.py" line="238"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="252"/>
+        <location filename="../../engine/configs/common.py" line="258"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="315"/>
+        <location filename="../../engine/configs/common.py" line="321"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="358"/>
+        <location filename="../../engine/configs/common.py" line="364"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
