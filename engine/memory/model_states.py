@@ -9,6 +9,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
 from .hybrid_offload import hybrid_master_gpu_share, hybrid_offload_fraction
@@ -298,13 +299,13 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 **({"optimizer_offload_fraction": hybrid} if gpu_share < 1.0 else {}),
             )
         )
-    if s.optimizer == "adafactor":
+    if optimizer_used(s) == "adafactor":
         state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
     else:
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
             s, max(adapter_bytes, dt.state)
         )
-    paged = s.optimizer == "adamw-8bit-paged"
+    paged = optimizer_used(s) == "adamw-8bit-paged"
     if paged:
         # bitsandbytes paged optimizers allocate their state with cudaMallocManaged (unified memory): outside
         # PyTorch's allocator, and paged out to CPU memory when the GPU runs short, so it never causes an OOM.
@@ -324,7 +325,7 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 "model states",
                 Moments.whole_step(state),
                 formula,
-                optimizer=s.optimizer,
+                optimizer=optimizer_used(s),
                 params=p.trainable + p.lora,
                 state_bytes=dt.state,
                 **extra,
