@@ -117,6 +117,7 @@ class SetupPanel(EditorPanel):
         }))
         form.addRow(self.tr("Number format (precision)"), self.precision)
         self.optimizer = ValueCombo(choice_items("optimizer", {
+            "auto": self.tr("AdamW as the framework runs it"),  # named with its resolved AdamW in show_scenario
             "adamw": self.tr("AdamW (PyTorch default, foreach)"),
             "adamw-fused": self.tr("AdamW fused"),
             "adamw-8bit": self.tr("AdamW 8-bit (bitsandbytes)"),
@@ -124,7 +125,6 @@ class SetupPanel(EditorPanel):
             "sgd": self.tr("SGD"),
             "sgd-momentum": self.tr("SGD with momentum"),
             "adafactor": self.tr("Adafactor"),
-            "auto": self.tr("AdamW as the framework runs it"),
         }))
         form.addRow(self.tr("Optimizer"), self.optimizer)
         self.micro_batch = PowerOfTwoInput(1, MICRO_BATCH_MAX, slider_max=64)  # the spin box takes what the engine does
