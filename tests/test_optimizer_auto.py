@@ -111,17 +111,3 @@ def test_cli_fit_offers_fused_adamw(tmp_path):
                          check=True).stdout
     assert 'fused AdamW (optim="adamw_torch_fused")' in out
 
-
-def test_the_window_starts_on_auto_and_names_what_it_resolves_to(qtbot, tmp_path):
-    from gui.app import build_window
-    from window_helpers import window_from
-
-    win, error = build_window()
-    qtbot.addWidget(win)
-    assert error is None and win.state.scenario.optimizer == "auto"  # a new scenario: the framework's own AdamW
-    win = window_from(qtbot, tmp_path, {**NODE, "framework": "huggingface", "optimizer": "auto"})
-    combo = win.setup_panel.optimizer
-    assert combo.value() == "auto" and combo.currentText() == "AdamW as the framework runs it: AdamW"
-    assert win.state.edit({"framework": "torchtitan"})
-    assert combo.value() == "auto" and combo.currentText() == "AdamW as the framework runs it: AdamW fused"
-    assert optimizer_used(win.state.scenario) == "adamw-fused"
