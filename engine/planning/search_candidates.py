@@ -16,7 +16,6 @@ from ..scenario.optimizer_used import optimizer_used
 from ..scenario.runnable import runnable_layouts
 from ..timing.step_result import StepTime
 from ..workloads import estimate, require_training, step_time  # a post-training step as the step it is
-from .fused_adamw import fused_adamw_setting
 
 _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
 # the keys a search sets on its own for each layout, and what you train (a method the framework lacks is a change
@@ -119,12 +118,11 @@ def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[di
 
 
 def method_variants(s: Scenario) -> list[Scenario]:
-    """The method/numerics changes the speed search tries: fused AdamW where the framework has it, 8-bit AdamW, LoRA
-    (r=16, all linear layers), QLoRA, and where s's framework lacks s's method the nearest it has (engine/frameworks/
-    runs.py: LoRA for Megatron's QLoRA); only those its framework runs on s's GPUs."""
+    """The method/numerics changes the speed search tries: 8-bit AdamW, LoRA (r=16, all linear layers), QLoRA, and
+    where s's framework lacks s's method the nearest it has (engine/frameworks/runs.py: LoRA for Megatron's QLoRA);
+    only those its framework runs on s's GPUs. Not fused AdamW: it changes nothing of what is trained, and these
+    variants are shown as the plans that do (SpeedSearch.changes_what_you_train)."""
     variants = []
-    if fused_adamw_setting(s):  # the same AdamW without foreach's step temporaries (engine/planning/fused_adamw.py)
-        variants.append(s.with_unchecked(optimizer="adamw-fused"))
     if optimizer_used(s) in ("adamw", "adamw-fused"):
         variants.append(s.with_unchecked(optimizer="adamw-8bit"))
     bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
