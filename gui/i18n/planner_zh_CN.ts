@@ -3065,12 +3065,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="309"/>
+        <location filename="../widgets.py" line="310"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="312"/>
+        <location filename="../widgets.py" line="313"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -6166,22 +6166,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>fp32 主权重</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/model_states.py" line="348"/>
+        <source>fp32 gradient copies (hybrid optimizer)</source>
+        <translation>fp32 梯度副本（混合优化器）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="351"/>
+        <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main gradients&apos; fp32 copies, kept until the next step</source>
+        <translation>可训练参数 / 分片数 x 4 x (1 - optimizer_offload_fraction)：bf16 主梯度的 fp32 副本，保留到下一步</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/model_states.py" line="286"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="318"/>
+        <location filename="../../engine/memory/model_states.py" line="320"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="324"/>
+        <location filename="../../engine/memory/model_states.py" line="326"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="314"/>
+        <location filename="../../engine/memory/model_states.py" line="316"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
@@ -9496,37 +9506,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="49"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="50"/>
         <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="60"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="61"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="62"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="70"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="71"/>
         <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="75"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="78"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="78"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
