@@ -33,6 +33,7 @@ DEFAULT_SCENARIO = {
     "gpu": "rtx-4090",
     "method": "lora",
     "precision": "bf16",
+    "optimizer": "auto",  # the AdamW the framework builds: follows the framework chosen in the window
     "lora_rank": 16,
     "lora_targets": "all-linear",
     "micro_batch": 1,

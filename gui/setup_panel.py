@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine import Scenario, resolve_model
 from engine.scenario import SCENARIO_MAXIMA, lora_target_names
+from engine.scenario.optimizer_used import framework_optimizer
 
 from .choices import choice_items
 from .editor_panel import EditorPanel
@@ -40,7 +41,7 @@ from .widgets import (
     show_checked,
     show_value,
 )
-from .words import field_label
+from .words import field_label, value_words
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
 
@@ -116,6 +117,7 @@ class SetupPanel(EditorPanel):
         }))
         form.addRow(self.tr("Number format (precision)"), self.precision)
         self.optimizer = ValueCombo(choice_items("optimizer", {
+            "auto": self.tr("AdamW as the framework runs it"),  # named with its resolved AdamW in show_scenario
             "adamw": self.tr("AdamW (PyTorch default, foreach)"),
             "adamw-fused": self.tr("AdamW fused"),
             "adamw-8bit": self.tr("AdamW 8-bit (bitsandbytes)"),
@@ -336,6 +338,14 @@ class SetupPanel(EditorPanel):
         s = self.state.scenario
         self.limits.show(s, resolve_model(s).is_moe)
 
+    def _name_auto_optimizer(self, s: Scenario) -> None:
+        """The "auto" item says what it resolves to under the scenario's framework ("AdamW as the framework runs it:
+        AdamW fused" under torchtitan)."""
+        index = self.optimizer.findData("auto")
+        if index >= 0:
+            used = value_words("optimizer", framework_optimizer(s.framework))
+            self.optimizer.setItemText(index, self.tr("AdamW as the framework runs it: %1").replace("%1", used))
+
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
         targets = [("attention", self.tr("all attention projections")), ("all-linear", self.tr("all linear layers"))]
@@ -362,6 +372,7 @@ class SetupPanel(EditorPanel):
         ]
         for combo, value in widgets:
             combo.set_value(value)
+        self._name_auto_optimizer(s)
         for spin, value in (
             (self.lora_rank, s.lora_rank),
             (self.frozen_layers, s.frozen_layers),

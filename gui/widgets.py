@@ -43,6 +43,7 @@ COMPONENT_COLOURS = {
     "cuda_context_seed": "#7f7f7f", "other": "#9e9e9e",
     # 2021 Megatron-LM's (engine/frameworks/megatron_2021.py): in the gradients' and the activations' families
     "last_step_gradients": "#c9742a", "pp_sent_outputs": "#c39bd3",
+    "hybrid_fp32_grads": "#e8a85c",  # Megatron's precision-aware hybrid optimizer: in the gradients' family
     # serving (issue 26): the engine's KV cache, its profile run's activations, CUDA graphs, non-torch memory
     "kv_cache": "#76b7b2", "activation_peak": "#b07aa1", "cuda_graphs": "#edc948", "non_torch": "#79706e",
 }

@@ -93,3 +93,19 @@ def test_read_from_megatron_lm_flags_and_bridge_overrides() -> None:
         extra="optimizer.optimizer_cpu_offload=True optimizer.optimizer_offload_fraction=0.5 "
               "optimizer.use_precision_aware_optimizer=True"))])
     assert r.scenario["precision_aware_optimizer"] is True
+
+
+def test_bf16_main_gradients_add_the_gpu_shares_fp32_gradient_copies() -> None:
+    """hybrid_optimizer.py at 23265d2d lines 84-94: each step sets fp32_param.grad = grad.to(fp32) for the GPU share's
+    clones; zero_grad (lines 440-450) never clears them. With bf16 main gradients that is a new fp32 tensor the size of
+    the GPU share's master weights; with fp32 main gradients .to(fp32) is the buffer itself."""
+    half = _swift_72b(optimizer_offload_fraction=0.5)
+    bf16_grads = _states(half.replace(main_grads_fp32=False))
+    fp32_grads = _states(half.replace(main_grads_fp32=True))
+    assert "hybrid_fp32_grads" not in fp32_grads
+    # hand count: 72,706,203,648 / TP 8 x 4 bytes x (1 - 0.5) = 16.93 GiB, the GPU share's fp32 master weights
+    assert bf16_grads["hybrid_fp32_grads"] == bf16_grads["master_weights"]
+    assert bf16_grads["hybrid_fp32_grads"] / GIB == pytest.approx(QWEN25_72B_PARAMS / 8 * 4 * 0.5 / GIB, rel=0.005)
+    # the whole shard on the CPU (the file's fraction 1) or no precision-aware optimizer: none
+    assert "hybrid_fp32_grads" not in _states(_swift_72b(main_grads_fp32=False))
+    assert "hybrid_fp32_grads" not in _states(half.replace(main_grads_fp32=False, precision_aware_optimizer=False))

@@ -9,6 +9,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
+from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
 from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
@@ -72,8 +73,8 @@ def torchtune_config(s: Scenario) -> str:
         "optimizer_in_bwd": s.optimizer_in_backward,
         "compile": s.compile,
         "optimizer": {
-            "_component_": _TT_OPT.get(s.optimizer, "torch.optim.AdamW"),
-            **({"fused": True} if s.optimizer == "adamw-fused" else {}),
+            "_component_": _TT_OPT.get(optimizer_used(s), "torch.optim.AdamW"),
+            **({"fused": True} if optimizer_used(s) == "adamw-fused" else {}),
         },
     }
     loss = _TT_LOSS.get(cross_entropy_path(s))

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .export_native import megatron_args, torchtitan_config, torchtune_config
 from .export_rl import trl_config, verl_args
@@ -262,7 +263,7 @@ def _axolotl(s: Scenario) -> str:
     data["bf16"] = half == "bf16"
     data["fp16"] = half == "fp16"
     data["gradient_checkpointing"] = s.checkpointing != "none"
-    data["optimizer"] = _HF_OPT.get(s.optimizer, "adamw_torch")
+    data["optimizer"] = _HF_OPT.get(optimizer_used(s), "adamw_torch")
     data["attn_implementation"] = _HF_ATTN.get(s.attention, "sdpa")
     data["torch_compile"] = s.compile
     if s.fsdp:

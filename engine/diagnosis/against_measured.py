@@ -17,7 +17,8 @@ NEGLIGIBLE_SHARE = 0.01  # categories under 1% of the plan's peak on both sides 
 # Component keys of engine/memory (the estimate's components) in the measured categories.
 COMPONENT_CATEGORY = {
     "weights": "weights", "frozen_weights": "weights", "lora_weights": "weights", "quantized_weights": "weights",
-    "gradients": "gradients", "last_step_gradients": "gradients", "optimizer_states": "optimizer state",
+    "gradients": "gradients", "last_step_gradients": "gradients", "hybrid_fp32_grads": "gradients",
+    "optimizer_states": "optimizer state",
     "master_weights": "optimizer state",
     "activations": "activations", "head_activations": "activations", "inputs": "activations",
     "recompute": "activations", "embedding_dropout": "activations", "pp_sent_outputs": "activations",

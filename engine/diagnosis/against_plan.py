@@ -10,6 +10,7 @@ from ..errors import PlannerError
 from ..memory.breakdown import Component, Estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario.format import Scenario
+from ..scenario.optimizer_used import optimizer_used
 from ..units import format_bytes
 from ..workloads import estimate
 from .below_plan import below_plan_finding
@@ -57,7 +58,7 @@ def plan_findings(r: OomReport, s: Scenario, unit: str = "GiB") -> list[Finding]
                       "gpu the one that ran?"), measured=b(total), planned=b(est.capacity_bytes))))
     if r.allocated_by_pytorch_bytes is not None:
         out += _compare(r, est, b)
-    if r.eps_out_of_place and s.optimizer == "adamw" and s.pytorch_version != "2.0":
+    if r.eps_out_of_place and optimizer_used(s) == "adamw" and s.pytorch_version != "2.0":
         extra = planned_bytes(estimate(s.replace(pytorch_version="2.0")), "optimizer") - planned_bytes(est, "optimizer")
         if r.phase == "optimizer" and _demand(r) - planned_bytes(est, "optimizer") <= extra:
             out = [f for f in out if f.kind != "grown"]  # the release explains the excess, not a grown component
@@ -133,7 +134,7 @@ def candidate_changes(s: Scenario, phase: str | None) -> list[dict[str, Any]]:
         out.append({"micro_batch": s.micro_batch // 2, "grad_accum": s.grad_accum * 2})
     if s.world_size > 1 and not s.fsdp and s.zero_stage < 3:
         out.append({"zero_stage": s.zero_stage + 1 if phase != "load" else 3})
-    if phase in (None, "optimizer") and s.optimizer in ("adamw", "adamw-fused"):
+    if phase in (None, "optimizer") and optimizer_used(s) in ("adamw", "adamw-fused"):
         out.append({"optimizer": "adamw-8bit"})
     if phase in (None, "optimizer") and s.offload == "none":
         out.append({"offload": "optimizer"})

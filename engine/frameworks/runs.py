@@ -34,6 +34,10 @@ class Runs:
     # the AdamW it builds when its config names none (the scenario's optimizer where the file leaves it out): "adamw",
     # PyTorch's default foreach AdamW or the framework's own Adam (FrameworkDefaults.adam_fused), where not read
     optimizer: str = "adamw"
+    # the setting of its config that builds a fused AdamW (torch.optim.AdamW(fused=True) or its own fused Adam), whose
+    # step updates in place with no foreach temporaries: Make it fit offers it (engine/planning/fused_adamw.py); "":
+    # not read, or its "adamw" is fused already (FrameworkDefaults.adam_fused)
+    fused_adamw: str = ""
 
     def runs_fp8_recipe(self, precision: str, fp8_recipe: str) -> bool:
         """Whether it runs the fp8 recipe (its own default, "auto", always; any recipe where it trains no fp8)."""
@@ -74,10 +78,16 @@ _TRANSFORMERS_LAYERS = ("huggingface/transformers at 00029cfa0ed7 src/transforme
                         "GradientCheckpointingLayer.__call__: with gradient_checkpointing on, the whole decoder layer "
                         "runs under self._gradient_checkpointing_func (torch.utils.checkpoint); "
                         "TrainingArguments.gradient_checkpointing has no other mode")
-HUGGINGFACE = Runs(WHOLE_LAYERS, sources=(("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ,
+# transformers' Trainer: TrainingArguments(optim="adamw_torch_fused")
+_HF_FUSED = ("fused AdamW", "transformers src/transformers/trainer.py Trainer.get_optimizer_cls_and_kwargs: optim in "
+             "[ADAMW_TORCH, ADAMW_TORCH_FUSED] builds torch.optim.AdamW, with fused=True for adamw_torch_fused; "
+             "training_args.py: '--optim adamw_torch_fused requires PyTorch 2.0 or higher' (read in the transformers "
+             "Trainer, commit not pinned here)")
+HUGGINGFACE = Runs(WHOLE_LAYERS, fused_adamw='optim="adamw_torch_fused"', sources=(
+    ("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ, _HF_FUSED,
                                           ("recompute layers", "every decoder layer or none: " + _TRANSFORMERS_LAYERS)),
                    recompute_methods=())
-UNSLOTH = Runs(WHOLE_LAYERS, sources=(
+UNSLOTH = Runs(WHOLE_LAYERS, fused_adamw='optim="adamw_torch_fused"', sources=(_HF_FUSED,
     ("checkpointing", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py: use_gradient_checkpointing True or "
      "'unsloth' (offloaded) checkpoints transformers' decoder layers whole: " + _TRANSFORMERS_LAYERS),
     _NOT_READ,
@@ -85,7 +95,10 @@ UNSLOTH = Runs(WHOLE_LAYERS, sources=(
 ), recompute_methods=())
 # torchtune's recipes: enable_activation_checkpointing wraps each TransformerSelfAttentionLayer; ac_mode selective is
 # every n-th layer (whole layers too), and its 'op' option cannot run (int('op'))
-TORCHTUNE = Runs(WHOLE_LAYERS, sources=(
+TORCHTUNE = Runs(WHOLE_LAYERS, fused_adamw="optimizer: fused: True", sources=(
+    ("fused AdamW", "pytorch/torchtune at bd2a0fc7c recipes/configs/llama3_1/8B_full.yaml lines 66-69: optimizer "
+     "_component_ torch.optim.AdamW with fused: True (its kwargs go to torch.optim.AdamW; engine/configs/torchtune.py "
+     "reads it as adamw-fused)"),
     ("checkpointing", "pytorch/torchtune at bd2a0fc7c314 recipes/full_finetune_distributed.py lines 667-670: "
      "enable_activation_checkpointing wraps each TransformerSelfAttentionLayer (lora_finetune_*.py have only that "
      "switch); torchtune/training/activations.py checkpoint_wrapper: ac_mode 'selective' checkpoints every "
@@ -97,7 +110,8 @@ TORCHTUNE = Runs(WHOLE_LAYERS, sources=(
      "reach it was not read (allowed); no groups"),
 ), recompute_methods=("block",))
 # torchtitan: activation_checkpoint none | full | selective (per-op SAC) | memory-budget
-TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), sources=(
+TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), fused_adamw='optimizer.implementation = "fused"',
+                  sources=(
     ("checkpointing", "pytorch/torchtitan at b5bcd76c66d0 torchtitan/distributed/activation_checkpoint.py "
      "ActivationCheckpointingConfig: none, full (FullAC), selective (SelectiveAC, per-op: saves matmul, attention "
      "and collective outputs, recomputes every second matmul), memory-budget: selective and op-selective are its "
@@ -111,6 +125,8 @@ TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), sources=(
      "implementation 'for-loop' | 'foreach' | 'fused' | 'fused_opt_states_bf16', default 'fused' (adamw-fused; "
      "engine/configs/torchtitan.py reads it so); its 2024 releases had --optimizer.fused, default False (foreach: "
      "torchtitan/config_manager.py at 3faaa1a0 lines 185-189 and 9dec370 lines 194-197), which their rows state"),
+    ("fused AdamW", "torchtitan at b5bcd76c66d0 torchtitan/components/optimizer/optimizer.py lines 109-111: "
+     "[optimizer] implementation = 'fused' (its default; the 2024 releases' --optimizer.fused true)"),
 ), optimizer="adamw-fused")
 LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
     ("checkpointing", "Lightning-AI/litgpt at 26857050fe3f finetune/full.py line 110 (and adapter.py, lora_legacy.py) "
@@ -198,7 +214,10 @@ _DS_CHECKPOINT = ("deepspeedai/DeepSpeed at edaa7221 deepspeed/runtime/activatio
                   "1058 checkpoint(function, *args) recomputes the function it is given (config.py lines 27-43: "
                   "partition_activations, number_checkpoints, contiguous_memory_optimization, cpu_checkpointing, no "
                   "granularity or per-op policy)")
-DEEPSPEED = Runs(("none", "full", "selective"), sources=(
+DEEPSPEED = Runs(("none", "full", "selective"), fused_adamw='"optimizer": {"type": "AdamW"} (no torch_adam)', sources=(
+    ("fused AdamW", "deepspeedai/DeepSpeed at edaa72212 deepspeed/runtime/engine.py lines 2095-2139: a config "
+     "optimizer of type Adam or AdamW without torch_adam builds deepspeed.ops.adam.FusedAdam (DeepSpeedCPUAdam "
+     "under ZeRO offload), torch.optim.AdamW only with torch_adam true"),
     ("checkpointing", _DS_CHECKPOINT + "; transformers models hand it whole decoder layers (" + _TRANSFORMERS_LAYERS
      + "); deepspeedai/Megatron-DeepSpeed at 4efb479d5317 megatron/arguments.py line 830 --recompute-granularity "
      "full | selective, model/transformer.py line 629 checkpoint_core_attention (the attention core): selective "

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer, main_grads_fp32
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
 from .hybrid_offload import hybrid_master_gpu_share, hybrid_offload_fraction
@@ -298,13 +299,15 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 **({"optimizer_offload_fraction": hybrid} if gpu_share < 1.0 else {}),
             )
         )
-    if s.optimizer == "adafactor":
+        if 0.0 < gpu_share < 1.0 and not main_grads_fp32(s):  # only a share stays: precision-aware
+            comps.append(_hybrid_fp32_grads(master, p, dp_shards if opt_zero else 1, hybrid))
+    if optimizer_used(s) == "adafactor":
         state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
     else:
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
             s, max(adapter_bytes, dt.state)
         )
-    paged = s.optimizer == "adamw-8bit-paged"
+    paged = optimizer_used(s) == "adamw-8bit-paged"
     if paged:
         # bitsandbytes paged optimizers allocate their state with cudaMallocManaged (unified memory): outside
         # PyTorch's allocator, and paged out to CPU memory when the GPU runs short, so it never causes an OOM.
@@ -324,10 +327,30 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 "model states",
                 Moments.whole_step(state),
                 formula,
-                optimizer=s.optimizer,
+                optimizer=optimizer_used(s),
                 params=p.trainable + p.lora,
                 state_bytes=dt.state,
                 **extra,
             )
         )
     return comps
+
+
+def _hybrid_fp32_grads(master_gpu_bytes: float, p: StageParams, shards: int, fraction: float) -> Component:
+    """Megatron's precision-aware HybridDeviceOptimizer with bf16 main gradients: each step gives every fp32 clone of
+    its GPU share a gradient, grad.to(fp32) of the bf16 main-gradient shard (NVIDIA/Megatron-LM@23265d2d megatron/
+    core/optimizer/cpu_offloading/hybrid_optimizer.py lines 84-94 _set_sub_optimizer_grads), a new fp32 tensor the
+    size of that clone. zero_grad (lines 440-450) clears only the bf16 parameters' grads and decoupled_grads, so the
+    fp32 copies stay alive until the next step replaces them: (1 - fraction) x shard x 4 bytes through the whole
+    step. With fp32 main gradients .to(fp32) returns the buffer itself and nothing is added."""
+    return _c(
+        "hybrid_fp32_grads",
+        QT_TRANSLATE_NOOP("engine", "fp32 gradient copies (hybrid optimizer)"),
+        "model states",
+        Moments.whole_step(master_gpu_bytes),
+        QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main "
+                          "gradients' fp32 copies, kept until the next step"),
+        params=p.trainable,
+        zero1_shards=shards,
+        optimizer_offload_fraction=fraction,
+    )

@@ -11,6 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
 from .model_states import model_state_components
@@ -58,7 +59,7 @@ def _per_op_layer_bytes(s: Scenario, spec: ModelSpec, moe: bool) -> float:
 def _seed_004_adapter_states(s: Scenario, spec: ModelSpec, stage_layers: int) -> tuple[float, float]:
     """Seed 004: N_lora ~ L x 18 x r x H, trained with c_opt bytes/param (16 AdamW, 10 8-bit)."""
     n_lora = stage_layers * 18 * s.lora_rank * spec.hidden / s.tp
-    c_opt = 10 if s.optimizer.startswith("adamw-8bit") else 16
+    c_opt = 10 if optimizer_used(s).startswith("adamw-8bit") else 16
     return n_lora, n_lora * c_opt
 
 

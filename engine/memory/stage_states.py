@@ -15,6 +15,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp_shards
 from ..scenario.memo import ScenarioMemo
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
 from .loading import LoadParts, load_parts
@@ -183,15 +184,15 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
 def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,
                     st: ShardedStates) -> tuple[Component, ...]:
     step_temp = 0.0
-    torch_2_0 = s.optimizer == "adamw" and s.pytorch_version == "2.0"
+    torch_2_0 = optimizer_used(s) == "adamw" and s.pytorch_version == "2.0"
     if s.offload == "none" and not s.optimizer_in_backward:
-        if s.optimizer == "adamw" and not defaults_for(s.framework).adam_fused:  # fused Adam: in place
+        if optimizer_used(s) == "adamw" and not defaults_for(s.framework).adam_fused:  # fused Adam: in place
             # torch 2.0's _multi_tensor_adamw: exp_avg_sq_sqrt = _foreach_sqrt(v), then denom = _foreach_add(
             # exp_avg_sq_sqrt, eps) out of place, both alive at addcdiv_; from 2.1 (pytorch/pytorch PR #104898,
             # merged 2023-07-10) eps is added in place and only the one tensor list remains.
             copies = 2 if torch_2_0 else 1
             step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
-        elif s.optimizer == "adafactor":
+        elif optimizer_used(s) == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
         if dt.master and not (fw.main_grads_fp32 or bf16_optimizer(s)):
             # fp32 gradient copy for the master update; .float() of main gradients kept in fp32 (Megatron's
@@ -207,7 +208,7 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,
         _TWO_TEMPORARIES if torch_2_0 else QT_TRANSLATE_NOOP(
             "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
         ),
-        optimizer=s.optimizer,
+        optimizer=optimizer_used(s),
         **({"pytorch_version": s.pytorch_version} if torch_2_0 else {}),
     ),)
 

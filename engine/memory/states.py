@@ -16,6 +16,7 @@ from ..models.presets import get_gpu
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import quantizes_head
 from ..scenario.memo import ScenarioMemo
+from ..scenario.optimizer_used import optimizer_used
 
 # precision -> (weight, grad, optimizer-state, compute, master) bytes
 _PRECISION_BYTES = {
@@ -112,9 +113,9 @@ def quantized_sharded_split(bits: int, double_quant: bool, torchao_nf4: bool) ->
 
 
 def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
-    if s.optimizer in ("adamw-8bit", "adamw-8bit-paged"):
+    if optimizer_used(s) in ("adamw-8bit", "adamw-8bit-paged"):
         return 2 * (1 + 4 / BNB_BLOCK)
-    return _STATE_TENSORS[s.optimizer] * state_bytes
+    return _STATE_TENSORS[optimizer_used(s)] * state_bytes
 
 
 @dataclass(frozen=True, slots=True)

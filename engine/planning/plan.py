@@ -9,6 +9,8 @@ from typing import Any
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario, file_form
+from ..scenario.optimizer_used import optimizer_used
+from .fused_adamw import same_numerics
 
 ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
                QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
@@ -56,7 +58,8 @@ def assumptions_changed(base: Scenario, s: Scenario) -> tuple[str, ...]:
     gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
     flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
              "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
-             "numerics": (s.precision, s.optimizer) != (base.precision, base.optimizer)
+             "numerics": (s.precision, same_numerics(optimizer_used(s))) != (base.precision,
+                                                                           same_numerics(optimizer_used(base)))
              or (s.method == "qlora") != (base.method == "qlora")}
     return tuple(k for k in ASSUMPTIONS if flags[k])
 

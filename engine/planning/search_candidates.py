@@ -12,6 +12,7 @@ from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.runnable import runnable_layouts
 from ..timing.step_result import StepTime
 from ..workloads import estimate, require_training, step_time  # a post-training step as the step it is
@@ -119,9 +120,10 @@ def method_runs(variant: Scenario, chosen: list[dict[str, Any]], ranked: list[di
 def method_variants(s: Scenario) -> list[Scenario]:
     """The method/numerics changes the speed search tries: 8-bit AdamW, LoRA (r=16, all linear layers), QLoRA, and
     where s's framework lacks s's method the nearest it has (engine/frameworks/runs.py: LoRA for Megatron's QLoRA);
-    only those its framework runs on s's GPUs."""
+    only those its framework runs on s's GPUs. Not fused AdamW: it changes nothing of what is trained, and these
+    variants are shown as the plans that do (SpeedSearch.changes_what_you_train)."""
     variants = []
-    if s.optimizer in ("adamw", "adamw-fused"):
+    if optimizer_used(s) in ("adamw", "adamw-fused"):
         variants.append(s.with_unchecked(optimizer="adamw-8bit"))
     bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
     if s.method in ("full", "freeze"):

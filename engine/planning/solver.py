@@ -25,7 +25,9 @@ from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_replicas
+from .fused_adamw import fused_adamw_options
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -123,8 +125,8 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                          (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
                          message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
                                  m=m, k=s.micro_batch // m), _MB) for m in mb])
-    if s.optimizer in ("adamw", "adamw-fused"):
-        axes.append([_Option("opt", 2.5, (("optimizer", "adamw-8bit"),),
+    if optimizer_used(s) in ("adamw", "adamw-fused"):
+        axes.append([*(_Option(*o) for o in fused_adamw_options(s)), _Option("opt", 2.5, (("optimizer", "adamw-8bit"),),
                                message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
     bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
     prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)

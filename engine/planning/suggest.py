@@ -18,8 +18,10 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import capabilities, framework_runs
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.runnable import RunnableLayout, runnable_layouts
 from ..workloads import estimate
+from .fused_adamw import FUSED_ADAMW_NOTE, fused_adamw_setting
 from .limits import min_seq_len
 from .offload_suggest import offload_candidate
 from .rl_suggest import rl_candidates
@@ -45,11 +47,14 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
     out: list[tuple[Message, dict[str, Any], str]] = []
     if s.training_objective != "sft":  # post-training: the engine and reference first (estimate: workloads)
         out += rl_candidates(s, dtypes_for(s).compute)
-    if s.pytorch_version == "2.0" and s.optimizer == "adamw":  # the same training, one state-sized temporary less
+    if s.pytorch_version == "2.0" and optimizer_used(s) == "adamw":  # the same training, one state-sized temporary less
         out.append((message(QT_TRANSLATE_NOOP("engine", "Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps "
                                                         "in place)")), {"pytorch_version": "2.1+"},
                     QT_TRANSLATE_NOOP("engine", "the same training; check the torch release your other libraries "
                                                 "pin")))
+    if fused_adamw_setting(s):  # the same AdamW, none of foreach's step temporaries
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use fused AdamW ({setting})"), setting=fused_adamw_setting(s)),
+                    {"optimizer": "adamw-fused"}, FUSED_ADAMW_NOTE))
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}
         # from selective recomputation, checkpointing is on already: the step is to recompute whole layers; at full,
@@ -92,7 +97,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     {"method": "qlora"},  # keeps its sharding: FSDP and ZeRO-3 run QLoRA (limits.with_gpus)
                     QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
                                                 "cost")))
-    if s.optimizer in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
+    if optimizer_used(s) in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
                     {"optimizer": "adamw-8bit"},
                     QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))

@@ -75,7 +75,7 @@ MAX_SCENARIO_BYTES = 8 * 1024 * 1024
 
 METHODS = ("full", "freeze", "lora", "qlora")
 PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8", "nvfp4")
-OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor")
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor", "auto")
 ATTENTIONS = ("sdpa", "flash", "eager")
 CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
 FREEZE_SIDES = ("bottom", "top")
@@ -113,9 +113,11 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     method: str = key("full", "what is trained: every weight, all but some frozen layers, LoRA adapters, or LoRA "
                       "adapters over a quantised base", Choice(METHODS))
     precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
-    optimizer: str = key("adamw", "adamw = PyTorch's foreach AdamW; left out: the framework's own", Choice(OPTIMIZERS))
+    optimizer: str = key("adamw", "adamw = PyTorch's foreach AdamW; auto or left out: the AdamW the "
+                         "framework builds when its config names none (torchtitan's fused one)", Choice(OPTIMIZERS))
     pytorch_version: str = key("2.1+", "PyTorch release line: 2.0's foreach AdamW keeps two state-sized temporaries "
-                               "in its step, 2.1 on one (PR #104898)", Choice(("2.1+", "2.0")), applies_to="optimizer adamw")
+                               "in its step, 2.1 on one (PR #104898)", Choice(("2.1+", "2.0")),
+                               applies_to="optimizer adamw, auto")
     micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
     seq_len: int = key(2048, "tokens per sequence", WholeNumber(1, 100_000_000))
     grad_accum: int = key(1, "micro-batches accumulated per optimizer step", WholeNumber(1, 1_000_000))

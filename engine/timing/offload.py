@@ -12,6 +12,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_figure
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer
+from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks
 from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
@@ -48,7 +49,7 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         optimizer = owned * (1 - hybrid) * _optimizer_bytes(s, prof, dt.state) / rates.memory
         if hybrid:
             offload = hybrid_offload_seconds(s, hw, owned, hybrid)
-        if s.optimizer.startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
+        if optimizer_used(s).startswith("adamw-8bit"):  # its loads' latency where measured (blockwise_8bit.py)
             optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
@@ -82,7 +83,7 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
     partition (one per parameter group, two)."""
     table = host_figures()["optimizer_syncs"]
-    syncs = table["per_parameter_tensor"].get(s.optimizer, 0)
+    syncs = table["per_parameter_tensor"].get(optimizer_used(s), 0)
     if not syncs:
         return 0.0
     if s.method in ("lora", "qlora"):  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
@@ -94,15 +95,15 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
         tensors = (per_layer * busiest.layers + root_tensor_count(spec)) * _trained_share(busiest)
     # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
     launch, call = host_call_seconds(s)
-    calls = table.get("python_calls_per_parameter_tensor", {}).get(s.optimizer, 0)
-    dispatched = min(calls, table.get("dispatcher_calls_per_parameter_tensor", {}).get(s.optimizer, calls))
+    calls = table.get("python_calls_per_parameter_tensor", {}).get(optimizer_used(s), 0)
+    dispatched = min(calls, table.get("dispatcher_calls_per_parameter_tensor", {}).get(optimizer_used(s), calls))
     path = (dispatched + table.get("binding_call_share", 1.0) * (calls - dispatched)) * call
     return tensors * (syncs * (host_figures()["sync_seconds"]["value"] + launch) + path)
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
     table = efficiency()["optimizer_bytes_per_param"]
-    if s.optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
+    if optimizer_used(s).startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
         return table["adamw-8bit-bytes"]
-    name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
+    name = "adamw-fused" if optimizer_used(s) == "adamw" and prof["fused_optimizer"] else optimizer_used(s)
     return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)

@@ -20,7 +20,7 @@
     </message>
     <message>
         <location filename="../app.py" line="185"/>
-        <location filename="../file_actions.py" line="77"/>
+        <location filename="../file_actions.py" line="78"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
@@ -48,7 +48,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="168"/>
+        <location filename="../file_actions.py" line="169"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -126,60 +126,60 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="67"/>
+        <location filename="../file_actions.py" line="68"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="132"/>
+        <location filename="../file_actions.py" line="133"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="140"/>
+        <location filename="../file_actions.py" line="141"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="58"/>
-        <location filename="../file_actions.py" line="157"/>
+        <location filename="../file_actions.py" line="158"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="183"/>
+        <location filename="../file_actions.py" line="184"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="107"/>
-        <location filename="../file_actions.py" line="192"/>
-        <location filename="../file_actions.py" line="203"/>
+        <location filename="../file_actions.py" line="193"/>
+        <location filename="../file_actions.py" line="204"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="227"/>
+        <location filename="../file_actions.py" line="228"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="245"/>
+        <location filename="../file_actions.py" line="246"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="252"/>
+        <location filename="../file_actions.py" line="253"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="261"/>
+        <location filename="../file_actions.py" line="262"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="264"/>
+        <location filename="../file_actions.py" line="265"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -258,7 +258,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="131"/>
+        <location filename="../file_actions.py" line="132"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -280,12 +280,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="100"/>
+        <location filename="../file_actions.py" line="101"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="101"/>
+        <location filename="../file_actions.py" line="102"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -1103,12 +1103,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="161"/>
+        <location filename="../words.py" line="154"/>
+        <source>AdamW as the framework runs it</source>
+        <translation>框架自带的 AdamW</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="162"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="169"/>
+        <location filename="../words.py" line="170"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1267,7 +1272,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../words.py" line="127"/>
         <location filename="../words.py" line="131"/>
         <location filename="../words.py" line="132"/>
-        <location filename="../words.py" line="170"/>
+        <location filename="../words.py" line="171"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1353,63 +1358,63 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="154"/>
+        <location filename="../words.py" line="155"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="155"/>
+        <location filename="../words.py" line="156"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="156"/>
+        <location filename="../words.py" line="157"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="157"/>
+        <location filename="../words.py" line="158"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="158"/>
+        <location filename="../words.py" line="159"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="159"/>
+        <location filename="../words.py" line="160"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="160"/>
+        <location filename="../words.py" line="161"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="162"/>
+        <location filename="../words.py" line="163"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="163"/>
+        <location filename="../words.py" line="164"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="164"/>
+        <location filename="../words.py" line="165"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="168"/>
+        <location filename="../words.py" line="169"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="170"/>
+        <location filename="../words.py" line="171"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -3060,12 +3065,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="309"/>
+        <location filename="../widgets.py" line="310"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="312"/>
+        <location filename="../widgets.py" line="313"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -4043,504 +4048,514 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="51"/>
+        <location filename="../setup_panel.py" line="52"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="54"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56"/>
+        <location filename="../setup_panel.py" line="57"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="65"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="74"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="85"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
+        <source>AdamW as the framework runs it</source>
+        <translation>框架自带的 AdamW</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="121"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129"/>
-        <location filename="../setup_panel.py" line="130"/>
+        <location filename="../setup_panel.py" line="131"/>
+        <location filename="../setup_panel.py" line="132"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
-        <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="134"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="190"/>
+        <location filename="../setup_panel.py" line="192"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="193"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="192"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="231"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="234"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="242"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="246"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="249"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="255"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="260"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="263"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="265"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163"/>
+        <location filename="../setup_panel.py" line="165"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="172"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176"/>
+        <location filename="../setup_panel.py" line="178"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="187"/>
+        <location filename="../setup_panel.py" line="189"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="341"/>
+        <location filename="../setup_panel.py" line="347"/>
+        <source>AdamW as the framework runs it: %1</source>
+        <translation>框架自带的 AdamW：%1</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="351"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="341"/>
+        <location filename="../setup_panel.py" line="351"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -5676,7 +5691,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="246"/>
+        <location filename="../../engine/configs/export_native.py" line="247"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -5876,12 +5891,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="96"/>
+        <location filename="../../engine/memory/stage_states.py" line="97"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="99"/>
+        <location filename="../../engine/memory/stage_states.py" line="100"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
@@ -5906,7 +5921,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="149"/>
+        <location filename="../../engine/memory/stage_states.py" line="150"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -5915,32 +5930,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="152"/>
+        <location filename="../../engine/memory/stage_states.py" line="153"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="173"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="204"/>
+        <location filename="../../engine/memory/stage_states.py" line="205"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="207"/>
+        <location filename="../../engine/memory/stage_states.py" line="208"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="215"/>
+        <location filename="../../engine/memory/stage_states.py" line="216"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -6041,142 +6056,152 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="141"/>
+        <location filename="../../engine/memory/model_states.py" line="142"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="128"/>
+        <location filename="../../engine/memory/model_states.py" line="129"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="156"/>
+        <location filename="../../engine/memory/model_states.py" line="157"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="159"/>
+        <location filename="../../engine/memory/model_states.py" line="160"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="181"/>
+        <location filename="../../engine/memory/model_states.py" line="182"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="184"/>
+        <location filename="../../engine/memory/model_states.py" line="185"/>
         <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="214"/>
+        <location filename="../../engine/memory/model_states.py" line="215"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="217"/>
+        <location filename="../../engine/memory/model_states.py" line="218"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="261"/>
+        <location filename="../../engine/memory/model_states.py" line="262"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="241"/>
+        <location filename="../../engine/memory/model_states.py" line="242"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="97"/>
+        <location filename="../../engine/memory/model_states.py" line="98"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="99"/>
+        <location filename="../../engine/memory/model_states.py" line="100"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="110"/>
+        <location filename="../../engine/memory/model_states.py" line="111"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="112"/>
+        <location filename="../../engine/memory/model_states.py" line="113"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="134"/>
+        <location filename="../../engine/memory/model_states.py" line="135"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="198"/>
+        <location filename="../../engine/memory/model_states.py" line="199"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="201"/>
+        <location filename="../../engine/memory/model_states.py" line="202"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="246"/>
+        <location filename="../../engine/memory/model_states.py" line="247"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="252"/>
+        <location filename="../../engine/memory/model_states.py" line="253"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="258"/>
+        <location filename="../../engine/memory/model_states.py" line="259"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="287"/>
+        <location filename="../../engine/memory/model_states.py" line="288"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the precision-aware optimizer&apos;s rest on the CPU</source>
         <translation>可训练参数量 / 分片数 x 4 x (1 - optimizer_offload_fraction)：精度感知优化器把其余部分放在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="292"/>
+        <location filename="../../engine/memory/model_states.py" line="293"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="285"/>
+        <location filename="../../engine/memory/model_states.py" line="348"/>
+        <source>fp32 gradient copies (hybrid optimizer)</source>
+        <translation>fp32 梯度副本（混合优化器）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="351"/>
+        <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main gradients&apos; fp32 copies, kept until the next step</source>
+        <translation>可训练参数 / 分片数 x 4 x (1 - optimizer_offload_fraction)：bf16 主梯度的 fp32 副本，保留到下一步</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="286"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="317"/>
+        <location filename="../../engine/memory/model_states.py" line="320"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="323"/>
+        <location filename="../../engine/memory/model_states.py" line="326"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="313"/>
+        <location filename="../../engine/memory/model_states.py" line="316"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="81"/>
+        <location filename="../../engine/memory/model_states.py" line="82"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="84"/>
+        <location filename="../../engine/memory/model_states.py" line="85"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -6305,17 +6330,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="378"/>
+        <location filename="../../engine/scenario/format.py" line="380"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="389"/>
+        <location filename="../../engine/scenario/format.py" line="391"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="393"/>
+        <location filename="../../engine/scenario/format.py" line="395"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -6326,12 +6351,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="176"/>
+        <location filename="../../engine/scenario/format.py" line="178"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="152"/>
+        <location filename="../../engine/scenario/format.py" line="154"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -6351,7 +6376,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="183"/>
+        <location filename="../../engine/scenario/format.py" line="185"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -6371,13 +6396,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="140"/>
+        <location filename="../../engine/scenario/format.py" line="142"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="55"/>
-        <location filename="../../engine/scenario/format.py" line="237"/>
+        <location filename="../../engine/scenario/format.py" line="239"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="140"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="147"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
@@ -6389,7 +6414,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="240"/>
+        <location filename="../../engine/scenario/format.py" line="242"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -6514,452 +6539,457 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="90"/>
+        <location filename="../../engine/memory/seeds.py" line="91"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="93"/>
+        <location filename="../../engine/memory/seeds.py" line="94"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="101"/>
+        <location filename="../../engine/memory/seeds.py" line="102"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="104"/>
+        <location filename="../../engine/memory/seeds.py" line="105"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="121"/>
+        <location filename="../../engine/memory/seeds.py" line="122"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="124"/>
+        <location filename="../../engine/memory/seeds.py" line="125"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="136"/>
+        <location filename="../../engine/memory/seeds.py" line="137"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="139"/>
+        <location filename="../../engine/memory/seeds.py" line="140"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="146"/>
+        <location filename="../../engine/memory/seeds.py" line="147"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="149"/>
+        <location filename="../../engine/memory/seeds.py" line="150"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="168"/>
+        <location filename="../../engine/memory/seeds.py" line="169"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="171"/>
+        <location filename="../../engine/memory/seeds.py" line="172"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="180"/>
+        <location filename="../../engine/memory/seeds.py" line="181"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="183"/>
+        <location filename="../../engine/memory/seeds.py" line="184"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="191"/>
+        <location filename="../../engine/memory/seeds.py" line="192"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="194"/>
+        <location filename="../../engine/memory/seeds.py" line="195"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/plan.py" line="13"/>
+        <location filename="../../engine/planning/plan.py" line="15"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/plan.py" line="13"/>
+        <location filename="../../engine/planning/plan.py" line="15"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/plan.py" line="14"/>
+        <location filename="../../engine/planning/plan.py" line="16"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/plan.py" line="14"/>
+        <location filename="../../engine/planning/plan.py" line="16"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/plan.py" line="15"/>
+        <location filename="../../engine/planning/plan.py" line="17"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="78"/>
+        <location filename="../../engine/planning/solver.py" line="80"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="79"/>
+        <location filename="../../engine/planning/solver.py" line="81"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="80"/>
+        <location filename="../../engine/planning/solver.py" line="82"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="81"/>
+        <location filename="../../engine/planning/solver.py" line="83"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="84"/>
+        <location filename="../../engine/planning/solver.py" line="86"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="85"/>
+        <location filename="../../engine/planning/solver.py" line="87"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="86"/>
+        <location filename="../../engine/planning/solver.py" line="88"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="87"/>
+        <location filename="../../engine/planning/solver.py" line="89"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="88"/>
+        <location filename="../../engine/planning/solver.py" line="90"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="89"/>
+        <location filename="../../engine/planning/solver.py" line="91"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="90"/>
+        <location filename="../../engine/planning/solver.py" line="92"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="102"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="114"/>
+        <location filename="../../engine/planning/solver.py" line="116"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="124"/>
+        <location filename="../../engine/planning/solver.py" line="126"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="134"/>
+        <location filename="../../engine/planning/solver.py" line="136"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="135"/>
+        <location filename="../../engine/planning/solver.py" line="137"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="136"/>
+        <location filename="../../engine/planning/solver.py" line="138"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="137"/>
+        <location filename="../../engine/planning/solver.py" line="139"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="152"/>
+        <location filename="../../engine/planning/solver.py" line="154"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="153"/>
+        <location filename="../../engine/planning/solver.py" line="155"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="156"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="155"/>
+        <location filename="../../engine/planning/solver.py" line="157"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="160"/>
+        <location filename="../../engine/planning/solver.py" line="162"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="165"/>
+        <location filename="../../engine/planning/solver.py" line="167"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="169"/>
+        <location filename="../../engine/planning/solver.py" line="171"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="199"/>
+        <location filename="../../engine/planning/solver.py" line="201"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="216"/>
+        <location filename="../../engine/planning/solver.py" line="218"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="217"/>
+        <location filename="../../engine/planning/solver.py" line="219"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="219"/>
+        <location filename="../../engine/planning/solver.py" line="221"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="221"/>
+        <location filename="../../engine/planning/solver.py" line="223"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="256"/>
+        <location filename="../../engine/planning/solver.py" line="258"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="261"/>
+        <location filename="../../engine/planning/solver.py" line="263"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="266"/>
+        <location filename="../../engine/planning/solver.py" line="268"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="269"/>
+        <location filename="../../engine/planning/solver.py" line="271"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="272"/>
+        <location filename="../../engine/planning/solver.py" line="274"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="278"/>
+        <location filename="../../engine/planning/solver.py" line="280"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="279"/>
+        <location filename="../../engine/planning/solver.py" line="281"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="49"/>
+        <location filename="../../engine/planning/suggest.py" line="51"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="51"/>
+        <location filename="../../engine/planning/suggest.py" line="53"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="57"/>
+        <location filename="../../engine/planning/suggest.py" line="56"/>
+        <source>Use fused AdamW ({setting})</source>
+        <translation>改用融合 AdamW（{setting}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="63"/>
         <source>Recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="61"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="67"/>
         <source>Use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="67"/>
         <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
         <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="65"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="67"/>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>the same maths in tiles: no attention-score matrix is kept</source>
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="74"/>
         <source>Recompute every layer (full activation checkpointing)</source>
         <translation>重算每一层（完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>the layers kept whole are recomputed too: one more forward each</source>
         <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="78"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="84"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="89"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="91"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="98"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96"/>
+        <location filename="../../engine/planning/suggest.py" line="101"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="98"/>
+        <location filename="../../engine/planning/suggest.py" line="103"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="100"/>
+        <location filename="../../engine/planning/suggest.py" line="105"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="102"/>
+        <location filename="../../engine/planning/suggest.py" line="107"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="104"/>
+        <location filename="../../engine/planning/suggest.py" line="109"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="106"/>
+        <location filename="../../engine/planning/suggest.py" line="111"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="109"/>
+        <location filename="../../engine/planning/suggest.py" line="114"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="110"/>
+        <location filename="../../engine/planning/suggest.py" line="115"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="112"/>
+        <location filename="../../engine/planning/suggest.py" line="117"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="114"/>
+        <location filename="../../engine/planning/suggest.py" line="119"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="137"/>
+        <location filename="../../engine/planning/suggest.py" line="142"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -6994,7 +7024,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="209"/>
+        <location filename="../../engine/planning/suggest.py" line="214"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7317,37 +7347,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="153"/>
+        <location filename="../../engine/configs/exporting.py" line="154"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="209"/>
+        <location filename="../../engine/configs/exporting.py" line="210"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="290"/>
+        <location filename="../../engine/configs/exporting.py" line="291"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="30"/>
+        <location filename="../../engine/configs/export_native.py" line="31"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="41"/>
+        <location filename="../../engine/configs/export_native.py" line="42"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="97"/>
+        <location filename="../../engine/configs/export_native.py" line="98"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="241"/>
+        <location filename="../../engine/configs/export_native.py" line="242"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -8086,12 +8116,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="160"/>
+        <location filename="../../engine/memory/stage_states.py" line="161"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="162"/>
+        <location filename="../../engine/memory/stage_states.py" line="163"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -8419,22 +8449,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="383"/>
+        <location filename="../../engine/scenario/format.py" line="385"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385"/>
+        <location filename="../../engine/scenario/format.py" line="387"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="117"/>
+        <location filename="../../engine/planning/solver.py" line="119"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="74"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -9481,122 +9511,122 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="49"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="50"/>
         <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="60"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="61"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="62"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="70"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="71"/>
         <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="75"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="78"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="78"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
         <source>loading</source>
         <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
         <source>forward pass</source>
         <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="29"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="29"/>
         <source>backward pass</source>
         <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="29"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="31"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
         <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
         <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="34"/>
         <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
         <translation>临时张量：整批的 logits、优化器步的副本</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="34"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="35"/>
         <source>states not sharded or offloaded as the plan assumes</source>
         <translation>状态未按计划假设进行切分或卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="51"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="52"/>
         <source>The plan: {verdict} ({room}).</source>
         <translation>计划：{verdict}（{room}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="55"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="56"/>
         <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
         <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="76"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="77"/>
         <source>The traceback shows AdamW adding eps out of place (torch._foreach_add(exp_avg_sq_sqrt, eps)), as PyTorch before 2.1 does: one more state-sized temporary at the optimizer step, {extra} here. Set pytorch_version to 2.0 to plan it, or upgrade PyTorch.</source>
         <translation>回溯显示 AdamW 以非原地方式加上 eps（torch._foreach_add(exp_avg_sq_sqrt, eps)），这是 PyTorch 2.1 之前的做法：优化器步骤多一个与状态同样大小的临时张量，此处为 {extra}。将 pytorch_version 设为 2.0 即可纳入计划，或升级 PyTorch。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="87"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="88"/>
         <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
         <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="91"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="92"/>
         <source>At the {phase} the run had {allocated} allocated (the message does not say how much more it asked for); the plan allocates {plan} there.</source>
         <translation>在{phase}时，运行已分配 {allocated}（消息未说明又请求了多少）；计划在此处分配 {plan}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="180"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="181"/>
         <source>Fix: {change} frees {saving}; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="182"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="183"/>
         <source>Fix: {change} frees {saving}, less than the missing {short}; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，少于所缺的 {short}；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="185"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="186"/>
         <source>Fix: {change} frees {saving}, which covers the missing {short}, but the plan still does not fit ({room}).</source>
         <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}，但计划仍然放不下（{room}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="187"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="188"/>
         <source>Fix: {change} frees {saving}, which covers the missing {short}; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，足以补上所缺的 {short}；之后计划：{verdict}。</translation>
     </message>
@@ -9616,12 +9646,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>运行在 {demand} 时失败，低于计划在此处分配的 {plan}，而计划是放得下的：GPU 的其余显存被计划未计入的东西占用了（另一个进程，或 PyTorch 分配器之外的显存）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="100"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="101"/>
         <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
         <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="105"/>
+        <location filename="../../engine/diagnosis/against_plan.py" line="106"/>
         <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
@@ -10688,6 +10718,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/export_swift_megatron.py" line="66"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for ms-swift.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 ms-swift。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fused_adamw.py" line="15"/>
+        <source>the same AdamW and numerics in one fused kernel that updates in place (PyTorch 2.0 or later)</source>
+        <translation>同一个 AdamW、同样的数值，由一个原地更新的融合内核完成（需 PyTorch 2.0 或更高版本）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fused_adamw.py" line="47"/>
+        <source>use fused AdamW ({setting})</source>
+        <translation>改用融合 AdamW（{setting}）</translation>
     </message>
 </context>
 <context>
