@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..frameworks.defaults import defaults_for
 from ..models.architecture import ModelSpec
 from .consistency import default_lora_targets
+from .optimizer_used import framework_optimizer
 
 
 def left_out_values(framework: str, spec: ModelSpec, data: dict[str, Any]) -> dict[str, Any]:
@@ -18,5 +18,5 @@ def left_out_values(framework: str, spec: ModelSpec, data: dict[str, Any]) -> di
     if "lora_targets" not in data:
         values["lora_targets"] = default_lora_targets(spec)
     if "optimizer" not in data:
-        values["optimizer"] = defaults_for(framework).runs.optimizer
+        values["optimizer"] = framework_optimizer(framework)
     return values
