@@ -130,7 +130,7 @@ class FrameworkDefaults:
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
     # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's
-    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam; DeepSpeed's (runs.py)
+    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam; DeepSpeed 2021-22 (runs.py)
     adam_fused: bool = False
     # bf16 without ZeRO runs DeepSpeed's BF16_Optimizer: fp32 gradients of every parameter, master weights and
     # optimizer states sharded over data-parallel ranks (engine/scenario/behaviour.py bf16_optimizer cites the lines)
@@ -205,7 +205,7 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
-    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save", adam_fused=True),  # other _DS rows' saves not read
+    "deepspeed": replace(_DS, checkpoint_save="deepspeed-torch-save"),  # rows built on _DS: their saves not read
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "

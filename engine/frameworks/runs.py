@@ -224,11 +224,15 @@ _DS_CHECKPOINT = ("deepspeedai/DeepSpeed at edaa7221 deepspeed/runtime/activatio
                   "1058 checkpoint(function, *args) recomputes the function it is given (config.py lines 27-43: "
                   "partition_activations, number_checkpoints, contiguous_memory_optimization, cpu_checkpointing, no "
                   "granularity or per-op policy)")
-DEEPSPEED = Runs(("none", "full", "selective"), sources=(
+DEEPSPEED = Runs(("none", "full", "selective"), fused_adamw='"optimizer": {"type": "AdamW"} (no torch_adam)',
+                 optimizer="adamw-fused", sources=(
     ("optimizer", "deepspeedai/DeepSpeed at edaa72212 deepspeed/runtime/engine.py lines 2095-2139: a config "
      "optimizer of type Adam or AdamW without torch_adam builds deepspeed.ops.adam.FusedAdam (DeepSpeedCPUAdam "
-     "under ZeRO offload), torch.optim.AdamW only with torch_adam true; " + _FUSED_ADAM_STEP + " (FrameworkDefaults."
-     "adam_fused: its \"adamw\" keeps no foreach temporary, nothing for Make it fit to offer)"),
+     "under ZeRO offload), torch.optim.AdamW only with torch_adam true; " + _FUSED_ADAM_STEP + ": adamw-fused, "
+     "what engine/configs/deepspeed.py reads such a config as. A config with no optimizer section trains the "
+     "client's optimizer (transformers' Trainer: its own torch AdamW, integrations/deepspeed.py "
+     "deepspeed_optim_sched), the scenario's \"adamw\""),
+    ("fused AdamW", "the config optimizer AdamW without torch_adam (the optimizer fact's lines)"),
     ("checkpointing", _DS_CHECKPOINT + "; transformers models hand it whole decoder layers (" + _TRANSFORMERS_LAYERS
      + "); deepspeedai/Megatron-DeepSpeed at 4efb479d5317 megatron/arguments.py line 830 --recompute-granularity "
      "full | selective, model/transformer.py line 629 checkpoint_core_attention (the attention core): selective "
