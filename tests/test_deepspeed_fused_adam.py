@@ -55,6 +55,14 @@ def test_a_deepspeed_config_reads_as_the_adam_deepspeed_builds(tmp_path, params,
     assert import_files([path]).scenario["optimizer"] == expected
 
 
+def test_a_deepspeed_config_without_optimizer_trains_the_trainers_torch_adamw(tmp_path):
+    """No optimizer section: the client's optimizer, transformers' Trainer's own torch AdamW (integrations/deepspeed.py
+    deepspeed_optim_sched), not the framework's FusedAdam."""
+    path = tmp_path / "ds.json"
+    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}))
+    assert import_files([path]).scenario["optimizer"] == "adamw"
+
+
 def test_the_deepspeed_based_rows_not_read_keep_foreach():
     # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); OpenRLHF and
     # Aleph Alpha Scaling: their optimizers not read

@@ -204,6 +204,10 @@ def _read_precision(c: Collector, d: dict[str, Any], p: str) -> None:
 
 def _read_optimizer(c: Collector, d: dict[str, Any], p: str) -> None:
     opt = d.get("optimizer")
+    if opt is None:  # the client's optimizer: transformers' Trainer builds its own (integrations/deepspeed.py
+        # deepspeed_optim_sched), torch's AdamW unless its TrainingArguments (read beside this file) say otherwise
+        trainer_adamw = QT_TRANSLATE_NOOP("engine", "TrainingArguments' default optim (PyTorch AdamW)")
+        c.assume("optimizer", "adamw", message(trainer_adamw))
     if isinstance(opt, dict) and isinstance(opt.get("type"), str):
         name = _OPTIMIZERS.get(opt["type"].lower())
         params = opt.get("params") if isinstance(opt.get("params"), dict) else {}
