@@ -12,7 +12,9 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.configs import import_files
+from engine.configs.exporting import export_config
 from engine.frameworks.defaults import defaults_for
+from engine.scenario.optimizer_used import optimizer_used
 
 ONE_NODE = {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096, "micro_batch": 1,
             "precision": "mixed-bf16", "zero_stage": 2}
@@ -67,3 +69,13 @@ def test_the_deepspeed_based_rows_not_read_keep_foreach():
     # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); OpenRLHF and
     # Aleph Alpha Scaling: their optimizers not read
     assert not any(defaults_for(fw).adam_fused for fw in ("deepspeed", "internevo", "openrlhf", "aleph-alpha-scaling"))
+
+
+@pytest.mark.parametrize("optimizer", ["auto", "adamw", "adamw-fused"])
+def test_the_deepspeed_export_reads_back_as_the_same_adamw(tmp_path, optimizer):
+    """DeepSpeed's own AdamW exports as a config optimizer AdamW ("auto" params, which transformers fills); the client's
+    torch AdamW as no optimizer section."""
+    s = scenario_from_dict({**ONE_NODE, "framework": "deepspeed", "optimizer": optimizer})
+    path = tmp_path / "ds.json"
+    path.write_text(export_config(s, "deepspeed"))
+    assert import_files([path]).scenario["optimizer"] == optimizer_used(s)
