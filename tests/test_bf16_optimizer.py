@@ -25,7 +25,7 @@ from tests.stage_work import StageStub as _Stage
 def _s(**kw):
     base = {"model": "llama-3-8b", "gpu": "a100-80gb", "precision": "mixed-bf16", "framework": "deepspeed",
             "gpus_per_node": 8, "nodes": 4, "tp": 8, "pp": 2, "micro_batch": 1, "grad_accum": 16, "seq_len": 2048,
-            "zero_stage": 0}
+            "zero_stage": 0, "optimizer": "adamw"}  # torch's AdamW (DeepSpeed's own, FusedAdam, keeps no temporary)
     return scenario_from_dict({**base, **kw})
 
 

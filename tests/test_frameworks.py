@@ -323,7 +323,7 @@ FACT_COLUMNS = {
     "zero_bucket_settings": {*DS_FACTS, "openrlhf", "internevo"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": MEGATRON,
     "lora_adapters_in_model_dtype": {*MEGATRON, "torchtune", "litgpt"}, "loss_in_place": MEGATRON,
-    "adam_fused": MEGATRON, "fsdp_embedding_unit": {"olmo-core"},
+    "adam_fused": {*MEGATRON, "deepspeed-2022", "deepspeed-2021"}, "fsdp_embedding_unit": {"olmo-core"},
 }
 
 

@@ -89,6 +89,8 @@ def test_fused_adamw_is_offered_only_where_the_framework_has_it_and_it_frees_mem
     base = scenario_from_dict(ONE_GPU)
     # DeepSpeed: a config optimizer AdamW builds FusedAdam (edaa72212 deepspeed/runtime/engine.py lines 2095-2139)
     assert "AdamW" in fused_adamw_setting(base.replace(framework="deepspeed"))
+    # DeepSpeed of 2021-2022 (Megatron-DeepSpeed's own FusedAdam): fused already (FrameworkDefaults.adam_fused)
+    assert fused_adamw_setting(base.replace(framework="deepspeed-2022")) == ""
     assert fused_adamw_setting(base.replace(framework="torchtitan")) == 'optimizer.implementation = "fused"'
     # Megatron's Adam is fused already (FrameworkDefaults.adam_fused): nothing to free
     assert fused_adamw_setting(base.replace(framework="megatron")) == ""

@@ -204,8 +204,19 @@ def _read_precision(c: Collector, d: dict[str, Any], p: str) -> None:
 
 def _read_optimizer(c: Collector, d: dict[str, Any], p: str) -> None:
     opt = d.get("optimizer")
+    if opt is None:  # the client's optimizer: transformers' Trainer builds its own (integrations/deepspeed.py
+        # deepspeed_optim_sched), torch's AdamW unless its TrainingArguments (read beside this file) say otherwise
+        trainer_adamw = QT_TRANSLATE_NOOP("engine", "TrainingArguments' default optim (PyTorch AdamW)")
+        c.assume("optimizer", "adamw", message(trainer_adamw))
     if isinstance(opt, dict) and isinstance(opt.get("type"), str):
         name = _OPTIMIZERS.get(opt["type"].lower())
+        params = opt.get("params") if isinstance(opt.get("params"), dict) else {}
+        zero = d.get("zero_optimization") if isinstance(d.get("zero_optimization"), dict) else {}
+        on_gpu = _offload_device(zero.get("offload_optimizer")) in (None, "none") and not zero.get("cpu_offload")
+        if opt["type"].lower() in ("adam", "adamw") and on_gpu and not as_bool(params.get("torch_adam", False)):
+            # engine.py _configure_basic_optimizer builds FusedAdam unless torch_adam, DeepSpeedCPUAdam under offload
+            # (engine/frameworks/runs.py DEEPSPEED cites the lines)
+            name = "adamw-fused"
         if name:
             c.set("optimizer", name, f"{p}optimizer.type")
         else:

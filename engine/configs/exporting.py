@@ -193,6 +193,10 @@ def _deepspeed(s: Scenario) -> str:
         "fp16": {"enabled": half == "fp16"},
         "zero_optimization": zero,
     }
+    if optimizer_used(s) == "adamw-fused" and s.offload == "none":
+        # DeepSpeed builds FusedAdam for it (engine/frameworks/runs.py DEEPSPEED); without the section the Trainer
+        # trains its own torch AdamW. "auto": transformers fills them from TrainingArguments (integrations/deepspeed.py)
+        data["optimizer"] = {"type": "AdamW", "params": {k: "auto" for k in ("lr", "betas", "eps", "weight_decay")}}
     return json.dumps(data, indent=2) + "\n"
 
 

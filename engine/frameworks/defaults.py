@@ -130,7 +130,7 @@ class FrameworkDefaults:
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
     # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's
-    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam
+    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam; DeepSpeed 2021-22 (runs.py)
     adam_fused: bool = False
     # bf16 without ZeRO runs DeepSpeed's BF16_Optimizer: fp32 gradients of every parameter, master weights and
     # optimizer states sharded over data-parallel ranks (engine/scenario/behaviour.py bf16_optimizer cites the lines)
@@ -359,7 +359,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     # presets/efficiency.json) all-reduces ZeRO-1's gradients, as BigScience's Megatron-DeepSpeed runs of 2022 ran it
     "deepspeed-2022": replace(
         _DS, id="deepspeed-2022", label="DeepSpeed 0.4.4-0.12 (2021-2023)", profile="deepspeed-2022",
-        parallelism=par.DEEPSPEED_2022, runs=rn.DEEPSPEED_2022, sources=(*_DS.sources,
+        parallelism=par.DEEPSPEED_2022, runs=rn.DEEPSPEED_2022, adam_fused=True, sources=(*_DS.sources,
                  ("ZeRO-1 gradients", "deepspeedai/DeepSpeed deepspeed/runtime/engine.py at 2151c787a (2022-02-18) "
                   "_configure_zero_optimizer: contiguous_gradients = False for stage 1 (since pull request #1246, "
                   "6ae756c03, v0.4.4), so zero/stage_1_and_2.py reduce_ipg_grads takes buffered_reduce_fallback and "
@@ -369,7 +369,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     "deepspeed-2021": replace(
         _DS, id="deepspeed-2021", label="DeepSpeed (April 2021)", profile="deepspeed-2021",
         bf16_optimizer_without_zero=False,  # BF16_Optimizer came in 2022 (microsoft/DeepSpeed pull request #1801)
-        parallelism=par.DEEPSPEED_2021, runs=rn.DEEPSPEED_2021, sources=(*_DS.sources,
+        parallelism=par.DEEPSPEED_2021, runs=rn.DEEPSPEED_2021, adam_fused=True, sources=(*_DS.sources,
                  ("ZeRO-3 of April 2021", "deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b "
                   "(2021-04-08): stage3.py fetch_sub_module gathers each submodule's parameters before it runs and "
                   "waits (_synchronize_communication: torch.cuda.synchronize()); partition_parameters.py "

@@ -179,13 +179,23 @@ MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("
 _MEGATRON_DEEPSPEED = ("the Megatron layers hand DeepSpeed whole layers: deepspeedai/DeepSpeed at 112ebff6e86a "
                        "deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoint(function, *args) "
                        "recomputes the function it is given")
+# DeepSpeed's FusedAdam updates every tensor in place in multi_tensor_applier(multi_tensor_adam, ...) launches
+_FUSED_ADAM_STEP = ("deepspeed/ops/adam/fused_adam.py step (edaa72212 lines 179-191, 112ebff6e86a lines 152-177): "
+                    "multi_tensor_applier(self.multi_tensor_adam, ...) over [g, p, m, v], in place, no temporaries")
 DEEPSPEED_2022 = Runs(WHOLE_LAYERS, sources=(
+    ("optimizer", "deepspeedai/DeepSpeed at 2151c787a (2022-02-18) deepspeed/runtime/engine.py lines 1175-1208: a "
+     "config Adam or AdamW without torch_adam builds FusedAdam (DeepSpeedCPUAdam under ZeRO offload); Megatron-"
+     "DeepSpeed builds its own Adam, apex's FusedAdam, or DeepSpeed's with --ds-fused-adam (deepspeedai/Megatron-"
+     "DeepSpeed at 4efb479d5317 megatron/optimizer/__init__.py lines 5 and 96-105; the bigscience-workshop fork's "
+     "commits not read); " + _FUSED_ADAM_STEP),
     ("checkpointing", "bigscience-workshop/Megatron-DeepSpeed megatron/arguments.py at 8387ae17c470 (line 512) and "
      "49d21af2d2f3 (line 504): --checkpoint-activations (with --partition-activations, --checkpoint-in-cpu for "
      "deepspeed.checkpointing) is its only recomputation, no --recompute-granularity; " + _MEGATRON_DEEPSPEED),
     _NOT_READ,
 ))
 DEEPSPEED_2021 = Runs(WHOLE_LAYERS, sources=(
+    ("optimizer", "deepspeedai/DeepSpeed at 112ebff6e86a (2021-04-08) deepspeed/runtime/engine.py lines 653-678: a "
+     "config Adam or AdamW without torch_adam builds FusedAdam (DeepSpeedCPUAdam under ZeRO-Offload); " + _FUSED_ADAM_STEP),
     ("checkpointing", "SC21's ZeRO-3 baseline (April 2021) ran Megatron's layers, whose only recomputation was "
      "--checkpoint-activations (NVIDIA/Megatron-LM de7dc40f88 megatron/arguments.py line 393; selective came with "
      "arXiv:2205.05198, 2022); " + _MEGATRON_DEEPSPEED),
@@ -214,10 +224,15 @@ _DS_CHECKPOINT = ("deepspeedai/DeepSpeed at edaa7221 deepspeed/runtime/activatio
                   "1058 checkpoint(function, *args) recomputes the function it is given (config.py lines 27-43: "
                   "partition_activations, number_checkpoints, contiguous_memory_optimization, cpu_checkpointing, no "
                   "granularity or per-op policy)")
-DEEPSPEED = Runs(("none", "full", "selective"), fused_adamw='"optimizer": {"type": "AdamW"} (no torch_adam)', sources=(
-    ("fused AdamW", "deepspeedai/DeepSpeed at edaa72212 deepspeed/runtime/engine.py lines 2095-2139: a config "
+DEEPSPEED = Runs(("none", "full", "selective"), fused_adamw='"optimizer": {"type": "AdamW"} (no torch_adam)',
+                 optimizer="adamw-fused", sources=(
+    ("optimizer", "deepspeedai/DeepSpeed at edaa72212 deepspeed/runtime/engine.py lines 2095-2139: a config "
      "optimizer of type Adam or AdamW without torch_adam builds deepspeed.ops.adam.FusedAdam (DeepSpeedCPUAdam "
-     "under ZeRO offload), torch.optim.AdamW only with torch_adam true"),
+     "under ZeRO offload), torch.optim.AdamW only with torch_adam true; " + _FUSED_ADAM_STEP + ": adamw-fused, "
+     "what engine/configs/deepspeed.py reads such a config as. A config with no optimizer section trains the "
+     "client's optimizer (transformers' Trainer: its own torch AdamW, integrations/deepspeed.py "
+     "deepspeed_optim_sched), the scenario's \"adamw\""),
+    ("fused AdamW", "the config optimizer AdamW without torch_adam (the optimizer fact's lines)"),
     ("checkpointing", _DS_CHECKPOINT + "; transformers models hand it whole decoder layers (" + _TRANSFORMERS_LAYERS
      + "); deepspeedai/Megatron-DeepSpeed at 4efb479d5317 megatron/arguments.py line 830 --recompute-granularity "
      "full | selective, model/transformer.py line 629 checkpoint_core_attention (the attention core): selective "
