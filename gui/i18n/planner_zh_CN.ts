@@ -7352,12 +7352,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="210"/>
+        <location filename="../../engine/configs/exporting.py" line="214"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="291"/>
+        <location filename="../../engine/configs/exporting.py" line="295"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -7792,7 +7792,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="214"/>
+        <location filename="../../engine/configs/deepspeed.py" line="225"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
@@ -7828,6 +7828,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/deepspeed.py" line="209"/>
         <location filename="../../engine/configs/hf.py" line="57"/>
         <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
