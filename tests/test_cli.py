@@ -175,3 +175,16 @@ def test_the_post_training_examples_read_in_chinese_without_english_ids():
         assert "（all：" not in zh.stdout and "（全部：" in zh.stdout
     en = run("estimate", str(REPO / "examples" / "dpo-llama3-8b-lora-trl.json")).stdout
     assert en.splitlines()[0].endswith("(detailed)") and "(all: " in en  # English as it was
+
+
+def test_export_config_offers_every_export_format():
+    """The CLI spells its --to choices out (so `main.py` starts without loading engine.configs), beside
+    engine/configs/exporting.py EXPORT_FORMATS: the two lists must stay one (ms-swift-megatron was added to both)."""
+    import argparse
+
+    from engine.cli import build_parser
+    from engine.configs.exporting import EXPORT_FORMATS
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    to = next(a for a in sub.choices["export-config"]._actions if "--to" in a.option_strings)
+    assert tuple(to.choices) == EXPORT_FORMATS
