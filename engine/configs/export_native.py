@@ -50,6 +50,7 @@ def torchtune_config(s: Scenario) -> str:
     comp = _torchtune_builder(s)
     module, builder = comp.rsplit(".", 1)
     model: dict[str, Any] = {}
+    optimizer = optimizer_used(s)  # "auto" resolved to the framework's own
     if s.method in ("lora", "qlora"):
         builder = ("qlora_" if s.method == "qlora" else "lora_") + builder
         targets = lora_target_list(s)
@@ -73,8 +74,8 @@ def torchtune_config(s: Scenario) -> str:
         "optimizer_in_bwd": s.optimizer_in_backward,
         "compile": s.compile,
         "optimizer": {
-            "_component_": _TT_OPT.get(optimizer_used(s), "torch.optim.AdamW"),
-            **({"fused": True} if optimizer_used(s) == "adamw-fused" else {}),
+            "_component_": _TT_OPT.get(optimizer, "torch.optim.AdamW"),
+            **({"fused": True} if optimizer == "adamw-fused" else {}),
         },
     }
     loss = _TT_LOSS.get(cross_entropy_path(s))

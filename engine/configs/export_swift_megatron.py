@@ -65,18 +65,17 @@ def swift_megatron_args(s: Scenario) -> str:
     if not name.isprintable():  # a line break or control character would leave the quoted word
         raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
                                                       "carry; rename the model before exporting for ms-swift."))
-    dp = s.world_size // (s.tp * s.pp * s.cp)
     args: list[tuple[str, object]] = [("--model", shlex.quote(name)), *_tuner_args(s),
         ("--tensor_model_parallel_size", s.tp), ("--pipeline_model_parallel_size", s.pp),
         ("--context_parallel_size", s.cp), ("--expert_model_parallel_size", s.ep)]
     if s.vpp > 1:
         args.append(("--virtual_pipeline_model_parallel_size", s.vpp))
     args += [("--sequence_parallel", _switch(s.sequence_parallel)), ("--micro_batch_size", s.micro_batch),
-             ("--global_batch_size", s.micro_batch * s.grad_accum * dp), ("--max_length", s.seq_len),
+             ("--global_batch_size", s.micro_batch * s.grad_accum * s.dp), ("--max_length", s.seq_len),
              *_precision_args(s), ("--use_distributed_optimizer", _switch(s.distributed_optimizer)),
              *_recompute_args(s)]
     if s.distributed_optimizer and s.dp_shard:  # instances of dp x cp / dp_shard ranks each (export_native.py)
-        args.append(("--num_distributed_optimizer_instances", dp * s.cp // s.dp_shard))
+        args.append(("--num_distributed_optimizer_instances", s.dp * s.cp // s.dp_shard))
     hybrid = offload_flags(s)  # Megatron's hybrid optimizer offload, as ms-swift spells the same arguments
     if hybrid:
         args += [("--use_precision_aware_optimizer", "true"), ("--optimizer_cpu_offload", "true"),

@@ -178,13 +178,13 @@ def _read_megatron_fsdp(c: Collector, a: dict[str, Any]) -> None:
 def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
     """Nodes implied by TP x PP x CP, and accumulation steps from the global batch over micro-batch x DP."""
     world = (_size_arg(a, "--nproc_per_node") or 1) * (_size_arg(a, "--nnodes") or 1)
-    tp_pp = (_size_arg(a, "--tensor-model-parallel-size") or 1) * (_size_arg(a, "--pipeline-model-parallel-size") or 1)
+    tp, pp = _size_arg(a, "--tensor-model-parallel-size") or 1, _size_arg(a, "--pipeline-model-parallel-size") or 1
     cp, ep = _size_arg(a, "--context-parallel-size") or 1, _size_arg(a, "--expert-model-parallel-size") or 1
-    model_par, tp = tp_pp * cp, _size_arg(a, "--tensor-model-parallel-size") or 1
+    model_par = tp * pp * cp
     # the experts' grid is etp x ep x expert-dp per pipeline stage (etp: tp's unless set; parallel_state.py
     # RankGenerator of the experts), the dense one tp x cp x dp: the world is a multiple of both
     etp = _size_arg(a, "--expert-tensor-parallel-size") or tp
-    needed = tp_pp // tp * math.lcm(tp * cp, etp * ep)
+    needed = pp * math.lcm(tp * cp, etp * ep)
     if world % needed:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
         per_node = _size_arg(a, "--nproc_per_node") or 1
         nodes = -(-needed // per_node)
@@ -208,7 +208,7 @@ def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
             "--nnodes",
         )
         world = nodes * per_node
-    _read_optimizer_instances(c, a, world // tp_pp if world % model_par == 0 else 0)
+    _read_optimizer_instances(c, a, world // (tp * pp) if world % model_par == 0 else 0)
     gbs, mbs = _size_arg(a, "--global-batch-size"), _size_arg(a, "--micro-batch-size") or 1
     if gbs and world % model_par == 0:
         dp = world // model_par
