@@ -52,8 +52,8 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                                                         "in place)")), {"pytorch_version": "2.1+"},
                     QT_TRANSLATE_NOOP("engine", "the same training; check the torch release your other libraries "
                                                 "pin")))
-    if fused_adamw_setting(s):  # the same AdamW, none of foreach's step temporaries
-        out.append((message(QT_TRANSLATE_NOOP("engine", "Use fused AdamW ({setting})"), setting=fused_adamw_setting(s)),
+    if setting := fused_adamw_setting(s):  # the same AdamW, none of foreach's step temporaries
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use fused AdamW ({setting})"), setting=setting),
                     {"optimizer": "adamw-fused"}, FUSED_ADAMW_NOTE))
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}

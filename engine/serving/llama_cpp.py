@@ -35,8 +35,9 @@ from ..memory.breakdown import Component, Moments
 from ..memory.estimate import CUDA_CONTEXT_BYTES
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.architecture import ModelSpec
+from ..models.cache_kinds import NO_CACHE, layer_cache_kinds
 from ..units import format_bytes
-from .kv_layout import KV_ELEMENT_BYTES, NO_CACHE, cdiv, layer_cache_kinds, linear_state_bytes
+from .kv_layout import KV_ELEMENT_BYTES, cdiv, linear_state_bytes
 from .result import FITS, REFUSED, KvKind, ServingMemory, engine_name
 from .weights import embedding_bits, layer_weights
 

@@ -259,7 +259,8 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
     model, or of the MoE layers counted_moe counts, with torch's AdamW (foreach, or fused) over whole tensors; LoRA's
     adapters, ZeRO's partitions and other optimizers are not counted here."""
-    if not counted_layers(s) or s.method != "full" or optimizer_used(s) not in ("adamw", "adamw-fused"):
+    optimizer = optimizer_used(s)
+    if not counted_layers(s) or s.method != "full" or optimizer not in ("adamw", "adamw-fused"):
         return 0.0
     if spec.is_moe and not counted_moe(s, spec, False):  # other MoE layers' tensors as transformers holds them: not read
         return 0.0
@@ -272,7 +273,7 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
         return 0.0
     table = host_figures()["adamw_foreach"]
     share = min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
-    fused = optimizer_used(s) == "adamw-fused"
+    fused = optimizer == "adamw-fused"
     tensors, launches = _optimizer_launches(spec, busiest.layers, s.tp, round(share, 6), fused)
     launch, view, binding, _module = _per_call(s)
     depths = table["fused_ops_depth"] if fused else table["ops_depth"]

@@ -82,8 +82,8 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     tensors are the stage's trained ones as the optimizer holds them: every layer's weights, biases and norms (and
     the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
     partition (one per parameter group, two)."""
-    table = host_figures()["optimizer_syncs"]
-    syncs = table["per_parameter_tensor"].get(optimizer_used(s), 0)
+    table, optimizer = host_figures()["optimizer_syncs"], optimizer_used(s)
+    syncs = table["per_parameter_tensor"].get(optimizer, 0)
     if not syncs:
         return 0.0
     if s.method in ("lora", "qlora"):  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
@@ -95,15 +95,15 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
         tensors = (per_layer * busiest.layers + root_tensor_count(spec)) * _trained_share(busiest)
     # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
     launch, call = host_call_seconds(s)
-    calls = table.get("python_calls_per_parameter_tensor", {}).get(optimizer_used(s), 0)
-    dispatched = min(calls, table.get("dispatcher_calls_per_parameter_tensor", {}).get(optimizer_used(s), calls))
+    calls = table.get("python_calls_per_parameter_tensor", {}).get(optimizer, 0)
+    dispatched = min(calls, table.get("dispatcher_calls_per_parameter_tensor", {}).get(optimizer, calls))
     path = (dispatched + table.get("binding_call_share", 1.0) * (calls - dispatched)) * call
     return tensors * (syncs * (host_figures()["sync_seconds"]["value"] + launch) + path)
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
-    table = efficiency()["optimizer_bytes_per_param"]
-    if optimizer_used(s).startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
+    table, optimizer = efficiency()["optimizer_bytes_per_param"], optimizer_used(s)
+    if optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
         return table["adamw-8bit-bytes"]
-    name = "adamw-fused" if optimizer_used(s) == "adamw" and prof["fused_optimizer"] else optimizer_used(s)
+    name = "adamw-fused" if optimizer == "adamw" and prof["fused_optimizer"] else optimizer
     return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)

@@ -86,10 +86,14 @@ class TpLayer:
     moe_pair: float = 1.0  # an MoE layer's dispatcher pair in dense MLP pairs (expert_tp_gather.moe_pair_units)
     regions: tuple[bool, bool] = (True, True)  # attention and MLP regions (layer_settings.tp_regions: a hybrid block one)
 
+    def columns(self, g: _Gemms) -> tuple[tuple[float, float, float], ...]:
+        """The layer's column-parallel GEMMs in the TP group: QKV (or a Mamba in_proj) in the attention region, fc1 in
+        a dense MLP region (an MoE layer's experts run outside it)."""
+        return ((g.qkv,) if self.regions[0] else ()) + ((g.fc1,) if self.regions[1] and not self.moe else ())
+
     def column_gemms(self, g: _Gemms) -> tuple[tuple[float, float, float], ...]:
         """The column-parallel GEMMs with a weight gradient (QKV or a Mamba in_proj; a dense fc1), as `wgrads`."""
-        present = ((g.qkv,) if self.regions[0] else ()) + ((g.fc1,) if self.regions[1] and not self.moe else ())
-        return present[:self.wgrads]
+        return self.columns(g)[:self.wgrads]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +163,7 @@ def _userbuffers_exposed(one: float, g: _Gemms, layer: TpLayer, tp: int) -> floa
         return forward
     mlp_backward = 2 * one * layer.moe_pair if layer.moe else ring_ag(g.fc2[1], st[5])  # MoE: the dispatcher's pair
     backward = (ring_ag(g.proj[1], st[4]) if has_attention else 0.0) + (mlp_backward if has_mlp else 0.0)
-    columns = ((g.qkv,) if has_attention else ()) + ((g.fc1,) if has_mlp and not layer.moe else ())
-    for gemm in columns:  # the input gradient's reduce-scatter, by bulk beside
+    for gemm in layer.columns(g):  # the input gradient's reduce-scatter, by bulk beside
         # the wgrad GEMM where the weight trains (with the saved input's all-gather beside the dgrad GEMM)
         backward += (bulk(gemm[1]) if layer.regather else 0.0) + bulk(gemm[2]) if layer.wgrads else one
     return forward + backward
