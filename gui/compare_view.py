@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Estimate, PlannerError, Scenario
-from engine.memory.gpu_precision import precision_cannot_run
 from engine.serving import ServingSpeed
 from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
@@ -140,7 +139,7 @@ class ComparePane(QWidget):
             live = self.tr(" (live: follows the editor)") if item.live else ""
             self.title.setText(item.label + live)
             # as the main window's banner: the memory's verdict, and that this GPU lacks the plan's tensor cores
-            self.verdict.show_estimate(est, unit, precision_cannot_run(item.scenario) is None)
+            self.verdict.show_estimate(est, unit, item.scenario)
             self.pie.show_estimate(est, unit)
         self.bars.show_estimate(est, unit, x_max)
         for label in (self.title, self.verdict, self.pie.legend, self.bars.caption):  # every text with a set height

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Estimate
-from engine.memory.gpu_precision import precision_cannot_run
 from engine.scenario import ESTIMATORS
 
 from . import config_actions, file_actions, library_actions, serve_mode
@@ -332,7 +331,7 @@ class MainWindow(QMainWindow):
 
     def show_estimate(self, est: Estimate) -> None:
         unit = self.state.unit
-        self.verdict.show_estimate(est, unit, precision_cannot_run(self.state.scenario) is None)
+        self.verdict.show_estimate(est, unit, self.state.scenario)
         if self.right_split.sizes()[0] > 0:
             self.draw_charts()
         else:  # Compare has given their room to its own charts: drawn when they come back (saves ~4 ms an edit)

@@ -16,12 +16,11 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWi
 from engine import Scenario, resolve_model
 from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
-from engine.scenario.framework_support import cannot_run, unsupported_settings
 from engine.timing import fp8_all_gather_applies
 
 from .choices import choice_items
-from .i18n import tr_message
-from .theme import restyle, text_colour
+from .parallel_limits import cannot_run_sentences, mark_warning
+from .theme import text_colour
 from .widgets import ValueCombo, show_checked, show_value
 
 SPLIT_PARTS = ("embedding", "loss")
@@ -180,13 +179,11 @@ class MegatronRows(QObject):
             item = self.fp8_recipe.model().item(i)
             item.setEnabled(not lacks or value == s.fp8_recipe)
             item.setForeground(QColor(text_colour("muted")) if lacks and value != s.fp8_recipe else QBrush())
-        names = cannot_run(s)
-        sentence = tr_message(unsupported_settings(s)[names.index("fp8_recipe")]) if "fp8_recipe" in names else ""
+        sentence = cannot_run_sentences(s).get("fp8_recipe", "")
         label = self._form.labelForField(self.fp8_recipe)
         for w in (self.fp8_recipe, label) if label is not None else (self.fp8_recipe,):
             w.setToolTip(sentence or self._fp8_recipe_tip)
-            colour = f"color: {text_colour('tight')};"
-            restyle(w, "" if not sentence else f"QComboBox {{ {colour} }}" if w is self.fp8_recipe else colour)
+            mark_warning(w, bool(sentence))
 
 
 def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[str, QCheckBox]]:

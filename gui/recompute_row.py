@@ -17,7 +17,7 @@ from engine.scenario.recompute_layers import unused_recompute_layers
 
 from .choices import choice_items
 from .i18n import tr_message
-from .theme import restyle, text_colour
+from .parallel_limits import mark_warning
 from .widgets import ValueCombo, show_value
 
 
@@ -71,5 +71,5 @@ class RecomputeRows(QObject):
             label = self._form.labelForField(self.layers)
             for w in (self.layers, label) if label is not None else (self.layers,):
                 w.setToolTip(tip)
-                restyle(w, "" if unused is None else f"color: {text_colour('tight')};")
+                mark_warning(w, unused is not None)
         self._form.setRowVisible(self.method, (full and s.recompute_num_layers > 0) or s.recompute_method != "block")

@@ -210,15 +210,16 @@ class RentPanel(SearchPanel):
 
     def _add_row(self, index: int, row: RentOption, currency: str) -> None:
         unit = self.state.unit
+        hours, duration = gpu_hours_text(row.gpu_hours or 0.0), format_seconds(row.seconds or 0.0)
         cost = (self.tr("%(hours)s GPU-hours x %(price)s = %(cost)s") % {
-            "hours": gpu_hours_text(row.gpu_hours or 0.0), "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
+            "hours": hours, "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
             "cost": format_cost(row.cost, currency)} if row.cost is not None else
-            self.tr("%s GPU-hours (no price set)") % gpu_hours_text(row.gpu_hours or 0.0))
+            self.tr("%s GPU-hours (no price set)") % hours)
         plan = row.plan
         assert plan is not None
         html = (f"<b>{index}. {row.gpus} x {escape(row.gpu_name)}</b> · " + escape(cost) + "<br>"
                 + escape(self.tr("trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node") % {
-                    "time": format_seconds(row.seconds or 0.0), "mfu": f"{plan.time.mfu:.0%}",
+                    "time": duration, "mfu": f"{plan.time.mfu:.0%}",
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
@@ -228,7 +229,7 @@ class RentPanel(SearchPanel):
             "GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per "
             "GPU-hour entered. Time to train = tokens to train / the layout's tokens per second. Nothing else is "
             "charged: no storage, network or host prices.") % {
-            "time": format_seconds(row.seconds or 0.0), "gpus": row.gpus, "hours": gpu_hours_text(row.gpu_hours or 0.0)})
+            "time": duration, "gpus": row.gpus, "hours": hours})
 
     def apply(self, row: RentOption) -> None:
         """GPU, counts and layout in one undo step."""

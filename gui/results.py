@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Estimate
+from engine import Estimate, Scenario
+from engine.memory.gpu_precision import precision_cannot_run
 from engine.units import format_bytes
 
 from .explain import explain_component
@@ -46,9 +47,9 @@ class VerdictBanner(QLabel):
         # the "CPU memory not checked" note; a narrow Compare pane leaves it to the comparison table's CPU row
         self.says_unchecked_host = True
 
-    def show_estimate(self, est: Estimate, unit: str, runs: bool = True) -> None:
-        """`runs` False: the GPU cannot run the plan as stated (engine/memory/gpu_precision.py), said beside the
-        memory's verdict, as the CLI's verdict line does."""
+    def show_estimate(self, est: Estimate, unit: str, scenario: Scenario | None = None) -> None:
+        """Where the scenario's GPU cannot run the plan as stated (engine/memory/gpu_precision.py), that is said
+        beside the memory's verdict, as the CLI's verdict line does."""
         self.verdict = est.verdict
         colour = VERDICT_COLOURS[est.verdict]  # the border; the words use the theme's readable shade
         words_colour = text_colour(est.verdict)
@@ -64,7 +65,7 @@ class VerdictBanner(QLabel):
         note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
         if note is not None and self.says_unchecked_host:
             room += f" · <span style='color:{text_colour('tight')}'>{escape(tr_message(note))}</span>"
-        if not runs:
+        if scenario is not None and precision_cannot_run(scenario) is not None:
             refused = escape(self.tr("but this GPU cannot run it as stated (see the warnings)"))
             room += f" · <span style='color:{text_colour('tight')}'>{refused}</span>"
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""

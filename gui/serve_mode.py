@@ -11,7 +11,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from engine import Estimate, Scenario
-from engine.memory.gpu_precision import precision_cannot_run
 from engine.units import format_bytes
 
 from .field_undo import install_field_undo
@@ -127,4 +126,4 @@ def attach(window: Any) -> None:
     state.unitChanged.connect(lambda _u: show_serving(state.estimate))
     show_mode(state.scenario)
     show_serving(state.estimate)
-    window.verdict.show_estimate(state.estimate, state.unit, precision_cannot_run(state.scenario) is None)
+    window.verdict.show_estimate(state.estimate, state.unit, state.scenario)
