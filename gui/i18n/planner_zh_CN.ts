@@ -301,107 +301,107 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="110"/>
+        <location filename="../results.py" line="111"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="110"/>
+        <location filename="../results.py" line="111"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="110"/>
+        <location filename="../results.py" line="111"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="111"/>
+        <location filename="../results.py" line="112"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="126"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="155"/>
+        <location filename="../results.py" line="156"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157"/>
+        <location filename="../results.py" line="158"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="158"/>
+        <location filename="../results.py" line="159"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="179"/>
+        <location filename="../results.py" line="180"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="195"/>
+        <location filename="../results.py" line="196"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="195"/>
+        <location filename="../results.py" line="196"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="195"/>
+        <location filename="../results.py" line="196"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="199"/>
+        <location filename="../results.py" line="200"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="201"/>
+        <location filename="../results.py" line="202"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="201"/>
+        <location filename="../results.py" line="202"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="203"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="204"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="207"/>
+        <location filename="../results.py" line="208"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="208"/>
+        <location filename="../results.py" line="209"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="210"/>
+        <location filename="../results.py" line="211"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="212"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -450,7 +450,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="140"/>
+        <location filename="../compare_view.py" line="139"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -458,37 +458,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="159"/>
+        <location filename="../compare_view.py" line="158"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="258"/>
+        <location filename="../compare_view.py" line="257"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="318"/>
+        <location filename="../compare_view.py" line="317"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="319"/>
+        <location filename="../compare_view.py" line="318"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="320"/>
+        <location filename="../compare_view.py" line="319"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="321"/>
+        <location filename="../compare_view.py" line="320"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="332"/>
+        <location filename="../compare_view.py" line="331"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -2465,207 +2465,207 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="94"/>
+        <location filename="../main_window.py" line="93"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="99"/>
+        <location filename="../main_window.py" line="98"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="123"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="127"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="129"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="133"/>
+        <location filename="../main_window.py" line="132"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="141"/>
+        <location filename="../main_window.py" line="140"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="143"/>
+        <location filename="../main_window.py" line="142"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="212"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="137"/>
+        <location filename="../main_window.py" line="136"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="147"/>
+        <location filename="../main_window.py" line="146"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="205"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="207"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="209"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="220"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="223"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="231"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="244"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="244"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="250"/>
+        <location filename="../main_window.py" line="249"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="258"/>
+        <location filename="../main_window.py" line="257"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="265"/>
+        <location filename="../main_window.py" line="264"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="266"/>
+        <location filename="../main_window.py" line="265"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="268"/>
+        <location filename="../main_window.py" line="267"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="370"/>
+        <location filename="../main_window.py" line="369"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2673,268 +2673,268 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="34"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="34"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39"/>
+        <location filename="../megatron_rows.py" line="38"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="41"/>
+        <location filename="../megatron_rows.py" line="40"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44"/>
+        <location filename="../megatron_rows.py" line="43"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46"/>
+        <location filename="../megatron_rows.py" line="45"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="47"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52"/>
+        <location filename="../megatron_rows.py" line="51"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="53"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55"/>
+        <location filename="../megatron_rows.py" line="54"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56"/>
+        <location filename="../megatron_rows.py" line="55"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58"/>
+        <location filename="../megatron_rows.py" line="57"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59"/>
+        <location filename="../megatron_rows.py" line="58"/>
         <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="60"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="62"/>
+        <location filename="../megatron_rows.py" line="61"/>
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="63"/>
+        <location filename="../megatron_rows.py" line="62"/>
         <source>run the experts&apos; MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="65"/>
+        <location filename="../megatron_rows.py" line="64"/>
         <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine&apos;s fused grouped-MLP ops; Megatron-Bridge&apos;s cutedsl_fused_grouped_mlp recipes turn it on): the experts&apos; activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="70"/>
+        <location filename="../megatron_rows.py" line="69"/>
         <source>MoE expert MLP</source>
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="71"/>
+        <location filename="../megatron_rows.py" line="70"/>
         <source>all local experts in one grouped GEMM</source>
         <translation>本卡所有专家合并为一次分组 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="73"/>
+        <location filename="../megatron_rows.py" line="72"/>
         <source>Megatron --moe-grouped-gemm (NVIDIA&apos;s recipes turn it on; off by default in Megatron-LM): off, SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every routed token several more times. It changes the step time, not the memory estimate.</source>
         <translation>Megatron --moe-grouped-gemm（NVIDIA 的配方会开启；Megatron-LM 默认关闭）：关闭时，SequentialMLP 逐个运行专家，且在专家并行度为 1 时，其循环会把每个路由后的 token 多复制几次。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="76"/>
+        <location filename="../megatron_rows.py" line="75"/>
         <source>MoE expert GEMMs</source>
         <translation>MoE 专家 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78"/>
-        <location filename="../megatron_rows.py" line="112"/>
+        <location filename="../megatron_rows.py" line="77"/>
+        <location filename="../megatron_rows.py" line="111"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79"/>
+        <location filename="../megatron_rows.py" line="78"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="80"/>
+        <location filename="../megatron_rows.py" line="79"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81"/>
+        <location filename="../megatron_rows.py" line="80"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="81"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="83"/>
+        <location filename="../megatron_rows.py" line="82"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="86"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="89"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91"/>
+        <location filename="../megatron_rows.py" line="90"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="92"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="93"/>
+        <location filename="../megatron_rows.py" line="92"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94"/>
+        <location filename="../megatron_rows.py" line="93"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="95"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="96"/>
+        <location filename="../megatron_rows.py" line="95"/>
         <source>a scale per row of each operand (torchao rowwise)</source>
         <translation>每个操作数每行一个缩放因子（torchao rowwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97"/>
+        <location filename="../megatron_rows.py" line="96"/>
         <source>rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)</source>
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="100"/>
+        <location filename="../megatron_rows.py" line="99"/>
         <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
         <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="106"/>
+        <location filename="../megatron_rows.py" line="105"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="107"/>
+        <location filename="../megatron_rows.py" line="106"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="108"/>
+        <location filename="../megatron_rows.py" line="107"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="110"/>
+        <location filename="../megatron_rows.py" line="109"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="113"/>
+        <location filename="../megatron_rows.py" line="112"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="114"/>
+        <location filename="../megatron_rows.py" line="113"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="117"/>
+        <location filename="../megatron_rows.py" line="116"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="120"/>
+        <location filename="../megatron_rows.py" line="119"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -2942,22 +2942,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="30"/>
+        <location filename="../serve_mode.py" line="29"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="31"/>
+        <location filename="../serve_mode.py" line="30"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="32"/>
+        <location filename="../serve_mode.py" line="31"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="34"/>
+        <location filename="../serve_mode.py" line="33"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -3811,27 +3811,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="213"/>
+        <location filename="../rent_panel.py" line="214"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="216"/>
+        <location filename="../rent_panel.py" line="217"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="220"/>
+        <location filename="../rent_panel.py" line="221"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="225"/>
+        <location filename="../rent_panel.py" line="226"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="227"/>
+        <location filename="../rent_panel.py" line="228"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -3844,7 +3844,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="236"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3901,37 +3901,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="63"/>
+        <location filename="../serve_mode.py" line="62"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="66"/>
+        <location filename="../serve_mode.py" line="65"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="68"/>
+        <location filename="../serve_mode.py" line="67"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="70"/>
+        <location filename="../serve_mode.py" line="69"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="89"/>
+        <location filename="../serve_mode.py" line="88"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="92"/>
+        <location filename="../serve_mode.py" line="91"/>
         <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
         <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="120"/>
+        <location filename="../serve_mode.py" line="119"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -4972,42 +4972,42 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="68"/>
+        <location filename="../results.py" line="69"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="60"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="60"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="58"/>
+        <location filename="../results.py" line="59"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="57"/>
+        <location filename="../results.py" line="58"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="70"/>
+        <location filename="../results.py" line="71"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="75"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -5691,7 +5691,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="247"/>
+        <location filename="../../engine/configs/export_native.py" line="248"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -5706,7 +5706,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="252"/>
+        <location filename="../main_window.py" line="251"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -7372,12 +7372,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="98"/>
+        <location filename="../../engine/configs/export_native.py" line="99"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="242"/>
+        <location filename="../../engine/configs/export_native.py" line="243"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9000,7 +9000,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="157"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -9046,7 +9046,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -9120,7 +9120,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="166"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
@@ -9156,17 +9156,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="159"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="160"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -9175,12 +9175,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="166"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -9189,12 +9189,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="176"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="177"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="181"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="182"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
