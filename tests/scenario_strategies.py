@@ -27,7 +27,8 @@ def valid_scenarios(draw: st.DrawFn, models: list[str] = MODELS) -> dict:
     nodes = draw(st.sampled_from([1, 2]))
     world = gpus_per_node * nodes
     tp = draw(st.sampled_from([t for t in _divisors(world) if spec.heads % t == 0
-                               and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)]))
+                               and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
+                               and (spec.mamba is None or (spec.mamba.heads % t == 0 and spec.mamba.groups % t == 0))]))
     pp = draw(st.sampled_from([p for p in _divisors(world // tp) if p <= spec.layers]))
     seq_len = draw(st.sampled_from([128, 1000, 2048, 8192, 32768]))
     cp = draw(st.sampled_from([c for c in _divisors(world // (tp * pp), 4) if seq_len % c == 0]))
