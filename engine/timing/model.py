@@ -25,6 +25,7 @@ from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
+from .attention_layout_copies import attention_layout_copy_bytes
 from .autocast import autocast_seconds
 from .bands import time_band
 from .bf16_optimizer import kept_gradients_seconds
@@ -148,6 +149,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
+    layout = attention_layout_copy_bytes(s, spec, prof, rates.elem_bytes)  # sequence-first layouts above micro-batch 1
+    cp_copies = (cp_copies[0] + layout[0], cp_copies[1] + layout[1])
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
         lora = adapters_of(s, spec, g.kind, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
