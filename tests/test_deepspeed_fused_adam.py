@@ -66,8 +66,9 @@ def test_a_deepspeed_config_without_optimizer_trains_the_trainers_torch_adamw(tm
 
 
 def test_the_deepspeed_based_rows_not_read_keep_foreach():
-    # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); OpenRLHF and
-    # Aleph Alpha Scaling: their optimizers not read
+    # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); Aleph Alpha
+    # Scaling: its optimizer not read; OpenRLHF builds FusedAdam, which its importer and its "auto" say as adamw-fused
+    # (engine/configs/openrlhf_optimizer.py), so a scenario's explicit "adamw" stays torch's
     assert not any(defaults_for(fw).adam_fused for fw in ("deepspeed", "internevo", "openrlhf", "aleph-alpha-scaling"))
 
 

@@ -1,0 +1,51 @@
+"""Config-import gaps closed in issue 23's follow-up (branch h-importgaps): OpenRLHF's optimizer, ms-swift's argument
+file, verl's Megatron actor. The fixtures are real public files under tests/data/configs/ (each folder's SOURCES names
+the repository, path and commit); every expected value is what the file says, or the framework's code at the cited
+commit builds, translated to the planner's keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.configs import import_files, import_texts
+from engine.scenario.optimizer_used import optimizer_used
+
+DATA = Path(__file__).resolve().parent / "data" / "configs"
+
+
+def _why(result, key: str) -> str:
+    return next(str(u.why) for u in result.unmapped if u.key.split(": ")[-1] == key)
+
+
+@pytest.mark.parametrize("name", ["train_dpo_llama.sh", "train_sft_mixtral_lora.sh", "train_ppo_ray_hybrid_engine.sh",
+                                  "train_ppo_ray_hybrid_engine_flat_flags.sh"])
+def test_openrlhf_builds_fusedadam_on_the_gpu(name):
+    # no --optim: "adam", the default (OpenRLHF 3c3be6234e0c cli/train_sft.py line 223), a config AdamW that DeepSpeed
+    # builds as FusedAdam without --ds.adam_offload (deepspeed.py lines 358-366, deepspeed_utils.py lines 25-26);
+    # 76351db deepspeed.py line 142: DeepSpeedCPUAdam if adam_offload else FusedAdam
+    result = import_files([DATA / "openrlhf" / name])
+    assert result.scenario["optimizer"] == "adamw-fused"
+    assert "FusedAdam" in str(next(a.why for a in result.assumed if a.key == "optimizer"))
+
+
+def test_openrlhf_adam_offload_steps_deepspeeds_cpu_adam():
+    # train_ppo_with_reward_fn.sh line 45 --adam_offload: DeepSpeedCPUAdam, the optimizer states on the CPU
+    result = import_files([DATA / "openrlhf/train_ppo_with_reward_fn.sh"])
+    assert (result.scenario["optimizer"], result.scenario["offload"]) == ("adamw", "optimizer")
+
+
+def test_openrlhf_optimizer_flags_are_read_and_muon_is_listed():
+    adam = import_texts([("sft.sh", "deepspeed --module openrlhf.cli.train_sft --optim adam --adam.betas 0.9 0.95 "
+                                    "--adam.weight_decay 0.1 --pretrain Qwen/Qwen2.5-7B")])
+    assert adam.scenario["optimizer"] == "adamw-fused"
+    assert not any("adam." in u.key for u in adam.unmapped)  # hyper-parameters: read, no memory of their own
+    muon = import_texts([("ppo.sh", "python3 -m openrlhf.cli.train_ppo_ray --actor.optim muon")])
+    assert "optimizer" not in muon.scenario and "muon" in _why(muon, "actor.optim")
+
+
+def test_openrlhf_auto_is_its_fusedadam():
+    s = scenario_from_dict({"model": "llama-3-8b", "framework": "openrlhf", "optimizer": "auto"})
+    assert optimizer_used(s) == "adamw-fused"
