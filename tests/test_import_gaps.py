@@ -11,6 +11,8 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.configs import import_files, import_texts
+from engine.frameworks.defaults import defaults_for
+from engine.posttraining.settings import rl_settings
 from engine.scenario.optimizer_used import optimizer_used
 
 DATA = Path(__file__).resolve().parent / "data" / "configs"
@@ -49,3 +51,32 @@ def test_openrlhf_optimizer_flags_are_read_and_muon_is_listed():
 def test_openrlhf_auto_is_its_fusedadam():
     s = scenario_from_dict({"model": "llama-3-8b", "framework": "openrlhf", "optimizer": "auto"})
     assert optimizer_used(s) == "adamw-fused"
+
+
+def test_a_verl_megatron_actor_imports_as_the_verl_megatron_row():
+    # run_qwen2-7b_math_megatron.sh (verl b178a3c) line 20 --config-name='ppo_megatron_trainer.yaml', lines 35-36 TP 2 x
+    # PP 2: verl's Megatron actor; use_distributed_optimizer is megatron.yaml's default True (b178a3c
+    # trainer/config/engine/megatron.yaml), its Adam Megatron-Core's FusedAdam (verl/utils/megatron/optimizer.py)
+    result = import_files([DATA / "verl/run_qwen2-7b_math_megatron.sh"])
+    s = result.scenario
+    assert (s["framework"], s["tp"], s["pp"], s["distributed_optimizer"]) == ("verl-megatron", 2, 2, True)
+    assert "use_distributed_optimizer" in str(next(a.why for a in result.assumed if a.key == "distributed_optimizer"))
+    assert "FusedAdam" in str(next(a.why for a in result.assumed if a.key == "optimizer"))
+
+
+def test_the_verl_megatron_row_is_megatron_core_with_verls_rollout_and_offload():
+    row, megatron, verl = defaults_for("verl-megatron"), defaults_for("megatron"), defaults_for("verl")
+    # Megatron-Core's memory facts and time profile (the actor is a Megatron-Core GPTModel under its DDP and optimizer)
+    assert (row.adam_fused, row.grads_reduced_in_buffer, row.takes_megatron_arguments) == (True, True, True)
+    assert (row.profile, row.loss_in_place) == ("megatron", megatron.loss_in_place)
+    # verl's rollout (vLLM, sleep level 2), its log-probs Megatron's own vocab-parallel cross-entropy
+    # (verl/utils/megatron/tensor_parallel.py lines 154-158 at db5f055)
+    assert (row.posttraining.rollout_engine, row.posttraining.rollout_sleep) == (verl.posttraining.rollout_engine,
+                                                                                 verl.posttraining.rollout_sleep)
+    assert row.posttraining.logprob_path == "model-loss"
+    # optimizer_offload: moved between phases (megatron_workers.py update_actor at db5f055 lines 510-545); no weight
+    # offload (the scenario's is ZeRO-3's / FSDP's)
+    assert row.parallelism.offloads == ("none", "optimizer")
+    s = scenario_from_dict({"model": "qwen2.5-7b", "framework": "verl-megatron", "gpus_per_node": 8, "tp": 2,
+                            "distributed_optimizer": True, "training_objective": "grpo", "offload": "optimizer"})
+    assert rl_settings(s, 2).offload_between_phases

@@ -19,11 +19,12 @@ from .megatron_2022 import megatron_2022_row
 from .megatron_zb import megatron_zb_row
 from .meta_llama3 import meta_llama3_row
 from .posttraining import PostTrainingDefaults
+from .verl_megatron import verl_megatron_row
 
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
-              "meta-llama3")
+              "meta-llama3", "verl-megatron")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -282,6 +283,7 @@ TABLE: dict[str, FrameworkDefaults] = {
 TABLE["megatron-2021"], TABLE["megatron-2022"] = megatron_2021_row(TABLE["megatron"]), megatron_2022_row(TABLE["megatron"])
 TABLE["megatron-zb"], TABLE["fms-fsdp"] = megatron_zb_row(TABLE["megatron"]), fms_fsdp_row(TABLE["pytorch"])  # fms_fsdp.py
 TABLE["meta-llama3"] = meta_llama3_row(TABLE["megatron"])  # Meta's Llama 3 stack: meta_llama3.py
+TABLE["verl-megatron"] = verl_megatron_row(TABLE["megatron"])  # verl's Megatron actor: verl_megatron.py
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:
