@@ -80,3 +80,53 @@ def test_the_verl_megatron_row_is_megatron_core_with_verls_rollout_and_offload()
     s = scenario_from_dict({"model": "qwen2.5-7b", "framework": "verl-megatron", "gpus_per_node": 8, "tp": 2,
                             "distributed_optimizer": True, "training_objective": "grpo", "offload": "optimizer"})
     assert rl_settings(s, 2).offload_between_phases
+
+
+SWIFT_YAML = DATA / "ms-swift/yaml_deepspeed"  # ms-swift 3602360a examples/yaml/deepspeed/ (SOURCES)
+
+
+def test_a_swift_launch_follows_the_argument_file_it_names():
+    # sft.sh: NPROC_PER_NODE=2 swift sft examples/yaml/deepspeed/sft.yaml, whose keys ms-swift turns into flags
+    # (swift/cli/main.py parse_yaml_args, lines 38-72): tuner_type lora, lora_rank 8, lora_alpha 32 (lines 7-9),
+    # max_length 2048 (line 19), per_device_train_batch_size 1, gradient_accumulation_steps 8 (lines 27-29),
+    # deepspeed zero2 (line 38)
+    result = import_files([SWIFT_YAML / "sft.sh"])
+    s = result.scenario
+    assert (s["method"], s["lora_rank"], s["lora_alpha"], s["seq_len"]) == ("lora", 8, 32, 2048)
+    assert (s["micro_batch"], s["grad_accum"], s["gpus_per_node"]) == (1, 8, 2)
+    assert (s["framework"], s["zero_stage"], s["model"]) == ("deepspeed", 2, "qwen2.5-7b")
+    assert {m.source.split(":")[0] for m in result.mapped} == {"sft.sh", "sft.yaml"}
+
+
+def test_the_command_lines_flags_override_the_argument_file():
+    # parse_yaml_args puts the file's flags first; HfArgumentParser (argparse) keeps a flag's last value
+    result = import_texts([("run.sh", "swift sft sft.json --lora_rank 16 --max_length 4096")], SWIFT_YAML)
+    assert (result.scenario["lora_rank"], result.scenario["seq_len"]) == (16, 4096)
+    assert "kept 16" in _why(result, "lora_rank")
+
+
+def test_the_argument_files_stated_tuner_overrides_the_scripts_assumed_default(tmp_path):
+    (tmp_path / "full.yaml").write_text("model: Qwen/Qwen2.5-7B-Instruct\ntuner_type: full\n"
+                                        "ENV:\n  NPROC_PER_NODE: 4\n", encoding="utf-8")
+    result = import_texts([("run.sh", "swift sft full.yaml")], tmp_path)
+    # the file's ENV sets what the environment does not (swift/cli/main.py lines 53-59)
+    assert (result.scenario["method"], result.scenario["gpus_per_node"]) == ("full", 4)
+    with_env = import_texts([("run.sh", "NPROC_PER_NODE=2 swift sft full.yaml")], tmp_path)
+    assert with_env.scenario["gpus_per_node"] == 2
+
+
+@pytest.mark.parametrize(("script", "words"), [
+    ("swift sft missing.yaml", "was not imported"),
+    ("swift sft ../../../../../etc/passwd.yaml", "outside the job's folder"),
+])
+def test_a_missing_or_outside_argument_file_is_one_sentence(script, words):
+    result = import_texts([("run.sh", script)], SWIFT_YAML)
+    assert words in _why(result, "(argument file)")
+
+
+def test_an_argument_file_that_is_not_a_regular_file_is_one_sentence(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "fifo.yaml")  # reading a FIFO would wait forever (engine/safe_read.py)
+    result = import_texts([("run.sh", "swift sft fifo.yaml --lora_rank 4")], tmp_path)
+    # references.py finds only regular files beside the job (is_file), so the FIFO is never opened
+    assert "was not imported" in _why(result, "(argument file)") and result.scenario["lora_rank"] == 4
