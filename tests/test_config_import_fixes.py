@@ -189,11 +189,13 @@ def test_ms_swift_megatron_export_refuses_lora_targets_it_cannot_name() -> None:
 
 
 def test_verl_megatron_actor_offloads_say_why_they_are_not_counted() -> None:
-    # run_qwen3moe-30b_megatron_96gb.sh lines 123-131: Megatron's hybrid CPU optimizer (override_optimizer_config)
-    # and actor.megatron.param/grad/optimizer_offload were "not a memory setting it models"; they are memory, which
-    # the FSDP-only verl row cannot count: the review says that, and the scenario keeps no offload it cannot run
+    # run_qwen3moe-30b_megatron_96gb.sh lines 123-131: the verl-megatron row (engine/frameworks/verl_megatron.py) counts
+    # actor.megatron.optimizer_offload as the scenario's offload between phases (verl megatron_workers.py update_actor
+    # loads it back); param_offload (weights the planner offloads only under ZeRO-3 / FSDP), grad_offload (read, not
+    # used by verl) and Megatron's hybrid CPU optimizer (override_optimizer_config) are listed, each with why
     result = import_files([DATA / "verl/run_qwen3moe-30b_megatron_96gb.sh"])
-    assert "offload" not in result.scenario
+    assert (result.scenario["framework"], result.scenario["offload"]) == ("verl-megatron", "optimizer")
     why = {u.key.split(": ")[-1]: str(u.why) for u in result.unmapped}
-    assert "between phases" in why["actor_rollout_ref.actor.megatron.optimizer_offload"]
+    assert "between phases" in why["actor_rollout_ref.actor.megatron.param_offload"]
+    assert "does not use it" in why["actor_rollout_ref.actor.megatron.grad_offload"]
     assert "hybrid CPU optimizer" in why["actor_rollout_ref.actor.optim.override_optimizer_config.optimizer_cpu_offload"]

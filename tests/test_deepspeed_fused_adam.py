@@ -66,8 +66,9 @@ def test_a_deepspeed_config_without_optimizer_trains_the_trainers_torch_adamw(tm
 
 
 def test_the_deepspeed_based_rows_not_read_keep_foreach():
-    # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); OpenRLHF and
-    # Aleph Alpha Scaling: their optimizers not read
+    # InternEvo builds torch.optim.AdamW itself (presets/efficiency.json internevo fused_optimizer false); Aleph Alpha
+    # Scaling: its optimizer not read; OpenRLHF builds FusedAdam, which its importer and its "auto" say as adamw-fused
+    # (engine/configs/openrlhf_optimizer.py), so a scenario's explicit "adamw" stays torch's
     assert not any(defaults_for(fw).adam_fused for fw in ("deepspeed", "internevo", "openrlhf", "aleph-alpha-scaling"))
 
 
@@ -79,3 +80,30 @@ def test_the_deepspeed_export_reads_back_as_the_same_adamw(tmp_path, optimizer):
     path = tmp_path / "ds.json"
     path.write_text(export_config(s, "deepspeed"))
     assert import_files([path]).scenario["optimizer"] == optimizer_used(s)
+
+
+def _optimizer_step_seconds(s) -> float:
+    from engine.timing import step_time
+    from engine.timing.step_result import BREAKDOWN_KEYS
+    return step_time(s).seconds[BREAKDOWN_KEYS.index("optimizer")]
+
+
+def test_the_time_model_steps_the_adamw_memory_counts():
+    """Every row's "adamw" is timed as the AdamW its memory counts: fused (one pass over weight, grad, m, v) where
+    FrameworkDefaults.adam_fused, else PyTorch's foreach AdamW (presets/efficiency.json frameworks fused_optimizer)."""
+    from engine.frameworks.defaults import TABLE
+    from engine.timing.data import framework_profile
+    assert all(framework_profile(fw)["fused_optimizer"] == row.adam_fused for fw, row in TABLE.items())
+
+
+def test_deepspeed_without_an_optimizer_section_times_torch_adamw_not_fusedadam():
+    """A DeepSpeed config without an optimizer section trains the Trainer's torch AdamW (the scenario's "adamw"):
+    its step moves presets/efficiency.json optimizer_bytes_per_param adamw (18 passes) where DeepSpeed's FusedAdam
+    (adamw-fused) moves 7, plus the same clipping passes; so the torch step is the slower one, by 11 state passes."""
+    from engine.timing.data import efficiency
+    torch_adamw = scenario_from_dict({**ONE_NODE, "framework": "deepspeed", "optimizer": "adamw"})
+    fused = torch_adamw.replace(optimizer="adamw-fused")
+    passes = efficiency()["optimizer_bytes_per_param"]
+    clip = passes["clip_passes"] * 2 / 4  # clipping reads the bf16 gradients (2 bytes) where Adam moves fp32 states
+    ratio = (passes["adamw"] + clip) / (passes["adamw-fused"] + clip)
+    assert _optimizer_step_seconds(torch_adamw) / _optimizer_step_seconds(fused) == pytest.approx(ratio, rel=1e-6)

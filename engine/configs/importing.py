@@ -16,6 +16,7 @@ from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
+from .swift_config import config_reference
 from .swift_megatron import is_swift_megatron, read_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
@@ -112,6 +113,8 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "openrlhf":
             openrlhf.read(c, data)
         elif fmt == "ms-swift":
+            if isinstance(data, str):  # `swift sft file.yaml`: the argument file it names (swift_config.py)
+                config_reference(c, data)
             if is_swift_megatron(data):
                 read_swift_megatron(c, data)
                 return c

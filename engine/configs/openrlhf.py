@@ -16,6 +16,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_int, set_int, set_model
 from .deepspeed_launcher import LAUNCHER_FLAGS, is_deepspeed_launch, launcher_counts
+from .openrlhf_optimizer import read_optimizer
 from .result import Collector
 from .rl_common import set_fraction
 from .shell import scan
@@ -106,6 +107,7 @@ def _read_training(c: Collector, args: dict[str, Any], deepspeed_launch: bool) -
     if args.get("flash_attn") is True or args.get("attn_implementation") == "flash_attention_2":
         c.set("attention", "flash", "flash_attn" if "flash_attn" in args else "attn_implementation")
     _read_adapter(c, args)
+    read_optimizer(c, args)
     if args.get("packing_samples") is True:  # openrlhf/models/actor.py: the micro-batch's samples in one unpadded row
         c.set("packing", "padding-free", "packing_samples")
     for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):

@@ -15,6 +15,7 @@ from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, message
 from .reading import read_text
 from .result import Collector
+from .swift_config import read_argument_file, reads_argument_file
 
 DS_FILE_KEY = "deepspeed_config.deepspeed_config_file"
 
@@ -58,7 +59,9 @@ def follow_references(
             if found is not None:
                 try:
                     name, text = read_text(found)
-                    extra = read_one(name, text)
+                    # an ms-swift launch's argument file is its arguments whatever keys it holds (swift_config.py)
+                    extra = (read_argument_file(name, text, key) if reads_argument_file(c.fmt, key)
+                             else read_one(name, text))
                 except PlannerError as exc:
                     c.skip(key, message(QT_TRANSLATE_NOOP("engine", "{ref} cannot be read: {exc}"), ref=ref, exc=exc))
                     continue

@@ -83,7 +83,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
         if quant in (4, 8):
             c.set("method", "qlora", "quant_bits")
             c.set("qlora_bits", quant, "quant_bits")
-        else:
+        elif tkey in args:  # not stated: the assumption above, which an argument file's tuner_type overrides
             c.set("method", "lora", tkey)
     else:
         c.skip(tkey, message(QT_TRANSLATE_NOOP("engine", "tuner '{tuner}' is not modelled yet"), tuner=tuner))

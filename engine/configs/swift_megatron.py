@@ -132,7 +132,8 @@ def read_swift_megatron(c: Collector, data: str | dict[str, Any]) -> None:
     _renamed(c, start, names, defaults)
     c.set("framework", "megatron", "(ms-swift megatron)")
     c.flat = dict(args)
-    set_model(c, args.get("model"), "model")
+    if "model" in args or not c.references:  # else the argument file the launch names (swift_config.py) says it
+        set_model(c, args.get("model"), "model")
     _read_tuner(c, args)
     packed = as_bool(args.get("packing"))
     if packed is not None:

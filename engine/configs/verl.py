@@ -53,7 +53,7 @@ def read_yaml(c: Collector, d: dict[str, Any]) -> None:
 
 def _read_overrides(c: Collector, o: dict[str, Any]) -> None:
     c.flat = dict(o)
-    c.set("framework", "verl", "(verl)")
+    c.set("framework", "verl-megatron" if is_megatron_actor(o) else "verl", "(verl)")
     if o.get(A + "model.path"):
         set_model(c, o[A + "model.path"], A + "model.path")
     _read_sequence_and_batch(c, o)
@@ -123,4 +123,5 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
         set_int(c, "ulysses_sequence_parallel_size", sp, A + "actor.ulysses_sequence_parallel_size")
     c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
         "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
-    c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))
+    if not is_megatron_actor(o):  # the Megatron actor's: read_megatron_actor
+        c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))

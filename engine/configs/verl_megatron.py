@@ -2,18 +2,17 @@
 actor_rollout_ref.actor.megatron.* (verl/trainer/config/engine/megatron.yaml @b178a3c, whose defaults are
 sequence_parallel True, use_distributed_optimizer True, dtype bfloat16, recompute_granularity null).
 
-param_offload / optimizer_offload (with grad_offload) move the actor's weights and grads / optimizer states to the
-CPU between phases exactly as the FSDP worker's fsdp_config keys do: verl/workers/megatron_workers.py (volcengine/verl
-at db5f055) ActorRolloutRefWorker.update_actor calls load_megatron_model_to_gpu / load_megatron_optimizer before the
-update and offload_megatron_model_to_cpu / offload_megatron_optimizer after it. The scenario's offload (held between
-phases, engine/posttraining/settings.py) would say that, but the verl row takes it on a sharded (FSDP) actor only, so
-they are listed with that reason.
-
-Not read: the framework row "verl" models verl's FSDP workers and does not take Megatron's arguments, so
-use_distributed_optimizer and Megatron's hybrid CPU optimizer (optim.override_optimizer_config.optimizer_cpu_offload
-with optimizer_offload_fraction, stepped on the CPU during the update) are listed with that reason; a verl Megatron
-row would count them (engine/memory/hybrid_offload.py counts the fraction only under a row that takes Megatron's
-arguments)."""
+The framework is the row "verl-megatron" (engine/frameworks/verl_megatron.py): Megatron-Core's memory facts with verl's
+post-training ones. use_distributed_optimizer (default True) is the scenario's distributed_optimizer
+(verl/utils/megatron/optimizer.py at b178a3c lines 24-34 passes it to Megatron-Core's OptimizerConfig).
+optimizer_offload moves the optimizer states to the CPU between phases (verl/workers/megatron_workers.py at db5f055
+update_actor, lines 510-545, loads them back for the update): the scenario's offload "optimizer", held between phases
+(engine/posttraining/settings.py). param_offload moves the weights and their gradient buffers the same way; the
+scenario's weight offload is ZeRO-3's or FSDP's, which Megatron-Core's DDP does not shard, so it is listed with that
+reason. grad_offload is read by verl and not used (megatron_workers.py line 159 at db5f055, line 363 at b178a3c).
+Megatron's hybrid CPU optimizer (optim.override_optimizer_config.optimizer_cpu_offload with
+optimizer_offload_fraction, stepped on the CPU during the update) is listed: under this row the scenario's offload
+key means verl's between-phases offload, and one key cannot say both."""
 
 from __future__ import annotations
 
@@ -40,6 +39,14 @@ def is_megatron_actor(o: dict[str, Any]) -> bool:
 def read_megatron_actor(c: Collector, o: dict[str, Any]) -> None:
     if "actor_rollout_ref.actor.strategy" in o:
         c.use("actor_rollout_ref.actor.strategy")
+    if as_bool(o.get(M + "use_distributed_optimizer")) is not None:
+        c.set("distributed_optimizer", bool(as_bool(o[M + "use_distributed_optimizer"])), M + "use_distributed_optimizer")
+    else:
+        c.assume("distributed_optimizer", True, message(QT_TRANSLATE_NOOP(
+            "engine", "verl's Megatron default use_distributed_optimizer True (engine/megatron.yaml)")))
+    c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP(
+        "engine", "verl's Megatron actor steps Megatron-Core's Adam, Transformer Engine's or Apex's FusedAdam "
+                  "(verl/utils/megatron/optimizer.py)")))
     for key, target in _DEGREES:
         if as_int(o.get(M + key)) is not None:  # null (etp: tp's, vpp: none) keeps the planner's default
             set_int(c, target, o[M + key], M + key)
@@ -60,16 +67,26 @@ def read_megatron_actor(c: Collector, o: dict[str, Any]) -> None:
 
 
 def _read_offload(c: Collector, o: dict[str, Any]) -> None:
-    """The Megatron actor's offloads, each listed with why it is not counted (module docstring)."""
-    for key in ("param_offload", "grad_offload", "optimizer_offload"):
-        if as_bool(o.get(M + key)):
-            c.skip(M + key, message(QT_TRANSLATE_NOOP(
-                "engine", "verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back "
-                          "for the update); the verl framework row counts that offload on its FSDP actor only")))
-        elif M + key in o:
-            c.use(M + key)
+    """The Megatron actor's offloads: the optimizer's between phases counted, the rest listed (module docstring)."""
+    if as_bool(o.get(M + "optimizer_offload")):
+        c.set("offload", "optimizer", M + "optimizer_offload")
+    elif M + "optimizer_offload" in o:
+        c.use(M + "optimizer_offload")
+    if as_bool(o.get(M + "param_offload")):
+        c.skip(M + "param_offload", message(QT_TRANSLATE_NOOP(
+            "engine", "verl moves the weights and their gradients to the CPU between phases and loads them back for "
+                      "each pass (megatron_workers.py); the planner's weight offload is ZeRO-3's or FSDP's, which "
+                      "Megatron-Core does not shard, so the rollout phase is counted with the weights on the GPU")))
+    elif M + "param_offload" in o:
+        c.use(M + "param_offload")
+    if as_bool(o.get(M + "grad_offload")):
+        c.skip(M + "grad_offload", message(QT_TRANSLATE_NOOP(
+            "engine", "verl reads grad_offload but does not use it: the gradients move with the weights "
+                      "(megatron_workers.py)")))
+    elif M + "grad_offload" in o:
+        c.use(M + "grad_offload")
     hybrid = [k for k in o if k.startswith(_OVERRIDE_OPTIMIZER) and k.rsplit(".", 1)[1] in _HYBRID_OFFLOAD_KEYS]
     for key in hybrid:
         c.skip(key, message(QT_TRANSLATE_NOOP(
-            "engine", "Megatron's hybrid CPU optimizer under verl is not counted: the verl framework row models its "
-                      "FSDP workers and does not take Megatron's arguments")))
+            "engine", "Megatron's hybrid CPU optimizer under verl is not counted: for verl the scenario's offload "
+                      "means its offload between phases, and one setting cannot say both")))

@@ -1,5 +1,6 @@
 """The type of a framework row as the modules that derive one row from another see it (megatron_2021.py,
-megatron_2022.py): engine/frameworks/defaults.py FrameworkDefaults imports those modules, so they cannot import it."""
+megatron_2022.py): they take any row with sources (engine/frameworks/framework_row.py FrameworkDefaults), and
+engine/frameworks/defaults.py, which builds the table, imports them."""
 
 from __future__ import annotations
 

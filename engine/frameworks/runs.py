@@ -269,7 +269,12 @@ POST_TRAINING = {
          "actor_module.to(torch_dtype), which transformers' PreTrainedModel.to refuses for a bitsandbytes model "
          "('You cannot cast a bitsandbytes model in a new `dtype`'): no QLoRA; freezing not read (allowed)"),
     )),
-    "openrlhf": Runs(WHOLE_LAYERS, sources=(
+    "openrlhf": Runs(WHOLE_LAYERS, optimizer="adamw-fused", sources=(
+        ("optimizer", "OpenRLHF 3c3be6234e0c openrlhf/utils/deepspeed/deepspeed.py lines 358-366 hands DeepSpeed a config "
+         "optimizer of type AdamW (--optim adam, the default: cli/train_sft.py line 223, train_ppo_ray.py line 448) "
+         "and deepspeed_utils.py lines 25-26 and 71-73 offload it only under --ds.adam_offload, so DeepSpeed builds "
+         "FusedAdam (DeepSpeedCPUAdam under the offload; the deepspeed row's optimizer fact); before the config "
+         "optimizer, 76351db deepspeed.py line 142 built DeepSpeedCPUAdam if adam_offload else FusedAdam itself"),
         ("checkpointing", _OPENRLHF + _TRANSFORMERS_LAYERS),
         ("methods", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 115-121 --ds.load_in_4bit (nf4 "
          "BitsAndBytesConfig) and lines 177-188 lora_rank (peft LoraConfig): LoRA and QLoRA; freezing not read "

@@ -1708,238 +1708,243 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>Meta 的 Llama 3 训练栈（arXiv:2407.21783）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
-        <location filename="../framework_options.py" line="199"/>
+        <location filename="../framework_options.py" line="58"/>
+        <source>verl, Megatron actor (post-training)</source>
+        <translation>verl，Megatron actor（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="200"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="87"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="131"/>
+        <location filename="../framework_options.py" line="132"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="133"/>
+        <location filename="../framework_options.py" line="134"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="134"/>
+        <location filename="../framework_options.py" line="135"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="102"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103"/>
+        <location filename="../framework_options.py" line="104"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="110"/>
+        <location filename="../framework_options.py" line="111"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="111"/>
+        <location filename="../framework_options.py" line="112"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="114"/>
+        <location filename="../framework_options.py" line="115"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="116"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="117"/>
+        <location filename="../framework_options.py" line="118"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="123"/>
+        <location filename="../framework_options.py" line="124"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="125"/>
+        <location filename="../framework_options.py" line="126"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -7136,7 +7141,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="66"/>
+        <location filename="../../engine/configs/importing.py" line="67"/>
+        <location filename="../../engine/configs/swift_config.py" line="92"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -7145,107 +7151,108 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="140"/>
+        <location filename="../../engine/configs/importing.py" line="143"/>
+        <location filename="../../engine/configs/swift_config.py" line="105"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="152"/>
+        <location filename="../../engine/configs/importing.py" line="155"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="155"/>
+        <location filename="../../engine/configs/importing.py" line="158"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="63"/>
+        <location filename="../../engine/configs/references.py" line="66"/>
         <source>{ref} cannot be read: {exc}</source>
         <translation>无法读取 {ref}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="77"/>
+        <location filename="../../engine/configs/references.py" line="80"/>
         <source>{ref} was not imported: ZeRO stage {stage} taken from its name</source>
         <translation>未导入 {ref}：根据文件名取 ZeRO 阶段 {stage}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="88"/>
+        <location filename="../../engine/configs/references.py" line="91"/>
         <source>{ref} was not imported: offload taken from its name</source>
         <translation>未导入 {ref}：根据文件名取卸载设置</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="94"/>
+        <location filename="../../engine/configs/references.py" line="97"/>
         <source>{ref} is outside the job&apos;s folder, so it was not read; give it with the other files to import it</source>
         <translation>{ref} 位于该训练任务的文件夹之外，因此未读取；如需导入，请把它与其他文件一起给出</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/references.py" line="104"/>
+        <location filename="../../engine/configs/references.py" line="107"/>
         <source>{ref} was not imported; import it together with this file</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="253"/>
+        <location filename="../../engine/configs/importing.py" line="256"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="279"/>
+        <location filename="../../engine/configs/importing.py" line="282"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="290"/>
+        <location filename="../../engine/configs/importing.py" line="293"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="308"/>
+        <location filename="../../engine/configs/importing.py" line="311"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="189"/>
+        <location filename="../../engine/configs/importing.py" line="192"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="92"/>
+        <location filename="../../engine/configs/importing.py" line="93"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="195"/>
+        <location filename="../../engine/configs/importing.py" line="198"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="207"/>
+        <location filename="../../engine/configs/importing.py" line="210"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="217"/>
+        <location filename="../../engine/configs/importing.py" line="220"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="357"/>
+        <location filename="../../engine/configs/importing.py" line="360"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="377"/>
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="387"/>
+        <location filename="../../engine/configs/importing.py" line="390"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="409"/>
+        <location filename="../../engine/configs/importing.py" line="412"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -7972,7 +7979,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="89"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="160"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="161"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -8002,7 +8009,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="152"/>
+        <location filename="../../engine/configs/openrlhf.py" line="154"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -9402,17 +9409,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="76"/>
+        <location filename="../../engine/configs/openrlhf.py" line="77"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="82"/>
+        <location filename="../../engine/configs/openrlhf.py" line="83"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="147"/>
+        <location filename="../../engine/configs/openrlhf.py" line="149"/>
         <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
@@ -9477,7 +9484,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="126"/>
+        <location filename="../../engine/configs/verl.py" line="127"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -10676,24 +10683,47 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="50"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="45"/>
+        <source>verl&apos;s Megatron default use_distributed_optimizer True (engine/megatron.yaml)</source>
+        <translation>verl 的 Megatron 默认 use_distributed_optimizer True（engine/megatron.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="47"/>
+        <source>verl&apos;s Megatron actor steps Megatron-Core&apos;s Adam, Transformer Engine&apos;s or Apex&apos;s FusedAdam (verl/utils/megatron/optimizer.py)</source>
+        <translation>verl 的 Megatron actor 用 Megatron-Core 的 Adam 更新，即 Transformer Engine 或 Apex 的 FusedAdam（verl/utils/megatron/optimizer.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="57"/>
         <source>verl&apos;s Megatron default sequence_parallel True (engine/megatron.yaml)</source>
         <translation>verl 的 Megatron 默认 sequence_parallel 为 True（engine/megatron.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="52"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="59"/>
         <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
         <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="66"/>
-        <source>verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back for the update); the verl framework row counts that offload on its FSDP actor only</source>
-        <translation>verl 在各阶段之间把它移到 CPU（megatron_workers.py 的 update_actor 在更新前将其载回）；verl 框架行只在其 FSDP actor 上计入这种卸载</translation>
+        <location filename="../../engine/configs/verl_megatron.py" line="76"/>
+        <source>verl moves the weights and their gradients to the CPU between phases and loads them back for each pass (megatron_workers.py); the planner&apos;s weight offload is ZeRO-3&apos;s or FSDP&apos;s, which Megatron-Core does not shard, so the rollout phase is counted with the weights on the GPU</source>
+        <translation>verl 在各阶段之间把权重及其梯度移到 CPU，并在每次计算前载回（megatron_workers.py）；规划器的权重卸载是 ZeRO-3 或 FSDP 的，而 Megatron-Core 不对权重分片，因此 rollout 阶段按权重留在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="73"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="83"/>
+        <source>verl reads grad_offload but does not use it: the gradients move with the weights (megatron_workers.py)</source>
+        <translation>verl 读取 grad_offload 但并不使用它：梯度随权重一起移动（megatron_workers.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_megatron.py" line="90"/>
+        <source>Megatron&apos;s hybrid CPU optimizer under verl is not counted: for verl the scenario&apos;s offload means its offload between phases, and one setting cannot say both</source>
+        <translation>verl 下 Megatron 的混合 CPU 优化器未计入：对 verl 而言，场景的 offload 表示其阶段之间的卸载，一个设置无法同时表达两者</translation>
+    </message>
+    <message>
+        <source>verl moves it to the CPU between phases (megatron_workers.py update_actor loads it back for the update); the verl framework row counts that offload on its FSDP actor only</source>
+        <translation type="vanished">verl 在各阶段之间把它移到 CPU（megatron_workers.py 的 update_actor 在更新前将其载回）；verl 框架行只在其 FSDP actor 上计入这种卸载</translation>
+    </message>
+    <message>
         <source>Megatron&apos;s hybrid CPU optimizer under verl is not counted: the verl framework row models its FSDP workers and does not take Megatron&apos;s arguments</source>
-        <translation>verl 下 Megatron 的混合 CPU 优化器未计入：verl 框架行建模的是其 FSDP worker，不接受 Megatron 的参数</translation>
+        <translation type="vanished">verl 下 Megatron 的混合 CPU 优化器未计入：verl 框架行建模的是其 FSDP worker，不接受 Megatron 的参数</translation>
     </message>
     <message>
         <location filename="../../engine/configs/swift_megatron.py" line="45"/>
@@ -10729,6 +10759,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/planning/fused_adamw.py" line="47"/>
         <source>use fused AdamW ({setting})</source>
         <translation>改用融合 AdamW（{setting}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="28"/>
+        <source>OpenRLHF hands DeepSpeed a config AdamW (--optim adam, its default), which DeepSpeed builds as FusedAdam on the GPU (openrlhf/utils/deepspeed/deepspeed.py)</source>
+        <translation>OpenRLHF 把配置中的 AdamW 交给 DeepSpeed（--optim adam，其默认值），DeepSpeed 在 GPU 上将其构建为 FusedAdam（openrlhf/utils/deepspeed/deepspeed.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="40"/>
+        <source>the optimizer &apos;{name}&apos; is not one the planner models (AdamW is)</source>
+        <translation>规划器未建模优化器“{name}”（已建模的是 AdamW）</translation>
     </message>
 </context>
 <context>
