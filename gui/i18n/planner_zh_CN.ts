@@ -7449,12 +7449,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="363"/>
+        <location filename="../../engine/timing/model.py" line="366"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="367"/>
+        <location filename="../../engine/timing/model.py" line="370"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
