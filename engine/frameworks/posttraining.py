@@ -47,6 +47,9 @@ class PostTrainingDefaults:
     # `offload` moves the trained model's parameters and optimizer states to CPU memory between phases only: each
     # phase that computes with them (the update, the scoring passes, the weight sync) first loads them back whole
     offload_between_phases: bool = False
+    # that offload copies an FSDP2 model's parameters to and from pageable CPU memory (module.cpu() / module.to()),
+    # where FSDP1's flat parameters and the optimizer's states go through pinned memory (.to(non_blocking=True))
+    fsdp2_offload_pageable: bool = False
     # the cross_entropy of the model's own loss in the offline objectives (DPO-style, KTO) when logprob_path is
     # model-loss ("auto": the framework row's loss)
     model_loss: str = "auto"
@@ -173,6 +176,11 @@ VERL = PostTrainingDefaults(
       "/ optimizer_offload, update_actor calls load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy "
       "and offloads both after it; compute_log_prob, compute_ref_log_prob (the LoRA reference inside the actor) and "
       "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload"),
+     ("offload copies", "verl/utils/fsdp_utils.py at b178a3c: offload_fsdp_model_to_cpu / load_fsdp_model_to_gpu "
+      "(lines 144-196) move FSDP1's flat parameters with flat_param_to(device, non_blocking=True), offload_fsdp_optimizer "
+      "/ load_fsdp_optimizer (lines 204-225) each state with .to(device, non_blocking=True): pinned CPU memory "
+      "(PyTorch's _to_copy pins a non-blocking GPU-to-CPU copy's output); FSDP2's offload_fsdp2_model_to_cpu / "
+      "load_fsdp2_model_to_gpu (lines 171-201) call model.cpu() / model.to(device): pageable memory"),
      ("update entropy", "verl/workers/actor/dp_actor.py (b4aa2dce8, 2025-06-10, and e2ffa1c8): update_policy sets "
       "calculate_entropy = entropy_coeff != 0; _forward_micro_batch (remove-padding path) then passes "
       "inplace_backward=False to flash-attn's cross_entropy_loss and runs self.compute_entropy_from_logits = "
@@ -199,7 +207,8 @@ VERL = PostTrainingDefaults(
       "lambda_auto_wrap_policy on every leaf module whose weight requires grad (the LoRA A and B linears), _or_policy'd "
       "with the decoder-layer policy; fsdp_workers.py get_sharding_strategy: FULL_SHARD over the FSDP mesh, so each "
       "adapter is a unit of its own sharded over the FSDP ranks")),
-    scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
+    scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, fsdp2_offload_pageable=True,
+    update_entropy="compiled",
     reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
     adapters_sharded=True)
 

@@ -25,6 +25,7 @@ from .models import (
     weight_shards,
     zero3_grads_persistent,
 )
+from .phase_offload import PhaseMoves, phase_moves
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -85,6 +86,7 @@ def step_parts(s: Scenario) -> StepParts:
     train = _cached_training(s, rs, spec)
     between, critic = train, _critic(s, rs)  # the states kept on the GPU between phases
     loaded: tuple[Component, ...] = ()
+    moves = PhaseMoves()
     if rs.offload_between_phases:
         # verl's offload holds between phases only: the update runs with the states loaded back (the training
         # estimator without offload), the scoring passes and the weight sync with the parameters loaded back
@@ -95,6 +97,7 @@ def step_parts(s: Scenario) -> StepParts:
         loaded = tuple(c for c in resident_states(train, rs.shares_weights)
                        if c.key in LOADED_KEYS and c.key not in kept)
         frozen = frozen_models(s, spec, rs, dt, train, critic_between)
+        moves = phase_moves(between, train, critic_between, critic, rs.shares_weights)
     else:
         resident = resident_states(train, rs.shares_weights, zero3_grads_persistent(s))
         frozen = frozen_models(s, spec, rs, dt, train, critic)
@@ -125,7 +128,8 @@ def step_parts(s: Scenario) -> StepParts:
                   if c.key == "logits" else c for c in train.components)
     if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
         comps = _adapters_sharded(comps, s)
-    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded)
+    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded,
+                     moves)
 
 
 def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:

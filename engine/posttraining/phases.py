@@ -20,6 +20,7 @@ from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes
 from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
+from .phase_offload import PhaseMoves
 from .ppo_rollout import rollout_forward
 from .result import RLPhase
 from .rollout_memory import EngineMemory
@@ -50,6 +51,8 @@ class StepParts:
     # the policy's parameters loaded back for the scoring passes and the weight sync when offload holds between
     # phases only (verl: load_fsdp_model_to_gpu); empty otherwise
     loaded: tuple[Component, ...] = ()
+    # the bytes that offload moves to and from CPU memory at each load (phase_offload.py); none otherwise
+    moves: PhaseMoves = PhaseMoves()
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:

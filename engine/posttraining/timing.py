@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
@@ -18,6 +19,7 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec
+from .phase_offload import parameter_loads, phase_offload_seconds
 from .phases import StepParts
 
 RL_TERM_NAMES = {
@@ -25,6 +27,7 @@ RL_TERM_NAMES = {
     "scoring": QT_TRANSLATE_NOOP("engine", "Scoring forwards (reference, reward, old log-probs)"),
     "critic": QT_TRANSLATE_NOOP("engine", "Critic training step"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "Weight sync to the engine"),
+    "phase_offload": QT_TRANSLATE_NOOP("engine", "Offload between phases (copies to and from CPU memory)"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -35,6 +38,8 @@ RL_FORMULAS = {
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth"),
+    "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
+                                       "weight sync) + optimizer-state bytes) / host link bandwidth"),
 }
 
 
@@ -46,6 +51,9 @@ RL_PROVENANCE = {
     "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
     "weight_sync": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Policy bytes over the link they cross, or through memory when the engine shares the GPUs.")),
+    "phase_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The states the offload takes off the GPU between phases, copied back and forth over the host "
+        "link.")),
 }
 
 
@@ -118,16 +126,22 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     """Seconds of one post-training step of `s`, the training step's terms first."""
     p = step_parts(s)
     rs = p.rs
-    train = training_step_time(training_scenario(s, rs))
+    # offload between phases: the update runs with the states loaded and steps on the GPU (phase_offload.py)
+    loaded = s.with_unchecked(offload="none") if rs.offload_between_phases else s
+    train = training_step_time(training_scenario(loaded, rs))
     hw = hardware_for(s)
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
     parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm))]
     if p.critic is not None:
-        critic_scenario = training_scenario(s, rs).with_unchecked(
+        critic_scenario = training_scenario(loaded, rs).with_unchecked(
             model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear")
         parts.append(("critic", training_step_time(critic_scenario).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
+    if rs.offload_between_phases:
+        loads = parameter_loads(rs.online, rs.reference, p.engine is not None and rs.placement == "colocate")
+        parts.append(("phase_offload", phase_offload_seconds(
+            s, p.moves, loads, hw.host_bytes_per_s, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)))
     parts = [(k, v * train.calibration_factor) for k, v in parts]
     step = train.step_seconds + sum(v for _, v in parts)
     tps = train.tokens_per_step / step if step else math.inf

@@ -8932,6 +8932,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="30"/>
+        <source>Offload between phases (copies to and from CPU memory)</source>
+        <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="30"/>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
         <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率），按引擎一次能容纳的序列分批进行</translation>
     </message>
@@ -8949,6 +8954,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/posttraining/timing.py" line="36"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="41"/>
+        <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
+        <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="42"/>
@@ -8969,6 +8979,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/posttraining/timing.py" line="47"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="54"/>
+        <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
+        <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="60"/>

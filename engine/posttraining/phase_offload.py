@@ -1,0 +1,97 @@
+"""Time of the offload that holds between phases only (PostTrainingDefaults.offload_between_phases: verl's
+actor / critic fsdp_config param_offload and optimizer_offload, its Megatron actor's optimizer_offload): the states
+are copied to CPU memory after each phase that computes with them and back before the next one, and the optimizer
+steps on the GPU (the training step is timed with the states loaded). Not ZeRO-Offload: nothing steps on the CPU.
+
+Per RL step, from volcengine/verl at b178a3c verl/workers/fsdp_workers.py (f50e5c2e8 likewise):
+- update_actor (lines 893-932): load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy, offload both
+  after it: the parameters and the optimizer states one round trip each; dp_actor.py update_policy ends with
+  optimizer.zero_grad() (line 668), so no gradient is moved;
+- compute_log_prob (lines 989-1034): the parameters loaded and offloaded around the old-policy scoring pass, and
+  again for the reference when it is the actor with its adapters off (compute_ref_log_prob -> compute_log_prob,
+  lines 1041-1045);
+- rollout_mode (lines 677-722): the parameters loaded for the weight sync to the colocated engine and offloaded
+  before the engine resumes;
+- the critic (lines 1540-1588): compute_values loads its parameters, update_critic its parameters and optimizer.
+
+The bytes are what the memory estimate takes off the GPU between phases (the states of the loaded estimate less
+those the offloaded one keeps: models.resident_states), so time and memory read one account. The copies run on the
+compute stream before and after the phase that needs them, so none hides behind compute. Host memory, as verl
+allocates it: FSDP1's flat_param_to(cpu, non_blocking=True) (fsdp_utils.py lines 144-196) and the optimizer's
+state[key].to("cpu", non_blocking=True) (lines 204-225; Megatron's offload_megatron_optimizer, megatron_utils.py at
+db5f055 lines 407-440, likewise) land in pinned memory: pytorch/pytorch aten/src/ATen/native/TensorConversions.cpp
+_to_copy (00faeaed) pins the CPU destination when non_blocking and the source is on the GPU; FSDP2's
+model.cpu() / model.to(device) (fsdp_utils.py lines 171-201) copy to and from pageable memory
+(PostTrainingDefaults.fsdp2_offload_pageable; presets/efficiency.json pcie pageable_pinned_speedup)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..memory.breakdown import Estimate
+from ..scenario import Scenario
+from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
+from ..timing.data import efficiency
+from .models import LOADED_KEYS, resident_states
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseMoves:
+    """Bytes per GPU the offload between phases moves each way per load: the trained model's parameters (loaded for
+    every phase that computes with them) and the rest of its states (the optimizer's, loaded for the update only),
+    the policy's and PPO's critic's."""
+
+    params_bytes: float = 0.0
+    update_bytes: float = 0.0
+    critic_params_bytes: float = 0.0
+    critic_update_bytes: float = 0.0
+
+
+def _moved(between: Estimate, loaded: Estimate, shares_weights: bool) -> tuple[float, float]:
+    """(parameter bytes, other bytes) the loaded estimate holds between steps beyond what the offloaded one keeps."""
+    kept: dict[str, float] = {}
+    for c in resident_states(between, shares_weights):
+        kept[c.key] = kept.get(c.key, 0.0) + c.peak_bytes
+    params = other = 0.0
+    for c in resident_states(loaded, shares_weights):
+        gone = max(0.0, c.peak_bytes - kept.pop(c.key, 0.0))
+        if c.key in LOADED_KEYS:
+            params += gone
+        else:
+            other += gone
+    return params, other
+
+
+def phase_moves(between: Estimate, loaded: Estimate, critic_between: Estimate | None, critic_loaded: Estimate | None,
+                shares_weights: bool) -> PhaseMoves:
+    """What the offload between phases takes off the GPU, from the estimates with and without it."""
+    params, update = _moved(between, loaded, shares_weights)
+    critic_params = critic_update = 0.0
+    if critic_between is not None and critic_loaded is not None:
+        critic_params, critic_update = _moved(critic_between, critic_loaded, False)
+    return PhaseMoves(params, update, critic_params, critic_update)
+
+
+def pageable_fraction(s: Scenario) -> float:
+    """Share of the pinned host-copy rate a copy to or from pageable memory reaches (presets/efficiency.json pcie
+    pageable_pinned_speedup: one GPU, or a node's GPUs copying at once)."""
+    speedup = efficiency()["pcie"]["pageable_pinned_speedup"]
+    return 1.0 / speedup["one_gpu" if s.gpus_per_node == 1 else "node"]
+
+
+def parameter_loads(online: bool, reference: str, engine_colocated: bool) -> int:
+    """Loads of the policy's parameters per step: the update, the old-policy scoring pass (online objectives), the
+    reference as the actor with its adapters off, and the weight sync to a colocated engine."""
+    return 1 + int(online) + int(reference == "adapter-off") + int(online and engine_colocated)
+
+
+def phase_offload_seconds(s: Scenario, moves: PhaseMoves, loads: int, host_bytes_per_s: float,
+                          fsdp2_pageable: bool) -> float:
+    """Seconds per RL step of the copies: each load a host-to-device copy and its offload a device-to-host one;
+    the critic's parameters twice (compute_values, update_critic), its optimizer once."""
+    param_rate = host_bytes_per_s
+    if fsdp2_pageable and fsdp_shards(s) and not fsdp1_wrap(s):
+        param_rate *= pageable_fraction(s)
+    params = moves.params_bytes * loads + moves.critic_params_bytes * 2
+    states = moves.update_bytes + moves.critic_update_bytes
+    return 2 * (params / param_rate + states / host_bytes_per_s)
