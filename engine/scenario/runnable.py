@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from .consistency import check_consistency
+from .consistency import check_consistency, split_counted_layers
 from .format import Scenario, file_form, resolve_model
 from .framework_support import (
     cannot_run,
@@ -110,6 +110,9 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(fp8_recipe="auto")
         elif name == "zbv_layers":  # layers that do not split into its V's chunks: its 1F1B, one chunk a rank
             fix.update(pp_schedule="1f1b", vpp=1)
+        elif name == "pipeline_split":  # Megatron's even split: one chunk a rank where the stages divide, else none
+            fix.update(_FOLD["pp"] if split_counted_layers(s, resolve_model(s).layers) % s.pp else
+                       {"pp_schedule": "1f1b", "vpp": 1})
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs
