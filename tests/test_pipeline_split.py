@@ -86,9 +86,9 @@ def test_megatrons_uneven_split_and_zbvs_rule_are_both_settings_it_cannot_run():
     assert cannot_run(megatron) == ("pipeline_split",) and cannot_run(zbv) == ("zbv_layers",)
     assert not framework_runs(megatron) and not framework_runs(zbv)
     assert [str(m) for m in unsupported_settings(megatron)] == _said(framework="megatron", gpus_per_node=12, pp=3)
-    # no pp divides 32 at 3 stages: the pipeline folds into data parallelism (runnable.py _FOLD)
+    # 32 layers do not split over 3 stages; the deepest pipeline up to 3 that divides them and the 12 GPUs: pp 2
     (fix,) = runnable_layouts(megatron)
-    assert (fix.scenario.pp, fix.scenario.vpp) == (1, 1) and framework_runs(fix.scenario)
+    assert (fix.scenario.pp, fix.scenario.vpp) == (2, 1) and framework_runs(fix.scenario)
     # 32 layers at pp 4 x vpp 3 (12 chunks): the stages divide, so one chunk a rank runs
     interleaved = scenario_from_dict({**LLAMA, "framework": "megatron", "gpus_per_node": 8, "pp": 4, "vpp": 3,
                                       "pp_schedule": "interleaved-1f1b"})
