@@ -76,7 +76,6 @@ _EVERY_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} recomputes every layer o
                                            "stage cannot run in it.")
 _NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute method \"{method}\": it runs "
                                                    "{methods}.")
-# the Zero Bubble fork's ZB-V asserts (megatron/arguments.py lines 193-198 at f68d3879: frameworks/megatron_zb.py)
 _NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
