@@ -37,7 +37,8 @@ MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # sharding the pipeline schedule does not run with (Parallelism.schedule_max_zero: the Zero Bubble fork's zero-bubble
 # schedules refuse its distributed optimizer) marks the sharding list and the schedule list
 MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",), "zero_with_schedule": ("zero", "pp_schedule"),
-         "zbv_layers": ("pp_schedule",)}  # ZB-V on layers its chunks do not split evenly: the schedule list
+         "zbv_layers": ("pp_schedule",),  # ZB-V on layers its chunks do not split evenly: the schedule list
+         "pipeline_split": ("pp",)}  # Megatron's layers that do not divide into pp x vpp chunks: the pipeline degree
 
 
 

@@ -45,11 +45,17 @@ def test_the_search_visits_the_published_deepseek_v3_layouts():
 
 def test_uneven_chunks_only_where_megatron_cannot_interleave_evenly():
     """126-layer Llama 3.1 405B interleaves evenly at PP 2 (VP 3, 7, 9, ...): its search keeps the even rule (and its
-    speed, benchmarks/time_speed.py); frameworks without Megatron-Core's layout get no layout at all."""
+    speed, benchmarks/time_speed.py); frameworks without Megatron-Core's layout get no layout at all. Its 1F1B stages
+    that 126 layers do not divide into (PP 4, 8, ...) are a split Megatron asserts against (engine/scenario/
+    pipeline_split.py): they carry the layout Megatron-Bridge writes for as many chunks (pipeline_chunks.py
+    one_chunk_a_rank), so no plan of the search is a setting Megatron cannot run."""
     assert interleaves_evenly(126, 126) and not interleaves_evenly(61, 61)
     llama = scenario_from_dict({"model": "llama-3.1-405b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 128,
                                 "seq_len": 8192, "grad_accum": 2, "framework": "megatron"})
-    assert not any("pipeline_layout" in lay for lay in _layouts(llama))
+    layouts = list(_layouts(llama))
+    assert not any("pipeline_layout" in lay for lay in layouts if lay["pp_schedule"] != "1f1b" or 126 % lay["pp"] == 0)
+    uneven = [lay for lay in layouts if lay["pp_schedule"] == "1f1b" and 126 % lay["pp"]]
+    assert uneven and all(lay["pipeline_layout"] == uneven_layout(126, lay["pp"], 0) for lay in uneven)
     titan = scenario_from_dict({"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32,
                                 "seq_len": 4096, "grad_accum": 8, "framework": "torchtitan", "ep": 8})
     assert not any("pipeline_layout" in lay for lay in _layouts(titan))
@@ -99,3 +105,17 @@ def test_an_fsdp_layout_offloads_its_weights_with_fsdp():
     assert fsdp
     own = estimate(s.with_unchecked(offload="optimizer+params"))
     assert fsdp[0].estimate.total_bytes == own.total_bytes
+
+
+def test_no_plan_of_a_megatron_search_is_a_split_megatron_refuses():
+    """Llama 3.1 405B on 1,024 H100s under Megatron-LM (the search benchmarks/time_speed.py times): its fastest plans
+    pipeline 126 layers over 32 and 64 stages. Megatron asserts an even split (pipeline_split.py), so each carries a
+    layout, and none is a setting Megatron cannot run."""
+    from engine.scenario.framework_support import cannot_run
+
+    llama = scenario_from_dict({"model": "llama-3.1-405b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 128,
+                                "seq_len": 8192, "micro_batch": 1, "grad_accum": 2, "attention": "flash",
+                                "precision": "mixed-bf16", "framework": "megatron"})
+    plans = speed_search(llama).plans
+    assert any(126 % p.scenario.pp for p in plans)  # the test is not empty: some plan splits unevenly
+    assert not any(cannot_run(p.scenario) for p in plans)

@@ -1,8 +1,11 @@
-"""Uneven pipeline splits (user audit, issue 23 follow-up): Megatron-LM asserts that the layers (with the embedding
-and / or the loss where the split counts them) divide into pp stages and a stage's into its vpp chunks (d98e8a64
-megatron/core/transformer/transformer_block.py lines 146-178; 285068c8 and de7dc40f88 megatron/model/transformer.py),
-unless a pipeline layout places them; its rows say so (Parallelism.even_pipeline_split) and the estimate gives one
-sentence. Other frameworks' splits are not read."""
+"""Uneven pipeline splits (user audit, issue 23 follow-up; issue 23 leftovers item 5): Megatron-LM asserts that the
+layers (with the embedding and / or the loss where the split counts them) divide into pp stages and a stage's into its
+vpp chunks (d98e8a64 megatron/core/transformer/transformer_block.py lines 155-158 and 175-178, the same at
+core_v0.15.0; 285068c8 and de7dc40f88 megatron/model/transformer.py), unless a pipeline layout places them; its rows
+say so (Parallelism.even_pipeline_split). An assertion stops the run before it starts, so it is a setting the framework
+cannot run (framework_support.cannot_run "pipeline_split"), the same mechanism as the Zero Bubble fork's ZB-V rule
+(its megatron/arguments.py lines 192-198 at f68d3879 assert too: "zbv_layers"). Other frameworks' splits are not
+read."""
 
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.frameworks.defaults import defaults_for
+from engine.scenario.framework_support import cannot_run, framework_runs, unsupported_settings
 from engine.scenario.pipeline_layout import layout_chunks
 from engine.scenario.pipeline_split import uneven_pipeline_split
+from engine.scenario.runnable import runnable_layouts
 
 LLAMA = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "micro_batch": 1, "seq_len": 4096}  # 32 layers
 
@@ -50,23 +55,42 @@ def test_frameworks_whose_split_is_not_read_say_nothing():
     assert not _said(framework="torchtitan", gpus_per_node=12, pp=3, fsdp=True)
 
 
-def test_the_published_deepseek_v3_rows_state_the_layouts_their_sources_give():
+def test_the_published_deepseek_v3_rows_state_a_layout_megatron_starts():
     """The 25.09 GB200 tokendrop row (PP 4, VP 4) ran Megatron-Bridge v0.1.0rc4's recipe map (4, 4) with its one MTP
     layer, and the 25.11 GB200 BF16 row (PP 4, VP 4, no MTP) the r0.2.0 performance branch's 'Et*3|(t*4|)*14ttL'
-    (the rows' notes give the files and lines): their 61 decoders fill pp x vpp chunks, so no uneven-split sentence.
-    The 25.11 GB300 (PP 2, VP 4) and GB200 FP8-MX (PP 8, VP 4) rows have no source layout for their chunks: they keep
-    it."""
+    (the rows' notes give the files and lines). The 25.11 GB300 (PP 2, VP 4) and GB200 FP8-MX (PP 8, VP 4) rows ran
+    too, so with some layout, which no source gives: they state the one Megatron-Bridge writes for as many chunks
+    (its DeepSeek-V3 recipe's 8-chunk layout_map entries; its H100 performance recipe's PP 8 x VP 4 layout), without
+    MTP. Every one places its 61 decoders in pp x vpp chunks, so none is a setting Megatron cannot run."""
     rows = {r["id"]: r for r in json.loads(Path("tests/data/published/throughput.json").read_text("utf-8"))["rows"]}
     stated = {"megatron-bridge-25.09-deepseekv3-dgx-gb200-fp8-cs-256-tokendrop": "Et*4|(t*4|)*14tmL",
-              "megatron-bridge-25.11-deepseekv3-dgx-gb200-bf16-256-womtp": "Et*3|(t*4|)*14ttL"}
+              "megatron-bridge-25.11-deepseekv3-dgx-gb200-bf16-256-womtp": "Et*3|(t*4|)*14ttL",
+              "megatron-bridge-25.11-deepseekv3-dgx-gb300-bf16-256-womtp": "Et*8|(t*8|)*6t*5L",
+              "megatron-bridge-25.11-deepseekv3-dgx-gb300-fp8-mx-256-womtp": "Et*8|(t*8|)*6t*5L",
+              "megatron-bridge-25.11-deepseekv3-dgx-gb200-fp8-mx-256-womtp": "Et|(tt|)*30L"}
     for rid, layout in stated.items():
         s = scenario_from_dict(rows[rid]["scenario"])
         chunks = layout_chunks(s.pipeline_layout)
-        assert s.pipeline_layout == layout and len(chunks) == s.pp * s.vpp == 16
-        assert "".join(chunks).count("t") == 61 and uneven_pipeline_split(s) is None
-    for rid in ("megatron-bridge-25.11-deepseekv3-dgx-gb300-bf16-256-womtp",
-                "megatron-bridge-25.11-deepseekv3-dgx-gb300-fp8-mx-256-womtp",
-                "megatron-bridge-25.11-deepseekv3-dgx-gb200-fp8-mx-256-womtp"):
-        s = scenario_from_dict(rows[rid]["scenario"])
-        assert not s.pipeline_layout and uneven_pipeline_split(s) is not None
-        assert "no pipeline_layout" in rows[rid]["notes"]
+        assert s.pipeline_layout == layout and len(chunks) == s.pp * s.vpp
+        assert "".join(chunks).count("t") == 61 and uneven_pipeline_split(s) is None and not cannot_run(s)
+        if s.pp * s.vpp != 16:  # the two whose layout is not the run's own say so
+            assert "not the run's own" in rows[rid]["notes"]
+
+
+def test_megatrons_uneven_split_and_zbvs_rule_are_both_settings_it_cannot_run():
+    # 32 layers at pp 3 (Megatron-LM), and at pp 3 under the Zero Bubble fork's ZB-V (ceil(32 / 3) = 11 a stage, odd):
+    # both asserted at start, so both cannot run, each with its one sentence, and a runnable layout offered
+    megatron = scenario_from_dict({**LLAMA, "framework": "megatron", "gpus_per_node": 12, "pp": 3})
+    zbv = scenario_from_dict({**LLAMA, "framework": "megatron-zb", "gpus_per_node": 12, "pp": 3, "vpp": 2,
+                              "pp_schedule": "zbv"})
+    assert cannot_run(megatron) == ("pipeline_split",) and cannot_run(zbv) == ("zbv_layers",)
+    assert not framework_runs(megatron) and not framework_runs(zbv)
+    assert [str(m) for m in unsupported_settings(megatron)] == _said(framework="megatron", gpus_per_node=12, pp=3)
+    # 32 layers do not split over 3 stages; the deepest pipeline up to 3 that divides them and the 12 GPUs: pp 2
+    (fix,) = runnable_layouts(megatron)
+    assert (fix.scenario.pp, fix.scenario.vpp) == (2, 1) and framework_runs(fix.scenario)
+    # 32 layers at pp 4 x vpp 3 (12 chunks): the stages divide, so one chunk a rank runs
+    interleaved = scenario_from_dict({**LLAMA, "framework": "megatron", "gpus_per_node": 8, "pp": 4, "vpp": 3,
+                                      "pp_schedule": "interleaved-1f1b"})
+    (fix,) = runnable_layouts(interleaved)
+    assert (fix.scenario.pp, fix.scenario.vpp, fix.scenario.pp_schedule) == (4, 1, "1f1b")

@@ -14,7 +14,8 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.errors import PlannerError, ScenarioError
-from engine.planning.rent import (
+from engine.planning.rent import RentOption, checkpoint_bytes, gpu_counts, rank, rent_search
+from engine.planning.rent_reasons import (
     LATE,
     LATE_EVEN_AT_CEILING,
     LATE_EVEN_FASTEST,
@@ -23,11 +24,6 @@ from engine.planning.rent import (
     NOT_FIT_HOST,
     OVER_BUDGET,
     OVER_BUDGET_EVEN_FASTEST,
-    RentOption,
-    checkpoint_bytes,
-    gpu_counts,
-    rank,
-    rent_search,
 )
 from engine.planning.rent_report import parse_prices, render_rent, rent_report, row_text
 from engine.planning.speed_search import TIE
@@ -146,6 +142,18 @@ def test_a_count_the_global_batch_does_not_split_over_says_so_not_does_not_fit()
     no_layout = [row for row in result.dropped if row.dropped.template == NO_LAYOUT]
     assert {row.gpus for row in no_layout} == {32, 64} and "= 1)" in str(no_layout[0].dropped)
     assert all(row.plan is None for row in no_layout)
+
+
+def test_the_speed_bounds_walk_is_the_one_that_says_no_layout_exists():
+    """rent.py walks a count's layouts once (speed_search.speed_bound, 0.0 tokens/s where there is none) and takes
+    the no-layout reason from that walk: the counts the test above drops as having no layout are those with a 0.0
+    bound, and a count with a layout has a positive one."""
+    from engine.planning.speed_search import speed_bound
+
+    s = scenario(model="llama-3.1-70b", framework="huggingface", gpus_per_node=1, grad_accum=1, tokens_to_train=10**12)
+    # rent's base of n rented nodes of 1 GPU: the global batch of 1 on one replica, the rest a pipeline (rent._base)
+    on = {n: s.with_unchecked(nodes=n, tp=1, cp=1, pp=n, ep=1, micro_batch=1) for n in (1, 32, 64)}
+    assert speed_bound(on[1]) > 0 and speed_bound(on[32]) == speed_bound(on[64]) == 0.0
 
 
 def test_checkpoint_size_follows_its_formula():

@@ -18,16 +18,14 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.models.presets import gpu_presets
-from engine.planning.rent import (
+from engine.planning.rent import PRACTICAL_SECONDS, node_gpus, rent_search
+from engine.planning.rent_reasons import (
     BEYOND_YEAR,
     BEYOND_YEAR_AT_CEILING,
     BEYOND_YEAR_AT_PEAK,
     BEYOND_YEAR_FASTEST,
     NONE_IN_YEAR,
     NOT_FIT_SERVER,
-    PRACTICAL_SECONDS,
-    node_gpus,
-    rent_search,
 )
 from engine.planning.rent_report import dropped_lines
 from engine.planning.rent_servers import (

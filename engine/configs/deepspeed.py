@@ -8,7 +8,7 @@ the imported files, their defaults (micro-batch 8, accumulation 1, fp32) are wha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
@@ -39,11 +39,36 @@ def is_deepspeed(d: Any) -> bool:
     )
 
 
-def _offload_device(section: Any) -> str | None:
-    if isinstance(section, dict):
-        dev = section.get("device")
-        return str(dev).lower() if dev is not None else None
-    return None
+# DeepSpeed's offload devices, its OffloadDeviceEnum (deepspeedai/DeepSpeed deepspeed/runtime/zero/offload_config.py
+# at edaa72212 lines 14-18): pydantic refuses any other value (the enum is matched exactly), so that run cannot start.
+OFFLOAD_DEVICES = ("none", "cpu", "nvme")
+
+
+class OffloadDevices(NamedTuple):
+    """zero_optimization's offload devices as DeepSpeed reads them; None where the file names none."""
+
+    optimizer: str | None
+    params: str | None
+    unknown: tuple[tuple[str, Any], ...]  # (section, device) pairs outside OFFLOAD_DEVICES, read as no device
+
+
+def offload_devices(zero: dict[str, Any]) -> OffloadDevices:
+    """The one reader of the offload devices (the offload choice and the optimizer DeepSpeed builds both ask it).
+
+    The deprecated cpu_offload true is offload_optimizer on the CPU (deepspeed/runtime/zero/config.py at edaa72212
+    lines 202-213, new_param_fn); it is a pydantic bool, so the string "false" is false."""
+    found: dict[str, str | None] = {}
+    unknown: list[tuple[str, Any]] = []
+    for section in ("offload_optimizer", "offload_param"):
+        body = zero.get(section)
+        device = body.get("device") if isinstance(body, dict) else None
+        if device is not None and device not in OFFLOAD_DEVICES:
+            unknown.append((section, device))
+            device = None
+        found[section] = device
+    if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
+        found["offload_optimizer"] = "cpu"
+    return OffloadDevices(found["offload_optimizer"], found["offload_param"], tuple(unknown))
 
 
 def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
@@ -137,11 +162,15 @@ def _read_zero_stage(c: Collector, zero: dict[str, Any], p: str) -> None:
 
 def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
     """offload_optimizer / offload_param devices (and the old cpu_offload flag) -> the planner's offload choice."""
-    opt_dev = _offload_device(zero.get("offload_optimizer"))
-    par_dev = _offload_device(zero.get("offload_param"))
-    if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
-        opt_dev = "cpu"
+    devices = offload_devices(zero)
+    opt_dev, par_dev = devices.optimizer, devices.params
+    if "cpu_offload" in zero:  # read either way: false leaves the optimizer on the GPU
         c.use(f"{p}zero_optimization.cpu_offload")
+    for section, device in devices.unknown:
+        unknown_device = QT_TRANSLATE_NOOP(
+            "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload"
+        )
+        c.skip(f"{p}zero_optimization.{section}.device", message(unknown_device, device=device))
     used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
     if par_dev in ("cpu", "nvme"):
         c.set("offload", "optimizer+params", used[1])
@@ -156,8 +185,8 @@ def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
             )
     elif opt_dev in ("cpu", "nvme"):
         c.set("offload", "optimizer", used[0])
-    elif opt_dev is not None or par_dev is not None:
-        c.set("offload", "none", used[0] if opt_dev is not None else used[1])
+    elif opt_dev is not None or par_dev is not None or devices.unknown:
+        c.set("offload", "none", used[0] if opt_dev is not None or par_dev is None else used[1])
     else:
         c.assume(
             "offload",
@@ -212,7 +241,7 @@ def _read_optimizer(c: Collector, d: dict[str, Any], p: str) -> None:
         name = _OPTIMIZERS.get(opt["type"].lower())
         params = opt.get("params") if isinstance(opt.get("params"), dict) else {}
         zero = d.get("zero_optimization") if isinstance(d.get("zero_optimization"), dict) else {}
-        on_gpu = _offload_device(zero.get("offload_optimizer")) in (None, "none") and not zero.get("cpu_offload")
+        on_gpu = offload_devices(zero).optimizer not in ("cpu", "nvme")  # engine.py zero_use_cpu_optimizer
         if opt["type"].lower() in ("adam", "adamw") and on_gpu and not as_bool(params.get("torch_adam", False)):
             # engine.py _configure_basic_optimizer builds FusedAdam unless torch_adam, DeepSpeedCPUAdam under offload
             # (engine/frameworks/runs.py DEEPSPEED cites the lines)

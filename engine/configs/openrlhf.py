@@ -113,35 +113,37 @@ def _read_training(c: Collector, args: dict[str, Any], deepspeed_launch: bool) -
     for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):
         if args.get(flag) is not None:
             set_int(c, key, args[flag], flag)
+    gpus, nodes = as_int(args.get("actor_num_gpus_per_node")), as_int(args.get("actor_num_nodes"))
     if deepspeed_launch and args.get("actor_num_gpus_per_node") is None:
-        _read_launcher(c, args)
-    _read_accumulation(c, args, deepspeed_launch)
+        launched_gpus, launched_nodes = _read_launcher(c, args)
+        gpus, nodes = launched_gpus, nodes if launched_nodes is None else launched_nodes
+    _read_accumulation(c, args, (gpus or 0) * (nodes or 1), deepspeed_launch)
 
 
-def _read_launcher(c: Collector, args: dict[str, Any]) -> None:
-    """`deepspeed --num_gpus N --module openrlhf.cli.train_sft ...`: the launcher's counts are the trainer's world
-    (train_sft/dpo/rm run one rank per GPU the launcher starts; engine/configs/deepspeed_launcher.py)."""
+def _read_launcher(c: Collector, args: dict[str, Any]) -> tuple[int | None, int | None]:
+    """`deepspeed --num_gpus N --module openrlhf.cli.train_sft ...`: the launcher's counts (GPUs per node, nodes) are
+    the trainer's world (train_sft/dpo/rm run one rank per GPU the launcher starts; engine/configs/
+    deepspeed_launcher.py); None where the launcher leaves them to the machine."""
     gpus, nodes, src = launcher_counts(args)
     c.use(*(flag for flag in LAUNCHER_FLAGS if flag in args))
     if src is None:
-        return
+        return None, None
     if gpus is not None:
         c.set("gpus_per_node", gpus, src)
-        args["actor_num_gpus_per_node"] = gpus  # the world _read_accumulation divides by
     if nodes is not None:
         c.set("nodes", nodes, "num_nodes" if "num_nodes" in args else src)
-        args["actor_num_nodes"] = nodes
+    return gpus, nodes
 
 
-def _read_accumulation(c: Collector, args: dict[str, Any], deepspeed_launch: bool = False) -> None:
+def _read_accumulation(c: Collector, args: dict[str, Any], world_size: int, deepspeed_launch: bool = False) -> None:
     """--train.batch_size is the global batch: openrlhf/utils/deepspeed/deepspeed.py (3c3be62 lines 110-116)
     accumulates train_batch_size x ring_attn_size x ds.tensor_parallel_size / micro_train_batch_size / world_size
-    micro-batches a step; the world is the actor's GPUs where the script says them (the deepspeed launcher's own
-    count is not in it)."""
+    micro-batches a step; world_size is the actor's GPUs where the script says them (--actor.num_gpus_per_node x
+    --actor.num_nodes, else the deepspeed launcher's count), 0 where it does not."""
     gbs, mbs = as_int(args.get("train_batch_size")), as_int(args.get("micro_train_batch_size"))
     if gbs is None or mbs is None or args.get("train.dynamic_batch_enable") or args.get("use_dynamic_batch"):
         return  # dynamic batches pack a token budget, not micro_train_batch_size samples
-    world = (as_int(args.get("actor_num_gpus_per_node")) or 0) * (as_int(args.get("actor_num_nodes")) or 1)
+    world = world_size
     model_par = (as_int(args.get("ring_attn_size")) or 1) * (as_int(args.get("ds_tensor_parallel_size")) or 1)
     if world and world % model_par == 0 and gbs % (mbs * world // model_par) == 0:
         c.set("grad_accum", gbs // (mbs * world // model_par), "train_batch_size")

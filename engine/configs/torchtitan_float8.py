@@ -25,7 +25,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario
-from ..timing.data import framework_profile
+from ..timing.fp8_all_gather import fp8_all_gather_asked
 from .common import as_bool
 from .export_common import ExportError
 from .result import Collector
@@ -50,9 +50,7 @@ def float8_lines(s: Scenario) -> tuple[list[str], list[str]]:
             "and mxfp8 through its MX converter, not {recipe}; pick one of them or auto."), recipe=s.fp8_recipe)
     section = ["[quantize.linear.float8]"]
     if s.fp8_recipe in ("auto", "tensorwise"):  # recipe_name unset: tensorwise, the one with the float8 all-gather
-        gather = framework_profile(s.framework).get("fp8_all_gather", False) if s.fp8_all_gather == "auto" \
-            else bool(s.fp8_all_gather)
-        flag = "true" if gather else "false"
+        flag = "true" if fp8_all_gather_asked(s) else "false"
         section += [f"enable_fsdp_float8_all_gather = {flag}", f"precompute_float8_dynamic_scale_for_fsdp = {flag}"]
     else:
         section.append(f'recipe_name = "{s.fp8_recipe}"')

@@ -15,7 +15,6 @@ from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
-from ..scenario.pipeline_split import uneven_pipeline_split
 from ..scenario.recompute_layers import unused_recompute_layers
 from ..scenario.shard_group import unused_shard_group
 from ..scenario.unused_pipeline import unused_pipeline_schedule
@@ -174,8 +173,8 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
-    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s), unused_pipeline_schedule(s),
-                        uneven_pipeline_split(s)) if m is not None]  # keys that change nothing; a refused split
+    out += [m for m in (unused_recompute_layers(s), unused_shard_group(s), unused_pipeline_schedule(s))
+            if m is not None]  # keys that change nothing (a refused split is a setting it cannot run: cannot_run)
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out

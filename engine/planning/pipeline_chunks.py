@@ -129,8 +129,22 @@ def pipeline_schedules(s: Scenario, pp: int, layers: int, counted: int) -> list[
     runs = defaults_for(s.framework).parallelism.pp_schedules
     zero_bubble = [(z, V_CHUNKS if z in V_SCHEDULES else 1, {}) for z in ZERO_BUBBLE_SCHEDULES
                    if z in runs and pp > 1 and (z not in V_SCHEDULES or layers % (V_CHUNKS * pp) == 0)]
-    return [("1f1b", 1, {}), *(("interleaved-1f1b", v, lay) for v, lay in virtual_stages(s, pp, layers, counted)),
-            *zero_bubble]
+    return [*one_chunk_a_rank(s, pp, layers, counted),
+            *(("interleaved-1f1b", v, lay) for v, lay in virtual_stages(s, pp, layers, counted)), *zero_bubble]
+
+
+def one_chunk_a_rank(s: Scenario, pp: int, layers: int, counted: int) -> list[tuple[str, int, dict[str, Any]]]:
+    """1F1B at pipeline size pp, where the framework starts it: Megatron asserts that the layers it counts divide into
+    the stages (engine/scenario/pipeline_split.py, a setting it cannot run otherwise), so where they do not, the
+    layout Megatron-Bridge writes for as many chunks (uneven_layout) where the framework takes one, else none; a
+    layout of the scenario's own for pp chunks is kept. A hybrid stack is split by its layer pattern (not read)."""
+    row = defaults_for(s.framework)
+    if pp == 1 or counted % pp == 0 or not row.parallelism.even_pipeline_split or resolve_model(s).block_kinds:
+        return [("1f1b", 1, {})]
+    if len(layout_chunks(s.pipeline_layout)) == pp:
+        return [("1f1b", 1, {})]
+    layout = uneven_layout(layers, pp, trained_mtp_layers(s, resolve_model(s))) if row.pipeline_layouts else None
+    return [("1f1b", 1, {"pipeline_layout": layout})] if layout else []
 
 
 def micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:

@@ -45,8 +45,31 @@ from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
 from ..workloads import require_training
 from .rent_no_layout import no_layout_reason
+from .rent_reasons import (
+    CANNOT,
+    HORIZON,
+    LATE,
+    LATE_EVEN_AT_CEILING,
+    LATE_EVEN_AT_PEAK,
+    LATE_EVEN_FASTEST,
+    LATE_TEMPLATES,
+    NO_PRICE,
+    NO_SPEED,
+    NONE_CHEAPER,
+    NONE_IN_BUDGET,
+    NONE_IN_TIME,
+    NOT_AMONG,
+    NOT_CHEAPER,
+    NOT_FIT,
+    NOT_FIT_HOST,
+    NOT_FIT_SERVER,
+    OVER_BUDGET,
+    OVER_BUDGET_EVEN_AT_CEILING,
+    OVER_BUDGET_EVEN_AT_PEAK,
+    OVER_BUDGET_EVEN_FASTEST,
+)
 from .rent_servers import node_host
-from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, has_layout, parallel_dimensions, speed_bound
+from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docstring says why)
@@ -55,45 +78,6 @@ LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel"
                "micro_batch", "grad_accum", "checkpointing", "offload", "host_memory_bytes", "optimizer_offload_fraction",
                "distributed_optimizer", "dp_shard")  # + an offload plan's share, a dropped optimizer, a reset group
 
-NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known")
-NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
-NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and {host} of CPU memory "
-                                           "per node")
-NOT_FIT_SERVER = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and the CPU memory of the "
-                                             "rented node: {basis}")
-CANNOT = QT_TRANSLATE_NOOP("engine", "cannot run it: {why}")
-LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at MFU {mfu:.0%}, the best "
-                                                   "a published run reached on this GPU")
-LATE_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at the GPU's full peak FLOP/s")
-LATE = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late}")
-OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
-OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
-                                                          "published run reached on this GPU")
-OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
-LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory aside")
-OVER_BUDGET_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "over budget by {over} even in its fastest layout, memory aside")
-NOT_CHEAPER = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: no cheaper than fewer "
-                                          "GPUs of this type")
-NOT_AMONG = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: more than the {rows} "
-                                        "cheapest options found")
-NONE_IN_TIME = QT_TRANSLATE_NOOP("engine", "misses the deadline: no layout that fits is fast enough")
-NONE_IN_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget: no layout that fits is fast enough to stay within it")
-NONE_CHEAPER = QT_TRANSLATE_NOOP("engine", "no layout that fits costs less than the options found before it")
-NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
-# without a deadline: the year's horizon, said as such (the time, not "misses the deadline")
-BEYOND_YEAR_AT_CEILING = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at MFU {mfu:.0%}, the best a "
-                                                     "published run reached on this GPU: beyond a year, impractical "
-                                                     "(no deadline set)")
-BEYOND_YEAR_AT_PEAK = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at the GPU's full peak FLOP/s: beyond a "
-                                                  "year, impractical (no deadline set)")
-BEYOND_YEAR_FASTEST = QT_TRANSLATE_NOOP("engine", "takes more than {time} even in its fastest layout, memory aside: "
-                                                  "beyond a year, impractical (no deadline set)")
-BEYOND_YEAR = QT_TRANSLATE_NOOP("engine", "trains in {time}: beyond a year, impractical (no deadline set)")
-NONE_IN_YEAR = QT_TRANSLATE_NOOP("engine", "no layout that fits trains it within a year: impractical (no deadline "
-                                           "set)")
-HORIZON = {LATE_EVEN_AT_CEILING: BEYOND_YEAR_AT_CEILING, LATE_EVEN_AT_PEAK: BEYOND_YEAR_AT_PEAK,
-           LATE_EVEN_FASTEST: BEYOND_YEAR_FASTEST, LATE: BEYOND_YEAR, NONE_IN_TIME: NONE_IN_YEAR}
-LATE_TEMPLATES = frozenset((LATE, BEYOND_YEAR))
 OFFLOAD_GPU_FACTOR = 4  # 16 bytes of sharded states per parameter / the 4 an optimizer offload leaves on the GPU
 
 
@@ -288,11 +272,7 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     if plan is None and why_none is not None and why_none != NONE_IN_TIME:
         return _drop(row, message(why_none)), made
     if plan is None:
-        host = base.host_memory_bytes
-        why = no_layout_reason(s) if not has_layout(base) else message(NOT_FIT) if host is None else message(
-            NOT_FIT_HOST, host=format_bytes(host, unit)) if host == s.host_memory_bytes and base.gpu == s.gpu else \
-            message(NOT_FIT_SERVER, basis=basis)
-        return _drop(row, why), made
+        return _drop(row, _not_fit(s, base, unit, basis, has_layout=fastest > 0)), made
     seconds = tokens / plan.time.tokens_per_second
     hours = seconds * base.world_size / 3600.0
     cost = hours * price if price is not None else None
@@ -307,6 +287,21 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
         return _drop(row, message(OVER_BUDGET, over=format_cost(cost - budget, currency)) if cost is not None else
                      message(NO_PRICE)), made
     return row, made
+
+
+def _not_fit(s: Scenario, base: Scenario, unit: str, basis: Message, *, has_layout: bool) -> Message:
+    """Why no layout of `base` holds the run: none exists (the global batch does not split; has_layout is what
+    speed_bound's one walk over the layouts found, 0.0 tokens/s where there is none), or none fits in the GPUs, or
+    in the node's CPU memory: the set-up's own (its GPU type) or the rented server's (`basis` says where it comes
+    from)."""
+    host = base.host_memory_bytes
+    if not has_layout:
+        return no_layout_reason(s)
+    if host is None:
+        return message(NOT_FIT)
+    if host == s.host_memory_bytes and base.gpu == s.gpu:
+        return message(NOT_FIT_HOST, host=format_bytes(host, unit))
+    return message(NOT_FIT_SERVER, basis=basis)
 
 
 def _drop(row: RentOption, why: Message) -> RentOption:

@@ -400,12 +400,6 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     return (best[0] if best else None), estimates
 
 
-def has_layout(s: Scenario) -> bool:
-    """Whether any layout of the scenario's GPUs splits its global batch with the parallelism its framework runs
-    (what fastest_fitting searches; False: a question of the batch, not of memory)."""
-    return next(_layouts(searchable(s)), None) is not None
-
-
 def speed_bound(s: Scenario) -> float:
     """The most tokens/s any layout of these GPUs could reach: each layout's best of three micro-batches without
     recomputation or offload, memory not checked (the bound the search itself visits layouts by); 0.0 when there

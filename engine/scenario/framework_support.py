@@ -10,8 +10,8 @@ from functools import lru_cache
 from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism import ANY, Parallelism
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from .format import Scenario, resolve_model
-from .pipeline_ends import V_CHUNKS, V_SCHEDULES
+from .format import Scenario
+from .pipeline_split import refused_splits
 from .shard_group import shard_replicas
 
 _SENTENCES = {
@@ -76,10 +76,6 @@ _EVERY_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} recomputes every layer o
                                            "stage cannot run in it.")
 _NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute method \"{method}\": it runs "
                                                    "{methods}.")
-# the Zero Bubble fork's ZB-V asserts (megatron/arguments.py lines 193-198 at f68d3879: frameworks/megatron_zb.py)
-_ZBV_LAYERS = QT_TRANSLATE_NOOP("engine", "{framework} runs ZB-V only with an even number of layers a pipeline stage "
-                                          "(its --allow-padding-num-layers rounds them up to a multiple of pp): the "
-                                          "model's {layers} layers at pp {pp} give {stage}.")
 _NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
@@ -110,26 +106,11 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         names += ("recompute_method",)
     if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
         names += ("fp8_recipe",)
-    if uneven_v_chunks(s):
-        names += ("zbv_layers",)
+    names += tuple(name for name, _ in refused_splits(s))  # Megatron's even split, ZB-V's even stages: asserted
     # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
     if s.dp_shard and "zero" not in names and not runs_shard_group(s):
         names += ("dp_shard",)
     return names
-
-
-def uneven_v_chunks(s: Scenario) -> bool:
-    """Whether s runs ZB-V where its framework needs an even number of layers a stage and they are not
-    (Parallelism.v_even_chunks: the Zero Bubble fork, after its padding to a multiple of pp)."""
-    return (s.pp_schedule in V_SCHEDULES and s.pp > 1 and s.workload != "inference"
-            and defaults_for(s.framework).parallelism.v_even_chunks
-            and _padded_stage_layers(resolve_model(s).layers, s.pp) % V_CHUNKS != 0)
-
-
-def _padded_stage_layers(layers: int, pp: int) -> int:
-    """Layers a stage builds once the Zero Bubble fork's --allow-padding-num-layers rounds the layers up to a multiple
-    of pp (its megatron/arguments.py lines 152-161 at f68d3879; the paper's GPT-6.2B ran 30 layers at pp 16)."""
-    return -(-layers // pp)
 
 
 def runs_shard_group(s: Scenario) -> bool:
@@ -214,10 +195,8 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         if name == "recompute_method":
             out.append(_recompute_sentence(s))
             continue
-        if name == "zbv_layers":
-            layers = resolve_model(s).layers
-            out.append(message(_ZBV_LAYERS, framework=row.label, layers=layers, pp=s.pp,
-                               stage=_padded_stage_layers(layers, s.pp)))
+        if name in ("pipeline_split", "zbv_layers"):
+            out.append(dict(refused_splits(s))[name])
             continue
         if name == "fp8_recipe":
             out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,

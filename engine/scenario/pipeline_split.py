@@ -1,8 +1,17 @@
-"""A pipeline split the framework refuses: Megatron-LM splits the decoder layers (with the embedding and / or the
-loss where pipeline_split_accounts_for counts them) evenly over pp stages and a stage's over its vpp model chunks,
-and asserts that they divide (its rows' "even pipeline split" fact: Parallelism.even_pipeline_split), unless a
-pipeline layout (the scenario's pipeline_layout) places them. The estimate splits such a model unevenly and says in
-one sentence that the framework would refuse it; other frameworks' splits are not read (any split allowed)."""
+"""Pipeline splits the framework refuses to start: both are assertions in its code, so both are settings it cannot run
+(engine/scenario/framework_support.py cannot_run, one sentence each; the estimate still splits the layers as asked).
+
+- Megatron-LM splits the decoder layers (with the embedding and / or the loss where pipeline_split_accounts_for
+  counts them) evenly over pp stages and a stage's over its vpp model chunks, and asserts that they divide, unless a
+  pipeline layout (the scenario's pipeline_layout) places them: its rows' "even pipeline split" fact,
+  Parallelism.even_pipeline_split (Megatron-Core d98e8a64 megatron/core/transformer/transformer_block.py
+  get_num_layers_to_build lines 155-158 and 175-178, the same asserts at core_v0.15.0; megatron/model/transformer.py
+  at 285068c8 and de7dc40f88). A hybrid Mamba stack is split by its layer pattern, not read here.
+- The Zero Bubble fork's ZB-V asserts the layers divide by pp and a stage's are even (Parallelism.v_even_chunks:
+  sail-sg/zero-bubble-pipeline-parallelism f68d3879 megatron/arguments.py lines 192-198), after its
+  --allow-padding-num-layers rounded them up to a multiple of pp (lines 152-161).
+
+Other frameworks' splits are not read (any split allowed)."""
 
 from __future__ import annotations
 
@@ -10,17 +19,35 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import split_counted_layers
 from .format import Scenario, resolve_model
-from .pipeline_ends import V_SCHEDULES
+from .pipeline_ends import V_CHUNKS, V_SCHEDULES
 
 _UNEVEN = QT_TRANSLATE_NOOP("engine", "{framework} splits the layers evenly over the pipeline: {layers} layers do not "
                                       "divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this "
                                       "layout without a pipeline_layout (the estimate splits them unevenly).")
+_ZBV_LAYERS = QT_TRANSLATE_NOOP("engine", "{framework} runs ZB-V only with an even number of layers a pipeline stage "
+                                          "(its --allow-padding-num-layers rounds them up to a multiple of pp): the "
+                                          "model's {layers} layers at pp {pp} give {stage}.")
+
+
+def refused_splits(s: Scenario) -> tuple[tuple[str, Message], ...]:
+    """(cannot_run's name, its sentence) for each split rule of s's framework that s breaks: "pipeline_split"
+    (Megatron's even split), "zbv_layers" (ZB-V's even stages); () for a served scenario."""
+    if s.workload == "inference":
+        return ()
+    out = []
+    if (uneven := uneven_pipeline_split(s)) is not None:
+        out.append(("pipeline_split", uneven))
+    if uneven_v_chunks(s):
+        layers = resolve_model(s).layers
+        out.append(("zbv_layers", message(_ZBV_LAYERS, framework=defaults_for(s.framework).label, layers=layers,
+                                          pp=s.pp, stage=padded_stage_layers(layers, s.pp))))
+    return tuple(out)
 
 
 def uneven_pipeline_split(s: Scenario) -> Message | None:
     """The sentence where s's framework asserts an even split and s's layers do not divide into its chunks; None
     where they do, a pipeline_layout places them, there is no pipeline, or the framework does not require it (ZB-V
-    has its own rule, Parallelism.v_even_chunks; a hybrid Mamba stack is split by its layer pattern)."""
+    has its own rule, uneven_v_chunks; a hybrid Mamba stack is split by its layer pattern)."""
     if s.pp == 1 or s.pipeline_layout or s.workload == "inference" or s.pp_schedule in V_SCHEDULES:
         return None
     row = defaults_for(s.framework)
@@ -31,3 +58,17 @@ def uneven_pipeline_split(s: Scenario) -> Message | None:
     if spec.block_kinds or counted % (s.pp * s.vpp) == 0:
         return None
     return message(_UNEVEN, framework=row.label, layers=counted, pp=s.pp, vpp=s.vpp, chunks=s.pp * s.vpp)
+
+
+def uneven_v_chunks(s: Scenario) -> bool:
+    """Whether s runs ZB-V where its framework needs an even number of layers a stage and they are not
+    (Parallelism.v_even_chunks: the Zero Bubble fork, after its padding to a multiple of pp)."""
+    return (s.pp_schedule in V_SCHEDULES and s.pp > 1 and s.workload != "inference"
+            and defaults_for(s.framework).parallelism.v_even_chunks
+            and padded_stage_layers(resolve_model(s).layers, s.pp) % V_CHUNKS != 0)
+
+
+def padded_stage_layers(layers: int, pp: int) -> int:
+    """Layers a stage builds once the Zero Bubble fork's --allow-padding-num-layers rounds the layers up to a multiple
+    of pp (its megatron/arguments.py lines 152-161 at f68d3879; the paper's GPT-6.2B ran 30 layers at pp 16)."""
+    return -(-layers // pp)

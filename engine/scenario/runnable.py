@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from .consistency import check_consistency
+from .consistency import check_consistency, split_counted_layers
 from .format import Scenario, file_form, resolve_model
 from .framework_support import (
     cannot_run,
@@ -77,6 +77,14 @@ def _fsdp_optimizer_offload(s: Scenario) -> dict[str, Any]:
     return capabilities(s).offload_sharding(s.zero_stage, s.fsdp, s.offload, distributed_optimizer_counts(s))
 
 
+def _even_split(s: Scenario) -> dict[str, Any]:
+    """Megatron's even split (engine/scenario/pipeline_split.py): one chunk a rank, over the deepest pipeline up to
+    s's whose stages divide the layers it counts and the GPUs beside tp x cp (s's own where it divides; 1 at worst)."""
+    counted, ranks = split_counted_layers(s, resolve_model(s).layers), s.world_size // (s.tp * s.cp)
+    pp = max(p for p in range(1, s.pp + 1) if counted % p == 0 and ranks % p == 0)
+    return {"pp": pp, "vpp": 1, "pp_schedule": "1f1b"}
+
+
 def _runs_fix(s: Scenario, name: str) -> dict[str, Any]:
     """The nearest checkpointing mode or training method the framework runs (engine/frameworks/runs.py): selective
     and op-selective for each other, else full recomputation; QLoRA's adapters without the 4-bit base (LoRA), else
@@ -110,6 +118,8 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(fp8_recipe="auto")
         elif name == "zbv_layers":  # layers that do not split into its V's chunks: its 1F1B, one chunk a rank
             fix.update(pp_schedule="1f1b", vpp=1)
+        elif name == "pipeline_split":
+            fix.update(_even_split(s))
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs

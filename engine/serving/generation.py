@@ -279,7 +279,7 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
                      ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size))
                     + ((("accounting", i.accounting), ("in_budget_bytes", round(in_budget)))
                        if i.accounting != "latest" else ()))
-    longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
+    longest = longest_context(kinds, s.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
                               served_context_cap(i, max_model_len))
     return ServingMemory(
         engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,

@@ -57,40 +57,49 @@ def page_bytes(kinds: tuple[LayerKind, ...], block_size: int) -> float:
 def needed_bytes(kinds: tuple[LayerKind, ...], block_size: int, max_model_len: int,
                  max_num_batched_tokens: int) -> float:
     """Bytes one request at max_model_len needs, every layer counted (check_enough_kv_cache_memory), at the block
-    size vLLM runs: a hybrid model's raised one (its spec is made after verify_and_update_config raised it)."""
-    block_size = hybrid_block_size(kinds, block_size)
-    page = page_bytes(kinds, block_size)
-    return sum(k.layers * pages_per_request(k, block_size, max_model_len, max_num_batched_tokens) * page
+    size vLLM runs: a hybrid model's raised one (its spec is made after verify_and_update_config raised it).
+    block_size is the configured one, as for every public function here: each raises it once (hybrid_block_size)."""
+    return _request_bytes(kinds, hybrid_block_size(kinds, block_size), max_model_len, max_num_batched_tokens)
+
+
+def _request_bytes(kinds: tuple[LayerKind, ...], run_block_size: int, max_model_len: int,
+                   max_num_batched_tokens: int) -> float:
+    """needed_bytes at the block size vLLM runs, already raised."""
+    page = page_bytes(kinds, run_block_size)
+    return sum(k.layers * pages_per_request(k, run_block_size, max_model_len, max_num_batched_tokens) * page
                for k in kinds)
 
 
 def longest_context(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: float, max_num_batched_tokens: int,
                     limit: int) -> int:
     """estimate_max_model_len: the longest request the pool holds (binary search, as vLLM does), at most `limit`;
-    at the block size vLLM runs (hybrid_block_size, as needed_bytes)."""
+    at the block size vLLM runs (the configured block_size raised once, hybrid_block_size, as needed_bytes)."""
     block_size = hybrid_block_size(kinds, block_size)
-    if pool_bytes <= 0 or needed_bytes(kinds, block_size, 1, max_num_batched_tokens) > pool_bytes:
+
+    def need(length: int, of: tuple[LayerKind, ...] = kinds) -> float:
+        return _request_bytes(of, block_size, length, max_num_batched_tokens)
+
+    if pool_bytes <= 0 or need(1) > pool_bytes:
         return 0
-    if needed_bytes(kinds, block_size, limit, max_num_batched_tokens) <= pool_bytes:
+    if need(limit) <= pool_bytes:
         return limit
     # closed form when the windows are full at the answer: the growing layers take whole blocks of the rest
     page = page_bytes(kinds, block_size)
     growing = sum(k.layers for k in kinds if k.kind in ("full", "mla") or (k.kind != "linear" and not k.window))
     if growing:
-        fixed = needed_bytes(tuple(k for k in kinds if k.kind not in ("full", "mla") and (k.window or k.kind ==
-                                                                                        "linear")),
-                             block_size, limit, max_num_batched_tokens) if len(kinds) > 1 else 0.0
+        fixed = need(limit, tuple(k for k in kinds if k.kind not in ("full", "mla") and (k.window or k.kind ==
+                                                                                       "linear"))) \
+            if len(kinds) > 1 else 0.0
         guess = int((pool_bytes - fixed) // (growing * page)) * block_size
-        if 0 < guess < limit and needed_bytes(kinds, block_size, guess, max_num_batched_tokens) <= pool_bytes < (
-                needed_bytes(kinds, block_size, guess + 1, max_num_batched_tokens)):
+        if 0 < guess < limit and need(guess) <= pool_bytes < need(guess + 1):
             return guess
-    return largest_passing(
-        1, max(1, limit), lambda n: needed_bytes(kinds, block_size, n, max_num_batched_tokens) <= pool_bytes)
+    return largest_passing(1, max(1, limit), lambda n: need(n) <= pool_bytes)
 
 
 def vllm_pool(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: float, max_model_len: int,
               max_num_batched_tokens: int) -> VllmPool:
-    """Blocks, logged tokens and maximum concurrency of the pool vLLM builds from `pool_bytes`."""
+    """Blocks, logged tokens and maximum concurrency of the pool vLLM builds from `pool_bytes`, at the configured
+    block_size raised once (hybrid_block_size; VllmPool.block_size is the raised one)."""
     block_size = hybrid_block_size(kinds, block_size)
     page = page_bytes(kinds, block_size)
     if len(kinds) == 1:

@@ -20,6 +20,7 @@ from .collectives import all_reduce_link, bucket_count, gathers_seconds
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .expert_data_parallel import data_parallel_link
+from .fp8_all_gather import fp8_all_gather_asked
 from .gemm import Rates
 from .grad_reduce import grad_reduce_bytes
 from .hardware import Hardware
@@ -294,8 +295,7 @@ def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, bus
     float8 under torchao's tensorwise recipe, which alone supports it (torchao/float8/fsdp_utils.py
     WeightWithDynamicFloat8CastTensor); 0 otherwise, and for MoE models (their experts' grouped GEMMs are not
     Float8Linear). A hybrid stack's blocks each their own linears (a Mamba block's in_proj and out_proj)."""
-    wanted = prof.get("fp8_all_gather", False) if s.fp8_all_gather == "auto" else s.fp8_all_gather
-    if not (wanted and _float8_fsdp2(s, prof) and not spec.is_moe):
+    if not (fp8_all_gather_asked(s) and _float8_fsdp2(s, prof) and not spec.is_moe):
         return 0.0
     per_layer = mean_over_layers(spec, lambda kind: sum(lin.params for lin in spec.layer_linears(*kind)
                                                         if lin.group != "router"))

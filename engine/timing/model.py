@@ -15,6 +15,7 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
+from ..memory.parallelism.layout import trained_mtp_layers
 from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..memory.states import LayerGroup, dtypes_for, layer_groups
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -280,9 +281,12 @@ def _mixed_layers(spec: ModelSpec) -> bool:
 
 
 def each_stage_listed(s: Scenario, spec: ModelSpec) -> bool:
-    """distinct_stages lists every stage: more than one, and freezing, a mix of layer kinds or a layout makes the depth
-    matter."""
-    return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout)
+    """distinct_stages lists every stage: more than one, and freezing, a mix of layer kinds or a layout that places
+    trained MTP layers makes the depth matter. A layout of one kind of layer without them reaches a stage's work only
+    through its layer count, whether it is the first and whether it holds the head (_alike_stage), as the even split
+    does: the search's uneven 1F1B layouts (planning/pipeline_chunks.py one_chunk_a_rank) stay as cheap to time."""
+    return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec)
+                             or (s.pipeline_layout and trained_mtp_layers(s, spec)))
 
 
 def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:

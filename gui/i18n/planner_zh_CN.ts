@@ -7785,6 +7785,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="172"/>
+        <source>DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload</source>
+        <translation>DeepSpeed 只能卸载到 none、cpu 或 nvme，不接受 {device!r}：按不卸载读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="172"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>

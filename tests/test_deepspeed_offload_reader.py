@@ -1,0 +1,55 @@
+"""One reader of DeepSpeed's optimizer offload (engine/configs/deepspeed.py offload_devices) decides both the offload
+the plan counts and the optimizer DeepSpeed builds (FusedAdam on the GPU, DeepSpeedCPUAdam under offload), so they
+cannot disagree. deepspeedai/DeepSpeed at edaa72212: deepspeed/runtime/zero/offload_config.py lines 14-18
+(OffloadDeviceEnum: none, cpu, nvme; pydantic refuses any other device), deepspeed/runtime/zero/config.py lines
+202-213 (the deprecated cpu_offload, an Optional[bool], becomes offload_optimizer cpu when true),
+deepspeed/runtime/engine.py lines 1232-1235 (zero_use_cpu_optimizer: offload_optimizer device cpu or nvme)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.configs import import_files
+from engine.configs.deepspeed import OFFLOAD_DEVICES, offload_devices
+
+
+def _read(tmp_path, zero: dict):
+    path = tmp_path / "ds.json"
+    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, "zero_optimization": zero,
+                                "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}}))
+    return import_files([path])
+
+
+def _not_used(result) -> dict[str, str]:
+    return {u.key.split(": ", 1)[-1]: str(u.why) for u in result.unmapped}
+
+
+@pytest.mark.parametrize(("zero", "offload", "optimizer"), [
+    # pydantic reads the string "false" as False: no offload, so DeepSpeed builds FusedAdam
+    ({"stage": 2, "cpu_offload": "false"}, "none", "adamw-fused"),
+    ({"stage": 2, "cpu_offload": False}, "none", "adamw-fused"),
+    ({"stage": 2, "cpu_offload": "true"}, "optimizer", "adamw"),  # DeepSpeedCPUAdam
+    ({"stage": 2, "offload_optimizer": {"device": "nvme"}}, "optimizer", "adamw"),  # DeepSpeedCPUAdam too
+    ({"stage": 2, "offload_optimizer": {"device": "none"}}, "none", "adamw-fused"),
+])
+def test_the_offload_and_the_optimizer_read_the_same_device(tmp_path, zero, offload, optimizer):
+    result = _read(tmp_path, zero)
+    assert (result.scenario["offload"], result.scenario["optimizer"]) == (offload, optimizer)
+    if "cpu_offload" in zero:  # read either way, not listed as unused
+        assert "zero_optimization.cpu_offload" not in _not_used(result)
+
+
+@pytest.mark.parametrize("device", ["gpu", "CPU"])  # the enum is matched exactly: "CPU" is refused as well
+def test_an_unknown_offload_device_gets_one_sentence_and_no_offload(tmp_path, device):
+    result = _read(tmp_path, {"stage": 3, "offload_optimizer": {"device": device}})
+    why = _not_used(result)["zero_optimization.offload_optimizer.device"]
+    assert "none, cpu or nvme" in why and repr(device) in why
+    assert (result.scenario["offload"], result.scenario["optimizer"]) == ("none", "adamw-fused")
+
+
+def test_the_reader_names_deepspeeds_own_devices():
+    assert OFFLOAD_DEVICES == ("none", "cpu", "nvme")
+    devices = offload_devices({"offload_param": {"device": "cpu"}, "offload_optimizer": {"device": "disk"}})
+    assert (devices.optimizer, devices.params, devices.unknown) == (None, "cpu", (("offload_optimizer", "disk"),))
