@@ -3101,17 +3101,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ParallelLimits</name>
     <message>
-        <location filename="../parallel_limits.py" line="86"/>
+        <location filename="../parallel_limits.py" line="87"/>
         <source>1F1B: one forward, one backward</source>
         <translation>1F1B：一次前向、一次反向</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="87"/>
+        <location filename="../parallel_limits.py" line="88"/>
         <source>interleaved 1F1B: several layer chunks per GPU</source>
         <translation>交错 1F1B：每个 GPU 持有多个层块</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="88"/>
+        <location filename="../parallel_limits.py" line="89"/>
         <source>GPipe: all forwards, then all backwards</source>
         <translation>GPipe：先做完所有前向，再做所有反向</translation>
     </message>
@@ -3120,103 +3120,103 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="89"/>
+        <location filename="../parallel_limits.py" line="90"/>
         <source>zero bubble ZB-1p: 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-1p：与 1F1B 相同的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="90"/>
+        <location filename="../parallel_limits.py" line="91"/>
         <source>zero bubble ZB-2p: about twice the activations</source>
         <translation>零气泡 ZB-2p：约两倍的激活</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="91"/>
+        <location filename="../parallel_limits.py" line="92"/>
         <source>zero bubble ZB-V: two layer chunks per GPU in a V, 1F1B&apos;s memory</source>
         <translation>零气泡 ZB-V：每个 GPU 两个层块，呈 V 形排布，1F1B 的显存</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="105"/>
+        <location filename="../parallel_limits.py" line="106"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks in a V (the first GPU holds the first and the last, so the embedding and the head) and leaves almost none within 1F1B&apos;s memory, for twice the sends.</source>
         <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="115"/>
+        <location filename="../parallel_limits.py" line="116"/>
         <source>Model chunks each GPU holds with the interleaved schedule (Megatron --num-layers-per-virtual-pipeline-stage): more chunks, a smaller bubble.</source>
         <translation>交错调度下每个 GPU 持有的模型块数（Megatron --num-layers-per-virtual-pipeline-stage）：块越多，气泡越小。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="139"/>
+        <location filename="../parallel_limits.py" line="140"/>
         <source>%1 has no tensor parallelism: this stays at 1.</source>
         <translation>%1 没有张量并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="140"/>
+        <location filename="../parallel_limits.py" line="141"/>
         <source>%1 has no pipeline parallelism: the layers cannot be split into stages, so this stays at 1.</source>
         <translation>%1 没有流水线并行：无法把各层分成多个阶段，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="142"/>
+        <location filename="../parallel_limits.py" line="143"/>
         <source>%1 has no ring context parallelism: this stays at 1.</source>
         <translation>%1 没有环形上下文并行：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="143"/>
+        <location filename="../parallel_limits.py" line="144"/>
         <source>%1 has no expert parallelism: every GPU keeps every expert, so this stays at 1.</source>
         <translation>%1 没有专家并行：每个 GPU 都保存全部专家，因此此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="148"/>
+        <location filename="../parallel_limits.py" line="149"/>
         <source>1 — not in this framework</source>
         <translation>1 — 此框架不支持</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="150"/>
+        <location filename="../parallel_limits.py" line="151"/>
         <source>%1 runs no %2 with %3: this stays at 1.</source>
         <translation>%1 在 %3 下不支持%2：此项保持为 1。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="151"/>
+        <location filename="../parallel_limits.py" line="152"/>
         <source>tensor parallelism</source>
         <translation>张量并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="151"/>
+        <location filename="../parallel_limits.py" line="152"/>
         <source>pipeline parallelism</source>
         <translation>流水线并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="152"/>
+        <location filename="../parallel_limits.py" line="153"/>
         <source>ring context parallelism</source>
         <translation>环形上下文并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="152"/>
+        <location filename="../parallel_limits.py" line="153"/>
         <source>expert parallelism</source>
         <translation>专家并行</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="154"/>
+        <location filename="../parallel_limits.py" line="155"/>
         <source>1 — not with %1</source>
         <translation>1 — %1 下不可用</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="156"/>
+        <location filename="../parallel_limits.py" line="157"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="157"/>
+        <location filename="../parallel_limits.py" line="158"/>
         <source>1 — the model has no experts</source>
         <translation>1 — 该模型没有专家</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="171"/>
+        <location filename="../parallel_limits.py" line="172"/>
         <source>%1 runs only this pipeline schedule (%2).</source>
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="181"/>
-        <location filename="../parallel_limits.py" line="200"/>
+        <location filename="../parallel_limits.py" line="182"/>
+        <location filename="../parallel_limits.py" line="201"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -5666,27 +5666,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>pp_schedule {schedule} 用于调度流水线阶段：pp 为 1 时没有流水线，因此不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/pipeline_split.py" line="15"/>
+        <location filename="../../engine/scenario/pipeline_split.py" line="24"/>
         <source>{framework} splits the layers evenly over the pipeline: {layers} layers do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this layout without a pipeline_layout (the estimate splits them unevenly).</source>
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="102"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="100"/>
         <source>float8 recipe {recipe} is not one of torchtitan&apos;s (tensorwise, rowwise, rowwise_with_gw_hp)</source>
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="69"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="67"/>
         <source>torchtitan&apos;s MXFP8 (torchao&apos;s MX converter) runs on CUDA SM100 (Blackwell) or ROCm gfx950 (MI350 / MI355X) and later only, not on {gpu}; pick another fp8 recipe or GPU.</source>
         <translation>torchtitan 的 MXFP8（torchao 的 MX 转换器）只能在 CUDA SM100（Blackwell）或 ROCm gfx950（MI350 / MI355X）及更新的 GPU 上运行，不能在 {gpu} 上运行；请选择其他 fp8 配方或 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="73"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="71"/>
         <source>torchtitan&apos;s MXFP8 does not run tensor parallelism with torch.compile; turn one of them off.</source>
         <translation>torchtitan 的 MXFP8 不支持张量并行与 torch.compile 同时使用；请关闭其中之一。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan_float8.py" line="117"/>
+        <location filename="../../engine/configs/torchtitan_float8.py" line="115"/>
         <source>MX recipe {recipe} is not MXFP8, the one the estimate models</source>
         <translation>MX 配方 {recipe} 不是 MXFP8（估算所建模的配方）</translation>
     </message>
@@ -5965,72 +5965,72 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="124"/>
+        <location filename="../../engine/memory/estimate.py" line="123"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="98"/>
+        <location filename="../../engine/memory/estimate.py" line="97"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="127"/>
+        <location filename="../../engine/memory/estimate.py" line="126"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="101"/>
+        <location filename="../../engine/memory/estimate.py" line="100"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="108"/>
+        <location filename="../../engine/memory/estimate.py" line="107"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="111"/>
+        <location filename="../../engine/memory/estimate.py" line="110"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="150"/>
+        <location filename="../../engine/memory/estimate.py" line="149"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="155"/>
+        <location filename="../../engine/memory/estimate.py" line="154"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="159"/>
+        <location filename="../../engine/memory/estimate.py" line="158"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="163"/>
+        <location filename="../../engine/memory/estimate.py" line="162"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="166"/>
+        <location filename="../../engine/memory/estimate.py" line="165"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="171"/>
+        <location filename="../../engine/memory/estimate.py" line="170"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="175"/>
+        <location filename="../../engine/memory/estimate.py" line="174"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="184"/>
+        <location filename="../../engine/memory/estimate.py" line="183"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
@@ -6045,18 +6045,18 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="189"/>
+        <location filename="../../engine/memory/estimate.py" line="188"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="200"/>
+        <location filename="../../engine/memory/estimate.py" line="199"/>
         <location filename="../../engine/planning/family.py" line="52"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="205"/>
+        <location filename="../../engine/memory/estimate.py" line="204"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -7449,12 +7449,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="366"/>
+        <location filename="../../engine/timing/model.py" line="370"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="370"/>
+        <location filename="../../engine/timing/model.py" line="374"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7759,63 +7759,63 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="96"/>
+        <location filename="../../engine/configs/deepspeed.py" line="121"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="108"/>
+        <location filename="../../engine/configs/deepspeed.py" line="133"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="134"/>
+        <location filename="../../engine/configs/deepspeed.py" line="159"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="152"/>
+        <location filename="../../engine/configs/deepspeed.py" line="181"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="165"/>
+        <location filename="../../engine/configs/deepspeed.py" line="194"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="172"/>
+        <location filename="../../engine/configs/deepspeed.py" line="170"/>
         <source>DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload</source>
         <translation>DeepSpeed 只能卸载到 none、cpu 或 nvme，不接受 {device!r}：按不卸载读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="172"/>
+        <location filename="../../engine/configs/deepspeed.py" line="201"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="63"/>
+        <location filename="../../engine/configs/deepspeed.py" line="88"/>
         <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="193"/>
+        <location filename="../../engine/configs/deepspeed.py" line="222"/>
         <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="225"/>
+        <location filename="../../engine/configs/deepspeed.py" line="254"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="74"/>
+        <location filename="../../engine/configs/deepspeed.py" line="99"/>
         <location filename="../../engine/configs/llamafactory.py" line="145"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="79"/>
+        <location filename="../../engine/configs/deepspeed.py" line="104"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
@@ -7840,7 +7840,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="209"/>
+        <location filename="../../engine/configs/deepspeed.py" line="238"/>
         <location filename="../../engine/configs/hf.py" line="57"/>
         <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
@@ -8014,7 +8014,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="154"/>
+        <location filename="../../engine/configs/openrlhf.py" line="156"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -9439,7 +9439,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="149"/>
+        <location filename="../../engine/configs/openrlhf.py" line="151"/>
         <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
@@ -9932,132 +9932,132 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="58"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="11"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="59"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="12"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="60"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="13"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="62"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="15"/>
         <source>does not fit: no layout holds it in the GPUs and the CPU memory of the rented node: {basis}</source>
         <translation>放不下：没有任何布局能装进所租节点的 GPU 和 CPU 内存：{basis}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="64"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="17"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="65"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="18"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="67"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="20"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="68"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="21"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="69"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="70"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="23"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="72"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="73"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="74"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="75"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="77"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="30"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="79"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="80"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="81"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="82"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="35"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="84"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
         <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="87"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="89"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="42"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="91"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="92"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="45"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="363"/>
+        <location filename="../../engine/planning/rent.py" line="358"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="366"/>
+        <location filename="../../engine/planning/rent.py" line="361"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -10563,27 +10563,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <location filename="../../engine/scenario/pipeline_split.py" line="27"/>
         <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="83"/>
+        <location filename="../../engine/scenario/framework_support.py" line="79"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="84"/>
+        <location filename="../../engine/scenario/framework_support.py" line="80"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="85"/>
+        <location filename="../../engine/scenario/framework_support.py" line="81"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="86"/>
+        <location filename="../../engine/scenario/framework_support.py" line="82"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
