@@ -72,12 +72,17 @@ def test_the_counts_of_rows_over_the_bound():
     # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
     # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
     # accuracy.md); the other rows' 43 are within the 50 this held before; 51 with Megatron-Bridge 26.06's NVFP4 405B on
-    # 256 GB200s (h-nvfp4: its last stage 0.997 of the measured step, 1.002 with the bubble; the row -0.4%)
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 51
+    # 256 GB200s (h-nvfp4: its last stage 0.997 of the measured step, 1.002 with the bubble; the row -0.4%); 55 since
+    # the interleaved bubble holds the first and last micro-batches' crossings of all pp x vpp - 1 chunk boundaries
+    # (engine/timing/overlapped_p2p.py, h-zbvpp; it had held pp - 1 each way): Llama 3 70B at TP 4 x PP 8 x VP 5 on
+    # 64 H100s (Megatron-Bridge 25.09 and 26.02.01, dgxc 25.04.02 on 512 GPUs; 78 crossings of 0.3-0.4 ms where 14
+    # were charged) 0.996-0.999 -> 1.001-1.002 and Megatron-Bridge 26.02's DeepSeek-V3 on 256 GB300s 1.000 -> 1.002,
+    # their last stages 0.977-0.992 of the measured step on the bound alone (the 70B stage's overcharge below)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 55
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
-    assert len(module.over(rows, with_bubble=True)) <= 74  # + the NVFP4 405B row above
+    assert len(module.over(rows, with_bubble=True)) <= 78  # + the NVFP4 405B row and h-zbvpp's 4 rows above
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
@@ -88,12 +93,14 @@ def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
     0.973-1.010 on the bound alone, 9 of 12 over with the bubble, 1 with the head at its floor; the H100's measured
     element-wise rate (presets/efficiency.json memory_bandwidth_fraction _gpu, BabelStream Triad 0.887 of peak where
     0.85 was taken, h-hbm) takes more off them: 0.967-1.004, 4 of 12 over with the bubble, none with the head at its
-    floor."""
+    floor. The interleaved bubble's crossings of all 39 chunk boundaries each way (engine/timing/overlapped_p2p.py,
+    h-zbvpp: 78 transfers where 14 were charged, +25 ms) put 7 of 12 over with the bubble and one with the head at its
+    floor (Megatron-Bridge 26.04.01's, 1.004 on the bound alone, 1.0016 with the head at its floor)."""
     module = _module()
     rows = _pp8_70b(module.bounds())
     assert len(rows) == 12 and {b.kind for b in rows} == {"last"}
     assert min(b.ratio for b in rows) == pytest.approx(0.967, abs=5e-4)
     assert max(b.ratio for b in rows) == pytest.approx(1.004, abs=5e-4)
-    assert len(module.over(rows, with_bubble=True)) == 4
-    assert len(module.over(rows, head_floor=True)) == 0
+    assert len(module.over(rows, with_bubble=True)) == 7
+    assert len(module.over(rows, head_floor=True)) == 1
     assert all(b.head_excess_s > 0 for b in rows)  # the floor is below what the model charges the head

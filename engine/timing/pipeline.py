@@ -13,6 +13,7 @@ from ..scenario.pipeline_ends import V_CHUNKS, v_placed
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .overlapped_p2p import overlapped_exchange_seconds
 from .p2p_exchange import synced_exchange_seconds, synchronised
 from .tied_embeddings import tied_embedding_seconds
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES
@@ -32,7 +33,10 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     pairs them (Megatron-LM's send_forward_recv_backward) for two. Where each exchange ends in a
     torch.cuda.synchronize() (pipeline_p2p_synchronize: Megatron-LM of 2021-2023 always, Megatron-Core without
     interleaving), every model chunk's transfers are exposed and each exchange waits a round trip and a launch
-    (engine/timing/p2p_exchange.py).
+    (engine/timing/p2p_exchange.py). Megatron-Core's interleaved schedule overlaps each chunk's exchange with the next
+    chunk of the other direction (overlap_p2p_comm): the steady state exposes only what a transfer exceeds a chunk
+    by, and the first and last micro-batches cross every one of the pp x vpp - 1 chunk boundaries in the bubble
+    (engine/timing/overlapped_p2p.py).
 
     DeepSpeed's split (deepspeed/runtime/pipe/engine.py at 2151c78) rebuilds a whole tensor three times a micro-batch
     on a middle stage, each a PartitionedTensor.full(): the received activation (_exec_forward_pass), the stage's own
@@ -64,6 +68,9 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     # waits on its batch_isend_irecv requests without synchronising (zero_bubble.py)
     if synchronised(prof, virtual) and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES:
         per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
+    elif overlaps_chunk_exchanges(s, prof, virtual):  # Megatron-Core's overlap_p2p_comm (overlapped_p2p.py)
+        steady, ends = overlapped_exchange_seconds(s.pp, virtual, ga, one + gather, fill)
+        return steady + tied_embedding_seconds(s, spec, hw), fill / virtual + ends
     else:
         per_micro_batch = transfers * one + rebuilds
         if v_placed(s):  # ZB-V: 2 pp chunk boundaries, twice 1F1B's sends (zero_bubble.py)
@@ -74,6 +81,13 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     # state's)
     bubble = fill / (1 if v_placed(s) else virtual) + (s.pp - 1) * 2 * (one + gather)
     return pp_comm, bubble
+
+
+def overlaps_chunk_exchanges(s: Scenario, prof: dict[str, Any], chunks: int) -> bool:
+    """Whether the schedule is Megatron-Core's interleaved 1F1B with overlap_p2p_comm (the profile's
+    pipeline_p2p_synchronize "batch-p2p" with more than one model chunk; overlapped_p2p.py)."""
+    return (prof.get("pipeline_p2p_synchronize") == "batch-p2p" and chunks > 1 and not v_placed(s)
+            and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES)
 
 
 def model_chunks(s: Scenario) -> int:
