@@ -138,14 +138,29 @@ def test_an_unknown_preset_is_said_in_the_chosen_language(tmp_path):
     `--lang zh_CN kv-cache` kept its hint ("Run 'python main.py presets models' for the list.") in English: the
     preset's sentence is now a template of its own down every wrapper, as the other scenario errors are."""
     path = tmp_path / "typo.json"
-    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3-8x", "gpu": "h100-sxm-80gb"}))
+    path.write_text(json.dumps({"schema_version": 1, "model": "qq-9x", "gpu": "h100-sxm-80gb"}))
     en, zh = run("estimate", str(path)), run("--lang", "zh_CN", "estimate", str(path))
     assert en.returncode == zh.returncode == 2
-    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'llama-3-8x'. Run 'python main.py "
+    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'qq-9x'. Run 'python main.py "
                                  "presets models' for the list.")
-    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'llama-3-8x'。") and "Unknown" not in zh.stderr
+    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'qq-9x'。") and "Unknown" not in zh.stderr
     hint = run("--lang", "zh_CN", "kv-cache", "llama")  # a part of several ids: the close ones are named
     assert hint.returncode == 2 and "llama-3-8b" in hint.stderr and "Did you mean" not in hint.stderr
+
+
+def test_a_misspelt_model_id_names_the_nearest_ids(tmp_path):
+    """A typo'd model ("llama-3-8bb", "llama3-8b") only said "Run 'python main.py presets models' for the list.": the
+    hint matched ids containing what was typed, which a typo never is. The nearest spellings are named now (the
+    GPU's hint already named "h100-sxm-80gb" for "h100")."""
+    for typed in ("llama-3-8bb", "llama3-8b", "lama-3-8b"):
+        path = tmp_path / "typo.json"
+        path.write_text(json.dumps({"schema_version": 1, "model": typed, "gpu": "h100-sxm-80gb"}))
+        done = run("estimate", str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.startswith(f"error: typo.json: model: Unknown model preset '{typed}'. Did you mean: "
+                                      "llama-3-8b"), done.stderr
+    far = run("kv-cache", "qq-9x")  # nothing near: the list to read
+    assert far.returncode == 2 and "presets models' for the list" in far.stderr
 
 
 def test_serve_fit_says_why_no_gpu_count_serves_a_context_beyond_the_model(tmp_path):

@@ -55,3 +55,25 @@ def test_the_time_tab_shows_the_kind_beside_each_term(qtbot, tmp_path):
     legend = win.time_panel.bar.legend
     assert "assumed" in legend.text() and "derived" in legend.text()
     assert "median fraction of peak" in legend.toolTip()
+
+
+def test_a_post_training_term_shows_its_formula_and_figures_on_hover(qtbot, tmp_path):
+    """The Time tab's hover over a GRPO step gave generation, scoring and weight sync one sentence each: their formulas
+    (engine/posttraining/timing.py RL_FORMULAS, translated) never showed, nor the figures generation was costed with.
+    Each now follows its basis; generation's figures are the step time's own (RLStepTime.generation)."""
+    from window_helpers import window_from
+
+    from engine.posttraining.timing import RL_FORMULAS
+    from engine.units import format_seconds
+
+    grpo = {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "framework": "trl", "training_objective": "grpo",
+            "prompt_len": 512, "completion_len": 1024, "num_generations": 8, "rollout_engine": "vllm",
+            "rollout_gpu_memory_utilization": 0.3}
+    win = window_from(qtbot, tmp_path, grpo)
+    tip = win.time_panel.bar.legend.toolTip().replace("&#x27;", "'")
+    for key in ("generation", "scoring", "weight_sync"):
+        assert RL_FORMULAS[key] in tip, key
+    figures = dict(win.time_panel.time.generation)
+    assert f"waves = {figures['waves']:,}" in tip and f"decode_seconds = {format_seconds(figures['decode_seconds'])}" in tip
+    training = window_from(qtbot, tmp_path, BASE).time_panel.bar.legend.toolTip()
+    assert not any(formula in training for formula in RL_FORMULAS.values())  # a training step: no post-training terms

@@ -8440,6 +8440,31 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
+        <location filename="../../engine/plan_card.py" line="206"/>
+        <source>{first} and {last}</source>
+        <translation>{first}，并{last}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="207"/>
+        <source>{first}, {rest}</source>
+        <translation>{first}，{rest}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="222"/>
+        <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
+        <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="226"/>
+        <source>To make it fit: {first} — {first_total} per GPU.</source>
+        <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="227"/>
+        <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
+        <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/card_file.py" line="37"/>
         <source>is an image or PDF without a scenario in it; only plan cards exported by LLM Memory Planner carry one.</source>
         <translation>是一张不含场景的图片或 PDF；只有 LLM Memory Planner 导出的计划卡片才带有场景。</translation>
