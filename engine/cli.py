@@ -171,8 +171,11 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_export_config(args: argparse.Namespace) -> int:
     from .configs import export_config
     from .safe_write import write_output_file
+    from .workloads import require_training_launch
 
-    text = export_config(load_scenario(args.scenario), args.to)
+    scenario = load_scenario(args.scenario)
+    require_training_launch(scenario)
+    text = export_config(scenario, args.to)
     if args.output is not None:  # "" too: an empty name is refused, not taken as "print it"
         write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:

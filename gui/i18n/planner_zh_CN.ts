@@ -10396,6 +10396,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>为推理：这些方案改变的是训练任务；对于部署的模型，serve-fit 会找出最长的上下文、最多的用户数和最少的 GPU 数。</translation>
     </message>
     <message>
+        <location filename="../../engine/workloads/__init__.py" line="42"/>
+        <source>is inference: launch settings are written for training frameworks (micro-batch, sharding, optimizer), and a served model has none of these.</source>
+        <translation>是推理：启动配置是为训练框架写的（micro-batch、分片、优化器），部署的模型没有这些设置。</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/entropy.py" line="28"/>
         <source>the loss path&apos;s logits tensors + the entropy bonus (verl, entropy_coeff != 0): forward, the compiled entropy&apos;s fp32 buffer of b·s·V x 4 bytes beside the logits; backward, the entropy&apos;s gradient (b·s·V x compute bytes) alive beside flash-attn&apos;s out-of-place gradient of the logits</source>
         <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
