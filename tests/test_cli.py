@@ -203,3 +203,12 @@ def test_export_config_offers_every_export_format():
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     to = next(a for a in sub.choices["export-config"]._actions if "--to" in a.option_strings)
     assert tuple(to.choices) == EXPORT_FORMATS
+
+
+def test_calibrate_names_only_the_arguments_that_are_missing():
+    """`calibrate SCENARIO` said "the following arguments are required: figure, measured, others", though the other
+    scenarios are optional (argparse counts a '*' positional without a default as required)."""
+    done = run("calibrate", str(EXAMPLE))
+    assert done.returncode == 2 and done.stderr.strip().endswith("required: figure, measured"), done.stderr
+    ok = run("calibrate", str(EXAMPLE), "peak_reserved", "20GiB")
+    assert "others" not in ok.stderr and "Traceback" not in ok.stderr
