@@ -28,6 +28,7 @@ from .memory.gpu_precision import precision_cannot_run
 from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
+from .plan_card import change_sentence
 from .scenario import (
     DEFAULTS,
     SCENARIO_MAXIMA,
@@ -80,6 +81,9 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine, runs) + "\n"
                             + render_time(time, args.tr, args.tr_engine, est.verdict != "does not fit", scenario.currency,
                                           runs)))
+        if (change := change_sentence(scenario, est, args.unit)) is not None:  # it does not fit: what to change
+            print(terminal_text(change.format_with(args.tr_engine) + " " + args.tr(QT_TRANSLATE_NOOP(
+                "cli", "More plans and the limits: python main.py fit {file}")).format(file=one_line(args.scenario))))
     return 0
 
 

@@ -212,3 +212,21 @@ def test_calibrate_names_only_the_arguments_that_are_missing():
     assert done.returncode == 2 and done.stderr.strip().endswith("required: figure, measured"), done.stderr
     ok = run("calibrate", str(EXAMPLE), "peak_reserved", "20GiB")
     assert "others" not in ok.stderr and "Traceback" not in ok.stderr
+
+
+def test_estimate_of_a_run_that_does_not_fit_says_what_to_change():
+    """`estimate` of a run that does not fit ended on its verdict and a time "for reference only", never saying what to
+    change or that `fit` answers it: its last line now names Make it fit's first two plans (engine/plan_card.py
+    change_sentence, from engine/planning/solver.py plans) and the command that lists the rest."""
+    from engine import estimate, load_scenario
+    from engine.plan_card import change_sentence
+
+    over = REPO / "examples" / "7b-full-finetune-one-gpu.json"
+    done = run("estimate", str(over))
+    assert done.returncode == 0, done.stderr
+    s = load_scenario(over)
+    expected = str(change_sentence(s, estimate(s), "GiB"))
+    assert expected.startswith("To make it fit: ")
+    assert done.stdout.rstrip().splitlines()[-1] == f"{expected} More plans and the limits: python main.py fit {over}"
+    fits = run("estimate", str(EXAMPLE))
+    assert fits.returncode == 0 and "To make it fit" not in fits.stdout and "python main.py fit" not in fits.stdout

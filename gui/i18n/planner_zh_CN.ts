@@ -5183,6 +5183,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>警告：{text}</translation>
     </message>
     <message>
+        <location filename="../../engine/cli.py" line="83"/>
+        <source>More plans and the limits: python main.py fit {file}</source>
+        <translation>更多方案和上限：python main.py fit {file}</translation>
+    </message>
+    <message>
         <location filename="../../engine/cli.py" line="68"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
