@@ -313,8 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what was measured: torch.cuda.max_memory_reserved, nvidia-smi's figure for the process, or "
                    "torch.cuda.max_memory_allocated")
     p.add_argument("measured", help="bytes, or a number with GiB/MiB/GB/MB")
-    p.add_argument("others", nargs="*", default=[],  # a default: argparse else names it among the missing
-                   help="saved scenarios to judge again with this calibration")
+    p.add_argument("others", nargs="*", default=[], help="saved scenarios to judge again with this calibration")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_calibrate)

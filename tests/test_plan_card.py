@@ -259,3 +259,21 @@ def test_a_chart_beside_its_plots_prints_on_white(qtbot):
     render_widget(painter, holder, QPoint(0, 0), 200)
     painter.end()
     assert image.pixelColor(195, 95) == QColor("white")
+
+
+def test_what_to_change_is_said_in_chinese(qtbot):
+    """The card's new sentence and its joined plan steps are engine templates the window translates."""
+    from conftest import REPO
+    from PySide6.QtWidgets import QApplication
+
+    from engine import estimate
+    from engine.plan_card import change_sentence
+    from gui.i18n import install_language, tr_message
+
+    s = load_scenario(REPO / "examples" / "7b-full-finetune-one-gpu.json")
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    try:
+        text = tr_message(change_sentence(s, estimate(s), "GiB"))
+    finally:
+        install_language(QApplication.instance(), "en")
+    assert text.startswith("要放得下：") and "To make it fit" not in text and " per GPU" not in text, text
