@@ -10,6 +10,7 @@ from html import escape
 
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP
+from .plan_card import change_sentence
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
 from .units import format_bytes, format_count, format_seconds
@@ -79,6 +80,8 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         room=est.room(unit).format_with(tr_engine), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
+    if (change := change_sentence(s, est, unit)) is not None:  # it does not fit: Make it fit's first plans
+        line += " " + change.format_with(tr_engine)
     peak = est.peak_allocated_bytes
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
             for c, b in est.busiest.at_peak()]

@@ -277,3 +277,19 @@ def test_what_to_change_is_said_in_chinese(qtbot):
     finally:
         install_language(QApplication.instance(), "en")
     assert text.startswith("要放得下：") and "To make it fit" not in text and " per GPU" not in text, text
+
+
+def test_the_markdown_report_of_a_run_that_does_not_fit_says_what_to_change():
+    """The Markdown export's verdict ended on the CPU memory note: it now carries the card's what-to-change."""
+    from conftest import REPO
+
+    from engine import estimate
+    from engine.plan_card import change_sentence
+    from engine.report import to_markdown
+
+    s = load_scenario(REPO / "examples" / "7b-full-finetune-one-gpu.json")
+    est = estimate(s)
+    verdict = to_markdown(s, est).splitlines()[2]
+    assert verdict.startswith("**DOES NOT FIT") and verdict.endswith(str(change_sentence(s, est, "GiB")) + "**")
+    fits = scenario_from_dict(PLAN)
+    assert "To make it fit" not in to_markdown(fits, estimate(fits))
