@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
 
 from engine import estimate, scenario_from_dict
@@ -57,3 +58,32 @@ def test_the_window_lists_the_phases_with_the_largest_marked(qtbot, tmp_path):
                                          "zero_stage": 0, "model": "qwen2.5-1.5b", "framework": "trl",
                                          "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.3})
     assert grpo.state.estimate.rl.peak_phase == "training" and "backward" in grpo.table.phases.text()
+
+
+def test_the_capacity_label_clears_a_first_bar_that_runs_under_it(qtbot, tmp_path):
+    """PPO's five rows left 0.6 of a row above the generation bar, which runs on past the label's left edge: the label
+    "capacity 79.65 GiB" was drawn over the bar. The room above the first bar now holds the label where the bar
+    reaches under it; a GRPO chart whose first bar stops short of the label keeps its rows as they were."""
+    from PySide6.QtCore import QPointF
+    from window_helpers import window_from
+
+    from gui.phase_chart import PhaseChart
+
+    for data, bar_under_label in ((PPO, True), ({**PPO, "training_objective": "grpo", "critic_model": None,
+                                                 "gpus_per_node": 1, "zero_stage": 0, "model": "qwen2.5-1.5b",
+                                                 "framework": "trl", "rollout_engine": "vllm",
+                                                 "rollout_gpu_memory_utilization": 0.3}, False)):
+        win = window_from(qtbot, tmp_path, data)
+        win.resize(1366, 768)
+        qtbot.wait(50)
+        chart = win.findChild(PhaseChart)
+        vb = chart.plot.getPlotItem().vb
+        label = chart.capacity_line.label
+        bar_top = vb.mapViewToScene(QPointF(0, -0.3)).y()  # the first bar spans rows -0.3 to 0.3
+        label_rect = label.sceneBoundingRect()
+        label_left = vb.mapSceneToView(label_rect.bottomLeft()).x()
+        assert (chart.first_bar_end > label_left) == bar_under_label
+        if bar_under_label:
+            assert label_rect.bottom() <= bar_top + 0.5, (label_rect, bar_top)
+        else:
+            assert vb.viewRange()[1][0] == pytest.approx(-0.9)  # the rows as before
