@@ -4688,6 +4688,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
+        <location filename="../suggestions_panel.py" line="54"/>
+        <source>It fits. These changes would serve more users or longer contexts, cheapest change first:</source>
+        <translation>已经放得下。以下调整可以服务更多用户或更长的上下文，代价最小的排在前面：</translation>
+    </message>
+    <message>
         <location filename="../suggestions_panel.py" line="53"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
@@ -10121,8 +10126,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="98"/>
-        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
-        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+        <source>layers split over the GPUs: each GPU holds a share of the weights</source>
+        <translation>按层拆分到各 GPU：每个 GPU 持有一部分权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="99"/>
+        <source>tensor parallel: each GPU holds a share of every layer&apos;s weights; needs fast links between the GPUs</source>
+        <translation>张量并行：每个 GPU 持有每一层权重的一部分；需要 GPU 之间的高速互连</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="115"/>
