@@ -216,8 +216,8 @@ def change_sentence(s: Scenario, est: Estimate, unit: str) -> Message | None:
 
     try:
         found = [p for p in plans(s, max_plans=2) if p.steps]
-    except Exception:  # noqa: BLE001 - a failed search leaves the card without a plan, never without a card
-        found = []
+    except Exception:  # noqa: BLE001 - a failed search leaves the card without a plan (its main risk), never without
+        return None  # a card, and claims nothing about what would fit
     if not found:
         return message(QT_TRANSLATE_NOOP("engine", "No change the planner tries makes it fit: see the limits in "
                                                    "Make it fit."))
