@@ -28,6 +28,7 @@ from .memory.gpu_precision import precision_cannot_run
 from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
+from .plan_card import change_sentence
 from .scenario import (
     DEFAULTS,
     SCENARIO_MAXIMA,
@@ -80,6 +81,9 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine, runs) + "\n"
                             + render_time(time, args.tr, args.tr_engine, est.verdict != "does not fit", scenario.currency,
                                           runs)))
+        if (change := change_sentence(scenario, est, args.unit)) is not None:  # it does not fit: what to change
+            print(terminal_text(change.format_with(args.tr_engine) + " " + args.tr(QT_TRANSLATE_NOOP(
+                "cli", "More plans and the limits: python main.py fit {file}")).format(file=one_line(args.scenario))))
     return 0
 
 
@@ -171,8 +175,11 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_export_config(args: argparse.Namespace) -> int:
     from .configs import export_config
     from .safe_write import write_output_file
+    from .workloads import require_training_launch
 
-    text = export_config(load_scenario(args.scenario), args.to)
+    scenario = load_scenario(args.scenario)
+    require_training_launch(scenario)
+    text = export_config(scenario, args.to)
     if args.output is not None:  # "" too: an empty name is refused, not taken as "print it"
         write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:
@@ -306,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what was measured: torch.cuda.max_memory_reserved, nvidia-smi's figure for the process, or "
                    "torch.cuda.max_memory_allocated")
     p.add_argument("measured", help="bytes, or a number with GiB/MiB/GB/MB")
-    p.add_argument("others", nargs="*", help="saved scenarios to judge again with this calibration")
+    p.add_argument("others", nargs="*", default=[], help="saved scenarios to judge again with this calibration")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_calibrate)

@@ -122,7 +122,8 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
              "optimizer": tr(QT_TRANSLATE_NOOP("cli", "optimizer"))}
     phases = ", ".join(f"{names[p]} {format_bytes(v, unit)}" + (peak_mark if p == est.peak_phase else "")
                        for p, v in est.phases.items())
-    out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
+    if est.rl is None or est.rl.peak_phase == "training":  # a generation or scoring peak has no such split
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
     if est.rl is not None:  # post-training: the table above is the step's largest phase
         steps = ", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}"
                           + (peak_mark if p.key == est.rl.peak_phase else "") for p in est.rl.phases)

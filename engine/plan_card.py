@@ -198,13 +198,47 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
     return sentences, rows
 
 
+def _joined_steps(steps: tuple[Message, ...]) -> Message:
+    """"use X, use Y and use Z" as one message, each step translated where it is shown."""
+    if len(steps) == 1:
+        return steps[0]
+    if len(steps) == 2:
+        return message(QT_TRANSLATE_NOOP("engine", "{first} and {last}"), first=steps[0], last=steps[1])
+    return message(QT_TRANSLATE_NOOP("engine", "{first}, {rest}"), first=steps[0], rest=_joined_steps(steps[1:]))
+
+
+def change_sentence(s: Scenario, est: Estimate, unit: str) -> Message | None:
+    """What to change, for a training run that does not fit: the first two plans of Make it fit
+    (engine/planning/solver.py, least disruptive first) with the memory each leads to; None when it fits."""
+    if est.verdict != "does not fit" or est.serving is not None:
+        return None
+    from .planning.solver import plans
+
+    try:
+        found = [p for p in plans(s, max_plans=2) if p.steps]
+    except Exception:  # noqa: BLE001 - a failed search leaves the card without a plan (its main risk), never without
+        return None  # a card, and claims nothing about what would fit
+    if not found:
+        return message(QT_TRANSLATE_NOOP("engine", "No change the planner tries makes it fit: see the limits in "
+                                                   "Make it fit."))
+    first = {"first": _joined_steps(found[0].steps), "first_total": format_bytes(found[0].total_bytes, unit)}
+    if len(found) == 1:
+        return message(QT_TRANSLATE_NOOP("engine", "To make it fit: {first} — {first_total} per GPU."), **first)
+    return message(QT_TRANSLATE_NOOP("engine", "To make it fit: {first} — {first_total} per GPU; or "
+                                               "{second} — {second_total} per GPU."),
+                   **first, second=_joined_steps(found[1].steps),
+                   second_total=format_bytes(found[1].total_bytes, unit))
+
+
 def card_facts(s: Scenario, est: Estimate, t: StepTime | None, unit: str = "GiB") -> CardFacts:
-    """The paragraph (fit, CPU memory, time, cost, main risk) and the time and cost rows."""
+    """The paragraph (fit, CPU memory, time, cost, main risk or, for a run that does not fit, what to change) and
+    the time and cost rows."""
     sentences = [memory_sentence(est, unit)]
     host = host_sentence(est, unit)
     if host is not None:
         sentences.append(host)
     timed, rows = time_facts(s, est, t)
     sentences += timed
-    sentences.append(main_risk(s, est))
+    change = change_sentence(s, est, unit)
+    sentences.append(main_risk(s, est) if change is None else change)  # not fitting is the risk: say what fixes it
     return CardFacts(tuple(sentences), tuple(rows), timed[0] if timed and not rows else None)

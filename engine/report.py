@@ -10,6 +10,7 @@ from html import escape
 
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP
+from .plan_card import change_sentence
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
 from .units import format_bytes, format_count, format_seconds
@@ -79,6 +80,8 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         room=est.room(unit).format_with(tr_engine), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
+    if (change := change_sentence(s, est, unit)) is not None:  # it does not fit: Make it fit's first plans
+        line += " " + change.format_with(tr_engine)
     peak = est.peak_allocated_bytes
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
             for c, b in est.busiest.at_peak()]
@@ -90,6 +93,10 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
         phases=", ".join(f"{names[p]} {format_bytes(v, unit)}" for p, v in est.phases.items()),
         peak=names[est.peak_phase])
+    if est.rl is not None and est.rl.peak_phase != "training":  # generation's or scoring's peak: no such split
+        phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
+            phases=", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}" for p in est.rl.phases),
+            peak=tr_engine(next(p.name for p in est.rl.phases if p.key == est.rl.peak_phase)))
     assumptions = ASSUMPTIONS
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
         phases, assumptions = serving_line(s, est, tr), SERVING_ASSUMPTIONS

@@ -20,6 +20,7 @@ from engine.configs import (
 )
 from engine.messages import QT_TRANSLATE_NOOP, message
 from engine.safe_write import write_output_file
+from engine.workloads import require_training_launch
 
 from .dialogs import FileChoice
 from .i18n import tr_error
@@ -86,6 +87,11 @@ def _model_label(data: dict) -> str:
 
 
 def export_launch_config(win: PlannerWindow) -> bool:
+    try:  # a served model: said before a format is asked for
+        require_training_launch(win.state.scenario)
+    except PlannerError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot export"), message_text(tr_error(exc)))
+        return False
     choice = LaunchFormat.ask(win)
     if choice is None:
         return False

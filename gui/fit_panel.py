@@ -222,7 +222,10 @@ class FitPanel(SearchPanel):
             else:  # one sentence to translate: its punctuation is the language's
                 words["verdict"] = f"<span style='color:{text_colour(c.verdict)}'>{escape(tr_engine(c.verdict))}</span>"
                 words["memory"] = format_bytes(c.total_bytes, unit)
-                lines.append(self.tr("%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU") % words)
+                line = self.tr("%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU") % words
+                if c.why is not None:  # a served member under the GPU's size that the engine still refuses: why
+                    line += f" <span style='color:{text_colour('muted')}'>— {escape(tr_message(c.why))}</span>"
+                lines.append(line)
         label = QLabel("<b>" + escape(self.tr("The %s family on this set-up:") % family.family) + "</b><br>"
                        + "<br>".join(lines))
         label.setTextFormat(Qt.TextFormat.RichText)

@@ -27,6 +27,8 @@ from .widgets import colour_for
 
 # The CUDA context, the allocator's fragmentation and the reserve, drawn after each phase's allocations
 OVERHEAD_KEY = "reserve"
+LABEL_POSITION = 0.04  # the capacity label's place along the line, from the top
+LABEL_GAP_PX = 3  # between the label and the first bar under it
 # The axis's short names (the engine's full names are in the hover text and the caption)
 SHORT_NAMES = {
     "generation": QT_TRANSLATE_NOOP("PhaseChart", "Generation"),
@@ -58,7 +60,7 @@ class PhaseChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot, self.bar, self.capacity_line, self.caption = capacity_bars(self, label_position=0.04)
+        self.plot, self.bar, self.capacity_line, self.caption = capacity_bars(self, label_position=LABEL_POSITION)
         self.plot.invertY(True)  # the step's order from the top: generation first
         # (row, left, right, what: (phase, component, bytes) or None for the overheads), for the hover text, which is
         # written only when asked for (writing every segment's formula per edit cost ~1.5 ms)
@@ -67,6 +69,8 @@ class PhaseChart(QWidget):
         self.rows: list[str] = []  # phase keys, top to bottom
         self._view: tuple | None = None
         self.plot.scene().sigMouseMoved.connect(self._hover)
+        self.first_bar_end = 0.0  # the first bar's right end, in the chart's unit
+        self.plot.getPlotItem().vb.sigResized.connect(lambda _vb: self._make_label_room())  # after the label's side
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         """Draw the phases of `est.rl`; an estimate without one (supervised training) leaves the chart empty."""
@@ -122,7 +126,8 @@ class PhaseChart(QWidget):
             self.plot.setXRange(0, x_max, padding=0)
             self.plot.getPlotItem().vb.updateMatrix()  # the range now, so that the label is placed where it is drawn
             place_capacity_label(self.plot, self.capacity_line)
-            self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
+        self.first_bar_end = totals[0] if totals else 0.0
+        self._make_label_room()
         peak = rl.phase(rl.peak_phase)
         caption = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
                                      "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
@@ -131,6 +136,26 @@ class PhaseChart(QWidget):
             "over": format_bytes(overheads, unit)})
         if caption != self.caption.text():  # a new text lays the window out again
             self.caption.setText(caption)
+
+    def _make_label_room(self) -> None:
+        """Room above the first bar for the capacity label: 0.6 of a row, or where the first bar runs on under the
+        label (a generation peak near the capacity: PPO's five rows drew "capacity" over it) the label's offset and
+        height in pixels, as rows: r rows of room in a view of n - 0.1 + r rows hold L pixels of an H-pixel view when
+        r (H - L) >= L (n - 0.1)."""
+        rows = len(self.rows)
+        vb = self.plot.getPlotItem().vb
+        (x_min, x_max), height, width = vb.viewRange()[0], vb.height(), vb.width()
+        if not rows or width <= 0 or x_max <= x_min:
+            return
+        label = self.capacity_line.label
+        label_left = self.capacity_line.value() - label.anchors[0][0] * label.boundingRect().width() * (
+            (x_max - x_min) / width)
+        needed_px = LABEL_POSITION * height + label.boundingRect().height() + LABEL_GAP_PX
+        room = 0.6
+        if self.first_bar_end > label_left and height > needed_px:
+            room = max(room, needed_px * (rows - 0.1) / (height - needed_px))
+        if vb.viewRange()[1] != [-0.3 - room, rows - 0.4]:
+            self.plot.setYRange(-0.3 - room, rows - 0.4, padding=0)
 
     def _overhead_tip(self, est: Estimate, unit: str) -> str:
         title = self.tr("Overheads and safety reserve")

@@ -1,6 +1,7 @@
-"""The plan card: one page (PDF or PNG) a manager reads — a paragraph (fit, CPU memory, time, cost, main risk), the
-verdict, the pie and per-GPU chart, time and cost, and the inputs that differ from the defaults and apply — with
-the scenario inside the file, so opening or dropping the card reproduces it (engine/scenario/card_file.py).
+"""The plan card: one page (PDF or PNG) a manager reads — a paragraph (fit, CPU memory, time, cost, main risk or, for
+a run that does not fit, what to change), the verdict, the pie and per-GPU chart, time and cost, and the inputs that
+differ from the defaults and apply — with the scenario inside the file, so opening or dropping the card reproduces
+it (engine/scenario/card_file.py).
 
 The card is printed matter: white paper and the light theme's colours whatever the window's theme, and everything
 is scaled to fit one page rather than flowed onto a second."""

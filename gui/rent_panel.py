@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text, layout_text
+from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -33,6 +33,15 @@ from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
 from .theme import text_colour
+from .words import describe_changes
+
+
+def layout_words(changes: dict[str, Any]) -> str:
+    """The layout an option sets, in the set-up's words ("Sharding (ZeRO / FSDP): ZeRO-2"), not as the command line's
+    key=value. What is rented is said elsewhere in the row: the GPU and its count in the title, the price in the cost,
+    the server's CPU memory beside the time."""
+    rented = ("gpu", "gpus_per_node", "nodes", "gpu_hour_price", "currency", "host_memory_bytes")
+    return describe_changes({k: v for k, v in changes.items() if k not in rented}) or "-"
 
 
 class PriceTable(QTableWidget):
@@ -223,7 +232,7 @@ class RentPanel(SearchPanel):
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
-                + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
+                + escape(self.tr("layout: %s") % layout_words(dict(row.changes))) + "</span>")
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
         line.findChild(QLabel).setToolTip(self.tr(  # where the row's figures come from (engine/planning/rent.py)
             "GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per "

@@ -9,8 +9,8 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QMarginsF, QPoint, QPointF, QRectF, QSizeF
-from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
-from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion, QTextDocument
+from PySide6.QtWidgets import QApplication, QGraphicsView, QSplitterHandle, QWidget
 
 from engine import DEFAULTS
 from engine.messages import QT_TRANSLATE_NOOP
@@ -49,6 +49,9 @@ def input_rows(win: PlannerWindow, only: list[str] | None = None) -> list[tuple[
             widget = getattr(owner, key, None) if owner is not None else None
             if isinstance(widget, ValueCombo):
                 combos[key] = widget
+    rl_rows = getattr(win.setup_panel, "rl", None)  # the post-training rows' choices (objective, engine) as shown
+    combos.update({key: combo for key, combo in (rl_rows.combos() if rl_rows is not None else {}).items()
+                   if key in data})
     rows = []
     for key, value in data.items():
         if (key not in only) if only is not None else key in SKIPPED_KEYS:
@@ -108,11 +111,12 @@ def _render_parts(painter: QPainter, root: QWidget, widget: QWidget) -> None:
         widget.scene().render(painter, target, source)
         painter.restore()
         return
-    if not widget.findChildren(QGraphicsView):
-        widget.render(painter, widget.mapTo(root, QPoint(0, 0)))
+    if not widget.findChildren(QGraphicsView):  # on the page's white, not the window's grey (no window background)
+        widget.render(painter, widget.mapTo(root, QPoint(0, 0)), QRegion(), QWidget.RenderFlag.DrawChildren)
         return
     for child in widget.children():
-        if isinstance(child, QWidget) and child.isVisibleTo(root) and not child.isWindow():
+        if isinstance(child, QWidget) and child.isVisibleTo(root) and not child.isWindow() and not isinstance(
+                child, QSplitterHandle):  # the handle's grip dots mean nothing on paper
             _render_parts(painter, root, child)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +23,7 @@ from engine.units import format_bytes
 
 from .explain import explain_component
 from .i18n import tr_engine, tr_message
+from .phase_chart import SHORT_NAMES
 from .theme import text_colour
 from .widgets import VERDICT_COLOURS, colour_for
 
@@ -195,9 +196,16 @@ class BreakdownTable(QWidget):
                 _set_if_changed(item, Qt.ItemDataRole.ForegroundRole, grey if is_overhead else None)
         names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
         parts = []
-        for phase in ("forward", "backward", "optimizer"):
+        peak_word = self.tr("peak")
+        if est.rl is not None and est.rl.peak_phase != "training":
+            # a post-training step whose peak is generation, scoring or the weight sync: that phase holds its
+            # tensors all at once, so a forward / backward / optimizer split would show one figure three times
+            for rl_phase in est.rl.phases:
+                name = QCoreApplication.translate("PhaseChart", SHORT_NAMES.get(rl_phase.key, rl_phase.key))
+                text = f"{name} {format_bytes(rl_phase.peak_bytes, unit)}"  # the chart's names: one line
+                parts.append(f"<b>{text} ◀ {peak_word}</b>" if rl_phase.key == est.rl.peak_phase else text)
+        for phase in ("forward", "backward", "optimizer") if not parts else ():
             text = f"{names[phase]} {format_bytes(stage.phases[phase], unit)}"
-            peak_word = self.tr("peak")
             parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == stage.peak_phase else text)
         host = {"fits": self.tr("fits in host memory"), "does not fit": self.tr("more than the host memory set"),
                 "not checked": self.tr("host memory not set")}[est.host_verdict]

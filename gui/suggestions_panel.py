@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.planning.suggest import Suggestion, suggestions
+from engine.serving.scenario_estimate import PAGED_ENGINES
 from engine.units import format_bytes
 
 from .i18n import tr_engine, tr_message
@@ -49,7 +50,12 @@ class SuggestionsPanel(RefreshWhenShown):
                 item.widget().deleteLater()
         self.buttons, self.items = [], []
         est = self.state.estimate
-        if est.verdict == "fits":
+        serving = est.serving is not None
+        # vLLM and SGLang take their whole budget whatever the change: it adds users or context, not headroom
+        if est.verdict == "fits" and serving and self.state.scenario.serving_engine in PAGED_ENGINES:
+            self.header.setText(self.tr("It fits. These changes would serve more users or longer contexts, cheapest "
+                                        "change first:"))
+        elif est.verdict == "fits":
             self.header.setText(self.tr("It fits. These changes would add headroom, cheapest change "
                                         "first:"))
         else:
@@ -62,7 +68,11 @@ class SuggestionsPanel(RefreshWhenShown):
             line.setContentsMargins(0, 2, 0, 2)
             verdict = sug.estimate.verdict
             colour = text_colour(verdict)
-            text = QLabel(f"<b>{tr_message(sug.title)}</b> — " + self.tr("saves %s") % format_bytes(sug.saved_bytes, unit)
+            # a served model's engine fills its budget whatever the change ("saves -1.0 MiB" for an fp8 KV cache):
+            # a saving under 1% of the GPU is left unsaid there, the users and context it brings say what it does
+            saved = "" if serving and sug.saved_bytes < 0.01 * est.capacity_bytes else (
+                " — " + self.tr("saves %s") % format_bytes(sug.saved_bytes, unit))
+            text = QLabel(f"<b>{tr_message(sug.title)}</b>" + saved
                           + f" → <span style='color:{colour}'>{tr_engine(verdict)}</span>"
                           + (f" · {escape(tr_message(sug.effect))}" if sug.effect is not None else "")
                           + f"<br><span style='color:{text_colour('muted')}'>{tr_engine(sug.cost_note)}</span>")

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
-from engine.posttraining.timing import step_provenance
+from engine.posttraining.timing import RLStepTime, step_provenance
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
@@ -69,7 +69,20 @@ def _formula_html(source: Provenance) -> str:
     if not source.formula:
         return ""
     inputs = ", ".join(f"{key} = {value}" for key, value in source.inputs)
-    return f"<br>&nbsp;&nbsp;{escape(source.formula)}" + (f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+    return f"<br>&nbsp;&nbsp;{escape(tr_engine(source.formula))}" + (
+        f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+
+
+def _term_formula_html(key: str, formula: str, t: StepTime) -> str:
+    """A term's formula (engine/timing/formulas.py FORMULAS, engine/posttraining/timing.py RL_FORMULAS) and, for
+    generation, the figures it was costed with (its sequences, how many the engine holds at once, the waves, prefill
+    and decode)."""
+    if not formula:
+        return ""
+    figures = dict(t.generation) if key == "generation" and isinstance(t, RLStepTime) else {}
+    inputs = ", ".join(f"{name} = {format_seconds(value) if name.endswith('_seconds') else f'{value:,}'}"
+                       for name, value in figures.items())
+    return f"<br>&nbsp;&nbsp;{escape(tr_engine(formula))}" + (f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
 
 
 class TimeBar(QWidget):
@@ -115,7 +128,7 @@ class TimeBar(QWidget):
                           f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%}{escape(kind)})")
             if source:
                 bases.append(f"<b>{escape(name)}</b> ({escape(tr_engine(source.kind))}): {escape(tr_engine(source.basis))}"
-                             + _formula_html(source))
+                             + (_formula_html(source) or _term_formula_html(term.key, term.formula, t)))
         self.bar.setOpts(x0=x0, y=[0] * len(x0), width=widths, height=0.6, brushes=brushes)
         self.plot.setXRange(0, max(left, 1e-9) * 1.02, padding=0)
         self.plot.setYRange(-0.5, 0.5, padding=0)

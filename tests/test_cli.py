@@ -138,14 +138,29 @@ def test_an_unknown_preset_is_said_in_the_chosen_language(tmp_path):
     `--lang zh_CN kv-cache` kept its hint ("Run 'python main.py presets models' for the list.") in English: the
     preset's sentence is now a template of its own down every wrapper, as the other scenario errors are."""
     path = tmp_path / "typo.json"
-    path.write_text(json.dumps({"schema_version": 1, "model": "llama-3-8x", "gpu": "h100-sxm-80gb"}))
+    path.write_text(json.dumps({"schema_version": 1, "model": "qq-9x", "gpu": "h100-sxm-80gb"}))
     en, zh = run("estimate", str(path)), run("--lang", "zh_CN", "estimate", str(path))
     assert en.returncode == zh.returncode == 2
-    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'llama-3-8x'. Run 'python main.py "
+    assert en.stderr.strip() == ("error: typo.json: model: Unknown model preset 'qq-9x'. Run 'python main.py "
                                  "presets models' for the list.")
-    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'llama-3-8x'。") and "Unknown" not in zh.stderr
+    assert zh.stderr.startswith("错误：typo.json: model: 未知的模型预设 'qq-9x'。") and "Unknown" not in zh.stderr
     hint = run("--lang", "zh_CN", "kv-cache", "llama")  # a part of several ids: the close ones are named
     assert hint.returncode == 2 and "llama-3-8b" in hint.stderr and "Did you mean" not in hint.stderr
+
+
+def test_a_misspelt_model_id_names_the_nearest_ids(tmp_path):
+    """A typo'd model ("llama-3-8bb", "llama3-8b") only said "Run 'python main.py presets models' for the list.": the
+    hint matched ids containing what was typed, which a typo never is. The nearest spellings are named now (the
+    GPU's hint already named "h100-sxm-80gb" for "h100")."""
+    for typed in ("llama-3-8bb", "llama3-8b", "lama-3-8b"):
+        path = tmp_path / "typo.json"
+        path.write_text(json.dumps({"schema_version": 1, "model": typed, "gpu": "h100-sxm-80gb"}))
+        done = run("estimate", str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.startswith(f"error: typo.json: model: Unknown model preset '{typed}'. Did you mean: "
+                                      "llama-3-8b"), done.stderr
+    far = run("kv-cache", "qq-9x")  # nothing near: the list to read
+    assert far.returncode == 2 and "presets models' for the list" in far.stderr
 
 
 def test_serve_fit_says_why_no_gpu_count_serves_a_context_beyond_the_model(tmp_path):
@@ -188,3 +203,30 @@ def test_export_config_offers_every_export_format():
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     to = next(a for a in sub.choices["export-config"]._actions if "--to" in a.option_strings)
     assert tuple(to.choices) == EXPORT_FORMATS
+
+
+def test_calibrate_names_only_the_arguments_that_are_missing():
+    """`calibrate SCENARIO` said "the following arguments are required: figure, measured, others", though the other
+    scenarios are optional (argparse counts a '*' positional without a default as required)."""
+    done = run("calibrate", str(EXAMPLE))
+    assert done.returncode == 2 and done.stderr.strip().endswith("required: figure, measured"), done.stderr
+    ok = run("calibrate", str(EXAMPLE), "peak_reserved", "20GiB")
+    assert "others" not in ok.stderr and "Traceback" not in ok.stderr
+
+
+def test_estimate_of_a_run_that_does_not_fit_says_what_to_change():
+    """`estimate` of a run that does not fit ended on its verdict and a time "for reference only", never saying what to
+    change or that `fit` answers it: its last line now names Make it fit's first two plans (engine/plan_card.py
+    change_sentence, from engine/planning/solver.py plans) and the command that lists the rest."""
+    from engine import estimate, load_scenario
+    from engine.plan_card import change_sentence
+
+    over = REPO / "examples" / "7b-full-finetune-one-gpu.json"
+    done = run("estimate", str(over))
+    assert done.returncode == 0, done.stderr
+    s = load_scenario(over)
+    expected = str(change_sentence(s, estimate(s), "GiB"))
+    assert expected.startswith("To make it fit: ")
+    assert done.stdout.rstrip().splitlines()[-1] == f"{expected} More plans and the limits: python main.py fit {over}"
+    fits = run("estimate", str(EXAMPLE))
+    assert fits.returncode == 0 and "To make it fit" not in fits.stdout and "python main.py fit" not in fits.stdout

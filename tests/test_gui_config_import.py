@@ -205,3 +205,31 @@ def test_export_launch_config_replaces_a_file_the_dialog_confirmed(window, monke
     monkeypatch.setattr(dialogs.FileChoice, "ask_save", classmethod(lambda cls, *a, **k: cls(str(target))))
     assert config_actions.export_launch_config(window)  # the save dialog already asked before replacing it
     assert import_texts([("ds.json", target.read_bytes())]).formats == ("deepspeed",)
+
+
+def test_a_served_model_has_no_launch_config_to_export(qtbot, monkeypatch, tmp_path):
+    """A served model (workload inference) exported a DeepSpeed config with a micro-batch, bf16 and ZeRO settings,
+    as if it were trained, from the window and from `export-config`: both now refuse in one sentence, before a format
+    or a file is asked for."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui import config_actions
+
+    served = REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json"
+    win, error = build_window(str(served))
+    assert error is None
+    qtbot.addWidget(win)
+    warnings, asked = [], []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text: warnings.append(text)))
+    monkeypatch.setattr(import_review.LaunchFormat, "ask", classmethod(lambda cls, parent: asked.append(1)))
+    assert not config_actions.export_launch_config(win)
+    assert not asked and len(warnings) == 1 and "a served model has none of these" in warnings[0], warnings
+    done = subprocess.run([sys.executable, "main.py", "export-config", str(served), "--to", "deepspeed", "-o",
+                           str(tmp_path / "ds.json")], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and not (tmp_path / "ds.json").exists()
+    assert done.stderr.strip() == ("error: workload: is inference: launch settings are written for training frameworks "
+                                   "(micro-batch, sharding, optimizer), and a served model has none of these.")

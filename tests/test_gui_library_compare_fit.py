@@ -337,3 +337,30 @@ def test_family_of_a_vision_language_scenario_names_why_text_models_are_out(wind
     for line, c in zip(lines, panel.family.candidates, strict=True):
         text_only = model_presets()[c.model].spec.vision is None
         assert ("no vision tower for the images" in line) == text_only, line
+
+
+def test_a_served_family_member_under_the_gpu_size_says_why_it_does_not_fit(window):
+    """Serving Qwen3 32B AWQ on 2 x RTX 4090, the family list read "Qwen3-Next 80B-A3B: does not fit, 23.13 GiB per
+    GPU" beside the 23.99 GiB card, with nothing saying why: vLLM refuses to start (weights, activations and overheads
+    take more than its gpu_memory_utilization budget, no KV cache is left). Each served member that does not fit now
+    carries the engine's own sentence (engine/serving's reason), shown after its figure."""
+    from html import escape
+
+    from conftest import REPO
+
+    from engine import load_scenario
+    from gui.i18n import tr_message
+
+    served = load_scenario(REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json")
+    window.state.load(served)
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    listed = panel.family_rows.text()
+    for c in panel.family.candidates:
+        member = estimate(served.replace(model=c.model))
+        if c.verdict == "fits":
+            assert c.why is None
+        else:
+            assert c.why == member.serving.reason and escape(tr_message(c.why)) in listed
+    assert any(c.why is not None and c.total_bytes < estimate(served).capacity_bytes for c in panel.family.candidates)

@@ -117,3 +117,21 @@ def test_each_row_says_on_hover_where_its_hours_and_cost_come_from(panel):
     row = panel.apply_buttons[0].parentWidget()
     tip = row.findChild(QLabel).toolTip()
     assert f"x {first.gpus} = {gpu_hours_text(first.gpu_hours)}" in tip and "price per GPU-hour" in tip
+
+
+def test_a_rows_layout_is_said_in_the_set_ups_words(panel):
+    """A row's layout read "layout: zero_stage=2, micro_batch=1, grad_accum=4, offload=optimizer", the command line's
+    keys (in Chinese too), where Make it fit and Fastest layouts say "Sharding (ZeRO / FSDP): ZeRO-2": it now uses the
+    set-up's labels and choices, and leaves out what the row already says (GPU, counts, price, the server's memory)."""
+    from PySide6.QtWidgets import QLabel
+
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None and panel.result.ranked
+    text = panel.apply_buttons[0].parentWidget().findChild(QLabel).text()
+    layout = text.split("layout: ", 1)[1]
+    assert "=" not in layout and "gpu_hour_price" not in layout and "currency" not in layout
+    changed = dict(panel.result.ranked[0].changes)
+    shown = [key for key in ("micro_batch", "grad_accum", "checkpointing", "offload", "tp", "pp") if key in changed]
+    assert shown and all(field_label(key) in layout for key in shown), (layout, changed)

@@ -190,3 +190,36 @@ def test_the_context_slider_reads_as_a_slider_with_its_name_at_1366_by_768(qtbot
         assert widget.slider.accessibleName() == widget.spin.accessibleName() == label
     win.state.edit({"serving_engine": "llama.cpp", "weight_format": "Q4_K_M"})
     assert win.serving_panel.context.slider.accessibleName() == "Context per user (n_ctx / n_parallel)"
+
+
+def test_suggestions_for_a_served_model_say_what_they_bring_not_a_negative_saving(qtbot, tmp_path):
+    """Serving Qwen3 32B AWQ on 2 x RTX 4090 under vLLM, the Suggestions tab said "Store the KV cache as fp8 — saves
+    -1.0 MiB" under "These changes would add headroom" (vLLM takes its gpu_memory_utilization budget whatever the
+    change), and "Serve on 4 GPUs" read "tensor parallel (llama.cpp: layers split)". A saving under 1% of the GPU is
+    now left unsaid for a served model (the users and context each row names say what it brings), the header of a
+    paged engine says so, and the GPUs' note is the engine's own way of spreading the model (llama.cpp: --split-mode
+    layer, its default; vLLM and SGLang: tensor parallel)."""
+    import json
+
+    from conftest import REPO
+    from PySide6.QtWidgets import QLabel
+
+    win, error = build_window(str(REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json"))
+    assert error is None
+    qtbot.addWidget(win)
+    panel = win.suggestions
+    panel.refresh()
+    texts = [label.text() for label in panel.findChildren(QLabel)]
+    capacity = win.state.estimate.capacity_bytes
+    assert any(sug.saved_bytes < 0.01 * capacity for sug in panel.items)  # the case: a change that saves nothing
+    assert not any("saves -" in text for text in texts)
+    assert "serve more users or longer contexts" in panel.header.text()
+    for sug in panel.items:
+        shown = next(text for text in texts if str(sug.title) in text)
+        assert ("saves" in shown) == (sug.saved_bytes >= 0.01 * capacity), shown
+    assert not any("llama.cpp" in str(sug.cost_note) for sug in panel.items)
+    gguf = window_from(qtbot, tmp_path, json.loads((REPO / "examples" / "serve-llama3.1-8b-q4km-llamacpp.json")
+                                                   .read_text(encoding="utf-8")))
+    gguf.suggestions.refresh()
+    assert "add headroom" in gguf.suggestions.header.text()  # llama.cpp sizes its buffers by what it is set to
+    assert any("layers split" in sug.cost_note for sug in gguf.suggestions.items if "gpus_per_node" in sug.changes)

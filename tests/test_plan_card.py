@@ -195,3 +195,101 @@ def test_the_card_reproduces_the_launch_config(card_window, tmp_path):
     file_actions.export_to(card_window, "pdf", str(out))
     for fmt in ("deepspeed", "accelerate", "torchtune"):
         assert export_config(load_scenario(out), fmt) == export_config(card_window.state.scenario, fmt)
+
+
+def test_the_card_of_a_run_that_does_not_fit_says_what_to_change():
+    """A manager's page 1 of a run that does not fit said it three times ("Does not fit ...", "No time or cost: the
+    run does not fit.", "Main risk: it does not fit in GPU memory as set up.") and never what to change. It now names
+    the first two plans of Make it fit (engine/planning/solver.py plans, least disruptive first) with the memory per
+    GPU each leads to, instead of the main risk that repeated the verdict."""
+    from conftest import REPO
+
+    from engine import estimate
+    from engine.planning.solver import plans
+    from engine.units import format_bytes
+
+    s = load_scenario(REPO / "examples" / "7b-full-finetune-one-gpu.json")
+    est = estimate(s)
+    assert est.verdict == "does not fit"
+    text = " ".join(str(m) for m in card_facts(s, est, step_time(s)).sentences)
+    first, second = plans(s, max_plans=2)
+    assert f"To make it fit: {first.steps[0]}" in text and f"— {format_bytes(first.total_bytes)} per GPU; or " in text
+    assert f"{second.steps[0]}" in text and text.endswith(f"— {format_bytes(second.total_bytes)} per GPU.")
+    assert "Main risk" not in text
+    fits = scenario_from_dict(PLAN)
+    assert "To make it fit" not in " ".join(str(m) for m in card_facts(fits, estimate(fits), step_time(fits)).sentences)
+
+
+def test_the_card_shows_post_training_choices_as_the_window_words_them(qtbot, tmp_path):
+    """The card's inputs listed a GRPO run's objective as "grpo" and its engine as "vllm" (the file's values; in
+    Chinese too) while the method and precision read as their controls do: the post-training rows' choices are now
+    read from those controls (gui/rl_rows.py)."""
+    from window_helpers import window_from
+
+    from gui.plan_card import card_parts
+
+    win = window_from(qtbot, tmp_path, {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "framework": "trl",
+                                        "training_objective": "grpo", "rollout_engine": "vllm"})
+    _, bottom = card_parts(win)
+    rl = win.setup_panel.rl
+    assert rl.objective.currentText() != "grpo" and f">{rl.objective.currentText()}<" in bottom
+    assert f">{rl.rollout_engine.currentText()}<" in bottom
+    assert ">grpo<" not in bottom and ">vllm<" not in bottom
+
+
+def test_a_chart_beside_its_plots_prints_on_white(qtbot):
+    """The card's legend and caption printed on the window's grey: widgets were rendered with the window background
+    Paper shows only what they draw."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor, QImage, QPainter, QPalette
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from gui.report_export import render_widget
+
+    holder = QWidget()
+    palette = holder.palette()
+    palette.setColor(QPalette.ColorRole.Window, QColor("#808080"))
+    holder.setPalette(palette)
+    QVBoxLayout(holder).addWidget(QLabel("legend"))
+    qtbot.addWidget(holder)
+    holder.resize(200, 100)
+    image = QImage(200, 100, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    render_widget(painter, holder, QPoint(0, 0), 200)
+    painter.end()
+    assert image.pixelColor(195, 95) == QColor("white")
+
+
+def test_what_to_change_is_said_in_chinese(qtbot):
+    """The card's new sentence and its joined plan steps are engine templates the window translates."""
+    from conftest import REPO
+    from PySide6.QtWidgets import QApplication
+
+    from engine import estimate
+    from engine.plan_card import change_sentence
+    from gui.i18n import install_language, tr_message
+
+    s = load_scenario(REPO / "examples" / "7b-full-finetune-one-gpu.json")
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    try:
+        text = tr_message(change_sentence(s, estimate(s), "GiB"))
+    finally:
+        install_language(QApplication.instance(), "en")
+    assert text.startswith("要放得下：") and "To make it fit" not in text and " per GPU" not in text, text
+
+
+def test_the_markdown_report_of_a_run_that_does_not_fit_says_what_to_change():
+    """The Markdown export's verdict ended on the CPU memory note: it now carries the card's what-to-change."""
+    from conftest import REPO
+
+    from engine import estimate
+    from engine.plan_card import change_sentence
+    from engine.report import to_markdown
+
+    s = load_scenario(REPO / "examples" / "7b-full-finetune-one-gpu.json")
+    est = estimate(s)
+    verdict = to_markdown(s, est).splitlines()[2]
+    assert verdict.startswith("**DOES NOT FIT") and verdict.endswith(str(change_sentence(s, est, "GiB")) + "**")
+    fits = scenario_from_dict(PLAN)
+    assert "To make it fit" not in to_markdown(fits, estimate(fits))

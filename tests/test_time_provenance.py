@@ -10,6 +10,8 @@ tp_overlap.py), so that term is derived either way."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import scenario_from_dict
 from engine.posttraining.timing import step_provenance
 from engine.timing import BREAKDOWN_KEYS
@@ -55,3 +57,53 @@ def test_the_time_tab_shows_the_kind_beside_each_term(qtbot, tmp_path):
     legend = win.time_panel.bar.legend
     assert "assumed" in legend.text() and "derived" in legend.text()
     assert "median fraction of peak" in legend.toolTip()
+
+
+def test_a_post_training_term_shows_its_formula_and_figures_on_hover(qtbot, tmp_path):
+    """The Time tab's hover over a GRPO step gave each term one sentence: the formulas (engine/posttraining/timing.py
+    RL_FORMULAS, engine/timing/formulas.py FORMULAS, now marked for translation) never showed, nor the figures
+    generation was costed with. Each now follows its basis; generation's figures are the step time's own
+    (RLStepTime.generation)."""
+    from window_helpers import window_from
+
+    from engine.posttraining.timing import RL_FORMULAS
+    from engine.timing.formulas import FORMULAS
+    from engine.units import format_seconds
+
+    grpo = {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "framework": "trl", "training_objective": "grpo",
+            "prompt_len": 512, "completion_len": 1024, "num_generations": 8, "rollout_engine": "vllm",
+            "rollout_gpu_memory_utilization": 0.3}
+    win = window_from(qtbot, tmp_path, grpo)
+    tip = win.time_panel.bar.legend.toolTip().replace("&#x27;", "'")
+    for key in ("generation", "scoring", "weight_sync"):
+        assert RL_FORMULAS[key] in tip, key
+    figures = dict(win.time_panel.time.generation)
+    assert f"waves = {figures['waves']:,}" in tip and f"decode_seconds = {format_seconds(figures['decode_seconds'])}" in tip
+    training = window_from(qtbot, tmp_path, BASE).time_panel.bar.legend.toolTip().replace("&#x27;", "'")
+    assert not any(formula in training for formula in RL_FORMULAS.values())  # a training step: no post-training terms
+    assert FORMULAS["compute"] in training and FORMULAS["communication_dp"] in training  # its own terms' formulas
+
+
+def test_the_formulas_on_hover_are_said_in_chinese(qtbot, tmp_path, english_after_zh):
+    """The bubble's formula showed in English in the Chinese window (Provenance.formula was not translated), and the
+    terms' formulas now shown beside it must be Chinese too: every formula of the hover is a translated template."""
+    import re
+
+    from window_helpers import window_from
+
+    win = window_from(qtbot, tmp_path, {**BASE, "framework": "megatron", "pp": 2, "grad_accum": 8})
+    tip = re.sub("<[^>]+>", " ", win.time_panel.bar.legend.toolTip())
+    english = re.findall(r"(?:\b[A-Za-z][a-z]{2,}\b[ ,;:]+){5,}", tip)
+    assert not english, english
+    assert "流水线" in tip or "1F1B" in tip
+
+
+@pytest.fixture
+def english_after_zh(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from gui.i18n import install_language
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    yield
+    install_language(QApplication.instance(), "en")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 from functools import cache
@@ -174,7 +175,9 @@ UNKNOWN_PRESET = {
 
 
 def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
-    close = [k for k in known if key.lower().replace("_", "-") in k][:5]
+    typed = key.lower().replace("_", "-")
+    # the ids that contain what was typed ("h100"), else the nearest spellings ("llama-3-8bb", "llama3-8b")
+    close = [k for k in known if typed in k][:5] or difflib.get_close_matches(typed, list(known), n=5, cutoff=0.75)
     # the id is user text (a file, an edit): shown on one line, so it cannot start a line of its own
     return PresetError(UNKNOWN_PRESET[kind, bool(close)], key=one_line(key), close=", ".join(close))
 

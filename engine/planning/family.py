@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ScenarioError
-from ..messages import QT_TRANSLATE_NOOP, message
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import model_presets
 from ..scenario import Scenario
 from ..scenario.runnable import runnable_layouts
@@ -20,6 +20,9 @@ class ModelCandidate:
     verdict: str  # fits | tight | does not fit | invalid
     total_bytes: float | None
     reason: str = ""
+    # why a served member that is not over the GPU does not fit: the engine's own sentence (vLLM's refusal to start,
+    # no KV cache for one request), translatable where it is shown
+    why: Message | None = None
 
     @property
     def fits(self) -> bool:
@@ -61,6 +64,7 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
         except ScenarioError as exc:
             out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
             continue
-        out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes))
+        why = est.serving.reason if est.serving is not None and est.verdict != "fits" else None
+        out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes, why=why))
     best = [c.model for c in out if c.fits]
     return FamilyFit(family, best[-1] if best else None, tuple(out), layouts[0].settings if layouts else "")

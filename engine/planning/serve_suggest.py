@@ -94,9 +94,12 @@ def _more_gpus(s: Scenario) -> list[Candidate]:
     chosen = _mildest(s, options)
     if chosen is None:
         return []
-    return [(message(QT_TRANSLATE_NOOP("engine", "Serve on {gpus} GPUs"), gpus=chosen["gpus_per_node"]), chosen,
-             QT_TRANSLATE_NOOP("engine", "tensor parallel (llama.cpp: layers split): each GPU holds a share of the "
-                                         "weights; needs fast links between the GPUs"))]
+    # the engine's own way of spreading the model: llama.cpp splits the layers (--split-mode layer, its default),
+    # vLLM and SGLang shard every layer's weights (tensor parallel)
+    note = QT_TRANSLATE_NOOP("engine", "layers split over the GPUs: each GPU holds a share of the weights") if (
+        s.serving_engine in GGUF_ENGINES) else QT_TRANSLATE_NOOP(
+        "engine", "tensor parallel: each GPU holds a share of every layer's weights; needs fast links between the GPUs")
+    return [(message(QT_TRANSLATE_NOOP("engine", "Serve on {gpus} GPUs"), gpus=chosen["gpus_per_node"]), chosen, note)]
 
 
 def _context(s: Scenario) -> list[Candidate]:

@@ -17,7 +17,7 @@ from ..serving.scenario_estimate import serving_estimate
 from ..timing import StepTime
 from ..timing import step_time as training_step_time
 
-__all__ = ["estimate", "require_training", "step_time"]
+__all__ = ["estimate", "require_training", "require_training_launch", "step_time"]
 
 
 def estimate(s: Scenario) -> Estimate:
@@ -44,6 +44,18 @@ def require_training(s: Scenario) -> None:
     a served model: its micro-batch, layouts and tokens to train do not exist."""
     if s.workload == "inference":
         raise WorkloadError(NOT_A_TRAINING_PLAN)
+
+
+NO_LAUNCH_SETTINGS = QT_TRANSLATE_NOOP(
+    "engine", "is inference: launch settings are written for training frameworks (micro-batch, sharding, "
+              "optimizer), and a served model has none of these.")
+
+
+def require_training_launch(s: Scenario) -> None:
+    """Refuse, in one sentence, a training framework's launch settings asked of a served model (export-config, the
+    window's Export launch config): they would be a training job's, as if the model were trained."""
+    if s.workload == "inference":
+        raise WorkloadError(NO_LAUNCH_SETTINGS)
 
 
 def step_time(s: Scenario) -> StepTime:

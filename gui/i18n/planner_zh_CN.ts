@@ -4693,6 +4693,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
+        <location filename="../suggestions_panel.py" line="54"/>
+        <source>It fits. These changes would serve more users or longer contexts, cheapest change first:</source>
+        <translation>已经放得下。以下调整可以服务更多用户或更长的上下文，代价最小的排在前面：</translation>
+    </message>
+    <message>
         <location filename="../suggestions_panel.py" line="53"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
@@ -5186,6 +5191,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/estimate_output.py" line="159"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="83"/>
+        <source>More plans and the limits: python main.py fit {file}</source>
+        <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="68"/>
@@ -8452,6 +8462,31 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
+        <location filename="../../engine/plan_card.py" line="206"/>
+        <source>{first} and {last}</source>
+        <translation>{first}，并{last}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="207"/>
+        <source>{first}, {rest}</source>
+        <translation>{first}，{rest}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="222"/>
+        <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
+        <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="226"/>
+        <source>To make it fit: {first} — {first_total} per GPU.</source>
+        <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="227"/>
+        <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
+        <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/card_file.py" line="37"/>
         <source>is an image or PDF without a scenario in it; only plan cards exported by LLM Memory Planner carry one.</source>
         <translation>是一张不含场景的图片或 PDF；只有 LLM Memory Planner 导出的计划卡片才带有场景。</translation>
@@ -10118,8 +10153,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="98"/>
-        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
-        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+        <source>layers split over the GPUs: each GPU holds a share of the weights</source>
+        <translation>按层拆分到各 GPU：每个 GPU 持有一部分权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="99"/>
+        <source>tensor parallel: each GPU holds a share of every layer&apos;s weights; needs fast links between the GPUs</source>
+        <translation>张量并行：每个 GPU 持有每一层权重的一部分；需要 GPU 之间的高速互连</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="115"/>
@@ -10248,6 +10288,96 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/timing/mfu.py" line="27"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="8"/>
+        <source>grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at its kernel&apos;s rate for the head dim), forward + backward (weights&apos; gradients only where they train)</source>
+        <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="9"/>
+        <source>grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth</source>
+        <translation>grad_accum × 逐元素运算、损失、适配器、反量化的字节数 / 可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="10"/>
+        <source>grad_accum x the forward again (full), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective)</source>
+        <translation>grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="11"/>
+        <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap</source>
+        <translation>每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="12"/>
+        <source>ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step&apos;s attention (attention / cp), the rest is exposed</source>
+        <translation>K/V 块的环形交换：cp - 1 个块各藏在一步的注意力（注意力 / cp）之后，其余暴露在外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="13"/>
+        <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
+        <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个 micro-batch 的层未能掩盖的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="14"/>
+        <source>activations sent to the next stage and gradients back, per micro-batch</source>
+        <translation>每个 micro-batch 发往下一阶段的激活值和传回的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="15"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个 micro-batch 的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="16"/>
+        <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
+        <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个 micro-batch 的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="17"/>
+        <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
+        <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按 micro-batch 流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="18"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="19"/>
+        <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
+        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA graphs：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="20"/>
+        <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="21"/>
+        <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="22"/>
+        <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="23"/>
+        <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="24"/>
+        <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个 micro-batch 外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="25"/>
+        <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
+        <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="30"/>
@@ -10396,6 +10526,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/workloads/__init__.py" line="37"/>
         <source>is inference: these plans change a training job; for a served model, serve-fit finds the longest context, the most users and the fewest GPUs.</source>
         <translation>为推理：这些方案改变的是训练任务；对于部署的模型，serve-fit 会找出最长的上下文、最多的用户数和最少的 GPU 数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/workloads/__init__.py" line="42"/>
+        <source>is inference: launch settings are written for training frameworks (micro-batch, sharding, optimizer), and a served model has none of these.</source>
+        <translation>是推理：启动配置是为训练框架写的（micro-batch、分片、优化器），部署的模型没有这些设置。</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/entropy.py" line="28"/>
