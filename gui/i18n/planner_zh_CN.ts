@@ -84,19 +84,20 @@
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="63"/>
+        <location filename="../config_actions.py" line="64"/>
         <location filename="../dialogs.py" line="98"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="95"/>
-        <location filename="../config_actions.py" line="105"/>
+        <location filename="../config_actions.py" line="93"/>
+        <location filename="../config_actions.py" line="101"/>
+        <location filename="../config_actions.py" line="111"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="97"/>
+        <location filename="../config_actions.py" line="103"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -141,7 +142,7 @@
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="58"/>
+        <location filename="../config_actions.py" line="59"/>
         <location filename="../file_actions.py" line="158"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
@@ -152,7 +153,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="107"/>
+        <location filename="../config_actions.py" line="113"/>
         <location filename="../file_actions.py" line="193"/>
         <location filename="../file_actions.py" line="204"/>
         <source>Exported %s</source>
@@ -301,107 +302,107 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="111"/>
+        <location filename="../results.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="111"/>
+        <location filename="../results.py" line="112"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="111"/>
+        <location filename="../results.py" line="112"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126"/>
+        <location filename="../results.py" line="127"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="156"/>
+        <location filename="../results.py" line="157"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="158"/>
+        <location filename="../results.py" line="159"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="160"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="180"/>
+        <location filename="../results.py" line="181"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="196"/>
+        <location filename="../results.py" line="197"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="196"/>
+        <location filename="../results.py" line="197"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="196"/>
+        <location filename="../results.py" line="197"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="199"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="210"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="210"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="211"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="204"/>
+        <location filename="../results.py" line="212"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="208"/>
+        <location filename="../results.py" line="216"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="209"/>
+        <location filename="../results.py" line="217"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="219"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="212"/>
+        <location filename="../results.py" line="220"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -1526,7 +1527,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../fit_panel.py" line="194"/>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="236"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
@@ -1575,7 +1576,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="226"/>
+        <location filename="../fit_panel.py" line="229"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -3224,52 +3225,52 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PhaseChart</name>
     <message>
-        <location filename="../phase_chart.py" line="32"/>
+        <location filename="../phase_chart.py" line="34"/>
         <source>Generation</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="33"/>
+        <location filename="../phase_chart.py" line="35"/>
         <source>Scoring</source>
         <translation>打分</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="34"/>
+        <location filename="../phase_chart.py" line="36"/>
         <source>Training</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="35"/>
+        <location filename="../phase_chart.py" line="37"/>
         <source>Critic training</source>
         <translation>评论家训练</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="36"/>
+        <location filename="../phase_chart.py" line="38"/>
         <source>Weight sync</source>
         <translation>权重同步</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="52"/>
+        <location filename="../phase_chart.py" line="54"/>
         <source>%s (engine GPUs)</source>
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="116"/>
+        <location filename="../phase_chart.py" line="120"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="127"/>
+        <location filename="../phase_chart.py" line="132"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="136"/>
+        <location filename="../phase_chart.py" line="161"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="137"/>
+        <location filename="../phase_chart.py" line="162"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -3277,22 +3278,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="57"/>
+        <location filename="../plan_card.py" line="58"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="58"/>
+        <location filename="../plan_card.py" line="59"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -3313,17 +3314,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="48"/>
+        <location filename="../rent_panel.py" line="57"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="48"/>
+        <location filename="../rent_panel.py" line="57"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="85"/>
+        <location filename="../rent_panel.py" line="94"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3745,98 +3746,98 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="106"/>
+        <location filename="../rent_panel.py" line="115"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="112"/>
-        <location filename="../rent_panel.py" line="117"/>
+        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="126"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="113"/>
+        <location filename="../rent_panel.py" line="122"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="119"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="120"/>
+        <location filename="../rent_panel.py" line="129"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="130"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="100"/>
+        <location filename="../rent_panel.py" line="109"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="131"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="138"/>
+        <location filename="../rent_panel.py" line="147"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="160"/>
+        <location filename="../rent_panel.py" line="169"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="165"/>
+        <location filename="../rent_panel.py" line="174"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="171"/>
+        <location filename="../rent_panel.py" line="180"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="178"/>
+        <location filename="../rent_panel.py" line="187"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="186"/>
+        <location filename="../rent_panel.py" line="195"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="214"/>
+        <location filename="../rent_panel.py" line="223"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="217"/>
+        <location filename="../rent_panel.py" line="226"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="221"/>
+        <location filename="../rent_panel.py" line="230"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="226"/>
+        <location filename="../rent_panel.py" line="235"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="237"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -3849,7 +3850,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="245"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4678,37 +4679,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="65"/>
+        <location filename="../suggestions_panel.py" line="74"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="70"/>
+        <location filename="../suggestions_panel.py" line="80"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="71"/>
+        <location filename="../suggestions_panel.py" line="81"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="54"/>
+        <location filename="../suggestions_panel.py" line="56"/>
         <source>It fits. These changes would serve more users or longer contexts, cheapest change first:</source>
         <translation>已经放得下。以下调整可以服务更多用户或更长的上下文，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="53"/>
+        <location filename="../suggestions_panel.py" line="59"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="56"/>
+        <location filename="../suggestions_panel.py" line="62"/>
         <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="79"/>
+        <location filename="../suggestions_panel.py" line="89"/>
         <source>No single change saves memory here.</source>
         <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -4716,12 +4717,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="122"/>
+        <location filename="../time_panel.py" line="135"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="125"/>
+        <location filename="../time_panel.py" line="138"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4729,149 +4730,149 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="255"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="140"/>
+        <location filename="../time_panel.py" line="153"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="145"/>
+        <location filename="../time_panel.py" line="158"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="153"/>
+        <location filename="../time_panel.py" line="166"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="154"/>
+        <location filename="../time_panel.py" line="167"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155"/>
+        <location filename="../time_panel.py" line="168"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="158"/>
+        <location filename="../time_panel.py" line="171"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="160"/>
+        <location filename="../time_panel.py" line="173"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
-        <location filename="../time_panel.py" line="301"/>
+        <location filename="../time_panel.py" line="180"/>
+        <location filename="../time_panel.py" line="314"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="169"/>
+        <location filename="../time_panel.py" line="182"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
+        <location filename="../time_panel.py" line="183"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="171"/>
+        <location filename="../time_panel.py" line="184"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="175"/>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="188"/>
+        <location filename="../time_panel.py" line="319"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="189"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="287"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="235"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="226"/>
+        <location filename="../time_panel.py" line="239"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227"/>
+        <location filename="../time_panel.py" line="240"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="230"/>
+        <location filename="../time_panel.py" line="243"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="232"/>
+        <location filename="../time_panel.py" line="245"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="237"/>
+        <location filename="../time_panel.py" line="250"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="240"/>
+        <location filename="../time_panel.py" line="253"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="245"/>
+        <location filename="../time_panel.py" line="258"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="291"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="280"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="296"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="311"/>
+        <location filename="../time_panel.py" line="324"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="320"/>
+        <location filename="../time_panel.py" line="333"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4881,57 +4882,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="336"/>
+        <location filename="../time_panel.py" line="349"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="337"/>
+        <location filename="../time_panel.py" line="350"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="338"/>
+        <location filename="../time_panel.py" line="351"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="340"/>
+        <location filename="../time_panel.py" line="353"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="342"/>
+        <location filename="../time_panel.py" line="355"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="344"/>
+        <location filename="../time_panel.py" line="357"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="347"/>
+        <location filename="../time_panel.py" line="360"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="146"/>
+        <location filename="../time_panel.py" line="159"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="242"/>
+        <location filename="../time_panel.py" line="255"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="253"/>
+        <location filename="../time_panel.py" line="266"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="248"/>
+        <location filename="../time_panel.py" line="261"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -4982,42 +4983,42 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="69"/>
+        <location filename="../results.py" line="70"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="60"/>
+        <location filename="../results.py" line="61"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="60"/>
+        <location filename="../results.py" line="61"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="60"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="58"/>
+        <location filename="../results.py" line="59"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="62"/>
+        <location filename="../results.py" line="63"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="71"/>
+        <location filename="../results.py" line="72"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="75"/>
+        <location filename="../results.py" line="76"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -5083,12 +5084,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="180"/>
+        <location filename="../../engine/estimate_output.py" line="181"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="158"/>
+        <location filename="../../engine/estimate_output.py" line="159"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -5143,102 +5144,102 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125"/>
+        <location filename="../../engine/estimate_output.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129"/>
+        <location filename="../../engine/estimate_output.py" line="130"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="132"/>
+        <location filename="../../engine/estimate_output.py" line="133"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="134"/>
+        <location filename="../../engine/estimate_output.py" line="135"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="136"/>
+        <location filename="../../engine/estimate_output.py" line="137"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="139"/>
+        <location filename="../../engine/estimate_output.py" line="140"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="144"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="150"/>
+        <location filename="../../engine/estimate_output.py" line="151"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="153"/>
+        <location filename="../../engine/estimate_output.py" line="154"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="159"/>
+        <location filename="../../engine/estimate_output.py" line="160"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="83"/>
+        <location filename="../../engine/cli.py" line="85"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="68"/>
+        <location filename="../../engine/cli.py" line="69"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="182"/>
+        <location filename="../../engine/estimate_output.py" line="183"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="187"/>
+        <location filename="../../engine/estimate_output.py" line="188"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
         <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="193"/>
+        <location filename="../../engine/estimate_output.py" line="194"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
+        <location filename="../../engine/estimate_output.py" line="196"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="198"/>
+        <location filename="../../engine/estimate_output.py" line="199"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="202"/>
+        <location filename="../../engine/estimate_output.py" line="203"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="343"/>
+        <location filename="../../engine/cli.py" line="350"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="346"/>
+        <location filename="../../engine/cli.py" line="353"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -5522,13 +5523,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="178"/>
+        <location filename="../../engine/estimate_output.py" line="179"/>
         <location filename="../../engine/serving/report.py" line="93"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="199"/>
+        <location filename="../../engine/estimate_output.py" line="200"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6061,7 +6062,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="199"/>
-        <location filename="../../engine/planning/family.py" line="52"/>
+        <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
@@ -6221,27 +6222,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="102"/>
+        <location filename="../../engine/models/presets.py" line="103"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="167"/>
+        <location filename="../../engine/models/presets.py" line="168"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="168"/>
+        <location filename="../../engine/models/presets.py" line="169"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="170"/>
+        <location filename="../../engine/models/presets.py" line="171"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="171"/>
+        <location filename="../../engine/models/presets.py" line="172"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -8199,7 +8200,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="171"/>
+        <location filename="../../engine/estimate_output.py" line="172"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -8522,12 +8523,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="68"/>
+        <location filename="../config_actions.py" line="69"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="69"/>
+        <location filename="../config_actions.py" line="70"/>
         <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
@@ -10147,82 +10148,82 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="102"/>
         <source>Serve on {gpus} GPUs</source>
         <translation>在 {gpus} 个 GPU 上提供服务</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="98"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="99"/>
         <source>layers split over the GPUs: each GPU holds a share of the weights</source>
         <translation>按层拆分到各 GPU：每个 GPU 持有一部分权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="99"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="100"/>
         <source>tensor parallel: each GPU holds a share of every layer&apos;s weights; needs fast links between the GPUs</source>
         <translation>张量并行：每个 GPU 持有每一层权重的一部分；需要 GPU 之间的高速互连</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="115"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="118"/>
         <source>Shorten the context to {tokens} tokens</source>
         <translation>把上下文缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="117"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="120"/>
         <source>longer prompts and answers are refused</source>
         <translation>更长的提示和回答会被拒绝</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="146"/>
         <source>Decode at most {count} sequences at once</source>
         <translation>最多同时解码 {count} 条序列</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="144"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="147"/>
         <source>fewer users served together; the rest wait in the queue</source>
         <translation>同时服务的用户更少；其余的在队列中等待</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="150"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="153"/>
         <source>Run without CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图运行（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="152"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="155"/>
         <source>frees the graphs&apos; memory; decoding small batches is slower</source>
         <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="158"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="161"/>
         <source>Let vLLM use {share} of each GPU</source>
         <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="160"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="163"/>
         <source>more: less room for other processes; less: a smaller KV cache</source>
         <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="177"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="180"/>
         <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
         <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="179"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="182"/>
         <source>the CPU computes those layers: decoding is many times slower</source>
         <translation>这些层由 CPU 计算：解码慢很多倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="198"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="201"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="200"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="203"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="203"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="206"/>
         <source>several changes at once: the smallest set found that starts the engine</source>
         <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
     </message>
@@ -10295,87 +10296,87 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="9"/>
+        <location filename="../../engine/timing/formulas.py" line="11"/>
         <source>grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth</source>
         <translation>grad_accum × 逐元素运算、损失、适配器、反量化的字节数 / 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="10"/>
+        <location filename="../../engine/timing/formulas.py" line="13"/>
         <source>grad_accum x the forward again (full), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective)</source>
         <translation>grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="11"/>
+        <location filename="../../engine/timing/formulas.py" line="16"/>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap</source>
         <translation>每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="12"/>
+        <location filename="../../engine/timing/formulas.py" line="18"/>
         <source>ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step&apos;s attention (attention / cp), the rest is exposed</source>
         <translation>K/V 块的环形交换：cp - 1 个块各藏在一步的注意力（注意力 / cp）之后，其余暴露在外</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="13"/>
+        <location filename="../../engine/timing/formulas.py" line="21"/>
         <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
         <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个 micro-batch 的层未能掩盖的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="14"/>
+        <location filename="../../engine/timing/formulas.py" line="27"/>
         <source>activations sent to the next stage and gradients back, per micro-batch</source>
         <translation>每个 micro-batch 发往下一阶段的激活值和传回的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="15"/>
+        <location filename="../../engine/timing/formulas.py" line="29"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
         <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个 micro-batch 的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="16"/>
+        <location filename="../../engine/timing/formulas.py" line="39"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
         <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个 micro-batch 的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="17"/>
+        <location filename="../../engine/timing/formulas.py" line="43"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
         <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按 micro-batch 流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="18"/>
+        <location filename="../../engine/timing/formulas.py" line="50"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="19"/>
+        <location filename="../../engine/timing/formulas.py" line="55"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
         <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA graphs：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="20"/>
+        <location filename="../../engine/timing/formulas.py" line="68"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="21"/>
+        <location filename="../../engine/timing/formulas.py" line="71"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="22"/>
+        <location filename="../../engine/timing/formulas.py" line="73"/>
         <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="23"/>
+        <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="24"/>
+        <location filename="../../engine/timing/formulas.py" line="79"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个 micro-batch 外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="25"/>
+        <location filename="../../engine/timing/formulas.py" line="82"/>
         <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
@@ -10528,7 +10529,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>为推理：这些方案改变的是训练任务；对于部署的模型，serve-fit 会找出最长的上下文、最多的用户数和最少的 GPU 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/workloads/__init__.py" line="42"/>
+        <location filename="../../engine/workloads/__init__.py" line="49"/>
         <source>is inference: launch settings are written for training frameworks (micro-batch, sharding, optimizer), and a served model has none of these.</source>
         <translation>是推理：启动配置是为训练框架写的（micro-batch、分片、优化器），部署的模型没有这些设置。</translation>
     </message>
@@ -10929,117 +10930,118 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="18"/>
+        <location filename="../../engine/report.py" line="19"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="20"/>
+        <location filename="../../engine/report.py" line="21"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22"/>
+        <location filename="../../engine/report.py" line="23"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="23"/>
+        <location filename="../../engine/report.py" line="24"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="27"/>
+        <location filename="../../engine/report.py" line="28"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="30"/>
+        <location filename="../../engine/report.py" line="31"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="75"/>
+        <location filename="../../engine/report.py" line="76"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="85"/>
+        <location filename="../../engine/report.py" line="88"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="87"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="91"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="89"/>
+        <location filename="../../engine/report.py" line="92"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="97"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="98"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="98"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="99"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="102"/>
+        <location filename="../../engine/report.py" line="109"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="103"/>
+        <location filename="../../engine/report.py" line="110"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="104"/>
+        <location filename="../../engine/report.py" line="111"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105"/>
+        <location filename="../../engine/report.py" line="112"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106"/>
+        <location filename="../../engine/report.py" line="113"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106"/>
+        <location filename="../../engine/report.py" line="113"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="120"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="121"/>
+        <location filename="../../engine/report.py" line="128"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
