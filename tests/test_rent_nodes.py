@@ -26,3 +26,14 @@ def test_a_desktop_set_up_rents_b200s_eight_to_a_node():
     result = rent_search(_desktop(), {"b200": 5.0}, max_gpus=8)
     rows = list(result.ranked) + list(result.dropped)
     assert rows and all(r.nodes == 1 for r in rows if r.gpus and r.gpus <= 8)
+
+
+def test_one_sxm_gpu_of_the_set_ups_own_type_rents_more_in_its_server():
+    """A set-up of one H100 SXM is a slice of its 8-GPU server (the DGX H100 datasheet presets/gpus.json cites), so 4 of
+    them are rented in one node: the CLI had offered '4 x NVIDIA H100 SXM 80GB (4 node(s))', ZeRO over the network."""
+    one = _desktop(gpu="h100-sxm-80gb")
+    assert node_gpus(one, "h100-sxm-80gb") == 8
+    assert node_gpus(_desktop(gpu="h100-sxm-80gb", gpus_per_node=4), "h100-sxm-80gb") == 4  # a stated node is kept
+    result = rent_search(one, {"h100-sxm-80gb": 3.0}, max_gpus=8)
+    rows = list(result.ranked) + list(result.dropped)
+    assert rows and all(r.nodes == 1 for r in rows if r.gpus and r.gpus <= 8)

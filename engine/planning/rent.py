@@ -159,9 +159,12 @@ def node_gpus(s: Scenario, gpu: str) -> int:
     a tray of 4 for the NVL72 racks' GPUs (GB200 / GB300 NVL72: 18 compute trays of 4 GPUs; the 4-GPU trays
     speed_search.py keeps tensor parallelism in), 8 for the SXM parts on an NVSwitch or NVLink baseboard (the DGX-1,
     DGX A100, DGX H100 and DGX B200 datasheets the GPU presets cite: 8 GPUs a system); other cards (PCIe, NVLink
-    bridge pairs, Grace Hopper superchips) the scenario's count."""
+    bridge pairs, Grace Hopper superchips) the scenario's count. A set-up of one GPU of such a part is a slice of
+    its server, so more of them are rented in that server, not one to a node ("4 x H100 (4 nodes)" before)."""
     preset = gpu_presets()[gpu]
-    if gpu == s.gpu or preset.interconnect == "NVLink bridge" or not preset.interconnect.startswith("NVLink"):
+    if gpu == s.gpu and s.gpus_per_node > 1:
+        return s.gpus_per_node
+    if preset.interconnect == "NVLink bridge" or not preset.interconnect.startswith("NVLink"):
         return s.gpus_per_node
     if preset.nvlink_domain_gpus:
         return 4
@@ -380,7 +383,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
         for gpn, nodes in gpu_counts(node_gpus(s, gpu), max_gpus):
             if cancel is not None and cancel():
                 break  # the window closed or the set-up changed: what was found so far is returned
-            host = node_host(gpu, gpn, s.host_memory_bytes if gpu == s.gpu else None, unit)
+            host = node_host(gpu, gpn, s.host_memory_bytes if gpu == s.gpu and gpn <= s.gpus_per_node else None, unit)
             base = _base(s, gpu, gpn, nodes, host.capacity_bytes)
             try:
                 check_consistency(base.with_unchecked(tp=1, pp=1, cp=1, ep=1, grad_accum=1), resolve_model(base))
