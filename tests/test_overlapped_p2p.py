@@ -11,6 +11,7 @@ takes T. A chunk waits for its input and for the send of the rank's previous chu
 the code waits on before it)."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.scenario import scenario_from_dict
@@ -30,10 +31,20 @@ def _order(pp: int, vpp: int, m: int, rank: int) -> list[tuple[str, int]]:
 
 
 def simulated_step(pp: int, vpp: int, m: int, fwd: float, bwd: float, transfer: float,
-                   last_rank_scale: float = 1.0) -> float:
+                   last_rank_scale: float = 1.0, chunk_scale: Callable[[int, int], float] | None = None,
+                   receive_ahead: dict[str, float] | None = None) -> float:
     """Step time of the interleaved schedule with chunk forward `fwd`, backward `bwd` and exchange `transfer`; the
-    last rank's chunks take `last_rank_scale` times as long (a stage holding the LM head)."""
+    last rank's chunks take `last_rank_scale` times as long (a stage holding the LM head); `chunk_scale(rank, chunk)`,
+    where given, scales each model chunk of each rank instead (chunks of unequal work). `receive_ahead`, where given,
+    gains per direction ("F": activations, "B": gradients) the seconds, summed over ranks, from a receive's posting to
+    its sender finishing the chunk it sends: how long a posted receive waits on the GPU for its data
+    (benchmarks/interleaved_chunk_gap.py)."""
     group = pp * vpp
+
+    def scale(r: int, c: int) -> float:
+        if chunk_scale is not None:
+            return chunk_scale(r, c)
+        return last_rank_scale if r == pp - 1 else 1.0
 
     def chunk_of(kind: str, k: int) -> tuple[int, int]:  # (micro-batch, model chunk): get_model_chunk_id
         c = (k % group) // pp
@@ -84,7 +95,10 @@ def simulated_step(pp: int, vpp: int, m: int, fwd: float, bwd: float, transfer: 
                     waits.append(arrival(previous, target))
             if any(w is None for w in waits):
                 continue
-            clock[r] = max([clock[r]] + waits) + (fwd if kind == "F" else bwd) * (last_rank_scale if r == pp - 1 else 1)
+            if source is not None and receive_ahead is not None:
+                ahead = finish[source] - (receive_posted(r, kind, k) or 0.0)
+                receive_ahead[kind] = receive_ahead.get(kind, 0.0) + max(0.0, ahead)
+            clock[r] = max([clock[r]] + waits) + (fwd if kind == "F" else bwd) * scale(r, me[2][1])
             finish[me] = clock[r]
             position[r] += 1
             moved = True
@@ -141,3 +155,23 @@ def test_interleaved_megatron_step_charges_the_chunk_boundaries():
 
     assert pipeline_seconds(24) > 0
     assert abs(pipeline_seconds(64) / pipeline_seconds(24) - 1) < 1e-9
+
+
+def test_the_forks_end_chunks_keep_the_interleaved_closed_form():
+    """The Zero Bubble fork's 1F1B-I runs (arXiv:2401.10241 Table 4: one layer a chunk, --allow-padding-num-layers, so
+    rank 0's first chunk holds the embedding alone and the last rank's last chunk the output layer and the loss:
+    sail-sg/zero-bubble-pipeline-parallelism f68d3879 megatron/model/transformer.py ParallelTransformer.get_offset)
+    run chunks of unequal work. The interleaved ranks run in step, so a short chunk could leave its rank idle; the
+    simulated schedule says it does not cost more than the closed form the time model uses (the busiest rank's chunks
+    x m, plus one micro-batch through the other ranks / vpp: pipeline.py) at the paper's four layouts: the end chunks
+    are not the per-micro-batch cost their 1F1B-I rows lack (benchmarks/interleaved_chunk_gap.py)."""
+    for pp, vpp, m, head in ((8, 3, 24, 1.2), (8, 4, 64, 1.1), (16, 3, 48, 1.1), (32, 2, 96, 1.1)):
+        def chunk_scale(r: int, c: int, pp: int = pp, vpp: int = vpp, head: float = head) -> float:
+            if r == 0 and c == 0:
+                return 0.02  # the embedding's gather
+            return head if (r, c) == (pp - 1, vpp - 1) else 1.0
+
+        per_rank = [sum(3.0 * chunk_scale(r, c) for c in range(vpp)) for r in range(pp)]
+        closed_form = m * max(per_rank) + (sum(per_rank) - max(per_rank)) / vpp
+        simulated = simulated_step(pp, vpp, m, 1.0, 2.0, 0.0, chunk_scale=chunk_scale)
+        assert -0.01 < simulated / closed_form - 1 <= 0.0, (pp, vpp, m, simulated, closed_form)
