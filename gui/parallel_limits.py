@@ -38,7 +38,8 @@ MAX_VPP = 1024  # engine/scenario/format.py vpp: WholeNumber(1, 1024)
 # schedules refuse its distributed optimizer) marks the sharding list and the schedule list
 MARKS = {"fsdp_offload": ("offload", "zero"), "dp_shard": ("zero",), "zero_with_schedule": ("zero", "pp_schedule"),
          "zbv_layers": ("pp_schedule",),  # ZB-V on layers its chunks do not split evenly: the schedule list
-         "pipeline_split": ("pp",)}  # Megatron's layers that do not divide into pp x vpp chunks: the pipeline degree
+         "pipeline_split": ("pp",),  # Megatron's layers that do not divide into pp x vpp chunks: the pipeline degree
+         "pipeline_layout": ("pp", "vpp")}  # a Megatron layout of other chunks than pp x vpp: both degrees
 
 
 

@@ -100,4 +100,9 @@ def test_verl_shards_its_adapters_over_the_fsdp_ranks():
     inputs = dict(lora.inputs)
     assert inputs["fsdp_shards"] == gpus
     assert lora.peak_bytes == pytest.approx(inputs["params"] * inputs["bytes_per_param"] / gpus)
-    assert phases["generation"]["policy_lora_weights"] == pytest.approx(lora.peak_bytes)
+    # param_offload moves every FSDP unit's flat parameter, the adapters' too (verl/utils/fsdp_utils.py b178a3c
+    # offload_fsdp_model_to_cpu lines 143-168): off the GPU during generation, loaded with the base for scoring
+    assert "policy_lora_weights" not in phases["generation"]
+    assert phases["scoring"]["policy_lora_weights"] == pytest.approx(lora.peak_bytes)
+    _, optimizer_only = _phases(offload="optimizer")  # the parameters stay: so do the adapters
+    assert optimizer_only["generation"]["policy_lora_weights"] == pytest.approx(lora.peak_bytes)

@@ -44,19 +44,28 @@ def is_deepspeed(d: Any) -> bool:
 OFFLOAD_DEVICES = ("none", "cpu", "nvme")
 
 
+# DeepSpeed's deprecated spellings and the sections they become (deepspeed/runtime/zero/config.py at edaa72212:
+# cpu_offload_param true -> offload_param cpu, lines 181-190; cpu_offload true -> offload_optimizer cpu, lines
+# 202-213; pydantic bools, so the string "false" is false). Given beside the section itself, at any value,
+# DeepSpeedConfigModel asserts "Cannot provide deprecated parameter ... and replacing parameter ... together"
+# (deepspeed/runtime/config_utils.py lines 73-91): that run cannot start.
+DEPRECATED_OFFLOADS = (("cpu_offload_param", "offload_param"), ("cpu_offload", "offload_optimizer"))
+
+
 class OffloadDevices(NamedTuple):
     """zero_optimization's offload devices as DeepSpeed reads them; None where the file names none."""
 
     optimizer: str | None
     params: str | None
     unknown: tuple[tuple[str, Any], ...]  # (section, device) pairs outside OFFLOAD_DEVICES, read as no device
+    refused: tuple[tuple[str, str], ...] = ()  # (deprecated key, section) given together: DeepSpeed asserts
 
 
 def offload_devices(zero: dict[str, Any]) -> OffloadDevices:
     """The one reader of the offload devices (the offload choice and the optimizer DeepSpeed builds both ask it).
 
-    The deprecated cpu_offload true is offload_optimizer on the CPU (deepspeed/runtime/zero/config.py at edaa72212
-    lines 202-213, new_param_fn); it is a pydantic bool, so the string "false" is false."""
+    The deprecated cpu_offload_param / cpu_offload true are offload_param / offload_optimizer on the CPU
+    (DEPRECATED_OFFLOADS); beside their section DeepSpeed asserts, and the section is read."""
     found: dict[str, str | None] = {}
     unknown: list[tuple[str, Any]] = []
     for section in ("offload_optimizer", "offload_param"):
@@ -66,9 +75,11 @@ def offload_devices(zero: dict[str, Any]) -> OffloadDevices:
             unknown.append((section, device))
             device = None
         found[section] = device
-    if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
-        found["offload_optimizer"] = "cpu"
-    return OffloadDevices(found["offload_optimizer"], found["offload_param"], tuple(unknown))
+    refused = tuple((old, section) for old, section in DEPRECATED_OFFLOADS if old in zero and section in zero)
+    for old, section in DEPRECATED_OFFLOADS:  # the pre-0.3.16 spellings
+        if old in zero and section not in zero and as_bool(zero[old]):
+            found[section] = "cpu"
+    return OffloadDevices(found["offload_optimizer"], found["offload_param"], tuple(unknown), refused)
 
 
 def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
@@ -164,8 +175,13 @@ def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
     """offload_optimizer / offload_param devices (and the old cpu_offload flag) -> the planner's offload choice."""
     devices = offload_devices(zero)
     opt_dev, par_dev = devices.optimizer, devices.params
-    if "cpu_offload" in zero:  # read either way: false leaves the optimizer on the GPU
-        c.use(f"{p}zero_optimization.cpu_offload")
+    for old, _ in DEPRECATED_OFFLOADS:  # read either way: false leaves the optimizer / the parameters on the GPU
+        if old in zero:
+            c.use(f"{p}zero_optimization.{old}")
+    for old, section in devices.refused:
+        both = QT_TRANSLATE_NOOP("engine", "DeepSpeed asserts on the deprecated {old} beside {section} (it cannot "
+                                           "start with both): {section} read")
+        c.skip(f"{p}zero_optimization.{old}", message(both, old=old, section=section))
     for section, device in devices.unknown:
         unknown_device = QT_TRANSLATE_NOOP(
             "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload"

@@ -16,7 +16,7 @@ from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
-from .swift_config import config_reference
+from .swift_config import config_reference, read_arguments
 from .swift_megatron import is_swift_megatron, read_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
@@ -115,15 +115,14 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "ms-swift":
             if isinstance(data, str):  # `swift sft file.yaml`: the argument file it names (swift_config.py)
                 config_reference(c, data)
-            if is_swift_megatron(data):
+            if not isinstance(data, str):  # an argument file on its own: its ENV too, as ms-swift reads it
+                read_arguments(c, data)
+            elif is_swift_megatron(data):
                 read_swift_megatron(c, data)
-                return c
-            if isinstance(data, str):
-                args = swift.args_from_script(c, data)
-                c.flat = {k: v for k, v in args.items()}
             else:
-                args = data
-            swift.read(c, args)
+                args = swift.args_from_script(c, data)
+                c.flat = dict(args)
+                swift.read(c, args)
         elif fmt == "torchtune":
             torchtune.read(c, data, text)  # the usage comment names the recipe
         elif fmt == "torchtitan":

@@ -93,12 +93,7 @@ def read_argument_file(name: str, text: str, key: str) -> Collector:
             "engine", "{name} does not hold a set of named settings, so it is not a training config."), name=name)
     c = Collector(name, "ms-swift")
     try:
-        if key == MEGATRON_CONFIG_KEY or is_swift_megatron(data):
-            read_swift_megatron(c, data)
-        else:
-            swift.read(c, {k: v for k, v in data.items() if k != "ENV"})
-            c.flat = flatten({k: v for k, v in data.items() if k != "ENV"})
-        read_env(c, data)
+        read_arguments(c, data, key == MEGATRON_CONFIG_KEY)
     except (TypeError, AttributeError, ValueError, ArithmeticError, LookupError) as exc:
         if isinstance(exc, PlannerError):
             raise
@@ -106,3 +101,17 @@ def read_argument_file(name: str, text: str, key: str) -> Collector:
             "engine", "{name} has a setting of an unexpected type ({detail}); it cannot be imported."),
             name=name, detail=str(exc)) from exc
     return c
+
+
+def read_arguments(c: Collector, data: dict[str, Any], megatron_launch: bool = False) -> None:
+    """An ms-swift argument file's settings as parse_yaml_args hands them on (the module docstring): its ENV block
+    popped and set as the environment (read_env), every other key an argument, Megatron-SWIFT's where a `megatron`
+    launch names the file or its keys are Megatron's. The one reader of such a file, named by a script
+    (read_argument_file) or imported on its own (importing.py)."""
+    if megatron_launch or is_swift_megatron(data):
+        read_swift_megatron(c, data)  # its keys less ENV
+    else:
+        args = {k: v for k, v in data.items() if k != "ENV"}
+        swift.read(c, args)
+        c.flat = flatten(args)
+    read_env(c, data)

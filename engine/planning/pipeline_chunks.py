@@ -12,6 +12,7 @@ from ..memory.parallelism.layout import trained_mtp_layers
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 from ..scenario.pipeline_layout import layout_chunks
+from ..scenario.pipeline_split import splits_evenly
 
 # Decoder layers a model chunk holds in the uneven layouts the search makes (uneven_chunk_counts): four, as every
 # DeepSeek-V3 layout of Megatron-Bridge's recipes but one ("Et*4|(t*4|)*14tmL": src/megatron/bridge/recipes/deepseek/
@@ -46,18 +47,21 @@ def pipeline_sizes(n: int, layers: int, counted: int) -> list[int]:
     return sorted(sizes)
 
 
-def even_virtual_stages(pp: int, layers: int, counted: int) -> list[int]:
+def even_virtual_stages(pp: int, layers: int, counted: int, asserted: bool = False) -> list[int]:
     """Model chunks per rank of the interleaved schedule: every v > 1 that splits the layers evenly over pp x v
     chunks, counting the embedding and loss where the scenario does (consistency._split_layers; Megatron's
-    get_num_layers_to_build). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Three stand
-    for them, as for the micro-batches: each more costs the search a layout's memory estimates, and the bubble falls
-    smoothly with the chunks down to its warm-up sends (engine/timing/model.py): the fewest, the most (one layer
+    get_num_layers_to_build), or, where the framework asserts its even split (`asserted`: Megatron's rows), only the
+    layers it counts (pipeline_split.splits_evenly, the scenario's own rule: a split the plain layers divide but the
+    counted ones do not is refused). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Three
+    stand for them, as for the micro-batches: each more costs the search a layout's memory estimates, and the bubble
+    falls smoothly with the chunks down to its warm-up sends (engine/timing/model.py): the fewest, the most (one layer
     per chunk, Nemotron-4 340B's VPP 12 of 96 layers at PP 8) and two layers per chunk (DGX Cloud's Llama 3.1 405B
     at PP 8 VPP 8 and PP 9 VPP 7; a middle value where no split gives two)."""
     if pp == 1:
         return []
-    even = [v for v in range(2, counted // pp + 1) if counted % (pp * v) == 0 or layers % (pp * v) == 0]
-    two = [v for v in even if counted // (pp * v) == 2 or layers // (pp * v) == 2]
+    counts = (counted,) if asserted else (counted, layers)
+    even = [v for v in range(2, counted // pp + 1) if any(splits_evenly(n, pp, v) for n in counts)]
+    two = [v for v in even if any(n // (pp * v) == 2 for n in counts)]
     return sorted({even[0], (two or [even[len(even) // 2]])[0], even[-1]}) if even else []
 
 
@@ -106,11 +110,13 @@ def virtual_stages(s: Scenario, pp: int, layers: int, counted: int) -> list[tupl
     uneven ones beside them cost the Llama 3.1 405B search on 1,024 H100s (126 layers) 0.7 -> 2.3 s and its budget of
     memory estimates, a speed shortcut (benchmarks/time_speed.py). A layout of the scenario's own for that many
     chunks is kept."""
-    even = even_virtual_stages(pp, layers, counted)
+    row = defaults_for(s.framework)
+    asserted = row.parallelism.even_pipeline_split and not resolve_model(s).block_kinds
+    even = even_virtual_stages(pp, layers, counted, asserted)
     # the framework row's pipeline_layouts: Megatron-Core's --pipeline-model-parallel-layout (megatron/core/
     # transformer/pipeline_parallel_layer_layout.py at d98e8a6: get_num_layers_to_build returns the layout's count,
     # with no divisibility rule); Megatron-LM of 2021-2023 had none (the layers split evenly over pp x vpp)
-    if even or pp == 1 or not defaults_for(s.framework).pipeline_layouts or interleaves_evenly(layers, counted):
+    if even or pp == 1 or not row.pipeline_layouts or interleaves_evenly(counted if asserted else layers, counted):
         return [(v, {}) for v in even]
     mtp = trained_mtp_layers(s, resolve_model(s))
     out = []
@@ -139,7 +145,7 @@ def one_chunk_a_rank(s: Scenario, pp: int, layers: int, counted: int) -> list[tu
     layout Megatron-Bridge writes for as many chunks (uneven_layout) where the framework takes one, else none; a
     layout of the scenario's own for pp chunks is kept. A hybrid stack is split by its layer pattern (not read)."""
     row = defaults_for(s.framework)
-    if pp == 1 or counted % pp == 0 or not row.parallelism.even_pipeline_split or resolve_model(s).block_kinds:
+    if pp == 1 or splits_evenly(counted, pp, 1) or not row.parallelism.even_pipeline_split or resolve_model(s).block_kinds:
         return [("1f1b", 1, {})]
     if len(layout_chunks(s.pipeline_layout)) == pp:
         return [("1f1b", 1, {})]

@@ -25,11 +25,11 @@ from .models import (
     weight_shards,
     zero3_grads_persistent,
 )
-from .phase_offload import PhaseMoves, phase_moves
+from .phase_offload import phase_moves
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
-from .settings import RLSettings, rl_settings
+from .settings import RLSettings, critic_offload, rl_settings
 
 # the training step's loss path for each log-prob path (the scenario's own cross_entropy wins): TRL's row-by-row
 # bf16 log-softmax keeps every row's output for backward, closest to the standard path's whole-batch tensors
@@ -62,11 +62,7 @@ def _critic(s: Scenario, rs: RLSettings, loaded: bool = False) -> Estimate | Non
     if rs.objective != "ppo" or s.critic_model is None:
         return None
     model = s.model if s.critic_model == "same" else s.critic_model
-    # verl offloads the critic apart from the actor (critic.model.fsdp_config param_offload / optimizer_offload,
-    # verl/trainer/config/critic/dp_critic.yaml, both false by default)
-    offload = s.offload if s.critic_offload == "auto" else s.critic_offload
-    if loaded and rs.offload_between_phases:
-        offload = "none"
+    offload = "none" if loaded and rs.critic_offload_between_phases else critic_offload(s)
     return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear",
                                                                      offload=offload))
 
@@ -84,25 +80,32 @@ def step_parts(s: Scenario) -> StepParts:
     dt = dtypes_for(s)
     rs = rl_settings(s, dt.compute)
     train = _cached_training(s, rs, spec)
-    between, critic = train, _critic(s, rs)  # the states kept on the GPU between phases
+    between, critic_between = train, _critic(s, rs)  # the states kept on the GPU between phases
+    # the critic's offload holds between phases apart from the actor's: its own phases run with its states loaded
+    critic = _critic(s, rs, loaded=True) if rs.critic_offload_between_phases else critic_between
     loaded: tuple[Component, ...] = ()
-    moves = PhaseMoves()
     if rs.offload_between_phases:
         # verl's offload holds between phases only: the update runs with the states loaded back (the training
         # estimator without offload), the scoring passes and the weight sync with the parameters loaded back
         train = _cached_training(s.with_unchecked(offload="none"), rs, spec)
-        critic_between, critic = critic, _critic(s, rs, loaded=True)
         resident = resident_states(between, rs.shares_weights, zero3_grads_persistent(s))
         kept = {c.key for c in resident}
         loaded = tuple(c for c in resident_states(train, rs.shares_weights)
                        if c.key in LOADED_KEYS and c.key not in kept)
-        frozen = frozen_models(s, spec, rs, dt, train, critic_between)
-        moves = phase_moves(between, train, critic_between, critic, rs.shares_weights)
     else:
         resident = resident_states(train, rs.shares_weights, zero3_grads_persistent(s))
-        frozen = frozen_models(s, spec, rs, dt, train, critic)
+    frozen = frozen_models(s, spec, rs, dt, train, critic_between)
+    # an estimate not offloaded between phases is its own loaded one: nothing moves (phase_offload._moved)
+    moves = phase_moves(between, train, critic_between, critic, rs.shares_weights)
     if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
         resident, loaded = _adapters_sharded(resident, s), _adapters_sharded(loaded, s)
+    if rs.offload_between_phases and "params" in s.offload:
+        # verl's offload_fsdp_model_to_cpu moves every FSDP unit's flat parameter, the LoRA adapters' units too
+        # (verl/utils/fsdp_utils.py b178a3c lines 143-168: each handle's flat_param_to(cpu); FSDP2's model.cpu()),
+        # so the adapters are off the GPU between phases and loaded with the base for each phase
+        adapters = tuple(c for c in resident if c.key == "policy_lora_weights")
+        resident, loaded = tuple(c for c in resident if c not in adapters), loaded + adapters
+        moves = dataclasses.replace(moves, params_bytes=moves.params_bytes + sum(c.peak_bytes for c in adapters))
     engine = None
     if rs.rollout_engine != "none":
         gpu_name, capacity = resolve_gpu(s)

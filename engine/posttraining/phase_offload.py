@@ -95,3 +95,4 @@ def phase_offload_seconds(s: Scenario, moves: PhaseMoves, loads: int, host_bytes
     params = moves.params_bytes * loads + moves.critic_params_bytes * 2
     states = moves.update_bytes + moves.critic_update_bytes
     return 2 * (params / param_rate + states / host_bytes_per_s)
+

@@ -64,6 +64,9 @@ class RLSettings:
     # the scenario's offload holds between phases only: the update, scoring and weight-sync phases load the trained
     # model's states back (verl's param_offload / optimizer_offload); otherwise offload holds through the compute
     offload_between_phases: bool = False
+    # the same for PPO's critic, whose offload is its own (critic_offload, verl's critic fsdp_config): its update and
+    # value passes load its states back whether or not the actor's are offloaded
+    critic_offload_between_phases: bool = False
     # the update's entropy bonus as the framework computes it (PostTrainingDefaults.update_entropy; "none" without a
     # bonus: entropy_coeff 0 or an objective without a policy-gradient loss)
     update_entropy: str = "none"
@@ -148,6 +151,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
         ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
         offload_between_phases=facts.offload_between_phases and s.offload != "none",
+        critic_offload_between_phases=facts.offload_between_phases and critic_offload(s) != "none",
         update_entropy=facts.update_entropy if objective in POLICY_GRADIENT and s.entropy_coeff != 0 else "none",
         # the offload is FSDP's (CPUOffload of verl's FSDP workers): without FSDP the frozen copy stays on the GPU
         reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
@@ -175,3 +179,10 @@ def _reference(s: Scenario, kl_by_default: bool, on_cpu: bool) -> str:
     if s.method in ("lora", "qlora"):
         return "adapter-off"  # TRL (is_peft_model: ref_model None), verl (ref_in_actor when lora_rank > 0)
     return "cpu-swap" if on_cpu else "separate"
+
+
+def critic_offload(s: Scenario) -> str:
+    """What of PPO's critic is offloaded: its own critic_offload, or on "auto" the scenario's offload (verl offloads
+    the critic apart from the actor: critic.model.fsdp_config param_offload / optimizer_offload,
+    verl/trainer/config/critic/dp_critic.yaml, both false by default)."""
+    return s.offload if s.critic_offload == "auto" else s.critic_offload

@@ -18,9 +18,10 @@ from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .estimate import generated_per_engine, step_parts, training_scenario
-from .models import model_spec
+from .models import model_spec, weight_shards
 from .phase_offload import parameter_loads, phase_offload_seconds
 from .phases import StepParts
+from .settings import critic_offload
 
 RL_TERM_NAMES = {
     "generation": QT_TRANSLATE_NOOP("engine", "Generation (prefill + decode)"),
@@ -28,6 +29,7 @@ RL_TERM_NAMES = {
     "critic": QT_TRANSLATE_NOOP("engine", "Critic training step"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "Weight sync to the engine"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "Offload between phases (copies to and from CPU memory)"),
+    "frozen_streaming": QT_TRANSLATE_NOOP("engine", "Reference and reward weights copied in from CPU memory"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -40,6 +42,8 @@ RL_FORMULAS = {
                                      "memory bandwidth"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
+    "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
+                                          "shards) / host link bandwidth"),
 }
 
 
@@ -54,6 +58,9 @@ RL_PROVENANCE = {
     "phase_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "The states the offload takes off the GPU between phases, copied back and forth over the host "
         "link.")),
+    "frozen_streaming": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "FSDP's parameter CPU offload copies each unit's shard to the GPU for every forward of the "
+        "frozen model.")),
 }
 
 
@@ -133,12 +140,16 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
     parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm))]
-    if p.critic is not None:
-        critic_scenario = training_scenario(loaded, rs).with_unchecked(
-            model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear")
+    if p.critic is not None:  # with the critic's own offload (as its memory: estimate._critic), loaded where it
+        # holds between phases only
+        critic_scenario = training_scenario(s, rs).with_unchecked(
+            model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear",
+            offload="none" if rs.critic_offload_between_phases else critic_offload(s))
         parts.append(("critic", training_step_time(critic_scenario).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
-    if rs.offload_between_phases:
+    if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
+        parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
+    if rs.offload_between_phases or rs.critic_offload_between_phases:
         loads = parameter_loads(rs.online, rs.reference, p.engine is not None and rs.placement == "colocate")
         parts.append(("phase_offload", phase_offload_seconds(
             s, p.moves, loads, hw.host_bytes_per_s, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)))
@@ -169,3 +180,21 @@ def rl_time_to_json(t: StepTime) -> dict[str, Any]:
         out["samples_per_step"] = t.samples_per_step
         out["samples_per_second"] = t.samples_per_second
     return out
+
+
+def streamed_frozen_bytes(p: StepParts, s: Scenario) -> float:
+    """Bytes per GPU per step that FSDP's parameter CPU offload copies in for the separate reference and reward
+    models (PostTrainingDefaults.reference_params_offloaded: verl builds them with FSDP1 CPUOffload(offload_params=
+    True), fsdp_workers.py b178a3c _build_model_optimizer for the ref role; memory counts only the unit being computed,
+    models.offloaded_units_bytes). Each forward unshards every unit from its pinned CPU shard (torch/distributed/fsdp/
+    _flat_param.py init_flat_param_attributes pins _local_shard "for faster H2D transfer"), and nothing is copied
+    back (frozen): one H2D copy of each model's shard per forward, the training micro-batches' count of them
+    (scoring passes run train_sequences a forward, as the scoring phase's memory; verl's log_prob_micro_batch_size)."""
+    rs = p.rs
+    per_forward = 0.0
+    if rs.reference == "separate" and rs.reference_forward:
+        per_forward += p.spec.total_params
+    if s.reward_model is not None and rs.online:
+        per_forward += model_spec(s.reward_model).total_params
+    forwards = -(-s.micro_batch * rs.sequences_per_sample * s.grad_accum // max(1, rs.train_sequences))
+    return per_forward * p.dt.compute / weight_shards(s) * forwards

@@ -106,7 +106,7 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         names += ("recompute_method",)
     if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
         names += ("fp8_recipe",)
-    names += tuple(name for name, _ in refused_splits(s))  # Megatron's even split, ZB-V's even stages: asserted
+    names += tuple(name for name, _ in refused_splits(s))  # Megatron's split and layout, ZB-V's: asserted
     # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
     if s.dp_shard and "zero" not in names and not runs_shard_group(s):
         names += ("dp_shard",)
@@ -195,7 +195,7 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         if name == "recompute_method":
             out.append(_recompute_sentence(s))
             continue
-        if name in ("pipeline_split", "zbv_layers"):
+        if name in ("pipeline_split", "pipeline_layout", "zbv_layers"):
             out.append(dict(refused_splits(s))[name])
             continue
         if name == "fp8_recipe":

@@ -10,6 +10,12 @@
 - The Zero Bubble fork's ZB-V asserts the layers divide by pp and a stage's are even (Parallelism.v_even_chunks:
   sail-sg/zero-bubble-pipeline-parallelism f68d3879 megatron/arguments.py lines 192-198), after its
   --allow-padding-num-layers rounded them up to a multiple of pp (lines 152-161).
+- Megatron-Core takes a pipeline layout of pp x vpp chunks only: Megatron-LM asserts its chunks divide by pp and
+  reads vpp from them (d98e8a64 megatron/training/arguments.py lines 941-949; beside
+  --num-virtual-stages-per-pipeline-rank it asserts, lines 927-939), TransformerConfig asserts a given vpp equals
+  them (megatron/core/transformer/transformer_config.py lines 2275-2284) and PipelineParallelLayerLayout that they
+  divide by pp (pipeline_parallel_layer_layout.py lines 40-46): a layout of another count is refused
+  ("pipeline_layout"), not a silent even split.
 
 Other frameworks' splits are not read (any split allowed)."""
 
@@ -20,6 +26,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import split_counted_layers
 from .format import Scenario, resolve_model
 from .pipeline_ends import V_CHUNKS, V_SCHEDULES
+from .pipeline_layout import layout_chunks
 
 _UNEVEN = QT_TRANSLATE_NOOP("engine", "{framework} splits the layers evenly over the pipeline: {layers} layers do not "
                                       "divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this "
@@ -27,15 +34,29 @@ _UNEVEN = QT_TRANSLATE_NOOP("engine", "{framework} splits the layers evenly over
 _ZBV_LAYERS = QT_TRANSLATE_NOOP("engine", "{framework} runs ZB-V only with an even number of layers a pipeline stage "
                                           "(its --allow-padding-num-layers rounds them up to a multiple of pp): the "
                                           "model's {layers} layers at pp {pp} give {stage}.")
+_LAYOUT_CHUNKS = QT_TRANSLATE_NOOP("engine", "{framework} takes a pipeline_layout of pp {pp} x vpp {vpp} = {chunks} "
+                                             "model chunks and refuses this one's {layout_chunks} (the estimate "
+                                             "ignores it).")
+
+
+def splits_evenly(counted_layers: int, pp: int, vpp: int) -> bool:
+    """Megatron's even-split rule, stated once (the scenario's check and the throughput search both ask it): the
+    layers it counts (split_counted_layers: the decoder layers, plus the embedding and / or the loss where asked)
+    divide into pp x vpp chunks (get_num_layers_to_build asserts both divisions, the lines above)."""
+    return counted_layers % (pp * vpp) == 0
 
 
 def refused_splits(s: Scenario) -> tuple[tuple[str, Message], ...]:
     """(cannot_run's name, its sentence) for each split rule of s's framework that s breaks: "pipeline_split"
-    (Megatron's even split), "zbv_layers" (ZB-V's even stages); () for a served scenario."""
+    (Megatron's even split), "pipeline_layout" (a layout of another chunk count than pp x vpp: that sentence alone,
+    Megatron asserts it first), "zbv_layers" (ZB-V's even stages); () for a served scenario."""
     if s.workload == "inference":
         return ()
     out = []
-    if (uneven := uneven_pipeline_split(s)) is not None:
+    if (chunks := mismatched_layout_chunks(s)) is not None:
+        out.append(("pipeline_layout", message(_LAYOUT_CHUNKS, framework=defaults_for(s.framework).label, pp=s.pp,
+                                               vpp=s.vpp, chunks=s.pp * s.vpp, layout_chunks=chunks)))
+    elif (uneven := uneven_pipeline_split(s)) is not None:
         out.append(("pipeline_split", uneven))
     if uneven_v_chunks(s):
         layers = resolve_model(s).layers
@@ -55,9 +76,18 @@ def uneven_pipeline_split(s: Scenario) -> Message | None:
         return None
     spec = resolve_model(s)
     counted = split_counted_layers(s, spec.layers)
-    if spec.block_kinds or counted % (s.pp * s.vpp) == 0:
+    if spec.block_kinds or splits_evenly(counted, s.pp, s.vpp):
         return None
     return message(_UNEVEN, framework=row.label, layers=counted, pp=s.pp, vpp=s.vpp, chunks=s.pp * s.vpp)
+
+
+def mismatched_layout_chunks(s: Scenario) -> int | None:
+    """The chunk count of s's pipeline_layout where its framework takes layouts (Megatron-Core: the row's
+    pipeline_layouts) and that count is not pp x vpp; None otherwise (a served scenario, no pipeline or no layout)."""
+    if s.pp == 1 or not s.pipeline_layout or s.workload == "inference":
+        return None
+    chunks = len(layout_chunks(s.pipeline_layout))
+    return chunks if defaults_for(s.framework).pipeline_layouts and chunks != s.pp * max(1, s.vpp) else None
 
 
 def uneven_v_chunks(s: Scenario) -> bool:

@@ -19,6 +19,7 @@ from .framework_support import (
     runs_shard_group,
     unsupported_settings,
 )
+from .pipeline_split import uneven_pipeline_split
 
 # a pipeline that cannot run is folded into data parallelism, its schedule with it (one left with pp 1 has no effect:
 # unused_pipeline.py); so are tensor, context and expert parallelism
@@ -120,6 +121,9 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
             fix.update(pp_schedule="1f1b", vpp=1)
         elif name == "pipeline_split":
             fix.update(_even_split(s))
+        elif name == "pipeline_layout":  # a layout of other chunks than pp x vpp: without it, split evenly
+            fix.update(pipeline_layout="", **_even_split(s) if uneven_pipeline_split(s.with_unchecked(
+                pipeline_layout="")) else {})
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload
         return [fix, {**{k: v for k, v in fix.items() if k not in ("zero_stage", "fsdp")}, "offload": "optimizer+params"}]
     if "zero_with_schedule" in names:  # keep the sharding and run 1F1B; keep the schedule and shard as far as it runs

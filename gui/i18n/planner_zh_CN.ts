@@ -5682,6 +5682,31 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/pipeline_split.py" line="37"/>
+        <source>{framework} takes a pipeline_layout of pp {pp} x vpp {vpp} = {chunks} model chunks and refuses this one&apos;s {layout_chunks} (the estimate ignores it).</source>
+        <translation>{framework} 只接受 pp {pp} x vpp {vpp} = {chunks} 个模型块的 pipeline_layout，拒绝此布局的 {layout_chunks} 个块（估算忽略该布局）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="182"/>
+        <source>DeepSpeed asserts on the deprecated {old} beside {section} (it cannot start with both): {section} read</source>
+        <translation>DeepSpeed 对同时给出已弃用的 {old} 与 {section} 断言失败（两者同时给出无法启动）：按 {section} 读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="32"/>
+        <source>Reference and reward weights copied in from CPU memory</source>
+        <translation>参考模型与奖励模型权重从 CPU 内存拷入</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="45"/>
+        <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
+        <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="61"/>
+        <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
+        <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/torchtitan_float8.py" line="100"/>
         <source>float8 recipe {recipe} is not one of torchtitan&apos;s (tensorwise, rowwise, rowwise_with_gw_hp)</source>
         <translation>float8 配方 {recipe} 不是 torchtitan 的配方之一（tensorwise、rowwise、rowwise_with_gw_hp）</translation>
