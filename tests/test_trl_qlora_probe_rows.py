@@ -1,0 +1,52 @@
+"""TRL GRPO QLoRA runs measured by a public probe (jsboige/CoursIA MyIA.AI.Notebooks/GenAI/PostTraining/_measurements/
+vram_wall_probe.py at 1a61240a83196314200b75b628f7d1394a2fd2c2 and its JSON lines, tests/data/published/
+posttraining.json rows "coursia-*"): torch.cuda.max_memory_allocated after three GRPOTrainer steps, Qwen3 1.7B to 14B
+in 4-bit nf4 with LoRA r=8, per_device_train_batch_size 8, HF generate (no vLLM), beta 0."""
+
+import pytest
+
+from engine.accuracy import posttraining as pt
+
+ROWS = [e for e in pt.read_published() if e["id"].startswith("coursia-")]
+
+
+@pytest.fixture(scope="module")
+def judged() -> dict:
+    return {r.id: r for r in pt.published_rows() if r.id.startswith("coursia-")}
+
+
+def test_rows_are_complete():
+    """Eleven lines of the probe's output from three cards (two laptop cards entered as custom GPUs of the line's
+    vram_total_gb; the 8B run on the 8 GiB card, whose reserved peak passed the card's memory, left out), every one
+    with its statistic traced to the probe's code."""
+    assert len(ROWS) == 11
+    for e in ROWS:
+        assert pt.integrity_problems(e) == [], e["id"]
+        assert e["metric"] == "allocated" and "1a61240a83196314200b75b628f7d1394a2fd2c2" in e["metric_basis"]
+        # TRL's GRPOTrainer keeps the loaded 16-bit weights (no prepare_model_for_kbit_training upcast) and casts the
+        # adapters to bf16 for a quantised model (trl/trainer/grpo_trainer.py lines 427-496 at f2cd577)
+        assert e["scenario"]["precision"] == "bf16"
+
+
+def test_figures_at_or_below_the_estimate_at_maximum_lengths(judged):
+    """Every row that fits its card holds its bound (the figure at or below the estimate at prompt 11 / completion
+    max_completion_length); the 8B and 14B figures lie within 1% of it (the probe's lines: 7.85 / 9.155 / 11.773 GiB
+    and 11.638 / 13.001 / 15.73 GiB at 96 / 160 / 288 completion tokens)."""
+    kept = [r for r in judged.values() if not r.excluded]
+    assert len(kept) == 10
+    assert all(r.bound_held and r.verdict == "fits" for r in kept)
+    for r in kept:
+        if "qwen3-8b" in r.id or "qwen3-14b" in r.id:
+            assert 0 <= r.bound_error < 0.01, (r.id, r.bound_error)
+
+
+def test_generation_count_leaves_the_micro_batch(judged):
+    """TRL's per_device_train_batch_size counts completions, so 16 generations train on the same 8-sequence
+    micro-batches as 8: the probe measured the same figure for both (9.155 GiB for Qwen3-8B, 13.001 GiB for
+    Qwen3-14B at 160 completion tokens), and the estimate is the same too."""
+    pairs = [("qwen3-8b-c160-g8-rtx3080ti-laptop", "qwen3-8b-c160-g16-rtx3080ti-laptop"),
+             ("qwen3-14b-c160-g8-rtx-4090", "qwen3-14b-c160-g16-rtx-4090")]
+    for a, b in pairs:
+        ra, rb = judged[f"coursia-trl-grpo-qlora-{a}"], judged[f"coursia-trl-grpo-qlora-{b}"]
+        assert ra.measured_bytes == rb.measured_bytes
+        assert ra.bound_bytes == rb.bound_bytes
