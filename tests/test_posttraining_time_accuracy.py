@@ -1,0 +1,65 @@
+"""The post-training TIME against measured runs (issue 23; tests/data/published/posttraining_time.json, report
+benchmarks/posttraining_time_accuracy.py). The measured figures are the logged timing_s of verl's GRPO-LoRA baseline
+logs (eric-haibin-lin/verl-data, each row's source and url); the expected values below are recomputed from the stored
+rows, never typed in, and the held error bounds are the report's own figures at this commit (stated per test), so a
+change of the model that moves them must move these bounds and say so."""
+
+from __future__ import annotations
+
+import statistics
+
+from engine.accuracy import posttraining_time as ptt
+from engine.accuracy.posttraining import error_stats
+
+
+def test_every_row_is_complete_and_sourced() -> None:
+    rows = ptt.read_rows()
+    assert len(rows) >= 5
+    for row in rows:
+        assert ptt.integrity_problems(row) == [], row["id"]
+        assert row["id"].startswith("verl-data-time-") and "verl-data" in row["url"]
+
+
+def test_measured_phase_is_the_median_of_the_logged_steps() -> None:
+    # the 7B row: steps 2 and 3 of gsm8k/Qwen2.5-7B-...-score0.934.log log timing_s/gen 26.800 and 26.814,
+    # old_log_prob 2.312 / 2.334 and ref 1.055 / 1.149
+    row = next(r for r in ptt.read_rows() if r["id"].endswith("qwen2.5-7b-8gpu"))
+    measured = ptt.measured_phases(row)
+    gens = [s["timing_s"]["gen"] for s in row["steps"]]
+    scoring = [s["timing_s"]["old_log_prob"] + s["timing_s"]["ref"] for s in row["steps"]]
+    assert measured["generation"] == statistics.median(gens)
+    assert measured["scoring"] == statistics.median(scoring)
+    assert set(measured) == set(ptt.PHASES)
+
+
+def test_the_scenario_runs_the_logged_batch() -> None:
+    # every row ran 64 prompts x rollout.n 5 = 320 sequences a step; the logged perf/total_num_tokens over the mean
+    # lengths says so within rounding, and the scenario holds them as micro_batch x grad_accum x GPUs
+    for row in ptt.read_rows():
+        s = row["scenario"]
+        for step in row["steps"]:
+            per_sequence = step["prompt_length_mean"] + step["response_length_mean"]
+            assert abs(step["perf_total_num_tokens"] / per_sequence - 320) < 1.0, row["id"]
+        assert s["micro_batch"] * s["grad_accum"] * s["gpus_per_node"] == 320, row["id"]
+
+
+def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
+    compared = ptt.compare()
+    summary = ptt.summary(compared)
+    for phase in ptt.PHASES:
+        expected = error_stats(c.error(phase) for c in compared)
+        assert summary["all"][phase] == expected
+    # held as reported at this commit (benchmarks/posttraining_time_accuracy.py): every phase estimated short,
+    # generation the most (median signed -99.0%: vLLM's eager decode iteration measures 49-114 ms where the roofline
+    # gives 0.4-2.8 ms), then scoring (-82.6%) and update (-71.1%); the whole step -92.6%
+    assert all(c.error("step") < 0 for c in compared)
+    assert ptt.signed_median(compared, "generation") < ptt.signed_median(compared, "scoring") < 0
+    assert -0.95 < ptt.signed_median(compared, "step") < -0.90
+
+
+def test_decode_iteration_measured_far_above_the_roofline() -> None:
+    # gen / response_length max: the 7B row's 26.8 s over 554 and 537 iterations, about 49 ms each
+    row = next(r for r in ptt.read_rows() if r["id"].endswith("qwen2.5-7b-8gpu"))
+    expected = statistics.median(s["timing_s"]["gen"] / s["response_length_max"] for s in row["steps"])
+    assert ptt.measured_decode_iteration_seconds(row) == expected
+    assert 0.045 < expected < 0.055
