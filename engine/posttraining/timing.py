@@ -21,6 +21,7 @@ from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec
 from .phase_offload import parameter_loads, phase_offload_seconds
 from .phases import StepParts
+from .scoring_time import policy_forward_seconds
 
 RL_TERM_NAMES = {
     "generation": QT_TRANSLATE_NOOP("engine", "Generation (prefill + decode)"),
@@ -34,7 +35,8 @@ RL_FORMULAS = {
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
                                     "2 x active params x sequences / matmul rate), in waves of the sequences the "
                                     "engine holds at once"),
-    "scoring": QT_TRANSLATE_NOOP("engine", "forwards x 2 x active params x sequence tokens / matmul rate"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
+                                 "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth"),
@@ -47,7 +49,8 @@ RL_PROVENANCE = {
     "generation": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves "
         "of the sequences the engine holds.")),
-    "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "Forward FLOPs of the scoring models at the matmul rate.")),
+    "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The training model's forward of the step's micro-batches "
+                                                     "for the policy's passes; forward FLOPs for the other models.")),
     "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
     "weight_sync": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Policy bytes over the link they cross, or through memory when the engine shares the GPUs.")),
@@ -102,16 +105,19 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "decode_step_seconds": step}
 
 
-def _scoring(p: StepParts, s: Scenario, gemm: float) -> float:
+def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
+    """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
+    (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
     forwards = int(rs.online) + int(rs.reference_forward)
-    params = p.spec.active_params * forwards
+    policy = forwards * policy_forward_seconds(train) if forwards else 0.0
+    params = 0.0
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params
     if p.critic is not None:
         params += p.spec.active_params
     sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
-    return 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU runs its slice only
+    return policy + 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU: its slice
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
@@ -128,11 +134,12 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     rs = p.rs
     # offload between phases: the update runs with the states loaded and steps on the GPU (phase_offload.py)
     loaded = s.with_unchecked(offload="none") if rs.offload_between_phases else s
-    train = training_step_time(training_scenario(loaded, rs))
+    train_scenario = training_scenario(loaded, rs)
+    train = training_step_time(train_scenario)
     hw = hardware_for(s)
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
-    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm))]
+    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario))]
     if p.critic is not None:
         critic_scenario = training_scenario(loaded, rs).with_unchecked(
             model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear")
