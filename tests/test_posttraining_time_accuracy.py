@@ -49,13 +49,13 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     for phase in ptt.PHASES:
         expected = error_stats(c.error(phase) for c in compared)
         assert summary["all"][phase] == expected
-    # held as reported at this commit (benchmarks/posttraining_time_accuracy.py, 7 rows): every phase estimated
-    # short, generation the most (median signed -98.4%: vLLM's eager decode iteration measures 49-183 ms where the
-    # roofline gives 0.4-8.0 ms), then update (-65.1%) and scoring (-62.0%, -80.6% when it counted matmul FLOPs
-    # alone); the whole step -88.0%
+    # held as reported at this commit (benchmarks/posttraining_time_accuracy.py, 7 rows, the offload copies in the
+    # phase whose timer holds them): every phase estimated short, generation the most (median signed -97.9%: vLLM's
+    # eager decode iteration measures 49-183 ms where the roofline gives 0.4-8.0 ms), then update (-63.3%) and
+    # scoring (-54.9%; -80.6% with the copies apart when it counted matmul FLOPs alone); the whole step -88.0%
     assert all(c.error("step") < 0 for c in compared)
     assert ptt.signed_median(compared, "generation") < ptt.signed_median(compared, "update") < 0
-    assert -0.70 < ptt.signed_median(compared, "scoring") < -0.55
+    assert -0.60 < ptt.signed_median(compared, "scoring") < -0.50
     assert -0.92 < ptt.signed_median(compared, "step") < -0.87
 
 
@@ -87,3 +87,18 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax
     assert t.breakdown_seconds["recompute"] < one < 1.2 * t.breakdown_seconds["recompute"]
+
+
+def test_offload_copies_are_counted_in_their_phases() -> None:
+    # verl's update_actor, compute_log_prob (old policy, adapter-off reference) and the weight sync each load the
+    # parameters (engine/posttraining/phase_offload.py); the split keeps the total and gives the update the optimizer
+    from engine import scenario_from_dict
+    from engine.workloads import step_time
+
+    row = next(r for r in ptt.read_rows() if r["id"].endswith("qwen2.5-7b-8gpu"))
+    s = scenario_from_dict(row["scenario"])
+    total = dict(step_time(s).rl_seconds)["phase_offload"]
+    split = ptt.offload_by_phase(s, total)
+    assert abs(sum(split.values()) - total) < 1e-12
+    assert abs(split["scoring"] - 2 * split["generation"]) < 1e-12  # two parameter loads against one
+    assert split["update"] >= split["generation"] > 0

@@ -8,8 +8,8 @@ its logged steps; the estimate's phases are read from the post-training step tim
   reshard, the sync and wake-up, around vLLM's generate_sequences: verl/trainer/ppo/ray_trainer.py fit);
 - scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref);
 - update: the training step over the RL batch (verl's timing_s/update_actor);
-- step: the whole step (timing_s/step); the offload copies between phases (phase_offload), which the log spreads over
-  the phases, count here only.
+- step: the whole step (timing_s/step).
+The offload copies between phases (phase_offload) are counted in the phase whose timer holds them (offload_by_phase).
 
 Nothing is fitted to these rows: the report states the error as it is.
 """
@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..scenario import scenario_from_dict
+from ..posttraining.estimate import step_parts
+from ..posttraining.phase_offload import parameter_loads
+from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats
 
@@ -80,13 +82,38 @@ def measured_phases(row: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
+    """The offload copies between phases (`total`, the estimate's phase_offload) in the phase that makes them, as
+    verl's timers hold them (engine/posttraining/phase_offload.py: update_actor loads the parameters and the
+    optimizer, compute_log_prob the parameters for the old policy and for an adapter-off reference, the weight sync
+    the parameters): each parameter load an equal share of the parameters' copies, the optimizer's with the update.
+    PPO's critic copies stay with the update."""
+    if not total:
+        return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
+    p = step_parts(s)
+    rs = p.rs
+    colocated = p.engine is not None and rs.placement == "colocate"
+    loads = parameter_loads(rs.online, rs.reference, colocated)
+    params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
+                                                      + 2 * p.moves.critic_params_bytes + p.moves.critic_update_bytes,
+                                                      1.0)
+    per_load = total * params_share / loads  # host link and pageable rate alike for every parameter load
+    generation = per_load * int(rs.online and colocated)
+    scoring = per_load * (int(rs.online) + int(rs.reference == "adapter-off"))
+    return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
+
+
 def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
-    """The estimate's phases (PHASES) of a scenario and its post-training terms as computed."""
-    t = step_time(scenario_from_dict(scenario))
+    """The estimate's phases (PHASES) of a scenario, the offload copies in the phase that makes them
+    (offload_by_phase), and its post-training terms as computed."""
+    s = scenario_from_dict(scenario)
+    t = step_time(s)
     parts = dict(getattr(t, "rl_seconds", ()))
-    update = t.step_seconds - sum(parts.values())
-    phases = {"step": t.step_seconds, "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0),
-              "scoring": parts.get("scoring", 0.0), "update": update}
+    copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
+    update = t.step_seconds - sum(parts.values()) + copies["update"]
+    phases = {"step": t.step_seconds,
+              "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"],
+              "scoring": parts.get("scoring", 0.0) + copies["scoring"], "update": update}
     return phases, parts
 
 
@@ -126,4 +153,5 @@ def signed_median(compared: list[TimeCompared], phase: str) -> float:
 
 
 __all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "integrity_problems",
-           "measured_decode_iteration_seconds", "measured_phases", "read_rows", "signed_median", "summary"]
+           "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
+           "summary"]
