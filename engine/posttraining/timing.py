@@ -17,6 +17,7 @@ from ..timing import step_time as training_step_time
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
+from .eager_decode import eager_decode_host_seconds
 from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec
 from .phase_offload import parameter_loads, phase_offload_seconds
@@ -33,8 +34,8 @@ RL_TERM_NAMES = {
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
-                                    "2 x active params x sequences / matmul rate), in waves of the sequences the "
-                                    "engine holds at once"),
+                                    "2 x active params x sequences / matmul rate, the host's launches of every "
+                                    "layer without CUDA graphs), in waves of the sequences the engine holds at once"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -98,11 +99,13 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     context = s.prompt_len + s.completion_len / 2
     read = weights + concurrent * context * per_token_kv
-    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm)
+    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
+    host = eager_decode_host_seconds(s, spec.layers, tp) if rs.enforce_eager else 0.0
+    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm, host)
     decode = waves * s.completion_len * step
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step}
+                              "decode_step_seconds": step, "eager_host_seconds_per_step": host}
 
 
 def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
