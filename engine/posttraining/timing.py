@@ -17,10 +17,12 @@ from ..timing import step_time as training_step_time
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
+from .eager_decode import eager_decode_host_seconds
 from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec, weight_shards
 from .phase_offload import parameter_loads, phase_offload_seconds
 from .phases import StepParts
+from .scoring_time import policy_forward_seconds
 from .settings import critic_offload
 
 RL_TERM_NAMES = {
@@ -34,9 +36,10 @@ RL_TERM_NAMES = {
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
-                                    "2 x active params x sequences / matmul rate), in waves of the sequences the "
-                                    "engine holds at once"),
-    "scoring": QT_TRANSLATE_NOOP("engine", "forwards x 2 x active params x sequence tokens / matmul rate"),
+                                    "2 x active params x sequences / matmul rate, the host's launches of every "
+                                    "layer without CUDA graphs), in waves of the sequences the engine holds at once"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
+                                 "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth"),
@@ -51,7 +54,8 @@ RL_PROVENANCE = {
     "generation": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves "
         "of the sequences the engine holds.")),
-    "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "Forward FLOPs of the scoring models at the matmul rate.")),
+    "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The training model's forward of the step's micro-batches "
+                                                     "for the policy's passes; forward FLOPs for the other models.")),
     "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
     "weight_sync": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Policy bytes over the link they cross, or through memory when the engine shares the GPUs.")),
@@ -102,23 +106,28 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     context = s.prompt_len + s.completion_len / 2
     read = weights + concurrent * context * per_token_kv
-    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm)
+    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
+    host = eager_decode_host_seconds(s, spec.layers, tp) if rs.enforce_eager else 0.0
+    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm, host)
     decode = waves * s.completion_len * step
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step}
+                              "decode_step_seconds": step, "eager_host_seconds_per_step": host}
 
 
-def _scoring(p: StepParts, s: Scenario, gemm: float) -> float:
+def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
+    """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
+    (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
     forwards = int(rs.online) + int(rs.reference_forward)
-    params = p.spec.active_params * forwards
+    policy = forwards * policy_forward_seconds(train) if forwards else 0.0
+    params = 0.0
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params
     if p.critic is not None:
         params += p.spec.active_params
     sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
-    return 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU runs its slice only
+    return policy + 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU: its slice
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
@@ -135,11 +144,12 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     rs = p.rs
     # offload between phases: the update runs with the states loaded and steps on the GPU (phase_offload.py)
     loaded = s.with_unchecked(offload="none") if rs.offload_between_phases else s
-    train = training_step_time(training_scenario(loaded, rs))
+    train_scenario = training_scenario(loaded, rs)
+    train = training_step_time(train_scenario)
     hw = hardware_for(s)
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
-    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm))]
+    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario))]
     if p.critic is not None:  # with the critic's own offload (as its memory: estimate._critic), loaded where it
         # holds between phases only
         critic_scenario = training_scenario(s, rs).with_unchecked(

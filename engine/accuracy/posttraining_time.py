@@ -1,0 +1,157 @@
+"""Post-training step TIME against measured runs (issue 23): tests/data/published/posttraining_time.json.
+
+Each row states the run's logged steps as its source gives them (per-phase seconds, the step's lengths), what the
+comparison takes from them (`taken`) and the scenario in the planner's keys. A row's measured phase is the median over
+its logged steps; the estimate's phases are read from the post-training step time (engine/posttraining/timing.py):
+
+- generation: the engine's generation plus the weight sync into it (verl's timing_s/gen wraps the hybrid engine's
+  reshard, the sync and wake-up, around vLLM's generate_sequences: verl/trainer/ppo/ray_trainer.py fit);
+- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref);
+- update: the training step over the RL batch (verl's timing_s/update_actor);
+- step: the whole step (timing_s/step).
+The offload copies between phases (phase_offload) are counted in the phase whose timer holds them (offload_by_phase).
+
+Nothing is fitted to these rows: the report states the error as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..posttraining.estimate import step_parts
+from ..posttraining.phase_offload import parameter_loads
+from ..scenario import Scenario, scenario_from_dict
+from ..workloads import step_time
+from .posttraining import error_stats
+
+TIME_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "posttraining_time.json"
+PHASES = ("step", "generation", "scoring", "update")
+# what each phase sums of a source's logged timings, per framework's log format (verl: metrics timing_s/<name>)
+LOGGED_PHASES = {"step": ("step",), "generation": ("gen",), "scoring": ("old_log_prob", "ref"),
+                 "update": ("update_actor",)}
+
+
+@dataclass(frozen=True)
+class TimeCompared:
+    id: str
+    framework: str
+    objective: str
+    measured: dict[str, float]  # phase -> seconds (median over the logged steps)
+    estimated: dict[str, float]  # phase -> seconds
+    estimated_parts: dict[str, float]  # the estimate's post-training terms as computed (engine/posttraining/timing.py)
+
+    def error(self, phase: str) -> float | None:
+        """Signed relative error of the estimate for `phase` (None where the source does not state it)."""
+        measured = self.measured.get(phase)
+        if not measured:
+            return None
+        return self.estimated[phase] / measured - 1
+
+
+def read_rows(path: Path = TIME_FILE) -> list[dict[str, Any]]:
+    """The measured rows as stored."""
+    return json.loads(path.read_text(encoding="utf-8"))["rows"] if path.is_file() else []
+
+
+def integrity_problems(row: dict[str, Any]) -> list[str]:
+    """What a row lacks to be compared (empty when complete)."""
+    problems = [f"no {k}" for k in ("id", "framework", "objective", "source", "url", "taken", "scenario", "steps")
+                if not row.get(k)]
+    if not str(row.get("url", "")).startswith("https://"):
+        problems.append("the source URL is not an https address")
+    for step in row.get("steps") or []:
+        if not all(isinstance(v, (int, float)) and v >= 0 for v in (step.get("timing_s") or {}).values()):
+            problems.append(f"step {step.get('step')}: a timing is not a non-negative number of seconds")
+    if (row.get("scenario") or {}).get("training_objective") != row.get("objective"):
+        problems.append("the scenario's training_objective differs from the row's objective")
+    return problems
+
+
+def measured_phases(row: dict[str, Any]) -> dict[str, float]:
+    """Each phase's seconds, the median over the row's logged steps (a phase none of its steps logs is left out)."""
+    out = {}
+    for phase, names in LOGGED_PHASES.items():
+        values = [sum(s["timing_s"][n] for n in names) for s in row["steps"]
+                  if all(n in s["timing_s"] for n in names)]
+        if values:
+            out[phase] = statistics.median(values)
+    return out
+
+
+def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
+    """The offload copies between phases (`total`, the estimate's phase_offload) in the phase that makes them, as
+    verl's timers hold them (engine/posttraining/phase_offload.py: update_actor loads the parameters and the
+    optimizer, compute_log_prob the parameters for the old policy and for an adapter-off reference, the weight sync
+    the parameters): each parameter load an equal share of the parameters' copies, the optimizer's with the update.
+    PPO's critic copies stay with the update."""
+    if not total:
+        return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
+    p = step_parts(s)
+    rs = p.rs
+    colocated = p.engine is not None and rs.placement == "colocate"
+    loads = parameter_loads(rs.online, rs.reference, colocated)
+    params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
+                                                      + 2 * p.moves.critic_params_bytes + p.moves.critic_update_bytes,
+                                                      1.0)
+    per_load = total * params_share / loads  # host link and pageable rate alike for every parameter load
+    generation = per_load * int(rs.online and colocated)
+    scoring = per_load * (int(rs.online) + int(rs.reference == "adapter-off"))
+    return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
+
+
+def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
+    """The estimate's phases (PHASES) of a scenario, the offload copies in the phase that makes them
+    (offload_by_phase), and its post-training terms as computed."""
+    s = scenario_from_dict(scenario)
+    t = step_time(s)
+    parts = dict(getattr(t, "rl_seconds", ()))
+    copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
+    update = t.step_seconds - sum(parts.values()) + copies["update"]
+    phases = {"step": t.step_seconds,
+              "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"],
+              "scoring": parts.get("scoring", 0.0) + copies["scoring"], "update": update}
+    return phases, parts
+
+
+def compare(rows: list[dict[str, Any]] | None = None) -> list[TimeCompared]:
+    """Every complete row against the estimate."""
+    out = []
+    for row in read_rows() if rows is None else rows:
+        if integrity_problems(row):
+            continue
+        estimated, parts = estimated_phases(row["scenario"])
+        out.append(TimeCompared(row["id"], row["framework"], row["objective"], measured_phases(row), estimated,
+                                parts))
+    return out
+
+
+def summary(compared: list[TimeCompared]) -> dict[str, dict[str, dict[str, float]]]:
+    """Per framework / objective ("all" too), per phase: count, median, p90 and worst |error|."""
+    groups: dict[str, list[TimeCompared]] = {"all": list(compared)}
+    for c in compared:
+        groups.setdefault(f"{c.framework} / {c.objective}", []).append(c)
+    return {name: {phase: error_stats(e for c in members if (e := c.error(phase)) is not None) for phase in PHASES}
+            for name, members in groups.items()}
+
+
+def measured_decode_iteration_seconds(row: dict[str, Any]) -> float:
+    """The generation phase's seconds per decode iteration, the median over the logged steps: a synchronous batch
+    decodes until its longest completion ends (response_length/max iterations); an upper bound, as the phase also holds
+    the prefill and the weight sync."""
+    return statistics.median(s["timing_s"]["gen"] / s["response_length_max"] for s in row["steps"]
+                             if "gen" in s["timing_s"] and s.get("response_length_max"))
+
+
+def signed_median(compared: list[TimeCompared], phase: str) -> float:
+    """Median signed error of `phase` over the rows that state it (0 when none does)."""
+    values = [e for c in compared if (e := c.error(phase)) is not None]
+    return statistics.median(values) if values else 0.0
+
+
+__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "integrity_problems",
+           "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
+           "summary"]

@@ -1,0 +1,35 @@
+"""Time of the policy's scoring forwards (issue 23): the old-policy log-probs and the reference's, each one forward of
+the policy over the step's sequences, timed as the training time model times a forward of the same micro-batches.
+
+A scoring pass runs the training forward's own kernels, not its matmuls alone: verl's compute_log_prob (behind
+compute_ref_log_prob too) calls the actor's _forward_micro_batch, the module the update's forward runs, under no_grad,
+micro-batch by micro-batch (volcengine/verl b178a3cd5 verl/workers/actor/dp_actor.py lines 418-472: `for micro_batch
+in micro_batches: ... with torch.no_grad(): outputs = self._forward_micro_batch(...)`; update_policy lines 502-581
+calls the same). So each pass is the stage's forward seconds per micro-batch
+(engine/timing/model.py `fwd`: matmuls and attention at their rates, the element-wise and LoRA passes at memory
+bandwidth, the head and the log-softmax) times the micro-batches, through the pipeline's fill where there are stages.
+Measured in verl's GRPO-LoRA logs (tests/data/published/posttraining_time.json), old_log_prob + ref take a share of
+update_actor (0.38-0.62), which holds a forward, a recomputed forward and a backward.
+"""
+
+from __future__ import annotations
+
+from ..scenario import Scenario, as_laid_out, resolve_model
+from ..timing.data import framework_profile
+from ..timing.hardware import hardware_for
+from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+
+
+def policy_forward_seconds(train: Scenario) -> float:
+    """Seconds of one no-grad forward of the policy over every micro-batch of the step's training scenario `train`
+    (engine/posttraining/estimate.py training_scenario): the busiest stage's forward per micro-batch, grad_accum times,
+    plus the pipeline's fill (pp - 1 more) where the forwards run through stages."""
+    s = as_laid_out(train)
+    spec, hw = resolve_model(s), hardware_for(s)
+    prof = framework_profile(s.framework)
+    rates = rates_for(s, hw, prof)
+    forward = max(stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd for i, r in distinct_stages(s, spec))
+    return forward * (s.grad_accum + s.pp - 1)
+
+
+__all__ = ["policy_forward_seconds"]
