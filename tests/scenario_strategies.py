@@ -79,8 +79,13 @@ def _draw_accepted(draw: st.DrawFn, data: dict[str, Any], key: str, values: Any)
 
 
 @st.composite
-def valid_scenarios(draw: st.DrawFn, models: list[str] = MODELS,
-                    workloads: tuple[str, ...] = WORKLOAD_KINDS) -> dict:
+def valid_scenarios(draw: st.DrawFn, models: list[str] = MODELS, workloads: tuple[str, ...] = WORKLOAD_KINDS,
+                    only: dict[str, tuple] | None = None) -> dict:
+    """A scenario the engine validates; `only` narrows the values offered for some keys (e.g. {"framework":
+    ("megatron-zb",)}: a value the engine refuses with the rest is still left out)."""
+    def offered(name: str) -> tuple:
+        return tuple(only[name]) if only and name in only else _offered(SPECS[name])
+
     hybrid = [m for m in HYBRID_MODELS if m in models]
     model = draw(st.sampled_from(hybrid) if hybrid and draw(st.integers(0, 3)) == 0 else st.sampled_from(models))
     spec = model_spec_for(model)
@@ -90,25 +95,25 @@ def valid_scenarios(draw: st.DrawFn, models: list[str] = MODELS,
         data["gpu"] = "h100-sxm-80gb"
     kind = draw(st.sampled_from(workloads))
     if kind == "inference":
-        data = _draw_accepted(draw, {**data, "workload": "inference"}, "serving_engine", _offered(SPECS["serving_engine"]))
-    data = _draw_accepted(draw, data, "framework", _offered(SPECS["framework"]))
+        data = _draw_accepted(draw, {**data, "workload": "inference"}, "serving_engine", offered("serving_engine"))
+    data = _draw_accepted(draw, data, "framework", offered("framework"))
     if kind == "post-training":
-        objectives = [o for o in _offered(SPECS["training_objective"]) if o != "sft"]
+        objectives = [o for o in offered("training_objective") if o != "sft"]
         data = _draw_accepted(draw, data, "training_objective", objectives)
-    data = _draw_layout(draw, data, spec.layers)
+    data = _draw_layout(draw, data, spec.layers, offered("pp_schedule"))
     for name in ("method", "precision", "optimizer"):
-        data = _draw_accepted(draw, data, name, _offered(SPECS[name]))
+        data = _draw_accepted(draw, data, name, offered(name))
     data = _draw_accepted(draw, data, "micro_batch", range(1, 17))
     data = _draw_accepted(draw, data, "grad_accum", range(1, 9))
     data = _draw_sharding(draw, data)
     for name in [*_ALWAYS_TRIED, *draw(st.lists(st.sampled_from(_OTHER_KEYS), max_size=10, unique=True))]:
         if draw(st.booleans()):
-            data = _draw_accepted(draw, data, name, _offered(SPECS[name]))
+            data = _draw_accepted(draw, data, name, offered(name))
     assert _accepted(data), data  # by construction; a failure here is a bug of this strategy
     return data
 
 
-def _draw_layout(draw: st.DrawFn, data: dict[str, Any], layers: int) -> dict[str, Any]:
+def _draw_layout(draw: st.DrawFn, data: dict[str, Any], layers: int, schedules_offered: tuple) -> dict[str, Any]:
     """tp, pp, the sequence length, cp and ep that divide the GPUs, each as the engine accepts it; then a pipeline
     schedule with its virtual stages (zbv's V needs 2, interleaved-1f1b some that split the layers)."""
     world = data["gpus_per_node"] * data["nodes"]
@@ -120,7 +125,7 @@ def _draw_layout(draw: st.DrawFn, data: dict[str, Any], layers: int) -> dict[str
     data = _draw_accepted(draw, data, "ep", _divisors(rest))
     if data.get("pp", 1) > 1:
         schedules = [{"pp_schedule": schedule, **({"vpp": vpp} if vpp > 1 else {})}
-                     for schedule in _offered(SPECS["pp_schedule"]) for vpp in (1, 2, 4)]
+                     for schedule in schedules_offered for vpp in (1, 2, 4)]
         start = draw(st.integers(0, len(schedules) - 1))
         data = next((with_schedule for with_schedule in ({**data, **s} for s in schedules[start:] + schedules[:start])
                      if _accepted(with_schedule)), data)

@@ -7,7 +7,8 @@ ScenarioError naming a key of the file, never another exception."""
 
 import math
 
-from hypothesis import HealthCheck, example, given, settings
+import pytest
+from hypothesis import HealthCheck, Phase, example, find, given, settings
 from hypothesis import strategies as st
 
 from engine import ScenarioError, estimate, model_presets, scenario_from_dict
@@ -16,7 +17,7 @@ from engine.memory.breakdown import Moments
 from engine.memory.estimate import model_param_counts
 from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, KEYS, METHODS, OPTIMIZERS, PRECISIONS, resolve_model
 from engine.workloads import step_time
-from tests.scenario_strategies import GPUS, valid_scenarios
+from tests.scenario_strategies import SPECS, WORKLOAD_KINDS, valid_scenarios
 
 MODELS = sorted(model_presets())
 scenarios = st.fixed_dictionaries({
@@ -54,18 +55,27 @@ hostile_values = st.one_of(
 DECLARED = [k for k in KEYS if k.name != "model"]
 
 
+def _at_the_bounds(spec) -> list:
+    """A key's declared bounds and one step past each (seq_len 10^8 is accepted, 10^8 + 1 is not)."""
+    check = spec.check
+    ends = [getattr(check, name, None) for name in ("minimum", "maximum", "low", "high")]
+    numbers = [v for v in ends if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)]
+    return [v + step for v in numbers for step in (-1, 0, 1)]
+
+
 @st.composite
 def any_values_of_declared_keys(draw: st.DrawFn) -> dict:
-    """A model (mostly a preset), then some declared keys, each with a value its declaration offers, another key's
-    value or a hostile one."""
-    data = {"model": draw(st.sampled_from(MODELS) | hostile_values)} if draw(st.integers(0, 9)) else {}
-    for spec in draw(st.lists(st.sampled_from(DECLARED), max_size=12, unique_by=lambda k: k.name)):
-        offered = spec.check.choices() or spec.check.samples()
-        other = draw(st.sampled_from(DECLARED)).check.samples()
-        choices = [hostile_values] + [st.sampled_from(offered)] * bool(offered) + [st.sampled_from(other)] * bool(other)
-        data[spec.name] = draw(st.one_of(choices))
+    """A valid scenario (half the time) or a model alone, then some declared keys set to a value its declaration
+    offers, one at or just past its bounds, another key's value or a hostile one."""
     if draw(st.booleans()):
-        data["gpu"] = draw(st.sampled_from(GPUS))
+        data = draw(valid_scenarios())
+    else:
+        data = {"model": draw(st.sampled_from(MODELS) | hostile_values)} if draw(st.integers(0, 9)) else {}
+    for spec in draw(st.lists(st.sampled_from(DECLARED), min_size=1, max_size=4, unique_by=lambda k: k.name)):
+        offered = list(spec.check.choices() or spec.check.samples()) + _at_the_bounds(spec)
+        other = draw(st.sampled_from(DECLARED)).check.samples()
+        choices = [hostile_values] + [st.sampled_from(offered)] * 3 * bool(offered) + [st.sampled_from(other)] * bool(other)
+        data[spec.name] = draw(st.one_of(choices))
     return data
 
 
@@ -154,3 +164,16 @@ def test_more_tokens_never_need_less_memory(data, factor):
     # can change with the batch, so the reported rank's own peak may drop while every rank's needs grow.
     assert big.total_bytes >= small.total_bytes
     assert max(st.peak_allocated_bytes for st in big.stages) >= max(st.peak_allocated_bytes for st in small.stages)
+
+
+@pytest.mark.parametrize("key", ["framework", "pp_schedule", "training_objective", "serving_engine"])
+def test_valid_scenarios_still_draw_every_framework_schedule_and_workload(key):
+    """valid_scenarios offers a value only where the engine accepts it, so a rule that came to refuse a whole kind
+    would silently narrow the property tests instead of failing them: this says every framework row, pipeline
+    schedule, post-training objective and serving engine is still drawn."""
+    workloads = {"training_objective": ("post-training",), "serving_engine": ("inference",)}.get(key, WORKLOAD_KINDS)
+    for value in SPECS[key].check.choices():
+        if value == "sft" and key == "training_objective":
+            continue
+        find(valid_scenarios(workloads=workloads, only={key: (value,)}), lambda data, value=value: data.get(key) == value,
+             settings=settings(max_examples=200, database=None, deadline=None, phases=[Phase.generate]))
