@@ -22,7 +22,7 @@ from engine.scenario import KEYS
 
 MODELS = sorted(model_presets())
 # Hybrid models (Mamba-2 layers: Nemotron 3 Nano; Gated DeltaNet layers: Qwen3-Next) carry their own layout rules
-# (their heads must divide tp): drawn as often as all the other presets together.
+# (their heads must divide tp): a quarter of the draws, beside their turn among all the presets.
 HYBRID_MODELS = [m for m in MODELS if model_spec_for(m).mamba is not None or model_spec_for(m).linear_k_heads]
 GPUS = sorted(gpu_presets())
 WORKLOAD_KINDS = ("training", "post-training", "inference")
@@ -35,10 +35,10 @@ _DRAWN_FIRST = {"name", "notes", "model", "gpu", "gpus_per_node", "nodes", "fram
 # Keys tried most (the newer surfaces: fp8 recipes, MoE dispatchers, offload details, the optimizer precision, the
 # rollout engine), up to 12 a draw; the others up to 6 a draw.
 _NEWER_KEYS = ("fp8_recipe", "moe_token_dispatcher_type", "moe_a2a_overlap", "etp", "precision_aware_optimizer",
-                 "optimizer_offload_fraction", "distributed_optimizer", "sequence_parallel", "checkpointing",
-                 "attention", "estimator", "lora_rank", "lora_targets", "frozen_layers", "freeze_from",
-                 "rollout_engine", "rollout_placement", "num_generations", "reference_model", "weight_format",
-                 "kv_cache_dtype", "max_model_len")
+               "optimizer_offload_fraction", "distributed_optimizer", "sequence_parallel", "checkpointing",
+               "attention", "estimator", "lora_rank", "lora_targets", "frozen_layers", "freeze_from",
+               "rollout_engine", "rollout_placement", "num_generations", "reference_model", "weight_format",
+               "kv_cache_dtype", "max_model_len")
 
 
 def _offered(spec: Any) -> tuple[Any, ...]:
