@@ -155,11 +155,21 @@ def _check_step_time(s) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(valid_scenarios(workloads=("training", "post-training")), st.integers(1, 3))
-def test_more_tokens_never_need_less_memory(data, factor):
+@given(valid_scenarios(workloads=("training", "post-training")), st.integers(1, 3),
+       st.sampled_from(["micro_batch", "seq_len", "prompt_len", "completion_len"]))
+def test_more_tokens_never_need_less_memory(data, factor, tokens_key):
+    """More sequences, longer ones, longer prompts or completions (post-training reads these two, not seq_len)."""
     s = scenario_from_dict(data)
-    bigger = s.replace(micro_batch=s.micro_batch * (factor + 1))
+    try:
+        bigger = s.replace(**{tokens_key: getattr(s, tokens_key) * (factor + 1)})
+    except ScenarioError:  # past the key's bound, or a length context parallelism no longer divides
+        return
     small, big = estimate(s), estimate(bigger)
+    if big.rl is not None and big.rl.refusal is not None:
+        # the generation engine refuses to start, its memory left out (found here: verl PPO of GPT-2 at prompt_len
+        # 1024, vLLM's max_model_len 1536 past the model's 1024 positions): "does not fit", with the engine's reason
+        assert big.verdict == "does not fit"
+        return
     # The busiest rank is the one needing the most memory in all (peak + allocator gaps): with pipeline stages it
     # can change with the batch, so the reported rank's own peak may drop while every rank's needs grow.
     assert big.total_bytes >= small.total_bytes
