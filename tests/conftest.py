@@ -7,9 +7,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parent.parent
+
+# Hypothesis keeps the failing examples it found in .hypothesis/ and replays them first: a stale local file made a
+# local run test other scenarios than CI's (whose checkout has none). The suite runs without it, everywhere, so a
+# seed (--hypothesis-seed=N) names the same examples on every machine; a failure prints its example and a
+# @reproduce_failure blob. HYPOTHESIS_PROFILE=dev keeps the database, to replay a failure while fixing it.
+settings.register_profile("suite", database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(autouse=True)

@@ -30,6 +30,7 @@ from gui.storage import (
     scenario_bytes,
     scenario_version,
 )
+from tests.scenario_strategies import valid_scenarios
 
 REPO = Path(__file__).resolve().parent.parent
 WORKER = REPO / "tests" / "storage_worker.py"
@@ -122,6 +123,18 @@ def test_save_load_round_trips_any_valid_scenario(data):
         assert json.loads(entry.path.read_bytes())["schema_version"] == SCHEMA_VERSION
         assert library.save(scenario, sid, expected_version=entry.version) == sid  # unchanged: no conflict
 
+
+
+@settings(FAST, max_examples=60)
+@given(data=valid_scenarios())
+def test_save_load_round_trips_every_kind_of_scenario(data):
+    """The newer keys too (tests/scenario_strategies.py: every framework row, pipeline schedule, post-training
+    objective and serving engine, calibrations and custom objects): saved and loaded back, the same scenario."""
+    scenario = scenario_from_dict(data)
+    assert scenario_from_dict(scenario.to_dict()) == scenario
+    with tempfile.TemporaryDirectory() as tmp:
+        library = ScenarioLibrary(Path(tmp), examples_dir=None)
+        assert library.entry(library.save(scenario)).scenario == scenario
 
 def test_saved_file_is_readable_and_complete(lib, planner_home):
     sid = lib.save(make(name="Mein Lauf – 中文", micro_batch=3))

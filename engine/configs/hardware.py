@@ -33,8 +33,14 @@ def counts_for_import(scenario: dict[str, Any], current: dict[str, Any]) -> tupl
     need = layout_gpus(scenario)
     if (gpus * nodes) % need == 0:
         return {"gpus_per_node": gpus, "nodes": nodes}, False
+    # The least count from the current one up whose world the layout divides: a multiple of need / gcd(other, need),
+    # found in one step (a search counting up took hours for a file's tp of 10^39, tests/test_config_import_properties.py)
     if "gpus_per_node" in scenario or "nodes" not in scenario and nodes > 1 and need % gpus == 0:
-        nodes = next(n for n in range(nodes, nodes + need + 1) if (gpus * n) % need == 0)
+        nodes = _least_multiple_from(nodes, need // math.gcd(gpus, need))
     else:
-        gpus = next(g for g in range(gpus, gpus + need + 1) if (g * nodes) % need == 0)
+        gpus = _least_multiple_from(gpus, need // math.gcd(nodes, need))
     return {"gpus_per_node": gpus, "nodes": nodes}, True
+
+
+def _least_multiple_from(start: int, step: int) -> int:
+    return -(-start // step) * step

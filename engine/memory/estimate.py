@@ -22,6 +22,7 @@ from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEs
 from .estimators import StageEstimator, StageParts, estimator_for
 from .gpu_precision import precision_cannot_run
 from .hybrid_offload import hybrid_offload_fraction
+from .parallelism.layout import trained_mtp_layers
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
 from .parallelism.zero_bubble import pending_w_share
 from .states import StageParams, dtypes_for, layer_groups, whole_model_params
@@ -211,8 +212,10 @@ def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | No
     """(trainable, total) parameters of the whole model: from one unsharded copy, so TP-replicated tensors and a
     tied embedding held by two pipeline stages are counted once. The total is the base model's (spec.total_params);
     LoRA adapters are trainable tensors beside it. `one_stage`: the parameters of the only stage of a scenario
-    without TP, PP or EP, which are those of the unsharded copy already."""
-    if one_stage is not None and s.tp == s.pp == s.ep == 1:
+    without TP, PP or EP, which are those of the unsharded copy already, except where it holds trained MTP layers
+    (Megatron's, parallelism/layout.py mtp_groups): the MTP module is reported apart from the model, as in the
+    total, whatever the layout (tests/test_engine_properties.py drew mtp_layers 1 at tp 1 counting it, at tp 2 not)."""
+    if one_stage is not None and s.tp == s.pp == s.ep == 1 and not trained_mtp_layers(s, spec):
         p = one_stage
     else:
         p = whole_model_params(s, spec)
