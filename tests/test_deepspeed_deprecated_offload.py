@@ -6,23 +6,10 @@ on the CPU when true) and 202-213 (cpu_offload -> offload_optimizer cpu); deepsp
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from engine.configs import import_files
 from engine.configs.deepspeed import offload_devices
-
-
-def _read(tmp_path, zero: dict):
-    path = tmp_path / "ds.json"
-    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, "zero_optimization": zero,
-                                "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}}))
-    return import_files([path])
-
-
-def _not_used(result) -> dict[str, str]:
-    return {u.key.split(": ", 1)[-1]: str(u.why) for u in result.unmapped}
+from tests.deepspeed_zero_files import import_zero, not_used
 
 
 @pytest.mark.parametrize(("zero", "offload"), [
@@ -30,9 +17,9 @@ def _not_used(result) -> dict[str, str]:
     ({"stage": 3, "cpu_offload": True, "cpu_offload_param": "false"}, "optimizer"),  # pydantic: "false" is False
 ])
 def test_cpu_offload_param_is_parameter_offload(tmp_path, zero, offload):
-    result = _read(tmp_path, zero)
+    result = import_zero(tmp_path, zero)
     assert result.scenario["offload"] == offload
-    assert "zero_optimization.cpu_offload_param" not in _not_used(result)  # read either way
+    assert "zero_optimization.cpu_offload_param" not in not_used(result)  # read either way
 
 
 @pytest.mark.parametrize(("old", "section"), [("cpu_offload", "offload_optimizer"),
@@ -41,7 +28,7 @@ def test_a_deprecated_key_beside_its_section_is_refused_in_one_sentence(tmp_path
     # at any value of the old key (config_utils.py asserts on the field being given), the section is what is read
     zero = {"stage": 3, old: False, section: {"device": "cpu"}, "offload_optimizer": {"device": "cpu"}}
     assert offload_devices(zero).refused == ((old, section),)
-    why = _not_used(_read(tmp_path, zero))[f"zero_optimization.{old}"]
+    why = not_used(import_zero(tmp_path, zero))[f"zero_optimization.{old}"]
     assert old in why and section in why and "cannot start" in why
-    assert _read(tmp_path, zero).scenario["offload"] == ("optimizer+params" if old == "cpu_offload_param"
+    assert import_zero(tmp_path, zero).scenario["offload"] == ("optimizer+params" if old == "cpu_offload_param"
                                                          else "optimizer")

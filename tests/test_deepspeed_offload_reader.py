@@ -7,23 +7,10 @@ deepspeed/runtime/engine.py lines 1232-1235 (zero_use_cpu_optimizer: offload_opt
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from engine.configs import import_files
 from engine.configs.deepspeed import OFFLOAD_DEVICES, offload_devices
-
-
-def _read(tmp_path, zero: dict):
-    path = tmp_path / "ds.json"
-    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, "zero_optimization": zero,
-                                "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}}))
-    return import_files([path])
-
-
-def _not_used(result) -> dict[str, str]:
-    return {u.key.split(": ", 1)[-1]: str(u.why) for u in result.unmapped}
+from tests.deepspeed_zero_files import import_zero, not_used
 
 
 @pytest.mark.parametrize(("zero", "offload", "optimizer"), [
@@ -35,16 +22,16 @@ def _not_used(result) -> dict[str, str]:
     ({"stage": 2, "offload_optimizer": {"device": "none"}}, "none", "adamw-fused"),
 ])
 def test_the_offload_and_the_optimizer_read_the_same_device(tmp_path, zero, offload, optimizer):
-    result = _read(tmp_path, zero)
+    result = import_zero(tmp_path, zero)
     assert (result.scenario["offload"], result.scenario["optimizer"]) == (offload, optimizer)
     if "cpu_offload" in zero:  # read either way, not listed as unused
-        assert "zero_optimization.cpu_offload" not in _not_used(result)
+        assert "zero_optimization.cpu_offload" not in not_used(result)
 
 
 @pytest.mark.parametrize("device", ["gpu", "CPU"])  # the enum is matched exactly: "CPU" is refused as well
 def test_an_unknown_offload_device_gets_one_sentence_and_no_offload(tmp_path, device):
-    result = _read(tmp_path, {"stage": 3, "offload_optimizer": {"device": device}})
-    why = _not_used(result)["zero_optimization.offload_optimizer.device"]
+    result = import_zero(tmp_path, {"stage": 3, "offload_optimizer": {"device": device}})
+    why = not_used(result)["zero_optimization.offload_optimizer.device"]
     assert "none, cpu or nvme" in why and repr(device) in why
     assert (result.scenario["offload"], result.scenario["optimizer"]) == ("none", "adamw-fused")
 
