@@ -1,6 +1,7 @@
 """Print the post-training step TIME against measured runs (issue 23; tests/data/published/posttraining_time.json):
 per framework / objective and per source the median, p90 and worst |error| of the whole step and of each phase the
-source splits (generation, scoring, update), then every row with its measured and estimated seconds per phase. Nothing is fitted.
+source splits (generation, scoring, update), then every row with its measured and estimated seconds per phase.
+Nothing is fitted.
 
 Run: .venv/bin/python benchmarks/posttraining_time_accuracy.py
 """
