@@ -1,6 +1,7 @@
 """Print the post-training step TIME against measured runs (issue 23; tests/data/published/posttraining_time.json):
-per framework / objective the median, p90 and worst |error| of the whole step and of each phase the source splits
-(generation, scoring, update), then every row with its measured and estimated seconds per phase. Nothing is fitted.
+per framework / objective and per source the median, p90 and worst |error| of the whole step and of each phase the
+source splits (generation, scoring, update), then every row with its measured and estimated seconds per phase.
+Nothing is fitted.
 
 Run: .venv/bin/python benchmarks/posttraining_time_accuracy.py
 """
@@ -23,8 +24,9 @@ def main() -> int:
     print(f"## Post-training step time against {len(compared)} measured runs\n")
     print("| group | phase | rows | median abs error | p90 | worst | median signed |")
     print("|---|---|---:|---:|---:|---:|---:|")
+    members_of = ptt.groups(compared)
     for group, phases in ptt.summary(compared).items():
-        members = [c for c in compared if group == "all" or group == f"{c.framework} / {c.objective}"]
+        members = members_of[group]
         for phase, s in phases.items():
             if s["count"]:
                 print(f"| {group} | {phase} | {s['count']} | {s['median']:.1%} | {s['p90']:.1%} | {s['worst']:.1%} "
@@ -45,6 +47,8 @@ def main() -> int:
     rows = {row["id"]: row for row in ptt.read_rows()}
     for c in compared:
         row = rows[c.id]
+        if ptt.measured_decode_iteration_seconds(row) is None:
+            continue  # the source states no generation time and longest completion
         detail = dict(getattr(step_time(scenario_from_dict(row["scenario"])), "generation", ()))
         print(f"| {c.id} | {ptt.measured_decode_iteration_seconds(row):.4f} | "
               f"{detail.get('decode_step_seconds', 0.0):.4f} | {detail.get('sequences', 0)} |")

@@ -43,6 +43,7 @@ class TimeCompared:
     measured: dict[str, float]  # phase -> seconds (median over the logged steps)
     estimated: dict[str, float]  # phase -> seconds
     estimated_parts: dict[str, float]  # the estimate's post-training terms as computed (engine/posttraining/timing.py)
+    source_name: str = ""  # the row's source_name: which publication or log set it comes from
 
     def error(self, phase: str) -> float | None:
         """Signed relative error of the estimate for `phase` (None where the source does not state it)."""
@@ -125,25 +126,34 @@ def compare(rows: list[dict[str, Any]] | None = None) -> list[TimeCompared]:
             continue
         estimated, parts = estimated_phases(row["scenario"])
         out.append(TimeCompared(row["id"], row["framework"], row["objective"], measured_phases(row), estimated,
-                                parts))
+                                parts, str(row.get("source_name", ""))))
+    return out
+
+
+def groups(compared: list[TimeCompared]) -> dict[str, list[TimeCompared]]:
+    """The rows by "all", by framework / objective and by source ("source <source_name>"), in that order: one source
+    on one stack cannot tell a wrong model from that stack's own costs."""
+    out: dict[str, list[TimeCompared]] = {"all": list(compared)}
+    for c in compared:
+        out.setdefault(f"{c.framework} / {c.objective}", []).append(c)
+    for c in compared:
+        out.setdefault(f"source {c.source_name or '(unnamed)'}", []).append(c)
     return out
 
 
 def summary(compared: list[TimeCompared]) -> dict[str, dict[str, dict[str, float]]]:
-    """Per framework / objective ("all" too), per phase: count, median, p90 and worst |error|."""
-    groups: dict[str, list[TimeCompared]] = {"all": list(compared)}
-    for c in compared:
-        groups.setdefault(f"{c.framework} / {c.objective}", []).append(c)
+    """Per group (groups(): all, framework / objective, source), per phase: count, median, p90 and worst |error|."""
     return {name: {phase: error_stats(e for c in members if (e := c.error(phase)) is not None) for phase in PHASES}
-            for name, members in groups.items()}
+            for name, members in groups(compared).items()}
 
 
-def measured_decode_iteration_seconds(row: dict[str, Any]) -> float:
+def measured_decode_iteration_seconds(row: dict[str, Any]) -> float | None:
     """The generation phase's seconds per decode iteration, the median over the logged steps: a synchronous batch
     decodes until its longest completion ends (response_length/max iterations); an upper bound, as the phase also holds
-    the prefill and the weight sync."""
-    return statistics.median(s["timing_s"]["gen"] / s["response_length_max"] for s in row["steps"]
-                             if "gen" in s["timing_s"] and s.get("response_length_max"))
+    the prefill and the weight sync. None where no step logs both (a source that states the whole step alone)."""
+    values = [s["timing_s"]["gen"] / s["response_length_max"] for s in row["steps"]
+              if "gen" in s["timing_s"] and s.get("response_length_max")]
+    return statistics.median(values) if values else None
 
 
 def signed_median(compared: list[TimeCompared], phase: str) -> float:
@@ -152,6 +162,7 @@ def signed_median(compared: list[TimeCompared], phase: str) -> float:
     return statistics.median(values) if values else 0.0
 
 
-__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "integrity_problems",
+__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "groups",
+           "integrity_problems",
            "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
            "summary"]
