@@ -218,3 +218,20 @@ def test_the_estimate_text_says_what_the_posttraining_range_was_checked_against(
     runs = len(ptt.compare())
     assert f"checked against {runs} measured verl post-training runs (GRPO) of one source" in text
     assert "By phase, likely: generation (with the weight sync)" in text
+
+
+def test_an_offline_objective_keeps_the_training_band() -> None:
+    # DPO generates nothing: the measured post-training runs (online GRPO) say nothing of it, so its step keeps the
+    # training regime's band (engine/timing/bands.py) and shows no post-training lines
+    import json
+
+    from engine import scenario_from_dict
+    from engine.posttraining.band_text import posttraining_band_lines
+    from engine.timing.bands import time_band
+    from engine.workloads import step_time
+
+    example = json.loads(open("examples/dpo-llama3-8b-lora-trl.json", encoding="utf-8").read())
+    s = scenario_from_dict(example)
+    t = step_time(s)
+    assert t.band == time_band(s.framework)
+    assert posttraining_band_lines(t, str) == []

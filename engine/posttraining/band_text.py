@@ -11,7 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..timing import StepTime
 from ..timing.provenance import Provenance
 from ..units import format_seconds
-from .time_band import BAND_PHASES, posttraining_band_basis
+from .time_band import BAND_PHASES, POSTTRAINING_REGIME, posttraining_band_basis
 from .timing import RLStepTime
 
 PHASE_NAMES = {
@@ -40,7 +40,7 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
                             provenance: dict[str, Provenance] | None = None) -> list[str]:
     """The step's likely range and what it was checked against, then each phase's range (with the kinds of its
     figures where `provenance` is given); [] for a step without the post-training band."""
-    if not isinstance(t, RLStepTime) or t.band is None:
+    if not isinstance(t, RLStepTime) or t.band is None or t.band.regime != POSTTRAINING_REGIME:
         return []
     basis = posttraining_band_basis()
     low, high = t.seconds_range
@@ -56,6 +56,8 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
     kinds = phase_kinds(t, provenance) if provenance else {}
     parts = []
     for phase, (phase_low, phase_high) in t.phase_seconds_ranges.items():
+        if phase_high <= 0:  # a phase the step does not run
+            continue
         part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {low} to {high}")).format(
             phase=tr_engine(PHASE_NAMES[phase]), low=format_seconds(phase_low), high=format_seconds(phase_high))
         if kinds.get(phase):

@@ -40,7 +40,9 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
                                     "2 x active params x sequences / matmul rate, the host's launches of every "
-                                    "layer without CUDA graphs), in waves of the sequences the engine holds at once"),
+                                    "layer without CUDA graphs), plus without CUDA graphs the engine's output "
+                                    "processing of every running sequence, in waves of the sequences the engine "
+                                    "holds at once"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -202,8 +204,10 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     base = dataclasses.replace(train, step_seconds=step, tokens_per_second=tps, tokens_per_second_per_gpu=tps /
                                s.world_size, mfu=train.mfu * train.step_seconds / step if step else 0.0,
                                time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
-    # the post-training regime's own band, not the training runs' (time_band.py); none without measured runs
-    bands = posttraining_bands()
+    # a step that generates takes the post-training regime's own band, not the training runs' (time_band.py: its
+    # measured runs are online, generating ones); an offline objective (DPO, KTO, ...) runs a training step over
+    # pairs and keeps the training regime's band
+    bands = posttraining_bands() if rs.online else {}
     base = dataclasses.replace(base, band=bands.get(STEP, base.band))
     return RLStepTime(**{f.name: getattr(base, f.name) for f in dataclasses.fields(StepTime)},
                       rl_seconds=tuple(parts), samples_per_step=samples, samples_per_second=samples / step,
