@@ -1,7 +1,8 @@
 """Print the post-training step TIME against measured runs (issue 23; tests/data/published/posttraining_time.json):
 per framework / objective and per source the median, p90 and worst |error| of the whole step and of each phase the
 source splits (generation, scoring, update), then every row with its measured and estimated seconds per phase.
-Nothing is fitted.
+Nothing is fitted. Writes presets/posttraining_time_bands.json, the post-training regime's time band
+(engine/accuracy/posttraining_band.py).
 
 Run: .venv/bin/python benchmarks/posttraining_time_accuracy.py
 """
@@ -16,6 +17,8 @@ sys.path.insert(0, str(REPO))
 
 from engine import scenario_from_dict  # noqa: E402
 from engine.accuracy import posttraining_time as ptt  # noqa: E402
+from engine.accuracy.posttraining_band import bands_data, bands_json  # noqa: E402
+from engine.posttraining.time_band import POSTTRAINING_BANDS_FILE  # noqa: E402
 from engine.workloads import step_time  # noqa: E402
 
 
@@ -52,6 +55,15 @@ def main() -> int:
         detail = dict(getattr(step_time(scenario_from_dict(row["scenario"])), "generation", ()))
         print(f"| {c.id} | {ptt.measured_decode_iteration_seconds(row):.4f} | "
               f"{detail.get('decode_step_seconds', 0.0):.4f} | {detail.get('sequences', 0)} |")
+    data = bands_data()
+    print(f"\n## The post-training time band ({data['runs']} runs, {data['sources']} source(s): "
+          f"{', '.join(data['source_names'])}): measured / estimated - 1, 10th to 90th percentile\n")
+    print("| phase | runs | low | high |")
+    print("|---|---:|---:|---:|")
+    for band in data["bands"]:
+        print(f"| {band['phase']} | {band['runs']} | {band['low']:+.1%} | {band['high']:+.1%} |")
+    POSTTRAINING_BANDS_FILE.write_text(bands_json(), encoding="utf-8")
+    print(f"\nwrote {POSTTRAINING_BANDS_FILE.relative_to(REPO)}")
     return 0
 
 

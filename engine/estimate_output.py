@@ -12,6 +12,8 @@ from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .posttraining import rl_time_to_json, rl_to_json
+from .posttraining.band_text import posttraining_band_lines
+from .posttraining.time_band import POSTTRAINING_REGIME, POSTTRAINING_REGIME_WORD
 from .timing import StepTime
 from .timing.bands import ALL, Band
 from .units import format_bytes, format_cost, format_count, format_seconds
@@ -96,6 +98,8 @@ ALL_RUNS_WORD = QT_TRANSLATE_NOOP("engine", "all")  # the time band of every fra
 
 def regime_text(band: Band, tr_engine: Callable[[str], str]) -> str:
     """A time band's regime in words: a framework's name as it is, every framework's runs translated."""
+    if band.regime == POSTTRAINING_REGIME:
+        return tr_engine(POSTTRAINING_REGIME_WORD)
     return tr_engine(ALL_RUNS_WORD) if band.regime == ALL else band.regime
 
 
@@ -183,7 +187,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
-    if t.band is not None:
+    if t.band is not None and t.band.regime == POSTTRAINING_REGIME:
+        out += posttraining_band_lines(t, tr_engine)
+    elif t.band is not None:
         # the band is the 10th to 90th percentile of its regime's cross-validated error (engine/timing/bands.py)
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step: 8 in 10 published runs ({regime}: "
                                                "{runs} from {sources} sources) measured within this spread of their "

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 
 from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
+from engine.posttraining.band_text import posttraining_band_lines
+from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
@@ -243,9 +245,16 @@ class TimePanel(QWidget):
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
             lines[1] += self.tr(" · likely %(low)s to %(high)s per step") % {
                 "low": format_seconds(t.seconds_range[0]), "high": format_seconds(t.seconds_range[1])}
-            self.summary.setToolTip(self.tr("The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from "
-                                            "%(sources)d sources) measured within this spread of their estimate, "
-                                            "and about 8 in 10 runs of sources left out of it.") % {
+            if t.band.regime == POSTTRAINING_REGIME:  # said on the line: a small measured set, one source
+                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)d "
+                                    "source(s); hover for each phase)") % {"runs": t.band.runs,
+                                                                           "sources": t.band.sources}
+            # a post-training step: its own regime's band, what it was checked against, each phase's range with the
+            # kinds of figure that decide it (engine/posttraining/band_text.py)
+            posttraining = posttraining_band_lines(t, tr_engine, step_provenance(s))
+            self.summary.setToolTip("<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
+                "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured "
+                "within this spread of their estimate, and about 8 in 10 runs of sources left out of it.") % {
                 "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {

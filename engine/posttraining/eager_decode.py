@@ -13,7 +13,8 @@ tensor-parallel (RowParallelLinear reduce_results); module calls: the layer, its
 rotary_emb, attn, o_proj, mlp, gate_up_proj, act_fn and down_proj: 12; views: the q / k / v split of qkv (3). Each at
 the host costs of presets/host_overhead.json (launch_seconds, module_call_seconds, view_seconds) on the run's host
 (engine/timing/host.py host_speed_factor). The sampler, the scheduler and the per-sequence input and output work of the
-engine's loop are not in this floor (no per-sequence figure was found): it is a lower bound of the host's iteration.
+engine's loop are not in this floor: it is a lower bound of the host's iteration (V0's output processing per running
+sequence, which an engine without CUDA graphs waits for, is added after it: engine_loop.py).
 """
 
 from __future__ import annotations

@@ -14,16 +14,19 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
+from ..timing.bands import Band, seconds_range
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .eager_decode import eager_decode_host_seconds
+from .engine_loop import serial_output_seconds
 from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec, weight_shards
 from .phase_offload import parameter_loads, phase_offload_seconds
 from .phases import StepParts
 from .scoring_time import policy_forward_seconds
 from .settings import critic_offload
+from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
 RL_TERM_NAMES = {
     "generation": QT_TRANSLATE_NOOP("engine", "Generation (prefill + decode)"),
@@ -37,7 +40,9 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
                                     "2 x active params x sequences / matmul rate, the host's launches of every "
-                                    "layer without CUDA graphs), in waves of the sequences the engine holds at once"),
+                                    "layer without CUDA graphs), plus without CUDA graphs the engine's output "
+                                    "processing of every running sequence, in waves of the sequences the engine "
+                                    "holds at once"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -81,6 +86,25 @@ class RLStepTime(StepTime):
     samples_per_step: int = 0
     samples_per_second: float = 0.0
     generation: tuple[tuple[str, Any], ...] = ()  # prefill/decode split, waves, concurrency
+    # per phase the post-training regime's band (time_band.py); `band` is the whole step's
+    phase_bands: tuple[tuple[str, Band], ...] = ()
+
+    @property
+    def phase_seconds(self) -> dict[str, float]:
+        """The step in the phases the measured post-training set splits (time_band.BAND_PHASES): generation with the
+        weight sync into it, the scoring forwards, and the update: the rest (the training step, PPO's critic, the
+        offload copies between phases, the frozen models' streaming)."""
+        parts = dict(self.rl_seconds)
+        generation = parts.get("generation", 0.0) + parts.get("weight_sync", 0.0)
+        scoring = parts.get("scoring", 0.0)
+        return {"generation": generation, "scoring": scoring,
+                "update": max(0.0, self.step_seconds - generation - scoring)}
+
+    @property
+    def phase_seconds_ranges(self) -> dict[str, tuple[float, float]]:
+        """Per phase with a band: where its measured seconds likely fall (bands.seconds_range)."""
+        seconds = self.phase_seconds
+        return {phase: seconds_range(seconds[phase], band) for phase, band in self.phase_bands if phase in seconds}
 
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
@@ -108,11 +132,15 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     read = weights + concurrent * context * per_token_kv
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec.layers, tp) if rs.enforce_eager else 0.0
-    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm, host)
+    # and, its async output processor off without CUDA graphs, waits for each iteration's output processing
+    # (engine_loop.py)
+    outputs = serial_output_seconds(s, concurrent) if rs.enforce_eager else 0.0
+    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm, host) + outputs
     decode = waves * s.completion_len * step
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step, "eager_host_seconds_per_step": host}
+                              "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "serial_output_seconds_per_step": outputs}
 
 
 def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
@@ -176,9 +204,15 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     base = dataclasses.replace(train, step_seconds=step, tokens_per_second=tps, tokens_per_second_per_gpu=tps /
                                s.world_size, mfu=train.mfu * train.step_seconds / step if step else 0.0,
                                time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
+    # a step that generates takes the post-training regime's own band, not the training runs' (time_band.py: its
+    # measured runs are online, generating ones); an offline objective (DPO, KTO, ...) runs a training step over
+    # pairs and keeps the training regime's band
+    bands = posttraining_bands() if rs.online else {}
+    base = dataclasses.replace(base, band=bands.get(STEP, base.band))
     return RLStepTime(**{f.name: getattr(base, f.name) for f in dataclasses.fields(StepTime)},
                       rl_seconds=tuple(parts), samples_per_step=samples, samples_per_second=samples / step,
-                      generation=tuple(detail.items()))
+                      generation=tuple(detail.items()),
+                      phase_bands=tuple((k, bands[k]) for k in BAND_PHASES if k in bands))
 
 
 def rl_time_to_json(t: StepTime) -> dict[str, Any]:
@@ -189,6 +223,14 @@ def rl_time_to_json(t: StepTime) -> dict[str, Any]:
         out["generation"] = {"seconds": dict(t.rl_seconds).get("generation", 0.0), **dict(t.generation)}
         out["samples_per_step"] = t.samples_per_step
         out["samples_per_second"] = t.samples_per_second
+        if t.phase_bands:  # each phase's likely range, from the measured post-training runs (time_band.py)
+            seconds = t.phase_seconds
+            out["phase_seconds"] = seconds
+            out["phase_seconds_range"] = {k: list(v) for k, v in t.phase_seconds_ranges.items()}
+            out["phase_seconds_range_basis"] = {k: {"error_p10": b.low, "error_p90": b.high, "measured_runs": b.runs}
+                                                for k, b in t.phase_bands}
+        if t.band is not None and t.band.regime == POSTTRAINING_REGIME:
+            out["step_seconds_range_basis"]["checked_against"] = posttraining_band_basis()
     return out
 
 

@@ -4717,12 +4717,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="136"/>
+        <location filename="../time_panel.py" line="138"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="139"/>
+        <location filename="../time_panel.py" line="141"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4730,149 +4730,154 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="269"/>
+        <location filename="../time_panel.py" line="278"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="154"/>
+        <location filename="../time_panel.py" line="156"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159"/>
+        <location filename="../time_panel.py" line="161"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="169"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="168"/>
+        <location filename="../time_panel.py" line="170"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="169"/>
+        <location filename="../time_panel.py" line="171"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="172"/>
+        <location filename="../time_panel.py" line="174"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="176"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="181"/>
-        <location filename="../time_panel.py" line="315"/>
+        <location filename="../time_panel.py" line="183"/>
+        <location filename="../time_panel.py" line="324"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="183"/>
+        <location filename="../time_panel.py" line="185"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="184"/>
+        <location filename="../time_panel.py" line="186"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="187"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
-        <location filename="../time_panel.py" line="320"/>
+        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="329"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="190"/>
+        <location filename="../time_panel.py" line="192"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="249"/>
+        <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
+        <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="297"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="236"/>
+        <location filename="../time_panel.py" line="238"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="240"/>
+        <location filename="../time_panel.py" line="242"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="241"/>
+        <location filename="../time_panel.py" line="243"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="244"/>
+        <location filename="../time_panel.py" line="246"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="260"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="254"/>
+        <location filename="../time_panel.py" line="263"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="292"/>
+        <location filename="../time_panel.py" line="301"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="294"/>
+        <location filename="../time_panel.py" line="303"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="311"/>
+        <location filename="../time_panel.py" line="320"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="325"/>
+        <location filename="../time_panel.py" line="334"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="334"/>
+        <location filename="../time_panel.py" line="343"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4882,57 +4887,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="350"/>
+        <location filename="../time_panel.py" line="359"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="351"/>
+        <location filename="../time_panel.py" line="360"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="352"/>
+        <location filename="../time_panel.py" line="361"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="354"/>
+        <location filename="../time_panel.py" line="363"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="356"/>
+        <location filename="../time_panel.py" line="365"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="358"/>
+        <location filename="../time_panel.py" line="367"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="361"/>
+        <location filename="../time_panel.py" line="370"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="160"/>
+        <location filename="../time_panel.py" line="162"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="265"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="267"/>
+        <location filename="../time_panel.py" line="276"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="262"/>
+        <location filename="../time_panel.py" line="271"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5084,112 +5089,112 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="181"/>
+        <location filename="../../engine/estimate_output.py" line="185"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="159"/>
+        <location filename="../../engine/estimate_output.py" line="163"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="108"/>
+        <location filename="../../engine/estimate_output.py" line="112"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="110"/>
+        <location filename="../../engine/estimate_output.py" line="114"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="110"/>
+        <location filename="../../engine/estimate_output.py" line="114"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="111"/>
+        <location filename="../../engine/estimate_output.py" line="115"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="111"/>
+        <location filename="../../engine/estimate_output.py" line="115"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="120"/>
+        <location filename="../../engine/estimate_output.py" line="124"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="121"/>
+        <location filename="../../engine/estimate_output.py" line="125"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="121"/>
+        <location filename="../../engine/estimate_output.py" line="125"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="122"/>
+        <location filename="../../engine/estimate_output.py" line="126"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="126"/>
+        <location filename="../../engine/estimate_output.py" line="130"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="130"/>
+        <location filename="../../engine/estimate_output.py" line="134"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="133"/>
+        <location filename="../../engine/estimate_output.py" line="137"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="135"/>
+        <location filename="../../engine/estimate_output.py" line="139"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="137"/>
+        <location filename="../../engine/estimate_output.py" line="141"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="140"/>
+        <location filename="../../engine/estimate_output.py" line="144"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="144"/>
+        <location filename="../../engine/estimate_output.py" line="148"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="151"/>
+        <location filename="../../engine/estimate_output.py" line="155"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="154"/>
+        <location filename="../../engine/estimate_output.py" line="158"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="160"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5204,32 +5209,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="183"/>
+        <location filename="../../engine/estimate_output.py" line="187"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="188"/>
+        <location filename="../../engine/estimate_output.py" line="194"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
         <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="194"/>
+        <location filename="../../engine/estimate_output.py" line="200"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="196"/>
+        <location filename="../../engine/estimate_output.py" line="202"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="199"/>
+        <location filename="../../engine/estimate_output.py" line="205"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="203"/>
+        <location filename="../../engine/estimate_output.py" line="209"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -5523,13 +5528,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="179"/>
+        <location filename="../../engine/estimate_output.py" line="183"/>
         <location filename="../../engine/serving/report.py" line="93"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="200"/>
+        <location filename="../../engine/estimate_output.py" line="206"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -5698,26 +5703,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="40"/>
-        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), in waves of the sequences the engine holds at once</source>
-        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），按引擎一次能容纳的序列分批进行</translation>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), plus without CUDA graphs the engine&apos;s output processing of every running sequence, in waves of the sequences the engine holds at once</source>
+        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），无 CUDA graph 时再加上引擎对每个运行中序列的输出处理，按引擎一次能容纳的序列分批进行</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="44"/>
+        <location filename="../../engine/posttraining/timing.py" line="46"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches; reward and critic: 2 x active params x sequence tokens / matmul rate</source>
         <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="51"/>
+        <location filename="../../engine/posttraining/timing.py" line="53"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="60"/>
+        <location filename="../../engine/posttraining/timing.py" line="62"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="68"/>
+        <location filename="../../engine/posttraining/timing.py" line="70"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
@@ -6016,72 +6021,72 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="123"/>
+        <location filename="../../engine/memory/estimate.py" line="124"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="97"/>
+        <location filename="../../engine/memory/estimate.py" line="98"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="126"/>
+        <location filename="../../engine/memory/estimate.py" line="127"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="100"/>
+        <location filename="../../engine/memory/estimate.py" line="101"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="107"/>
+        <location filename="../../engine/memory/estimate.py" line="108"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="110"/>
+        <location filename="../../engine/memory/estimate.py" line="111"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="149"/>
+        <location filename="../../engine/memory/estimate.py" line="150"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="154"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="158"/>
+        <location filename="../../engine/memory/estimate.py" line="159"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="162"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="165"/>
+        <location filename="../../engine/memory/estimate.py" line="166"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="170"/>
+        <location filename="../../engine/memory/estimate.py" line="171"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="174"/>
+        <location filename="../../engine/memory/estimate.py" line="175"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="183"/>
+        <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
@@ -6096,18 +6101,18 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="188"/>
+        <location filename="../../engine/memory/estimate.py" line="189"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="199"/>
+        <location filename="../../engine/memory/estimate.py" line="200"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="204"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -8215,32 +8220,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="92"/>
+        <location filename="../../engine/estimate_output.py" line="94"/>
         <source>detailed</source>
         <translation>逐算子模型，detailed</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="92"/>
+        <location filename="../../engine/estimate_output.py" line="94"/>
         <source>seed-per-op</source>
         <translation>逐层教科书公式，seed-per-op</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="93"/>
+        <location filename="../../engine/estimate_output.py" line="95"/>
         <source>seed-k-factor</source>
         <translation>经验法则，seed-k-factor</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="93"/>
+        <location filename="../../engine/estimate_output.py" line="95"/>
         <source>seed-alpha</source>
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="94"/>
+        <location filename="../../engine/estimate_output.py" line="96"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="172"/>
+        <location filename="../../engine/estimate_output.py" line="176"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -9025,22 +9030,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <location filename="../../engine/posttraining/timing.py" line="48"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="47"/>
+        <location filename="../../engine/posttraining/timing.py" line="49"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="49"/>
+        <location filename="../../engine/posttraining/timing.py" line="51"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="57"/>
+        <location filename="../../engine/posttraining/timing.py" line="59"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9049,17 +9054,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="62"/>
+        <location filename="../../engine/posttraining/timing.py" line="64"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="63"/>
+        <location filename="../../engine/posttraining/timing.py" line="65"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <location filename="../../engine/posttraining/timing.py" line="67"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -10962,6 +10967,51 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/openrlhf_optimizer.py" line="40"/>
         <source>the optimizer &apos;{name}&apos; is not one the planner models (AdamW is)</source>
         <translation>规划器未建模优化器“{name}”（已建模的是 AdamW）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="18"/>
+        <source>generation (with the weight sync)</source>
+        <translation>生成（含权重同步）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="19"/>
+        <source>scoring</source>
+        <translation>打分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="20"/>
+        <source>update (the training step)</source>
+        <translation>更新（训练步）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="47"/>
+        <source>one source</source>
+        <translation>一个来源</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="48"/>
+        <source>{n} sources</source>
+        <translation>{n} 个来源</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="49"/>
+        <source>Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
+        <translation>每步可能为 {low} 至 {high}：已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这一范围内；训练运行的区间不适用于后训练步。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="61"/>
+        <source>{phase} {low} to {high}</source>
+        <translation>{phase} {low} 至 {high}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="67"/>
+        <source>By phase, likely: {parts}</source>
+        <translation>按阶段，可能为：{parts}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/time_band.py" line="24"/>
+        <source>post-training</source>
+        <translation>后训练</translation>
     </message>
 </context>
 <context>

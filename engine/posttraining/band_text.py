@@ -1,0 +1,71 @@
+"""The post-training regime's band in words (issue 23 item 8), for `estimate`'s text and the Time tab's hover: what
+the range was checked against (the measured post-training runs, their sources named) and each phase's range with the
+kind of figure that decides it (measured / derived / assumed, engine/timing/provenance.py). No Qt: the sentences are
+marked for translation in the "engine" context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..timing import StepTime
+from ..timing.provenance import Provenance
+from ..units import format_seconds
+from .time_band import BAND_PHASES, POSTTRAINING_REGIME, posttraining_band_basis
+from .timing import RLStepTime
+
+PHASE_NAMES = {
+    "generation": QT_TRANSLATE_NOOP("engine", "generation (with the weight sync)"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "scoring"),
+    "update": QT_TRANSLATE_NOOP("engine", "update (the training step)"),
+}
+# the step's terms that make each phase (RLStepTime.phase_seconds); the update is every other term
+PHASE_TERMS = {"generation": ("generation", "weight_sync"), "scoring": ("scoring",)}
+
+
+def phase_kinds(t: RLStepTime, provenance: dict[str, Provenance]) -> dict[str, list[str]]:
+    """Per phase the kinds of figure (English) that decide its terms with time, in the order measured, derived,
+    assumed."""
+    phase_of = {term: phase for phase, terms in PHASE_TERMS.items() for term in terms}
+    kinds: dict[str, set[str]] = {phase: set() for phase in BAND_PHASES}
+    for term in t.terms:
+        if term.seconds > 0 and term.key in provenance:
+            kinds[phase_of.get(term.key, "update")].add(provenance[term.key].kind)
+    order = ("measured", "derived", "assumed")
+    return {phase: sorted(found, key=lambda k: order.index(k) if k in order else len(order))
+            for phase, found in kinds.items()}
+
+
+def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
+                            provenance: dict[str, Provenance] | None = None) -> list[str]:
+    """The step's likely range and what it was checked against, then each phase's range (with the kinds of its
+    figures where `provenance` is given); [] for a step without the post-training band."""
+    if not isinstance(t, RLStepTime) or t.band is None or t.band.regime != POSTTRAINING_REGIME:
+        return []
+    basis = posttraining_band_basis()
+    low, high = t.seconds_range
+    sources = (tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if basis["sources"] == 1 else
+               tr_engine(QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=basis["sources"]))
+    lines = [tr_engine(QT_TRANSLATE_NOOP(
+        "engine", "Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs "
+        "({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; "
+        "the training runs' band does not apply to a post-training step.")).format(
+        low=format_seconds(low), high=format_seconds(high), runs=basis["runs"],
+        frameworks=", ".join(basis["frameworks"]), objectives=", ".join(basis["objectives"]).upper(),
+        sources=sources, names=", ".join(basis["source_names"]))]
+    kinds = phase_kinds(t, provenance) if provenance else {}
+    parts = []
+    for phase, (phase_low, phase_high) in t.phase_seconds_ranges.items():
+        if phase_high <= 0:  # a phase the step does not run
+            continue
+        part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {low} to {high}")).format(
+            phase=tr_engine(PHASE_NAMES[phase]), low=format_seconds(phase_low), high=format_seconds(phase_high))
+        if kinds.get(phase):
+            part += f" ({'/'.join(tr_engine(k) for k in kinds[phase])})"
+        parts.append(part)
+    if parts:
+        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, likely: {parts}")).format(parts=", ".join(parts)))
+    return lines
+
+
+__all__ = ["PHASE_NAMES", "phase_kinds", "posttraining_band_lines"]
