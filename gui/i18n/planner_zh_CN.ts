@@ -5524,7 +5524,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="179"/>
-        <location filename="../../engine/serving/report.py" line="93"/>
+        <location filename="../../engine/serving/report.py" line="94"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -5570,7 +5570,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="78"/>
+        <location filename="../../engine/serving/report.py" line="79"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -5579,22 +5579,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="80"/>
+        <location filename="../../engine/serving/report.py" line="81"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="86"/>
+        <location filename="../../engine/serving/report.py" line="87"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="89"/>
+        <location filename="../../engine/serving/report.py" line="90"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="94"/>
+        <location filename="../../engine/serving/report.py" line="95"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -5692,32 +5692,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>DeepSpeed 对同时给出已弃用的 {old} 与 {section} 断言失败（两者同时给出无法启动）：按 {section} 读取</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="37"/>
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
         <source>Reference and reward weights copied in from CPU memory</source>
         <translation>参考模型与奖励模型权重从 CPU 内存拷入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="40"/>
+        <location filename="../../engine/posttraining/timing.py" line="37"/>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), in waves of the sequences the engine holds at once</source>
         <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），按引擎一次能容纳的序列分批进行</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="44"/>
+        <location filename="../../engine/posttraining/timing.py" line="41"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches; reward and critic: 2 x active params x sequence tokens / matmul rate</source>
         <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="51"/>
+        <location filename="../../engine/posttraining/timing.py" line="48"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="60"/>
+        <location filename="../../engine/posttraining/timing.py" line="57"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="68"/>
+        <location filename="../../engine/posttraining/timing.py" line="65"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
@@ -6016,72 +6016,72 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="123"/>
+        <location filename="../../engine/memory/estimate.py" line="124"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="97"/>
+        <location filename="../../engine/memory/estimate.py" line="98"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="126"/>
+        <location filename="../../engine/memory/estimate.py" line="127"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="100"/>
+        <location filename="../../engine/memory/estimate.py" line="101"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="107"/>
+        <location filename="../../engine/memory/estimate.py" line="108"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="110"/>
+        <location filename="../../engine/memory/estimate.py" line="111"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="149"/>
+        <location filename="../../engine/memory/estimate.py" line="150"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="154"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="158"/>
+        <location filename="../../engine/memory/estimate.py" line="159"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="162"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="165"/>
+        <location filename="../../engine/memory/estimate.py" line="166"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="170"/>
+        <location filename="../../engine/memory/estimate.py" line="171"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="174"/>
+        <location filename="../../engine/memory/estimate.py" line="175"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="183"/>
+        <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
@@ -6096,18 +6096,18 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="188"/>
+        <location filename="../../engine/memory/estimate.py" line="189"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="199"/>
+        <location filename="../../engine/memory/estimate.py" line="200"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="204"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -8991,28 +8991,28 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="23"/>
-        <location filename="../../engine/posttraining/timing.py" line="34"/>
+        <location filename="../../engine/posttraining/timing.py" line="31"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="24"/>
-        <location filename="../../engine/posttraining/timing.py" line="35"/>
+        <location filename="../../engine/posttraining/timing.py" line="32"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="32"/>
+        <location filename="../../engine/posttraining/timing.py" line="29"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="33"/>
+        <location filename="../../engine/posttraining/timing.py" line="30"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="36"/>
+        <location filename="../../engine/posttraining/timing.py" line="33"/>
         <source>Offload between phases (copies to and from CPU memory)</source>
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
     </message>
@@ -9025,22 +9025,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <location filename="../../engine/posttraining/timing.py" line="43"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="47"/>
+        <location filename="../../engine/posttraining/timing.py" line="44"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="49"/>
+        <location filename="../../engine/posttraining/timing.py" line="46"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="57"/>
+        <location filename="../../engine/posttraining/timing.py" line="54"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9049,17 +9049,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="62"/>
+        <location filename="../../engine/posttraining/timing.py" line="59"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="63"/>
+        <location filename="../../engine/posttraining/timing.py" line="60"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <location filename="../../engine/posttraining/timing.py" line="62"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -9334,47 +9334,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="28"/>
+        <location filename="../../engine/serving/speed.py" line="29"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="143"/>
+        <location filename="../../engine/serving/speed.py" line="145"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="144"/>
+        <location filename="../../engine/serving/speed.py" line="146"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="146"/>
+        <location filename="../../engine/serving/speed.py" line="148"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="147"/>
+        <location filename="../../engine/serving/speed.py" line="149"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="148"/>
+        <location filename="../../engine/serving/speed.py" line="150"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="149"/>
+        <location filename="../../engine/serving/speed.py" line="151"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="151"/>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>Host launches per decode step</source>
+        <translation>每个解码步的主机内核启动</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="153"/>
+        <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
+        <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="156"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="152"/>
+        <location filename="../../engine/serving/speed.py" line="157"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
@@ -10308,6 +10318,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="16"/>
+        <source>host</source>
+        <translation>主机</translation>
     </message>
     <message>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
