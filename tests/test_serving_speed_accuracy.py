@@ -1,9 +1,9 @@
 """Serving SPEED against measured runs (tests/data/published/serving_speed.json, report
 benchmarks/serving_speed_accuracy.py). The measured figures are those the rows' sources print (llama-bench tables in
 ggml-org/llama.cpp pull requests #4766 and #7302, vLLM's benchmark_serving output in vllm-project/vllm issue #20469,
-the InferenceX SGLang sweep in SemiAnalysisAI/InferenceX issue #870); expected values are recomputed from the stored
-rows and the estimate, never typed in, and the held error bounds are the report's own figures at this commit (stated
-per test): a change of the model that moves them must move these bounds and say so."""
+the InferenceX SGLang sweep in SemiAnalysisAI/InferenceX issue #870, vLLM's nightly latency tests); expected values
+are recomputed from the stored rows and the estimate, never typed in, and the held error bounds are the report's own
+figures at this commit (stated per test): a change of the model that moves them must move these bounds and say so."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from engine.timing.host import host_figures
 
 def test_every_row_is_complete_and_sourced() -> None:
     rows = ss.read_rows()
-    assert len(rows) >= 20
+    assert len(rows) >= 23
     for row in rows:
         assert ss.integrity_problems(row) == [], row["id"]
-        assert row["url"].startswith("https://github.com/")
+        assert row["url"].startswith("https://")
 
 
 def test_a_decode_rate_is_one_over_the_estimated_tpot() -> None:
@@ -57,12 +57,23 @@ def test_held_errors() -> None:
     """The report's figures at this commit: llama.cpp tg128 median signed +37.9% (the roofline reads the weights at
     the GPU's achieved bandwidth; the quantized mat-vec kernels of January 2024 reach less: K-quants ~28% of the
     RTX 3090's datasheet bandwidth), pp512 median signed +19.0%; vLLM eager TPOT -62.1%; SGLang DeepSeek-R1 fp8 TP8
-    on H200 TPOT -40.2% (concurrency 8-64)."""
+    on H200 TPOT -40.2% (concurrency 8-64); vLLM's nightly latency tests on H200 (batch 8, CUDA graphs)
+    -36.4%."""
     summary = ss.summary(ss.compare_all())
     assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.379, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(0.190, abs=0.005)
     assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.621, abs=0.005)
     assert summary["sglang"]["tpot_ms"]["signed"] == pytest.approx(-0.402, abs=0.005)
+    assert summary["vllm"]["latency_ms"]["signed"] == pytest.approx(-0.364, abs=0.005)
+
+
+def test_a_batch_latency_is_its_prefill_and_its_decode_steps() -> None:
+    # vLLM's latency test: 8 prompts of 32 prefilled together, then 127 decode steps at batch 8
+    row = next(r for r in ss.read_rows() if r["id"].endswith("latency_llama8B_tp1"))
+    s = scenario_from_dict(row["scenario"])
+    speed = serving_speed(s, serving_memory(s), concurrency=8, context=96, prompt_tokens=8 * 32)
+    expected = (speed.ttft_seconds + 127 * speed.tpot_seconds) * 1e3
+    assert ss.estimate_row(row)["latency_ms"] == pytest.approx(expected)
 
 
 def test_an_eager_engine_cannot_decode_faster_than_its_host_launches() -> None:

@@ -4,7 +4,9 @@ set-up its source states (engine, version, GPU, model, weight format, concurrenc
 A row's measured figures are compared with engine/serving/speed.py's estimate for the row's scenario at the row's
 workload: tokens/s with concurrency / TPOT (decode, at the context the row names; a row whose rate is over whole
 requests, workload.rate_over "request", with concurrency x outputs / (TTFT + (outputs - 1) x TPOT)), TPOT with
-TPOT, TTFT with TTFT, and a prefill rate (llama-bench's pp512) with prompt tokens / the estimate's prefill seconds.
+TPOT, TTFT with TTFT, a prefill rate (llama-bench's pp512) with prompt tokens / the estimate's prefill seconds, and a
+batch's end-to-end latency (vLLM's latency benchmark) with TTFT + (outputs - 1) x TPOT, the batch's prompts prefilled
+together where workload.prefill_together says so.
 Errors are signed: estimate / measured - 1 of the rate or the time as the source states it. Nothing is fitted.
 """
 
@@ -21,7 +23,7 @@ from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
 
 SPEED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "serving_speed.json"
-METRICS = ("tokens_per_second", "tpot_ms", "ttft_ms", "prefill_tokens_per_second")
+METRICS = ("tokens_per_second", "tpot_ms", "ttft_ms", "prefill_tokens_per_second", "latency_ms")
 REQUIRED = ("id", "engine", "engine_version", "url", "source", "scenario", "workload", "measured", "stated", "taken")
 
 
@@ -64,15 +66,19 @@ def estimate_row(row: dict[str, Any]) -> dict[str, float]:
     users = work["concurrency"]
     prompt = work.get("prompt_tokens") or 1
     context = work.get("decode_context") or prompt
-    speed = serving_speed(s, serving_memory(s), concurrency=users, context=context, prompt_tokens=prompt)
+    # a batch whose prompts are prefilled together (vLLM's offline latency benchmark): one prefill of all of them
+    batched = users * prompt if work.get("prefill_together") else prompt
+    speed = serving_speed(s, serving_memory(s), concurrency=users, context=context, prompt_tokens=batched)
     prefill = sum(t.seconds for t in speed.prefill_terms)
     rate = speed.tokens_per_second
     if work.get("rate_over") == "request":  # whole requests: the prefill's wait counts against the output tokens
         out = work["output_tokens"]
         rate = users * out / (speed.ttft_seconds + (out - 1) * speed.tpot_seconds)
+    outputs = work.get("output_tokens") or 1
     return {"tokens_per_second": rate, "tpot_ms": speed.tpot_seconds * 1e3,
             "ttft_ms": speed.ttft_seconds * 1e3,
-            "prefill_tokens_per_second": prompt / prefill if prefill > 0 else 0.0}
+            "prefill_tokens_per_second": batched / prefill if prefill > 0 else 0.0,
+            "latency_ms": (speed.ttft_seconds + (outputs - 1) * speed.tpot_seconds) * 1e3}
 
 
 def compare_all(rows: list[dict[str, Any]] | None = None) -> list[SpeedCompared]:
