@@ -13,7 +13,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.accuracy.serving_speed import METRICS, compare_all, summary  # noqa: E402
+from engine.accuracy.serving_speed import (  # noqa: E402
+    METRICS,
+    compare_all,
+    decode_gap_per_layer_us,
+    read_rows,
+    summary,
+)
 
 
 def _pct(value: float | None) -> str:
@@ -34,6 +40,12 @@ def main() -> None:
             if metric in c.measured:
                 print(f"| {c.id} | {c.gpu} | {c.weight_format} | {metric} | {c.measured[metric]:.2f} | "
                       f"{c.estimated[metric]:.2f} | {_pct(c.error(metric))} |")
+    print("\nMeasured decode step beyond the estimate's, per layer (a diagnostic: what the step does not count)")
+    print("| row | us per layer |\n|---|---:|")
+    for row in read_rows():
+        gap = decode_gap_per_layer_us(row)
+        if gap is not None:
+            print(f"| {row['id']} | {gap:+.0f} |")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..scenario import scenario_from_dict
+from ..scenario import resolve_model, scenario_from_dict
 from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
 
@@ -92,6 +92,23 @@ def compare_all(rows: list[dict[str, Any]] | None = None) -> list[SpeedCompared]
     return out
 
 
+def decode_gap_per_layer_us(row: dict[str, Any]) -> float | None:
+    """Microseconds per layer by which the measured decode step exceeds the estimate's: from a stated TPOT, from a
+    batch latency (less the estimated TTFT, over its outputs - 1 steps) or a single-stream decode rate; None without
+    one. A diagnostic of what the step does not count, not a correction."""
+    est, measured, work = estimate_row(row), row["measured"], row["workload"]
+    if "tpot_ms" in measured:
+        step = measured["tpot_ms"]
+    elif "latency_ms" in measured and work.get("output_tokens", 0) > 1:
+        step = (measured["latency_ms"] - est["ttft_ms"]) / (work["output_tokens"] - 1)
+    elif measured.get("tokens_per_second") and work.get("rate_over", "decode") == "decode":
+        step = work["concurrency"] / measured["tokens_per_second"] * 1e3
+    else:
+        return None
+    layers = resolve_model(scenario_from_dict(row["scenario"])).layers
+    return (step - est["tpot_ms"]) * 1e3 / layers
+
+
 def signed_stats(errors: list[float]) -> dict[str, float]:
     """count, median / p90 of |error| and the median signed error."""
     values = sorted(abs(e) for e in errors)
@@ -111,5 +128,5 @@ def summary(compared: list[SpeedCompared]) -> dict[str, dict[str, dict[str, floa
     return out
 
 
-__all__ = ["METRICS", "SpeedCompared", "compare_all", "estimate_row", "integrity_problems", "read_rows",
-           "signed_stats", "summary"]
+__all__ = ["METRICS", "SpeedCompared", "compare_all", "decode_gap_per_layer_us", "estimate_row", "integrity_problems",
+           "read_rows", "signed_stats", "summary"]
