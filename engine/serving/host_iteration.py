@@ -8,7 +8,9 @@ engines launch from Python (presets: none; the facts below, each from its source
 
 - vLLM and SGLang without CUDA graphs (--enforce-eager / --disable-cuda-graph), and with graphs for a batch larger
   than the largest captured one (vLLM's max capture size, SGLang's cuda_graph_max_bs: the "cuda_graphs" component's
-  max_capture_size), run their own decoder layer eagerly. Counted from vLLM's dense decoder layer
+  max_capture_size), run their own decoder layer without a graph (vLLM V1 runs its torch.compile'd code there, with
+  fewer module calls than the eager layer counted here: for that case an upper bound). Counted from vLLM's dense
+  decoder layer
   (vllm-project/vllm vllm/model_executor/models/qwen2.py at 013a2792517057519158cd232fad1b4bd39c129e,
   Qwen2DecoderLayer / Qwen2Attention / Qwen2MLP forward; the Llama layer is the same): 10 kernels (fused add +
   RMSNorm, qkv GEMM, rotary, the KV-cache write and the paged attention, o_proj, the second norm, gate_up GEMM,
