@@ -12,7 +12,8 @@ from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
-               "compute": QT_TRANSLATE_NOOP("engine", "compute")}
+               "compute": QT_TRANSLATE_NOOP("engine", "compute"),
+               "host": QT_TRANSLATE_NOOP("engine", "host")}
 
 
 def _identity(text: str) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..timing.hardware import hardware_for
+from .host_iteration import decode_host_seconds
 from .kv_layout import tokens_held
 from .result import ServingMemory
 
@@ -47,7 +48,7 @@ class ServingSpeed:
     tokens_per_second: float
     decode_terms: tuple[SpeedTerm, ...]
     prefill_terms: tuple[SpeedTerm, ...]
-    bound: str  # "memory" | "compute": what limits a decode step
+    bound: str  # "memory" | "compute" | "host": what limits a decode step
     notes: tuple[str, ...] = ()
 
 
@@ -137,7 +138,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     prompt = prompt_tokens or length
     kv = users * _kv_read_bytes(memory, length)
     compute, mem, comm, _ = _step(s, memory, users, users * _attention_flops(s, memory, length), kv)
-    tpot = max(compute, mem) + comm
+    host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
+    tpot = max(max(compute, mem) + comm, host)
     prefill = _prefill_seconds(s, memory, prompt)
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
@@ -147,6 +149,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                   QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth")),
         SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
                   QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
+        SpeedTerm("decode_host", QT_TRANSLATE_NOOP("engine", "Host launches per decode step"), host,
+                  QT_TRANSLATE_NOOP("engine", "layers x (kernel launches + module calls + views) issued from Python "
+                                    "without CUDA graphs; the step is the longer of this and the GPU's")),
     )
     prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
@@ -154,8 +159,15 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
                         decode_terms=decode_terms, prefill_terms=prefill_terms,
-                        bound="compute" if compute > mem else "memory", notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
+                        bound=_bound(compute, mem, comm, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
                         GGUF_ENGINES and 0 <= s.n_gpu_layers < resolve_model(s).layers else ())
+
+
+def _bound(compute: float, mem: float, comm: float, host: float) -> str:
+    """What limits a decode step: the host where its launches outlast the GPU, else compute or memory."""
+    if host > max(compute, mem) + comm:
+        return "host"
+    return "compute" if compute > mem else "memory"
 
 
 __all__ = ["ServingSpeed", "SpeedTerm", "serving_speed", "tokens_held"]

@@ -5529,7 +5529,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="183"/>
-        <location filename="../../engine/serving/report.py" line="93"/>
+        <location filename="../../engine/serving/report.py" line="94"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -5575,7 +5575,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="78"/>
+        <location filename="../../engine/serving/report.py" line="79"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -5584,22 +5584,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="80"/>
+        <location filename="../../engine/serving/report.py" line="81"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="86"/>
+        <location filename="../../engine/serving/report.py" line="87"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="89"/>
+        <location filename="../../engine/serving/report.py" line="90"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="94"/>
+        <location filename="../../engine/serving/report.py" line="95"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -9339,47 +9339,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="28"/>
+        <location filename="../../engine/serving/speed.py" line="29"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="143"/>
+        <location filename="../../engine/serving/speed.py" line="145"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="144"/>
+        <location filename="../../engine/serving/speed.py" line="146"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="146"/>
+        <location filename="../../engine/serving/speed.py" line="148"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="147"/>
+        <location filename="../../engine/serving/speed.py" line="149"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="148"/>
+        <location filename="../../engine/serving/speed.py" line="150"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="149"/>
+        <location filename="../../engine/serving/speed.py" line="151"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="151"/>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>Host launches per decode step</source>
+        <translation>每个解码步的主机内核启动</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="153"/>
+        <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
+        <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="156"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="152"/>
+        <location filename="../../engine/serving/speed.py" line="157"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
@@ -10313,6 +10323,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="16"/>
+        <source>host</source>
+        <translation>主机</translation>
     </message>
     <message>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>

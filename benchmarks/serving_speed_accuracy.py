@@ -1,0 +1,52 @@
+"""Print how engine/serving/speed.py's TTFT, TPOT and tokens/s compare with measured serving runs, per engine.
+
+Run: .venv/bin/python benchmarks/serving_speed_accuracy.py
+Data: tests/data/published/serving_speed.json (each row's source, what it states, what was taken);
+comparison: engine/accuracy/serving_speed.py. Errors are estimate / measured - 1.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from engine.accuracy.serving_speed import (  # noqa: E402
+    METRICS,
+    compare_all,
+    decode_gap_per_layer_us,
+    read_rows,
+    summary,
+)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.1%}"
+
+
+def main() -> None:
+    compared = compare_all()
+    print(f"{len(compared)} measured serving rows\n")
+    print("| engine | metric | rows | median abs error | p90 abs error | median signed |\n|---|---|---:|---:|---:|---:|")
+    for engine, per_metric in summary(compared).items():
+        for metric, st in per_metric.items():
+            print(f"| {engine} | {metric} | {st['count']} | {st['median']:.1%} | {st['p90']:.1%} | "
+                  f"{st['signed']:+.1%} |")
+    print("\n| row | GPU | format | metric | measured | estimated | error |\n|---|---|---|---|---:|---:|---:|")
+    for c in compared:
+        for metric in METRICS:
+            if metric in c.measured:
+                print(f"| {c.id} | {c.gpu} | {c.weight_format} | {metric} | {c.measured[metric]:.2f} | "
+                      f"{c.estimated[metric]:.2f} | {_pct(c.error(metric))} |")
+    print("\nMeasured decode step beyond the estimate's, per layer (a diagnostic: what the step does not count)")
+    print("| row | us per layer |\n|---|---:|")
+    for row in read_rows():
+        gap = decode_gap_per_layer_us(row)
+        if gap is not None:
+            print(f"| {row['id']} | {gap:+.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""The host's own time in one decode iteration of a serving engine, as a term of its own (the serving speed reads it;
+other code that times a decode loop can call `decode_host_seconds`).
+
+An engine that launches each layer's kernels from Python every iteration cannot finish an iteration faster than
+those launches and module calls, however little the GPU has to do; the host issues ahead of the GPU until the
+iteration's end, where it reads the sampled tokens back, so an iteration takes max(GPU time, host time). Which
+engines launch from Python (presets: none; the facts below, each from its source):
+
+- vLLM and SGLang without CUDA graphs (--enforce-eager / --disable-cuda-graph), and with graphs for a batch larger
+  than the largest captured one (vLLM's max capture size, SGLang's cuda_graph_max_bs: the "cuda_graphs" component's
+  max_capture_size), run their own decoder layer without a graph (vLLM V1 runs its torch.compile'd code there, with
+  fewer module calls than the eager layer counted here: for that case an upper bound). Counted from vLLM's dense
+  decoder layer
+  (vllm-project/vllm vllm/model_executor/models/qwen2.py at 013a2792517057519158cd232fad1b4bd39c129e,
+  Qwen2DecoderLayer / Qwen2Attention / Qwen2MLP forward; the Llama layer is the same): 10 kernels (fused add +
+  RMSNorm, qkv GEMM, rotary, the KV-cache write and the paged attention, o_proj, the second norm, gate_up GEMM,
+  SiluAndMul, down_proj), 2 all-reduces when tensor-parallel, 12 module calls and 3 views (the q / k / v split);
+  a layer with q/k RMSNorm (Qwen3: vllm/model_executor/models/qwen3.py Qwen3Attention.forward, q_norm and k_norm on
+  q.view / k.view by head and back) adds 2 kernels, 2 module calls and 4 views. The same counts as the post-training
+  generation floor (engine/posttraining/eager_decode.py).
+- transformers' generate() runs its modeling code eagerly at every step: a layer's forward as counted in
+  presets/host_overhead.json hf_eager_layers (engine/timing/hf_host.py eager_counts: Python calls, kernels, views,
+  module calls of the model type's layer), the two torch.cat of DynamicCache.update not counted (a lower bound).
+- llama.cpp / ollama launch from C++ (and capture batch-1 decode in a CUDA graph since ggml-org/llama.cpp PR #6766)
+  and mlx-lm evaluates a lazy graph: no Python launches, no term here.
+Each count is priced at presets/host_overhead.json launch_seconds, module_call_seconds and view_seconds on the run's
+host (engine/timing/host.py host_speed_factor). The engine loop's scheduler, sampler and per-sequence input and
+output work are not in this term (no per-iteration figure with its set-up was found): it is a lower bound.
+"""
+
+from __future__ import annotations
+
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from ..timing.hf_host import eager_counts
+from ..timing.host import host_figures, host_speed_factor
+from .result import ServingMemory
+
+PAGED_ENGINES = ("vllm", "sglang")
+TRANSFORMERS_ENGINE = "transformers"
+VLLM_LAUNCHES_PER_LAYER = 10
+VLLM_TP_ALL_REDUCES_PER_LAYER = 2
+VLLM_MODULE_CALLS_PER_LAYER = 12
+VLLM_VIEWS_PER_LAYER = 3
+# Qwen3Attention's q_norm / k_norm: two RMSNorm kernels and module calls, a view by head and back for each of q, k
+QK_NORM_LAUNCHES, QK_NORM_MODULE_CALLS, QK_NORM_VIEWS = 2, 2, 4
+
+
+def graph_capture_size(memory: ServingMemory) -> int | None:
+    """The largest batch the engine replays from a CUDA graph (None: no graphs captured, or an engine without
+    them)."""
+    graphs = memory.component("cuda_graphs")
+    if graphs is None:
+        return None
+    inputs = dict(graphs.inputs)
+    if inputs.get("enforce_eager"):
+        return None
+    size = inputs.get("max_capture_size")
+    return int(size) if isinstance(size, int | float) else None
+
+
+def launches_from_python(s: Scenario, memory: ServingMemory, concurrency: int) -> bool:
+    """The engine issues this decode iteration's kernels one by one from Python."""
+    if s.serving_engine == TRANSFORMERS_ENGINE:
+        return True
+    if s.serving_engine not in PAGED_ENGINES:
+        return False
+    captured = graph_capture_size(memory)
+    return s.enforce_eager or captured is None or concurrency > captured
+
+
+def _per_call() -> tuple[float, float, float]:
+    fig = host_figures()
+    return (fig["launch_seconds"]["value"], fig["module_call_seconds"]["value"], fig["view_seconds"]["value"])
+
+
+def paged_layer_host_seconds(spec: ModelSpec, tp: int) -> float:
+    """Host seconds of one vLLM / SGLang decoder layer launched from Python (the preset host, factor 1)."""
+    launch, module, view = _per_call()
+    qk = spec.qk_norm != "none"
+    launches = (VLLM_LAUNCHES_PER_LAYER + (VLLM_TP_ALL_REDUCES_PER_LAYER if tp > 1 else 0)
+                + (QK_NORM_LAUNCHES if qk else 0))
+    calls = VLLM_MODULE_CALLS_PER_LAYER + (QK_NORM_MODULE_CALLS if qk else 0)
+    views = VLLM_VIEWS_PER_LAYER + (QK_NORM_VIEWS if qk else 0)
+    return launches * launch + calls * module + views * view
+
+
+def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds of one transformers decoder layer's eager forward (hf_eager_layers' counts; the preset host)."""
+    launch, module, view = _per_call()
+    c = eager_counts(s, spec)["per_layer"]
+    binding = host_figures()["optimizer_syncs"]["binding_call_share"] * view
+    # each Python call pays its binding; a kernel and a view add the rest of a launch and of a view
+    return (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
+            + c["modules"] * module + c["in_op_launches"] * (launch - view))
+
+
+def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, concurrency: int) -> float:
+    """Host seconds of one decode iteration that the GPU cannot run ahead of (0 where the engine does not launch
+    from Python); the layers are this GPU's (all of them: tensor parallelism splits widths, not layers)."""
+    if not launches_from_python(s, memory, concurrency):
+        return 0.0
+    layers = -(-spec.layers // max(1, s.pp))
+    per_layer = (transformers_layer_host_seconds(s, spec) if s.serving_engine == TRANSFORMERS_ENGINE
+                 else paged_layer_host_seconds(spec, s.tp))
+    return layers * per_layer * host_speed_factor(s)
+
+
+__all__ = ["decode_host_seconds", "graph_capture_size", "launches_from_python", "paged_layer_host_seconds",
+           "transformers_layer_host_seconds"]
