@@ -117,6 +117,7 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     # 12 module calls and 3 views are launched from Python each iteration, at presets/host_overhead.json's costs
     from engine import scenario_from_dict
     from engine.posttraining.eager_decode import eager_decode_host_seconds
+    from engine.scenario import resolve_model
     from engine.timing.host import host_figures
     from engine.workloads import step_time
 
@@ -125,7 +126,9 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     s = scenario_from_dict(row["scenario"])
     per_layer = (12 * fig["launch_seconds"]["value"] + 12 * fig["module_call_seconds"]["value"]
                  + 3 * fig["view_seconds"]["value"])
-    assert abs(eager_decode_host_seconds(s, 28, 2) - 28 * per_layer) < 1e-12  # Qwen2.5-7B: 28 layers, TP 2
+    spec = resolve_model(s)  # Qwen2.5-7B: 28 layers, no q/k norm; TP 2
+    assert spec.layers == 28 and spec.qk_norm == "none"
+    assert abs(eager_decode_host_seconds(s, spec, 2) - 28 * per_layer) < 1e-12
     eager = dict(step_time(s).generation)
     graphs = dict(step_time(s.with_unchecked(rollout_enforce_eager=False)).generation)
     # the iteration: the launches' floor (above the roofline here) and then V0's output processing (engine_loop.py)

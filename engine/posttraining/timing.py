@@ -131,7 +131,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     context = s.prompt_len + s.completion_len / 2
     read = weights + concurrent * context * per_token_kv
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
-    host = eager_decode_host_seconds(s, spec.layers, tp) if rs.enforce_eager else 0.0
+    host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     # and, its async output processor off without CUDA graphs, waits for each iteration's output processing
     # (engine_loop.py)
     outputs = serial_output_seconds(s, concurrent) if rs.enforce_eager else 0.0
