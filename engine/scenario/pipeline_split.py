@@ -93,7 +93,7 @@ def mismatched_layout_chunks(s: Scenario) -> int | None:
     if s.pp == 1 or not s.pipeline_layout or s.workload == "inference":
         return None
     chunks = len(layout_chunks(s.pipeline_layout))
-    return chunks if defaults_for(s.framework).pipeline_layouts and chunks != s.pp * max(1, s.vpp) else None
+    return chunks if defaults_for(s.framework).pipeline_layouts and chunks != s.pp * s.vpp else None
 
 
 def uneven_v_chunks(s: Scenario) -> bool:
