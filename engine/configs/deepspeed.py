@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, set_int
+from .common import as_bool, as_int, set_int, shown_value
 from .result import Collector
 
 HF_DEFAULT_MICRO_BATCH = 8  # TrainingArguments.per_device_train_batch_size default
@@ -185,9 +185,9 @@ def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
         c.skip(f"{p}zero_optimization.{old}", message(both, old=old, section=section))
     for section, device in devices.unknown:
         unknown_device = QT_TRANSLATE_NOOP(
-            "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload"
-        )
-        c.skip(f"{p}zero_optimization.{section}.device", message(unknown_device, device=device))
+            "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device}: read as no offload"
+        )  # the file's value cut short (shown_value): a long string or list is not worth a screenful
+        c.skip(f"{p}zero_optimization.{section}.device", message(unknown_device, device=shown_value(device)))
     used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
     if par_dev in HOST_OFFLOAD_DEVICES:
         c.set("offload", "optimizer+params", used[1])
