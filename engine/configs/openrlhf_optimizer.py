@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario.optimizer_used import framework_optimizer
 from .result import Collector
 
 # the flags naming the optimizer: the SFT/DPO/RM trainers' --optim, the PPO trainer's per-model ones
@@ -45,7 +46,7 @@ def read_optimizer(c: Collector, args: dict[str, Any]) -> None:
         return
     if args.get("adam_offload") is True:
         c.set("optimizer", "adamw", "adam_offload")  # DeepSpeedCPUAdam: the states step on the CPU
-    elif flag:
-        c.set("optimizer", "adamw-fused", flag)
+    elif flag:  # the openrlhf row's optimizer (engine/frameworks/runs.py, with its source): FusedAdam on the GPU
+        c.set("optimizer", framework_optimizer("openrlhf"), flag)
     else:
-        c.assume("optimizer", "adamw-fused", message(_FUSED_WHY))
+        c.assume("optimizer", framework_optimizer("openrlhf"), message(_FUSED_WHY))
