@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario.optimizer_used import framework_optimizer
 from .common import as_bool, as_int, set_int
 from .result import Collector
 
@@ -53,7 +54,7 @@ def read_megatron_actor(c: Collector, o: dict[str, Any]) -> None:
     else:
         c.assume("distributed_optimizer", True, message(QT_TRANSLATE_NOOP(
             "engine", "verl's Megatron default use_distributed_optimizer True (engine/megatron.yaml)")))
-    c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP(
+    c.assume("optimizer", framework_optimizer("verl-megatron"), message(QT_TRANSLATE_NOOP(  # the row's (megatron's)
         "engine", "verl's Megatron actor steps Megatron-Core's Adam, Transformer Engine's or Apex's FusedAdam "
                   "(verl/utils/megatron/optimizer.py)")))
     for key, target in _DEGREES:
