@@ -90,13 +90,13 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     names = {"forward": tr(QT_TRANSLATE_NOOP("report", "forward")),
              "backward": tr(QT_TRANSLATE_NOOP("report", "backward")),
              "optimizer": tr(QT_TRANSLATE_NOOP("report", "optimizer step"))}
-    phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
-        phases=", ".join(f"{names[p]} {format_bytes(v, unit)}" for p, v in est.phases.items()),
-        peak=names[est.peak_phase])
     if est.rl is not None and est.rl.peak_phase != "training":  # generation's or scoring's peak: no such split
-        phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
-            phases=", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}" for p in est.rl.phases),
-            peak=tr_engine(next(p.name for p in est.rl.phases if p.key == est.rl.peak_phase)))
+        peaks = [(tr_engine(p.name), p.peak_bytes) for p in est.rl.phases]
+        peak_name = tr_engine(next(p.name for p in est.rl.phases if p.key == est.rl.peak_phase))
+    else:
+        peaks, peak_name = [(names[p], v) for p, v in est.phases.items()], names[est.peak_phase]
+    phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
+        phases=", ".join(f"{name} {format_bytes(peak_bytes, unit)}" for name, peak_bytes in peaks), peak=peak_name)
     assumptions = ASSUMPTIONS
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
         phases, assumptions = serving_line(s, est, tr), SERVING_ASSUMPTIONS

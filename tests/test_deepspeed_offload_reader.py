@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.configs.common import shown_value
 from engine.configs.deepspeed import OFFLOAD_DEVICES, offload_devices
 from tests.deepspeed_zero_files import import_zero, not_used
 
@@ -34,6 +35,14 @@ def test_an_unknown_offload_device_gets_one_sentence_and_no_offload(tmp_path, de
     why = not_used(result)["zero_optimization.offload_optimizer.device"]
     assert "none, cpu or nvme" in why and repr(device) in why
     assert (result.scenario["offload"], result.scenario["optimizer"]) == ("none", "adamw-fused")
+
+
+def test_a_long_unknown_device_is_cut_short_in_its_sentence(tmp_path):
+    # shown_value (engine/configs/common.py) keeps 60 characters of the value's repr, the last an ellipsis
+    device = "x" * 5000
+    why = not_used(import_zero(tmp_path, {"stage": 3, "offload_optimizer": {"device": device}}))[
+        "zero_optimization.offload_optimizer.device"]
+    assert shown_value(device) in why and len(shown_value(device)) == 60 and device not in why
 
 
 def test_the_reader_names_deepspeeds_own_devices():

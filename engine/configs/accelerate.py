@@ -11,6 +11,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
+from .deepspeed import HOST_OFFLOAD_DEVICES  # its DeepSpeed plugin's devices are DeepSpeed's
 from .result import Collector
 
 # FSDP1's hybrid strategies: FULL_SHARD / SHARD_GRAD_OP within a node, replicated across nodes (torch
@@ -94,10 +95,10 @@ def _read_deepspeed(c: Collector, ds: dict[str, Any]) -> None:
             c.set("zero_stage", stage, p + "zero_stage")
     opt = str(ds.get("offload_optimizer_device", "none")).lower()
     par = str(ds.get("offload_param_device", "none")).lower()
-    if par in ("cpu", "nvme"):
+    if par in HOST_OFFLOAD_DEVICES:
         c.set("offload", "optimizer+params", p + "offload_param_device")
         c.use(p + "offload_optimizer_device")
-    elif opt in ("cpu", "nvme"):
+    elif opt in HOST_OFFLOAD_DEVICES:
         c.set("offload", "optimizer", p + "offload_optimizer_device")
         c.use(p + "offload_param_device")
     elif "offload_optimizer_device" in ds or "offload_param_device" in ds:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, set_int
+from .common import as_bool, as_int, set_int, shown_value
 from .result import Collector
 
 HF_DEFAULT_MICRO_BATCH = 8  # TrainingArguments.per_device_train_batch_size default
@@ -41,7 +41,8 @@ def is_deepspeed(d: Any) -> bool:
 
 # DeepSpeed's offload devices, its OffloadDeviceEnum (deepspeedai/DeepSpeed deepspeed/runtime/zero/offload_config.py
 # at edaa72212 lines 14-18): pydantic refuses any other value (the enum is matched exactly), so that run cannot start.
-OFFLOAD_DEVICES = ("none", "cpu", "nvme")
+HOST_OFFLOAD_DEVICES = ("cpu", "nvme")  # the ones that move the states off the GPU
+OFFLOAD_DEVICES = ("none", *HOST_OFFLOAD_DEVICES)
 
 
 # DeepSpeed's deprecated spellings and the sections they become (deepspeed/runtime/zero/config.py at edaa72212:
@@ -184,13 +185,13 @@ def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
         c.skip(f"{p}zero_optimization.{old}", message(both, old=old, section=section))
     for section, device in devices.unknown:
         unknown_device = QT_TRANSLATE_NOOP(
-            "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload"
-        )
-        c.skip(f"{p}zero_optimization.{section}.device", message(unknown_device, device=device))
+            "engine", "DeepSpeed offloads to none, cpu or nvme and refuses {device}: read as no offload"
+        )  # the file's value cut short (shown_value): a long string or list is not worth a screenful
+        c.skip(f"{p}zero_optimization.{section}.device", message(unknown_device, device=shown_value(device)))
     used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
-    if par_dev in ("cpu", "nvme"):
+    if par_dev in HOST_OFFLOAD_DEVICES:
         c.set("offload", "optimizer+params", used[1])
-        if opt_dev not in ("cpu", "nvme"):
+        if opt_dev not in HOST_OFFLOAD_DEVICES:
             c.skip(
                 used[1],
                 message(
@@ -199,7 +200,7 @@ def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
                     )
                 ),
             )
-    elif opt_dev in ("cpu", "nvme"):
+    elif opt_dev in HOST_OFFLOAD_DEVICES:
         c.set("offload", "optimizer", used[0])
     elif opt_dev is not None or par_dev is not None or devices.unknown:
         c.set("offload", "none", used[0] if opt_dev is not None or par_dev is None else used[1])
@@ -257,7 +258,7 @@ def _read_optimizer(c: Collector, d: dict[str, Any], p: str) -> None:
         name = _OPTIMIZERS.get(opt["type"].lower())
         params = opt.get("params") if isinstance(opt.get("params"), dict) else {}
         zero = d.get("zero_optimization") if isinstance(d.get("zero_optimization"), dict) else {}
-        on_gpu = offload_devices(zero).optimizer not in ("cpu", "nvme")  # engine.py zero_use_cpu_optimizer
+        on_gpu = offload_devices(zero).optimizer not in HOST_OFFLOAD_DEVICES  # engine.py zero_use_cpu_optimizer
         if opt["type"].lower() in ("adam", "adamw") and on_gpu and not as_bool(params.get("torch_adam", False)):
             # engine.py _configure_basic_optimizer builds FusedAdam unless torch_adam, DeepSpeedCPUAdam under offload
             # (engine/frameworks/runs.py DEEPSPEED cites the lines)

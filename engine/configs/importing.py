@@ -13,11 +13,11 @@ from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, openrl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import shown_value, why_not_read
 from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
-from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
+from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text, refusing_wrong_types
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
-from .swift_config import config_reference, read_arguments
-from .swift_megatron import is_swift_megatron, read_swift_megatron
+from .swift_config import read_swift
+from .swift_megatron import is_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
            "megatron", "verl", "trl", "openrlhf")
@@ -103,7 +103,7 @@ def _unknown(name: str) -> ConfigFileError:
 def _read_one(name: str, text: str) -> Collector:
     fmt, data = detect(name, text)
     c = Collector(name, fmt)
-    try:
+    with refusing_wrong_types(name):
         if fmt == "megatron":
             megatron.read(c, data)
         elif fmt == "verl":
@@ -113,16 +113,7 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "openrlhf":
             openrlhf.read(c, data)
         elif fmt == "ms-swift":
-            if isinstance(data, str):  # `swift sft file.yaml`: the argument file it names (swift_config.py)
-                config_reference(c, data)
-            if not isinstance(data, str):  # an argument file on its own: its ENV too, as ms-swift reads it
-                read_arguments(c, data)
-            elif is_swift_megatron(data):
-                read_swift_megatron(c, data)
-            else:
-                args = swift.args_from_script(c, data)
-                c.flat = dict(args)
-                swift.read(c, args)
+            read_swift(c, data)
         elif fmt == "torchtune":
             torchtune.read(c, data, text)  # the usage comment names the recipe
         elif fmt == "torchtitan":
@@ -135,14 +126,6 @@ def _read_one(name: str, text: str) -> Collector:
                 "llama-factory": llamafactory.read,
                 "huggingface": hf.read,
             }[fmt](c, data)
-    except (TypeError, AttributeError, ValueError, ArithmeticError, LookupError) as exc:  # a value of the wrong shape
-        if isinstance(exc, PlannerError):
-            raise
-        raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "{name} has a setting of an unexpected type ({detail}); it cannot be imported."),
-            name=name,
-            detail=str(exc),
-        ) from exc
     if not c.flat and isinstance(data, dict):
         c.flat = flatten(data)
     return c

@@ -143,11 +143,10 @@ def _read_accumulation(c: Collector, args: dict[str, Any], world_size: int, deep
     gbs, mbs = as_int(args.get("train_batch_size")), as_int(args.get("micro_train_batch_size"))
     if gbs is None or mbs is None or args.get("train.dynamic_batch_enable") or args.get("use_dynamic_batch"):
         return  # dynamic batches pack a token budget, not micro_train_batch_size samples
-    world = world_size
     model_par = (as_int(args.get("ring_attn_size")) or 1) * (as_int(args.get("ds_tensor_parallel_size")) or 1)
-    if world and world % model_par == 0 and gbs % (mbs * world // model_par) == 0:
-        c.set("grad_accum", gbs // (mbs * world // model_par), "train_batch_size")
-    elif deepspeed_launch and not world:
+    if world_size and world_size % model_par == 0 and gbs % (mbs * world_size // model_par) == 0:
+        c.set("grad_accum", gbs // (mbs * world_size // model_par), "train_batch_size")
+    elif deepspeed_launch and not world_size:
         c.skip("train_batch_size", message(QT_TRANSLATE_NOOP(
             "engine", "the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the "
                       "node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / "

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario.optimizer_used import framework_optimizer
 from .result import Collector
 
 # the flags naming the optimizer: the SFT/DPO/RM trainers' --optim, the PPO trainer's per-model ones
@@ -24,7 +25,10 @@ _OPTIM_FLAGS = ("optim", "actor.optim")
 # hyper-parameters of the Adam it builds: read, no memory or time of their own
 _ADAM_HYPER = ("adam.betas", "adam.eps", "adam.weight_decay", "adam.lr", "actor.adam.betas", "actor.adam.eps",
                "actor.adam.weight_decay", "actor.adam.lr", "critic.adam.betas", "critic.adam.eps",
-               "critic.adam.weight_decay", "critic.adam.lr", "adam_betas", "l2", "critic.optim")
+               "critic.adam.weight_decay", "critic.adam.lr", "adam_betas", "l2")
+# the PPO critic's --critic.optim: read, the critic's states counted as the actor's optimizer's (the critic is trained
+# by the policy's estimator, engine/posttraining/models.py), so a critic optimizer other than Adam is not told apart
+_CRITIC_OPTIM_FLAG = "critic.optim"
 _FUSED_WHY = QT_TRANSLATE_NOOP("engine", "OpenRLHF hands DeepSpeed a config AdamW (--optim adam, its default), which "
                                          "DeepSpeed builds as FusedAdam on the GPU (openrlhf/utils/deepspeed/deepspeed.py)")
 
@@ -33,7 +37,7 @@ def read_optimizer(c: Collector, args: dict[str, Any]) -> None:
     """--optim / --actor.optim: AdamW, fused on the GPU (adamw-fused) or DeepSpeedCPUAdam under --ds.adam_offload
     (the scenario's adamw with the optimizer offloaded, as engine/configs/deepspeed.py reads an offloaded config
     AdamW); Muon is listed as not modelled."""
-    c.use(*(key for key in _ADAM_HYPER if key in args))
+    c.use(*(key for key in (*_ADAM_HYPER, _CRITIC_OPTIM_FLAG) if key in args))
     flag = next((key for key in _OPTIM_FLAGS if key in args), None)
     name = str(args[flag]).lower() if flag else "adam"
     if name != "adam":
@@ -42,7 +46,7 @@ def read_optimizer(c: Collector, args: dict[str, Any]) -> None:
         return
     if args.get("adam_offload") is True:
         c.set("optimizer", "adamw", "adam_offload")  # DeepSpeedCPUAdam: the states step on the CPU
-    elif flag:
-        c.set("optimizer", "adamw-fused", flag)
+    elif flag:  # the openrlhf row's optimizer (engine/frameworks/runs.py, with its source): FusedAdam on the GPU
+        c.set("optimizer", framework_optimizer("openrlhf"), flag)
     else:
-        c.assume("optimizer", "adamw-fused", message(_FUSED_WHY))
+        c.assume("optimizer", framework_optimizer("openrlhf"), message(_FUSED_WHY))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,21 @@ MAX_NODES = 100_000  # values after YAML aliases are expanded (a "billion laughs
 
 class ConfigFileError(PlannerError):
     """A file that cannot be imported as a training configuration; str() is one sentence."""
+
+
+@contextmanager
+def refusing_wrong_types(name: str) -> Iterator[None]:
+    """Around a format's reader: a value of the wrong shape in `name` (the reader's TypeError, KeyError, ...) becomes
+    ConfigFileError's one sentence instead of a traceback; a PlannerError is one sentence already and passes. The one
+    wrapper of the readers (importing.py _read_one, swift_config.py read_argument_file)."""
+    try:
+        yield
+    except (TypeError, AttributeError, ValueError, ArithmeticError, LookupError) as exc:
+        if isinstance(exc, PlannerError):
+            raise
+        raise ConfigFileError(QT_TRANSLATE_NOOP(
+            "engine", "{name} has a setting of an unexpected type ({detail}); it cannot be imported."),
+            name=name, detail=str(exc)) from exc
 
 
 def read_text(path: str | Path) -> tuple[str, str]:

@@ -22,11 +22,10 @@ import re
 import shlex
 from typing import Any
 
-from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP
 from . import swift
 from .common import as_int
-from .reading import ConfigFileError, flatten, parse_json, parse_yaml
+from .reading import ConfigFileError, flatten, parse_json, parse_yaml, refusing_wrong_types
 from .result import Collector
 from .shell import logical_lines
 from .swift_megatron import is_swift_megatron, read_swift_megatron
@@ -92,15 +91,24 @@ def read_argument_file(name: str, text: str, key: str) -> Collector:
         raise ConfigFileError(QT_TRANSLATE_NOOP(
             "engine", "{name} does not hold a set of named settings, so it is not a training config."), name=name)
     c = Collector(name, "ms-swift")
-    try:
+    with refusing_wrong_types(name):
         read_arguments(c, data, key == MEGATRON_CONFIG_KEY)
-    except (TypeError, AttributeError, ValueError, ArithmeticError, LookupError) as exc:
-        if isinstance(exc, PlannerError):
-            raise
-        raise ConfigFileError(QT_TRANSLATE_NOOP(
-            "engine", "{name} has a setting of an unexpected type ({detail}); it cannot be imported."),
-            name=name, detail=str(exc)) from exc
     return c
+
+
+def read_swift(c: Collector, data: str | dict[str, Any]) -> None:
+    """An ms-swift import: a launch script (the argument file it names recorded first, then its flags, Megatron-SWIFT's
+    for a `megatron` launch) or an argument file on its own (read_arguments, its ENV too)."""
+    if not isinstance(data, str):
+        read_arguments(c, data)
+        return
+    config_reference(c, data)
+    if is_swift_megatron(data):
+        read_swift_megatron(c, data)
+    else:
+        args = swift.args_from_script(c, data)
+        c.flat = dict(args)
+        swift.read(c, args)
 
 
 def read_arguments(c: Collector, data: dict[str, Any], megatron_launch: bool = False) -> None:

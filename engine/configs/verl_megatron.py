@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario.optimizer_used import framework_optimizer
 from .common import as_bool, as_int, set_int
 from .result import Collector
 
@@ -28,6 +29,15 @@ _HYBRID_OFFLOAD_KEYS = ("optimizer_cpu_offload", "optimizer_offload_fraction", "
 _DEGREES = (("tensor_model_parallel_size", "tp"), ("pipeline_model_parallel_size", "pp"),
             ("context_parallel_size", "cp"), ("expert_model_parallel_size", "ep"),
             ("expert_tensor_parallel_size", "etp"), ("virtual_pipeline_model_parallel_size", "vpp"))
+
+
+# why param_offload and grad_offload are listed, not counted (module docstring)
+_PARAM_OFFLOAD_WHY = QT_TRANSLATE_NOOP(
+    "engine", "verl moves the weights and their gradients to the CPU between phases and loads them back for each pass "
+              "(megatron_workers.py); the planner's weight offload is ZeRO-3's or FSDP's, which Megatron-Core does not "
+              "shard, so the rollout phase is counted with the weights on the GPU")
+_GRAD_OFFLOAD_WHY = QT_TRANSLATE_NOOP(
+    "engine", "verl reads grad_offload but does not use it: the gradients move with the weights (megatron_workers.py)")
 
 
 def is_megatron_actor(o: dict[str, Any]) -> bool:
@@ -44,7 +54,7 @@ def read_megatron_actor(c: Collector, o: dict[str, Any]) -> None:
     else:
         c.assume("distributed_optimizer", True, message(QT_TRANSLATE_NOOP(
             "engine", "verl's Megatron default use_distributed_optimizer True (engine/megatron.yaml)")))
-    c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP(
+    c.assume("optimizer", framework_optimizer("verl-megatron"), message(QT_TRANSLATE_NOOP(  # the row's (megatron's)
         "engine", "verl's Megatron actor steps Megatron-Core's Adam, Transformer Engine's or Apex's FusedAdam "
                   "(verl/utils/megatron/optimizer.py)")))
     for key, target in _DEGREES:
@@ -72,19 +82,11 @@ def _read_offload(c: Collector, o: dict[str, Any]) -> None:
         c.set("offload", "optimizer", M + "optimizer_offload")
     elif M + "optimizer_offload" in o:
         c.use(M + "optimizer_offload")
-    if as_bool(o.get(M + "param_offload")):
-        c.skip(M + "param_offload", message(QT_TRANSLATE_NOOP(
-            "engine", "verl moves the weights and their gradients to the CPU between phases and loads them back for "
-                      "each pass (megatron_workers.py); the planner's weight offload is ZeRO-3's or FSDP's, which "
-                      "Megatron-Core does not shard, so the rollout phase is counted with the weights on the GPU")))
-    elif M + "param_offload" in o:
-        c.use(M + "param_offload")
-    if as_bool(o.get(M + "grad_offload")):
-        c.skip(M + "grad_offload", message(QT_TRANSLATE_NOOP(
-            "engine", "verl reads grad_offload but does not use it: the gradients move with the weights "
-                      "(megatron_workers.py)")))
-    elif M + "grad_offload" in o:
-        c.use(M + "grad_offload")
+    for key, why in (("param_offload", _PARAM_OFFLOAD_WHY), ("grad_offload", _GRAD_OFFLOAD_WHY)):
+        if as_bool(o.get(M + key)):
+            c.skip(M + key, message(why))
+        elif M + key in o:
+            c.use(M + key)
     hybrid = [k for k in o if k.startswith(_OVERRIDE_OPTIMIZER) and k.rsplit(".", 1)[1] in _HYBRID_OFFLOAD_KEYS]
     for key in hybrid:
         c.skip(key, message(QT_TRANSLATE_NOOP(

@@ -50,8 +50,9 @@ VERL_MEGATRON_POSTTRAINING = replace(
               "vocabulary-parallel logits go to the cross-entropy whole (a clone only for the entropy), neither "
               "sliced into a copy nor divided by the temperature in place as dp_actor.py does"),
              ("Megatron actor offload", _OFFLOAD),
-             ("Megatron actor, not read", "the scoring and update entropies (vocab_parallel_entropy, "
-              "megatron_actor.py line 520) and the weight sync are taken from verl's FSDP actor")))
+             ("Megatron actor, not read", f"the scoring and update entropies ({_VERL} at db5f055 "
+              "verl/workers/actor/megatron_actor.py line 520 vocab_parallel_entropy; megatron_workers.py line 625 "
+              "compute_log_prob(calculate_entropy=True)) and the weight sync are taken from verl's FSDP actor")))
 
 # the optimizer's between-phases offload under Megatron's own sharding (the distributed optimizer), not ZeRO-Offload:
 # the scenario's offload key names it (engine/posttraining/settings.py offload_between_phases); the parameters' (the

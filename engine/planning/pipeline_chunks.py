@@ -12,7 +12,7 @@ from ..memory.parallelism.layout import trained_mtp_layers
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 from ..scenario.pipeline_layout import layout_chunks
-from ..scenario.pipeline_split import splits_evenly
+from ..scenario.pipeline_split import asserts_even_split, splits_evenly
 
 # Decoder layers a model chunk holds in the uneven layouts the search makes (uneven_chunk_counts): four, as every
 # DeepSeek-V3 layout of Megatron-Bridge's recipes but one ("Et*4|(t*4|)*14tmL": src/megatron/bridge/recipes/deepseek/
@@ -111,7 +111,7 @@ def virtual_stages(s: Scenario, pp: int, layers: int, counted: int) -> list[tupl
     memory estimates, a speed shortcut (benchmarks/time_speed.py). A layout of the scenario's own for that many
     chunks is kept."""
     row = defaults_for(s.framework)
-    asserted = row.parallelism.even_pipeline_split and not resolve_model(s).block_kinds
+    asserted = asserts_even_split(s)
     even = even_virtual_stages(pp, layers, counted, asserted)
     # the framework row's pipeline_layouts: Megatron-Core's --pipeline-model-parallel-layout (megatron/core/
     # transformer/pipeline_parallel_layer_layout.py at d98e8a6: get_num_layers_to_build returns the layout's count,
@@ -144,12 +144,12 @@ def one_chunk_a_rank(s: Scenario, pp: int, layers: int, counted: int) -> list[tu
     the stages (engine/scenario/pipeline_split.py, a setting it cannot run otherwise), so where they do not, the
     layout Megatron-Bridge writes for as many chunks (uneven_layout) where the framework takes one, else none; a
     layout of the scenario's own for pp chunks is kept. A hybrid stack is split by its layer pattern (not read)."""
-    row = defaults_for(s.framework)
-    if pp == 1 or splits_evenly(counted, pp, 1) or not row.parallelism.even_pipeline_split or resolve_model(s).block_kinds:
+    if pp == 1 or splits_evenly(counted, pp, 1) or not asserts_even_split(s):
         return [("1f1b", 1, {})]
     if len(layout_chunks(s.pipeline_layout)) == pp:
         return [("1f1b", 1, {})]
-    layout = uneven_layout(layers, pp, trained_mtp_layers(s, resolve_model(s))) if row.pipeline_layouts else None
+    takes_layouts = defaults_for(s.framework).pipeline_layouts
+    layout = uneven_layout(layers, pp, trained_mtp_layers(s, resolve_model(s))) if takes_layouts else None
     return [("1f1b", 1, {"pipeline_layout": layout})] if layout else []
 
 

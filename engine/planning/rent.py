@@ -42,9 +42,8 @@ from ..scenario.consistency import check_consistency
 from ..timing.ceiling import frozen_weights, mfu_ceiling
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
-from ..units import format_bytes, format_cost, format_seconds
+from ..units import format_cost, format_seconds
 from ..workloads import require_training
-from .rent_no_layout import no_layout_reason
 from .rent_reasons import (
     CANNOT,
     HORIZON,
@@ -60,13 +59,11 @@ from .rent_reasons import (
     NONE_IN_TIME,
     NOT_AMONG,
     NOT_CHEAPER,
-    NOT_FIT,
-    NOT_FIT_HOST,
-    NOT_FIT_SERVER,
     OVER_BUDGET,
     OVER_BUDGET_EVEN_AT_CEILING,
     OVER_BUDGET_EVEN_AT_PEAK,
     OVER_BUDGET_EVEN_FASTEST,
+    not_fit_reason,
 )
 from .rent_servers import node_host
 from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
@@ -275,7 +272,7 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     if plan is None and why_none is not None and why_none != NONE_IN_TIME:
         return _drop(row, message(why_none)), made
     if plan is None:
-        return _drop(row, _not_fit(s, base, unit, basis, has_layout=fastest > 0)), made
+        return _drop(row, not_fit_reason(s, base, unit, basis, has_layout=fastest > 0)), made
     seconds = tokens / plan.time.tokens_per_second
     hours = seconds * base.world_size / 3600.0
     cost = hours * price if price is not None else None
@@ -290,21 +287,6 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
         return _drop(row, message(OVER_BUDGET, over=format_cost(cost - budget, currency)) if cost is not None else
                      message(NO_PRICE)), made
     return row, made
-
-
-def _not_fit(s: Scenario, base: Scenario, unit: str, basis: Message, *, has_layout: bool) -> Message:
-    """Why no layout of `base` holds the run: none exists (the global batch does not split; has_layout is what
-    speed_bound's one walk over the layouts found, 0.0 tokens/s where there is none), or none fits in the GPUs, or
-    in the node's CPU memory: the set-up's own (its GPU type) or the rented server's (`basis` says where it comes
-    from)."""
-    host = base.host_memory_bytes
-    if not has_layout:
-        return no_layout_reason(s)
-    if host is None:
-        return message(NOT_FIT)
-    if host == s.host_memory_bytes and base.gpu == s.gpu:
-        return message(NOT_FIT_HOST, host=format_bytes(host, unit))
-    return message(NOT_FIT_SERVER, basis=basis)
 
 
 def _drop(row: RentOption, why: Message) -> RentOption:

@@ -1,12 +1,16 @@
 """Why "What should I rent?" leaves an option out: the sentences of engine/planning/rent.py, each a template a
-RentOption's `dropped` message is made from (its .template tells the search's loop which kind of reason it is).
+RentOption's `dropped` message is made from (its .template tells the search's loop which kind of reason it is), and
+not_fit_reason, which says which "does not fit" it is.
 
 Without a deadline the search takes a year as its horizon (rent.py PRACTICAL_SECONDS, its module docstring says why):
 a "misses the deadline" reason is then said as the time it takes, beyond a year (HORIZON)."""
 
 from __future__ import annotations
 
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..scenario import Scenario
+from ..units import format_bytes
+from .rent_no_layout import no_layout_reason
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known")
 NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
@@ -47,3 +51,18 @@ NONE_IN_YEAR = QT_TRANSLATE_NOOP("engine", "no layout that fits trains it within
 HORIZON = {LATE_EVEN_AT_CEILING: BEYOND_YEAR_AT_CEILING, LATE_EVEN_AT_PEAK: BEYOND_YEAR_AT_PEAK,
            LATE_EVEN_FASTEST: BEYOND_YEAR_FASTEST, LATE: BEYOND_YEAR, NONE_IN_TIME: NONE_IN_YEAR}
 LATE_TEMPLATES = frozenset((LATE, BEYOND_YEAR))
+
+
+def not_fit_reason(s: Scenario, base: Scenario, unit: str, basis: Message, *, has_layout: bool) -> Message:
+    """Why no layout of `base` (an option rented for `s`) holds the run: none exists (the global batch does not split;
+    has_layout is what speed_bound's one walk over the layouts found, 0.0 tokens/s where there is none), or none fits
+    in the GPUs, or in the node's CPU memory: the set-up's own (its GPU type) or the rented server's (`basis` says
+    where it comes from)."""
+    host = base.host_memory_bytes
+    if not has_layout:
+        return no_layout_reason(s)
+    if host is None:
+        return message(NOT_FIT)
+    if host == s.host_memory_bytes and base.gpu == s.gpu:
+        return message(NOT_FIT_HOST, host=format_bytes(host, unit))
+    return message(NOT_FIT_SERVER, basis=basis)

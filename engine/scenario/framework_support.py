@@ -187,6 +187,7 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         fields.update(stages=", ".join(sharding_name(caps, z) for z in caps.zero_stages if 0 < z <= caps.max_zero),
                       offload=s.offload, offloads=", ".join(o + (f" ({n})" if (n := caps.offload_name(o)) else "")
                                                             for o in offloads))
+    split_sentences = dict(refused_splits(s))
     out = []
     for name in names:
         if name in ("checkpointing", "method"):
@@ -195,8 +196,8 @@ def unsupported_settings(s: Scenario) -> list[Message]:
         if name == "recompute_method":
             out.append(_recompute_sentence(s))
             continue
-        if name in ("pipeline_split", "pipeline_layout", "zbv_layers"):
-            out.append(dict(refused_splits(s))[name])
+        if name in split_sentences:  # the split rules' own sentences (pipeline_split.py), whichever they name
+            out.append(split_sentences[name])
             continue
         if name == "fp8_recipe":
             out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,

@@ -71,14 +71,20 @@ def uneven_pipeline_split(s: Scenario) -> Message | None:
     has its own rule, uneven_v_chunks; a hybrid Mamba stack is split by its layer pattern)."""
     if s.pp == 1 or s.pipeline_layout or s.workload == "inference" or s.pp_schedule in V_SCHEDULES:
         return None
-    row = defaults_for(s.framework)
-    if not row.parallelism.even_pipeline_split:
+    if not asserts_even_split(s):
         return None
-    spec = resolve_model(s)
-    counted = split_counted_layers(s, spec.layers)
-    if spec.block_kinds or splits_evenly(counted, s.pp, s.vpp):
+    counted = split_counted_layers(s, resolve_model(s).layers)
+    if splits_evenly(counted, s.pp, s.vpp):
         return None
-    return message(_UNEVEN, framework=row.label, layers=counted, pp=s.pp, vpp=s.vpp, chunks=s.pp * s.vpp)
+    return message(_UNEVEN, framework=defaults_for(s.framework).label, layers=counted, pp=s.pp, vpp=s.vpp,
+                   chunks=s.pp * s.vpp)
+
+
+def asserts_even_split(s: Scenario) -> bool:
+    """Whether s's framework asserts the even split (splits_evenly) on s's model: its row's even_pipeline_split, and
+    a stack of one block kind (a hybrid Mamba stack is split by its layer pattern, not read). Stated once: the
+    scenario's check and the throughput search's layouts (planning/pipeline_chunks.py) both ask it."""
+    return defaults_for(s.framework).parallelism.even_pipeline_split and not resolve_model(s).block_kinds
 
 
 def mismatched_layout_chunks(s: Scenario) -> int | None:
@@ -87,7 +93,7 @@ def mismatched_layout_chunks(s: Scenario) -> int | None:
     if s.pp == 1 or not s.pipeline_layout or s.workload == "inference":
         return None
     chunks = len(layout_chunks(s.pipeline_layout))
-    return chunks if defaults_for(s.framework).pipeline_layouts and chunks != s.pp * max(1, s.vpp) else None
+    return chunks if defaults_for(s.framework).pipeline_layouts and chunks != s.pp * s.vpp else None
 
 
 def uneven_v_chunks(s: Scenario) -> bool:

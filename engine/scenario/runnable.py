@@ -19,7 +19,7 @@ from .framework_support import (
     runs_shard_group,
     unsupported_settings,
 )
-from .pipeline_split import uneven_pipeline_split
+from .pipeline_split import splits_evenly, uneven_pipeline_split
 
 # a pipeline that cannot run is folded into data parallelism, its schedule with it (one left with pp 1 has no effect:
 # unused_pipeline.py); so are tensor, context and expert parallelism
@@ -82,7 +82,7 @@ def _even_split(s: Scenario) -> dict[str, Any]:
     """Megatron's even split (engine/scenario/pipeline_split.py): one chunk a rank, over the deepest pipeline up to
     s's whose stages divide the layers it counts and the GPUs beside tp x cp (s's own where it divides; 1 at worst)."""
     counted, ranks = split_counted_layers(s, resolve_model(s).layers), s.world_size // (s.tp * s.cp)
-    pp = max(p for p in range(1, s.pp + 1) if counted % p == 0 and ranks % p == 0)
+    pp = max(p for p in range(1, s.pp + 1) if splits_evenly(counted, p, 1) and ranks % p == 0)
     return {"pp": pp, "vpp": 1, "pp_schedule": "1f1b"}
 
 

@@ -7841,8 +7841,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="186"/>
-        <source>DeepSpeed offloads to none, cpu or nvme and refuses {device!r}: read as no offload</source>
-        <translation>DeepSpeed 只能卸载到 none、cpu 或 nvme，不接受 {device!r}：按不卸载读取</translation>
+        <source>DeepSpeed offloads to none, cpu or nvme and refuses {device}: read as no offload</source>
+        <translation>DeepSpeed 只能卸载到 none、cpu 或 nvme，不接受 {device}：按不卸载读取</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="217"/>
