@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import parameter_loads
+from ..posttraining.phase_offload import CRITIC_PARAMETER_LOADS, parameter_loads_by_phase
 from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats
@@ -93,13 +93,14 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     p = step_parts(s)
     rs = p.rs
     colocated = p.engine is not None and rs.placement == "colocate"
-    loads = parameter_loads(rs.online, rs.reference, colocated)
+    loads_by_phase = parameter_loads_by_phase(rs.online, rs.reference, colocated)
+    loads = sum(loads_by_phase.values())
     params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
-                                                      + 2 * p.moves.critic_params_bytes + p.moves.critic_update_bytes,
-                                                      1.0)
+                                                      + CRITIC_PARAMETER_LOADS * p.moves.critic_params_bytes
+                                                      + p.moves.critic_update_bytes, 1.0)
     per_load = total * params_share / loads  # host link and pageable rate alike for every parameter load
-    generation = per_load * int(rs.online and colocated)
-    scoring = per_load * (int(rs.online) + int(rs.reference == "adapter-off"))
+    generation = per_load * loads_by_phase["generation"]
+    scoring = per_load * loads_by_phase["scoring"]
     return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
 
 
