@@ -16,7 +16,7 @@ a part per step (per chunk-boundary crossing, 2 x (pp x vpp - 1) a step). Every 
 Last, the candidate not costed: the overlapped receives' NCCL kernels beside the compute. A receive is posted after
 the rank's previous chunk of its direction and its kernel starts then (ProcessGroupNCCL orders its stream after the
 compute stream); it busy-waits on its SMs until the sender's data comes. The simulated schedule
-(tests/test_overlapped_p2p.py, equal chunks, forward 1, backward 2, transfers small) gives how long a posted receive
+(tests/interleaved_schedule.py, equal chunks, forward 1, backward 2, transfers small) gives how long a posted receive
 waits, as a share of the forward (gradient receives) and backward (activation receives) time; sends are buffered
 (NCCL's p2p buffer, 8 steps of the 512 kB NVLink p2p chunk a channel, holds the 12-28 MB activations over 8 channels)
 and end after their transfer. NVIDIA/nccl v2.18.3-1 gives a two-rank communicator inside a DGX A100 (PyTorch's own
@@ -40,7 +40,7 @@ from engine.scenario import scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import without_ceilings  # noqa: E402
 from engine.timing.host import layer_host  # noqa: E402
-from tests.test_overlapped_p2p import simulated_step  # noqa: E402
+from tests.interleaved_schedule import simulated_step  # noqa: E402
 
 NCCL_P2P_CTAS = 8  # a p2p operation of a two-rank DGX A100 communicator, NCCL v2.18.3-1 (docstring)
 A100_SMS = 108  # presets/efficiency.json gemm_waves sms
