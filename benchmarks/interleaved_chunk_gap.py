@@ -46,7 +46,7 @@ NCCL_P2P_CTAS = 8  # a p2p operation of a two-rank DGX A100 communicator, NCCL v
 A100_SMS = 108  # presets/efficiency.json gemm_waves sms
 
 
-def _measured_step(row: dict) -> tuple[float, float]:
+def _step_seconds_predicted_measured(row: dict) -> tuple[float, float]:
     """(predicted, measured) step seconds of a row, the prediction without ceilings."""
     with without_ceilings():
         t = step_time(scenario_from_dict(row["scenario"]))
@@ -61,8 +61,8 @@ def main() -> None:
         if not rid.endswith("-1f1b") or twin is None:
             continue
         s = twin["scenario"]
-        predicted_twin, measured_twin = _measured_step(row)
-        predicted, measured = _measured_step(twin)
+        predicted_twin, measured_twin = _step_seconds_predicted_measured(row)
+        predicted, measured = _step_seconds_predicted_measured(twin)
         gap = measured - predicted * measured_twin / predicted_twin
         passes = s["grad_accum"] * s["vpp"]
         scenario = scenario_from_dict(s)
