@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import CRITIC_PARAMETER_LOADS, parameter_loads_by_phase
+from ..posttraining.phase_offload import CRITIC_PARAMETER_LOADS, step_parameter_loads_by_phase
 from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats
@@ -93,9 +93,7 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     if not total:
         return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
     p = step_parts(s)
-    rs = p.rs
-    colocated = p.engine is not None and rs.placement == "colocate"
-    loads_by_phase = parameter_loads_by_phase(rs.online, rs.reference, colocated)
+    loads_by_phase = step_parameter_loads_by_phase(p)
     loads = sum(loads_by_phase.values())
     params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
                                                       + CRITIC_PARAMETER_LOADS * p.moves.critic_params_bytes
