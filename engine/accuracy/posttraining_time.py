@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import CRITIC_PARAMETER_LOADS, step_parameter_loads_by_phase
+from ..posttraining.phase_offload import policy_parameter_share, step_parameter_loads_by_phase
 from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats
@@ -88,17 +89,15 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     """The offload copies between phases (`total`, the estimate's phase_offload) in the phase that makes them, as
     verl's timers hold them (engine/posttraining/phase_offload.py: update_actor loads the parameters and the
     optimizer, compute_log_prob the parameters for the old policy and for an adapter-off reference, the weight sync
-    the parameters): each parameter load an equal share of the parameters' copies, the optimizer's with the update.
-    PPO's critic copies stay with the update."""
+    the parameters): each parameter load an equal share of the parameters' copy seconds (at their own rate, pageable
+    under FSDP2: policy_parameter_share), the optimizer's with the update. PPO's critic copies stay with the update."""
     if not total:
         return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
     p = step_parts(s)
     loads_by_phase = step_parameter_loads_by_phase(p)
     loads = sum(loads_by_phase.values())
-    params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
-                                                      + CRITIC_PARAMETER_LOADS * p.moves.critic_params_bytes
-                                                      + p.moves.critic_update_bytes, 1.0)
-    per_load = total * params_share / loads  # host link and pageable rate alike for every parameter load
+    share = policy_parameter_share(s, p.moves, loads, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)
+    per_load = total * share / loads  # host link and pageable rate alike for every parameter load
     generation = per_load * loads_by_phase["generation"]
     scoring = per_load * loads_by_phase["scoring"]
     return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
