@@ -85,6 +85,7 @@ BUBBLE_FORMULAS = {
                                        "and gradient sends"),
 }
 
+
 def bubble_formula(pp_schedule: str) -> str:
     """The bubble's formula text as the scenario's pipeline schedule costs it (FORMULAS' bubble where unknown)."""
     return BUBBLE_FORMULAS.get(pp_schedule, FORMULAS["bubble"])
