@@ -131,7 +131,8 @@ def test_pageable_parameter_loads_take_their_copy_seconds_not_their_byte_share()
     from engine import scenario_from_dict
     from engine.frameworks.defaults import defaults_for
     from engine.posttraining.estimate import step_parts
-    from engine.posttraining.phase_offload import PhaseMoves, phase_offload_seconds, step_parameter_loads_by_phase
+    from engine.posttraining.phase_offload import PhaseMoves, phase_offload_seconds
+    from engine.posttraining.phases import step_parameter_loads_by_phase
     from engine.timing import hardware_for
     from engine.workloads import step_time
 

@@ -26,7 +26,8 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import policy_parameter_share, step_parameter_loads_by_phase
+from ..posttraining.phase_offload import policy_parameter_share
+from ..posttraining.phases import step_parameter_loads_by_phase
 from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats

@@ -27,16 +27,12 @@ model.cpu() / model.to(device) (fsdp_utils.py lines 171-201) copy to and from pa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..timing.data import efficiency
 from .models import LOADED_KEYS, resident_states
-
-if TYPE_CHECKING:
-    from .phases import StepParts
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +89,6 @@ def parameter_loads_by_phase(online: bool, reference: str, engine_colocated: boo
     the reference as the actor with its adapters off, the update."""
     return {"generation": int(online and engine_colocated),
             "scoring": int(online) + int(reference == "adapter-off"), "update": 1}
-
-
-def step_parameter_loads_by_phase(p: StepParts) -> dict[str, int]:
-    """parameter_loads_by_phase of a step: its objective, its reference, and an engine built on the training GPUs."""
-    return parameter_loads_by_phase(p.rs.online, p.rs.reference, p.engine is not None and p.rs.placement == "colocate")
 
 
 def parameter_loads(online: bool, reference: str, engine_colocated: bool) -> int:

@@ -193,9 +193,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
-    copy_bytes_per_token: (forward, backward) bytes per local token of the copies and merges around the
-    context-parallel ring steps and the sequence-parallel collectives (sequence_parallel.layer_copy_bytes) and the
-    layout copies around attention (attention_layout_copies.py), element-wise work.
+    copy_bytes_per_token: (forward, backward) element-wise bytes per local token of the copies around the CP ring, the
+    SP collectives (sequence_parallel.layer_copy_bytes) and attention's layouts (attention_layout_copies.py).
     expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py); rms_norm_kernel:
     the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own); linear_attn: a gated
     DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
