@@ -82,9 +82,13 @@ def _term_formula_html(key: str, formula: str, t: StepTime) -> str:
     generation, the figures it was costed with (its sequences, how many the engine holds at once, the waves, prefill
     and decode)."""
     figures = dict(t.generation) if key == "generation" and isinstance(t, RLStepTime) else {}
-    return _formula_lines(formula, ", ".join(
-        f"{name} = {format_seconds(value) if name.endswith('_seconds') else f'{value:,}'}"
-        for name, value in figures.items()))
+    return _formula_lines(formula, ", ".join(f"{name} = {figure_text(name, value)}" for name, value in figures.items()))
+
+
+def figure_text(name: str, value: float) -> str:
+    """A generation figure as the hover shows it: seconds as a duration (a name holding "_seconds": decode_seconds,
+    eager_host_seconds_per_step), counts with thousands separators."""
+    return format_seconds(value) if "_seconds" in name else f"{value:,}"
 
 
 class TimeBar(QWidget):
