@@ -23,9 +23,8 @@ def main() -> int:
     print(f"## Post-training step time against {len(compared)} measured runs\n")
     print("| group | phase | rows | median abs error | p90 | worst | median signed |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    members_of = ptt.groups(compared)
     for group, phases in ptt.summary(compared).items():
-        members = members_of[group]
+        members = [c for c in compared if group == "all" or group == f"{c.framework} / {c.objective}"]
         for phase, s in phases.items():
             if s["count"]:
                 print(f"| {group} | {phase} | {s['count']} | {s['median']:.1%} | {s['p90']:.1%} | {s['worst']:.1%} "

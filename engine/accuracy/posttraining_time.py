@@ -130,18 +130,13 @@ def compare(rows: list[dict[str, Any]] | None = None) -> list[TimeCompared]:
     return out
 
 
-def groups(compared: list[TimeCompared]) -> dict[str, list[TimeCompared]]:
-    """The rows by "framework / objective", after all of them ("all")."""
-    out: dict[str, list[TimeCompared]] = {"all": list(compared)}
-    for c in compared:
-        out.setdefault(f"{c.framework} / {c.objective}", []).append(c)
-    return out
-
-
 def summary(compared: list[TimeCompared]) -> dict[str, dict[str, dict[str, float]]]:
-    """Per group (groups: framework / objective, "all" too), per phase: count, median, p90 and worst |error|."""
+    """Per framework / objective ("all" too), per phase: count, median, p90 and worst |error|."""
+    groups: dict[str, list[TimeCompared]] = {"all": list(compared)}
+    for c in compared:
+        groups.setdefault(f"{c.framework} / {c.objective}", []).append(c)
     return {name: {phase: error_stats(e for c in members if (e := c.error(phase)) is not None) for phase in PHASES}
-            for name, members in groups(compared).items()}
+            for name, members in groups.items()}
 
 
 def measured_decode_iteration_seconds(row: dict[str, Any]) -> float:
@@ -158,6 +153,6 @@ def signed_median(compared: list[TimeCompared], phase: str) -> float:
     return statistics.median(values) if values else 0.0
 
 
-__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "groups",
-           "integrity_problems", "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows",
-           "signed_median", "summary"]
+__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "integrity_problems",
+           "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
+           "summary"]
