@@ -16,7 +16,7 @@ a part per step (per chunk-boundary crossing, 2 x (pp x vpp - 1) a step). Every 
 Last, the candidate not costed: the overlapped receives' NCCL kernels beside the compute. A receive is posted after
 the rank's previous chunk of its direction and its kernel starts then (ProcessGroupNCCL orders its stream after the
 compute stream); it busy-waits on its SMs until the sender's data comes. The simulated schedule
-(tests/test_overlapped_p2p.py, equal chunks, forward 1, backward 2, transfers small) gives how long a posted receive
+(tests/interleaved_schedule.py, equal chunks, forward 1, backward 2, transfers small) gives how long a posted receive
 waits, as a share of the forward (gradient receives) and backward (activation receives) time; sends are buffered
 (NCCL's p2p buffer, 8 steps of the 512 kB NVLink p2p chunk a channel, holds the 12-28 MB activations over 8 channels)
 and end after their transfer. NVIDIA/nccl v2.18.3-1 gives a two-rank communicator inside a DGX A100 (PyTorch's own
@@ -39,14 +39,14 @@ from engine.accuracy.published_throughput import load_rows  # noqa: E402
 from engine.scenario import scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import without_ceilings  # noqa: E402
+from engine.timing.data import efficiency  # noqa: E402
 from engine.timing.host import layer_host  # noqa: E402
-from tests.test_overlapped_p2p import simulated_step  # noqa: E402
+from tests.interleaved_schedule import simulated_step  # noqa: E402
 
 NCCL_P2P_CTAS = 8  # a p2p operation of a two-rank DGX A100 communicator, NCCL v2.18.3-1 (docstring)
-A100_SMS = 108  # presets/efficiency.json gemm_waves sms
 
 
-def _measured_step(row: dict) -> tuple[float, float]:
+def _step_seconds_predicted_measured(row: dict) -> tuple[float, float]:
     """(predicted, measured) step seconds of a row, the prediction without ceilings."""
     with without_ceilings():
         t = step_time(scenario_from_dict(row["scenario"]))
@@ -55,14 +55,14 @@ def _measured_step(row: dict) -> tuple[float, float]:
 
 def main() -> None:
     rows = {r["id"]: r for r in load_rows() if r["id"].startswith("zb-pp-t4-")}
-    by_model: dict[str, list[tuple[int, float, int, int]]] = {}
+    by_model: dict[str, list[tuple[int, float, int, int, int]]] = {}
     for rid, row in rows.items():
         twin = rows.get(rid + "-interleaved")
         if not rid.endswith("-1f1b") or twin is None:
             continue
         s = twin["scenario"]
-        predicted_twin, measured_twin = _measured_step(row)
-        predicted, measured = _measured_step(twin)
+        predicted_twin, measured_twin = _step_seconds_predicted_measured(row)
+        predicted, measured = _step_seconds_predicted_measured(twin)
         gap = measured - predicted * measured_twin / predicted_twin
         passes = s["grad_accum"] * s["vpp"]
         scenario = scenario_from_dict(s)
@@ -73,26 +73,27 @@ def main() -> None:
         print(f"{rid.removeprefix('zb-pp-t4-'):28s} vpp {s['vpp']}: lacks {gap * 1e3:6.1f} ms a step, "
               f"{gap / passes * 1e3:.2f} ms a chunk and micro-batch ({gap / passes / chunk:.1%} of the chunk's "
               f"{chunk * 1e3:.1f} ms compute, forward + backward); host per layer {host_ms:.2f} ms")
-        by_model.setdefault(rid.split("-")[3], []).append((s["grad_accum"], gap, s["pp"], s["vpp"]))
+        sms = efficiency()["gemm_waves"]["sms"][s["gpu"]]  # the setting's GPU's SMs (every Table 4 row: A100 80GB)
+        by_model.setdefault(rid.split("-")[3], []).append((s["grad_accum"], gap, s["pp"], s["vpp"], sms))
     for model, points in by_model.items():
-        n, (pp, vpp) = len(points), points[0][2:]
+        n, (pp, vpp, sms) = len(points), points[0][2:]
         mean_m, mean_gap = sum(p[0] for p in points) / n, sum(p[1] for p in points) / n
         slope = (sum((p[0] - mean_m) * (p[1] - mean_gap) for p in points)
                  / sum((p[0] - mean_m) ** 2 for p in points))
         per_step, crossings = mean_gap - slope * mean_m, 2 * (pp * vpp - 1)
         print(f"{model}: {slope / vpp * 1e3:.2f} ms a chunk and micro-batch, {per_step * 1e3:.1f} ms a step "
               f"({per_step / crossings * 1e3:.2f} ms per chunk-boundary crossing, {crossings} a step)")
-        _receive_waits(pp, vpp, max(p[0] for p in points))
+        _receive_waits(pp, vpp, max(p[0] for p in points), sms)
 
 
-def _receive_waits(pp: int, vpp: int, m: int) -> None:
+def _receive_waits(pp: int, vpp: int, m: int, sms: int) -> None:
     """The simulated share of forward / backward time a posted receive waits for its data, and the stretch per chunk
-    and micro-batch it would cost at NCCL_P2P_CTAS of A100_SMS SMs (module docstring)."""
+    and micro-batch it would cost at NCCL_P2P_CTAS of the GPU's `sms` SMs (module docstring)."""
     ahead: dict[str, float] = {}
     simulated_step(pp, vpp, m, 1.0, 2.0, 0.01, receive_ahead=ahead)
     passes = pp * m * vpp
     forward, backward = ahead.get("B", 0.0) / passes, ahead.get("F", 0.0) / (2.0 * passes)
-    stretch = (forward * 1.0 + backward * 2.0) * NCCL_P2P_CTAS / (A100_SMS - NCCL_P2P_CTAS) / 3.0
+    stretch = (forward * 1.0 + backward * 2.0) * NCCL_P2P_CTAS / (sms - NCCL_P2P_CTAS) / 3.0
     print(f"    simulated pp {pp} x vpp {vpp}, m {m}: a gradient receive waits {forward:.0%} of the forward, an "
           f"activation receive {backward:.0%} of the backward: {stretch:.1%} of a chunk at {NCCL_P2P_CTAS} CTAs")
 

@@ -47,9 +47,14 @@ def phase_segments(phase: RLPhase) -> list[tuple[Component, float]]:
     return sorted(rows, key=lambda r: -r[1])
 
 
+def short_name(key: str) -> str:
+    """A phase's short name (SHORT_NAMES), translated; its key where it has none."""
+    return QCoreApplication.translate("PhaseChart", SHORT_NAMES[key]) if key in SHORT_NAMES else key
+
+
 def phase_label(phase: RLPhase) -> str:
     """The phase's short name on the axis; "(engine GPUs)" when it runs on the engine's own GPUs."""
-    name = QCoreApplication.translate("PhaseChart", SHORT_NAMES[phase.key]) if phase.key in SHORT_NAMES else phase.key
+    name = short_name(phase.key)
     if phase.gpus == "rollout":
         return QCoreApplication.translate("PhaseChart", "%s (engine GPUs)") % name
     return name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,7 +23,7 @@ from engine.units import format_bytes
 
 from .explain import explain_component
 from .i18n import tr_engine, tr_message
-from .phase_chart import SHORT_NAMES
+from .phase_chart import short_name
 from .theme import text_colour
 from .widgets import VERDICT_COLOURS, colour_for
 
@@ -201,8 +201,8 @@ class BreakdownTable(QWidget):
             # a post-training step whose peak is generation, scoring or the weight sync: that phase holds its
             # tensors all at once, so a forward / backward / optimizer split would show one figure three times
             for rl_phase in est.rl.phases:
-                name = QCoreApplication.translate("PhaseChart", SHORT_NAMES.get(rl_phase.key, rl_phase.key))
-                text = f"{name} {format_bytes(rl_phase.peak_bytes, unit)}"  # the chart's names: one line
+                # the chart's names, so that the line stays one line
+                text = f"{short_name(rl_phase.key)} {format_bytes(rl_phase.peak_bytes, unit)}"
                 parts.append(f"<b>{text} ◀ {peak_word}</b>" if rl_phase.key == est.rl.peak_phase else text)
         for phase in ("forward", "backward", "optimizer") if not parts else ():
             text = f"{names[phase]} {format_bytes(stage.phases[phase], unit)}"

@@ -66,26 +66,31 @@ def parse_tokens(text: str) -> int | None:
     return int(round(number * scale))
 
 
+def _formula_lines(formula: str, inputs: str) -> str:
+    """A formula and the figures it reads, each on its own indented line of the hover text ("" without a formula)."""
+    if not formula:
+        return ""
+    return f"<br>&nbsp;&nbsp;{escape(tr_engine(formula))}" + (f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+
+
 def _formula_html(source: Provenance) -> str:
     """A term's formula and the scenario's figures it reads, where its provenance carries them (the bubble's per
     pipeline schedule, engine/timing/provenance.py bubble_provenance); "" else."""
-    if not source.formula:
-        return ""
-    inputs = ", ".join(f"{key} = {value}" for key, value in source.inputs)
-    return f"<br>&nbsp;&nbsp;{escape(tr_engine(source.formula))}" + (
-        f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+    return _formula_lines(source.formula, ", ".join(f"{key} = {value}" for key, value in source.inputs))
 
 
 def _term_formula_html(key: str, formula: str, t: StepTime) -> str:
     """A term's formula (engine/timing/formulas.py FORMULAS, engine/posttraining/timing.py RL_FORMULAS) and, for
     generation, the figures it was costed with (its sequences, how many the engine holds at once, the waves, prefill
     and decode)."""
-    if not formula:
-        return ""
     figures = dict(t.generation) if key == "generation" and isinstance(t, RLStepTime) else {}
-    inputs = ", ".join(f"{name} = {format_seconds(value) if name.endswith('_seconds') else f'{value:,}'}"
-                       for name, value in figures.items())
-    return f"<br>&nbsp;&nbsp;{escape(tr_engine(formula))}" + (f"<br>&nbsp;&nbsp;{escape(inputs)}" if inputs else "")
+    return _formula_lines(formula, ", ".join(f"{name} = {figure_text(name, value)}" for name, value in figures.items()))
+
+
+def figure_text(name: str, value: float) -> str:
+    """A generation figure as the hover shows it: seconds as a duration (a name holding "_seconds": decode_seconds,
+    eager_host_seconds_per_step), counts with thousands separators."""
+    return format_seconds(value) if "_seconds" in name else f"{value:,}"
 
 
 class TimeBar(QWidget):

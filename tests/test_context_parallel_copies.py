@@ -27,7 +27,7 @@ def test_te_ring_copies_at_cp_2_as_counted_in_transformer_engine_v1_13():
 def test_megatron_context_parallel_layers_carry_the_copies_and_torchtitan_ones_do_not():
     """A layer at CP 2 with the copies costs tokens x te_ring_copy_bytes / memory bandwidth more element-wise time,
     forward and backward; Megatron's CP runs in Transformer Engine's attention (frameworks cp_ring_attention False,
-    which the time model passes as cp_copies through context_parallel.ring_copy_bytes), torchtitan's in PyTorch's
+    which the time model passes as copy_bytes_per_token through context_parallel.ring_copy_bytes), torchtitan's in PyTorch's
     ring attention (True), whose copies are counted apart (torch_ring_copy_bytes)."""
     from engine.frameworks.defaults import defaults_for
     from engine.models.presets import model_spec_for
@@ -43,7 +43,7 @@ def test_megatron_context_parallel_layers_carry_the_copies_and_torchtitan_ones_d
     args = (spec, False, tokens, 8192, 1, 1, 2, False, rates, "fused", "fused", "", (), 0, 0)
     fwd, bwd = te_ring_copy_bytes(spec, 1, 2, rates.elem_bytes)
     assert ring_copy_bytes(s, spec, defaults_for("megatron"), rates.elem_bytes) == (fwd, bwd)
-    plain, copies = layer_cost(*args), layer_cost(*args, cp_copies=(fwd, bwd))
+    plain, copies = layer_cost(*args), layer_cost(*args, copy_bytes_per_token=(fwd, bwd))
     assert math.isclose(copies.elem_fwd - plain.elem_fwd, tokens * fwd / rates.memory)
     assert math.isclose(copies.elem_bwd - plain.elem_bwd, tokens * bwd / rates.memory)
     assert not defaults_for("megatron").cp_ring_attention and defaults_for("torchtitan").cp_ring_attention

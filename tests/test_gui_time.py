@@ -10,7 +10,7 @@ from engine import scenario_from_dict
 from engine.timing import MFU_DEFINITION, step_time
 from gui.app import build_window
 from gui.compare_view import Compared
-from gui.time_panel import parse_tokens
+from gui.time_panel import figure_text, parse_tokens
 
 SCENARIO = {"name": "time test", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "fsdp": True,
             "micro_batch": 1, "seq_len": 2048, "attention": "flash", "checkpointing": "full"}
@@ -61,6 +61,16 @@ def test_parse_tokens():
     assert parse_tokens("") is None
     with pytest.raises(ValueError):
         parse_tokens("lots")
+
+
+def test_generation_figures_in_seconds_read_as_durations():
+    # engine/posttraining/timing.py _generation's figures: eager_host_seconds_per_step (eager_decode.py) is seconds
+    # like decode_step_seconds, though its name does not end in "_seconds"; the hover showed it as a bare float
+    from engine.units import format_seconds
+
+    assert figure_text("eager_host_seconds_per_step", 0.0012) == format_seconds(0.0012)
+    assert figure_text("decode_step_seconds", 0.0012) == format_seconds(0.0012)
+    assert figure_text("sequences", 1024) == "1,024"
 
 
 def test_fastest_layouts_search_and_apply(window):

@@ -94,7 +94,9 @@ def test_the_search_plans_run_where_they_are_proposed():
     ("zb-2p", "(p - 1)(F + B) - (m - 1) W"), ("zbv", "(p - 1)(F + B - 2 W)")])
 def test_each_schedule_explains_its_own_bubble(schedule, words):
     assert words in bubble_formula(schedule)
-    keys = {"vpp": 2} if schedule == "interleaved-1f1b" else {}
+    # interleaved on a synchronised Megatron-LM (megatron-2022: pipeline_p2p_synchronize true), whose bubble is the
+    # schedule's own; Megatron-Core's overlapped exchanges have theirs (test_overlapped_interleaved_bubble_formula)
+    keys = {"vpp": 2, "framework": "megatron-2022"} if schedule == "interleaved-1f1b" else {}
     bubble = time_provenance(zb_scenario(schedule, **keys))["bubble"]
     assert bubble.formula == bubble_formula(schedule)
     inputs = dict(bubble.inputs)
@@ -102,6 +104,19 @@ def test_each_schedule_explains_its_own_bubble(schedule, words):
     # the W passes each defers (zero_bubble.py): ZB-1p p - 1 = 7, ZB-2p m - 1 = 23, ZB-V min(m - 1, 2 (p - 1)) = 14
     assert inputs.get("deferred_w_passes") == {"zb-h1": 7, "zb-2p": 23, "zbv": 14}.get(schedule)
     assert ("/ vpp" in bubble.formula) == (schedule == "interleaved-1f1b")
+
+
+def test_overlapped_interleaved_bubble_formula():
+    """Megatron-Core's interleaved schedule with overlap_p2p_comm (the fork's 1F1B-I rows) charges its bubble
+    2 (pp x vpp - 1) exchanges, every chunk boundary crossed twice (engine/timing/overlapped_p2p.py), where 1F1B's
+    p - 1 stage boundaries would be 2 (pp - 1): the hover says which."""
+    from engine.timing.formulas import OVERLAPPED_INTERLEAVED_BUBBLE
+    from engine.timing.overlapped_p2p import overlapped_exchange_seconds
+
+    s = zb_scenario("interleaved-1f1b", vpp=2)
+    assert time_provenance(s)["bubble"].formula == OVERLAPPED_INTERLEAVED_BUBBLE
+    assert "2 (p x vpp - 1) T_comm" in OVERLAPPED_INTERLEAVED_BUBBLE
+    assert overlapped_exchange_seconds(s.pp, s.vpp, s.grad_accum, 1.0, 0.0)[1] == 2 * (s.pp * s.vpp - 1)
 
 
 def test_the_time_tab_hover_shows_the_schedules_formula(qtbot, tmp_path):

@@ -5,10 +5,12 @@ comparison takes from them (`taken`) and the scenario in the planner's keys. A r
 its logged steps; the estimate's phases are read from the post-training step time (engine/posttraining/timing.py):
 
 - generation: the engine's generation plus the weight sync into it (verl's timing_s/gen wraps the hybrid engine's
-  reshard, the sync and wake-up, around vLLM's generate_sequences: verl/trainer/ppo/ray_trainer.py fit);
-- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref);
-- update: the training step over the RL batch (verl's timing_s/update_actor);
-- step: the whole step (timing_s/step).
+  reshard, the sync and wake-up, around vLLM's generate_sequences: volcengine/verl at b178a3c
+  verl/trainer/ppo/ray_trainer.py fit, marked_timer("gen") lines 1390-1392);
+- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref: lines 1501 and 1537, the latter
+  str(Role.RefPolicy), "ref" in verl/trainer/ppo/utils.py lines 43-53);
+- update: the training step over the RL batch (verl's timing_s/update_actor: line 1606);
+- step: the whole step (timing_s/step: line 1388).
 The offload copies between phases (phase_offload) are counted in the phase whose timer holds them (offload_by_phase).
 
 Nothing is fitted to these rows: the report states the error as it is.
@@ -22,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..frameworks.defaults import defaults_for
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import parameter_loads
+from ..posttraining.phase_offload import policy_parameter_share
+from ..posttraining.phases import step_parameter_loads_by_phase
 from ..scenario import Scenario, scenario_from_dict
 from ..workloads import step_time
 from .posttraining import error_stats
@@ -87,20 +91,17 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     """The offload copies between phases (`total`, the estimate's phase_offload) in the phase that makes them, as
     verl's timers hold them (engine/posttraining/phase_offload.py: update_actor loads the parameters and the
     optimizer, compute_log_prob the parameters for the old policy and for an adapter-off reference, the weight sync
-    the parameters): each parameter load an equal share of the parameters' copies, the optimizer's with the update.
-    PPO's critic copies stay with the update."""
+    the parameters): each parameter load an equal share of the parameters' copy seconds (at their own rate, pageable
+    under FSDP2: policy_parameter_share), the optimizer's with the update. PPO's critic copies stay with the update."""
     if not total:
         return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
     p = step_parts(s)
-    rs = p.rs
-    colocated = p.engine is not None and rs.placement == "colocate"
-    loads = parameter_loads(rs.online, rs.reference, colocated)
-    params_share = p.moves.params_bytes * loads / max(p.moves.params_bytes * loads + p.moves.update_bytes
-                                                      + 2 * p.moves.critic_params_bytes + p.moves.critic_update_bytes,
-                                                      1.0)
-    per_load = total * params_share / loads  # host link and pageable rate alike for every parameter load
-    generation = per_load * int(rs.online and colocated)
-    scoring = per_load * (int(rs.online) + int(rs.reference == "adapter-off"))
+    loads_by_phase = step_parameter_loads_by_phase(p)
+    loads = sum(loads_by_phase.values())
+    share = policy_parameter_share(s, p.moves, loads, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)
+    per_load = total * share / loads  # host link and pageable rate alike for every parameter load
+    generation = per_load * loads_by_phase["generation"]
+    scoring = per_load * loads_by_phase["scoring"]
     return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
 
 

@@ -57,14 +57,19 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     return s.with_unchecked(seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences, cross_entropy=loss)
 
 
+def critic_scenario(s: Scenario, rs: RLSettings, loaded: bool) -> Scenario:
+    """The training scenario of PPO's critic step: its model, a value head's fused loss, its own offload; `loaded`:
+    with its states loaded back for its own phases where its offload holds between phases only."""
+    offload = "none" if loaded and rs.critic_offload_between_phases else critic_offload(s)
+    return training_scenario(s, rs).with_unchecked(model=s.model if s.critic_model == "same" else s.critic_model,
+                                                   cross_entropy="fused-linear", offload=offload)
+
+
 def _critic(s: Scenario, rs: RLSettings, loaded: bool = False) -> Estimate | None:
-    """PPO's critic step; `loaded`: with its states loaded back for its own phases (offload between phases)."""
+    """PPO's critic step's memory (critic_scenario); None without a critic."""
     if rs.objective != "ppo" or s.critic_model is None:
         return None
-    model = s.model if s.critic_model == "same" else s.critic_model
-    offload = "none" if loaded and rs.critic_offload_between_phases else critic_offload(s)
-    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear",
-                                                                     offload=offload))
+    return training_estimate(critic_scenario(s, rs, loaded))
 
 
 @lru_cache(maxsize=256)
@@ -271,4 +276,4 @@ def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
     return -(-sequences // engines)
 
 
-__all__ = ["rl_estimate", "step_parts", "training_scenario"]
+__all__ = ["critic_scenario", "rl_estimate", "step_parts", "training_scenario"]

@@ -79,20 +79,44 @@ def pageable_fraction(s: Scenario) -> float:
     return 1.0 / speedup["one_gpu" if s.gpus_per_node == 1 else "node"]
 
 
+# loads of PPO's critic's parameters per step: compute_values and update_critic (module docstring, lines 1540-1588)
+CRITIC_PARAMETER_LOADS = 2
+
+
+def parameter_loads_by_phase(online: bool, reference: str, engine_colocated: bool) -> dict[str, int]:
+    """Loads of the policy's parameters per step, by the phase whose timer holds them (verl's timing_s/gen, old_log_prob
+    + ref, update_actor): the weight sync to a colocated engine, the old-policy scoring pass (online objectives) and
+    the reference as the actor with its adapters off, the update."""
+    return {"generation": int(online and engine_colocated),
+            "scoring": int(online) + int(reference == "adapter-off"), "update": 1}
+
+
 def parameter_loads(online: bool, reference: str, engine_colocated: bool) -> int:
-    """Loads of the policy's parameters per step: the update, the old-policy scoring pass (online objectives), the
-    reference as the actor with its adapters off, and the weight sync to a colocated engine."""
-    return 1 + int(online) + int(reference == "adapter-off") + int(online and engine_colocated)
+    """Loads of the policy's parameters per step, every phase's (parameter_loads_by_phase)."""
+    return sum(parameter_loads_by_phase(online, reference, engine_colocated).values())
 
 
 def phase_offload_seconds(s: Scenario, moves: PhaseMoves, loads: int, host_bytes_per_s: float,
                           fsdp2_pageable: bool) -> float:
     """Seconds per RL step of the copies: each load a host-to-device copy and its offload a device-to-host one;
-    the critic's parameters twice (compute_values, update_critic), its optimizer once."""
-    param_rate = host_bytes_per_s
-    if fsdp2_pageable and fsdp_shards(s) and not fsdp1_wrap(s):
-        param_rate *= pageable_fraction(s)
-    params = moves.params_bytes * loads + moves.critic_params_bytes * 2
+    the critic's parameters CRITIC_PARAMETER_LOADS times, its optimizer once."""
+    param_rate = host_bytes_per_s * parameter_rate_fraction(s, fsdp2_pageable)
+    params = moves.params_bytes * loads + moves.critic_params_bytes * CRITIC_PARAMETER_LOADS
     states = moves.update_bytes + moves.critic_update_bytes
     return 2 * (params / param_rate + states / host_bytes_per_s)
+
+
+def parameter_rate_fraction(s: Scenario, fsdp2_pageable: bool) -> float:
+    """Share of the pinned host-copy rate the parameters' copies reach: pageable_fraction where FSDP2's model.cpu()
+    copies them to pageable memory (module docstring), else 1 (the optimizer's states are always pinned)."""
+    return pageable_fraction(s) if fsdp2_pageable and fsdp_shards(s) and not fsdp1_wrap(s) else 1.0
+
+
+def policy_parameter_share(s: Scenario, moves: PhaseMoves, loads: int, fsdp2_pageable: bool) -> float:
+    """Share of phase_offload_seconds that is the policy's parameter loads, by time: the parameters may copy at the
+    pageable rate where the optimizer's states copy pinned (parameter_rate_fraction)."""
+    fraction = parameter_rate_fraction(s, fsdp2_pageable)
+    params = moves.params_bytes * loads / fraction
+    return params / max(params + moves.update_bytes + CRITIC_PARAMETER_LOADS * moves.critic_params_bytes / fraction
+                        + moves.critic_update_bytes, 1.0)
 

@@ -20,7 +20,7 @@ from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes
 from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
-from .phase_offload import PhaseMoves
+from .phase_offload import PhaseMoves, parameter_loads_by_phase
 from .ppo_rollout import rollout_forward
 from .result import RLPhase
 from .rollout_memory import EngineMemory
@@ -53,6 +53,11 @@ class StepParts:
     loaded: tuple[Component, ...] = ()
     # the bytes that offload moves to and from CPU memory at each load (phase_offload.py); none otherwise
     moves: PhaseMoves = PhaseMoves()
+
+
+def step_parameter_loads_by_phase(p: StepParts) -> dict[str, int]:
+    """parameter_loads_by_phase of a step: its objective, its reference, and an engine built on the training GPUs."""
+    return parameter_loads_by_phase(p.rs.online, p.rs.reference, p.engine is not None and p.rs.placement == "colocate")
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:

@@ -186,15 +186,15 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False, fused_expert_mlp: bool = False,
                fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
-               fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0),
+               fp8_expert_padding: bool = False, copy_bytes_per_token: tuple[float, float] = (0.0, 0.0),
                expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False,
                block: str = "") -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
-    cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
-    steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes).
+    copy_bytes_per_token: (forward, backward) element-wise bytes per local token of the copies around the CP ring, the
+    SP collectives (sequence_parallel.layer_copy_bytes) and attention's layouts (attention_layout_copies.py).
     expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py); rms_norm_kernel:
     the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own); linear_attn: a gated
     DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
@@ -245,10 +245,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         # 'layernorm' rebuilds it in every layer (transformer_layer.py at 24bad8e6 lines 450-454)
         norm_fwd += 2.0 * eb * (spec.hidden / tp if sp else spec.hidden)
     backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
-    ring_fwd, ring_bwd = cp_copies
-    elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd + kernel_norm_bwd)
+    copy_fwd, copy_bwd = copy_bytes_per_token
+    elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + copy_bwd + kernel_norm_bwd)
                 / mem + weight_cast_bwd)
-    elem_bytes += unfused_fwd + perm_fwd + ring_fwd + cast_fwd + kernel_norm_fwd
+    elem_bytes += unfused_fwd + perm_fwd + copy_fwd + cast_fwd + kernel_norm_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, lora_bwd = adapter_seconds(lora, lora_rank, tokens, mem, eb) if lora else (0.0, 0.0)
     # PEFT's clone of each adapted 4-bit base output is the adapters' (lora_adapters.py casts-4bit path)

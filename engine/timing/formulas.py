@@ -85,6 +85,14 @@ BUBBLE_FORMULAS = {
                                        "and gradient sends"),
 }
 
+# Megatron-Core's interleaved schedule under overlap_p2p_comm (pipeline.py overlaps_chunk_exchanges): the warm-up and
+# cool-down cross every chunk boundary, not the p - 1 stage boundaries (overlapped_p2p.py)
+OVERLAPPED_INTERLEAVED_BUBBLE = QT_TRANSLATE_NOOP(
+    "engine", "interleaved 1F1B, Megatron-Core's overlapped exchanges: (p - 1)(F + B + W) / vpp, each of a rank's vpp "
+              "chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch's forward and the last "
+              "one's backward crossing every chunk boundary")
+
+
 def bubble_formula(pp_schedule: str) -> str:
     """The bubble's formula text as the scenario's pipeline schedule costs it (FORMULAS' bubble where unknown)."""
     return BUBBLE_FORMULAS.get(pp_schedule, FORMULAS["bubble"])

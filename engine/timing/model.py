@@ -149,15 +149,15 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
-    cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
-    layout = attention_layout_copy_bytes(s, spec, prof, rates.elem_bytes)  # sequence-first layouts above micro-batch 1
-    cp_copies = (cp_copies[0] + layout[0], cp_copies[1] + layout[1])
+    ring, layout = (layer_copy_bytes(s, spec, behaviour, rates.elem_bytes),  # CP ring, SP reorders
+                    attention_layout_copy_bytes(s, spec, prof, rates.elem_bytes))  # sequence-first above micro-batch 1
+    copy_bytes_per_token = (ring[0] + layout[0], ring[1] + layout[1])
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
         lora = adapters_of(s, spec, g.kind, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       **dispatch, eager_softmax=s.eager_softmax, cp_copies=cp_copies,
+                       **dispatch, eager_softmax=s.eager_softmax, copy_bytes_per_token=copy_bytes_per_token,
                        rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad

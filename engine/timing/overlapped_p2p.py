@@ -22,10 +22,10 @@ f68d3879 runs it for its 1F1B-I baselines):
 What that costs a step, from the schedule's order on every rank (Megatron's get_model_chunk_id; rank r runs
 (pp - r - 1) x 2 + (vpp - 1) x pp warm-up forwards) with each exchange a rendezvous (it starts once the sender has
 posted its send and the receiver its receive, where the code posts them, and takes T), simulated in
-tests/test_overlapped_p2p.py: with T below a chunk's forward the step grows by 2 x (pp x vpp - 1) x T, the first
-micro-batch's forward crossing every chunk boundary and the last one's backward crossing them back, whatever the
-micro-batch count; above it each steady-state slot (a forward chunk and a backward chunk) stretches to
-T + the longer of the two, so by T - the shorter.
+tests/interleaved_schedule.py (checked in tests/test_overlapped_p2p.py): with T below a chunk's forward the step grows
+by 2 x (pp x vpp - 1) x T, the first micro-batch's forward crossing every chunk boundary and the last one's backward
+crossing them back, whatever the micro-batch count; above it each steady-state slot (a forward chunk and a backward
+chunk) stretches to T + the longer of the two, so by T - the shorter.
 """
 
 from __future__ import annotations

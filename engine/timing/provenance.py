@@ -22,8 +22,9 @@ from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
-from .formulas import bubble_formula
+from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, bubble_formula
 from .nvfp4 import trains_nvfp4
+from .pipeline import model_chunks, overlaps_chunk_exchanges
 from .tp_overlap import userbuffers_on
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES, deferred_w_passes
 
@@ -112,7 +113,9 @@ def bubble_provenance(s: Scenario) -> Provenance:
         inputs += (("vpp", s.vpp),)
     if s.pp_schedule in ZERO_BUBBLE_SCHEDULES:
         inputs += (("deferred_w_passes", deferred_w_passes(s.pp_schedule, s.pp, s.grad_accum)),)
-    return Provenance(DERIVED, basis, bubble_formula(s.pp_schedule), inputs)
+    overlapped = overlaps_chunk_exchanges(s, framework_profile(s.framework), model_chunks(s))
+    return Provenance(DERIVED, basis, OVERLAPPED_INTERLEAVED_BUBBLE if overlapped else bubble_formula(s.pp_schedule),
+                      inputs)
 
 
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
