@@ -20,12 +20,11 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import serial_output_seconds
-from .estimate import generated_per_engine, step_parts, training_scenario
+from .estimate import critic_scenario, generated_per_engine, step_parts, training_scenario
 from .models import model_spec, weight_shards
-from .phase_offload import parameter_loads, phase_offload_seconds
-from .phases import StepParts
+from .phase_offload import phase_offload_seconds
+from .phases import StepParts, step_parameter_loads_by_phase
 from .scoring_time import policy_forward_seconds
-from .settings import critic_offload
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
 RL_TERM_NAMES = {
@@ -178,17 +177,13 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
     parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario))]
-    if p.critic is not None:  # with the critic's own offload (as its memory: estimate._critic), loaded where it
-        # holds between phases only
-        critic_scenario = training_scenario(s, rs).with_unchecked(
-            model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear",
-            offload="none" if rs.critic_offload_between_phases else critic_offload(s))
-        parts.append(("critic", training_step_time(critic_scenario).step_seconds))
+    if p.critic is not None:  # with the critic's own offload (as its memory), loaded where it holds between phases
+        parts.append(("critic", training_step_time(critic_scenario(s, rs, loaded=True)).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
         parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
     if rs.offload_between_phases or rs.critic_offload_between_phases:
-        loads = parameter_loads(rs.online, rs.reference, p.engine is not None and rs.placement == "colocate")
+        loads = sum(step_parameter_loads_by_phase(p).values())
         parts.append(("phase_offload", phase_offload_seconds(
             s, p.moves, loads, hw.host_bytes_per_s, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)))
     parts = [(k, v * train.calibration_factor) for k, v in parts]
