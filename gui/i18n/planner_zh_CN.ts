@@ -3250,27 +3250,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>权重同步</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="54"/>
+        <location filename="../phase_chart.py" line="59"/>
         <source>%s (engine GPUs)</source>
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="120"/>
+        <location filename="../phase_chart.py" line="125"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="132"/>
+        <location filename="../phase_chart.py" line="137"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="161"/>
+        <location filename="../phase_chart.py" line="166"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="162"/>
+        <location filename="../phase_chart.py" line="167"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -4717,12 +4717,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="138"/>
+        <location filename="../time_panel.py" line="143"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="141"/>
+        <location filename="../time_panel.py" line="146"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4730,154 +4730,154 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="156"/>
+        <location filename="../time_panel.py" line="161"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="161"/>
+        <location filename="../time_panel.py" line="166"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="169"/>
+        <location filename="../time_panel.py" line="174"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
+        <location filename="../time_panel.py" line="175"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="171"/>
+        <location filename="../time_panel.py" line="176"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="179"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="181"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="183"/>
-        <location filename="../time_panel.py" line="324"/>
+        <location filename="../time_panel.py" line="188"/>
+        <location filename="../time_panel.py" line="329"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="190"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="186"/>
+        <location filename="../time_panel.py" line="191"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="192"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
-        <location filename="../time_panel.py" line="329"/>
+        <location filename="../time_panel.py" line="196"/>
+        <location filename="../time_panel.py" line="334"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="197"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="249"/>
+        <location filename="../time_panel.py" line="254"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="302"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="238"/>
+        <location filename="../time_panel.py" line="243"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="242"/>
+        <location filename="../time_panel.py" line="247"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="243"/>
+        <location filename="../time_panel.py" line="248"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246"/>
+        <location filename="../time_panel.py" line="251"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="261"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260"/>
+        <location filename="../time_panel.py" line="265"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="263"/>
+        <location filename="../time_panel.py" line="268"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="268"/>
+        <location filename="../time_panel.py" line="273"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="301"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="303"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="311"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="320"/>
+        <location filename="../time_panel.py" line="325"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="334"/>
+        <location filename="../time_panel.py" line="339"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="343"/>
+        <location filename="../time_panel.py" line="348"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4887,57 +4887,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="359"/>
+        <location filename="../time_panel.py" line="364"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="360"/>
+        <location filename="../time_panel.py" line="365"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="361"/>
+        <location filename="../time_panel.py" line="366"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="363"/>
+        <location filename="../time_panel.py" line="368"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="365"/>
+        <location filename="../time_panel.py" line="370"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="367"/>
+        <location filename="../time_panel.py" line="372"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="370"/>
+        <location filename="../time_panel.py" line="375"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="162"/>
+        <location filename="../time_panel.py" line="167"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="265"/>
+        <location filename="../time_panel.py" line="270"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="276"/>
+        <location filename="../time_panel.py" line="281"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="271"/>
+        <location filename="../time_panel.py" line="276"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5692,37 +5692,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{framework} 只接受 pp {pp} x vpp {vpp} = {chunks} 个模型块的 pipeline_layout，拒绝此布局的 {layout_chunks} 个块（估算忽略该布局）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="182"/>
+        <location filename="../../engine/configs/deepspeed.py" line="183"/>
         <source>DeepSpeed asserts on the deprecated {old} beside {section} (it cannot start with both): {section} read</source>
         <translation>DeepSpeed 对同时给出已弃用的 {old} 与 {section} 断言失败（两者同时给出无法启动）：按 {section} 读取</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="37"/>
+        <location filename="../../engine/posttraining/timing.py" line="36"/>
         <source>Reference and reward weights copied in from CPU memory</source>
         <translation>参考模型与奖励模型权重从 CPU 内存拷入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="40"/>
+        <location filename="../../engine/posttraining/timing.py" line="39"/>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), plus without CUDA graphs the engine&apos;s output processing of every running sequence, in waves of the sequences the engine holds at once</source>
         <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），无 CUDA graph 时再加上引擎对每个运行中序列的输出处理，按引擎一次能容纳的序列分批进行</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <location filename="../../engine/posttraining/timing.py" line="45"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches; reward and critic: 2 x active params x sequence tokens / matmul rate</source>
         <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="53"/>
+        <location filename="../../engine/posttraining/timing.py" line="52"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="62"/>
+        <location filename="../../engine/posttraining/timing.py" line="61"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="70"/>
+        <location filename="../../engine/posttraining/timing.py" line="69"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
@@ -7198,7 +7198,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="67"/>
-        <location filename="../../engine/configs/swift_config.py" line="92"/>
+        <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -7207,18 +7207,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="142"/>
-        <location filename="../../engine/configs/swift_config.py" line="100"/>
+        <location filename="../../engine/configs/reading.py" line="44"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="154"/>
+        <location filename="../../engine/configs/importing.py" line="137"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="157"/>
+        <location filename="../../engine/configs/importing.py" line="140"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -7248,27 +7247,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="255"/>
+        <location filename="../../engine/configs/importing.py" line="238"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="281"/>
+        <location filename="../../engine/configs/importing.py" line="264"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="292"/>
+        <location filename="../../engine/configs/importing.py" line="275"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="310"/>
+        <location filename="../../engine/configs/importing.py" line="293"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="191"/>
+        <location filename="../../engine/configs/importing.py" line="174"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
@@ -7278,89 +7277,89 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="197"/>
+        <location filename="../../engine/configs/importing.py" line="180"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="209"/>
+        <location filename="../../engine/configs/importing.py" line="192"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="219"/>
+        <location filename="../../engine/configs/importing.py" line="202"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="359"/>
+        <location filename="../../engine/configs/importing.py" line="342"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="379"/>
+        <location filename="../../engine/configs/importing.py" line="362"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="389"/>
+        <location filename="../../engine/configs/importing.py" line="372"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="411"/>
+        <location filename="../../engine/configs/importing.py" line="394"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="53"/>
+        <location filename="../../engine/configs/reading.py" line="69"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="45"/>
+        <location filename="../../engine/configs/reading.py" line="61"/>
         <location filename="../../engine/diagnosis/command.py" line="36"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="60"/>
+        <location filename="../../engine/configs/reading.py" line="76"/>
         <source>{name} is damaged UTF-16 text; save it as UTF-8 and import it again.</source>
         <translation>{name} 是已损坏的 UTF-16 文本；请将其另存为 UTF-8 后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="65"/>
+        <location filename="../../engine/configs/reading.py" line="81"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="70"/>
+        <location filename="../../engine/configs/reading.py" line="86"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="77"/>
+        <location filename="../../engine/configs/reading.py" line="93"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="127"/>
+        <location filename="../../engine/configs/reading.py" line="143"/>
         <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
         <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="141"/>
+        <location filename="../../engine/configs/reading.py" line="157"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="156"/>
+        <location filename="../../engine/configs/reading.py" line="172"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="168"/>
+        <location filename="../../engine/configs/reading.py" line="184"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
@@ -7675,32 +7674,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="38"/>
+        <location filename="../../engine/configs/accelerate.py" line="39"/>
         <source>no num_machines: one machine</source>
         <translation>未给出 num_machines：一台机器</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="44"/>
+        <location filename="../../engine/configs/accelerate.py" line="45"/>
         <source>unknown mixed precision {mp!r}</source>
         <translation>未知的混合精度 {mp!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="61"/>
+        <location filename="../../engine/configs/accelerate.py" line="62"/>
         <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
         <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="112"/>
+        <location filename="../../engine/configs/accelerate.py" line="113"/>
         <source>affects model loading, not the training step (load phase not modelled yet)</source>
         <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="148"/>
+        <location filename="../../engine/configs/accelerate.py" line="149"/>
         <source>unknown sharding strategy {strategy!r}</source>
         <translation>未知的分片策略 {strategy!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="155"/>
+        <location filename="../../engine/configs/accelerate.py" line="156"/>
         <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
@@ -7815,63 +7814,63 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="132"/>
+        <location filename="../../engine/configs/deepspeed.py" line="133"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="144"/>
+        <location filename="../../engine/configs/deepspeed.py" line="145"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="170"/>
+        <location filename="../../engine/configs/deepspeed.py" line="171"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="197"/>
+        <location filename="../../engine/configs/deepspeed.py" line="198"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="210"/>
+        <location filename="../../engine/configs/deepspeed.py" line="211"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="186"/>
+        <location filename="../../engine/configs/deepspeed.py" line="187"/>
         <source>DeepSpeed offloads to none, cpu or nvme and refuses {device}: read as no offload</source>
         <translation>DeepSpeed 只能卸载到 none、cpu 或 nvme，不接受 {device}：按不卸载读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="217"/>
+        <location filename="../../engine/configs/deepspeed.py" line="218"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="99"/>
+        <location filename="../../engine/configs/deepspeed.py" line="100"/>
         <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="238"/>
+        <location filename="../../engine/configs/deepspeed.py" line="239"/>
         <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="270"/>
+        <location filename="../../engine/configs/deepspeed.py" line="271"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="110"/>
+        <location filename="../../engine/configs/deepspeed.py" line="111"/>
         <location filename="../../engine/configs/llamafactory.py" line="145"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="115"/>
+        <location filename="../../engine/configs/deepspeed.py" line="116"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
@@ -7896,7 +7895,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="254"/>
+        <location filename="../../engine/configs/deepspeed.py" line="255"/>
         <location filename="../../engine/configs/hf.py" line="57"/>
         <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
@@ -8070,7 +8069,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="156"/>
+        <location filename="../../engine/configs/openrlhf.py" line="155"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -8852,130 +8851,130 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="74"/>
+        <location filename="../../engine/posttraining/phases.py" line="79"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="75"/>
+        <location filename="../../engine/posttraining/phases.py" line="80"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="80"/>
+        <location filename="../../engine/posttraining/phases.py" line="85"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="81"/>
+        <location filename="../../engine/posttraining/phases.py" line="86"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="85"/>
+        <location filename="../../engine/posttraining/phases.py" line="90"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="86"/>
+        <location filename="../../engine/posttraining/phases.py" line="91"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="124"/>
+        <location filename="../../engine/posttraining/phases.py" line="129"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="125"/>
+        <location filename="../../engine/posttraining/phases.py" line="130"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="128"/>
+        <location filename="../../engine/posttraining/phases.py" line="133"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="129"/>
+        <location filename="../../engine/posttraining/phases.py" line="134"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="145"/>
+        <location filename="../../engine/posttraining/phases.py" line="150"/>
         <source>Value model gathered for generate()</source>
         <translation>为 generate() 聚合的价值模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="146"/>
+        <location filename="../../engine/posttraining/phases.py" line="151"/>
         <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
         <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="151"/>
+        <location filename="../../engine/posttraining/phases.py" line="156"/>
         <source>generate() sampling scores</source>
         <translation>generate() 的采样分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="152"/>
+        <location filename="../../engine/posttraining/phases.py" line="157"/>
         <source>2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new token (output_scores) and their stacked copy</source>
         <translation>2 × 4 字节 × 序列数 × completion_len × 词表：每个新 token 的 fp32 分数（output_scores）及其堆叠副本</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="211"/>
+        <location filename="../../engine/posttraining/phases.py" line="216"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="216"/>
+        <location filename="../../engine/posttraining/phases.py" line="221"/>
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="302"/>
+        <location filename="../../engine/posttraining/phases.py" line="307"/>
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="303"/>
+        <location filename="../../engine/posttraining/phases.py" line="308"/>
         <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="246"/>
-        <location filename="../../engine/posttraining/phases.py" line="315"/>
+        <location filename="../../engine/posttraining/phases.py" line="251"/>
+        <location filename="../../engine/posttraining/phases.py" line="320"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="224"/>
-        <location filename="../../engine/posttraining/phases.py" line="253"/>
+        <location filename="../../engine/posttraining/phases.py" line="229"/>
+        <location filename="../../engine/posttraining/phases.py" line="258"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="229"/>
-        <location filename="../../engine/posttraining/phases.py" line="250"/>
+        <location filename="../../engine/posttraining/phases.py" line="234"/>
+        <location filename="../../engine/posttraining/phases.py" line="255"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="265"/>
+        <location filename="../../engine/posttraining/phases.py" line="270"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="266"/>
+        <location filename="../../engine/posttraining/phases.py" line="271"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="361"/>
+        <location filename="../../engine/posttraining/phases.py" line="366"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="362"/>
+        <location filename="../../engine/posttraining/phases.py" line="367"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
@@ -8996,28 +8995,28 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="23"/>
-        <location filename="../../engine/posttraining/timing.py" line="34"/>
+        <location filename="../../engine/posttraining/timing.py" line="33"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="24"/>
-        <location filename="../../engine/posttraining/timing.py" line="35"/>
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="32"/>
+        <location filename="../../engine/posttraining/timing.py" line="31"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="33"/>
+        <location filename="../../engine/posttraining/timing.py" line="32"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="36"/>
+        <location filename="../../engine/posttraining/timing.py" line="35"/>
         <source>Offload between phases (copies to and from CPU memory)</source>
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
     </message>
@@ -9030,22 +9029,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="48"/>
+        <location filename="../../engine/posttraining/timing.py" line="47"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="49"/>
+        <location filename="../../engine/posttraining/timing.py" line="48"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="51"/>
+        <location filename="../../engine/posttraining/timing.py" line="50"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="59"/>
+        <location filename="../../engine/posttraining/timing.py" line="58"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9054,17 +9053,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="64"/>
+        <location filename="../../engine/posttraining/timing.py" line="63"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <location filename="../../engine/posttraining/timing.py" line="64"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="67"/>
+        <location filename="../../engine/posttraining/timing.py" line="66"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -9527,7 +9526,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="151"/>
+        <location filename="../../engine/configs/openrlhf.py" line="150"/>
         <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
@@ -10020,132 +10019,132 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="11"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="15"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="12"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="16"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="13"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="17"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="15"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="19"/>
         <source>does not fit: no layout holds it in the GPUs and the CPU memory of the rented node: {basis}</source>
         <translation>放不下：没有任何布局能装进所租节点的 GPU 和 CPU 内存：{basis}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="17"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="21"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="18"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="20"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="24"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="21"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="23"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="29"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="30"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="30"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="35"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
         <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="42"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="46"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="48"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="45"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="361"/>
+        <location filename="../../engine/planning/rent.py" line="343"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="364"/>
+        <location filename="../../engine/planning/rent.py" line="346"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -10443,67 +10442,67 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="30"/>
+        <location filename="../../engine/timing/provenance.py" line="31"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="31"/>
+        <location filename="../../engine/timing/provenance.py" line="32"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="32"/>
+        <location filename="../../engine/timing/provenance.py" line="33"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="43"/>
+        <location filename="../../engine/timing/provenance.py" line="44"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="46"/>
+        <location filename="../../engine/timing/provenance.py" line="47"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="49"/>
+        <location filename="../../engine/timing/provenance.py" line="50"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="52"/>
+        <location filename="../../engine/timing/provenance.py" line="53"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="55"/>
+        <location filename="../../engine/timing/provenance.py" line="56"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="58"/>
+        <location filename="../../engine/timing/provenance.py" line="59"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="61"/>
+        <location filename="../../engine/timing/provenance.py" line="62"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="63"/>
+        <location filename="../../engine/timing/provenance.py" line="64"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="65"/>
+        <location filename="../../engine/timing/provenance.py" line="66"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="67"/>
+        <location filename="../../engine/timing/provenance.py" line="68"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -10512,7 +10511,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="69"/>
+        <location filename="../../engine/timing/provenance.py" line="70"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -10521,62 +10520,62 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="72"/>
+        <location filename="../../engine/timing/provenance.py" line="73"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="76"/>
+        <location filename="../../engine/timing/provenance.py" line="77"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="83"/>
+        <location filename="../../engine/timing/provenance.py" line="84"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="89"/>
+        <location filename="../../engine/timing/provenance.py" line="90"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="91"/>
+        <location filename="../../engine/timing/provenance.py" line="92"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="93"/>
+        <location filename="../../engine/timing/provenance.py" line="94"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="95"/>
+        <location filename="../../engine/timing/provenance.py" line="96"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="97"/>
+        <location filename="../../engine/timing/provenance.py" line="98"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="100"/>
+        <location filename="../../engine/timing/provenance.py" line="101"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="118"/>
+        <location filename="../../engine/timing/provenance.py" line="121"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="120"/>
+        <location filename="../../engine/timing/provenance.py" line="123"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="123"/>
+        <location filename="../../engine/timing/provenance.py" line="126"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -10901,37 +10900,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>没有可用布局：全局批次（micro_batch × grad_accum × 数据并行数 = {batch}）无法用该框架支持的并行方式分到这么多 GPU 上；增大 grad_accum 才能用上更多 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="45"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="55"/>
         <source>verl&apos;s Megatron default use_distributed_optimizer True (engine/megatron.yaml)</source>
         <translation>verl 的 Megatron 默认 use_distributed_optimizer True（engine/megatron.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="47"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="57"/>
         <source>verl&apos;s Megatron actor steps Megatron-Core&apos;s Adam, Transformer Engine&apos;s or Apex&apos;s FusedAdam (verl/utils/megatron/optimizer.py)</source>
         <translation>verl 的 Megatron actor 用 Megatron-Core 的 Adam 更新，即 Transformer Engine 或 Apex 的 FusedAdam（verl/utils/megatron/optimizer.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="57"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="67"/>
         <source>verl&apos;s Megatron default sequence_parallel True (engine/megatron.yaml)</source>
         <translation>verl 的 Megatron 默认 sequence_parallel 为 True（engine/megatron.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="59"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="69"/>
         <source>verl&apos;s Megatron actor keeps bf16 weights (dtype bfloat16) with fp32 main weights and grads in the optimizer, as Megatron&apos;s --bf16</source>
         <translation>verl 的 Megatron actor 以 bf16 保存权重（dtype bfloat16），优化器中保留 fp32 主权重和梯度，与 Megatron 的 --bf16 相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="76"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="35"/>
         <source>verl moves the weights and their gradients to the CPU between phases and loads them back for each pass (megatron_workers.py); the planner&apos;s weight offload is ZeRO-3&apos;s or FSDP&apos;s, which Megatron-Core does not shard, so the rollout phase is counted with the weights on the GPU</source>
         <translation>verl 在各阶段之间把权重及其梯度移到 CPU，并在每次计算前载回（megatron_workers.py）；规划器的权重卸载是 ZeRO-3 或 FSDP 的，而 Megatron-Core 不对权重分片，因此 rollout 阶段按权重留在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="83"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="39"/>
         <source>verl reads grad_offload but does not use it: the gradients move with the weights (megatron_workers.py)</source>
         <translation>verl 读取 grad_offload 但并不使用它：梯度随权重一起移动（megatron_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_megatron.py" line="90"/>
+        <location filename="../../engine/configs/verl_megatron.py" line="92"/>
         <source>Megatron&apos;s hybrid CPU optimizer under verl is not counted: for verl the scenario&apos;s offload means its offload between phases, and one setting cannot say both</source>
         <translation>verl 下 Megatron 的混合 CPU 优化器未计入：对 verl 而言，场景的 offload 表示其阶段之间的卸载，一个设置无法同时表达两者</translation>
     </message>
@@ -10979,12 +10978,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf_optimizer.py" line="28"/>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="32"/>
         <source>OpenRLHF hands DeepSpeed a config AdamW (--optim adam, its default), which DeepSpeed builds as FusedAdam on the GPU (openrlhf/utils/deepspeed/deepspeed.py)</source>
         <translation>OpenRLHF 把配置中的 AdamW 交给 DeepSpeed（--optim adam，其默认值），DeepSpeed 在 GPU 上将其构建为 FusedAdam（openrlhf/utils/deepspeed/deepspeed.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf_optimizer.py" line="40"/>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="44"/>
         <source>the optimizer &apos;{name}&apos; is not one the planner models (AdamW is)</source>
         <translation>规划器未建模优化器“{name}”（已建模的是 AdamW）</translation>
     </message>
@@ -11092,8 +11091,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
-        <location filename="../../engine/report.py" line="97"/>
+        <location filename="../../engine/report.py" line="98"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
