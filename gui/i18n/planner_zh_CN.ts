@@ -4726,6 +4726,46 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="85"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="86"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="87"/>
+        <source>sequences per engine</source>
+        <translation>每个引擎的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="88"/>
+        <source>sequences at once</source>
+        <translation>同时生成的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="89"/>
+        <source>waves</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="90"/>
+        <source>one decode step</source>
+        <translation>一个解码步</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="91"/>
+        <source>kernel launches per decode step (eager)</source>
+        <translation>每个解码步的内核启动（eager）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="92"/>
+        <source>output processing per decode step (eager)</source>
+        <translation>每个解码步的输出处理（eager）</translation>
+    </message>
 </context>
 <context>
     <name>TimePanel</name>
