@@ -11077,6 +11077,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="29"/>
+        <source>the critic&apos;s optimizer &apos;{name}&apos; is not one the planner models: its states are counted as the actor&apos;s optimizer&apos;s (AdamW)</source>
+        <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
