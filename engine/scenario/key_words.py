@@ -1,16 +1,16 @@
-"""The words on screen for each scenario key: errors, notices and undo entries name controls as a person sees them."""
+"""The words on screen for each scenario key: errors, notices, undo entries and the rent layouts (window and command
+line) name controls as a person sees them. No Qt: each function takes the "Fields" context's translator (gui/words.py
+binds Qt's; the command line passes its own, engine/cli.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-
-from engine import gpu_presets, model_presets
-from engine.messages import QT_TRANSLATE_NOOP
-from engine.units import format_bytes, format_count
-
-from .serving_words import SERVING_FIELD_LABELS, SERVING_VALUE_WORDS
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.presets import gpu_presets, model_presets
+from ..units import format_bytes, format_count
+from .serving_key_words import SERVING_FIELD_LABELS, SERVING_VALUE_WORDS
 
 # key -> the label of its control in the window (the set-up panel uses the same texts).
 FIELD_LABELS: dict[str, str] = {
@@ -171,25 +171,30 @@ HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_sha
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Fields", text)
+# what a rent option rents, said elsewhere in its row: the GPU and its count in the title, the price in the cost, the
+# server's CPU memory beside the time (engine/planning/rent.py)
+RENTED_KEYS = ("gpu", "gpus_per_node", "nodes", "gpu_hour_price", "currency", "host_memory_bytes")
 
 
-def field_label(key: str) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def field_label(key: str, tr: Callable[[str], str] = _same) -> str:
     """The control's label for a scenario key (the key itself for keys the window has no control for)."""
-    return _tr(FIELD_LABELS[key]) if key in FIELD_LABELS else key
+    return tr(FIELD_LABELS[key]) if key in FIELD_LABELS else key
 
 
-def value_words(key: str, value: Any) -> str:
+def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
     if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
-        return _tr(VALUE_WORDS[key][value])
+        return tr(VALUE_WORDS[key][value])
     if value is None:
-        return _tr(NOT_SET)
+        return tr(NOT_SET)
     presets = {"model": model_presets, "gpu": gpu_presets}.get(key)
     if presets is not None and isinstance(value, str) and value in presets():
         return presets()[value].name  # "Llama 3 8B", not the id "llama-3-8b" a table showed before
     if isinstance(value, bool):
-        return _tr(BOOL_WORDS[value])
+        return tr(BOOL_WORDS[value])
     if isinstance(value, int | float) and key.endswith(("_bytes", "_bytes_per_s", "tokens_to_train")):
         # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
         if key == "tokens_to_train":
@@ -206,15 +211,7 @@ def value_words(key: str, value: Any) -> str:
     return str(value)
 
 
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
-
-def describe_changes(changes: dict[str, Any]) -> str:
+def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:
     """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
     parts = []
     for key, value in changes.items():
@@ -223,7 +220,22 @@ def describe_changes(changes: dict[str, Any]) -> str:
         if key == "zero_stage" and changes.get("fsdp"):
             value = "FSDP"
         if key == "dp_shard" and value:  # a plan's or an edit's group, said as what it is
-            parts.append(_tr(HSDP_WORDS).replace("%1", f"{value:,}"))
+            parts.append(tr(HSDP_WORDS).replace("%1", f"{value:,}"))
             continue
-        parts.append(f"{field_label(key)}: {value_words(key, value)}")
+        parts.append(f"{field_label(key, tr)}: {value_words(key, value, tr)}")
     return ", ".join(parts)
+
+
+def layout_words(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:
+    """The layout a rent option sets, in the set-up's words ("Sharding (ZeRO / FSDP): ZeRO-2"), not as key=value:
+    every change but what is rented (RENTED_KEYS); "-" for none. The window's rent rows and `fit --objective cost`."""
+    return describe_changes({k: v for k, v in changes.items() if k not in RENTED_KEYS}, tr) or "-"
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+

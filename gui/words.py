@@ -1,0 +1,34 @@
+"""The words on screen for each scenario key, in the window's language: engine/scenario/key_words.py's labels and
+value words (the same the command line prints) translated by Qt in the "Fields" context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from engine.scenario import key_words
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Fields", text)
+
+
+def field_label(key: str) -> str:
+    """The control's label for a scenario key (the key itself for keys the window has no control for)."""
+    return key_words.field_label(key, _tr)
+
+
+def value_words(key: str, value: Any) -> str:
+    return key_words.value_words(key, value, _tr)
+
+
+def describe_changes(changes: dict[str, Any]) -> str:
+    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
+    return key_words.describe_changes(changes, _tr)
+
+
+def layout_words(changes: dict[str, Any]) -> str:
+    """The layout a rent option sets, in the set-up's words (engine/scenario/key_words.py layout_words, as the
+    command line's `fit --objective cost` prints it)."""
+    return key_words.layout_words(changes, _tr)
