@@ -98,7 +98,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         report = rent_report(scenario, prices, currency, unit=args.unit, budget=args.budget,
                              deadline_seconds=None if args.deadline_days is None else args.deadline_days * 86400.0)
         print(json_text(report) if args.json else terminal_text(
-            render_rent(report, args.unit, args.tr, args.tr_engine)))
+            render_rent(report, args.unit, args.tr, args.tr_engine, args.tr_fields)))
         return 0
     if args.objective == "throughput":
         from .planning.speed_report import render_speed, speed_report
@@ -336,10 +336,11 @@ def error_text(exc: PlannerError, tr_engine: Callable[[str], str]) -> str:
 
 
 def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text,
-         tr_engine: Callable[[str], str] = identity_text) -> int:
-    """Run a command; a front end may pass translators (main.py does for --lang)."""
+         tr_engine: Callable[[str], str] = identity_text, tr_fields: Callable[[str], str] = identity_text) -> int:
+    """Run a command; a front end may pass translators (main.py does for --lang): the command line's own words, the
+    engine's, and the set-up's words of the scenario keys (engine/scenario/key_words.py, "Fields")."""
     args = build_parser().parse_args(argv)
-    args.tr, args.tr_engine = tr, tr_engine
+    args.tr, args.tr_engine, args.tr_fields = tr, tr_engine, tr_fields
     try:
         return args.func(args)
     except BrokenPipeError:  # the reader (head, less) stopped reading: not an error of ours

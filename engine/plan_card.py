@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import KEY_SPECS, Scenario, resolve_model
@@ -216,8 +217,8 @@ def change_sentence(s: Scenario, est: Estimate, unit: str) -> Message | None:
 
     try:
         found = [p for p in plans(s, max_plans=2) if p.steps]
-    except Exception:  # noqa: BLE001 - a failed search leaves the card without a plan (its main risk), never without
-        return None  # a card, and claims nothing about what would fit
+    except PlannerError:  # a scenario the solver cannot search (as Make it fit shows it, gui/search_panel.py): the card
+        return None  # keeps its main risk and claims nothing about what would fit; any other error is a bug, not hidden
     if not found:
         return message(QT_TRANSLATE_NOOP("engine", "No change the planner tries makes it fit: see the limits in "
                                                    "Make it fit."))

@@ -46,7 +46,9 @@ def cli_translators(language: str) -> tuple:
         app.installTranslator(translator)
     app._planner_translator = translator  # keep it alive
     return (lambda text: QCoreApplication.translate("cli", text),
-            lambda text: QCoreApplication.translate("engine", text))
+            lambda text: QCoreApplication.translate("engine", text),
+            # the scenario keys' words (engine/scenario/key_words.py)
+            lambda text: QCoreApplication.translate("Fields", text))
 
 
 @dataclass

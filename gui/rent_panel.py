@@ -33,15 +33,7 @@ from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
 from .theme import text_colour
-from .words import describe_changes
-
-
-def layout_words(changes: dict[str, Any]) -> str:
-    """The layout an option sets, in the set-up's words ("Sharding (ZeRO / FSDP): ZeRO-2"), not as the command line's
-    key=value. What is rented is said elsewhere in the row: the GPU and its count in the title, the price in the cost,
-    the server's CPU memory beside the time."""
-    rented = ("gpu", "gpus_per_node", "nodes", "gpu_hour_price", "currency", "host_memory_bytes")
-    return describe_changes({k: v for k, v in changes.items() if k not in rented}) or "-"
+from .words import layout_words
 
 
 class PriceTable(QTableWidget):

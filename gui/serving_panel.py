@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, resolve_model
+from engine.scenario.serving_key_words import SERVING_VALUE_WORDS
 from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
 
 from .choices import choice_items
 from .editor_panel import EditorPanel
-from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
 from .widgets import (
     PowerOfTwoInput,
@@ -39,7 +39,8 @@ KV_CHOICES = {"gguf": ("auto", "q8_0", "q4_0"), "paged": ("auto", "fp8"), "plain
 
 
 def _words(key: str) -> dict[Any, str]:
-    """A key's choices in on-screen words (gui/serving_words.py, translated in the "Fields" context)."""
+    """A key's choices in on-screen words (engine/scenario/serving_key_words.py, translated in the "Fields"
+    context)."""
     return {value: QCoreApplication.translate("Fields", text) for value, text in SERVING_VALUE_WORDS[key].items()}
 
 

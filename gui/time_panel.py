@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
+from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining.band_text import posttraining_band_lines
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
@@ -79,12 +80,32 @@ def _formula_html(source: Provenance) -> str:
     return _formula_lines(source.formula, ", ".join(f"{key} = {value}" for key, value in source.inputs))
 
 
+# the generation figures (engine/posttraining/timing.py _generation; estimate --json's generation keys) in words
+GENERATION_FIGURE_LABELS = {
+    "prefill_seconds": QT_TRANSLATE_NOOP("TimeBar", "prefill"),
+    "decode_seconds": QT_TRANSLATE_NOOP("TimeBar", "decode"),
+    "sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences per engine"),
+    "concurrent_sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences at once"),
+    "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
+    "decode_step_seconds": QT_TRANSLATE_NOOP("TimeBar", "one decode step"),
+    "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
+    "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (eager)"),
+}
+
+
+def generation_figure_label(name: str) -> str:
+    """A generation figure's label in the window's language (its key where it has none)."""
+    label = GENERATION_FIGURE_LABELS.get(name)
+    return QCoreApplication.translate("TimeBar", label) if label else name
+
+
 def _term_formula_html(key: str, formula: str, t: StepTime) -> str:
     """A term's formula (engine/timing/formulas.py FORMULAS, engine/posttraining/timing.py RL_FORMULAS) and, for
     generation, the figures it was costed with (its sequences, how many the engine holds at once, the waves, prefill
-    and decode)."""
+    and decode), each under its label."""
     figures = dict(t.generation) if key == "generation" and isinstance(t, RLStepTime) else {}
-    return _formula_lines(formula, ", ".join(f"{name} = {figure_text(name, value)}" for name, value in figures.items()))
+    return _formula_lines(formula, ", ".join(f"{generation_figure_label(name)} = {figure_text(name, value)}"
+                                             for name, value in figures.items()))
 
 
 def figure_text(name: str, value: float) -> str:

@@ -1,4 +1,5 @@
-"""The words on screen for each scenario key: errors, notices and undo entries name controls as a person sees them."""
+"""The words on screen for each scenario key, in the window's language: engine/scenario/key_words.py's labels and
+value words (the same the command line prints) translated by Qt in the "Fields" context."""
 
 from __future__ import annotations
 
@@ -6,169 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from engine import gpu_presets, model_presets
-from engine.messages import QT_TRANSLATE_NOOP
-from engine.units import format_bytes, format_count
-
-from .serving_words import SERVING_FIELD_LABELS, SERVING_VALUE_WORDS
-
-# key -> the label of its control in the window (the set-up panel uses the same texts).
-FIELD_LABELS: dict[str, str] = {
-    "name": QT_TRANSLATE_NOOP("Fields", "Name"),
-    "model": QT_TRANSLATE_NOOP("Fields", "Model"),
-    "gpu": QT_TRANSLATE_NOOP("Fields", "GPU"),
-    "gpus_per_node": QT_TRANSLATE_NOOP("Fields", "GPUs per node"),
-    "nodes": QT_TRANSLATE_NOOP("Fields", "Nodes"),
-    "method": QT_TRANSLATE_NOOP("Fields", "Method"),
-    "lora_rank": QT_TRANSLATE_NOOP("Fields", "Adapter rank (LoRA r)"),
-    "lora_targets": QT_TRANSLATE_NOOP("Fields", "Adapted layers (targets)"),
-    "frozen_layers": QT_TRANSLATE_NOOP("Fields", "Frozen layers"),
-    "freeze_from": QT_TRANSLATE_NOOP("Fields", "Frozen side"),
-    "freeze_embeddings": QT_TRANSLATE_NOOP("Fields", "Freeze the token embeddings"),
-    "qlora_bits": QT_TRANSLATE_NOOP("Fields", "Base weights (QLoRA bits)"),
-    "qlora_double_quant": QT_TRANSLATE_NOOP("Fields", "Double quantisation"),
-    "base_storage": QT_TRANSLATE_NOOP("Fields", "Frozen base weights (storage)"),
-    "precision": QT_TRANSLATE_NOOP("Fields", "Number format (precision)"),
-    "optimizer": QT_TRANSLATE_NOOP("Fields", "Optimizer"),
-    "micro_batch": QT_TRANSLATE_NOOP("Fields", "Sequences per GPU step (micro-batch)"),
-    "seq_len": QT_TRANSLATE_NOOP("Fields", "Tokens per sequence (sequence length)"),
-    "grad_accum": QT_TRANSLATE_NOOP("Fields", "Steps per update (gradient accumulation)"),
-    "checkpointing": QT_TRANSLATE_NOOP("Fields", "Activation checkpointing"),
-    "recompute_num_layers": QT_TRANSLATE_NOOP("Fields", "Recompute layers"),
-    "recompute_method": QT_TRANSLATE_NOOP("Fields", "Recompute method"),
-    "attention": QT_TRANSLATE_NOOP("Fields", "Attention kernel"),
-    "tp": QT_TRANSLATE_NOOP("Fields", "Tensor parallel (TP)"),
-    "pp": QT_TRANSLATE_NOOP("Fields", "Pipeline parallel (PP)"),
-    "ep": QT_TRANSLATE_NOOP("Fields", "Expert parallel (EP)"),
-    "cp": QT_TRANSLATE_NOOP("Fields", "Context parallel (CP)"),
-    "sequence_parallel": QT_TRANSLATE_NOOP("Fields", "Sequence parallelism"),
-    "zero_stage": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
-    "fsdp": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
-    "offload": QT_TRANSLATE_NOOP("Fields", "Offload (slow)"),
-    "optimizer_offload_fraction": QT_TRANSLATE_NOOP("Fields", "Optimizer share on the CPU"),
-    "estimator": QT_TRANSLATE_NOOP("Fields", "Estimator"),
-    "reserve": QT_TRANSLATE_NOOP("Fields", "Safety reserve"),
-    "k_factor": QT_TRANSLATE_NOOP("Fields", "K factor"),
-    "lora_alpha": QT_TRANSLATE_NOOP("Fields", "LoRA alpha"),
-    "lora_adapter_dtype": QT_TRANSLATE_NOOP("Fields", "Adapter number format"),
-    "notes": QT_TRANSLATE_NOOP("Fields", "Notes"),
-    "framework": QT_TRANSLATE_NOOP("Fields", "Framework"),
-    "cross_entropy": QT_TRANSLATE_NOOP("Fields", "Loss computation"),
-    "compile": QT_TRANSLATE_NOOP("Fields", "Compile the model"),
-    "liger_kernels": QT_TRANSLATE_NOOP("Fields", "Liger kernels"),
-    "activation_offload": QT_TRANSLATE_NOOP("Fields", "Activation offloading"),
-    "optimizer_in_backward": QT_TRANSLATE_NOOP("Fields", "Optimizer in backward"),
-    "modules_to_save": QT_TRANSLATE_NOOP("Fields", "Also fully train (modules_to_save)"),
-    "distributed_optimizer": QT_TRANSLATE_NOOP("Fields", "Distributed optimizer"),
-    "pp_schedule": QT_TRANSLATE_NOOP("Fields", "Pipeline schedule"),
-    "vpp": QT_TRANSLATE_NOOP("Fields", "Virtual pipeline stages"),
-    "dp_shard": QT_TRANSLATE_NOOP("Fields", "Shard group (GPUs)"),
-    "reshard_after_forward": QT_TRANSLATE_NOOP("Fields", "Re-shard after forward"),
-    "fsdp_version": QT_TRANSLATE_NOOP("Fields", "FSDP version"),
-    "loss_parallel": QT_TRANSLATE_NOOP("Fields", "Loss parallel"),
-    "lora_dropout": QT_TRANSLATE_NOOP("Fields", "LoRA dropout"),
-    "expandable_segments": QT_TRANSLATE_NOOP("Fields", "GPU memory allocator"),
-    "reduce_bucket_size": QT_TRANSLATE_NOOP("Fields", "Gradient reduce bucket (reduce_bucket_size)"),
-    "allgather_bucket_size": QT_TRANSLATE_NOOP("Fields", "Weight gather bucket (allgather_bucket_size)"),
-    "stage3_max_live_parameters": QT_TRANSLATE_NOOP("Fields", "Most gathered weights at once "
-                                                    "(stage3_max_live_parameters)"),
-    "stage3_prefetch_bucket_size": QT_TRANSLATE_NOOP("Fields", "Weights fetched ahead "
-                                                     "(stage3_prefetch_bucket_size)"),
-    "main_grads_fp32": QT_TRANSLATE_NOOP("Fields", "Gradient buffer"),
-    "host_memory_bytes": QT_TRANSLATE_NOOP("Fields", "CPU memory per node"),
-    "images_per_sample": QT_TRANSLATE_NOOP("Fields", "Images per sequence (images per sample)"),
-    "image_resolution": QT_TRANSLATE_NOOP("Fields", "Image side in pixels (image resolution)"),
-    "vision_tower": QT_TRANSLATE_NOOP("Fields", "Image encoder (vision tower)"),
-    "attention_kernel": QT_TRANSLATE_NOOP("Fields", "Attention kernel variant"),
-    "moe_token_dispatcher_type": QT_TRANSLATE_NOOP("Fields", "MoE token dispatcher"),
-    "moe_a2a_overlap": QT_TRANSLATE_NOOP("Fields", "MoE all-to-all beside another micro-batch (moe_a2a_overlap)"),
-    "fused_expert_mlp": QT_TRANSLATE_NOOP("Fields", "MoE expert MLP as fused grouped ops (fused_expert_mlp)"),
-    "fp8_recipe": QT_TRANSLATE_NOOP("Fields", "FP8 scaling recipe"),
-    "tp_only_amax_red": QT_TRANSLATE_NOOP("Fields", "FP8 amax reduced over tensor-parallel ranks only "
-                                          "(tp_only_amax_red)"),
-    "tp_comm_overlap": QT_TRANSLATE_NOOP("Fields", "TP collectives overlapped with userbuffers (tp_comm_overlap)"),
-    "grad_reduce_fp32": QT_TRANSLATE_NOOP("Fields", "Gradients reduced in FP32 (grad_reduce_fp32)"),
-    "packed_sequence_tokens": QT_TRANSLATE_NOOP("Fields", "Tokens per packed sequence (packed_sequence_tokens)"),
-    "cuda_graphs": QT_TRANSLATE_NOOP("Fields", "CUDA graphs (captured parts)"),
-    "fp8_all_gather": QT_TRANSLATE_NOOP("Fields", "FP8 weight all-gather (FSDP2)"),
-    "entropy_coeff": QT_TRANSLATE_NOOP("Fields", "Entropy bonus weight (entropy_coeff)"),
-    "rpo_alpha": QT_TRANSLATE_NOOP("Fields", "Chosen answers' NLL weight (rpo_alpha)"),
-    "intra_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth within a node"),
-    "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),
-    "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),
-    "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
-    "time_calibration": QT_TRANSLATE_NOOP("Fields", "Measured step time"),
-    "training_objective": QT_TRANSLATE_NOOP("Fields", "Objective (training objective)"),
-    "reference_model": QT_TRANSLATE_NOOP("Fields", "Reference (reference model)"),
-    "reward_model": QT_TRANSLATE_NOOP("Fields", "Reward model"),
-    "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
-    "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
-    "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
-    "num_generations": QT_TRANSLATE_NOOP("Fields", "Completions per prompt (generations)"),
-    "rollout_engine": QT_TRANSLATE_NOOP("Fields", "Generation engine (rollout engine)"),
-    "rollout_placement": QT_TRANSLATE_NOOP("Fields", "Engine placement"),
-    "rollout_gpus": QT_TRANSLATE_NOOP("Fields", "GPUs of the engine (rollout GPUs)"),
-    "rollout_tp": QT_TRANSLATE_NOOP("Fields", "Engine tensor parallel (rollout TP)"),
-    "rollout_gpu_memory_utilization": QT_TRANSLATE_NOOP("Fields", "Engine's share of each GPU "
-                                                        "(gpu_memory_utilization)"),
-    "rollout_sleep": QT_TRANSLATE_NOOP("Fields", "Engine while training (sleep mode)"),
-    "rollout_kv_cache_dtype": QT_TRANSLATE_NOOP("Fields", "Engine KV cache format"),
-    "rollout_max_num_seqs": QT_TRANSLATE_NOOP("Fields", "Sequences generated at once (max_num_seqs)"),
-    "rollout_max_model_len": QT_TRANSLATE_NOOP("Fields", "Longest request (max_model_len)"),
-    "rollout_engine_release": QT_TRANSLATE_NOOP("Fields", "vLLM release (start-up accounting)"),
-    "rollout_shares_weights": QT_TRANSLATE_NOOP("Fields", "Engine shares the trainer's weights"),
-    "ulysses_sequence_parallel_size": QT_TRANSLATE_NOOP("Fields", "Ulysses sequence parallel size"),
-}
-
-# Values shown in words where the control shows words (combo items); numbers stay numbers.
-VALUE_WORDS: dict[str, dict[Any, str]] = {
-    "method": {"full": QT_TRANSLATE_NOOP("Fields", "full fine-tune"), "freeze": QT_TRANSLATE_NOOP("Fields", "frozen layers"),
-               "lora": "LoRA", "qlora": "QLoRA"},
-    "checkpointing": {"none": QT_TRANSLATE_NOOP("Fields", "off"), "selective": QT_TRANSLATE_NOOP("Fields", "selective"),
-                      "full": QT_TRANSLATE_NOOP("Fields", "full")},
-    "offload": {"none": QT_TRANSLATE_NOOP("Fields", "none"), "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
-                "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
-    "zero_stage": {0: QT_TRANSLATE_NOOP("Fields", "off"), 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"},
-    "fsdp": {True: "FSDP", False: QT_TRANSLATE_NOOP("Fields", "off")},
-    "dp_shard": {0: QT_TRANSLATE_NOOP("Fields", "all")},  # engine/scenario/shard_group.py ALL_RANKS
-    "vision_tower": {"frozen": QT_TRANSLATE_NOOP("Fields", "frozen"), "trained": QT_TRANSLATE_NOOP("Fields", "trained")},
-    "expandable_segments": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework's launcher sets it")},
-    "main_grads_fp32": {"auto": QT_TRANSLATE_NOOP("Fields", "as Megatron does it (fp32)")},
-    "loss_parallel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
-    "cuda_graphs": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it"),
-                    "none": QT_TRANSLATE_NOOP("Fields", "none"),
-                    "moe-router": QT_TRANSLATE_NOOP("Fields", "MoE router only"),
-                    "attention": QT_TRANSLATE_NOOP("Fields", "attention and MoE router"),
-                    "layers": QT_TRANSLATE_NOOP("Fields", "every transformer layer"),
-                    "full-iteration": QT_TRANSLATE_NOOP("Fields", "the whole forward and backward")},
-    "attention_kernel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it"),
-                         "flash1": "FlashAttention-1", "flash2": "FlashAttention-2", "flash3": "FlashAttention-3",
-                         "flash4": "FlashAttention-4", "cudnn": "cuDNN 9", "cudnn8": "cuDNN 8.9"},
-    "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
-    "fp8_recipe": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},  # a plan that drops torchao's
-    # the set-up panel's words, shortened where its item is a sentence (a plan or a comparison cell is narrow)
-    "optimizer": {"adamw": "AdamW", "adamw-fused": QT_TRANSLATE_NOOP("Fields", "AdamW fused"),
-                  "adamw-8bit": QT_TRANSLATE_NOOP("Fields", "AdamW 8-bit"),
-                  "adamw-8bit-paged": QT_TRANSLATE_NOOP("Fields", "AdamW 8-bit, paged"), "sgd": "SGD",
-                  "sgd-momentum": QT_TRANSLATE_NOOP("Fields", "SGD with momentum"), "adafactor": "Adafactor",
-                  "auto": QT_TRANSLATE_NOOP("Fields", "AdamW as the framework runs it")},
-    "precision": {"amp-bf16": QT_TRANSLATE_NOOP("Fields", "bf16 autocast, fp32 weights (AMP)"),
-                  "amp-fp16": QT_TRANSLATE_NOOP("Fields", "fp16 autocast, fp32 weights (AMP)"),
-                  "bf16": QT_TRANSLATE_NOOP("Fields", "pure bf16 (weights, grads, states)"),
-                  "fp16": QT_TRANSLATE_NOOP("Fields", "pure fp16"),
-                  "mixed-bf16": QT_TRANSLATE_NOOP("Fields", "bf16 + fp32 master weights (DeepSpeed, Megatron)"),
-                  "mixed-fp16": QT_TRANSLATE_NOOP("Fields", "fp16 + fp32 master weights (DeepSpeed, Megatron)"),
-                  "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine, torchao)"),
-                  "nvfp4": QT_TRANSLATE_NOOP("Fields", "NVFP4 compute (Blackwell)"),
-                  "fp32": QT_TRANSLATE_NOOP("Fields", "full fp32")},
-    "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
-                     "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
-}
-FIELD_LABELS.update(SERVING_FIELD_LABELS)
-VALUE_WORDS.update(SERVING_VALUE_WORDS)
-NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
-HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_shard, a shard group of %1 GPUs
-BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
+from engine.scenario import key_words
 
 
 def _tr(text: str) -> str:
@@ -177,53 +16,19 @@ def _tr(text: str) -> str:
 
 def field_label(key: str) -> str:
     """The control's label for a scenario key (the key itself for keys the window has no control for)."""
-    return _tr(FIELD_LABELS[key]) if key in FIELD_LABELS else key
+    return key_words.field_label(key, _tr)
 
 
 def value_words(key: str, value: Any) -> str:
-    if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
-        return _tr(VALUE_WORDS[key][value])
-    if value is None:
-        return _tr(NOT_SET)
-    presets = {"model": model_presets, "gpu": gpu_presets}.get(key)
-    if presets is not None and isinstance(value, str) and value in presets():
-        return presets()[value].name  # "Llama 3 8B", not the id "llama-3-8b" a table showed before
-    if isinstance(value, bool):
-        return _tr(BOOL_WORDS[value])
-    if isinstance(value, int | float) and key.endswith(("_bytes", "_bytes_per_s", "tokens_to_train")):
-        # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
-        if key == "tokens_to_train":
-            return format_count(value)
-        return format_bytes(value) + ("/s" if key.endswith("_per_s") else "")
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, (list, tuple)):
-        return " + ".join(str(v) for v in value)
-    if isinstance(value, dict):  # a custom model or GPU
-        name = value.get("name", "")
-        memory = value.get("memory_bytes")
-        return f"{name} ({format_bytes(memory)})" if memory else str(name)
-    return str(value)
-
-
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
+    return key_words.value_words(key, value, _tr)
 
 
 def describe_changes(changes: dict[str, Any]) -> str:
     """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
-    parts = []
-    for key, value in changes.items():
-        if key == "fsdp" and "zero_stage" in changes:
-            continue  # the sharding combo writes both keys: name it once
-        if key == "zero_stage" and changes.get("fsdp"):
-            value = "FSDP"
-        if key == "dp_shard" and value:  # a plan's or an edit's group, said as what it is
-            parts.append(_tr(HSDP_WORDS).replace("%1", f"{value:,}"))
-            continue
-        parts.append(f"{field_label(key)}: {value_words(key, value)}")
-    return ", ".join(parts)
+    return key_words.describe_changes(changes, _tr)
+
+
+def layout_words(changes: dict[str, Any]) -> str:
+    """The layout a rent option sets, in the set-up's words (engine/scenario/key_words.py layout_words, as the
+    command line's `fit --objective cost` prints it)."""
+    return key_words.layout_words(changes, _tr)

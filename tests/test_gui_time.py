@@ -236,3 +236,25 @@ def test_fastest_layouts_say_when_plans_offload(window):
     plans = panel.result.plans + panel.result.changes_what_you_train
     for row, plan in zip(rows, plans, strict=True):
         assert ("CPU memory" in row.findChild(QLabel).text()) == (plan.scenario.offload != "none")
+
+
+def test_the_generation_hover_labels_its_figures_in_words(qtbot):
+    """The generation term's hover listed engine/posttraining/timing.py _generation's figures under their raw keys
+    (prefill_seconds = ...); each now has the window's label, translated (gui/time_panel.py GENERATION_FIGURE_LABELS)."""
+    from conftest import REPO
+    from PySide6.QtWidgets import QApplication
+
+    from gui.i18n import install_language
+    from gui.time_panel import GENERATION_FIGURE_LABELS
+
+    example = str(REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json")
+    try:
+        for language, prefill in (("en", "prefill = "), ("zh_CN", "预填充 = ")):
+            install_language(QApplication.instance(), language, require_font=False)
+            win, error = build_window(example, restore=False)
+            qtbot.addWidget(win)
+            tip = win.time_panel.bar.legend.toolTip()
+            assert error is None and prefill in tip, tip
+            assert not any(f"{key} = " in tip for key, label in GENERATION_FIGURE_LABELS.items() if key != label), tip
+    finally:
+        install_language(QApplication.instance(), "en")

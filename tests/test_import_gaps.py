@@ -48,6 +48,16 @@ def test_openrlhf_optimizer_flags_are_read_and_muon_is_listed():
     assert "optimizer" not in muon.scenario and "muon" in _why(muon, "actor.optim")
 
 
+def test_an_openrlhf_critic_optimizer_other_than_adam_is_listed():
+    # train_ppo_ray.py (3c3be6234e0c line 448) --critic.optim: the critic's states are counted as the actor's
+    # optimizer's (engine/posttraining/models.py), so a Muon critic is not modelled; Adam is read
+    cmd = "python3 -m openrlhf.cli.train_ppo_ray --actor.optim adam --critic.optim {}"
+    muon = import_texts([("ppo.sh", cmd.format("muon"))])
+    assert muon.scenario["optimizer"] == "adamw-fused" and "muon" in _why(muon, "critic.optim")
+    adam = import_texts([("ppo.sh", cmd.format("adam"))])
+    assert not any(u.key.split(": ")[-1] == "critic.optim" for u in adam.unmapped)
+
+
 def test_openrlhf_auto_is_its_fusedadam():
     s = scenario_from_dict({"model": "llama-3-8b", "framework": "openrlhf", "optimizer": "auto"})
     assert optimizer_used(s) == "adamw-fused"

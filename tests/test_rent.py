@@ -255,10 +255,41 @@ def test_a_rows_hours_times_its_price_reads_as_its_cost():
 def test_a_shard_group_the_search_resets_is_in_the_layout_text():
     """A ZeRO-3 plan within shard groups of 4 (dp_shard) gets base layouts with dp_shard 0 (engine/planning/rent.py
     _base: over every rank, the search settles its own group); an option whose group differs from the scenario's
-    says so in its layout text (it read as the scenario's own group before), key=value as the other keys."""
+    says so in its layout text (it read as the scenario's own group before), in the set-up's words as the other keys
+    (engine/scenario/key_words.py: "Shard group (GPUs): all" for 0, "HSDP: shard within N GPUs" else)."""
+    from engine.scenario.key_words import describe_changes
+
     s = scenario(dp_shard=4)
     report = rent_report(s, {"h100-sxm-80gb": 2.0})
     changed = [o for o in report["ranked"] if dict(o["changes"]).get("dp_shard", 4) != 4]
     assert changed
     for o in changed:
-        assert f"dp_shard={dict(o['changes'])['dp_shard']}" in row_text(o, "USD")
+        assert describe_changes({"dp_shard": dict(o["changes"])["dp_shard"]}) in row_text(o, "USD")
+
+
+def test_the_command_lines_layouts_are_the_windows_words(tmp_path):
+    """`fit --objective cost` printed a fixed key=value list (no vpp, pp_schedule, sequence_parallel) where the window
+    says every change in the set-up's words: both now print engine/scenario/key_words.py layout_words of the option's
+    changes, translated under --lang; the --json keys stay the changes' keys."""
+    from PySide6.QtCore import QTranslator
+
+    from engine.scenario.key_words import layout_words
+    from gui.i18n import qm_path
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "micro_batch": 1, "grad_accum": 16,
+                                "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full",
+                                "zero_stage": 3, "tokens_to_train": 2 * 10**9}))
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"currency": "EUR", "prices": PRICES}))
+    args = ("fit", str(path), "--objective", "cost", "--prices", str(prices), "--deadline-days", "30")
+    ranked = json.loads(run(*args, "--json").stdout)["ranked"]
+    catalogue = QTranslator()
+    assert ranked and catalogue.load(str(qm_path("zh_CN")))
+    for language, tr in (("en", lambda text: text), ("zh_CN", lambda text: catalogue.translate("Fields", text) or text)):
+        rows = [line for line in run("--lang", language, *args).stdout.splitlines() if line[:1].isdigit()]
+        assert len(rows) == len(ranked)
+        for row, option in zip(rows, ranked, strict=True):
+            words = layout_words(option["changes"], tr)
+            assert row.endswith(words) and "=" not in words, (row, words)
+        assert language == "en" or "梯度累积" in rows[0], rows[0]

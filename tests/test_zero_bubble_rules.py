@@ -8,6 +8,7 @@ formulas are arXiv:2401.10241's: Table 2 (1F1B, ZB-H1, ZB-H2), Appendix H (ZB-2p
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,31 @@ def test_overlapped_interleaved_bubble_formula():
     assert time_provenance(s)["bubble"].formula == OVERLAPPED_INTERLEAVED_BUBBLE
     assert "2 (p x vpp - 1) T_comm" in OVERLAPPED_INTERLEAVED_BUBBLE
     assert overlapped_exchange_seconds(s.pp, s.vpp, s.grad_accum, 1.0, 0.0)[1] == 2 * (s.pp * s.vpp - 1)
+
+
+def test_overlapped_interleaved_pipeline_sends_formula(qtbot, tmp_path):
+    """Under the same schedule the pipeline sends term holds only the steady state's exposed part: max(0, m x vpp -
+    (p x vpp - 1)) slots x what a transfer outlasts a chunk's forward by (overlapped_p2p.py); the hover says that,
+    not FORMULAS' "per micro-batch", and 1F1B keeps FORMULAS' text."""
+    from window_helpers import window_from
+
+    from engine.timing.formulas import FORMULAS, OVERLAPPED_INTERLEAVED_SENDS
+    from engine.timing.overlapped_p2p import overlapped_exchange_seconds
+    from gui.i18n import tr_engine
+
+    s = zb_scenario("interleaved-1f1b", vpp=2)
+    sends = time_provenance(s)["communication_pp"]
+    assert sends.formula == OVERLAPPED_INTERLEAVED_SENDS and dict(sends.inputs) == {"pp": 8, "vpp": 2, "grad_accum": 24}
+    # with a chunk's forward 0 (fill 0) every steady-state slot exposes the whole transfer T = 1 s
+    slots = max(0, s.grad_accum * s.vpp - (s.pp * s.vpp - 1))
+    assert overlapped_exchange_seconds(s.pp, s.vpp, s.grad_accum, 1.0, 0.0)[0] == slots
+    assert "max(0, m x vpp - (p x vpp - 1))" in OVERLAPPED_INTERLEAVED_SENDS
+    assert time_provenance(zb_scenario("1f1b"))["communication_pp"].formula == ""
+    row = next(r for r in json.loads(ROWS.read_text())["rows"] if r["id"].endswith("b6-m24-zb-1p"))
+    win = window_from(qtbot, tmp_path, {**row["scenario"], "pp_schedule": "interleaved-1f1b", "vpp": 2})
+    tip = win.time_panel.bar.legend.toolTip()
+    assert escape(tr_engine(OVERLAPPED_INTERLEAVED_SENDS)) in tip and "pp = 8, vpp = 2, grad_accum = 24" in tip
+    assert escape(tr_engine(FORMULAS["communication_pp"])) not in tip
 
 
 def test_the_time_tab_hover_shows_the_schedules_formula(qtbot, tmp_path):

@@ -26,9 +26,11 @@ _OPTIM_FLAGS = ("optim", "actor.optim")
 _ADAM_HYPER = ("adam.betas", "adam.eps", "adam.weight_decay", "adam.lr", "actor.adam.betas", "actor.adam.eps",
                "actor.adam.weight_decay", "actor.adam.lr", "critic.adam.betas", "critic.adam.eps",
                "critic.adam.weight_decay", "critic.adam.lr", "adam_betas", "l2")
-# the PPO critic's --critic.optim: read, the critic's states counted as the actor's optimizer's (the critic is trained
-# by the policy's estimator, engine/posttraining/models.py), so a critic optimizer other than Adam is not told apart
+# the PPO critic's --critic.optim: the critic's states are counted as the actor's optimizer's (the critic is trained
+# by the policy's estimator, engine/posttraining/models.py), so Adam is read and any other is listed as not modelled
 _CRITIC_OPTIM_FLAG = "critic.optim"
+_CRITIC_NOT_MODELLED = QT_TRANSLATE_NOOP("engine", "the critic's optimizer '{name}' is not one the planner models: its "
+                                                   "states are counted as the actor's optimizer's (AdamW)")
 _FUSED_WHY = QT_TRANSLATE_NOOP("engine", "OpenRLHF hands DeepSpeed a config AdamW (--optim adam, its default), which "
                                          "DeepSpeed builds as FusedAdam on the GPU (openrlhf/utils/deepspeed/deepspeed.py)")
 
@@ -36,8 +38,13 @@ _FUSED_WHY = QT_TRANSLATE_NOOP("engine", "OpenRLHF hands DeepSpeed a config Adam
 def read_optimizer(c: Collector, args: dict[str, Any]) -> None:
     """--optim / --actor.optim: AdamW, fused on the GPU (adamw-fused) or DeepSpeedCPUAdam under --ds.adam_offload
     (the scenario's adamw with the optimizer offloaded, as engine/configs/deepspeed.py reads an offloaded config
-    AdamW); Muon is listed as not modelled."""
-    c.use(*(key for key in (*_ADAM_HYPER, _CRITIC_OPTIM_FLAG) if key in args))
+    AdamW); Muon is listed as not modelled, for the actor and for the critic (--critic.optim)."""
+    c.use(*(key for key in _ADAM_HYPER if key in args))
+    critic = str(args.get(_CRITIC_OPTIM_FLAG, "adam")).lower()
+    if critic != "adam":
+        c.skip(_CRITIC_OPTIM_FLAG, message(_CRITIC_NOT_MODELLED, name=critic))
+    elif _CRITIC_OPTIM_FLAG in args:
+        c.use(_CRITIC_OPTIM_FLAG)
     flag = next((key for key in _OPTIM_FLAGS if key in args), None)
     name = str(args[flag]).lower() if flag else "adam"
     if name != "adam":

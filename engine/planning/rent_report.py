@@ -17,6 +17,7 @@ from ..models.presets import gpu_presets
 from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.format import CURRENCIES
+from ..scenario.key_words import layout_words
 from ..units import format_bytes, format_cost, format_seconds
 from .rent import RentOption, RentSearch, rent_search
 
@@ -119,21 +120,16 @@ def dropped_lines(rows: list[tuple[int, str, str, str]]) -> list[str]:
     return out
 
 
-def layout_text(changes: dict[str, Any]) -> str:
-    """The layout keys an option changes, as key=value; a shard group it reset (dp_shard 0: over every rank) too."""
-    keys = ("tp", "pp", "cp", "ep", "zero_stage", "fsdp", "dp_shard", "micro_batch", "grad_accum", "checkpointing",
-            "offload")
-    return ", ".join(f"{k}={changes[k]}" for k in keys if k in changes) or "-"
-
-
 def gpu_hours_text(hours: float) -> str:
     """GPU-hours as a row shows them: whole hours from 100 up, else 3 significant digits, so that the hours times the
     price reads as the cost ("2.5 GPU-hours x 2.5 USD = 6 USD", not "3 GPU-hours x 2.5 USD = 6 USD")."""
     return f"{hours:,.0f}" if hours >= 100 else f"{hours:.3g}"
 
 
-def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same) -> str:
-    """One ranked row: what, how, how long and what it costs, with the price used."""
+def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same,
+             tr_fields: Callable[[str], str] = _same) -> str:
+    """One ranked row: what, how, how long and what it costs, with the price used; its layout in the window's words
+    (key_words.py layout_words, `tr_fields` translating them in the "Fields" context)."""
     hours = gpu_hours_text(o["gpu_hours"])
     cost = (tr(QT_TRANSLATE_NOOP("cli", "{hours} GPU-hours x {price} = {cost}")).format(
         hours=hours, price=f"{o['price_per_gpu_hour']:g} {currency}".rstrip(),
@@ -142,12 +138,13 @@ def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same)
     return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; "
                                        "layout {layout}")).format(
         n=o["gpus"], gpu=o["gpu_name"], nodes=o["nodes"], cost=cost, time=format_seconds(o["time_to_train_seconds"]),
-        mfu=o["mfu"], layout=layout_text(o["changes"]))
+        mfu=o["mfu"], layout=layout_words(o["changes"], tr_fields))
 
 
 def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
-                tr_engine: Callable[[str], str] = _same) -> str:
-    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+                tr_engine: Callable[[str], str] = _same, tr_fields: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's, `tr_fields` the
+    set-up's words of each layout ("Fields")."""
     cur = report["currency"]
     limits = []
     if report["deadline_seconds"] is not None:
@@ -164,7 +161,7 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
     for i, o in enumerate(report["ranked"], 1):
-        out += [f"{i}. {row_text(o, cur, tr)}",
+        out += [f"{i}. {row_text(o, cur, tr, tr_fields)}",
                 "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, {host} CPU memory per node; {capacity}")).format(
                     total=format_bytes(o["total_bytes"], unit), host=format_bytes(o["host_bytes_per_node"], unit),
                     capacity=_message(o["host_capacity"], tr_engine) if o.get("host_capacity") else "")]

@@ -92,6 +92,17 @@ OVERLAPPED_INTERLEAVED_BUBBLE = QT_TRANSLATE_NOOP(
               "chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch's forward and the last "
               "one's backward crossing every chunk boundary")
 
+# the pipeline sends under the same schedule (pipeline.py pipeline_seconds, overlapped_p2p.py): only the steady
+# state's sends are left in this term, each hidden behind one chunk of the other direction and exposed by what it
+# outlasts that chunk's forward by (taken as a third of the chunk's forward + backward); the warm-up's and
+# cool-down's are in the bubble (OVERLAPPED_INTERLEAVED_BUBBLE)
+OVERLAPPED_INTERLEAVED_SENDS = QT_TRANSLATE_NOOP(
+    "engine", "interleaved 1F1B, Megatron-Core's overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state "
+              "slots x max(0, T_comm - a chunk's forward), each send hidden behind one chunk of the other direction "
+              "and exposed only by what it outlasts that chunk's forward by (a third of the chunk's forward + "
+              "backward), + the tied embedding's gradient sum once a step; the warm-up's and cool-down's sends are in "
+              "the bubble")
+
 
 def bubble_formula(pp_schedule: str) -> str:
     """The bubble's formula text as the scenario's pipeline schedule costs it (FORMULAS' bubble where unknown)."""

@@ -22,7 +22,7 @@ from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
-from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, bubble_formula
+from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SENDS, bubble_formula
 from .nvfp4 import trains_nvfp4
 from .pipeline import model_chunks, overlaps_chunk_exchanges
 from .tp_overlap import userbuffers_on
@@ -113,9 +113,22 @@ def bubble_provenance(s: Scenario) -> Provenance:
         inputs += (("vpp", s.vpp),)
     if s.pp_schedule in ZERO_BUBBLE_SCHEDULES:
         inputs += (("deferred_w_passes", deferred_w_passes(s.pp_schedule, s.pp, s.grad_accum)),)
-    overlapped = overlaps_chunk_exchanges(s, framework_profile(s.framework), model_chunks(s))
-    return Provenance(DERIVED, basis, OVERLAPPED_INTERLEAVED_BUBBLE if overlapped else bubble_formula(s.pp_schedule),
-                      inputs)
+    formula = OVERLAPPED_INTERLEAVED_BUBBLE if _overlapped(s) else bubble_formula(s.pp_schedule)
+    return Provenance(DERIVED, basis, formula, inputs)
+
+
+def _overlapped(s: Scenario) -> bool:
+    return overlaps_chunk_exchanges(s, framework_profile(s.framework), model_chunks(s))
+
+
+def pipeline_sends_provenance(s: Scenario) -> Provenance:
+    """The pipeline sends' basis, and under Megatron-Core's overlapped interleaving the formula it costs them by with
+    the figures it reads (formulas.py OVERLAPPED_INTERLEAVED_SENDS): FORMULAS' per micro-batch sends elsewhere."""
+    fixed = _FIXED["communication_pp"]
+    if not _overlapped(s):
+        return fixed
+    return Provenance(DERIVED, fixed.basis, OVERLAPPED_INTERLEAVED_SENDS,
+                      (("pp", s.pp), ("vpp", s.vpp), ("grad_accum", s.grad_accum)))
 
 
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
@@ -131,7 +144,8 @@ _COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
 def time_provenance(s: Scenario) -> dict[str, Provenance]:
     """Per term of the training step (model.py BREAKDOWN_KEYS): what kind of figure decides it for `s`."""
     prof = framework_profile(s.framework)
-    out = {"compute": _gemm(s), **_FIXED, "bubble": bubble_provenance(s)}
+    out = {"compute": _gemm(s), **_FIXED, "bubble": bubble_provenance(s),
+           "communication_pp": pipeline_sends_provenance(s)}
     if hybrid_offload_fraction(s):
         out["offload"] = _HYBRID_OFFLOAD
     hides = userbuffers_on(s) or defaults_for(s.framework).tp_async_backward

@@ -4726,6 +4726,46 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="85"/>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="86"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="87"/>
+        <source>sequences per engine</source>
+        <translation>每个引擎的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="88"/>
+        <source>sequences at once</source>
+        <translation>同时生成的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="89"/>
+        <source>waves</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="90"/>
+        <source>one decode step</source>
+        <translation>一个解码步</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="91"/>
+        <source>kernel launches per decode step (eager)</source>
+        <translation>每个解码步的内核启动（eager）</translation>
+    </message>
+    <message>
+        <location filename="../../gui/time_panel.py" line="92"/>
+        <source>output processing per decode step (eager)</source>
+        <translation>每个解码步的输出处理（eager）</translation>
+    </message>
 </context>
 <context>
     <name>TimePanel</name>
@@ -11031,6 +11071,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/posttraining/time_band.py" line="24"/>
         <source>post-training</source>
         <translation>后训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="96"/>
+        <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
+        <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="29"/>
+        <source>the critic&apos;s optimizer &apos;{name}&apos; is not one the planner models: its states are counted as the actor&apos;s optimizer&apos;s (AdamW)</source>
+        <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
 </context>
 <context>

@@ -1,12 +1,13 @@
 """Words for the serving keys (issue 26): control labels and the words of their choices, one place for the set-up
-panel, undo entries, notices and the comparison (gui/words.py takes them in)."""
+panel, undo entries, notices and the comparison (engine/scenario/key_words.py takes them in). No Qt: translated in
+the "Fields" context where they are shown."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.messages import QT_TRANSLATE_NOOP
-from engine.models.weight_formats import gguf_format_names
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.weight_formats import gguf_format_names
 
 SERVING_FIELD_LABELS: dict[str, str] = {
     "workload": QT_TRANSLATE_NOOP("Fields", "Mode"),
