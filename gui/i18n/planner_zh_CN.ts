@@ -628,843 +628,843 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="17"/>
+        <location filename="../../engine/scenario/key_words.py" line="17"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18"/>
+        <location filename="../../engine/scenario/key_words.py" line="18"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19"/>
+        <location filename="../../engine/scenario/key_words.py" line="19"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20"/>
+        <location filename="../../engine/scenario/key_words.py" line="20"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21"/>
+        <location filename="../../engine/scenario/key_words.py" line="21"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22"/>
+        <location filename="../../engine/scenario/key_words.py" line="22"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23"/>
+        <location filename="../../engine/scenario/key_words.py" line="23"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24"/>
+        <location filename="../../engine/scenario/key_words.py" line="24"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25"/>
+        <location filename="../../engine/scenario/key_words.py" line="25"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26"/>
+        <location filename="../../engine/scenario/key_words.py" line="26"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27"/>
+        <location filename="../../engine/scenario/key_words.py" line="27"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28"/>
+        <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29"/>
+        <location filename="../../engine/scenario/key_words.py" line="29"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30"/>
+        <location filename="../../engine/scenario/key_words.py" line="30"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31"/>
+        <location filename="../../engine/scenario/key_words.py" line="31"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32"/>
+        <location filename="../../engine/scenario/key_words.py" line="32"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33"/>
+        <location filename="../../engine/scenario/key_words.py" line="33"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34"/>
+        <location filename="../../engine/scenario/key_words.py" line="34"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35"/>
+        <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36"/>
+        <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37"/>
+        <location filename="../../engine/scenario/key_words.py" line="37"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38"/>
+        <location filename="../../engine/scenario/key_words.py" line="38"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39"/>
+        <location filename="../../engine/scenario/key_words.py" line="39"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40"/>
+        <location filename="../../engine/scenario/key_words.py" line="40"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41"/>
+        <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42"/>
+        <location filename="../../engine/scenario/key_words.py" line="42"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43"/>
+        <location filename="../../engine/scenario/key_words.py" line="43"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44"/>
+        <location filename="../../engine/scenario/key_words.py" line="44"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45"/>
-        <location filename="../words.py" line="46"/>
+        <location filename="../../engine/scenario/key_words.py" line="45"/>
+        <location filename="../../engine/scenario/key_words.py" line="46"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47"/>
+        <location filename="../../engine/scenario/key_words.py" line="47"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48"/>
+        <location filename="../../engine/scenario/key_words.py" line="48"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49"/>
+        <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50"/>
+        <location filename="../../engine/scenario/key_words.py" line="50"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="51"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52"/>
+        <location filename="../../engine/scenario/key_words.py" line="52"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53"/>
+        <location filename="../../engine/scenario/key_words.py" line="53"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54"/>
+        <location filename="../../engine/scenario/key_words.py" line="54"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55"/>
+        <location filename="../../engine/scenario/key_words.py" line="55"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56"/>
+        <location filename="../../engine/scenario/key_words.py" line="56"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57"/>
+        <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58"/>
+        <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59"/>
+        <location filename="../../engine/scenario/key_words.py" line="59"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60"/>
+        <location filename="../../engine/scenario/key_words.py" line="60"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61"/>
+        <location filename="../../engine/scenario/key_words.py" line="61"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62"/>
+        <location filename="../../engine/scenario/key_words.py" line="62"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63"/>
+        <location filename="../../engine/scenario/key_words.py" line="63"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64"/>
+        <location filename="../../engine/scenario/key_words.py" line="64"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65"/>
+        <location filename="../../engine/scenario/key_words.py" line="65"/>
         <source>Shard group (GPUs)</source>
         <translation>分片组（GPU 数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66"/>
+        <location filename="../../engine/scenario/key_words.py" line="66"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67"/>
+        <location filename="../../engine/scenario/key_words.py" line="67"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68"/>
+        <location filename="../../engine/scenario/key_words.py" line="68"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69"/>
+        <location filename="../../engine/scenario/key_words.py" line="69"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78"/>
+        <location filename="../../engine/scenario/key_words.py" line="78"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79"/>
+        <location filename="../../engine/scenario/key_words.py" line="79"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../../engine/scenario/key_words.py" line="80"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../../engine/scenario/key_words.py" line="81"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82"/>
+        <location filename="../../engine/scenario/key_words.py" line="82"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83"/>
+        <location filename="../../engine/scenario/key_words.py" line="83"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84"/>
+        <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85"/>
+        <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86"/>
+        <location filename="../../engine/scenario/key_words.py" line="86"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../../engine/scenario/key_words.py" line="87"/>
         <source>FP8 amax reduced over tensor-parallel ranks only (tp_only_amax_red)</source>
         <translation>FP8 amax 仅在张量并行组内归约（tp_only_amax_red）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../../engine/scenario/key_words.py" line="89"/>
         <source>TP collectives overlapped with userbuffers (tp_comm_overlap)</source>
         <translation>张量并行集合通信用 userbuffers 与 GEMM 重叠（tp_comm_overlap）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../../engine/scenario/key_words.py" line="90"/>
         <source>Gradients reduced in FP32 (grad_reduce_fp32)</source>
         <translation>以 FP32 归约梯度（grad_reduce_fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../../engine/scenario/key_words.py" line="91"/>
         <source>Tokens per packed sequence (packed_sequence_tokens)</source>
         <translation>每个打包序列的 token 数（packed_sequence_tokens）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../../engine/scenario/key_words.py" line="92"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93"/>
+        <location filename="../../engine/scenario/key_words.py" line="93"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../../engine/scenario/key_words.py" line="94"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../../engine/scenario/key_words.py" line="95"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../../engine/scenario/key_words.py" line="96"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../../engine/scenario/key_words.py" line="97"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../../engine/scenario/key_words.py" line="98"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99"/>
+        <location filename="../../engine/scenario/key_words.py" line="99"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../../engine/scenario/key_words.py" line="103"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="12"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="13"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="13"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="14"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="14"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="15"/>
         <source>Weights as deployed (format)</source>
         <translation>部署的权重（格式）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="15"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="16"/>
         <source>KV cache elements</source>
         <translation>KV 缓存元素</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="16"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="17"/>
         <source>Context per user (max_model_len)</source>
         <translation>每个用户的上下文（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="17"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="18"/>
         <source>Users at once (max_num_seqs)</source>
         <translation>同时服务的用户（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="18"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="19"/>
         <source>Tokens per scheduler step (max_num_batched_tokens)</source>
         <translation>每个调度步的 token 数（max_num_batched_tokens）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="19"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="20"/>
         <source>Share of each GPU (gpu_memory_utilization)</source>
         <translation>每个 GPU 的占用比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="20"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="21"/>
         <source>Tokens per KV block (block_size)</source>
         <translation>每个 KV 块的 token 数（block_size）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="21"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="22"/>
         <source>No CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="22"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="23"/>
         <source>Layers on the GPUs (n_gpu_layers)</source>
         <translation>放在 GPU 上的层（n_gpu_layers）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="23"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="24"/>
         <source>KV cache size in tokens (n_ctx)</source>
         <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="24"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="25"/>
         <source>Logical batch (n_batch)</source>
         <translation>逻辑批大小（n_batch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="25"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="26"/>
         <source>Physical batch (n_ubatch)</source>
         <translation>物理批大小（n_ubatch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="26"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="27"/>
         <source>Flash attention (flash_attn)</source>
         <translation>Flash 注意力（flash_attn）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="27"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="28"/>
         <source>Slots decoding at once (n_parallel)</source>
         <translation>同时解码的槽位（n_parallel）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="31"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="32"/>
         <source>train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="31"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="32"/>
         <source>serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="33"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
         <source>Transformers (generate)</source>
         <translation>Transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="35"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="36"/>
         <source>as the checkpoint ships</source>
         <translation>与检查点发布时相同</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="36"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="37"/>
         <source>fp8 (8 bits)</source>
         <translation>fp8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="37"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="38"/>
         <source>int8 (8 bits)</source>
         <translation>int8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="38"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
         <source>AWQ 4-bit</source>
         <translation>AWQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="38"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
         <source>GPTQ 4-bit</source>
         <translation>GPTQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="39"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="40"/>
         <source>bitsandbytes NF4</source>
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="42"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="43"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="43"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="44"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="44"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="45"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="46"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="127"/>
-        <location filename="../words.py" line="131"/>
-        <location filename="../words.py" line="132"/>
-        <location filename="../words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129"/>
-        <location filename="../words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70"/>
+        <location filename="../../engine/scenario/key_words.py" line="70"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71"/>
+        <location filename="../../engine/scenario/key_words.py" line="71"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72"/>
+        <location filename="../../engine/scenario/key_words.py" line="72"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73"/>
+        <location filename="../../engine/scenario/key_words.py" line="73"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75"/>
+        <location filename="../../engine/scenario/key_words.py" line="75"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77"/>
+        <location filename="../../engine/scenario/key_words.py" line="77"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="137"/>
-        <location filename="../words.py" line="138"/>
-        <location filename="../words.py" line="144"/>
-        <location filename="../words.py" line="147"/>
-        <location filename="../words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3314,17 +3314,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="57"/>
+        <location filename="../rent_panel.py" line="49"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="57"/>
+        <location filename="../rent_panel.py" line="49"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="94"/>
+        <location filename="../rent_panel.py" line="86"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3746,98 +3746,98 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="115"/>
+        <location filename="../rent_panel.py" line="107"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="113"/>
+        <location filename="../rent_panel.py" line="118"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="114"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128"/>
+        <location filename="../rent_panel.py" line="120"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="129"/>
+        <location filename="../rent_panel.py" line="121"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="130"/>
+        <location filename="../rent_panel.py" line="122"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="109"/>
+        <location filename="../rent_panel.py" line="101"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="131"/>
+        <location filename="../rent_panel.py" line="123"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="147"/>
+        <location filename="../rent_panel.py" line="139"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="169"/>
+        <location filename="../rent_panel.py" line="161"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="174"/>
+        <location filename="../rent_panel.py" line="166"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180"/>
+        <location filename="../rent_panel.py" line="172"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="187"/>
+        <location filename="../rent_panel.py" line="179"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="195"/>
+        <location filename="../rent_panel.py" line="187"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="223"/>
+        <location filename="../rent_panel.py" line="215"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="226"/>
+        <location filename="../rent_panel.py" line="218"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="230"/>
+        <location filename="../rent_panel.py" line="222"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="227"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="237"/>
+        <location filename="../rent_panel.py" line="229"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -3850,7 +3850,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="245"/>
+        <location filename="../rent_panel.py" line="237"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3985,68 +3985,68 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ServingPanel</name>
     <message>
-        <location filename="../serving_panel.py" line="53"/>
+        <location filename="../serving_panel.py" line="54"/>
         <source>Serving set-up</source>
         <translation>推理服务设置</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="65"/>
-        <location filename="../serving_panel.py" line="192"/>
+        <location filename="../serving_panel.py" line="66"/>
+        <location filename="../serving_panel.py" line="193"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="74"/>
+        <location filename="../serving_panel.py" line="75"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="75"/>
+        <location filename="../serving_panel.py" line="76"/>
         <source>the model&apos;s training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="100"/>
+        <location filename="../serving_panel.py" line="101"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="102"/>
+        <location filename="../serving_panel.py" line="103"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="105"/>
+        <location filename="../serving_panel.py" line="106"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107"/>
+        <location filename="../serving_panel.py" line="108"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109"/>
+        <location filename="../serving_panel.py" line="110"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111"/>
+        <location filename="../serving_panel.py" line="112"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113"/>
+        <location filename="../serving_panel.py" line="114"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="115"/>
+        <location filename="../serving_panel.py" line="116"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="215"/>
+        <location filename="../serving_panel.py" line="216"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -4717,52 +4717,52 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="143"/>
+        <location filename="../time_panel.py" line="164"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="146"/>
+        <location filename="../time_panel.py" line="167"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="85"/>
+        <location filename="../time_panel.py" line="85"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="86"/>
+        <location filename="../time_panel.py" line="86"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="87"/>
+        <location filename="../time_panel.py" line="87"/>
         <source>sequences per engine</source>
         <translation>每个引擎的序列数</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="88"/>
+        <location filename="../time_panel.py" line="88"/>
         <source>sequences at once</source>
         <translation>同时生成的序列数</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="89"/>
+        <location filename="../time_panel.py" line="89"/>
         <source>waves</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="90"/>
+        <location filename="../time_panel.py" line="90"/>
         <source>one decode step</source>
         <translation>一个解码步</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="91"/>
+        <location filename="../time_panel.py" line="91"/>
         <source>kernel launches per decode step (eager)</source>
         <translation>每个解码步的内核启动（eager）</translation>
     </message>
     <message>
-        <location filename="../../gui/time_panel.py" line="92"/>
+        <location filename="../time_panel.py" line="92"/>
         <source>output processing per decode step (eager)</source>
         <translation>每个解码步的输出处理（eager）</translation>
     </message>
@@ -4770,154 +4770,154 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="161"/>
+        <location filename="../time_panel.py" line="182"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="187"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="195"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="175"/>
+        <location filename="../time_panel.py" line="196"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="197"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="179"/>
+        <location filename="../time_panel.py" line="200"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="181"/>
+        <location filename="../time_panel.py" line="202"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="188"/>
-        <location filename="../time_panel.py" line="329"/>
+        <location filename="../time_panel.py" line="209"/>
+        <location filename="../time_panel.py" line="350"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="190"/>
+        <location filename="../time_panel.py" line="211"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="212"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="213"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="196"/>
-        <location filename="../time_panel.py" line="334"/>
+        <location filename="../time_panel.py" line="217"/>
+        <location filename="../time_panel.py" line="355"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="197"/>
+        <location filename="../time_panel.py" line="218"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="254"/>
+        <location filename="../time_panel.py" line="275"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="302"/>
+        <location filename="../time_panel.py" line="323"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="243"/>
+        <location filename="../time_panel.py" line="264"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="247"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="248"/>
+        <location filename="../time_panel.py" line="269"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="272"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="261"/>
+        <location filename="../time_panel.py" line="282"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="265"/>
+        <location filename="../time_panel.py" line="286"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="268"/>
+        <location filename="../time_panel.py" line="289"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="273"/>
+        <location filename="../time_panel.py" line="294"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="327"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="329"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="311"/>
+        <location filename="../time_panel.py" line="332"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="325"/>
+        <location filename="../time_panel.py" line="346"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="339"/>
+        <location filename="../time_panel.py" line="360"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="348"/>
+        <location filename="../time_panel.py" line="369"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4927,57 +4927,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="364"/>
+        <location filename="../time_panel.py" line="385"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="365"/>
+        <location filename="../time_panel.py" line="386"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="366"/>
+        <location filename="../time_panel.py" line="387"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="368"/>
+        <location filename="../time_panel.py" line="389"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="370"/>
+        <location filename="../time_panel.py" line="391"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="372"/>
+        <location filename="../time_panel.py" line="393"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="375"/>
+        <location filename="../time_panel.py" line="396"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="188"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="270"/>
+        <location filename="../time_panel.py" line="291"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="281"/>
+        <location filename="../time_panel.py" line="302"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="276"/>
+        <location filename="../time_panel.py" line="297"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5279,12 +5279,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="350"/>
+        <location filename="../../engine/cli.py" line="351"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="353"/>
+        <location filename="../../engine/cli.py" line="354"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -5482,73 +5482,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="138"/>
+        <location filename="../../engine/planning/rent_report.py" line="134"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="141"/>
+        <location filename="../../engine/planning/rent_report.py" line="137"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="142"/>
+        <location filename="../../engine/planning/rent_report.py" line="138"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="151"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="157"/>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="159"/>
+        <location filename="../../engine/planning/rent_report.py" line="156"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="162"/>
+        <location filename="../../engine/planning/rent_report.py" line="159"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="163"/>
+        <location filename="../../engine/planning/rent_report.py" line="160"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="165"/>
+        <location filename="../../engine/planning/rent_report.py" line="162"/>
         <location filename="../../engine/planning/speed_report.py" line="56"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="168"/>
+        <location filename="../../engine/planning/rent_report.py" line="165"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="172"/>
+        <location filename="../../engine/planning/rent_report.py" line="169"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="177"/>
+        <location filename="../../engine/planning/rent_report.py" line="174"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="179"/>
+        <location filename="../../engine/planning/rent_report.py" line="176"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="181"/>
+        <location filename="../../engine/planning/rent_report.py" line="178"/>
         <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -8400,174 +8400,174 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="95"/>
+        <location filename="../../engine/plan_card.py" line="96"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="102"/>
+        <location filename="../../engine/plan_card.py" line="103"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="98"/>
+        <location filename="../../engine/plan_card.py" line="99"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="104"/>
+        <location filename="../../engine/plan_card.py" line="105"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="112"/>
+        <location filename="../../engine/plan_card.py" line="113"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="114"/>
+        <location filename="../../engine/plan_card.py" line="115"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="136"/>
+        <location filename="../../engine/plan_card.py" line="137"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="138"/>
+        <location filename="../../engine/plan_card.py" line="139"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="142"/>
+        <location filename="../../engine/plan_card.py" line="143"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="144"/>
+        <location filename="../../engine/plan_card.py" line="145"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="147"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="127"/>
-        <location filename="../../engine/plan_card.py" line="149"/>
+        <location filename="../../engine/plan_card.py" line="128"/>
+        <location filename="../../engine/plan_card.py" line="150"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="124"/>
+        <location filename="../../engine/plan_card.py" line="125"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="161"/>
+        <location filename="../../engine/plan_card.py" line="162"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="164"/>
+        <location filename="../../engine/plan_card.py" line="165"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="166"/>
+        <location filename="../../engine/plan_card.py" line="167"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="167"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="169"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="177"/>
+        <location filename="../../engine/plan_card.py" line="178"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="180"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="181"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="183"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="183"/>
+        <location filename="../../engine/plan_card.py" line="184"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="185"/>
-        <location filename="../../engine/plan_card.py" line="190"/>
+        <location filename="../../engine/plan_card.py" line="186"/>
+        <location filename="../../engine/plan_card.py" line="191"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="186"/>
+        <location filename="../../engine/plan_card.py" line="187"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="188"/>
+        <location filename="../../engine/plan_card.py" line="189"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="191"/>
+        <location filename="../../engine/plan_card.py" line="192"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="194"/>
+        <location filename="../../engine/plan_card.py" line="195"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="196"/>
+        <location filename="../../engine/plan_card.py" line="197"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="206"/>
+        <location filename="../../engine/plan_card.py" line="207"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="207"/>
+        <location filename="../../engine/plan_card.py" line="208"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="222"/>
+        <location filename="../../engine/plan_card.py" line="223"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="226"/>
+        <location filename="../../engine/plan_card.py" line="227"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="227"/>
+        <location filename="../../engine/plan_card.py" line="228"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10189,32 +10189,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="30"/>
+        <location filename="../../engine/planning/rent_report.py" line="31"/>
         <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
         <translation>价格表是一个 JSON 对象 {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: 每 GPU 小时价格}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="34"/>
+        <location filename="../../engine/planning/rent_report.py" line="35"/>
         <source>The price list&apos;s currency must be one of {codes}.</source>
         <translation>价格表的货币必须是以下之一：{codes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="40"/>
+        <location filename="../../engine/planning/rent_report.py" line="41"/>
         <source>The price list names {gpu}, which is not a GPU preset (see `presets gpus`).</source>
         <translation>价格表中的 {gpu} 不是 GPU 预设（见 `presets gpus`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="44"/>
+        <location filename="../../engine/planning/rent_report.py" line="45"/>
         <source>The price of {gpu} must be a number above 0 and at most {most:,.0f} per GPU-hour.</source>
         <translation>{gpu} 的价格必须是大于 0 且不超过每 GPU 小时 {most:,.0f} 的数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="56"/>
+        <location filename="../../engine/planning/rent_report.py" line="57"/>
         <source>The price list {name} cannot be read ({why}).</source>
         <translation>无法读取价格表 {name}（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="61"/>
+        <location filename="../../engine/planning/rent_report.py" line="62"/>
         <source>The price list {name} is not JSON.</source>
         <translation>价格表 {name} 不是 JSON。</translation>
     </message>
@@ -10605,17 +10605,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="121"/>
+        <location filename="../../engine/timing/provenance.py" line="134"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="123"/>
+        <location filename="../../engine/timing/provenance.py" line="136"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="126"/>
+        <location filename="../../engine/timing/provenance.py" line="139"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -11018,12 +11018,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf_optimizer.py" line="32"/>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="34"/>
         <source>OpenRLHF hands DeepSpeed a config AdamW (--optim adam, its default), which DeepSpeed builds as FusedAdam on the GPU (openrlhf/utils/deepspeed/deepspeed.py)</source>
         <translation>OpenRLHF 把配置中的 AdamW 交给 DeepSpeed（--optim adam，其默认值），DeepSpeed 在 GPU 上将其构建为 FusedAdam（openrlhf/utils/deepspeed/deepspeed.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf_optimizer.py" line="44"/>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="51"/>
         <source>the optimizer &apos;{name}&apos; is not one the planner models (AdamW is)</source>
         <translation>规划器未建模优化器“{name}”（已建模的是 AdamW）</translation>
     </message>
@@ -11073,12 +11073,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>后训练</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="96"/>
+        <location filename="../../engine/timing/formulas.py" line="99"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf_optimizer.py" line="29"/>
+        <location filename="../../engine/configs/openrlhf_optimizer.py" line="32"/>
         <source>the critic&apos;s optimizer &apos;{name}&apos; is not one the planner models: its states are counted as the actor&apos;s optimizer&apos;s (AdamW)</source>
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
