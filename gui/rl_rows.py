@@ -314,7 +314,7 @@ class RLRows(QObject):
         unset = self.tr("prompt + completion (%1)").replace("%1", f"{s.prompt_len + s.completion_len:,}")
         if self.max_model_len.specialValueText() != unset:  # a new text lays the form out again: only on a change
             self.max_model_len.setSpecialValueText(unset)
-        every = self.tr("as the completion length (%1)").replace("%1", f"{s.completion_len:,}")
+        every = self.tr("as completion (%1)").replace("%1", f"{s.completion_len:,}")
         if self.max_completion_len.specialValueText() != every:
             self.max_completion_len.setSpecialValueText(every)
         shown = rows_for(s)

@@ -3721,7 +3721,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../rl_rows.py" line="316"/>
-        <source>as the completion length (%1)</source>
+        <source>as completion (%1)</source>
         <translation>与补全长度相同（%1）</translation>
     </message>
 </context>
