@@ -39,7 +39,7 @@ def rows_for(s: Scenario) -> set[str]:
     if objective not in REFERENCE_FREE:
         keys.add("reference_model")
     if objective in ONLINE_OBJECTIVES:
-        keys |= {"num_generations", "reward_model", "rollout_engine"}
+        keys |= {"num_generations", "max_completion_len", "reward_model", "rollout_engine"}
         if s.rollout_engine != "none":
             keys |= {"rollout_placement", "rollout_tp", "rollout_gpu_memory_utilization", "rollout_sleep",
                      "rollout_kv_cache_dtype", "rollout_max_num_seqs"}
@@ -102,6 +102,8 @@ class RLRows(QObject):
         self.prompt_len = committed_spin(1, 10_000_000)
         self.completion_len = committed_spin(1, 10_000_000)
         self.num_generations = committed_spin(1, 100_000)
+        # 0 stands for null: every completion as long as completion_len (the special text shows it)
+        self.max_completion_len = committed_spin(0, int(declared_count_range("max_completion_len")[1]))
         self.reward_model = ValueCombo()
         self.critic_model = ValueCombo()
         self.entropy_coeff = QDoubleSpinBox()
@@ -155,7 +157,8 @@ class RLRows(QObject):
         self._shown: set[str] | None = None
         self.widgets: dict[str, QWidget] = {
             "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
-            "num_generations": self.num_generations, "reward_model": self.reward_model,
+            "max_completion_len": self.max_completion_len, "num_generations": self.num_generations,
+            "reward_model": self.reward_model,
             "critic_model": self.critic_model, "entropy_coeff": self.entropy_coeff, "rpo_alpha": self.rpo_alpha,
             "rollout_engine": self.rollout_engine,
             "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
@@ -167,6 +170,7 @@ class RLRows(QObject):
             "reference_model": self.tr("Reference (reference model)"),
             "prompt_len": self.tr("Tokens per prompt (prompt length)"),
             "completion_len": self.tr("Tokens per completion (completion length)"),
+            "max_completion_len": self.tr("Longest completion (max_completion_len)"),
             "num_generations": self.tr("Completions per prompt (generations)"),
             "reward_model": self.tr("Reward model"),
             "critic_model": self.tr("Critic (value model)"),
@@ -199,6 +203,12 @@ class RLRows(QObject):
             self.prompt_len: self.tr("Tokens in each prompt. With the completion they make each sequence."),
             self.completion_len: self.tr("Tokens in each completion (generated, or stored for preference data). "
                                          "The engine's KV cache and the log-prob tensors grow with it."),
+            self.max_completion_len: self.tr("Tokens of the longest completion a step generates (verl "
+                                             "data.max_response_length, TRL max_completion_length). The engine "
+                                             "decodes until the batch's longest completion ends, one token an "
+                                             "iteration; the tokens generated and trained on follow the completion "
+                                             "length, which is then the mean. Unset, every completion is as long as "
+                                             "the completion length."),
             self.num_generations: self.tr("Completions generated for each prompt (GRPO's group size). More "
                                           "completions: more sequences to generate, score and train on."),
             self.reward_model: self.tr("What scores the completions: rule or verifier rewards need no model; a "
@@ -261,6 +271,7 @@ class RLRows(QObject):
         self.entropy_coeff.valueChanged.connect(lambda v: edit({"entropy_coeff": round(v, 4)}))
         self.rpo_alpha.valueChanged.connect(lambda v: edit({"rpo_alpha": round(v, 3)}))
         self.max_model_len.valueChanged.connect(lambda v: edit({"rollout_max_model_len": v or None}))
+        self.max_completion_len.valueChanged.connect(lambda v: edit({"max_completion_len": v or None}))
 
     def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
         def chosen(value: str) -> None:
@@ -297,11 +308,15 @@ class RLRows(QObject):
                             (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
                             (self.utilization, utilization), (self.entropy_coeff, s.entropy_coeff),
                             (self.rpo_alpha, s.rpo_alpha),
-                            (self.max_model_len, s.rollout_max_model_len or 0)):
+                            (self.max_model_len, s.rollout_max_model_len or 0),
+                            (self.max_completion_len, s.max_completion_len or 0)):
             show_value(spin, value)
         unset = self.tr("prompt + completion (%1)").replace("%1", f"{s.prompt_len + s.completion_len:,}")
         if self.max_model_len.specialValueText() != unset:  # a new text lays the form out again: only on a change
             self.max_model_len.setSpecialValueText(unset)
+        every = self.tr("as completion (%1)").replace("%1", f"{s.completion_len:,}")
+        if self.max_completion_len.specialValueText() != every:
+            self.max_completion_len.setSpecialValueText(every)
         shown = rows_for(s)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
             self._shown = shown

@@ -248,6 +248,34 @@ def test_longest_request_row_edits_max_model_len_and_its_unset_end(qtbot, tmp_pa
     assert f"{256 + GRPO['completion_len']:,}" in spin.text()
 
 
+def test_longest_completion_row_edits_max_completion_len_moving_the_time_not_the_memory(qtbot, tmp_path):
+    """Unset, every completion is completion_len long; a longer max_completion_len makes the engine decode until it
+    (engine/posttraining/longest_completion.py: one sequence runs on alone from the mean), so the generation takes
+    longer while the memory, the engine's preallocated pool and the mean-length tensors, stays as it was."""
+    from engine.workloads import step_time
+
+    win = window_from(qtbot, tmp_path, GRPO)
+    rl, state = win.setup_panel.rl, win.state
+    spin = rl.max_completion_len
+    assert _shown(win, spin) and spin.value() == 0 and state.scenario.max_completion_len is None
+    assert f"{GRPO['completion_len']:,}" in spin.text()
+    before = step_time(state.scenario)
+    peak = state.estimate.total_bytes
+    depth = state.undo_stack.count()
+    spin.setValue(4 * GRPO["completion_len"])
+    s = state.scenario
+    assert s.max_completion_len == 4 * GRPO["completion_len"] and state.undo_stack.count() == depth + 1
+    after = step_time(s)
+    assert dict(after.rl_seconds)["generation"] > dict(before.rl_seconds)["generation"]
+    assert state.estimate.total_bytes == peak
+    spin.setValue(0)  # the spin box's unset end
+    assert state.scenario.max_completion_len is None and state.undo_stack.count() == depth + 2
+    state.undo_stack.undo()
+    assert spin.value() == 4 * GRPO["completion_len"]
+    win.state.edit({"training_objective": "dpo"})  # an offline objective generates nothing: no row
+    assert not _shown(win, spin)
+
+
 def test_release_and_longest_request_rows_follow_the_engine_that_runs(qtbot, tmp_path):
     """The release is vLLM's (applies_to "rollout_engine vllm"): hidden for SGLang and without an engine; auto is the
     framework's engine (engine/frameworks: verl's is vLLM, TRL's the trainer's own generate)."""

@@ -8,6 +8,7 @@ import shlex
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..posttraining.longest_completion import longest_completion_len
 from ..scenario import Scenario
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 
@@ -42,7 +43,8 @@ def trl_config(s: Scenario) -> str:
         data["loss_type"] = loss_type
     data["max_prompt_length"] = s.prompt_len
     data["max_completion_length"] = s.completion_len
-    if s.training_objective in _ONLINE:
+    if s.training_objective in _ONLINE:  # the cap is the longest completion (completion_len is then the mean)
+        data["max_completion_length"] = longest_completion_len(s)
         data.update(_trl_generation(s))
     else:
         data["max_length"] = s.prompt_len + s.completion_len
@@ -92,7 +94,7 @@ def verl_args(s: Scenario) -> str:
     a, r = "actor_rollout_ref.actor.", "actor_rollout_ref.rollout."
     args: list[tuple[str, Any]] = [
         ("algorithm.adv_estimator", _VERL_ESTIMATORS[s.training_objective]),
-        ("data.max_prompt_length", s.prompt_len), ("data.max_response_length", s.completion_len),
+        ("data.max_prompt_length", s.prompt_len), ("data.max_response_length", longest_completion_len(s)),
         ("actor_rollout_ref.model.path", name),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", s.checkpointing != "none"),
         (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),

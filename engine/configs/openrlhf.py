@@ -172,8 +172,9 @@ def _read_adapter(c: Collector, args: dict[str, Any]) -> None:
 def _read_rollout(c: Collector, args: dict[str, Any], objective: str) -> None:
     for flag, key in (("n_samples_per_prompt", "num_generations"), ("prompt_max_len", "prompt_len"),
                       ("generate_max_len", "completion_len"), ("vllm_tensor_parallel_size", "rollout_tp")):
-        if args.get(flag) is not None:
-            set_int(c, key, args[flag], flag)
+        if args.get(flag) is not None and set_int(c, key, args[flag], flag) and flag == "generate_max_len":
+            # the cap, also the longest a step's batch decodes until (engine/posttraining/longest_completion.py)
+            set_int(c, "max_completion_len", args[flag], flag)
     engines = as_int(args.get("vllm_num_engines"))
     if "vllm_num_engines" in args:
         c.set("rollout_engine", "vllm" if engines else "none", "vllm_num_engines")

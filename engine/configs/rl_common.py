@@ -123,7 +123,9 @@ def _read_lengths(c: Collector, d: dict[str, Any], objective: str) -> None:
     if d.get("max_prompt_length") is not None:
         set_int(c, "prompt_len", d["max_prompt_length"], "max_prompt_length")
     if d.get("max_completion_length") is not None:
-        set_int(c, "completion_len", d["max_completion_length"], "max_completion_length")
+        read = set_int(c, "completion_len", d["max_completion_length"], "max_completion_length")
+        if read and objective in ONLINE:  # the cap, the longest the generation decodes until
+            set_int(c, "max_completion_len", d["max_completion_length"], "max_completion_length")
     elif objective not in ONLINE and as_int(d.get("max_length")) and as_int(d.get("max_prompt_length")):
         rest = as_int(d["max_length"]) - as_int(d["max_prompt_length"])  # type: ignore[operator]
         if rest > 0:  # DPOConfig truncates prompt + completion to max_length, the prompt to max_prompt_length

@@ -30,8 +30,9 @@ def read_rl(c: Collector, o: dict[str, Any]) -> None:
     prompt, response = o.get("data.max_prompt_length"), o.get("data.max_response_length")
     if prompt is not None:
         set_int(c, "prompt_len", prompt, "data.max_prompt_length")
-    if response is not None:
-        set_int(c, "completion_len", response, "data.max_response_length")
+    if response is not None and set_int(c, "completion_len", response, "data.max_response_length"):
+        # the cap is also the longest a step's batch decodes until (engine/posttraining/longest_completion.py)
+        set_int(c, "max_completion_len", response, "data.max_response_length")
     if R + "n" in o:
         set_int(c, "num_generations", o[R + "n"], R + "n")
     _read_rollout(c, o)

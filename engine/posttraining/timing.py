@@ -21,6 +21,7 @@ from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, training_scenario
+from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
@@ -41,7 +42,8 @@ RL_FORMULAS = {
                                     "2 x active params x sequences / matmul rate, the host's launches of every "
                                     "layer without CUDA graphs), plus without CUDA graphs the engine's output "
                                     "processing of every running sequence, in waves of the sequences the engine "
-                                    "holds at once"),
+                                    "holds at once; then, the batch waiting for its longest completion, one "
+                                    "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -127,19 +129,30 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     prefill = 2 * active * s.prompt_len * sequences / tp / gemm
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
     per_token_kv = e.kv_bytes_per_token if e else 0.0
-    context = s.prompt_len + s.completion_len / 2
-    read = weights + concurrent * context * per_token_kv
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
-    # and, its async output processor off without CUDA graphs, waits for each iteration's output processing
-    # (engine_loop.py)
-    outputs = serial_output_seconds(s, concurrent) if rs.enforce_eager else 0.0
-    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm, host) + outputs
-    decode = waves * s.completion_len * step
+
+    def iteration(running: int, context: float) -> tuple[float, float]:
+        """Seconds of one decode iteration over `running` sequences, and its output processing in it: without CUDA
+        graphs the async output processor is off and the iteration waits for it (engine_loop.py)."""
+        read = weights + running * context * per_token_kv
+        outputs = serial_output_seconds(s, running) if rs.enforce_eager else 0.0
+        return max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm, host) + outputs, outputs
+
+    step, outputs = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
+    tail = tail_iterations(s)
+    tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
+    tail_seconds = tail * tail_step
+    full_iterations = waves * s.completion_len
+    decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
-                              "serial_output_seconds_per_step": outputs}
+                              "serial_output_seconds_per_step": outputs,
+                              "decode_iterations": round(full_iterations) + tail,
+                              "longest_completion_tokens": longest_completion_len(s),
+                              "longest_tail_seconds": tail_seconds}
 
 
 def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:

@@ -104,6 +104,7 @@ FIELD_LABELS: dict[str, str] = {
     "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
     "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
     "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
+    "max_completion_len": QT_TRANSLATE_NOOP("Fields", "Longest completion (max_completion_len)"),
     "num_generations": QT_TRANSLATE_NOOP("Fields", "Completions per prompt (generations)"),
     "rollout_engine": QT_TRANSLATE_NOOP("Fields", "Generation engine (rollout engine)"),
     "rollout_placement": QT_TRANSLATE_NOOP("Fields", "Engine placement"),

@@ -86,6 +86,11 @@ class PostTrainingKeys:
                           WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
     completion_len: int = key(512, "tokens of each completion (generated, or stored for the offline objectives)",
                               WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
+    max_completion_len: int | None = key(
+        None, "tokens of the longest completion a step generates, which a synchronous engine decodes until (the "
+        "configs' cap: verl data.max_response_length, TRL max_completion_length, OpenRLHF generate_max_len, NeMo-RL "
+        "max_new_tokens); completion_len is then the mean; null = completion_len (every completion that long)",
+        Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     num_generations: int = key(8, "completions generated per prompt (GRPO's group size)", WholeNumber(1, 100_000),
                                applies_to=ONLINE)
     rollout_engine: str = key(

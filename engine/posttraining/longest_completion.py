@@ -1,0 +1,42 @@
+"""A synchronous rollout decodes until the longest completion of the batch it was given (issue 23).
+
+verl, NeMo-RL, TRL and OpenRLHF (without async) hand the engine the step's prompts and wait for every completion:
+vLLM's LLM.generate runs `while self.llm_engine.has_unfinished_requests(): step()` (vllm/entrypoints/llm.py
+_run_engine), and its scheduler drops a finished sequence from the running batch and admits a waiting one (continuous
+batching), so the iterations run until the last completion ends, each over the sequences still running. The number of
+iterations is the longest completion (capped by the config: verl data.max_response_length, TRL
+max_completion_length, OpenRLHF generate_max_len, NeMo-RL max_new_tokens), while the tokens, the KV read and the
+output work follow the mean (completion_len).
+
+Distribution assumed, a bound: the engine's slots stay full for the mean's iterations of every wave (the queue
+refills them), then one sequence runs alone from the mean to the longest. Why it is close to any distribution with
+that mean and longest: each term of a decode iteration is affine in the running sequences (weights read once plus
+each sequence's KV; 2 x params x sequences of matmuls; the host's launches, a constant; V0's output processing, 0.2 ms
+plus 0.103 ms a sequence, engine_loop.py), so over the iterations their sum depends on the running counts only
+through their total, the tokens (fixed by the mean), and on the lengths' spread only where another term of the max()
+binds and through the KV context's second moment. The tail taken at one running sequence is the least work each of
+its iterations can do; its KV context is the prompt plus halfway from the mean to the longest."""
+
+from __future__ import annotations
+
+from ..scenario import Scenario
+
+
+def longest_completion_len(s: Scenario) -> int:
+    """Tokens of the longest completion a step generates: max_completion_len, at least completion_len (the mean);
+    completion_len where it is not set."""
+    return max(s.completion_len, s.max_completion_len or s.completion_len)
+
+
+def tail_iterations(s: Scenario) -> int:
+    """Decode iterations after the mean's, which one sequence runs alone to the longest completion."""
+    return longest_completion_len(s) - s.completion_len
+
+
+def tail_context_tokens(s: Scenario) -> float:
+    """The lone tail sequence's mean context over its iterations: the prompt plus halfway from the mean to the
+    longest completion."""
+    return s.prompt_len + (s.completion_len + longest_completion_len(s)) / 2
+
+
+__all__ = ["longest_completion_len", "tail_context_tokens", "tail_iterations"]
