@@ -40,3 +40,24 @@ def test_an_export_writes_the_longest_as_the_cap() -> None:
     s = scenario_from_dict({**GRPO, "max_completion_len": 1024})
     assert "data.max_response_length=1024" in export_config(s, "verl")
     assert "max_completion_length: 1024" in export_config(s.with_unchecked(framework="trl"), "trl")
+
+
+def test_the_engine_starts_for_the_longest_request_and_runs_sequences_by_what_they_hold() -> None:
+    """verl passes max_model_len = prompt_length + response_length, the caps, so vLLM's start-up check and its logged
+    maximum concurrency are for one request of the longest completion (vllm/v1/core/kv_cache_utils.py
+    get_max_concurrency_for_kv_cache_config); its scheduler admits a running sequence by the blocks it holds, so the
+    batch generation runs is counted at prompt + the mean completion (running_sequences)."""
+    from engine import scenario_from_dict
+    from engine.posttraining.estimate import engine_max_model_len, step_parts
+
+    base = {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "training_objective": "grpo", "framework": "verl",
+            "rollout_engine": "vllm", "prompt_len": 512, "completion_len": 300, "rollout_max_num_seqs": 1024,
+            "rollout_gpu_memory_utilization": 0.5}
+    capped = scenario_from_dict({**base, "max_completion_len": 1024})
+    assert engine_max_model_len(capped) == 512 + 1024
+    assert engine_max_model_len(scenario_from_dict(base)) == 512 + 300  # no cap stated: the one length
+    assert engine_max_model_len(scenario_from_dict({**base, "rollout_max_model_len": 4096})) == 4096
+    e, e_mean = step_parts(capped).engine, step_parts(scenario_from_dict(base)).engine
+    # the pool holds 755 requests of 1,536 tokens (logged) but runs every one of 1,024 sequences of 812 (max_num_seqs)
+    assert e.max_concurrent_sequences < e.running_sequences == e_mean.running_sequences == \
+        e_mean.max_concurrent_sequences == 1024

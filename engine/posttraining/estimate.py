@@ -15,6 +15,7 @@ from ..scenario import Scenario, resolve_gpu, resolve_model
 from ..serving.scenario_estimate import cuda_visible_capacity
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
+from .longest_completion import longest_completion_len
 from .models import (
     LOADED_KEYS,
     engine_load_extra_bytes,
@@ -124,10 +125,10 @@ def step_parts(s: Scenario) -> StepParts:
         trainer = 0.0 if apart else sum(c.peak_bytes for c in resident + frozen if c.key.endswith("_weights"))
         engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
-                               s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
+                               s.rollout_kv_cache_dtype, engine_max_model_len(s), trainer,
                                apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
                                engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager,
-                               engine_load_extra_bytes(s, spec, rs, dt.compute))
+                               engine_load_extra_bytes(s, spec, rs, dt.compute), rs.sequence_tokens)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
@@ -259,6 +260,13 @@ def rl_estimate(s: Scenario) -> Estimate:
     if e is not None and (e.refusal or e.caution) is not None:
         warnings += (e.refusal or e.caution,)
     return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings)
+
+
+def engine_max_model_len(s: Scenario) -> int:
+    """The longest request the engine accepts (vLLM max_model_len): the scenario's, else the prompt and the longest
+    completion, as verl passes prompt_length + response_length (the caps, not the mean: a mean set below the cap had
+    sized the engine's start-up check for the mean)."""
+    return s.rollout_max_model_len or s.prompt_len + longest_completion_len(s)
 
 
 def generated_per_engine(s: Scenario, rs: RLSettings) -> int:

@@ -123,7 +123,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     if not rs.online or sequences == 0:
         return 0.0, {}
     e = p.engine
-    concurrent = max(1, min(sequences, e.max_concurrent_sequences if e else sequences))
+    concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
     waves = math.ceil(sequences / concurrent)
     active, tp = spec.active_params, rs.rollout_tp
     prefill = 2 * active * s.prompt_len * sequences / tp / gemm

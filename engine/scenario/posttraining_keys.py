@@ -117,7 +117,8 @@ class PostTrainingKeys:
                                     WholeNumber(1, 1_000_000), applies_to=ONLINE)
     rollout_max_model_len: int | None = key(
         None, "the longest request the engine accepts, which its KV cache must hold once (vLLM max_model_len; verl "
-        "rollout.max_model_len); null = prompt_len + completion_len, as verl passes it when unset",
+        "rollout.max_model_len); null = prompt_len + the longest completion (max_completion_len, else "
+        "completion_len), as verl passes its prompt and response caps when unset",
         Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     rollout_engine_release: str = key(
         "latest", "the engine release whose start-up accounting sizes the KV cache: latest = the newest vLLM's; "
