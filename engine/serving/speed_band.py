@@ -73,8 +73,8 @@ def speed_range_basis(ranges: dict[str, SpeedRange]) -> dict[str, Any]:
     the band's engine (ALL_ENGINES where the engine has no rows of it), runs and sources."""
     return {"measured_set": _file()["measured_set"],
             "statistic": "10th to 90th percentile of measured / estimated - 1",
-            "figures": {f: {"engine": r.engine, "runs": len(r.runs), "sources": len(r.sources), "source_urls": list(r.sources)}
-                        for f, r in ranges.items()}}
+            "figures": {f: {"engine": r.engine, "runs": len(r.runs), "sources": len(r.sources),
+                            "source_urls": list(r.sources)} for f, r in ranges.items()}}
 
 
 def speed_range_text(engine: str, speed: ServingSpeed, tr_engine: Callable[[str], str]) -> str:
