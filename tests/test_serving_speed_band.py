@@ -44,6 +44,8 @@ def test_the_served_example_shows_its_ranges_in_text_and_json():
     tpot = ranges["tpot_seconds"]
     band = speed_bands()[("llama.cpp", "tpot_ms")]
     assert tpot.engine == "llama.cpp" and tpot.low == speed.tpot_seconds * (1 + band["low"])
+    # speed.py's tokens/s is users / TPOT, so its range is users / the TPOT range
+    assert ranges["tokens_per_second"].low == speed.concurrency / tpot.high
     text = render_serving(memory, speed)
     assert "Likely: first token after" in text and "llama.cpp's own" in text
     out = serving_to_json(memory, speed)["speed"]

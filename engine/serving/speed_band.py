@@ -53,7 +53,9 @@ def speed_bands() -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def speed_ranges(engine: str, speed: ServingSpeed) -> dict[str, SpeedRange]:
-    """The shown figures' ranges: the engine family's band where its rows measure the metric, else all engines'."""
+    """The shown figures' ranges: the engine family's band where it has MIN_OWN_RUNS rows of the metric, else all
+    engines'; tokens/s is users / TPOT in speed.py, so its range is users / the TPOT range (the file's tokens/s
+    bands stay for the report: a row's decode rate is the same measurement as its TPOT)."""
     family = ENGINE_FAMILY.get(engine, engine)
     bands, out = speed_bands(), {}
     for figure, metric in SHOWN_METRICS.items():
@@ -65,6 +67,10 @@ def speed_ranges(engine: str, speed: ServingSpeed) -> dict[str, SpeedRange]:
         value = float(getattr(speed, figure))
         out[figure] = SpeedRange(figure, value * (1 + band["low"]), value * (1 + band["high"]), tuple(band["run_ids"]),
                                  tuple(band["source_urls"]), band["engine"])
+    tpot = out.get("tpot_seconds")
+    if tpot is not None and tpot.low > 0:  # speed.py's tokens/s is users / TPOT: one figure, one range
+        out["tokens_per_second"] = SpeedRange("tokens_per_second", speed.concurrency / tpot.high,
+                                              speed.concurrency / tpot.low, tpot.runs, tpot.sources, tpot.engine)
     return out
 
 

@@ -11107,37 +11107,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="88"/>
+        <location filename="../../engine/serving/speed_band.py" line="94"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="92"/>
+        <location filename="../../engine/serving/speed_band.py" line="98"/>
         <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
         <translation>可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="101"/>
+        <location filename="../../engine/serving/speed_band.py" line="107"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="102"/>
+        <location filename="../../engine/serving/speed_band.py" line="108"/>
         <source>time to first token</source>
         <translation>首 token 时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="103"/>
+        <location filename="../../engine/serving/speed_band.py" line="109"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="104"/>
+        <location filename="../../engine/serving/speed_band.py" line="110"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="105"/>
+        <location filename="../../engine/serving/speed_band.py" line="111"/>
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
