@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/serving_speed_accuracy.py
 Data: tests/data/published/serving_speed.json (each row's source, what it states, what was taken);
 comparison: engine/accuracy/serving_speed.py. Errors are estimate / measured - 1.
+Writes presets/serving_speed_bands.json (engine/accuracy/serving_speed_band.py: measured / estimated - 1 bands).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from engine.accuracy.serving_speed import (  # noqa: E402
     read_rows,
     summary,
 )
+from engine.accuracy.serving_speed_band import bands_data, bands_json  # noqa: E402
+from engine.serving.speed_band import SERVING_BANDS_FILE  # noqa: E402
 
 
 def _pct(value: float | None) -> str:
@@ -46,6 +49,13 @@ def main() -> None:
         gap = decode_gap_per_layer_us(row)
         if gap is not None:
             print(f"| {row['id']} | {gap:+.0f} |")
+    print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
+    print("| engine | metric | rows | sources | low | high |\n|---|---|---:|---:|---:|---:|")
+    for band in bands_data()["bands"]:
+        print(f"| {band['engine']} | {band['metric']} | {band['runs']} | {len(band['source_urls'])} | "
+              f"{band['low']:+.1%} | {band['high']:+.1%} |")
+    SERVING_BANDS_FILE.write_text(bands_json(), encoding="utf-8")
+    print(f"\nwrote {SERVING_BANDS_FILE.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

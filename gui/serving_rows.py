@@ -7,11 +7,15 @@ from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
 from engine.serving import ServingSpeed
+from engine.serving.speed_band import speed_range_text
 from engine.units import format_count, format_seconds
 
+from .i18n import tr_engine
 
-def speed_words(speed: ServingSpeed | None) -> str:
-    """"Speed at 2 users of 32,768 tokens: first token after 1.2 s, 25 ms per output token, 80 tokens/s"."""
+
+def speed_words(speed: ServingSpeed | None, engine: str = "") -> str:
+    """"Speed at 2 users of 32,768 tokens: first token after 1.2 s, 25 ms per output token, 80 tokens/s", then, with
+    the serving engine, each figure's likely range from the measured serving runs (engine/serving/speed_band.py)."""
     if speed is None:
         return ""
     text = QCoreApplication.translate("ServeMode", "Speed at %1 users of %2 tokens: first token after %3, %4 per "
@@ -20,7 +24,8 @@ def speed_words(speed: ServingSpeed | None) -> str:
                        ("%3", format_seconds(speed.ttft_seconds)), ("%4", format_seconds(speed.tpot_seconds)),
                        ("%5", format_count(speed.tokens_per_second))):
         text = text.replace(key, value)
-    return text
+    likely = speed_range_text(engine, speed, tr_engine) if engine else ""
+    return f"{text} {likely}" if likely else text
 
 
 def serving_rows(estimates: list[Estimate], speeds: list[ServingSpeed | None]) -> list[tuple[str, list[str]]]:

@@ -320,7 +320,8 @@ class TimePanel(QWidget):
     def _show_serving_speed(self, s: Scenario) -> None:
         """The engine's speed and, with a price, what a million output tokens cost on the scenario's GPUs."""
         speed = self.state.serving_speed()
-        text = escape(speed_words(speed) or self.tr("The engine does not start with this set-up: no speed."))
+        text = escape(speed_words(speed, s.serving_engine)
+                      or self.tr("The engine does not start with this set-up: no speed."))
         cost = cost_per_million_output_tokens(s, speed) if speed is not None else None
         if cost is not None:
             amount = QLocale().toString(float(cost), "f", 2)

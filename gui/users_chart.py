@@ -118,5 +118,5 @@ class UsersChart(RefreshWhenShown):
         elif curve.scheduler_cap:
             text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs).").replace(
                 "%1", f"{curve.scheduler_cap:,}")
-        speed = speed_words(self.state.serving_speed())
+        speed = speed_words(self.state.serving_speed(), self.state.scenario.serving_engine)
         return f"{text} {speed}" if speed else text

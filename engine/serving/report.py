@@ -10,6 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..units import format_bytes, format_count, format_seconds
 from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed
+from .speed_band import speed_range_basis, speed_range_text, speed_ranges
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "compute": QT_TRANSLATE_NOOP("engine", "compute"),
@@ -65,6 +66,10 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
             "tokens_per_second": speed.tokens_per_second, "bound": speed.bound, "notes": list(speed.notes),
             "terms": [{"key": t.key, "name": t.name, "seconds": t.seconds, "formula": t.formula}
                       for t in (*speed.decode_terms, *speed.prefill_terms)]}
+        # how sure: each figure's 10th-90th percentile range from the measured serving runs (speed_band.py)
+        ranges = speed_ranges(memory.engine, speed)
+        out["speed"]["ranges"] = {f: [r.low, r.high] for f, r in ranges.items()}
+        out["speed"]["range_basis"] = speed_range_basis(ranges)
     return out
 
 
@@ -98,5 +103,7 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
             bound=tr_engine(BOUND_WORDS[speed.bound])))
+        if likely := speed_range_text(memory.engine, speed, tr_engine):
+            lines.append(likely)
         lines += [tr_engine(note) for note in speed.notes]
     return "\n".join(lines)

@@ -3962,42 +3962,42 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="17"/>
+        <location filename="../serving_rows.py" line="21"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="37"/>
+        <location filename="../serving_rows.py" line="42"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="38"/>
+        <location filename="../serving_rows.py" line="43"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="39"/>
+        <location filename="../serving_rows.py" line="44"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="40"/>
+        <location filename="../serving_rows.py" line="45"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="41"/>
+        <location filename="../serving_rows.py" line="46"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="43"/>
+        <location filename="../serving_rows.py" line="48"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="45"/>
+        <location filename="../serving_rows.py" line="50"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
@@ -4831,7 +4831,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="209"/>
-        <location filename="../time_panel.py" line="350"/>
+        <location filename="../time_panel.py" line="351"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -4852,7 +4852,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="217"/>
-        <location filename="../time_panel.py" line="355"/>
+        <location filename="../time_panel.py" line="356"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -4867,7 +4867,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="323"/>
+        <location filename="../time_panel.py" line="324"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -4912,32 +4912,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="327"/>
+        <location filename="../time_panel.py" line="328"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="329"/>
+        <location filename="../time_panel.py" line="330"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="332"/>
+        <location filename="../time_panel.py" line="333"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="346"/>
+        <location filename="../time_panel.py" line="347"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="360"/>
+        <location filename="../time_panel.py" line="361"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="369"/>
+        <location filename="../time_panel.py" line="370"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4947,37 +4947,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="385"/>
+        <location filename="../time_panel.py" line="386"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="386"/>
+        <location filename="../time_panel.py" line="387"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="387"/>
+        <location filename="../time_panel.py" line="388"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="389"/>
+        <location filename="../time_panel.py" line="390"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="391"/>
+        <location filename="../time_panel.py" line="392"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="393"/>
+        <location filename="../time_panel.py" line="394"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="396"/>
+        <location filename="../time_panel.py" line="397"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5589,7 +5589,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="183"/>
-        <location filename="../../engine/serving/report.py" line="94"/>
+        <location filename="../../engine/serving/report.py" line="99"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -5635,7 +5635,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="79"/>
+        <location filename="../../engine/serving/report.py" line="84"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -5644,22 +5644,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="81"/>
+        <location filename="../../engine/serving/report.py" line="86"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="87"/>
+        <location filename="../../engine/serving/report.py" line="92"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="90"/>
+        <location filename="../../engine/serving/report.py" line="95"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="95"/>
+        <location filename="../../engine/serving/report.py" line="100"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6528,8 +6528,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
         <location filename="../../engine/scenario/format.py" line="239"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="145"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="152"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="146"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="153"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -10378,17 +10378,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="14"/>
+        <location filename="../../engine/serving/report.py" line="15"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="15"/>
+        <location filename="../../engine/serving/report.py" line="16"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="16"/>
+        <location filename="../../engine/serving/report.py" line="17"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
@@ -11105,6 +11105,41 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/openrlhf_optimizer.py" line="32"/>
         <source>the critic&apos;s optimizer &apos;{name}&apos; is not one the planner models: its states are counted as the actor&apos;s optimizer&apos;s (AdamW)</source>
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="94"/>
+        <source>{low} to {high}</source>
+        <translation>{low} 至 {high}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="98"/>
+        <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
+        <translation>可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="107"/>
+        <source> ({engine}&apos;s own).</source>
+        <translation>（{engine} 自身的实测）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="108"/>
+        <source>time to first token</source>
+        <translation>首 token 时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="109"/>
+        <source>time per output token</source>
+        <translation>每个输出 token 的时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="110"/>
+        <source>tokens/s</source>
+        <translation>每秒 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="111"/>
+        <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
+        <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
 </context>
 <context>

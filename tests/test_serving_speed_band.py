@@ -1,0 +1,63 @@
+"""The serving speed bands (issue 23 item 8): presets/serving_speed_bands.json is what the measured serving rows
+give today, and the estimate's surfaces show each figure's range and what it was checked against."""
+
+from __future__ import annotations
+
+import statistics
+
+from engine.accuracy.serving_speed import compare_all, read_rows
+from engine.accuracy.serving_speed_band import bands_json, measured_figure
+from engine.scenario.file import load_scenario
+from engine.serving.report import render_serving, serving_to_json
+from engine.serving.scenario_estimate import serving_memory
+from engine.serving.speed import serving_speed
+from engine.serving.speed_band import SERVING_BANDS_FILE, speed_bands, speed_ranges
+
+
+def test_the_bands_file_is_current():
+    # regenerate with benchmarks/serving_speed_accuracy.py when the rows or the serving estimate change
+    assert SERVING_BANDS_FILE.read_text(encoding="utf-8") == bands_json()
+
+
+def test_llama_cpp_tokens_per_second_band_is_the_rows_10th_to_90th_percentile():
+    # expected: recomputed here from the llama.cpp rows' measured / estimated tokens/s (tests/data/published)
+    errors = [c.measured["tokens_per_second"] / c.estimated["tokens_per_second"] - 1 for c in compare_all()
+              if c.engine == "llama.cpp" and "tokens_per_second" in c.measured]
+    deciles = statistics.quantiles(errors, n=10, method="inclusive")
+    band = speed_bands()[("llama.cpp", "tokens_per_second")]
+    assert band["runs"] == len(errors) >= 2
+    assert (band["low"], band["high"]) == (round(deciles[0], 4), round(deciles[-1], 4))
+
+
+def test_a_tpot_is_derived_from_a_single_sequence_decode_rate():
+    row = next(r for r in read_rows() if "tokens_per_second" in r["measured"] and "tpot_ms" not in r["measured"]
+               and r["workload"]["concurrency"] == 1)
+    value, derived = measured_figure(row, "tpot_ms")
+    assert derived and value == 1e3 / row["measured"]["tokens_per_second"]
+
+
+def test_the_served_example_shows_its_ranges_in_text_and_json():
+    s = load_scenario("examples/serve-llama3.1-8b-q4km-llamacpp.json")
+    memory = serving_memory(s)
+    speed = serving_speed(s, memory)
+    ranges = speed_ranges(memory.engine, speed)
+    tpot = ranges["tpot_seconds"]
+    band = speed_bands()[("llama.cpp", "tpot_ms")]
+    assert tpot.engine == "llama.cpp" and tpot.low == speed.tpot_seconds * (1 + band["low"])
+    # speed.py's tokens/s is users / TPOT, so its range is users / the TPOT range
+    assert ranges["tokens_per_second"].low == speed.concurrency / tpot.high
+    text = render_serving(memory, speed)
+    assert "Likely: first token after" in text and "llama.cpp's own" in text
+    out = serving_to_json(memory, speed)["speed"]
+    assert out["ranges"]["tpot_seconds"] == [tpot.low, tpot.high]
+    assert out["range_basis"]["figures"]["tpot_seconds"]["runs"] == band["runs"]
+    assert out["tpot_seconds"] == speed.tpot_seconds  # the estimate itself is unchanged
+
+
+def test_an_engine_with_one_run_of_a_figure_takes_all_engines_band_and_says_so():
+    s = load_scenario("examples/serve-qwen3-32b-awq-2x4090.json")
+    memory = serving_memory(s)
+    speed = serving_speed(s, memory)
+    assert speed_bands()[("vllm", "ttft_ms")]["runs"] < 2
+    assert speed_ranges(memory.engine, speed)["ttft_seconds"].engine == "all"
+    assert "all engines' runs there" in render_serving(memory, speed)
