@@ -206,13 +206,19 @@ def run(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "main.py", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
-def test_cli_cost_objective(tmp_path):
+def _cost_files(tmp_path):
+    """Llama 3.1 8B ZeRO-3 for 2 x 10^9 tokens and a EUR price list, as files for the CLI's cost objective."""
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "micro_batch": 1, "grad_accum": 16,
                                 "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full",
                                 "zero_stage": 3, "tokens_to_train": 2 * 10**9}))
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"currency": "EUR", "prices": PRICES}))
+    return path, prices
+
+
+def test_cli_cost_objective(tmp_path):
+    path, prices = _cost_files(tmp_path)
     out = run("fit", str(path), "--objective", "cost", "--prices", str(prices), "--deadline-days", "30",
               "--budget", "100000", "--json")
     assert out.returncode == 0, out.stderr
@@ -276,12 +282,7 @@ def test_the_command_lines_layouts_are_the_windows_words(tmp_path):
     from engine.scenario.key_words import layout_words
     from gui.i18n import qm_path
 
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "micro_batch": 1, "grad_accum": 16,
-                                "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full",
-                                "zero_stage": 3, "tokens_to_train": 2 * 10**9}))
-    prices = tmp_path / "prices.json"
-    prices.write_text(json.dumps({"currency": "EUR", "prices": PRICES}))
+    path, prices = _cost_files(tmp_path)
     args = ("fit", str(path), "--objective", "cost", "--prices", str(prices), "--deadline-days", "30")
     ranked = json.loads(run(*args, "--json").stdout)["ranked"]
     catalogue = QTranslator()
