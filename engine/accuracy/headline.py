@@ -6,6 +6,7 @@ when the README's text differs from headline(), so the headline cannot drift fro
 
 from __future__ import annotations
 
+from . import posttraining_time, serving_speed
 from .measured_gpu import gpu_summary, load_gpu_rows
 from .published_memory import published_rows, summarise
 from .published_throughput import compare, memory_verdicts
@@ -47,8 +48,21 @@ def headline() -> str:
         f"tokens/s per GPU median error {speed['median']:.1%}, p90 {speed['p90']:.1%}, cross-validated (leave one "
         f"source out).** All of these runs ran; the "
         f"memory model judges {judged_out} of them \"does not fit\" (none of the {clean_runs} from "
-        f"{', '.join(clean)})."
+        f"{', '.join(clean)}). " + other_time_sentence()
     )
+
+
+def other_time_sentence() -> str:
+    """Post-training steps and serving speed against their measured runs: fewer sources, larger errors, said plainly
+    (the window shows their ranges from the same runs)."""
+    steps = posttraining_time.compare()
+    sources = len({c.source_name for c in steps})
+    serving = serving_speed.summary(serving_speed.compare_all())["all"]["tokens_per_second"]
+    return (f"**Time beyond pre-training is less sure: post-training steps ({len(steps)} measured runs of {sources} "
+            f"sources, docs/posttraining.md) are estimated {-posttraining_time.signed_median(steps, 'step'):.0%} "
+            f"short (median), serving tokens/s ({serving['count']} measured rows, docs/serving-model.md) "
+            f"{abs(serving['signed']):.0%} too {'high' if serving['signed'] > 0 else 'low'} (median); the window "
+            f"shows each with the range those runs give.**")
 
 
 def readme_with_headline(readme: str) -> str:
