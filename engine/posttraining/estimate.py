@@ -269,19 +269,24 @@ def engine_max_model_len(s: Scenario) -> int:
     return s.rollout_max_model_len or s.prompt_len + longest_completion_len(s)
 
 
+def step_sequences(s: Scenario) -> int:
+    """Sequences one optimizer step trains: micro_batch x grad_accum per data-parallel rank, a Ulysses group of GPUs
+    sharing each (verl: device mesh (dp, sp), batches split over dp)."""
+    return s.micro_batch * s.grad_accum * s.dp // s.ulysses_sequence_parallel_size
+
+
 def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
-    """Completions one engine instance generates per optimizer step: the step's sequences (micro_batch x grad_accum
-    per data-parallel rank; a Ulysses group shares each, as rl_step_time's samples count them) spread over the engines,
-    colocated one per rollout_tp GPUs of the trainer's, apart rollout_gpus / rollout_tp. Each engine had been given
-    its rollout_tp trainer ranks' micro-batches, which holds only where every trainer rank is a data-parallel rank:
+    """Completions one engine instance generates per optimizer step: the step's sequences (step_sequences) spread over
+    the engines, colocated one per rollout_tp GPUs of the trainer's, apart rollout_gpus / rollout_tp. Each engine had
+    been given its rollout_tp trainer ranks' micro-batches, which holds only where every trainer rank is data-parallel:
     NeMo-RL's Qwen3-32B GRPO at TP 4 x PP 4 on 32 H100 (2,048 sequences a step over 8 engines, 256 each) got 4,096
     (tests/test_posttraining_time_accuracy.py)."""
     if not rs.online:
         return 0
-    sequences = s.micro_batch * s.grad_accum * s.dp // max(1, s.ulysses_sequence_parallel_size)
+    sequences = step_sequences(s)
     gpus = s.world_size if rs.placement == "colocate" else (s.rollout_gpus or rs.rollout_tp)
     engines = max(1, gpus // rs.rollout_tp)
     return -(-sequences // engines)
 
 
-__all__ = ["critic_scenario", "rl_estimate", "step_parts", "training_scenario"]
+__all__ = ["critic_scenario", "rl_estimate", "step_parts", "step_sequences", "training_scenario"]

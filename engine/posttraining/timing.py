@@ -20,7 +20,7 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import serial_output_seconds
-from .estimate import critic_scenario, generated_per_engine, step_parts, training_scenario
+from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
 from .phase_offload import phase_offload_seconds
@@ -202,8 +202,7 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     parts = [(k, v * train.calibration_factor) for k, v in parts]
     step = train.step_seconds + sum(v for _, v in parts)
     tps = train.tokens_per_step / step if step else math.inf
-    # a Ulysses group of GPUs shares each micro-batch (verl: device mesh (dp, sp), batches split over dp)
-    samples = s.micro_batch * s.grad_accum * s.dp // s.ulysses_sequence_parallel_size
+    samples = step_sequences(s)
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps
