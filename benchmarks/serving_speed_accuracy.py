@@ -14,6 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
 from engine.accuracy.serving_speed import (  # noqa: E402
     METRICS,
     compare_all,
@@ -27,6 +28,23 @@ from engine.serving.speed_band import SERVING_BANDS_FILE  # noqa: E402
 
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:+.1%}"
+
+
+def _print_gguf_rates() -> None:
+    """llama.cpp's decode over the weights it reads (engine/accuracy/gguf_decode_rate.py): a diagnostic."""
+    print("\nllama.cpp single-stream decode: measured tokens/s x the GPU's weight bytes a token, against the GPU's "
+          "peak (the estimate reads them at its achieved fraction)")
+    print("| row | format | weights GB | GGUF GiB (stated) | effective GB/s | of peak | estimate |\n"
+          "|---|---|---:|---:|---:|---:|---:|")
+    for row in read_rows():
+        rate = effective_weight_bandwidth(row)
+        if rate is None:
+            continue
+        stated = stated_size_gib(row)
+        size = f"{gguf_size_gib(row):.2f}" + (f" ({stated:.2f})" if stated else "")
+        print(f"| {rate.id} | {rate.weight_format} | {rate.weight_bytes_per_token / 1e9:.2f} | {size} | "
+              f"{rate.effective_bytes_per_s / 1e9:.0f} | {rate.fraction_of_peak:.0%} | "
+              f"{rate.estimate_fraction_of_peak:.0%} |")
 
 
 def main() -> None:
@@ -49,6 +67,7 @@ def main() -> None:
         gap = decode_gap_per_layer_us(row)
         if gap is not None:
             print(f"| {row['id']} | {gap:+.0f} |")
+    _print_gguf_rates()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
     print("| engine | metric | rows | sources | low | high |\n|---|---|---:|---:|---:|---:|")
     for band in bands_data()["bands"]:
