@@ -27,6 +27,24 @@ def test_gguf_bits_per_weight_give_llama_bench_sizes() -> None:
         assert engine == pytest.approx(stated, abs=0.005), row_id
 
 
+# llama-bench's size column for Meta-Llama-3.1 Instruct GGUFs, from an Arc Pro B70 SYCL benchmark note in the public
+# code index (code-search id 55937478799): builds 845282461 (9739) for 8B, 74ade5274 (9672) for 70B, e.g.
+# 'llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B' and 'llama 70B Q2_K - Medium | 24.56 GiB | 70.55 B'.
+LLAMA_BENCH_SIZES_GIB = {("llama-3.1-8b", "Q4_K_M"): 4.58, ("llama-3.1-8b", "Q5_K_M"): 5.33,
+                         ("llama-3.1-8b", "Q8_0"): 7.95, ("llama-3.1-70b", "Q4_K_M"): 39.59,
+                         ("llama-3.1-70b", "Q2_K"): 24.56}
+
+
+@pytest.mark.parametrize(("model", "fmt"), sorted(LLAMA_BENCH_SIZES_GIB))
+def test_gguf_mixes_give_llama_bench_sizes(model: str, fmt: str) -> None:
+    """The K-quant mixes (llama_tensor_get_type: use_more_bits layers of attn_v / ffn_down in Q6_K for Q4_K_M and
+    Q5_K_M, Q2_K's Q3_K / Q4_K tensors, and the 70B-class attn_v bump to Q5_K) give llama-bench's sizes to its two
+    decimals; without the 70B bump Q4_K_M / Q2_K of the 70B read 39.55 / 24.48 GiB."""
+    row = {"scenario": {"workload": "inference", "serving_engine": "llama.cpp", "model": model, "gpu": "h100-sxm-80gb",
+                        "weight_format": fmt, "n_gpu_layers": 999, "n_ctx": 512}}
+    assert gguf_size_gib(row) == pytest.approx(LLAMA_BENCH_SIZES_GIB[(model, fmt)], abs=0.005)
+
+
 def test_effective_bandwidth_is_measured_rate_times_weight_bytes() -> None:
     """Each llama.cpp decode row: weights the estimate reads a token x the measured tokens/s, over the preset's peak."""
     rates = [r for row in ROWS if (r := effective_weight_bandwidth(row)) is not None]

@@ -90,6 +90,16 @@ def gguf_format_names() -> tuple[str, ...]:
     return tuple(name for name, f in weight_formats().items() if f.is_gguf)
 
 
+def attn_v_type_70b(ggml_type: str, model_type: str, layers: int, heads: int, kv_heads: int) -> str:
+    """llama_tensor_get_type's bump of attn_v for a LLaMA 70B-class model (LLM_TYPE_70B: the llama architecture with
+    the data file's layer count and grouped KV heads): Q3_K / Q4_K become Q5_K, as 8 heads share attn_v."""
+    rule = _read().get("attn_v_70b", {})
+    if (model_type in rule.get("model_types", ()) and layers == rule.get("layers") and kv_heads < heads
+            and ggml_type in rule.get("from", ())):
+        return str(rule["to"])
+    return ggml_type
+
+
 def use_more_bits(i_layer: int, n_layers: int) -> bool:
     """llama.cpp's use_more_bits: the first and last eighth of the layers and every third in between."""
     return i_layer < n_layers // 8 or i_layer >= 7 * n_layers // 8 or (i_layer - n_layers // 8) % 3 == 2

@@ -20,7 +20,14 @@ from functools import lru_cache
 
 from ..models.architecture import ModelSpec
 from ..models.layer_shapes import Linear
-from ..models.weight_formats import CHECKPOINT, WeightFormat, ggml_bits, rule_applies, weight_formats
+from ..models.weight_formats import (
+    CHECKPOINT,
+    WeightFormat,
+    attn_v_type_70b,
+    ggml_bits,
+    rule_applies,
+    weight_formats,
+)
 
 GGUF_NAMES = {"q_proj": "attn_q", "k_proj": "attn_k", "v_proj": "attn_v", "o_proj": "attn_output",
               "qkv_proj": "attn_qkv", "gate_proj": "ffn_gate", "up_proj": "ffn_up", "down_proj": "ffn_down",
@@ -69,7 +76,10 @@ def _linear_bits(f: WeightFormat, spec: ModelSpec, lin: Linear, i_layer: int, ex
         return _dense_bits(f, lin, expert)
     name = GGUF_NAMES.get(lin.name, lin.name) + ("_shexp" if lin.group == "shared" else "")
     gqa = spec.heads // max(1, spec.kv_heads)
-    return ggml_bits(_gguf_type(f, name, i_layer, spec.layers, gqa, expert))
+    chosen = _gguf_type(f, name, i_layer, spec.layers, gqa, expert)
+    if name in ("attn_v", "attn_qkv") and not f.non_expert:  # llama.cpp's attn_v branch (MXFP4_MOE has its own)
+        chosen = attn_v_type_70b(chosen, spec.model_type, spec.layers, spec.heads, spec.kv_heads)
+    return ggml_bits(chosen)
 
 
 @dataclass(frozen=True, slots=True)
