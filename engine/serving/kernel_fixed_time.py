@@ -44,9 +44,9 @@ from ..models.architecture import ModelSpec
 from .host_iteration import PAGED_ENGINES, QK_NORM_LAUNCHES, VLLM_LAUNCHES_PER_LAYER
 
 # (measured us a launch, us of its bytes at the H100 preset's 2.97 TB/s): the seven weight GEMMs named above
-_GEMM_REMAINDERS_US = (122.18 - 119.98, 40.78 - 42.35, 27.16 - 17.64, 9.44 - 7.06, 8.19 - 5.65, 4.94 - 0.18,
+GEMM_REMAINDERS_US = (122.18 - 119.98, 40.78 - 42.35, 27.16 - 17.64, 9.44 - 7.06, 8.19 - 5.65, 4.94 - 0.18,
                        17.70 - 12.71)
-GEMM_FIXED_SECONDS = statistics.median(_GEMM_REMAINDERS_US) * 1e-6
+GEMM_FIXED_SECONDS = statistics.median(GEMM_REMAINDERS_US) * 1e-6
 ATTENTION_FIXED_SECONDS = (10.07 + 9.68) / 2 * 1e-6
 SMALL_KERNEL_FIXED_SECONDS = statistics.median((2.16, 2.11, 1.92, 1.86, 1.74, 1.71, 1.64, 1.32, 1.27, 1.14)) * 1e-6
 WEIGHT_GEMMS_PER_LAYER = 4
