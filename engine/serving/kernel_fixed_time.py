@@ -38,6 +38,7 @@ bound for those models.
 
 from __future__ import annotations
 
+import functools
 import statistics
 
 from ..models.architecture import ModelSpec
@@ -64,6 +65,7 @@ def layer_fixed_seconds(spec: ModelSpec, moe: bool) -> float:
             + small * SMALL_KERNEL_FIXED_SECONDS)
 
 
+@functools.lru_cache(maxsize=512)  # specs hash by identity (architecture.py): one figure per model and engine
 def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1) -> float:
     """Fixed GPU seconds of one decode iteration's kernels on one GPU of a paged engine running `stages` pipeline
     stages (0 for other engines: their kernels are not the ones counted here)."""
