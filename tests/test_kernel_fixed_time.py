@@ -87,3 +87,20 @@ def test_an_unused_measured_decode_step_is_matched_with_the_fixed_times() -> Non
     fixed = {t.key: t.seconds for t in speed.decode_terms}["decode_kernel_fixed"]
     assert abs(speed.tpot_seconds / measured - 1) < 0.07
     assert (speed.tpot_seconds - fixed) / measured - 1 < -0.10
+
+
+def test_the_rollout_decode_iteration_takes_the_same_term() -> None:
+    """Post-training generation (engine/posttraining/timing.py) adds the rollout engine's kernels' fixed time to the
+    GPU side of each decode iteration: the GRPO example's vLLM engine, all of Qwen2.5-1.5B's layers on each GPU."""
+    import json
+    from pathlib import Path
+
+    from engine.workloads import step_time
+
+    data = json.loads(Path("examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text(encoding="utf-8"))
+    s = scenario_from_dict(data)
+    generation = dict(step_time(s).generation)
+    spec = resolve_model(s)
+    assert generation["kernel_fixed_seconds_per_step"] == pytest.approx(kft.decode_fixed_seconds("vllm", spec))
+    assert generation["kernel_fixed_seconds_per_step"] == pytest.approx(
+        spec.layers * kft.layer_fixed_seconds(spec, False))

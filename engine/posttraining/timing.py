@@ -39,8 +39,9 @@ RL_TERM_NAMES = {
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
-                                    "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
-                                    "2 x active params x sequences / matmul rate, the host's launches of every "
+                                    "per token, max(the longer of weights + KV of the sequences in flight / memory "
+                                    "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
+                                    "SGLang's kernels' fixed time; the host's launches of every "
                                     "layer without CUDA graphs), plus without CUDA graphs the engine's output "
                                     "processing of every running sequence, in waves of the sequences the engine "
                                     "holds at once; then, the batch waiting for its longest completion, one "
@@ -151,6 +152,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": outputs,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
