@@ -192,13 +192,15 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # farthest below the cap). The engine runs as many sequences as the blocks they hold allow (prompt + the mean
     # completion, EngineMemory.running_sequences), not as many requests of the recipe's max_model_len 4,096 as its pool
     # holds: Llama H100 -21.4% -> -35.1%, Qwen3-32B -19.1% -> -26.1%, 30B-A3B H100 -34.9% -> -33.0%, Llama GB200
-    # -48.3% -> -52.9%, 30B-A3B GB200 unchanged
+    # -48.3% -> -52.9%, 30B-A3B GB200 unchanged. Each decode kernel's fixed GPU time (engine/serving/kernel_fixed_time.py,
+    # from vLLM's measured H100 decode kernel tables): Llama H100 -35.1% -> -31.2%, Qwen3-32B -26.1% -> -22.2%, 30B-A3B
+    # H100 -33.0% -> -25.8%, Llama GB200 -52.9% -> -48.9%, 30B-A3B GB200 -63.1% -> -59.7%
     from engine import scenario_from_dict
     from engine.workloads import step_time
 
     compared = {c.id: c for c in ptt.compare()}
     assert -0.41 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.29
-    assert -0.39 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.27
+    assert -0.32 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.20
     assert -0.59 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.47
     assert -0.69 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.57
     assert -0.32 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.20

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.scenario import scenario_from_dict
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.serving.kernel_fixed_time import decode_fixed_seconds
 from engine.serving.scenario_estimate import serving_memory
 from engine.serving.speed import serving_speed
 from engine.timing.hardware import hardware_for
@@ -19,12 +20,15 @@ def _scenario(**extra):
 def test_single_stream_decode_reads_the_weights_once_per_token():
     """One sequence: a decode step reads every weight byte and the sequence's KV once; at batch 1 a GPU is
     memory-bound (2 FLOPs per weight against ~1,000 FLOP per byte of machine balance), so TPOT = bytes / achieved
-    bandwidth."""
+    bandwidth, plus every kernel's fixed time (kernel_fixed_time.py: 32 layers of 4 GEMMs, the attention and 5 small
+    kernels)."""
     s = _scenario()
     memory = serving_memory(s)
     speed = serving_speed(s, memory, concurrency=1, context=1024)
     kv = 1024 * memory.kv_bytes_per_token
-    expected = (memory.bytes_of("weights") + kv) / hardware_for(s).memory_bytes_per_s
+    fixed = decode_fixed_seconds("vllm", resolve_model(s))
+    assert s.serving_engine == "vllm" and fixed > 0
+    expected = (memory.bytes_of("weights") + kv) / hardware_for(s).memory_bytes_per_s + fixed
     assert speed.bound == "memory" and speed.tpot_seconds == pytest.approx(expected)
     assert speed.tokens_per_second == pytest.approx(1 / expected)
 
@@ -41,16 +45,18 @@ def test_time_to_first_token_grows_with_the_prompt():
     """Prefill is compute-bound and its attention grows with prompt^2 / 2: 4x the prompt costs more than 4x."""
     s = _scenario()
     memory = serving_memory(s)
-    short = serving_speed(s, memory, concurrency=1, context=8192, prompt_tokens=2048).ttft_seconds
-    long = serving_speed(s, memory, concurrency=1, context=8192, prompt_tokens=8192).ttft_seconds
-    assert long > 4 * short * 0.99
+    short, long = (serving_speed(s, memory, concurrency=1, context=8192, prompt_tokens=p) for p in (2048, 8192))
+    # TTFT = prefill + one decode step (the same step for both): the prefill grows more than 4x
+    assert long.ttft_seconds - long.tpot_seconds > 4 * (short.ttft_seconds - short.tpot_seconds) * 0.99
 
 
 def test_fp8_weights_halve_the_decode_reads():
-    """fp8 weights are one byte: a memory-bound step reads about half of bf16's bytes."""
+    """fp8 weights are one byte: a memory-bound step reads about half of bf16's bytes (its kernels' fixed time, the
+    same count of kernels, does not halve)."""
     bf16, fp8 = _scenario(), _scenario(weight_format="fp8")
-    t16 = serving_speed(bf16, serving_memory(bf16), concurrency=1, context=16).tpot_seconds
-    t8 = serving_speed(fp8, serving_memory(fp8), concurrency=1, context=16).tpot_seconds
+    fixed = decode_fixed_seconds("vllm", resolve_model(bf16))
+    t16 = serving_speed(bf16, serving_memory(bf16), concurrency=1, context=16).tpot_seconds - fixed
+    t8 = serving_speed(fp8, serving_memory(fp8), concurrency=1, context=16).tpot_seconds - fixed
     assert 0.5 < t8 / t16 < 0.6
 
 

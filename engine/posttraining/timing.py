@@ -12,6 +12,7 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -38,8 +39,9 @@ RL_TERM_NAMES = {
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
-                                    "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
-                                    "2 x active params x sequences / matmul rate, the host's launches of every "
+                                    "per token, max(the longer of weights + KV of the sequences in flight / memory "
+                                    "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
+                                    "SGLang's kernels' fixed time; the host's launches of every "
                                     "layer without CUDA graphs), plus without CUDA graphs the engine's output "
                                     "processing of every running sequence, in waves of the sequences the engine "
                                     "holds at once; then, the batch waiting for its longest completion, one "
@@ -131,13 +133,14 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
+    fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
 
     def iteration(running: int, context: float) -> tuple[float, float]:
         """Seconds of one decode iteration over `running` sequences, and its output processing in it: without CUDA
         graphs the async output processor is off and the iteration waits for it (engine_loop.py)."""
         read = weights + running * context * per_token_kv
         outputs = serial_output_seconds(s, running) if rs.enforce_eager else 0.0
-        return max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm, host) + outputs, outputs
+        return max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host) + outputs, outputs
 
     step, outputs = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
@@ -149,6 +152,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": outputs,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),

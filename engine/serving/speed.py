@@ -22,6 +22,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..timing.hardware import hardware_for
 from .host_iteration import decode_host_seconds
+from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
 from .result import ServingMemory
 
@@ -139,7 +140,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     kv = users * _kv_read_bytes(memory, length)
     compute, mem, comm, _ = _step(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
-    tpot = max(max(compute, mem) + comm, host)
+    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp)  # kernels' fixed time beyond their bytes
+    tpot = max(max(compute, mem) + fixed + comm, host)
     prefill = _prefill_seconds(s, memory, prompt)
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
@@ -149,6 +151,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                   QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth")),
         SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
                   QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
+        SpeedTerm("decode_kernel_fixed", QT_TRANSLATE_NOOP("engine", "Fixed time of each decode kernel"), fixed,
+                  QT_TRANSLATE_NOOP("engine", "layers x (GEMMs, attention and small kernels x each one's fixed time "
+                                    "measured on H100), beyond the bytes they move")),
         SpeedTerm("decode_host", QT_TRANSLATE_NOOP("engine", "Host launches per decode step"), host,
                   QT_TRANSLATE_NOOP("engine", "layers x (kernel launches + module calls + views) issued from Python "
                                     "without CUDA graphs; the step is the longer of this and the GPU's")),
@@ -159,7 +164,7 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
                         decode_terms=decode_terms, prefill_terms=prefill_terms,
-                        bound=_bound(compute, mem, comm, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
+                        bound=_bound(compute, mem, comm + fixed, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
                         GGUF_ENGINES and 0 <= s.n_gpu_layers < resolve_model(s).layers else ())
 
 
