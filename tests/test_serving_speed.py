@@ -18,17 +18,20 @@ def _scenario(**extra):
 
 
 def test_single_stream_decode_reads_the_weights_once_per_token():
-    """One sequence: a decode step reads every weight byte and the sequence's KV once; at batch 1 a GPU is
-    memory-bound (2 FLOPs per weight against ~1,000 FLOP per byte of machine balance), so TPOT = bytes / achieved
-    bandwidth, plus every kernel's fixed time (kernel_fixed_time.py: 32 layers of 4 GEMMs, the attention and 5 small
-    kernels)."""
+    """One sequence: a decode step reads every weight byte but the embedding table's and the sequence's KV once; at
+    batch 1 a GPU is memory-bound (2 FLOPs per weight against ~1,000 FLOP per byte of machine balance), so TPOT =
+    bytes / achieved bandwidth, plus every kernel's fixed time (kernel_fixed_time.py: 32 layers of 4 GEMMs, the
+    attention and 5 small kernels). Llama 3.1 8B's table is untied (meta-llama/Llama-3.1-8B config.json:
+    vocab_size 128,256, hidden_size 4,096, tie_word_embeddings false): the step looks up one row of it, not all
+    128,256 x 4,096 x 2 bytes."""
     s = _scenario()
     memory = serving_memory(s)
     speed = serving_speed(s, memory, concurrency=1, context=1024)
     kv = 1024 * memory.kv_bytes_per_token
     fixed = decode_fixed_seconds("vllm", resolve_model(s))
     assert s.serving_engine == "vllm" and fixed > 0
-    expected = (memory.bytes_of("weights") + kv) / hardware_for(s).memory_bytes_per_s + fixed
+    table = 128_256 * 4_096 * 2
+    expected = (memory.bytes_of("weights") - table + kv) / hardware_for(s).memory_bytes_per_s + fixed
     assert speed.bound == "memory" and speed.tpot_seconds == pytest.approx(expected)
     assert speed.tokens_per_second == pytest.approx(1 / expected)
 
@@ -70,3 +73,15 @@ def test_a_million_output_tokens_cost_every_rented_gpu_for_the_hours_they_take()
     hours = 1e6 * speed.tpot_seconds / 3600  # one stream: tokens/s = 1 / TPOT
     assert cost_per_million_output_tokens(s, speed) == pytest.approx(hours * 2 * 3.0)
     assert cost_per_million_output_tokens(s.replace(gpu_hour_price=None), speed) is None
+
+
+def test_a_tied_table_is_read_whole_as_the_lm_head():
+    """Qwen2.5-0.5B ties its embeddings (Qwen/Qwen2.5-0.5B config.json tie_word_embeddings true): the LM head
+    projects every token onto the whole table, so a decode step reads it all; untied Llama 3.1 8B leaves its
+    embedding table (all but one row per token) unread."""
+    from engine.models.presets import model_spec_for
+    from engine.serving.weights import decode_unread_bytes, shard
+    tied = model_spec_for("qwen2.5-0.5b")
+    assert tied.tied_embeddings and decode_unread_bytes(tied, "bf16") == 0.0
+    untied = model_spec_for("llama-3.1-8b")
+    assert decode_unread_bytes(untied, "bf16", 2) == shard(untied, "bf16", 2).embeddings == 128_256 * 4_096 * 2 / 2

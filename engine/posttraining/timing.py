@@ -13,6 +13,7 @@ from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..serving.kernel_fixed_time import decode_fixed_seconds
+from ..serving.weights import decode_unread_bytes
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -130,6 +131,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     active, tp = spec.active_params, rs.rollout_tp
     prefill = 2 * active * s.prompt_len * sequences / tp / gemm
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
+    # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
+    table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
+    weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0

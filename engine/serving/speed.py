@@ -1,7 +1,8 @@
 """Serving speed from a roofline with the time model's efficiencies (engine/timing: achieved matmul fraction of the
 dense peak, achieved memory bandwidth, collective bandwidth and latency from presets/efficiency.json).
 
-Decode, one step for `concurrency` sequences of `context` tokens, per GPU: read this GPU's weights once (for MoE only
+Decode, one step for `concurrency` sequences of `context` tokens, per GPU: read this GPU's weights once (not the rows
+of the token-embedding table it does not look up, nor a vision encoder: weights.decode_unread_bytes; for MoE only
 the experts the batch touches: n x (1 - (1 - k/n)^tokens)) and every sequence's KV cache, and do 2 x active
 parameters / tp FLOPs per token plus 4 x context x heads x head_dim / tp per layer for attention; the step takes the
 longer of the two, plus tensor-parallel all-reduces (two per layer of tokens x hidden x 2 bytes) in ring time.
@@ -25,6 +26,7 @@ from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
 from .result import ServingMemory
+from .weights import decode_unread_bytes
 
 GGUF_ENGINES = ("llama.cpp", "ollama")
 CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
@@ -92,9 +94,11 @@ def _attention_flops(s: Scenario, memory: ServingMemory, context: int) -> float:
 
 
 def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
-    weights = memory.bytes_of("weights")
-    gpus = s.gpus_per_node if s.serving_engine in GGUF_ENGINES else 1
     spec = resolve_model(s)
+    weights = memory.bytes_of("weights")
+    if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
+        weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
+    gpus = s.gpus_per_node if s.serving_engine in GGUF_ENGINES else 1
     if spec.is_moe:  # the experts are most of a MoE's bytes; only the touched ones are read
         expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
         weights *= 1 - expert_share * (1 - _expert_fraction(s, tokens))

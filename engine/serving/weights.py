@@ -192,3 +192,13 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
             best = candidate
     assert best is not None
     return best
+
+
+@lru_cache(maxsize=512)
+def decode_unread_bytes(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> float:
+    """Bytes of one GPU's weights (the busiest stage's, as `shard` gives them) that a forward over a few tokens
+    does not read: the token-embedding table, of which it looks up one row per token (vLLM's VocabParallelEmbedding
+    indexes its shard: tokens x hidden bytes, negligible), unless the table is also the LM head that projects every
+    token onto the vocabulary (tied embeddings on one stage); and a vision encoder, which runs on images only."""
+    w = shard(spec, format_name, tp, pp, ep)
+    return (0.0 if spec.tied_embeddings and pp == 1 else w.embeddings) + w.vision
