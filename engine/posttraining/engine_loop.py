@@ -18,27 +18,30 @@ hosts).
 
 The same loop schedules and builds the next forward's inputs before it launches it, again in series with the GPU
 (schedule_input_seconds): vLLM 0.7.3, which the verl-data logs run (their 'cuda.py:95]', 'config.py:685]' and
-'tokenizer.py:264]' are those warnings' lines in the 0.7.3 wheel), walks every running sequence group each iteration
-in vllm/core/scheduler.py _schedule_running (line 634; _can_append_slots, line 723, and _append_slots, lines
-1689-1725, per group), builds a SequenceGroupMetadata with its block table per scheduled group (schedule(), lines
-1496-1559), adds each group to the model input builder (vllm/worker/model_runner.py _prepare_model_input_tensors,
-lines 1195-1216: add_seq_group, then build) and to the sampling metadata (vllm/model_executor/sampling_metadata.py
-_prepare_seq_groups, line 250). verl switches none of it off; what it does switch off is not counted: detokenization
-(SamplingParams detokenize=False, vllm/engine/output_processor/single_step.py line 123) and the stats logging
-(rollout.disable_log_stats True). Its price is WukLab's measurement of vLLM v0.5.4's loop ("Can Scheduling Overhead
-Dominate LLM Inference Performance?", mlsys.wuklab.io/posts/scheduling_overhead, 2024-09-10; source WukLab/wuklab_sysml
-at 92e190d, content/posts/scheduling_overhead.md): Llama-3-8B on one A6000 (Xeon Gold 5218 host), default settings
-with a 512-token batch budget, 1024-token prompts and 1024-token outputs, 300 requests sent at once, Nsight Systems
-and timers in the code. Its Figure 4 (static/images/scheduling_overhead/1024_1024.svg, the bars' lengths read off the
-SVG at 67.65 px a millisecond) gives per iteration: scheduling 3.877 ms (preparing metadata such as block lookups
-2.518, deciding the batch such as block allocation 1.142, marking blocks computed 0.043, other 0.174) and building the
-forward's inputs 9.280 ms (model input tensors 7.046, sampling metadata 1.786, block-swap metadata 0.110, other 0.283,
-tensors for the forward 0.055); the post says this overhead is proportional to the sequences in the batch, not the
-tokens. The batch holds at most max_num_seqs = 256 sequences (vLLM 0.5.4 vllm/engine/arg_utils.py line 63, its
+'tokenizer.py:264]' are those warnings' lines in the 0.7.3 wheel and in none of 0.6.6.post1-0.7.2; 0.8 prints the
+file in brackets), walks every running sequence group each iteration in vllm/core/scheduler.py _schedule_running
+(line 634; _can_append_slots, line 723, and _append_slots, lines 1689-1725, per group), builds a
+SequenceGroupMetadata with its block table per scheduled group (schedule(), lines 1496-1559), adds each group to the
+model input builder (vllm/worker/model_runner.py _prepare_model_input_tensors, lines 1195-1216: add_seq_group, then
+build) and to the sampling metadata (vllm/model_executor/sampling_metadata.py _prepare_seq_groups, line 250). verl
+switches none of it off; what it does switch off is not counted: detokenization (SamplingParams detokenize=False,
+vllm/engine/output_processor/single_step.py line 123) and the stats logging (rollout.disable_log_stats True). Its
+price is WukLab's measurement of vLLM v0.5.4's loop ("Can Scheduling Overhead Dominate LLM Inference Performance?",
+mlsys.wuklab.io/posts/scheduling_overhead, 2024-09-10; source WukLab/wuklab_sysml at 92e190d,
+content/posts/scheduling_overhead.md): Llama-3-8B on one A6000 (Xeon Gold 5218 host), default settings with a
+512-token batch budget, 1024-token prompts and 1024-token outputs, 300 requests sent at once, Nsight Systems and
+timers in the code. Its Figure 4 (static/images/scheduling_overhead/1024_1024.svg, the bars' lengths read off the SVG
+at 67.65 px a millisecond) gives per iteration: scheduling 3.877 ms (preparing metadata such as block lookups 2.518,
+deciding the batch such as block allocation 1.142, marking blocks computed 0.043, other 0.174) and building the
+forward's inputs 9.280 ms (model input tensors 7.046, sampling metadata 1.786, block-swap metadata 0.110, other
+0.283, tensors for the forward 0.055); the post says this overhead is proportional to the sequences in the batch, not
+the tokens. The batch holds at most max_num_seqs = 256 sequences (vLLM 0.5.4 vllm/engine/arg_utils.py line 63, its
 default), so 13.157 ms / 256 = 0.0514 ms per running sequence is a lower bound of the price. A check from the same
-study: its Figure 5 (vLLM_A6000_Requests.svg) measures 10.64 ms of the whole loop per iteration with 128 requests
-sent, at most 128 running: at Figure 4's share of scheduling and input building (13.16 of 22.4 ms) that is at least
-0.049 ms a sequence. Between 0.5.4 and 0.7.3 vLLM cut Python allocations in these paths (pull request #7162: +24%
+study: its Figure 5 (vLLM_A6000_Requests.svg, read the same way) measures 10.64 ms of the whole loop per iteration
+with 128 requests sent, at most 128 running, so at least 0.083 ms a sequence, where Figure 4's whole loop, 22.4 ms
+over at most 256, gives at least 0.0875: the two agree, so Figure 4's batch was near 256 and the bound near the
+price. Its 512- and 1,024-request bars (24.6 and 42.2 ms) grow past max_num_seqs: a cost of the waiting requests, not
+counted here. Between 0.5.4 and 0.7.3 vLLM cut Python allocations in these paths (pull request #7162: +24%
 throughput, Llama-3.1-8B, one H100), while the A6000's 2019 Xeon is slower than an H100 host's CPU: neither is
 corrected for. Not counted, for want of a measured per-sequence figure: the sampler's per-sequence Python
 (_build_sampler_output, the sampled token's log-prob for logprobs=0), which the study counts inside the forward."""
