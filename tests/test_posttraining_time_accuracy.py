@@ -405,3 +405,9 @@ def test_v0s_scheduling_and_input_preparation_is_priced_per_running_sequence_fro
     for other in ({"rollout_engine_release": "vllm-0.8-v1"}, {"rollout_engine": "sglang"}):
         detail = dict(step_time(s.with_unchecked(**other)).generation)
         assert detail["schedule_input_seconds_per_step"] == 0.0 == detail["serial_output_seconds_per_step"]
+    # a release named V0 with CUDA graphs: the async output processor overlaps the output processing, not the
+    # scheduling and input preparation that come before each forward (vllm/engine/llm_engine.py step at 0.7.3)
+    graphs_v0 = s.with_unchecked(rollout_engine_release="vllm-0.8-v0", rollout_enforce_eager=False)
+    detail = dict(step_time(graphs_v0).generation)
+    assert detail["serial_output_seconds_per_step"] == 0.0
+    assert detail["schedule_input_seconds_per_step"] == pytest.approx(detail["concurrent_sequences"] * per_sequence)

@@ -16,15 +16,16 @@ row, batch 1024 at 0.2 ms, contradicts its own 20% expected reduction and is not
 per running sequence above the first. Scaled by the run's host (engine/timing/host.py host_speed_factor, 1 for x86
 hosts).
 
-The same loop schedules and builds the next forward's inputs before it launches it, again in series with the GPU
-(schedule_input_seconds): vLLM 0.7.3, which the verl-data logs run (their 'cuda.py:95]', 'config.py:685]' and
-'tokenizer.py:264]' are those warnings' lines in the 0.7.3 wheel and in none of 0.6.6.post1-0.7.2; 0.8 prints the
-file in brackets), walks every running sequence group each iteration in vllm/core/scheduler.py _schedule_running
-(line 634; _can_append_slots, line 723, and _append_slots, lines 1689-1725, per group), builds a
-SequenceGroupMetadata with its block table per scheduled group (schedule(), lines 1496-1559), adds each group to the
-model input builder (vllm/worker/model_runner.py _prepare_model_input_tensors, lines 1195-1216: add_seq_group, then
-build) and to the sampling metadata (vllm/model_executor/sampling_metadata.py _prepare_seq_groups, line 250). verl
-switches none of it off; what it does switch off is not counted: detokenization (SamplingParams detokenize=False,
+The same loop schedules and builds the next forward's inputs before it launches it, in series with the GPU with or
+without CUDA graphs (the async output processor overlaps only the output processing; schedule_input_seconds): vLLM
+0.7.3, which the verl-data logs run (their 'cuda.py:95]', 'config.py:685]' and 'tokenizer.py:264]' are those
+warnings' lines in the 0.7.3 wheel and in none of 0.6.6.post1-0.7.2; 0.8 prints the file in brackets), walks every
+running sequence group each iteration in vllm/core/scheduler.py _schedule_running (line 634; _can_append_slots, line
+723, and _append_slots, lines 1689-1725, per group), builds a SequenceGroupMetadata with its block table per
+scheduled group (schedule(), lines 1496-1559), adds each group to the model input builder
+(vllm/worker/model_runner.py _prepare_model_input_tensors, lines 1195-1216: add_seq_group, then build) and to the
+sampling metadata (vllm/model_executor/sampling_metadata.py _prepare_seq_groups, line 250). verl switches none of it
+off; what it does switch off is not counted: detokenization (SamplingParams detokenize=False,
 vllm/engine/output_processor/single_step.py line 123) and the stats logging (rollout.disable_log_stats True). Its
 price is WukLab's measurement of vLLM v0.5.4's loop ("Can Scheduling Overhead Dominate LLM Inference Performance?",
 mlsys.wuklab.io/posts/scheduling_overhead, 2024-09-10; source WukLab/wuklab_sysml at 92e190d,
@@ -62,15 +63,18 @@ MODEL_INPUT_SECONDS_MEASURED = 9.280e-3
 MEASURED_MAX_RUNNING_SEQUENCES = 256
 SCHEDULE_INPUT_SECONDS_PER_SEQUENCE = (SCHEDULE_SECONDS_MEASURED + MODEL_INPUT_SECONDS_MEASURED) / \
     MEASURED_MAX_RUNNING_SEQUENCES
-# the one release key that names a V1 engine (engine/scenario/posttraining_keys.py ROLLOUT_ENGINE_RELEASES)
+# the release keys that name an engine generation (engine/scenario/posttraining_keys.py ROLLOUT_ENGINE_RELEASES)
+V0_RELEASES = frozenset({"vllm-0.8-v0"})
 V1_RELEASES = frozenset({"vllm-0.8-v1"})
 
 
 def runs_v0_loop(s: Scenario, enforce_eager: bool, rollout_engine: str) -> bool:
-    """The engine runs vLLM V0's loop with its output processing in series: vLLM without CUDA graphs (which turns the
-    async output processor off) on a release not named V1. V1's loop (a separate engine-core process, a persistent
-    batch) is not V0's and gets neither term."""
-    return enforce_eager and rollout_engine == "vllm" and s.rollout_engine_release not in V1_RELEASES
+    """The engine runs vLLM V0's loop: a release named V0, or vLLM without CUDA graphs on a release not named V1
+    (taken as V0, as the measured verl-data runs: vLLM 0.7.3 with enforce_eager). V1's loop (a separate engine-core
+    process, a persistent batch) is not V0's and gets neither V0 term."""
+    if rollout_engine != "vllm" or s.rollout_engine_release in V1_RELEASES:
+        return False
+    return enforce_eager or s.rollout_engine_release in V0_RELEASES
 
 
 def serial_output_seconds(s: Scenario, running_sequences: int) -> float:
@@ -90,4 +94,5 @@ def schedule_input_seconds(s: Scenario, running_sequences: int) -> float:
 
 __all__ = ["MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",
            "OUTPUT_SECONDS_AT_BATCH_32", "OUTPUT_SECONDS_PER_SEQUENCE", "SCHEDULE_INPUT_SECONDS_PER_SEQUENCE",
-           "SCHEDULE_SECONDS_MEASURED", "runs_v0_loop", "schedule_input_seconds", "serial_output_seconds"]
+           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "V1_RELEASES", "runs_v0_loop", "schedule_input_seconds",
+           "serial_output_seconds"]

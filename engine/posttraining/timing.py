@@ -137,10 +137,10 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
 
     def iteration(running: int, context: float) -> tuple[float, float, float]:
         """Seconds of one decode iteration over `running` sequences, and V0's output processing and its scheduling
-        and input preparation in it: without CUDA graphs the async output processor is off and the iteration waits
-        for both (engine_loop.py)."""
+        and input preparation in it: V0 schedules and prepares the inputs before each forward, and without CUDA graphs
+        its async output processor is off and the iteration waits for the output processing too (engine_loop.py)."""
         read = weights + running * context * per_token_kv
-        outputs = serial_output_seconds(s, running) if v0 else 0.0
+        outputs = serial_output_seconds(s, running) if v0 and rs.enforce_eager else 0.0
         prepare = schedule_input_seconds(s, running) if v0 else 0.0
         roofline = max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm, host)
         return roofline + outputs + prepare, outputs, prepare
