@@ -40,9 +40,9 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
                                     "2 x active params x sequences / matmul rate, the host's launches of every "
-                                    "layer without CUDA graphs), plus without CUDA graphs vLLM V0's output "
-                                    "processing, scheduling and input preparation of every running sequence, in "
-                                    "waves of the sequences the engine holds at once; then, the batch waiting for "
+                                    "layer without CUDA graphs), plus vLLM V0's scheduling and input preparation "
+                                    "of every running sequence and, without CUDA graphs, its output processing of "
+                                    "each, in waves of the sequences the engine holds at once; then, the batch waiting for "
                                     "its longest completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "

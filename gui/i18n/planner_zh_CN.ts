@@ -4788,8 +4788,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="93"/>
-        <source>scheduling and input preparation per decode step (eager)</source>
-        <translation>每个解码步的调度与输入准备（eager）</translation>
+        <source>scheduling and input preparation per decode step (vLLM V0)</source>
+        <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
 </context>
 <context>
@@ -5772,8 +5772,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="40"/>
-        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), plus without CUDA graphs vLLM V0&apos;s output processing, scheduling and input preparation of every running sequence, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），无 CUDA graph 时再加上 vLLM V0 对每个运行中序列的输出处理、调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate, the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率，无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="47"/>
