@@ -1,5 +1,5 @@
 """The generation engine's own host work per decode iteration that the GPU waits for: vLLM V0's output processing
-when its async output processor is off.
+when its async output processor is off, and its scheduling and input preparation of every running sequence.
 
 Each V0 decode iteration (vllm/engine/llm_engine.py LLMEngine.step) schedules, runs the model, then processes the
 step's outputs in `_process_model_outputs` (appending each sequence's token and log-probs, stop checks, building the
@@ -14,9 +14,38 @@ Its cost per iteration, as measured in vllm-project/vllm issue #6913 (megha95, 2
 H100, 128 input tokens): `_process_model_outputs` takes 0.2 ms at batch 1 and 3.4 ms at batch 32 (the table's third
 row, batch 1024 at 0.2 ms, contradicts its own 20% expected reduction and is not used): (3.4 - 0.2) / 31 = 0.103 ms
 per running sequence above the first. Scaled by the run's host (engine/timing/host.py host_speed_factor, 1 for x86
-hosts). Not counted, for want of a measured per-sequence figure: the scheduler's and input preparation's own
-per-sequence work (vllm-project/vllm issue #6854 puts the whole host loop at 5-13 ms of GPU bubble per decode step,
-batch not stated); the sampler's log-probs (verl asks logprobs=0) run on the GPU inside the forward."""
+hosts).
+
+The same loop schedules and builds the next forward's inputs before it launches it, in series with the GPU with or
+without CUDA graphs (the async output processor overlaps only the output processing; schedule_input_seconds): vLLM
+0.7.3, which the verl-data logs run (their 'cuda.py:95]', 'config.py:685]' and 'tokenizer.py:264]' are those
+warnings' lines in the 0.7.3 wheel and in none of 0.6.6.post1-0.7.2; 0.8 prints the file in brackets), walks every
+running sequence group each iteration in vllm/core/scheduler.py _schedule_running (line 634; _can_append_slots, line
+723, and _append_slots, lines 1689-1725, per group), builds a SequenceGroupMetadata with its block table per
+scheduled group (schedule(), lines 1496-1559), adds each group to the model input builder
+(vllm/worker/model_runner.py _prepare_model_input_tensors, lines 1195-1216: add_seq_group, then build) and to the
+sampling metadata (vllm/model_executor/sampling_metadata.py _prepare_seq_groups, line 250). verl switches none of it
+off; what it does switch off is not counted: detokenization (SamplingParams detokenize=False,
+vllm/engine/output_processor/single_step.py line 123) and the stats logging (rollout.disable_log_stats True). Its
+price is WukLab's measurement of vLLM v0.5.4's loop ("Can Scheduling Overhead Dominate LLM Inference Performance?",
+mlsys.wuklab.io/posts/scheduling_overhead, 2024-09-10; source WukLab/wuklab_sysml at 92e190d,
+content/posts/scheduling_overhead.md): Llama-3-8B on one A6000 (Xeon Gold 5218 host), default settings with a
+512-token batch budget, 1024-token prompts and 1024-token outputs, 300 requests sent at once, Nsight Systems and
+timers in the code. Its Figure 4 (static/images/scheduling_overhead/1024_1024.svg, the bars' lengths read off the SVG
+at 67.65 px a millisecond) gives per iteration: scheduling 3.877 ms (preparing metadata such as block lookups 2.518,
+deciding the batch such as block allocation 1.142, marking blocks computed 0.043, other 0.174) and building the
+forward's inputs 9.280 ms (model input tensors 7.046, sampling metadata 1.786, block-swap metadata 0.110, other
+0.283, tensors for the forward 0.055); the post says this overhead is proportional to the sequences in the batch, not
+the tokens. The batch holds at most max_num_seqs = 256 sequences (vLLM 0.5.4 vllm/engine/arg_utils.py line 63, its
+default), so 13.157 ms / 256 = 0.0514 ms per running sequence is a lower bound of the price. A check from the same
+study: its Figure 5 (vLLM_A6000_Requests.svg, read the same way) measures 10.64 ms of the whole loop per iteration
+with 128 requests sent, at most 128 running, so at least 0.083 ms a sequence, where Figure 4's whole loop, 22.4 ms
+over at most 256, gives at least 0.0875: the two agree, so Figure 4's batch was near 256 and the bound near the
+price. Its 512- and 1,024-request bars (24.6 and 42.2 ms) grow past max_num_seqs: a cost of the waiting requests, not
+counted here. Between 0.5.4 and 0.7.3 vLLM cut Python allocations in these paths (pull request #7162: +24%
+throughput, Llama-3.1-8B, one H100), while the A6000's 2019 Xeon is slower than an H100 host's CPU: neither is
+corrected for. Not counted, for want of a measured per-sequence figure: the sampler's per-sequence Python
+(_build_sampler_output, the sampled token's log-prob for logprobs=0), which the study counts inside the forward."""
 
 from __future__ import annotations
 
@@ -27,6 +56,25 @@ from ..timing.host import host_speed_factor
 OUTPUT_SECONDS_AT_BATCH_1 = 0.2e-3
 OUTPUT_SECONDS_AT_BATCH_32 = 3.4e-3
 OUTPUT_SECONDS_PER_SEQUENCE = (OUTPUT_SECONDS_AT_BATCH_32 - OUTPUT_SECONDS_AT_BATCH_1) / (32 - 1)
+# WukLab's Figure 4 (vLLM 0.5.4, Llama-3-8B, A6000): scheduling and building the forward's inputs per iteration, over
+# at most vLLM 0.5.4's default max_num_seqs running sequences
+SCHEDULE_SECONDS_MEASURED = 3.877e-3
+MODEL_INPUT_SECONDS_MEASURED = 9.280e-3
+MEASURED_MAX_RUNNING_SEQUENCES = 256
+SCHEDULE_INPUT_SECONDS_PER_SEQUENCE = (SCHEDULE_SECONDS_MEASURED + MODEL_INPUT_SECONDS_MEASURED) / \
+    MEASURED_MAX_RUNNING_SEQUENCES
+# the release keys that name an engine generation (engine/scenario/posttraining_keys.py ROLLOUT_ENGINE_RELEASES)
+V0_RELEASES = frozenset({"vllm-0.8-v0"})
+V1_RELEASES = frozenset({"vllm-0.8-v1"})
+
+
+def runs_v0_loop(s: Scenario, enforce_eager: bool, rollout_engine: str) -> bool:
+    """The engine runs vLLM V0's loop: a release named V0, or vLLM without CUDA graphs on a release not named V1
+    (taken as V0, as the measured verl-data runs: vLLM 0.7.3 with enforce_eager). V1's loop (a separate engine-core
+    process, a persistent batch) is not V0's and gets neither V0 term."""
+    if rollout_engine != "vllm" or s.rollout_engine_release in V1_RELEASES:
+        return False
+    return enforce_eager or s.rollout_engine_release in V0_RELEASES
 
 
 def serial_output_seconds(s: Scenario, running_sequences: int) -> float:
@@ -38,5 +86,13 @@ def serial_output_seconds(s: Scenario, running_sequences: int) -> float:
     return seconds * host_speed_factor(s)
 
 
-__all__ = ["OUTPUT_SECONDS_AT_BATCH_1", "OUTPUT_SECONDS_AT_BATCH_32", "OUTPUT_SECONDS_PER_SEQUENCE",
+def schedule_input_seconds(s: Scenario, running_sequences: int) -> float:
+    """Host seconds per decode iteration of V0's scheduling of `running_sequences` and building their forward's
+    inputs and sampling metadata, which every V0 iteration runs before it launches the forward."""
+    return max(0, running_sequences) * SCHEDULE_INPUT_SECONDS_PER_SEQUENCE * host_speed_factor(s)
+
+
+__all__ = ["MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",
+           "OUTPUT_SECONDS_AT_BATCH_32", "OUTPUT_SECONDS_PER_SEQUENCE", "SCHEDULE_INPUT_SECONDS_PER_SEQUENCE",
+           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "V1_RELEASES", "runs_v0_loop", "schedule_input_seconds",
            "serial_output_seconds"]

@@ -21,7 +21,7 @@ from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .eager_decode import eager_decode_host_seconds
-from .engine_loop import serial_output_seconds
+from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
@@ -42,11 +42,12 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(the longer of weights + KV of the sequences in flight / memory "
                                     "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
-                                    "SGLang's kernels' fixed time; the host's launches of every "
-                                    "layer without CUDA graphs), plus without CUDA graphs the engine's output "
-                                    "processing of every running sequence, in waves of the sequences the engine "
-                                    "holds at once; then, the batch waiting for its longest completion, one "
-                                    "sequence decoding alone from completion_len to max_completion_len"),
+                                    "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
+                                    "graphs), plus vLLM V0's scheduling and input preparation of every running "
+                                    "sequence and, without CUDA graphs, its output processing of each, in waves of "
+                                    "the sequences the engine holds at once; then, the batch waiting for its longest "
+                                    "completion, one sequence decoding alone from completion_len to "
+                                    "max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -138,15 +139,19 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
+    v0 = runs_v0_loop(s, rs.enforce_eager, rs.rollout_engine)
 
-    def iteration(running: int, context: float) -> tuple[float, float]:
-        """Seconds of one decode iteration over `running` sequences, and its output processing in it: without CUDA
-        graphs the async output processor is off and the iteration waits for it (engine_loop.py)."""
+    def iteration(running: int, context: float) -> tuple[float, float, float]:
+        """Seconds of one decode iteration over `running` sequences, and V0's output processing and its scheduling
+        and input preparation in it: V0 schedules and prepares the inputs before each forward, and without CUDA graphs
+        its async output processor is off and the iteration waits for the output processing too (engine_loop.py)."""
         read = weights + running * context * per_token_kv
-        outputs = serial_output_seconds(s, running) if rs.enforce_eager else 0.0
-        return max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host) + outputs, outputs
+        outputs = serial_output_seconds(s, running) if v0 and rs.enforce_eager else 0.0
+        prepare = schedule_input_seconds(s, running) if v0 else 0.0
+        roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host)
+        return roofline + outputs + prepare, outputs, prepare
 
-    step, outputs = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
     tail = tail_iterations(s)
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
@@ -158,6 +163,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
                               "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": outputs,
+                              "schedule_input_seconds_per_step": prepare,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}
