@@ -18,6 +18,7 @@ from ..timing.bands import Band, seconds_range
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
+from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
@@ -48,7 +49,9 @@ RL_FORMULAS = {
                                  "and critic: 2 x active params x sequence tokens / matmul rate"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
-                                     "memory bandwidth"),
+                                     "memory bandwidth; adapters served by the engine: the policy gathered in full "
+                                     "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
+                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
@@ -171,11 +174,16 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
+    """The policy's weights into the engine, and vLLM's level-1 sleep copies around the generation (adapter_sync.py);
+    an engine served the LoRA adapters alone gets them after a full-precision gather of the policy instead."""
     if p.engine is None or p.rs.weight_sync == "shared":
         return 0.0
+    sleep = sleep_copy_seconds(p, hw)
+    if serves_adapters(s):
+        return adapter_sync_seconds(p, s, hw) + sleep
     moved = p.spec.total_params * p.dt.compute
     gathered = s.effective_zero == 3 or p.rs.placement == "separate"
-    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s)
+    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep
 
 
 def rl_step_time(s: Scenario) -> RLStepTime:

@@ -9099,8 +9099,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="50"/>
-        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
-        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
+        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth</source>
+        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="52"/>
