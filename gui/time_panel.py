@@ -51,6 +51,7 @@ TERM_COLOURS = {
     "generation": "#2ca02c", "scoring": "#e7ba52", "critic": "#bcbd22", "weight_sync": "#637939",
     "phase_offload": "#d4a6c8",  # the training offload's hue, lighter: copies between phases, not a CPU step
     "frozen_streaming": "#e8c7de",  # the same hue, lighter still: the frozen models' weights copied in per forward
+    "adapter_units": "#86bcb6",  # the LoRA adapters' FSDP units in the update: host work beside the training step
 }
 SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 

@@ -63,7 +63,9 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # step's longest completion (max_completion_len, the logged response_length/max; engine/posttraining/
     # longest_completion.py): generation -85.2% -> -80.5%, the step -77.6% -> -72.9%; V0's scheduling and input
     # preparation per running sequence (engine/posttraining/engine_loop.py schedule_input_seconds, WukLab's vLLM
-    # 0.5.4 measurement): generation -80.5% -> -74.9%, the step -72.9% -> -68.2%
+    # 0.5.4 measurement): generation -80.5% -> -74.9%, the step -72.9% -> -68.2%; the LoRA sync's full-precision
+    # gather and vLLM's level-1 sleep copies (adapter_sync.py), the adapters' FSDP units (adapter_units.py): scoring
+    # -54.8% -> -53.1%, update -63.2% -> -58.0%
     verl_data = ptt.groups(compared)["source verl-data"]
     assert all(c.error("step") < 0 for c in verl_data)
     assert ptt.signed_median(verl_data, "generation") < ptt.signed_median(verl_data, "update") < 0
@@ -83,8 +85,11 @@ def test_decode_iteration_measured_far_above_the_roofline() -> None:
 def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # engine/posttraining/scoring_time.py: verl's compute_log_prob runs the update's _forward_micro_batch under no_grad
     # (verl b178a3cd5 dp_actor.py lines 418-472), so each of GRPO's two policy passes (old policy, adapter-off
-    # reference) is the training model's forward of the step's micro-batches: the scoring term is exactly two of them
+    # reference) is the training model's forward of the step's micro-batches: the scoring term is exactly two of them,
+    # plus the old-policy pass's visits of the LoRA adapters' FSDP units (engine/posttraining/adapter_units.py: the
+    # adapter-off reference calls no adapter), which that module prices apart
     from engine import scenario_from_dict
+    from engine.posttraining.adapter_units import adapter_unit_seconds
     from engine.posttraining.estimate import step_parts, training_scenario
     from engine.posttraining.scoring_time import policy_forward_seconds
     from engine.workloads import step_time
@@ -96,7 +101,9 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     one = policy_forward_seconds(train)
     t = step_time(s)
     assert rs.online and rs.reference_forward
-    assert abs(dict(t.rl_seconds)["scoring"] - 2 * one * t.calibration_factor) < 1e-9
+    units = adapter_unit_seconds(s, train, True)["scoring"]
+    assert units > 0
+    assert abs(dict(t.rl_seconds)["scoring"] - (2 * one + units) * t.calibration_factor) < 1e-9
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax
     assert t.breakdown_seconds["recompute"] < one < 1.2 * t.breakdown_seconds["recompute"]

@@ -112,7 +112,8 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     t = step_time(s)
     parts = dict(getattr(t, "rl_seconds", ()))
     copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
-    update = t.step_seconds - sum(parts.values()) + copies["update"]
+    # the update's own post-training term (the adapters' FSDP units in update_actor: adapter_units.py) stays in it
+    update = t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
     phases = {"step": t.step_seconds,
               "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"],
               "scoring": parts.get("scoring", 0.0) + copies["scoring"], "update": update}

@@ -20,6 +20,8 @@ from ..timing.bands import Band, seconds_range
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
+from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
+from .adapter_units import adapter_unit_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
@@ -37,6 +39,8 @@ RL_TERM_NAMES = {
     "weight_sync": QT_TRANSLATE_NOOP("engine", "Weight sync to the engine"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "Offload between phases (copies to and from CPU memory)"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "Reference and reward weights copied in from CPU memory"),
+    "adapter_units": QT_TRANSLATE_NOOP("engine", "LoRA adapters' FSDP units in the update (host work of each "
+                                       "adapter's unshard and reshard)"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -49,14 +53,20 @@ RL_FORMULAS = {
                                     "completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
-                                 "and critic: 2 x active params x sequence tokens / matmul rate"),
+                                 "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
+                                 "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
-                                     "memory bandwidth"),
+                                     "memory bandwidth; adapters served by the engine: the policy gathered in full "
+                                     "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
+                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
                                           "shards) / host link bandwidth"),
+    "adapter_units": QT_TRANSLATE_NOOP("engine", "micro-batches x (forward + recompute + backward visits) x layers x "
+                                       "adapted linears x max(0, 2 units x FSDP1's calls per visit at the host's "
+                                       "per-call costs - the linear's base GEMM)"),
 }
 
 
@@ -75,6 +85,9 @@ RL_PROVENANCE = {
     "frozen_streaming": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "FSDP's parameter CPU offload copies each unit's shard to the GPU for every forward of the "
         "frozen model.")),
+    "adapter_units": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "FSDP1's calls per unshard and reshard, counted from its source, at the measured per-call host "
+        "costs; a lower bound (FSDP's own Python is not counted).")),
 }
 
 
@@ -185,11 +198,16 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
+    """The policy's weights into the engine, and vLLM's level-1 sleep copies around the generation (adapter_sync.py);
+    an engine served the LoRA adapters alone gets them after a full-precision gather of the policy instead."""
     if p.engine is None or p.rs.weight_sync == "shared":
         return 0.0
+    sleep = sleep_copy_seconds(p, hw)
+    if serves_adapters(s):
+        return adapter_sync_seconds(p, s, hw) + sleep
     moved = p.spec.total_params * p.dt.compute
     gathered = s.effective_zero == 3 or p.rs.placement == "separate"
-    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s)
+    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep
 
 
 def rl_step_time(s: Scenario) -> RLStepTime:
@@ -203,10 +221,14 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     hw = hardware_for(s)
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
-    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario))]
+    # the LoRA adapters as FSDP1 units of their own: their hooks in the old-policy pass and the update (adapter_units.py)
+    units = adapter_unit_seconds(s, train_scenario, rs.online)
+    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario) + units["scoring"])]
     if p.critic is not None:  # with the critic's own offload (as its memory), loaded where it holds between phases
         parts.append(("critic", training_step_time(critic_scenario(s, rs, loaded=True)).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
+    if units["update"]:
+        parts.append(("adapter_units", units["update"]))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
         parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
     if rs.offload_between_phases or rs.critic_offload_between_phases:

@@ -1,0 +1,77 @@
+"""The LoRA adapters as FSDP1 units of their own under verl (engine/posttraining/adapter_units.py): what each pass
+visits and how much of a visit's host work the linear's own GEMM hides, each expected value worked out here from the
+mechanism's sources (verl 9466d371e fsdp_utils.py get_fsdp_wrap_policy(is_lora=True): every lora_A / lora_B leaf an
+FSDP unit; FSDP1's _runtime_utils.py / _flat_param.py unshard and reshard: VISIT_CALLS; its rate limiter keeping the
+host within two unshards of the GPU) and the scenario's own rates, not read back from the estimate."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.memory.states import lora_targets
+from engine.posttraining.adapter_units import VISIT_CALLS, adapter_unit_seconds, visit_host_seconds, wraps_adapter_units
+from engine.posttraining.estimate import step_parts, training_scenario
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing import hardware_for
+from engine.timing.data import framework_profile
+from engine.timing.gemm import gemm_seconds
+from engine.timing.host_table import host_figures
+from engine.timing.model import rates_for
+from engine.workloads import step_time
+
+ROWS = json.loads((Path(__file__).parent / "data" / "published" / "posttraining_time.json").read_text())["rows"]
+VERL_7B = next(r for r in ROWS if r["id"] == "verl-data-time-grpo-lora-qwen2.5-7b-8gpu")["scenario"]
+
+
+def _train(keys: dict):
+    s = scenario_from_dict(keys)
+    return s, training_scenario(s.with_unchecked(offload="none"), step_parts(s).rs)
+
+
+def test_a_visit_costs_fsdp1s_calls_at_the_measured_per_call_figures():
+    # the H100's host is the preset's (factor 1): 2 kernels at 9.02 us, 26 calls at 3.52 us, the inner module's call
+    s = scenario_from_dict(VERL_7B)
+    fig = host_figures()
+    launch, call, module = (fig[k]["value"] for k in ("launch_seconds", "view_seconds", "module_call_seconds"))
+    assert visit_host_seconds(s, "forward") == pytest.approx(2 * launch + 26 * call + module)
+    assert VISIT_CALLS["forward_grad"][1] == VISIT_CALLS["forward"][1] + 1  # the output's pre-backward hook
+    # the backward's visit: the pre-backward unshard (cast, all-gather) and the post-backward reduce-scatter with the
+    # fp32 cast, the two divisions and the accumulation: 7 kernels
+    assert visit_host_seconds(s, "backward") == pytest.approx(7 * launch + 34 * call)
+
+
+def test_each_adapted_linear_adds_what_its_two_units_take_beyond_its_own_gemm():
+    s, train = _train(VERL_7B)
+    spec, hw = resolve_model(s), hardware_for(s)
+    rates = rates_for(s, hw, framework_profile(s.framework))
+    tokens = train.micro_batch * train.seq_len  # 8 sequences of 356 tokens on each GPU, no TP
+    host = 2 * visit_host_seconds(s, "forward")
+    # q, k, v, o, gate, up, down of Qwen2.5-7B: the wide MLP GEMMs hide the two units, k and v (512 wide) do not
+    gemms = {t.name: gemm_seconds(tokens, t.d_in, t.d_out, rates.linear, rates.memory, rates.elem_bytes, rates.sms)
+             for t in lora_targets(s, spec, False)}
+    assert gemms["gate_proj"] > host > gemms["k_proj"]
+    # NCCL's few-us all-gathers run beside the base GEMM on FSDP's own stream, shorter than the host's visits
+    one_pass = sum(max(0.0, host - g) for g in gemms.values()) * spec.layers
+    scoring = adapter_unit_seconds(s, train, True)["scoring"]
+    assert scoring == pytest.approx(train.grad_accum * one_pass, rel=1e-9)
+    # the old-policy pass alone visits the adapters (the adapter-off reference calls none): an offline objective none
+    assert adapter_unit_seconds(s, train, False)["scoring"] == 0.0
+
+
+def test_the_update_visits_forward_recompute_and_backward_and_only_where_the_adapters_are_units():
+    s, train = _train(VERL_7B)
+    units = adapter_unit_seconds(s, train, True)
+    # forward + recompute (full checkpointing) + backward per micro-batch: more than three no-grad forwards' worth
+    assert units["update"] > 3 * units["scoring"]
+    _, no_ckpt = _train({**VERL_7B, "checkpointing": "none"})
+    fewer = adapter_unit_seconds(scenario_from_dict({**VERL_7B, "checkpointing": "none"}), no_ckpt, True)
+    assert fewer["update"] < units["update"]
+    assert dict(step_time(s).rl_seconds)["adapter_units"] == pytest.approx(units["update"])
+    # one GPU runs FSDP1's NO_SHARD (nothing unsharded); a full fine-tune has no adapters; TRL merges its adapters
+    # into whole layers (no lambda wrap policy)
+    one_gpu = {**VERL_7B, "gpus_per_node": 1, "rollout_tp": 1, "micro_batch": 8}
+    assert not wraps_adapter_units(scenario_from_dict(one_gpu))
+    assert not wraps_adapter_units(scenario_from_dict({**VERL_7B, "method": "full", "reference_model": "separate"}))
+    assert not wraps_adapter_units(scenario_from_dict({**VERL_7B, "framework": "trl"}))
+    assert wraps_adapter_units(s)
