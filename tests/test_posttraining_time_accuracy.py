@@ -148,9 +148,15 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     assert eager["decode_step_seconds"] == pytest.approx(eager["eager_host_seconds_per_step"]
                                                          + eager["serial_output_seconds_per_step"]
                                                          + eager["schedule_input_seconds_per_step"])
-    assert eager["eager_host_seconds_per_step"] > graphs["decode_step_seconds"]
+    assert eager["eager_host_seconds_per_step"] > (graphs["decode_step_seconds"]
+                                                   - graphs["schedule_input_seconds_per_step"])
     assert graphs["eager_host_seconds_per_step"] == 0.0 == graphs["serial_output_seconds_per_step"]
-    assert graphs["schedule_input_seconds_per_step"] == 0.0
+    # the row's engine is V0 (vLLM 0.7.3): it schedules and prepares every running sequence before each step with
+    # CUDA graphs too; the newest vLLM is V1 only (V0 removed in 0.11.0) and gets neither V0 term (engine_loop.py)
+    assert graphs["schedule_input_seconds_per_step"] > 0
+    latest = dict(step_time(s.with_unchecked(rollout_engine_release="latest")).generation)
+    assert latest["schedule_input_seconds_per_step"] == 0.0 == latest["serial_output_seconds_per_step"]
+    assert latest["eager_host_seconds_per_step"] == eager["eager_host_seconds_per_step"]
 
 
 def test_each_source_is_summarised_on_its_own_rows() -> None:

@@ -63,18 +63,18 @@ MODEL_INPUT_SECONDS_MEASURED = 9.280e-3
 MEASURED_MAX_RUNNING_SEQUENCES = 256
 SCHEDULE_INPUT_SECONDS_PER_SEQUENCE = (SCHEDULE_SECONDS_MEASURED + MODEL_INPUT_SECONDS_MEASURED) / \
     MEASURED_MAX_RUNNING_SEQUENCES
-# the release keys that name an engine generation (engine/scenario/posttraining_keys.py ROLLOUT_ENGINE_RELEASES)
+# the release keys that name V0 (engine/scenario/posttraining_keys.py ROLLOUT_ENGINE_RELEASES); "latest" is V1: vLLM
+# removed the V0 engine in 0.11.0 (huggingface/optimum-neuron pull request #1027: "the V0 engine has been completely
+# removed from vLLM starting with version 0.11.0"; vllm-project/vllm pull request #25033 "[V0 Deprecation] Remove
+# LLMEngine")
 V0_RELEASES = frozenset({"vllm-0.8-v0"})
-V1_RELEASES = frozenset({"vllm-0.8-v1"})
 
 
-def runs_v0_loop(s: Scenario, enforce_eager: bool, rollout_engine: str) -> bool:
-    """The engine runs vLLM V0's loop: a release named V0, or vLLM without CUDA graphs on a release not named V1
-    (taken as V0, as the measured verl-data runs: vLLM 0.7.3 with enforce_eager). V1's loop (a separate engine-core
-    process, a persistent batch) is not V0's and gets neither V0 term."""
-    if rollout_engine != "vllm" or s.rollout_engine_release in V1_RELEASES:
-        return False
-    return enforce_eager or s.rollout_engine_release in V0_RELEASES
+def runs_v0_loop(s: Scenario, rollout_engine: str) -> bool:
+    """The engine runs vLLM V0's loop: a release named V0 (the measured verl-data runs: vLLM 0.7.3, entered as the
+    nearest release the key names). V1's loop (a separate engine-core process, a persistent batch) is not V0's and
+    gets neither V0 term, with or without CUDA graphs."""
+    return rollout_engine == "vllm" and s.rollout_engine_release in V0_RELEASES
 
 
 def serial_output_seconds(s: Scenario, running_sequences: int) -> float:
@@ -94,5 +94,5 @@ def schedule_input_seconds(s: Scenario, running_sequences: int) -> float:
 
 __all__ = ["MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",
            "OUTPUT_SECONDS_AT_BATCH_32", "OUTPUT_SECONDS_PER_SEQUENCE", "SCHEDULE_INPUT_SECONDS_PER_SEQUENCE",
-           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "V1_RELEASES", "runs_v0_loop", "schedule_input_seconds",
+           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "runs_v0_loop", "schedule_input_seconds",
            "serial_output_seconds"]

@@ -152,7 +152,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
-    v0 = runs_v0_loop(s, rs.enforce_eager, rs.rollout_engine)
+    v0 = runs_v0_loop(s, rs.rollout_engine)
 
     def iteration(running: int, context: float) -> tuple[float, float, float]:
         """Seconds of one decode iteration over `running` sequences, and V0's output processing and its scheduling

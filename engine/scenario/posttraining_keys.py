@@ -121,8 +121,10 @@ class PostTrainingKeys:
         "completion_len), as verl passes its prompt and response caps when unset",
         Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     rollout_engine_release: str = key(
-        "latest", "the engine release whose start-up accounting sizes the KV cache: latest = the newest vLLM's; "
-        "vllm-0.8-v0 = vLLM 0.8's V0 engine (the profile's own peak increase, no free-memory check at start-up); "
+        "latest", "the engine release whose start-up accounting sizes the KV cache and whose loop runs the decode steps: "
+        "latest = the newest vLLM's (V1); "
+        "vllm-0.8-v0 = vLLM 0.8's V0 engine (the profile's own peak increase, no free-memory check at start-up; "
+        "scheduling and input preparation of every running sequence before each step); "
         "vllm-0.8-v1 = vLLM 0.8's V1 engine (the process's whole torch peak and the device's non-torch memory, a "
         "colocated trainer's tensors and the CUDA context included, come out of the budget)",
         Choice(ROLLOUT_ENGINE_RELEASES), applies_to="rollout_engine vllm")

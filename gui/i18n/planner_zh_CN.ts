@@ -6565,8 +6565,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
         <location filename="../../engine/scenario/format.py" line="239"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="146"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="153"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="148"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="155"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
