@@ -85,9 +85,10 @@ def test_decode_iteration_measured_far_above_the_roofline() -> None:
 def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # engine/posttraining/scoring_time.py: verl's compute_log_prob runs the update's _forward_micro_batch under no_grad
     # (verl b178a3cd5 dp_actor.py lines 418-472), so each of GRPO's two policy passes (old policy, adapter-off
-    # reference) is the training model's forward of the step's micro-batches: the scoring term is exactly two of them,
-    # plus the old-policy pass's visits of the LoRA adapters' FSDP units (engine/posttraining/adapter_units.py: the
-    # adapter-off reference calls no adapter), which that module prices apart
+    # reference) is the training model's forward of the step's micro-batches: the old policy's with its adapters, the
+    # reference's under peft's disable_adapter() the base's alone (the same forward with method full: no adapter
+    # kernels or calls), plus the old-policy pass's visits of the LoRA adapters' FSDP units
+    # (engine/posttraining/adapter_units.py: the adapter-off reference calls no adapter), which that module prices apart
     from engine import scenario_from_dict
     from engine.posttraining.adapter_units import adapter_unit_seconds
     from engine.posttraining.estimate import step_parts, training_scenario
@@ -103,7 +104,9 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     assert rs.online and rs.reference_forward
     units = adapter_unit_seconds(s, train, True)["scoring"]
     assert units > 0
-    assert abs(dict(t.rl_seconds)["scoring"] - (2 * one + units) * t.calibration_factor) < 1e-9
+    base = policy_forward_seconds(train.with_unchecked(method="full"))
+    assert 0 < base < one  # the adapters' rank-r matmuls and element-wise passes come off
+    assert abs(dict(t.rl_seconds)["scoring"] - (one + base + units) * t.calibration_factor) < 1e-9
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax
     assert t.breakdown_seconds["recompute"] < one < 1.2 * t.breakdown_seconds["recompute"]
@@ -426,3 +429,18 @@ def test_v0s_scheduling_and_input_preparation_is_priced_per_running_sequence_fro
     detail = dict(step_time(graphs_v0).generation)
     assert detail["serial_output_seconds_per_step"] == 0.0
     assert detail["schedule_input_seconds_per_step"] == pytest.approx(detail["concurrent_sequences"] * per_sequence)
+
+
+def test_an_adapter_off_qlora_reference_keeps_the_base_dequantisation() -> None:
+    # engine/posttraining/scoring_time.py: under disable_adapter() a QLoRA policy's reference still runs its 4-bit
+    # base (bitsandbytes dequantises each weight before its matmul), without the adapters: cheaper than the policy's
+    # own pass, dearer than a bf16 base's
+    from engine import scenario_from_dict
+    from engine.posttraining.estimate import step_parts, training_scenario
+    from engine.posttraining.scoring_time import adapter_off_forward_seconds, policy_forward_seconds
+
+    row = next(r for r in ptt.read_rows() if r["id"].endswith("qwen2.5-7b-8gpu"))
+    s = scenario_from_dict(row["scenario"]).with_unchecked(method="qlora", fsdp=False, offload="none")
+    train = training_scenario(s, step_parts(s).rs)
+    off = adapter_off_forward_seconds(train)
+    assert policy_forward_seconds(train.with_unchecked(method="full")) < off < policy_forward_seconds(train)

@@ -32,4 +32,20 @@ def policy_forward_seconds(train: Scenario) -> float:
     return forward * (s.grad_accum + s.pp - 1)
 
 
-__all__ = ["policy_forward_seconds"]
+def adapter_off_forward_seconds(train: Scenario) -> float:
+    """Seconds of the reference pass of a LoRA / QLoRA policy under peft's disable_adapter() (verl's
+    compute_ref_log_prob with the reference in the actor, volcengine/verl 9466d371e fsdp_workers.py lines 680-690; TRL's
+    reference of a peft model): peft's lora Linear.forward then returns base_layer(x), so the pass is the base model's
+    forward without the adapters' matmuls, element-wise passes and host calls. LoRA: the same forward of the
+    untouched base (method full's forward has the same kernels less the adapters'). QLoRA: its 4-bit base still
+    dequantizes, so the adapters' share comes off as the LoRA path times it (the bf16 path's adapter kernels)."""
+    if train.method == "lora":
+        return policy_forward_seconds(train.with_unchecked(method="full"))
+    if train.method == "qlora":
+        lora = train.with_unchecked(method="lora")
+        adapters = policy_forward_seconds(lora) - policy_forward_seconds(lora.with_unchecked(method="full"))
+        return policy_forward_seconds(train) - max(0.0, adapters)
+    return policy_forward_seconds(train)
+
+
+__all__ = ["adapter_off_forward_seconds", "policy_forward_seconds"]

@@ -29,7 +29,7 @@ from .longest_completion import longest_completion_len, tail_context_tokens, tai
 from .models import model_spec, weight_shards
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
-from .scoring_time import policy_forward_seconds
+from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
 RL_TERM_NAMES = {
@@ -52,7 +52,8 @@ RL_FORMULAS = {
                                     "the sequences the engine holds at once; then, the batch waiting for its longest "
                                     "completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len"),
-    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
+    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches (an "
+                                 "adapter-off reference: the base's forward without the adapters); reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
                                  "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
@@ -186,8 +187,10 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
     (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
-    forwards = int(rs.online) + int(rs.reference_forward)
-    policy = forwards * policy_forward_seconds(train) if forwards else 0.0
+    policy = policy_forward_seconds(train) if rs.online else 0.0  # the old policy's log-probs
+    if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
+        policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
+                   else policy_forward_seconds(train))
     params = 0.0
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params

@@ -5793,37 +5793,41 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>更新阶段中 LoRA 适配器的 FSDP 单元（每个适配器 unshard 与 reshard 的主机端开销）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="55"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches; reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM</source>
-        <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分</translation>
+        <translation type="vanished">策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="59"/>
+        <location filename="../../engine/posttraining/timing.py" line="55"/>
+        <source>policy passes x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM</source>
+        <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="60"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <location filename="../../engine/posttraining/timing.py" line="66"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="67"/>
+        <location filename="../../engine/posttraining/timing.py" line="68"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x FSDP1&apos;s calls per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="77"/>
+        <location filename="../../engine/posttraining/timing.py" line="78"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="85"/>
+        <location filename="../../engine/posttraining/timing.py" line="86"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="88"/>
+        <location filename="../../engine/posttraining/timing.py" line="89"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP&apos;s own Python is not counted).</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
@@ -9130,7 +9134,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="58"/>
+        <location filename="../../engine/posttraining/timing.py" line="59"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
@@ -9139,12 +9143,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="63"/>
+        <location filename="../../engine/posttraining/timing.py" line="64"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="74"/>
+        <location filename="../../engine/posttraining/timing.py" line="75"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9153,17 +9157,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="79"/>
+        <location filename="../../engine/posttraining/timing.py" line="80"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="80"/>
+        <location filename="../../engine/posttraining/timing.py" line="81"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="82"/>
+        <location filename="../../engine/posttraining/timing.py" line="83"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
