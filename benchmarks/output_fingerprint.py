@@ -7,8 +7,9 @@
 random and kept only where the scenario still validates; for vision-language models also images and a trained
 tower) and stores each scenario with its whole output: the estimate as `estimate --json` prints it, and beyond it
 every stage's and every other rank's components in order with their bytes at each moment (repr, so no rounding
-hides a change), formulas and inputs, the overheads, the load and host figures, the step time, and the suggestions
-of every tenth scenario. `compare` recomputes the stored scenarios with the code as it is now and prints
+hides a change), formulas and inputs, the overheads, the load and host figures, the step time (a post-training
+step's whole, phase by phase), a served model's engine memory and speed, and the suggestions of every tenth
+scenario. `compare` recomputes the stored scenarios with the code as it is now and prints
 how many are identical; it exits 1 if any differs. The scenarios are stored, so a refactor of the generators does
 not change what is compared.
 """
@@ -33,7 +34,9 @@ from engine.cli import estimate_to_json  # noqa: E402
 from engine.errors import PlannerError  # noqa: E402
 from engine.models.presets import model_spec_for  # noqa: E402
 from engine.planning.suggest import suggestions  # noqa: E402
-from engine.timing import step_time  # noqa: E402
+from engine.serving.report import serving_to_json  # noqa: E402
+from engine.serving.speed import serving_speed  # noqa: E402
+from engine.workloads import step_time  # noqa: E402
 
 VARIED = {
     "framework": ["huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch"],
@@ -111,8 +114,11 @@ def output(data: dict[str, Any], with_suggestions: bool) -> Any:
         est = estimate(s)
     except PlannerError as e:
         return {"error": str(e)}
+    if s.workload == "inference":  # a served model: the engine's memory and its speed, as `estimate --json` gives them
+        return json.loads(json.dumps({"estimate": estimate_to_json(est), "serving": serving_to_json(
+            est.serving, serving_speed(s, est.serving))}, default=repr))
     try:
-        t = step_time(s)
+        t = step_time(s)  # a post-training step's too (generation, scoring, update, sync), not its training part
     except PlannerError as e:
         t = None
         time_error = str(e)
