@@ -90,6 +90,7 @@ GENERATION_FIGURE_LABELS = {
     "decode_step_seconds": QT_TRANSLATE_NOOP("TimeBar", "one decode step"),
     "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
     "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (eager)"),
+    "engine_loop_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "engine loop per decode step (vLLM V1)"),
 }
 
 

@@ -139,6 +139,12 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
                                                          + eager["serial_output_seconds_per_step"])
     assert eager["eager_host_seconds_per_step"] > graphs["decode_step_seconds"]
     assert graphs["eager_host_seconds_per_step"] == 0.0 == graphs["serial_output_seconds_per_step"]
+    # with CUDA graphs the engine is vLLM V1, whose loop runs in series with each step (engine_step_host.py); the
+    # eager (V0) engine keeps V0's output processing instead
+    from engine.serving.engine_step_host import engine_step_host_seconds
+    assert eager["engine_loop_host_seconds_per_step"] == 0.0
+    assert graphs["engine_loop_host_seconds_per_step"] == pytest.approx(
+        engine_step_host_seconds(s, "vllm", graphs["concurrent_sequences"]))
 
 
 def test_each_source_is_summarised_on_its_own_rows() -> None:

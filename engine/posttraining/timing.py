@@ -12,6 +12,7 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..serving.engine_step_host import engine_step_host_seconds
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -41,7 +42,8 @@ RL_FORMULAS = {
                                     "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
                                     "2 x active params x sequences / matmul rate, the host's launches of every "
                                     "layer without CUDA graphs), plus without CUDA graphs the engine's output "
-                                    "processing of every running sequence, in waves of the sequences the engine "
+                                    "processing of every running sequence, with them vLLM V1's scheduling and input "
+                                    "preparation of each step, in waves of the sequences the engine "
                                     "holds at once; then, the batch waiting for its longest completion, one "
                                     "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches; reward "
@@ -137,7 +139,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         graphs the async output processor is off and the iteration waits for it (engine_loop.py)."""
         read = weights + running * context * per_token_kv
         outputs = serial_output_seconds(s, running) if rs.enforce_eager else 0.0
-        return max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm, host) + outputs, outputs
+        # with CUDA graphs the engine is vLLM V1: its synchronous loop's own host work (engine_step_host.py)
+        loop = 0.0 if rs.enforce_eager else engine_step_host_seconds(s, rs.rollout_engine, running)
+        return max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm, host) + outputs + loop, outputs
 
     step, outputs = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
@@ -150,6 +154,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
                               "serial_output_seconds_per_step": outputs,
+                              "engine_loop_host_seconds_per_step": 0.0 if rs.enforce_eager else
+                              engine_step_host_seconds(s, rs.rollout_engine, concurrent),
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}
