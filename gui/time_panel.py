@@ -93,6 +93,7 @@ GENERATION_FIGURE_LABELS = {
     "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (eager)"),
     "schedule_input_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "scheduling and input preparation per decode "
                                                          "step (vLLM V0)"),
+    "engine_loop_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "engine loop per decode step (vLLM V1)"),
 }
 
 

@@ -62,14 +62,15 @@ def test_kernels_per_layer_are_the_host_count_split_by_kind() -> None:
 
 
 def test_the_serving_step_adds_the_fixed_time_to_the_gpu_roofline() -> None:
-    """TPOT = max(memory or compute + fixed + all-reduces, host): the term is shown, and llama.cpp has none."""
+    """TPOT = max(memory or compute + fixed + all-reduces, host) + vLLM V1's engine loop (engine_step_host.py): the
+    term is shown, and llama.cpp has none."""
     s = scenario_from_dict({**H100, "model": "llama-3.1-8b", "serving_engine": "vllm"})
     speed = serving_speed(s, serving_memory(s), concurrency=8, context=1024)
     terms = {t.key: t.seconds for t in speed.decode_terms}
     assert terms["decode_kernel_fixed"] == pytest.approx(32 * kft.layer_fixed_seconds(resolve_model(s), False))
     gpu = max(terms["decode_compute"], terms["decode_memory"]) + terms["decode_kernel_fixed"] + terms[
         "decode_allreduce"]
-    assert speed.tpot_seconds == pytest.approx(max(gpu, terms["decode_host"]))
+    assert speed.tpot_seconds == pytest.approx(max(gpu, terms["decode_host"]) + terms["decode_engine_step"])
     gguf = scenario_from_dict({**H100, "model": "llama-3.1-8b", "serving_engine": "llama.cpp"})
     fixed = {t.key: t.seconds for t in serving_speed(gguf, serving_memory(gguf)).decode_terms}["decode_kernel_fixed"]
     assert fixed == 0.0

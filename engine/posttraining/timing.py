@@ -12,6 +12,7 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..serving.engine_step_host import engine_step_host_seconds
 from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.weights import decode_unread_bytes
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
@@ -48,10 +49,10 @@ RL_FORMULAS = {
                                     "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
                                     "graphs), plus vLLM V0's scheduling and input preparation of every running "
-                                    "sequence and, without CUDA graphs, its output processing of each, in waves of "
-                                    "the sequences the engine holds at once; then, the batch waiting for its longest "
-                                    "completion, one sequence decoding alone from completion_len to "
-                                    "max_completion_len"),
+                                    "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
+                                    "scheduling and input preparation of each step, in waves of the sequences the "
+                                    "engine holds at once; then, the batch waiting for its longest completion, one "
+                                    "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
@@ -162,8 +163,10 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         read = weights + running * context * per_token_kv
         outputs = serial_output_seconds(s, running) if v0 and rs.enforce_eager else 0.0
         prepare = schedule_input_seconds(s, running) if v0 else 0.0
+        # V1 (any vLLM release not named V0): its synchronous loop's own host work, in series (engine_step_host.py)
+        loop = 0.0 if v0 else engine_step_host_seconds(s, rs.rollout_engine, running)
         roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host)
-        return roofline + outputs + prepare, outputs, prepare
+        return roofline + outputs + prepare + loop, outputs, prepare
 
     step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
@@ -178,6 +181,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": outputs,
                               "schedule_input_seconds_per_step": prepare,
+                              "engine_loop_host_seconds_per_step": 0.0 if v0 else
+                              engine_step_host_seconds(s, rs.rollout_engine, concurrent),
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}

@@ -6,7 +6,8 @@ of the token-embedding table it does not look up, nor a vision encoder: weights.
 the experts the batch touches: n x (1 - (1 - k/n)^tokens)) and every sequence's KV cache, and do 2 x active
 parameters / tp FLOPs per token plus 4 x context x heads x head_dim / tp per layer for attention; the step takes the
 longer of the two, plus tensor-parallel all-reduces (two per layer of tokens x hidden x 2 bytes) in ring time.
-Time per output token (TPOT) is that step, tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
+Time per output token (TPOT) is that step (plus, for vLLM, its V1 engine loop's own host work in series:
+engine_step_host.py), tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
 max_num_batched_tokens (n_batch in llama.cpp), each reading the weights once, with causal attention of prompt^2 / 2
 pairs; time to first token (TTFT) is the prefill plus one decode step. llama.cpp splits layers over its GPUs, which
 then run one after another: its step reads every GPU's weights at one GPU's bandwidth.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..timing.hardware import hardware_for
+from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
@@ -145,7 +147,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     compute, mem, comm, _ = _step(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
     fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp)  # kernels' fixed time beyond their bytes
-    tpot = max(max(compute, mem) + fixed + comm, host)
+    step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
+    tpot = max(max(compute, mem) + fixed + comm, host) + step_host
     prefill = _prefill_seconds(s, memory, prompt)
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
@@ -161,6 +164,10 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
         SpeedTerm("decode_host", QT_TRANSLATE_NOOP("engine", "Host launches per decode step"), host,
                   QT_TRANSLATE_NOOP("engine", "layers x (kernel launches + module calls + views) issued from Python "
                                     "without CUDA graphs; the step is the longer of this and the GPU's")),
+        SpeedTerm("decode_engine_step", QT_TRANSLATE_NOOP("engine", "Engine loop per decode step"), step_host,
+                  QT_TRANSLATE_NOOP("engine", "vLLM V1's scheduling, input preparation and output update of each "
+                                    "step (its calls' measured CPU time, a fixed part + one per running request), in "
+                                    "series with the forward")),
     )
     prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
