@@ -10,7 +10,7 @@ import pytest
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib
 from engine.accuracy.serving_speed import compare_all, read_rows
 from engine.models.presets import get_gpu
-from engine.scenario import scenario_from_dict
+from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.scenario_estimate import serving_memory
 
 ROWS = read_rows()
@@ -20,9 +20,12 @@ def test_gguf_bits_per_weight_give_llama_bench_sizes() -> None:
     """Item 3 of the task: the engine's bits per weight of F16, Q8_0 and Q4_0 (ggml block sizes: 2 bytes, 34 and 18
     bytes per 32 weights) with llama_tensor_get_type's mix (output.weight Q6_K for Q4_0) and token_embd in CPU memory
     add up to the size llama-bench printed for CodeLlama-7B in PR #4766 (12.55 / 6.67 / 3.56 GiB), to its two
-    decimals."""
+    decimals; and Q4_K_M's mix gives the sizes llama-bench printed on the Mac Studio M3 Ultra of
+    geerlingguy/beowulf-ai-cluster issue #17 (build 4d3726278: Llama 3.3 70B 39.59 GiB, DeepSeek-R1 376.65 GiB)."""
     sized = [(row["id"], stated_size_gib(row), gguf_size_gib(row)) for row in ROWS if stated_size_gib(row)]
-    assert {row["scenario"]["weight_format"] for row in ROWS if stated_size_gib(row)} == {"F16", "Q8_0", "Q4_0"}
+    formats = {row["scenario"]["weight_format"] for row in ROWS if stated_size_gib(row)}
+    assert formats == {"F16", "Q8_0", "Q4_0", "Q4_K_M"}
+    assert {row["scenario"]["model"] for row in ROWS if stated_size_gib(row)} >= {"llama-3.3-70b", "deepseek-r1"}
     for row_id, stated, engine in sized:
         assert engine == pytest.approx(stated, abs=0.005), row_id
 
@@ -46,7 +49,10 @@ def test_gguf_mixes_give_llama_bench_sizes(model: str, fmt: str) -> None:
 
 
 def test_effective_bandwidth_is_measured_rate_times_weight_bytes() -> None:
-    """Each llama.cpp decode row: weights the estimate reads a token x the measured tokens/s, over the preset's peak."""
+    """Each llama.cpp decode row: weights the estimate reads a token x the measured tokens/s, over the preset's peak.
+    A MoE row (DeepSeek-R1 on the M3 Ultra, beowulf-ai-cluster issue #17) reads its shared weights and 8 of its 256
+    routed experts a token (presets/models/deepseek-r1.json top_k / n_experts), not the whole 376.65 GiB file: before
+    that fix the diagnostic printed 8,163 GB/s, 997% of the M3 Ultra's 819 GB/s."""
     rates = [r for row in ROWS if (r := effective_weight_bandwidth(row)) is not None]
     assert len(rates) == sum(1 for row in ROWS if row["engine"] == "llama.cpp" and "tokens_per_second"
                              in row["measured"])
@@ -55,6 +61,11 @@ def test_effective_bandwidth_is_measured_rate_times_weight_bytes() -> None:
             continue
         s = scenario_from_dict(row["scenario"])
         weights = serving_memory(s).bytes_of("weights")
+        spec = resolve_model(s)
+        if spec.is_moe:
+            assert (spec.top_k, spec.n_experts) == (8, 256)  # DeepSeek-R1's routing (config.json)
+            experts = spec.moe_layers * spec.expert_params_per_layer() / spec.total_params
+            weights *= 1 - experts * (1 - 8 / 256)
         expected = weights * row["measured"]["tokens_per_second"]
         assert rate.effective_bytes_per_s == pytest.approx(expected)
         assert rate.fraction_of_peak == pytest.approx(expected / get_gpu(s.gpu).memory_bandwidth_bytes_per_s)

@@ -22,7 +22,7 @@ from engine.timing.host import host_figures
 
 def test_every_row_is_complete_and_sourced() -> None:
     rows = ss.read_rows()
-    assert len(rows) >= 23
+    assert len(rows) >= 40  # 23 of h-servetime + 17 of h-serverows (5 more source urls)
     for row in rows:
         assert ss.integrity_problems(row) == [], row["id"]
         assert row["url"].startswith("https://")
@@ -59,15 +59,19 @@ def test_held_errors() -> None:
     the GPU's achieved bandwidth; the quantized mat-vec kernels of January 2024 reach less: K-quants ~28% of the
     RTX 3090's datasheet bandwidth), pp512 median signed +19.0%; vLLM eager TPOT -60.0% (-62.1% before V1's engine
     loop, engine_step_host.py); SGLang DeepSeek-R1 fp8 TP8 on H200 TPOT -31.2% (concurrency 8-64; overlap scheduler:
-    no loop term); vLLM's nightly latency tests on H200 (batch 8, CUDA graphs) -20.3%. Before each kernel's fixed
-    time (kernel_fixed_time.py) SGLang and the nightly tests read -40.2% and -36.4%; the embedding table's unread rows
-    (weights.decode_unread_bytes) moved them -0.1 and -0.7 points; V1's loop moved the nightly tests +2.7 points."""
+    no loop term); vLLM's nightly latency tests (batch 8, CUDA graphs) -16.2% over 9 rows (H200 build 9515 -20.3%;
+    with h-serverows' A100-SXM4-80GB build 9523 and 8xH100 build 9555 rows, -4.1% to -19.0% each). Before each
+    kernel's fixed time (kernel_fixed_time.py) SGLang and the H200 nightly tests read -40.2% and -36.4%; the embedding
+    table's unread rows (weights.decode_unread_bytes) moved them -0.1 and -0.7 points; V1's loop moved the nightly
+    tests +2.7 points. llama.cpp's medians are unchanged by h-serverows' 8 Mac Studio M3 Ultra rows (tg +15.2 to
+    +138.1%, pp -2.7 to +72.9%: on both sides of the medians)."""
     summary = ss.summary(ss.compare_all())
     assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.379, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(0.190, abs=0.005)
     assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.600, abs=0.005)
     assert summary["sglang"]["tpot_ms"]["signed"] == pytest.approx(-0.312, abs=0.005)
-    assert summary["vllm"]["latency_ms"]["signed"] == pytest.approx(-0.203, abs=0.005)
+    assert summary["vllm"]["latency_ms"]["signed"] == pytest.approx(-0.162, abs=0.005)
+    assert summary["vllm"]["latency_ms"]["count"] == 9
 
 
 def test_a_batch_latency_is_its_prefill_and_its_decode_steps() -> None:
@@ -128,3 +132,49 @@ def test_vllm_v1_waits_for_its_engine_loop_each_step_and_sglang_overlaps_it() ->
     assert engine_step_host_seconds(sglang, "sglang", 8) == 0.0
     sglang_speed = serving_speed(sglang, serving_memory(sglang), concurrency=8, context=96)
     assert dict((t.key, t.seconds) for t in sglang_speed.decode_terms)["decode_engine_step"] == 0.0
+
+
+def _errors_of(prefix: str, metric: str) -> dict[str, float]:
+    return {c.id: e for c in ss.compare_all() if c.id.startswith(prefix) and (e := c.error(metric)) is not None}
+
+
+def test_held_errors_of_the_new_sources() -> None:
+    """The report's figures at this commit for h-serverows' rows (benchmarks/serving_speed_accuracy.py): vLLM's nightly
+    latency tests on A100-SXM4-80GB (Buildkite build 9523: Llama 3.1 8B TP1 -15.9%, Llama 3 70B TP4 -19.0%, Mixtral
+    TP2 -4.1%) and 8xH100 (build 9555: -16.7%, -14.8%, -8.6%); llama.cpp on a Mac Studio M3 Ultra (Metal, build
+    4d3726278; geerlingguy/beowulf-ai-cluster issue #17): Llama 3.3 70B Q4_K_M pp512 -2.7%, tg128 +15.2%, DeepSeek-R1
+    Q4_K_M pp512 +72.9%, tg128 +52.4%, and its decode at context 4,160 +138.1%; vLLM 0.23.0 Llama 3.1 8B on an A100
+    40GB at concurrency 1 (johnmusgrave.com) +7.8%; mlx-lm Llama 3 70B bf16 on an M2 Ultra (ml-explore/mlx-examples
+    PR #1069) generation +4.1%, 16-token prompt +181.5%."""
+    a100 = _errors_of("vllm-nightly-9523-", "latency_ms")
+    h100 = _errors_of("vllm-nightly-9555-", "latency_ms")
+    assert len(a100) == len(h100) == 3
+    assert statistics.median(a100.values()) == pytest.approx(-0.159, abs=0.005)
+    assert statistics.median(h100.values()) == pytest.approx(-0.148, abs=0.005)
+    m3_decode = _errors_of("llamacpp-geerling17-", "tokens_per_second")
+    m3_prefill = _errors_of("llamacpp-geerling17-", "prefill_tokens_per_second")
+    assert m3_decode["llamacpp-geerling17-m3ultra-llama70b-q4_k_m-tg128"] == pytest.approx(0.152, abs=0.005)
+    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-tg128"] == pytest.approx(0.524, abs=0.005)
+    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp4096-tg128"] == pytest.approx(1.381, abs=0.005)
+    assert m3_prefill["llamacpp-geerling17-m3ultra-llama70b-q4_k_m-pp512"] == pytest.approx(-0.027, abs=0.005)
+    assert m3_prefill["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp512"] == pytest.approx(0.729, abs=0.005)
+    assert _errors_of("vllm-musgrave-", "tokens_per_second") == {
+        "vllm-musgrave-a100-40gb-llama31-8b-c1": pytest.approx(0.078, abs=0.005)}
+    summary = ss.summary(ss.compare_all())["mlx"]
+    assert summary["tokens_per_second"]["signed"] == pytest.approx(0.041, abs=0.005)
+    assert summary["prefill_tokens_per_second"]["signed"] == pytest.approx(1.815, abs=0.005)
+
+
+def test_a_long_context_decode_rate_is_the_pg_run_less_its_prefill() -> None:
+    """llama-bench's pp4096+tg128 rate is 4,224 tokens over a 4,096-token prefill and 128 decode steps; the rows take
+    the decode rate as 128 / (4224 / pg - 4096 / pp4096), both rates from the same table of beowulf-ai-cluster issue
+    #17 (Llama 3.3 70B: 119.34 and 156.67 t/s; DeepSeek-R1: 118.37 and 159.64 t/s)."""
+    rows = {r["id"]: r for r in ss.read_rows() if r["id"].startswith("llamacpp-geerling17-")}
+    for model, pg, pp in (("llama70b", 119.34, 156.67), ("deepseekr1", 118.37, 159.64)):
+        row = rows[f"llamacpp-geerling17-m3ultra-{model}-q4_k_m-pp4096-tg128"]
+        assert row["stated"].endswith(f"| {pg:.2f}")
+        assert rows[f"llamacpp-geerling17-m3ultra-{model}-q4_k_m-pp4096"]["measured"][
+            "prefill_tokens_per_second"] == pp
+        expected = 128 / ((4096 + 128) / pg - 4096 / pp)
+        assert row["measured"]["tokens_per_second"] == pytest.approx(expected, abs=0.005)
+        assert row["workload"]["decode_context"] == 4096 + 64

@@ -8,7 +8,9 @@ set beside what the estimate assumes. Diagnostics, not corrections: nothing here
 - effective_weight_bandwidth: a single-stream decode row's measured tokens/s times the weights the estimate reads per
   token, i.e. the bandwidth the whole token step reached over those bytes (launches, norms, attention and the KV read
   included: at tg128's context of at most 128 they are a few percent of the bytes), as a fraction of the GPU's peak
-  (presets/gpus.json). The estimate reads the weights at hardware_for(s).memory_bytes_per_s.
+  (presets/gpus.json). The estimate reads the weights at hardware_for(s).memory_bytes_per_s. For a MoE model the
+  bytes are those one token reads, the shared weights and top_k of n_experts experts (as engine/serving/speed.py's
+  decode step at one token), not the whole file.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models.presets import get_gpu
-from ..scenario import scenario_from_dict
+from ..scenario import resolve_model, scenario_from_dict
 from ..serving.scenario_estimate import serving_memory
 from ..timing.hardware import hardware_for
 
@@ -31,7 +33,7 @@ class DecodeRate:
     id: str
     gpu: str
     weight_format: str
-    weight_bytes_per_token: float  # the GPU's weights, read once a token
+    weight_bytes_per_token: float  # the GPU's weights one token reads (a MoE's touched experts only)
     measured_tokens_per_second: float
     effective_bytes_per_s: float  # weight_bytes_per_token x measured_tokens_per_second
     peak_bytes_per_s: float  # presets/gpus.json memory_bandwidth_bytes_per_s
@@ -60,6 +62,18 @@ def gguf_size_gib(row: dict[str, Any]) -> float:
     return (memory.bytes_of("weights") + memory.host_bytes) / 2**30
 
 
+def weight_bytes_read_per_token(row: dict[str, Any]) -> float:
+    """The GPU's weight bytes one decode token reads: all of a dense model's; of a MoE's, the non-expert weights and
+    top_k / n_experts of the experts' (the expert share by parameters, as speed.py's decode step at one token)."""
+    s = scenario_from_dict(row["scenario"])
+    weights = serving_memory(s).bytes_of("weights")
+    spec = resolve_model(s)
+    if not spec.is_moe:
+        return weights
+    expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
+    return weights * (1 - expert_share * (1 - spec.top_k / spec.n_experts))
+
+
 def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:
     """The bandwidth a single-stream decode row reached over the weights the estimate reads per token; None for a
     row that is not a llama.cpp / ollama decode rate at concurrency 1."""
@@ -69,7 +83,7 @@ def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:
             or work.get("rate_over", "decode") != "decode"):
         return None
     s = scenario_from_dict(row["scenario"])
-    weights = serving_memory(s).bytes_of("weights")
+    weights = weight_bytes_read_per_token(row)
     peak = get_gpu(s.gpu).memory_bandwidth_bytes_per_s if isinstance(s.gpu, str) else None
     if not peak:
         return None
@@ -78,4 +92,4 @@ def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:
                       peak_bytes_per_s=float(peak), estimate_bytes_per_s=hardware_for(s).memory_bytes_per_s)
 
 
-__all__ = ["DecodeRate", "effective_weight_bandwidth", "gguf_size_gib", "stated_size_gib"]
+__all__ = ["DecodeRate", "effective_weight_bandwidth", "gguf_size_gib", "stated_size_gib", "weight_bytes_read_per_token"]
