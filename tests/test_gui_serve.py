@@ -223,3 +223,16 @@ def test_suggestions_for_a_served_model_say_what_they_bring_not_a_negative_savin
     gguf.suggestions.refresh()
     assert "add headroom" in gguf.suggestions.header.text()  # llama.cpp sizes its buffers by what it is set to
     assert any("layers split" in sug.cost_note for sug in gguf.suggestions.items if "gpus_per_node" in sug.changes)
+
+
+def test_the_engine_budget_names_the_total_it_is_a_share_of(qtbot, tmp_path):
+    """vLLM takes gpu_memory_utilization of the total CUDA reports (79.19 GiB on an H100, presets/gpus.json
+    cuda_total_bytes), not of the card's 79.65 GiB the verdict states: the footer read "the engine's budget:
+    71.27 GiB of 79.65 GiB per GPU", a share (0.895) that is none of the engine's settings."""
+    win = window_from(qtbot, tmp_path, {"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                                        "serving_engine": "vllm", "weight_format": "fp8", "max_model_len": 4096})
+    est = win.state.estimate
+    assert est.serving.budget_bytes == 0.9 * est.serving.capacity_bytes  # vLLM's default share, 0.9
+    text = win.table.phases.text()
+    assert f"71.27 GiB of the {est.serving.capacity_bytes / 2**30:.2f} GiB CUDA reports" in text
+    assert f"the card's {est.capacity_bytes / 2**30:.2f} GiB" in text
