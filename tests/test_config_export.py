@@ -123,6 +123,12 @@ SCENARIOS = {
         {**BASE, "framework": "trl", "training_objective": "ipo", "precision": "bf16", "checkpointing": "none"},
         {**BASE, "framework": "trl", "training_objective": "grpo", "rollout_engine": "vllm", "rollout_tp": 2,
          "rollout_sleep": "none", "precision": "amp-bf16", "num_generations": 16},
+        # sharded: TRL's predefined accelerate configs (accelerate_config zero3 / fsdp2; huggingface/trl 02fcdef
+        # docs/source/clis.md), which the launch line dropped (a ZeRO-3 plan ran as plain data parallelism)
+        {**BASE, "model": "qwen2.5-32b", "framework": "trl", "training_objective": "grpo", "rollout_engine": "vllm",
+         "rollout_tp": 8, "zero_stage": 3, "precision": "bf16", "checkpointing": "full"},
+        {**BASE, "framework": "trl", "training_objective": "dpo", "fsdp": True, "fsdp_version": 2,
+         "precision": "amp-bf16"},
     ],
     "verl": [
         {**BASE, "framework": "verl", "fsdp": True, "training_objective": "grpo", "prompt_len": 512,
@@ -190,6 +196,7 @@ def test_cli_export_config(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("fmt", "data"), [
     ("trl", {**BASE, "training_objective": "ppo", "critic_model": "same"}),
+    ("trl", {**BASE, "training_objective": "dpo", "zero_stage": 3, "offload": "optimizer"}),
     ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "sglang"}),
     ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "vllm", "rollout_sleep": "level-1"}),
     ("verl", {**BASE, "training_objective": "dpo"}),
