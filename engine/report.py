@@ -13,6 +13,7 @@ from .messages import QT_TRANSLATE_NOOP
 from .plan_card import change_sentence
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
+from .serving.speed_band import speed_range_text
 from .units import format_bytes, format_count, format_seconds
 
 ASSUMPTIONS = (
@@ -97,9 +98,11 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         peaks, peak_name = [(names[p], v) for p, v in est.phases.items()], names[est.peak_phase]
     phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
         phases=", ".join(f"{name} {format_bytes(peak_bytes, unit)}" for name, peak_bytes in peaks), peak=peak_name)
+    if est.rl is not None and est.rl.peak_phase == "training":  # the step's other phases, as `estimate` lists them
+        phases = rl_phases_line(est, unit, tr, tr_engine) + " " + phases
     assumptions = ASSUMPTIONS
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
-        phases, assumptions = serving_line(s, est, tr), SERVING_ASSUMPTIONS
+        phases, assumptions = serving_line(s, est, tr, tr_engine), SERVING_ASSUMPTIONS
     return Report(
         title=s.name, verdict=line, inputs=[(k, str(v)) for k, v in changed_inputs(s)],
         header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
@@ -114,7 +117,16 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     )
 
 
-def serving_line(s: Scenario, est: Estimate, tr: Translate = _same) -> str:
+def rl_phases_line(est: Estimate, unit: str, tr: Translate = _same, tr_engine: Translate = _same) -> str:
+    """A post-training step's phases (generation, scoring, training, weight sync) with the largest named: the report
+    listed only the training step's forward / backward / optimizer split where the training step is the peak."""
+    rl = est.rl
+    return tr(QT_TRANSLATE_NOOP("report", "Post-training step, allocated per phase: {phases} (peak: {peak}).")).format(
+        phases=", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}" for p in rl.phases),
+        peak=tr_engine(next(p.name for p in rl.phases if p.key == rl.peak_phase)))
+
+
+def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: Translate = _same) -> str:
     """The KV cache as the engine sizes it, its concurrency and the speed as set, in one paragraph."""
     m = est.serving
     text = tr(QT_TRANSLATE_NOOP("report", "KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum "
@@ -125,10 +137,13 @@ def serving_line(s: Scenario, est: Estimate, tr: Translate = _same) -> str:
     if m.verdict == REFUSED:
         return text
     speed = serving_speed(s, m)
-    return text + " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
-                                                       "{tpot} per output token, {tps} tokens/s.")).format(
+    text += " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
+                                                 "{tpot} per output token, {tps} tokens/s.")).format(
         users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
         tps=format_count(speed.tokens_per_second))
+    # the measured runs' spread, as `estimate` gives it under the speed (engine/serving/speed_band.py)
+    likely = speed_range_text(m.engine, speed, tr_engine)
+    return text + " " + likely if likely else text
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
