@@ -21,6 +21,8 @@ SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothi
 SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
 SERVING_SHOWN = ("serving_engine", "weight_format")  # what a served plan is, default or not
 SHARED_WITH_SERVING = ("model", "gpu", "gpus_per_node", "nodes", "tp", "pp", "ep", "host_memory_bytes")
+# the file's own words and the price, which a served model's cost per million tokens reads too (gui/serve_mode.py)
+EITHER_WORKLOAD = ("schema_version", "name", "notes", "gpu_hour_price", "currency")
 ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
 LOW_HEADROOM_FRACTION = 0.10  # under a tenth of the GPU free, allocator growth or a longer batch can tip it over
 MODEL_KINDS = ("mixture-of-experts models", "vision-language models")
@@ -60,6 +62,20 @@ def key_applies(spec: KeySpec, s: Scenario) -> bool:
         return True
     held = [condition_holds(c.strip(), s) for c in spec.applies_to.split(" or ")]
     return any(h is None or h for h in held)
+
+
+def input_counts(s: Scenario, name: str) -> bool:
+    """Whether a scenario key means anything for s: a served model reads the serving keys and the hardware and
+    layout it shares with training, a training run no serving key but the workload; either only where the key's
+    applies_to holds. (The Compare tab showed a served model's micro-batch, framework and objective.)"""
+    spec = KEY_SPECS.get(name)
+    if spec is None:
+        return True
+    if s.workload == "inference":
+        counts = name in SERVING_KEY_NAMES or name in SHARED_WITH_SERVING or name in EITHER_WORKLOAD
+    else:
+        counts = name == "workload" or name not in SERVING_KEY_NAMES
+    return counts and key_applies(spec, s)
 
 
 def card_inputs(s: Scenario) -> list[tuple[str, object]]:
