@@ -4001,6 +4001,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
+    <message>
+        <location filename="../serve_mode.py"/>
+        <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
+        <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
+    </message>
 </context>
 <context>
     <name>ServingPanel</name>
@@ -5727,6 +5732,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/diagnosis/report.py" line="90"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py"/>
+        <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
+        <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py"/>
+        <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
+        <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
 </context>
 <context>
@@ -11141,6 +11156,41 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
+        <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
+        <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
+        <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py"/>
+        <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
+        <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Step time, likely (8 in 10 measured runs)</source>
+        <translation>每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Time per output token, likely (8 in 10 measured runs)</source>
+        <translation>每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Output tokens/s, likely (8 in 10 measured runs)</source>
+        <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -11258,6 +11308,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/report.py" line="128"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
+        <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
 </context>
 </TS>
