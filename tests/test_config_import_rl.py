@@ -191,3 +191,21 @@ def test_verl_rollout_enforce_eager_is_read() -> None:
     assert stated.scenario.get("rollout_enforce_eager") is True
     absent = import_texts([("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo")])
     assert "rollout_enforce_eager" not in absent.scenario
+
+
+def test_openrlhf_engine_eager_flag_is_read_and_deepspeed_sleep_is_named() -> None:
+    """An OpenRLHF GRPO launch as its README writes one for a colocated 32B run (--colocate_all_models,
+    --vllm_enable_sleep, --deepspeed_enable_sleep, --enforce_eager): the engine's --enforce_eager (train_ppo_ray.py
+    @3c3be62 line 243: "Disable CUDA graph in vLLM") was listed as "not a memory setting", and DeepSpeed's sleep as
+    one the planner does not model without saying so."""
+    text = ("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+            "--vllm_num_engines 2 --vllm_tensor_parallel_size 4 --colocate_all_models --vllm_gpu_memory_utilization 0.6"
+            " --vllm_enable_sleep --deepspeed_enable_sleep --pretrain Qwen/Qwen2.5-32B-Instruct "
+            "--micro_train_batch_size 2 --train_batch_size 128 --n_samples_per_prompt 8 --advantage_estimator "
+            "group_norm --prompt_max_len 1024 --generate_max_len 2048 --zero_stage 3 --bf16 --enforce_eager\n")
+    result = import_texts([("train_grpo.sh", text)])
+    assert result.scenario["rollout_enforce_eager"] is True and result.scenario["rollout_tp"] == 4
+    why = {u.key.rsplit(": ", 1)[-1]: str(u.why) for u in result.unmapped}  # "FILE: flag"
+    assert "not modelled yet" in why["deepspeed_enable_sleep"]
+    dotted = import_texts([("train_grpo.sh", text.replace("--enforce_eager", "--vllm.enforce_eager"))])
+    assert dotted.scenario["rollout_enforce_eager"] is True

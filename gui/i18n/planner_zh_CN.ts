@@ -11191,6 +11191,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Output tokens/s, likely (8 in 10 measured runs)</source>
         <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py"/>
+        <source>DeepSpeed&apos;s sleep mode (the trainer&apos;s states moved off the GPUs while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
+        <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
