@@ -209,3 +209,14 @@ def test_openrlhf_engine_eager_flag_is_read_and_deepspeed_sleep_is_named() -> No
     assert "not modelled yet" in why["deepspeed_enable_sleep"]
     dotted = import_texts([("train_grpo.sh", text.replace("--enforce_eager", "--vllm.enforce_eager"))])
     assert dotted.scenario["rollout_enforce_eager"] is True
+
+
+def test_ms_swift_engine_context_is_read_and_its_phase_offloads_are_named() -> None:
+    """ms-swift's 72B GRPO example (tests/data/configs/ms-swift/grpo_vllm_72b_4gpu.sh): --vllm_max_model_len 2048, the
+    engine's max_model_len (swift/rlhf_trainers/args_mixin.py @3602360 lines 42, 76), sizes the KV cache the engine
+    must hold a request of, and was "not a memory setting"; --offload_optimizer / --offload_model (lines 144-146,
+    190-191) move the trainer's states off the GPUs while vLLM generates, which the planner does not model."""
+    result = import_files([DATA / "ms-swift/grpo_vllm_72b_4gpu.sh"])
+    assert result.scenario["rollout_max_model_len"] == 2048  # the file's --vllm_max_model_len
+    why = {u.key.rsplit(": ", 1)[-1]: str(u.why) for u in result.unmapped}
+    assert "not modelled yet" in why["offload_optimizer"] and "not modelled yet" in why["offload_model"]

@@ -11196,6 +11196,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>DeepSpeed&apos;s sleep mode (the trainer&apos;s states moved off the GPUs while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py"/>
+        <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
+        <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
