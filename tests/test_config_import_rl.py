@@ -37,15 +37,16 @@ CASES = [
      {"training_objective": "grpo", "rollout_engine": "vllm", "rollout_placement": "colocate", "completion_len": 1024}),
     # verl run_qwen2-7b.sh: adv_estimator=grpo, rollout.name=vllm, gpu_memory_utilization=0.6,
     # tensor_model_parallel_size=2, rollout.n=5, max_prompt_length=512, max_response_length=1024; use_kl_loss=True
-    # keeps the reference ("auto")
+    # scores a reference, a frozen copy for a full fine-tune (it was left "auto", which under verl means none)
     ("verl/run_qwen2-7b.sh", "verl",
      {"framework": "verl", "training_objective": "grpo", "rollout_engine": "vllm",
       "rollout_gpu_memory_utilization": 0.6, "rollout_tp": 2, "num_generations": 5, "prompt_len": 512,
-      "completion_len": 1024, "reference_model": None, "gpus_per_node": 8, "rollout_placement": "colocate"}),
-    # verl run_qwen2_5-3b_gsm8k_grpo_lora.sh: model.lora_rank=64, lora_alpha=32, n_gpus_per_node=2
+      "completion_len": 1024, "reference_model": "separate", "gpus_per_node": 8, "rollout_placement": "colocate"}),
+    # verl run_qwen2_5-3b_gsm8k_grpo_lora.sh: model.lora_rank=64, lora_alpha=32, n_gpus_per_node=2; use_kl_loss=True
+    # with LoRA: the actor with its adapters off (ray_trainer.py ref_in_actor)
     ("verl/run_qwen2_5-3b_gsm8k_grpo_lora.sh", "verl",
      {"model": "qwen2.5-3b", "method": "lora", "lora_rank": 64, "lora_alpha": 32, "gpus_per_node": 2,
-      "training_objective": "grpo"}),
+      "training_objective": "grpo", "reference_model": "adapter-off"}),
     # verl's composed trainer YAML: adv_estimator gae (PPO with the policy's own critic path), gpu_memory_utilization
     # 0.5, tensor_model_parallel_size 2, n 1, max_num_seqs 256, use_kl_loss false and use_kl_in_reward false (no
     # reference), reward_model.enable false; rollout.name '???' is verl's to fill at launch; rollout
@@ -220,3 +221,26 @@ def test_ms_swift_engine_context_is_read_and_its_phase_offloads_are_named() -> N
     assert result.scenario["rollout_max_model_len"] == 2048  # the file's --vllm_max_model_len
     why = {u.key.rsplit(": ", 1)[-1]: str(u.why) for u in result.unmapped}
     assert "not modelled yet" in why["offload_optimizer"] and "not modelled yet" in why["offload_model"]
+
+
+def test_a_verl_run_with_use_kl_loss_scores_a_reference_and_its_cpu_offload_is_named() -> None:
+    """verl's defaults score no reference (engine/frameworks/posttraining.py VERL: use_kl_loss and use_kl_in_reward
+    false), so the "auto" an import of use_kl_loss=True left counted none; the export wrote use_kl_loss=True for that
+    same "auto". The reference worker's ref.fsdp_config.param_offload (fsdp_workers.py @b178a3c line 237) is named as
+    not modelled."""
+    from engine import scenario_from_dict
+    from engine.configs import export_config
+    from engine.memory.states import dtypes_for
+    from engine.posttraining import rl_settings
+
+    result = import_files([DATA / "verl/run_qwen2-7b.sh"])
+    s = scenario_from_dict({"model": "qwen2.5-7b", **result.scenario, "gpu": "h100-sxm-80gb"})  # Qwen2-7B: no preset
+    assert rl_settings(s, dtypes_for(s).compute).reference == "separate"
+    text = (DATA / "verl/run_qwen2-7b.sh").read_text() + " actor_rollout_ref.ref.fsdp_config.param_offload=True\n"
+    offloaded = import_texts([("run.sh", text.replace("$@", ""))])
+    assert any(u.key.endswith("ref.fsdp_config.param_offload") and "not modelled yet" in str(u.why)
+               for u in offloaded.unmapped)
+    auto = s.replace(reference_model="auto")
+    assert rl_settings(auto, dtypes_for(auto).compute).reference == "none"
+    assert "use_kl_loss" not in export_config(auto, "verl")  # verl's default: none, as the estimate counts it
+    assert "use_kl_loss=True" in export_config(s, "verl")

@@ -120,11 +120,13 @@ def verl_args(s: Scenario) -> str:
         (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
         (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
         (a + "fsdp_config.optimizer_offload", s.offload != "none"),
-        (a + "use_kl_loss", s.reference_model != "none"), ("algorithm.use_kl_in_reward", False),
+        ("algorithm.use_kl_in_reward", False),
         (r + "name", "vllm" if s.rollout_engine == "auto" else s.rollout_engine),
         (r + "n", s.num_generations), (r + "tensor_model_parallel_size", s.rollout_tp),
         (r + "max_num_seqs", s.rollout_max_num_seqs),
     ]
+    if s.reference_model != "auto":  # auto: verl's default, use_kl_loss false, no reference (as the estimate has it)
+        args.append((a + "use_kl_loss", s.reference_model != "none"))
     if s.rollout_gpu_memory_utilization != "auto":
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
     if s.rollout_max_model_len is not None:  # unset, verl passes prompt_length + response_length

@@ -11201,6 +11201,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py"/>
+        <source>the reference&apos;s weights in CPU memory (FSDP offload) is not modelled yet: they are counted on the GPUs</source>
+        <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
