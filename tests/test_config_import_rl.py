@@ -244,3 +244,16 @@ def test_a_verl_run_with_use_kl_loss_scores_a_reference_and_its_cpu_offload_is_n
     assert rl_settings(auto, dtypes_for(auto).compute).reference == "none"
     assert "use_kl_loss" not in export_config(auto, "verl")  # verl's default: none, as the estimate counts it
     assert "use_kl_loss=True" in export_config(s, "verl")
+
+
+def test_openrlhf_without_a_kl_coefficient_loads_no_reference() -> None:
+    """OpenRLHF builds its reference only where the KL coefficient is above 0 (train_ppo_ray.py @3c3be62 lines
+    93-103; --algo.kl.init_coef default 0.01): --init_kl_coef 0 read "does not affect GPU memory" and the
+    reference OpenRLHF scores by default stayed counted."""
+    base = ("python3 -m openrlhf.cli.train_ppo_ray --actor_num_gpus_per_node 8 --vllm_num_engines 8 "
+            "--colocate_all_models --pretrain Qwen/Qwen2.5-7B-Instruct --advantage_estimator group_norm ")
+    assert import_texts([("a.sh", base + "--init_kl_coef 0\n")]).scenario["reference_model"] == "none"
+    assert import_texts([("a.sh", base + "--algo.kl.init_coef 0.0\n")]).scenario["reference_model"] == "none"
+    kept = import_texts([("a.sh", base + "--init_kl_coef 1e-3\n")])
+    assert "reference_model" not in kept.scenario  # OpenRLHF's own default: it scores one
+    assert not any(u.key.endswith("init_kl_coef") for u in kept.unmapped)
