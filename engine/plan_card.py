@@ -48,6 +48,8 @@ def condition_holds(condition: str, s: Scenario) -> bool | None:
     if len(words) == 1:
         return bool(value)
     rest = words[1].strip()
+    if rest.startswith("other than "):  # "training_objective other than sft": it was read as the value "other than
+        return str(value) not in {v.strip() for v in rest[len("other than "):].split(",")}  # sft", never held
     if rest.startswith("> "):
         try:
             return value > int(rest[2:])

@@ -246,7 +246,7 @@ def test_compare_a_served_model_beside_a_training_run_shows_what_each_reads(qtbo
 
     grpo = {"model": "qwen2.5-32b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "zero_stage": 3,
             "framework": "trl", "micro_batch": 8, "training_objective": "grpo", "rollout_engine": "vllm",
-            "rollout_tp": 8, "rollout_gpu_memory_utilization": 0.3}
+            "rollout_tp": 8, "rollout_gpu_memory_utilization": 0.3, "completion_len": 1024}
     win = window_from(qtbot, tmp_path, grpo)
     served = scenario_from_dict({**SEVENTY_B, "gpus_per_node": 2, "tp": 2, "weight_format": "awq-int4",
                                  "max_model_len": 8192})
@@ -257,6 +257,7 @@ def test_compare_a_served_model_beside_a_training_run_shows_what_each_reads(qtbo
     assert rows["Sequences per GPU step (micro-batch)"] == ["8", NOT_APPLICABLE]
     assert rows["Context per user (max_model_len)"] == [NOT_APPLICABLE, "8,192"]
     assert rows["Tensor parallel (TP)"] == ["1", "2"]  # the layout both read
+    assert rows["Tokens per completion (completion length)"] == ["1,024", NOT_APPLICABLE]  # GRPO's only
     weights = estimate(served).serving.components[0]
     assert weights.name == "Model weights"
     assert rows["Model weights"][0].startswith("0.00") and rows["Trainable weights"][1].startswith("0.00")

@@ -380,3 +380,16 @@ def test_the_report_of_a_post_training_step_lists_its_phases_where_training_is_t
     listed = ", ".join(f"{p.name} {format_bytes(p.peak_bytes, 'GiB')}" for p in est.rl.phases)
     assert f"Post-training step, allocated per phase: {listed} (peak: Training step)." in text
     assert "Phase peaks: forward" in text  # the training step's own split stays
+
+
+def test_the_card_lists_a_post_training_runs_lengths():
+    """The post-training keys declare applies_to "training_objective other than sft" (engine/scenario/
+    posttraining_keys.py POST_TRAINING), which was read as the value "other than sft" and never held: the card of a
+    GRPO run with 1,024-token completions (default 512) left the completion length out, and the Compare tab too."""
+    from engine.plan_card import condition_holds
+
+    s = _grpo_32b_on_8_h100s()
+    assert s.completion_len == 1024 and dict(card_inputs(s))["completion_len"] == 1024
+    assert condition_holds("training_objective other than sft", s) is True
+    assert condition_holds("training_objective other than sft", s.replace(training_objective="sft")) is False
+    assert condition_holds("training_objective other than sft, dpo", s.replace(training_objective="dpo")) is False
