@@ -190,10 +190,10 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
     ranges = speed_ranges(m.engine, speed)
-    for figure, label, show in (("tpot_seconds", LIKELY_TPOT, format_seconds),
-                                ("tokens_per_second", LIKELY_TOKENS, format_count)):
+    for figure, label, show, after in (("tokens_per_second", LIKELY_TOKENS, format_count, 3),
+                                       ("tpot_seconds", LIKELY_TPOT, format_seconds, 2)):  # each under its figure
         if (r := ranges.get(figure)) is not None:
-            rows.append((message(label), message(RANGE, low=show(r.low), high=show(r.high))))
+            rows.insert(after + 1, (message(label), message(RANGE, low=show(r.low), high=show(r.high))))
     return [], rows
 
 
