@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from html import escape
 
 from .memory.breakdown import Estimate
-from .messages import QT_TRANSLATE_NOOP
-from .plan_card import change_sentence
+from .messages import QT_TRANSLATE_NOOP, Message
+from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
 from .serving.speed_band import speed_range_text
+from .timing import StepTime
 from .units import format_bytes, format_count, format_seconds
 
 ASSUMPTIONS = (
@@ -146,14 +147,30 @@ def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: T
     return text + " " + likely if likely else text
 
 
+def time_section(s: Scenario, est: Estimate, step: StepTime | None, tr: Translate = _same,
+                 tr_engine: Translate = _same) -> list[str]:
+    """The plan card's time and cost (engine/plan_card.py time_facts: the step time with its measured range, or a
+    served model's speed with its range) as Markdown lines; the export gave memory alone, where the card and the
+    window give both. Nothing for a training run whose time was not computed (`step` None)."""
+    if est.serving is None and step is None:
+        return []
+    sentences, rows = time_facts(s, est, step)
+    shown = lambda v: v.format_with(tr_engine) if isinstance(v, Message) else str(v)  # noqa: E731
+    return [f"## {tr(QT_TRANSLATE_NOOP('report', 'Time and cost'))}", "", *(f"{shown(x)}" for x in sentences),
+            *([""] if sentences else []), "| | |", "|---|---:|",
+            *(f"| {shown(label)} | {shown(value)} |" for label, value in rows), ""]
+
+
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
-                tr_engine: Translate = _same) -> str:
+                tr_engine: Translate = _same, step: StepTime | None = None) -> str:
+    """`step`: the step time (engine.workloads.step_time) for the time section; a served model's speed is its own."""
     r = build_report(s, est, unit, tr, tr_engine)
     h = r.headings
     lines = [f"# {r.title}", "", f"**{r.verdict}**", "", f"## {h['inputs']}", "", f"| {h['key']} | {h['value']} |",
              "|---|---|", *(f"| {k} | {v} |" for k, v in r.inputs), "", f"## {h['breakdown']}", "",
              "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
              *(f"| {name} | {size} | {share} | {where} |" for name, size, share, where, _ in r.rows), "", r.phases, ""]
+    lines += time_section(s, est, step, tr, tr_engine)
     if r.warnings:
         lines += [f"## {h['warnings']}", "", *(f"- {w}" for w in r.warnings), ""]
     lines += [f"## {h['assumptions']}", "", *(f"- {a}" for a in r.assumptions)]

@@ -393,3 +393,20 @@ def test_the_card_lists_a_post_training_runs_lengths():
     assert condition_holds("training_objective other than sft", s) is True
     assert condition_holds("training_objective other than sft", s.replace(training_objective="sft")) is False
     assert condition_holds("training_objective other than sft, dpo", s.replace(training_objective="dpo")) is False
+
+
+def test_the_markdown_export_gives_the_cards_time_and_cost():
+    """The Markdown export gave memory alone, where the card and the window give the step time with its measured
+    range; with the step time (engine.workloads.step_time) it now has the card's rows."""
+    from engine.report import to_markdown
+    from engine.units import format_seconds
+    from engine.workloads import estimate, step_time
+
+    s = _grpo_32b_on_8_h100s()
+    t = step_time(s)
+    text = to_markdown(s, estimate(s), step=t)
+    low, high = t.seconds_range
+    assert "## Time and cost" in text
+    assert f"| Step time | {format_seconds(t.step_seconds)} |" in text
+    assert f"| Step time, likely (8 in 10 measured runs) | {format_seconds(low)} to {format_seconds(high)} |" in text
+    assert "## Time and cost" not in to_markdown(s, estimate(s))  # no step time given: none made up

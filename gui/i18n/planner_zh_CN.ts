@@ -11329,5 +11329,10 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Time and cost</source>
+        <translation>时间与费用</translation>
+    </message>
 </context>
 </TS>
