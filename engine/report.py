@@ -130,9 +130,12 @@ def rl_phases_line(est: Estimate, unit: str, tr: Translate = _same, tr_engine: T
 def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: Translate = _same) -> str:
     """The KV cache as the engine sizes it, its concurrency and the speed as set, in one paragraph."""
     m = est.serving
+    paged = m.blocks > 0 and m.block_size > 1  # as the window's line: no "0 blocks of 256" for an unpaged engine
     text = tr(QT_TRANSLATE_NOOP("report", "KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum "
                                           "concurrency at {length} tokens per request: {users:.2f}x; longest context "
-                                          "for one request: {longest} tokens.")).format(
+                                          "for one request: {longest} tokens.") if paged else QT_TRANSLATE_NOOP(
+        "report", "KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; "
+        "longest context for one request: {longest} tokens.")).format(
         tokens=f"{m.kv_tokens:,}", blocks=f"{m.blocks:,}", block=m.block_size, length=f"{m.max_model_len:,}",
         users=m.max_concurrent_sequences, longest=f"{m.longest_context:,}")
     if m.verdict == REFUSED:

@@ -40,3 +40,19 @@ def test_markdown_of_a_served_model_has_its_kv_cache_and_no_phases():
     text = to_markdown(s, estimate(s))
     assert "maximum concurrency at 32,768 tokens" in text and "Phase peaks" not in text
     assert "training step" not in text and "CPU memory not checked" not in text
+
+
+def test_an_engine_without_paged_blocks_is_not_said_to_have_blocks():
+    """The CLI said "131K tokens (0 blocks of 256)" for MLX and "(8.19K blocks of 1)" for Ollama, and the report
+    "in 0 blocks of 256": the window's line names blocks only where the engine pages its cache (gui/serve_mode.py)."""
+    from engine.serving.report import render_serving
+
+    for engine, extra in (("mlx", {"gpu": "apple-m4-max-128gb", "max_model_len": 8192}),
+                          ("ollama", {"weight_format": "Q4_K_M", "n_ctx": 8192})):
+        s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference",
+                                "serving_engine": engine, **extra})
+        est = estimate(s)
+        assert "blocks of" not in render_serving(est.serving, None) and "blocks of" not in to_markdown(s, est)
+    paged = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference",
+                                "serving_engine": "vllm", "max_model_len": 8192})
+    assert "blocks of 16" in to_markdown(paged, estimate(paged))

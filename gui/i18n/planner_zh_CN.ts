@@ -5743,6 +5743,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
+    <message>
+        <location filename="../../engine/serving/report.py"/>
+        <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
@@ -11333,6 +11338,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/report.py"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
+        <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
 </context>
 </TS>
