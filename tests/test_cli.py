@@ -251,3 +251,15 @@ def test_a_mistyped_command_is_named_not_opened_as_a_scenario(capsys):
         launch.main(["examples/x.json", "--help"])
     assert exc.value.code == 0 and "serve-fit" in capsys.readouterr().out
     assert launch.parse_window_args(["missing.json"]).scenario == "missing.json"
+
+
+def test_the_verdict_line_does_not_close_a_sentence_inside_its_brackets():
+    """The GRPO example at 32B on 8 x H100 (engine TP 1) read "Verdict: DOES NOT FIT (vLLM refuses: ... budget).)"."""
+    from engine import scenario_from_dict
+    from engine.estimate_output import render_table
+    from engine.workloads import estimate
+
+    data = json.loads((REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text())
+    s = scenario_from_dict({**data, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3})
+    line = next(x for x in render_table(estimate(s), "GiB").splitlines() if x.startswith("Verdict:"))
+    assert "vLLM refuses" in line and ".)" not in line
