@@ -185,7 +185,8 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
          f"{m.max_concurrent_sequences:,.2f}x"),
         (message(QT_TRANSLATE_NOOP("engine", "Time to first token")), format_seconds(speed.ttft_seconds)),
         (message(QT_TRANSLATE_NOOP("engine", "Time per output token")), format_seconds(speed.tpot_seconds)),
-        (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency),
+        (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency)
+         if speed.concurrency != 1 else message(QT_TRANSLATE_NOOP("engine", "Output tokens/s for one sequence")),
          format_count(speed.tokens_per_second))]
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26

@@ -142,7 +142,9 @@ def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: T
         return text
     speed = serving_speed(s, m)
     text += " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
-                                                 "{tpot} per output token, {tps} tokens/s.")).format(
+                                                 "{tpot} per output token, {tps} tokens/s.") if speed.concurrency != 1
+                     else QT_TRANSLATE_NOOP("report", "Speed for one sequence: time to first token {ttft}, {tpot} per "
+                                                      "output token, {tps} tokens/s.")).format(
         users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
         tps=format_count(speed.tokens_per_second))
     # the measured runs' spread, as `estimate` gives it under the speed (engine/serving/speed_band.py)

@@ -56,3 +56,21 @@ def test_an_engine_without_paged_blocks_is_not_said_to_have_blocks():
     paged = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference",
                                 "serving_engine": "vllm", "max_model_len": 8192})
     assert "blocks of 16" in to_markdown(paged, estimate(paged))
+
+
+def test_one_sequence_is_said_in_the_singular():
+    """"Speed at 1 sequences" (CLI, report), "Output tokens/s at 1 sequences" (card), "Speed at 1 users" (window):
+    a 70B AWQ on 2 x 4090 at 8,192 tokens holds 1.59 requests, so its speed is for one."""
+    from engine.plan_card import time_facts
+    from engine.serving.report import render_serving
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "rtx-4090", "gpus_per_node": 2, "tp": 2,
+                            "workload": "inference", "serving_engine": "vllm", "weight_format": "awq-int4",
+                            "max_model_len": 8192, "max_num_seqs": 8})
+    est = estimate(s)
+    speed = serving_speed(s, est.serving)
+    assert speed.concurrency == 1
+    texts = [render_serving(est.serving, speed), to_markdown(s, est),
+             " ".join(str(label) for label, _ in time_facts(s, est, None)[1])]
+    assert all("1 sequences" not in x for x in texts)
+    assert "Speed for one sequence of 8.19K tokens" in texts[0] and "Output tokens/s for one sequence" in texts[2]

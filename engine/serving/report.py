@@ -104,6 +104,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             lines.append(tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only.")))
         lines.append(tr(QT_TRANSLATE_NOOP(
             "cli", "Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output "
+            "token, {tps} tokens/s ({bound}-bound)") if speed.concurrency != 1 else QT_TRANSLATE_NOOP(
+            "cli", "Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output "
             "token, {tps} tokens/s ({bound}-bound)")).format(
             users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),

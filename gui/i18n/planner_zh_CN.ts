@@ -4006,6 +4006,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
+    <message>
+        <location filename="../serving_rows.py"/>
+        <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
+        <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
 </context>
 <context>
     <name>ServingPanel</name>
@@ -5747,6 +5752,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/serving/report.py"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py"/>
+        <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -11211,6 +11221,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>the reference&apos;s weights in CPU memory (FSDP offload) is not modelled yet: they are counted on the GPUs</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Output tokens/s for one sequence</source>
+        <translation>1 条序列时的输出 token/s</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -11343,6 +11358,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/report.py"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
+        <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
 </context>
 </TS>
