@@ -133,6 +133,10 @@ def _read_accelerate_profile(c: Collector, d: dict[str, Any]) -> None:
     if isinstance(profile, str) and profile in _ACCELERATE_PROFILES:
         for key, value in _ACCELERATE_PROFILES[profile].items():
             c.set(key, value, "accelerate_config")
-    elif isinstance(profile, str) and profile:
+    elif isinstance(profile, str) and profile.endswith((".yaml", ".yml", ".json")):  # accelerate's own file
         c.references.append(("accelerate_config", profile))
         c.use("accelerate_config")
+    elif profile is not None:
+        c.skip("accelerate_config", message(QT_TRANSLATE_NOOP(
+            "engine", "'{name}' is neither one of TRL's predefined accelerate configs ({names}) nor a YAML file"),
+            name=profile, names=", ".join(_ACCELERATE_PROFILES)))

@@ -11226,6 +11226,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/trl.py"/>
+        <source>&apos;{name}&apos; is neither one of TRL&apos;s predefined accelerate configs ({names}) nor a YAML file</source>
+        <translation>“{name}”既不是 TRL 预置的 accelerate 配置（{names}），也不是 YAML 文件</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
