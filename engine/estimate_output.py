@@ -155,8 +155,9 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (headroom {bytes} per GPU)")).format(
             verdict=verdict, bytes=format_bytes(est.headroom_bytes, unit)))
     else:  # the same words as the window: "tight" is never "over by"
+        # the engine's sentence ends a sentence of its own ("... budget)."): inside the brackets it read ".)"
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} ({room})")).format(
-            verdict=verdict, room=est.room(unit).format_with(tr_engine)))
+            verdict=verdict, room=est.room(unit).format_with(tr_engine).rstrip(".。")))
     if (note := est.host_note(unit)) is not None:  # on the verdict's own line: the verdict covers the GPUs only
         out[-1] += " — " + note.format_with(tr_engine)
     if not runs:  # the memory would fit, the GPU refuses the plan: the warning below says why

@@ -13,6 +13,7 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
+from .serving.speed_band import speed_ranges
 from .timing import StepTime
 from .units import format_bytes, format_cost, format_count, format_seconds
 
@@ -20,6 +21,8 @@ SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothi
 SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
 SERVING_SHOWN = ("serving_engine", "weight_format")  # what a served plan is, default or not
 SHARED_WITH_SERVING = ("model", "gpu", "gpus_per_node", "nodes", "tp", "pp", "ep", "host_memory_bytes")
+# the file's own words and the price, which a served model's cost per million tokens reads too (gui/serve_mode.py)
+EITHER_WORKLOAD = ("schema_version", "name", "notes", "gpu_hour_price", "currency")
 ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
 LOW_HEADROOM_FRACTION = 0.10  # under a tenth of the GPU free, allocator growth or a longer batch can tip it over
 MODEL_KINDS = ("mixture-of-experts models", "vision-language models")
@@ -45,6 +48,8 @@ def condition_holds(condition: str, s: Scenario) -> bool | None:
     if len(words) == 1:
         return bool(value)
     rest = words[1].strip()
+    if rest.startswith("other than "):  # "training_objective other than sft": it was read as the value "other than
+        return str(value) not in {v.strip() for v in rest[len("other than "):].split(",")}  # sft", never held
     if rest.startswith("> "):
         try:
             return value > int(rest[2:])
@@ -59,6 +64,20 @@ def key_applies(spec: KeySpec, s: Scenario) -> bool:
         return True
     held = [condition_holds(c.strip(), s) for c in spec.applies_to.split(" or ")]
     return any(h is None or h for h in held)
+
+
+def input_counts(s: Scenario, name: str) -> bool:
+    """Whether a scenario key means anything for s: a served model reads the serving keys and the hardware and
+    layout it shares with training, a training run no serving key but the workload; either only where the key's
+    applies_to holds. (The Compare tab showed a served model's micro-batch, framework and objective.)"""
+    spec = KEY_SPECS.get(name)
+    if spec is None:
+        return True
+    if s.workload == "inference":
+        counts = name in SERVING_KEY_NAMES or name in SHARED_WITH_SERVING or name in EITHER_WORKLOAD
+    else:
+        counts = name == "workload" or name not in SERVING_KEY_NAMES
+    return counts and key_applies(spec, s)
 
 
 def card_inputs(s: Scenario) -> list[tuple[str, object]]:
@@ -161,13 +180,28 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     if m.verdict == REFUSED:
         return [message(QT_TRANSLATE_NOOP("engine", "No speed: the engine does not start."))], []
     speed = serving_speed(s, m)
-    return [], [
+    rows: list[tuple[Message, Message | str]] = [
         (message(QT_TRANSLATE_NOOP("engine", "Maximum concurrency at {length} tokens"), length=f"{m.max_model_len:,}"),
          f"{m.max_concurrent_sequences:,.2f}x"),
         (message(QT_TRANSLATE_NOOP("engine", "Time to first token")), format_seconds(speed.ttft_seconds)),
         (message(QT_TRANSLATE_NOOP("engine", "Time per output token")), format_seconds(speed.tpot_seconds)),
-        (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency),
+        (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency)
+         if speed.concurrency != 1 else message(QT_TRANSLATE_NOOP("engine", "Output tokens/s for one sequence")),
          format_count(speed.tokens_per_second))]
+    # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
+    # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
+    ranges = speed_ranges(m.engine, speed)
+    for figure, label, show, after in (("tokens_per_second", LIKELY_TOKENS, format_count, 3),
+                                       ("tpot_seconds", LIKELY_TPOT, format_seconds, 2)):  # each under its figure
+        if (r := ranges.get(figure)) is not None:
+            rows.insert(after + 1, (message(label), message(RANGE, low=show(r.low), high=show(r.high))))
+    return [], rows
+
+
+RANGE = QT_TRANSLATE_NOOP("engine", "{low} to {high}")
+LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, likely (8 in 10 measured runs)")
+LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, likely (8 in 10 measured runs)")
+LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, likely (8 in 10 measured runs)")
 
 
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
@@ -182,6 +216,9 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
             (message(QT_TRANSLATE_NOOP("engine", "Step time")), format_seconds(t.step_seconds)),
             (message(QT_TRANSLATE_NOOP("engine", "Tokens/s")), format_count(t.tokens_per_second)),
             (message(QT_TRANSLATE_NOOP("engine", "MFU")), f"{t.mfu:.0%}")]
+    if t.band is not None:  # the regime's measured spread (engine/timing/bands.py), as `estimate` and the Time tab say
+        low, high = t.seconds_range
+        rows.insert(1, (message(LIKELY_STEP), message(RANGE, low=format_seconds(low), high=format_seconds(high))))
     if t.time_to_train_seconds is None:
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Time to train")),
                      message(QT_TRANSLATE_NOOP("engine", "not asked (no tokens to train set)"))))

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from html import escape
 
 from .memory.breakdown import Estimate
-from .messages import QT_TRANSLATE_NOOP
-from .plan_card import change_sentence
+from .messages import QT_TRANSLATE_NOOP, Message
+from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
+from .serving.speed_band import speed_range_text
+from .timing import StepTime
 from .units import format_bytes, format_count, format_seconds
 
 ASSUMPTIONS = (
@@ -97,9 +99,11 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         peaks, peak_name = [(names[p], v) for p, v in est.phases.items()], names[est.peak_phase]
     phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
         phases=", ".join(f"{name} {format_bytes(peak_bytes, unit)}" for name, peak_bytes in peaks), peak=peak_name)
+    if est.rl is not None and est.rl.peak_phase == "training":  # the step's other phases, as `estimate` lists them
+        phases = rl_phases_line(est, unit, tr, tr_engine) + " " + phases
     assumptions = ASSUMPTIONS
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
-        phases, assumptions = serving_line(s, est, tr), SERVING_ASSUMPTIONS
+        phases, assumptions = serving_line(s, est, tr, tr_engine), SERVING_ASSUMPTIONS
     return Report(
         title=s.name, verdict=line, inputs=[(k, str(v)) for k, v in changed_inputs(s)],
         header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
@@ -114,31 +118,64 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     )
 
 
-def serving_line(s: Scenario, est: Estimate, tr: Translate = _same) -> str:
+def rl_phases_line(est: Estimate, unit: str, tr: Translate = _same, tr_engine: Translate = _same) -> str:
+    """A post-training step's phases (generation, scoring, training, weight sync) with the largest named: the report
+    listed only the training step's forward / backward / optimizer split where the training step is the peak."""
+    rl = est.rl
+    return tr(QT_TRANSLATE_NOOP("report", "Post-training step, allocated per phase: {phases} (peak: {peak}).")).format(
+        phases=", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}" for p in rl.phases),
+        peak=tr_engine(next(p.name for p in rl.phases if p.key == rl.peak_phase)))
+
+
+def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: Translate = _same) -> str:
     """The KV cache as the engine sizes it, its concurrency and the speed as set, in one paragraph."""
     m = est.serving
+    paged = m.blocks > 0 and m.block_size > 1  # as the window's line: no "0 blocks of 256" for an unpaged engine
     text = tr(QT_TRANSLATE_NOOP("report", "KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum "
                                           "concurrency at {length} tokens per request: {users:.2f}x; longest context "
-                                          "for one request: {longest} tokens.")).format(
+                                          "for one request: {longest} tokens.") if paged else QT_TRANSLATE_NOOP(
+        "report", "KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; "
+        "longest context for one request: {longest} tokens.")).format(
         tokens=f"{m.kv_tokens:,}", blocks=f"{m.blocks:,}", block=m.block_size, length=f"{m.max_model_len:,}",
         users=m.max_concurrent_sequences, longest=f"{m.longest_context:,}")
     if m.verdict == REFUSED:
         return text
     speed = serving_speed(s, m)
-    return text + " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
-                                                       "{tpot} per output token, {tps} tokens/s.")).format(
+    text += " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
+                                                 "{tpot} per output token, {tps} tokens/s.") if speed.concurrency != 1
+                     else QT_TRANSLATE_NOOP("report", "Speed for one sequence: time to first token {ttft}, {tpot} per "
+                                                      "output token, {tps} tokens/s.")).format(
         users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
         tps=format_count(speed.tokens_per_second))
+    # the measured runs' spread, as `estimate` gives it under the speed (engine/serving/speed_band.py)
+    likely = speed_range_text(m.engine, speed, tr_engine)
+    return text + " " + likely if likely else text
+
+
+def time_section(s: Scenario, est: Estimate, step: StepTime | None, tr: Translate = _same,
+                 tr_engine: Translate = _same) -> list[str]:
+    """The plan card's time and cost (engine/plan_card.py time_facts: the step time with its measured range, or a
+    served model's speed with its range) as Markdown lines; the export gave memory alone, where the card and the
+    window give both. Nothing for a training run whose time was not computed (`step` None)."""
+    if est.serving is None and step is None:
+        return []
+    sentences, rows = time_facts(s, est, step)
+    shown = lambda v: v.format_with(tr_engine) if isinstance(v, Message) else str(v)  # noqa: E731
+    return [f"## {tr(QT_TRANSLATE_NOOP('report', 'Time and cost'))}", "", *(f"{shown(x)}" for x in sentences),
+            *([""] if sentences else []), "| | |", "|---|---:|",
+            *(f"| {shown(label)} | {shown(value)} |" for label, value in rows), ""]
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
-                tr_engine: Translate = _same) -> str:
+                tr_engine: Translate = _same, step: StepTime | None = None) -> str:
+    """`step`: the step time (engine.workloads.step_time) for the time section; a served model's speed is its own."""
     r = build_report(s, est, unit, tr, tr_engine)
     h = r.headings
     lines = [f"# {r.title}", "", f"**{r.verdict}**", "", f"## {h['inputs']}", "", f"| {h['key']} | {h['value']} |",
              "|---|---|", *(f"| {k} | {v} |" for k, v in r.inputs), "", f"## {h['breakdown']}", "",
              "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
              *(f"| {name} | {size} | {share} | {where} |" for name, size, share, where, _ in r.rows), "", r.phases, ""]
+    lines += time_section(s, est, step, tr, tr_engine)
     if r.warnings:
         lines += [f"## {h['warnings']}", "", *(f"- {w}" for w in r.warnings), ""]
     lines += [f"## {h['assumptions']}", "", *(f"- {a}" for a in r.assumptions)]

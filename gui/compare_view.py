@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Estimate, PlannerError, Scenario
+from engine.plan_card import input_counts
 from engine.serving import ServingSpeed
 from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
@@ -306,13 +307,20 @@ class CompareView(QWidget):
             values = [d.get(key) for d in dicts]
             if key in ("schema_version", "notes") or all(v == values[0] for v in values):
                 continue
-            rows.append((field_label(key), [value_words(key, v) for v in values]))
-        keys: dict[str, str] = {}
+            # a key that means nothing for a pane (a served model's micro-batch, a training run's max_model_len) is
+            # a dash there, not its unused default
+            words = [value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
+                     for (item, _), v in zip(shown, values, strict=True)]
+            if any(w != words[0] for w in words):
+                rows.append((field_label(key), words))
+        # a served model's components are the engine's: its "weights" are not a training run's trainable weights
+        keys: dict[tuple[bool, str], str] = {}
         for _, est in shown:
             for comp, _b in est.busiest.at_peak():
-                keys.setdefault(comp.key, tr_engine(comp.name))
-        for key, name in keys.items():
-            values = [sum(b for c, b in est.busiest.at_peak() if c.key == key) for _, est in shown]
+                keys.setdefault((est.serving is not None, comp.key), tr_engine(comp.name))
+        for (serving, key), name in keys.items():
+            values = [sum(b for c, b in est.busiest.at_peak() if c.key == key) if (est.serving is not None) == serving
+                      else 0.0 for _, est in shown]
             rows.append((name, _with_delta(values, unit)))
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
@@ -361,6 +369,9 @@ class CompareView(QWidget):
             return self.state.results.step_time(scenario)
         except Exception:  # noqa: BLE001 - a step time that cannot be computed leaves its cells empty
             return None
+
+
+NOT_APPLICABLE = "—"  # a key that does not count for that pane's workload
 
 
 def _set_text(item: QTableWidgetItem, text: str) -> None:

@@ -17,7 +17,7 @@ from engine.report import to_csv, to_markdown
 from .config_actions import import_training_config
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
 from .i18n import shown_safely, tr_engine, tr_error
-from .plan_card import write_card_pdf, write_card_png
+from .plan_card import step_time_or_none, write_card_pdf, write_card_png
 from .report_export import write_comparison_pdf
 from .settings_store import atomic_write
 from .widgets import message_text
@@ -196,7 +196,8 @@ def export_to(win: PlannerWindow, kind: str, path: str) -> None:
     if kind == "png":
         write_card_png(win, path)
     elif kind == "md":
-        Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine), encoding="utf-8")
+        step = step_time_or_none(s) if est.serving is None else None  # the card's time and cost, in the text too
+        Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine, step), encoding="utf-8")
     elif kind == "csv":
         Path(path).write_text(to_csv(est), encoding="utf-8")
     elif kind == "pdf":

@@ -71,6 +71,20 @@ def _value(argv: list[str], i: int, flag: str, example: str) -> str:
     return argv[i + 1]
 
 
+def _refuse_unknown_command(word: str) -> None:
+    """A first word that is no file and looks like no file name (no suffix, no folder) is a mistyped command, not a
+    scenario to open: `main.py serve x.json` said "open one scenario file at a time", `main.py serve --help`
+    "unknown option --help; try --help", and `main.py estimat` opened the window on a file that is not there."""
+    if os.path.exists(word) or "." in word or os.sep in word or "/" in word:
+        return
+    import difflib
+
+    near = difflib.get_close_matches(word, sorted(CLI_COMMANDS), n=1, cutoff=0.6)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise UsageError(f"unknown command {word!r}{hint}; the commands are {', '.join(sorted(CLI_COMMANDS))}, "
+                     "and a scenario file (SCENARIO.json) opens the window; try --help")
+
+
 def parse_window_args(argv: list[str]) -> WindowOptions:
     """The window's options in any order; one scenario file at most."""
     opts = WindowOptions()
@@ -103,6 +117,8 @@ def parse_window_args(argv: list[str]) -> WindowOptions:
         elif arg.startswith("--"):
             raise UsageError(f"unknown option {arg}; try --help")
         else:
+            if opts.scenario is None and i == 0:
+                _refuse_unknown_command(arg)
             if opts.scenario is not None:
                 raise UsageError("open one scenario file at a time")
             opts.scenario = arg
@@ -120,6 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     cli_language = None
     if len(argv) >= 3 and argv[0] == "--lang" and argv[2] in CLI_COMMANDS:
         cli_language, argv = argv[1], argv[2:]
+    if argv and argv[0] not in CLI_COMMANDS and ("-h" in argv or "--help" in argv):  # the window's options too
+        try:
+            if not argv[0].startswith("-"):
+                _refuse_unknown_command(argv[0])
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        argv = ["--help"]
     if argv and (argv[0] in CLI_COMMANDS or argv[0] in ("-h", "--help")):
         from engine.cli import main as cli_main
 

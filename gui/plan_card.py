@@ -64,7 +64,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("PlanCard", text)
 
 
-def _step_time_or_none(s: Scenario) -> StepTime | None:
+def step_time_or_none(s: Scenario) -> StepTime | None:
     try:
         return step_time(s)
     except Exception:  # noqa: BLE001 - a time model failure leaves the card without time, never without a card
@@ -74,7 +74,7 @@ def _step_time_or_none(s: Scenario) -> StepTime | None:
 def card_parts(win: PlannerWindow) -> tuple[str, str]:
     """(HTML above the charts, HTML below them) of the current scenario's card."""
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
-    facts = card_facts(s, est, _step_time_or_none(s), unit)
+    facts = card_facts(s, est, step_time_or_none(s), unit)
     colours = TEXT_COLOURS["light"]
     verdict = tr_engine(est.verdict)
     when = datetime.now().strftime("%Y-%m-%d %H:%M")

@@ -116,9 +116,15 @@ def attach(window: Any) -> None:
     def show_serving(est: Estimate) -> None:
         window.serving_line.setText(serving_summary(est, state.unit))
         if est.serving is not None:  # the breakdown's footer speaks of training phases: the engine's figures instead
-            budget = QCoreApplication.translate("ServeMode", "the engine's budget: %1 of %2 per GPU")
+            # vLLM and SGLang take their share of the total CUDA reports (engine/serving/scenario_estimate.py
+            # cuda_visible_capacity), below the card's figure the verdict states: 0.9 x 79.19 = 71.27 GiB read
+            # "71.27 GiB of 79.65 GiB" on an H100
+            cuda_total = est.serving.capacity_bytes
+            budget = QCoreApplication.translate("ServeMode", "the engine's budget: %1 of %2 per GPU") if (
+                cuda_total == est.capacity_bytes) else QCoreApplication.translate(
+                "ServeMode", "the engine's budget: %1 of the %2 CUDA reports per GPU (the card's %3)")
             budget = budget.replace("%1", format_bytes(est.serving.budget_bytes, state.unit)).replace(
-                "%2", format_bytes(est.capacity_bytes, state.unit))
+                "%2", format_bytes(cuda_total, state.unit)).replace("%3", format_bytes(est.capacity_bytes, state.unit))
             window.table.phases.setText(serving_summary(est, state.unit) + "<br>" + budget)
 
     state.scenarioChanged.connect(show_mode)

@@ -19,7 +19,9 @@ def speed_words(speed: ServingSpeed | None, engine: str = "") -> str:
     if speed is None:
         return ""
     text = QCoreApplication.translate("ServeMode", "Speed at %1 users of %2 tokens: first token after %3, %4 per "
-                                                   "output token, %5 tokens/s.")
+                                                   "output token, %5 tokens/s.") if speed.concurrency != 1 else (
+        QCoreApplication.translate("ServeMode", "Speed for one user of %2 tokens: first token after %3, %4 per output "
+                                                "token, %5 tokens/s."))  # "at 1 users" read wrong
     for key, value in (("%1", f"{speed.concurrency:,}"), ("%2", f"{speed.context:,}"),
                        ("%3", format_seconds(speed.ttft_seconds)), ("%4", format_seconds(speed.tpot_seconds)),
                        ("%5", format_count(speed.tokens_per_second))):

@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
 
 EXAMPLE = REPO / "examples" / "llama3-8b-lora-4090.json"
@@ -233,3 +234,32 @@ def test_estimate_of_a_run_that_does_not_fit_says_what_to_change():
     assert done.stdout.rstrip().splitlines()[-1] == f"{expected} More plans and the limits: python main.py fit {over}"
     fits = run("estimate", str(EXAMPLE))
     assert fits.returncode == 0 and "To make it fit" not in fits.stdout and "python main.py fit" not in fits.stdout
+
+
+def test_a_mistyped_command_is_named_not_opened_as_a_scenario(capsys):
+    """`main.py serve x.json` said "open one scenario file at a time", `main.py serve --help` "unknown option --help;
+    try --help", and `main.py estimat FILE` tried to open the window on a file named "estimat"."""
+    from gui import launch
+
+    for argv in (["serve", "x.json"], ["serve", "--help"], ["estimat", "examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json"]):
+        assert launch.main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"unknown command '{argv[0]}'" in err and "serve-fit" in err
+    assert "did you mean estimate?" in err
+    # --help among the window's options prints the help; a scenario path (with a suffix or a folder) is still a file
+    with pytest.raises(SystemExit) as exc:
+        launch.main(["examples/x.json", "--help"])
+    assert exc.value.code == 0 and "serve-fit" in capsys.readouterr().out
+    assert launch.parse_window_args(["missing.json"]).scenario == "missing.json"
+
+
+def test_the_verdict_line_does_not_close_a_sentence_inside_its_brackets():
+    """The GRPO example at 32B on 8 x H100 (engine TP 1) read "Verdict: DOES NOT FIT (vLLM refuses: ... budget).)"."""
+    from engine import scenario_from_dict
+    from engine.estimate_output import render_table
+    from engine.workloads import estimate
+
+    data = json.loads((REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text())
+    s = scenario_from_dict({**data, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3})
+    line = next(x for x in render_table(estimate(s), "GiB").splitlines() if x.startswith("Verdict:"))
+    assert "vLLM refuses" in line and ".)" not in line

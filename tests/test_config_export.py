@@ -123,6 +123,12 @@ SCENARIOS = {
         {**BASE, "framework": "trl", "training_objective": "ipo", "precision": "bf16", "checkpointing": "none"},
         {**BASE, "framework": "trl", "training_objective": "grpo", "rollout_engine": "vllm", "rollout_tp": 2,
          "rollout_sleep": "none", "precision": "amp-bf16", "num_generations": 16},
+        # sharded: TRL's predefined accelerate configs (accelerate_config zero3 / fsdp2; huggingface/trl 02fcdef
+        # docs/source/clis.md), which the launch line dropped (a ZeRO-3 plan ran as plain data parallelism)
+        {**BASE, "model": "qwen2.5-32b", "framework": "trl", "training_objective": "grpo", "rollout_engine": "vllm",
+         "rollout_tp": 8, "zero_stage": 3, "precision": "bf16", "checkpointing": "full"},
+        {**BASE, "framework": "trl", "training_objective": "dpo", "fsdp": True, "fsdp_version": 2,
+         "precision": "amp-bf16"},
     ],
     "verl": [
         {**BASE, "framework": "verl", "fsdp": True, "training_objective": "grpo", "prompt_len": 512,
@@ -190,6 +196,7 @@ def test_cli_export_config(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("fmt", "data"), [
     ("trl", {**BASE, "training_objective": "ppo", "critic_model": "same"}),
+    ("trl", {**BASE, "training_objective": "dpo", "zero_stage": 3, "offload": "optimizer"}),
     ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "sglang"}),
     ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "vllm", "rollout_sleep": "level-1"}),
     ("verl", {**BASE, "training_objective": "dpo"}),
@@ -360,3 +367,14 @@ def test_accelerate_states_the_stage_a_distributed_optimizer_shards_at():
     s = scenario_from_dict({**BASE, "framework": "megatron", "distributed_optimizer": True, "tp": 2})
     assert s.zero_stage == 0 and s.effective_zero == 1
     assert "zero_stage: 1" in export_config(s, "accelerate")
+
+
+def test_trl_accelerate_config_profiles_paths_and_unknown_names() -> None:
+    """accelerate_config takes TRL's predefined profile names or a path (huggingface/trl 02fcdef docs/source/clis.md):
+    a profile sets the sharding, a path is accelerate's own file to import beside it, anything else is named."""
+    base = "model_name_or_path: Qwen/Qwen2.5-7B\nuse_vllm: true\nnum_generations: 8\naccelerate_config: "
+    assert import_texts([("g.yaml", base + "fsdp2\n")]).scenario["fsdp_version"] == 2
+    path = import_texts([("g.yaml", base + "./my_accel.yaml\n")])
+    assert "zero_stage" not in path.scenario and any("my_accel.yaml" in str(u.why) for u in path.unmapped)
+    unknown = import_texts([("g.yaml", base + "zero4\n")])
+    assert any("predefined accelerate configs" in str(u.why) for u in unknown.unmapped)

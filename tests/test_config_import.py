@@ -357,3 +357,24 @@ def test_a_megatron_moe_script_without_grouped_gemm_runs_the_experts_one_by_one(
     result = import_files([script])
     assert result.scenario["moe_grouped_gemm"] is False
     assert any(a.key == "moe_grouped_gemm" and "SequentialMLP" in str(a.why) for a in result.assumed)
+
+
+def test_a_colocated_engine_split_over_gpus_raises_the_gpu_count_it_needs() -> None:
+    """A TRL GRPO config as its docs write one for a large model (docs/source/vllm_integration.md: vllm_mode colocate,
+    vllm_tensor_parallel_size 8 over the 8 training GPUs): no file states the GPU count, so the set-up's is raised
+    to the 8 the engine's split needs. It was dropped as "must divide the 1 training GPUs" (the default 1)."""
+    from engine.configs import counts_for_import
+
+    text = ("model_name_or_path: Qwen/Qwen2.5-32B-Instruct\ntorch_dtype: bfloat16\nuse_vllm: true\nvllm_mode: colocate\n"
+            "vllm_gpu_memory_utilization: 0.3\nvllm_tensor_parallel_size: 8\nnum_generations: 8\n"
+            "per_device_train_batch_size: 4\nmax_prompt_length: 512\nmax_completion_length: 2048\n")
+    result = import_texts([("grpo.yaml", text)])
+    assert result.scenario["rollout_tp"] == 8
+    assert not any(u.key.endswith("vllm_tensor_parallel_size") for u in result.unmapped)
+    assert any(a.key == "gpus_per_node" and a.value == 8 for a in result.assumed)
+    assert counts_for_import(result.scenario, {"gpus_per_node": 1, "nodes": 1}) == (
+        {"gpus_per_node": 8, "nodes": 1}, True)
+    # an engine on GPUs of its own does not split the trainer's
+    apart = import_texts([("grpo.yaml", text.replace("vllm_mode: colocate", "vllm_mode: server"))])
+    assert counts_for_import({**apart.scenario, "rollout_placement": "separate"}, {"gpus_per_node": 1, "nodes": 1})[0][
+        "gpus_per_node"] == 1

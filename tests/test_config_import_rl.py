@@ -37,15 +37,16 @@ CASES = [
      {"training_objective": "grpo", "rollout_engine": "vllm", "rollout_placement": "colocate", "completion_len": 1024}),
     # verl run_qwen2-7b.sh: adv_estimator=grpo, rollout.name=vllm, gpu_memory_utilization=0.6,
     # tensor_model_parallel_size=2, rollout.n=5, max_prompt_length=512, max_response_length=1024; use_kl_loss=True
-    # keeps the reference ("auto")
+    # scores a reference, a frozen copy for a full fine-tune (it was left "auto", which under verl means none)
     ("verl/run_qwen2-7b.sh", "verl",
      {"framework": "verl", "training_objective": "grpo", "rollout_engine": "vllm",
       "rollout_gpu_memory_utilization": 0.6, "rollout_tp": 2, "num_generations": 5, "prompt_len": 512,
-      "completion_len": 1024, "reference_model": None, "gpus_per_node": 8, "rollout_placement": "colocate"}),
-    # verl run_qwen2_5-3b_gsm8k_grpo_lora.sh: model.lora_rank=64, lora_alpha=32, n_gpus_per_node=2
+      "completion_len": 1024, "reference_model": "separate", "gpus_per_node": 8, "rollout_placement": "colocate"}),
+    # verl run_qwen2_5-3b_gsm8k_grpo_lora.sh: model.lora_rank=64, lora_alpha=32, n_gpus_per_node=2; use_kl_loss=True
+    # with LoRA: the actor with its adapters off (ray_trainer.py ref_in_actor)
     ("verl/run_qwen2_5-3b_gsm8k_grpo_lora.sh", "verl",
      {"model": "qwen2.5-3b", "method": "lora", "lora_rank": 64, "lora_alpha": 32, "gpus_per_node": 2,
-      "training_objective": "grpo"}),
+      "training_objective": "grpo", "reference_model": "adapter-off"}),
     # verl's composed trainer YAML: adv_estimator gae (PPO with the policy's own critic path), gpu_memory_utilization
     # 0.5, tensor_model_parallel_size 2, n 1, max_num_seqs 256, use_kl_loss false and use_kl_in_reward false (no
     # reference), reward_model.enable false; rollout.name '???' is verl's to fill at launch; rollout
@@ -191,3 +192,68 @@ def test_verl_rollout_enforce_eager_is_read() -> None:
     assert stated.scenario.get("rollout_enforce_eager") is True
     absent = import_texts([("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo")])
     assert "rollout_enforce_eager" not in absent.scenario
+
+
+def test_openrlhf_engine_eager_flag_is_read_and_deepspeed_sleep_is_named() -> None:
+    """An OpenRLHF GRPO launch as its README writes one for a colocated 32B run (--colocate_all_models,
+    --vllm_enable_sleep, --deepspeed_enable_sleep, --enforce_eager): the engine's --enforce_eager (train_ppo_ray.py
+    @3c3be62 line 243: "Disable CUDA graph in vLLM") was listed as "not a memory setting", and DeepSpeed's sleep as
+    one the planner does not model without saying so."""
+    text = ("python3 -m openrlhf.cli.train_ppo_ray --actor_num_nodes 1 --actor_num_gpus_per_node 8 "
+            "--vllm_num_engines 2 --vllm_tensor_parallel_size 4 --colocate_all_models --vllm_gpu_memory_utilization 0.6"
+            " --vllm_enable_sleep --deepspeed_enable_sleep --pretrain Qwen/Qwen2.5-32B-Instruct "
+            "--micro_train_batch_size 2 --train_batch_size 128 --n_samples_per_prompt 8 --advantage_estimator "
+            "group_norm --prompt_max_len 1024 --generate_max_len 2048 --zero_stage 3 --bf16 --enforce_eager\n")
+    result = import_texts([("train_grpo.sh", text)])
+    assert result.scenario["rollout_enforce_eager"] is True and result.scenario["rollout_tp"] == 4
+    why = {u.key.rsplit(": ", 1)[-1]: str(u.why) for u in result.unmapped}  # "FILE: flag"
+    assert "not modelled yet" in why["deepspeed_enable_sleep"]
+    dotted = import_texts([("train_grpo.sh", text.replace("--enforce_eager", "--vllm.enforce_eager"))])
+    assert dotted.scenario["rollout_enforce_eager"] is True
+
+
+def test_ms_swift_engine_context_is_read_and_its_phase_offloads_are_named() -> None:
+    """ms-swift's 72B GRPO example (tests/data/configs/ms-swift/grpo_vllm_72b_4gpu.sh): --vllm_max_model_len 2048, the
+    engine's max_model_len (swift/rlhf_trainers/args_mixin.py @3602360 lines 42, 76), sizes the KV cache the engine
+    must hold a request of, and was "not a memory setting"; --offload_optimizer / --offload_model (lines 144-146,
+    190-191) move the trainer's states off the GPUs while vLLM generates, which the planner does not model."""
+    result = import_files([DATA / "ms-swift/grpo_vllm_72b_4gpu.sh"])
+    assert result.scenario["rollout_max_model_len"] == 2048  # the file's --vllm_max_model_len
+    why = {u.key.rsplit(": ", 1)[-1]: str(u.why) for u in result.unmapped}
+    assert "not modelled yet" in why["offload_optimizer"] and "not modelled yet" in why["offload_model"]
+
+
+def test_a_verl_run_with_use_kl_loss_scores_a_reference_and_its_cpu_offload_is_named() -> None:
+    """verl's defaults score no reference (engine/frameworks/posttraining.py VERL: use_kl_loss and use_kl_in_reward
+    false), so the "auto" an import of use_kl_loss=True left counted none; the export wrote use_kl_loss=True for that
+    same "auto". The reference worker's ref.fsdp_config.param_offload (fsdp_workers.py @b178a3c line 237) is named as
+    not modelled."""
+    from engine import scenario_from_dict
+    from engine.configs import export_config
+    from engine.memory.states import dtypes_for
+    from engine.posttraining import rl_settings
+
+    result = import_files([DATA / "verl/run_qwen2-7b.sh"])
+    s = scenario_from_dict({"model": "qwen2.5-7b", **result.scenario, "gpu": "h100-sxm-80gb"})  # Qwen2-7B: no preset
+    assert rl_settings(s, dtypes_for(s).compute).reference == "separate"
+    text = (DATA / "verl/run_qwen2-7b.sh").read_text() + " actor_rollout_ref.ref.fsdp_config.param_offload=True\n"
+    offloaded = import_texts([("run.sh", text.replace("$@", ""))])
+    assert any(u.key.endswith("ref.fsdp_config.param_offload") and "not modelled yet" in str(u.why)
+               for u in offloaded.unmapped)
+    auto = s.replace(reference_model="auto")
+    assert rl_settings(auto, dtypes_for(auto).compute).reference == "none"
+    assert "use_kl_loss" not in export_config(auto, "verl")  # verl's default: none, as the estimate counts it
+    assert "use_kl_loss=True" in export_config(s, "verl")
+
+
+def test_openrlhf_without_a_kl_coefficient_loads_no_reference() -> None:
+    """OpenRLHF builds its reference only where the KL coefficient is above 0 (train_ppo_ray.py @3c3be62 lines
+    93-103; --algo.kl.init_coef default 0.01): --init_kl_coef 0 read "does not affect GPU memory" and the
+    reference OpenRLHF scores by default stayed counted."""
+    base = ("python3 -m openrlhf.cli.train_ppo_ray --actor_num_gpus_per_node 8 --vllm_num_engines 8 "
+            "--colocate_all_models --pretrain Qwen/Qwen2.5-7B-Instruct --advantage_estimator group_norm ")
+    assert import_texts([("a.sh", base + "--init_kl_coef 0\n")]).scenario["reference_model"] == "none"
+    assert import_texts([("a.sh", base + "--algo.kl.init_coef 0.0\n")]).scenario["reference_model"] == "none"
+    kept = import_texts([("a.sh", base + "--init_kl_coef 1e-3\n")])
+    assert "reference_model" not in kept.scenario  # OpenRLHF's own default: it scores one
+    assert not any(u.key.endswith("init_kl_coef") for u in kept.unmapped)

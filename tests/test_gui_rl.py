@@ -294,3 +294,24 @@ def test_release_and_longest_request_rows_follow_the_engine_that_runs(qtbot, tmp
     assert _shown(win, release)  # a release set stays visible, so it can be seen and reset
     state.edit({"training_objective": "dpo"})  # offline: no engine row at all
     assert not _shown(win, longest) and not _shown(win, release)
+
+
+def test_a_32b_grpo_run_is_made_to_fit_by_splitting_the_engine_as_one_undo_step(qtbot, tmp_path):
+    """The RL engineer's case: the GRPO example with Qwen2.5-32B on 8 x H100 under ZeRO-3, the colocated engine at
+    tensor parallelism 1 (the whole model on each GPU). Make it fit offered only QLoRA; its first plan now splits the
+    engine, applies as one undo step, and the engine's row shows it."""
+    win = window_from(qtbot, tmp_path, {**GRPO, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3})
+    assert win.state.estimate.verdict == "does not fit"
+    before = win.state.scenario
+    panel = win.fit_panel
+    panel.search()
+    assert panel.wait()
+    qtbot.waitUntil(lambda: bool(panel.plans), timeout=60000)
+    first = panel.plans[0]
+    assert first.changes.get("rollout_tp", 1) > 1 and "method" not in first.changes
+    depth = win.state.undo_stack.count()
+    panel.apply_buttons[0].click()
+    assert win.state.estimate.fits and win.state.undo_stack.count() == depth + 1
+    assert win.setup_panel.rl.rollout_tp.value() == first.changes["rollout_tp"]
+    win.undo_action.trigger()
+    assert win.state.scenario == before

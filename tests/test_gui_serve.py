@@ -223,3 +223,41 @@ def test_suggestions_for_a_served_model_say_what_they_bring_not_a_negative_savin
     gguf.suggestions.refresh()
     assert "add headroom" in gguf.suggestions.header.text()  # llama.cpp sizes its buffers by what it is set to
     assert any("layers split" in sug.cost_note for sug in gguf.suggestions.items if "gpus_per_node" in sug.changes)
+
+
+def test_the_engine_budget_names_the_total_it_is_a_share_of(qtbot, tmp_path):
+    """vLLM takes gpu_memory_utilization of the total CUDA reports (79.19 GiB on an H100, presets/gpus.json
+    cuda_total_bytes), not of the card's 79.65 GiB the verdict states: the footer read "the engine's budget:
+    71.27 GiB of 79.65 GiB per GPU", a share (0.895) that is none of the engine's settings."""
+    win = window_from(qtbot, tmp_path, {"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                                        "serving_engine": "vllm", "weight_format": "fp8", "max_model_len": 4096})
+    est = win.state.estimate
+    assert est.serving.budget_bytes == 0.9 * est.serving.capacity_bytes  # vLLM's default share, 0.9
+    text = win.table.phases.text()
+    assert f"71.27 GiB of the {est.serving.capacity_bytes / 2**30:.2f} GiB CUDA reports" in text
+    assert f"the card's {est.capacity_bytes / 2**30:.2f} GiB" in text
+
+
+def test_compare_a_served_model_beside_a_training_run_shows_what_each_reads(qtbot, tmp_path):
+    """A served model beside a GRPO run: the served pane listed its unused training defaults (micro-batch 1,
+    framework huggingface, objective sft), and its model weights were put on the training pane's "Trainable
+    weights" row (the same component key)."""
+    from gui.compare_view import NOT_APPLICABLE, Compared
+
+    grpo = {"model": "qwen2.5-32b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "zero_stage": 3,
+            "framework": "trl", "micro_batch": 8, "training_objective": "grpo", "rollout_engine": "vllm",
+            "rollout_tp": 8, "rollout_gpu_memory_utilization": 0.3, "completion_len": 1024}
+    win = window_from(qtbot, tmp_path, grpo)
+    served = scenario_from_dict({**SEVENTY_B, "gpus_per_node": 2, "tp": 2, "weight_format": "awq-int4",
+                                 "max_model_len": 8192})
+    win.compare.set_items([Compared("grpo", win.state.scenario), Compared("serve", served)])
+    show_tab(win, "compare")
+    table = win.compare.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    assert rows["Sequences per GPU step (micro-batch)"] == ["8", NOT_APPLICABLE]
+    assert rows["Context per user (max_model_len)"] == [NOT_APPLICABLE, "8,192"]
+    assert rows["Tensor parallel (TP)"] == ["1", "2"]  # the layout both read
+    assert rows["Tokens per completion (completion length)"] == ["1,024", NOT_APPLICABLE]  # GRPO's only
+    weights = estimate(served).serving.components[0]
+    assert weights.name == "Model weights"
+    assert rows["Model weights"][0].startswith("0.00") and rows["Trainable weights"][1].startswith("0.00")

@@ -321,3 +321,92 @@ def test_the_markdown_report_of_a_run_that_does_not_fit_says_what_to_change():
     assert verdict.startswith("**DOES NOT FIT") and verdict.endswith(str(change_sentence(s, est, "GiB")) + "**")
     fits = scenario_from_dict(PLAN)
     assert "To make it fit" not in to_markdown(fits, estimate(fits))
+
+
+def _grpo_32b_on_8_h100s():
+    from conftest import REPO
+
+    data = json.loads((REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text())
+    return scenario_from_dict({**data, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3, "rollout_tp": 8})
+
+
+def test_the_card_gives_the_step_time_with_its_measured_range():
+    """The card gave a GRPO step's 36.7 s alone where `estimate` and the Time tab add "likely 55.2 s to 2.6 min"
+    (8 in 10 measured post-training runs, presets/posttraining_time_bands.json): a manager reading the card only saw
+    a figure the measured runs put well below."""
+    from engine.plan_card import time_facts
+    from engine.units import format_seconds
+    from engine.workloads import estimate, step_time
+
+    s = _grpo_32b_on_8_h100s()
+    t = step_time(s)
+    assert t.band is not None
+    _sentences, rows = time_facts(s, estimate(s), t)
+    shown = {str(label): str(value) for label, value in rows}
+    low, high = t.seconds_range
+    assert shown["Step time, likely (8 in 10 measured runs)"] == f"{format_seconds(low)} to {format_seconds(high)}"
+
+
+def test_a_served_model_card_and_report_give_the_speed_with_its_measured_range():
+    from engine.plan_card import time_facts
+    from engine.report import to_markdown
+    from engine.serving import serving_speed
+    from engine.serving.speed_band import speed_ranges
+    from engine.units import format_count
+    from engine.workloads import estimate
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "rtx-4090", "gpus_per_node": 2, "tp": 2,
+                            "workload": "inference", "serving_engine": "vllm", "weight_format": "awq-int4",
+                            "max_model_len": 8192, "max_num_seqs": 8})
+    est = estimate(s)
+    rate = speed_ranges("vllm", serving_speed(s, est.serving))["tokens_per_second"]
+    shown = {str(label): str(value) for label, value in time_facts(s, est, None)[1]}
+    assert shown["Output tokens/s, likely (8 in 10 measured runs)"] == (
+        f"{format_count(rate.low)} to {format_count(rate.high)}")
+    assert f"{format_count(rate.low)} to {format_count(rate.high)} tokens/s" in to_markdown(s, est)
+
+
+def test_the_report_of_a_post_training_step_lists_its_phases_where_training_is_the_peak():
+    """The Markdown report listed only the training step's forward / backward / optimizer split, not the step's
+    generation, scoring and weight-sync phases `estimate` prints."""
+    from engine.report import to_markdown
+    from engine.units import format_bytes
+    from engine.workloads import estimate
+
+    s = _grpo_32b_on_8_h100s()
+    est = estimate(s)
+    assert est.rl.peak_phase == "training"
+    text = to_markdown(s, est)
+    listed = ", ".join(f"{p.name} {format_bytes(p.peak_bytes, 'GiB')}" for p in est.rl.phases)
+    assert f"Post-training step, allocated per phase: {listed} (peak: Training step)." in text
+    assert "Phase peaks: forward" in text  # the training step's own split stays
+
+
+def test_the_card_lists_a_post_training_runs_lengths():
+    """The post-training keys declare applies_to "training_objective other than sft" (engine/scenario/
+    posttraining_keys.py POST_TRAINING), which was read as the value "other than sft" and never held: the card of a
+    GRPO run with 1,024-token completions (default 512) left the completion length out, and the Compare tab too."""
+    from engine.plan_card import condition_holds
+
+    s = _grpo_32b_on_8_h100s()
+    assert s.completion_len == 1024 and dict(card_inputs(s))["completion_len"] == 1024
+    assert condition_holds("training_objective other than sft", s) is True
+    assert condition_holds("training_objective other than sft", s.replace(training_objective="sft")) is False
+    assert condition_holds("training_objective other than sft, dpo", s.replace(training_objective="dpo")) is False
+
+
+def test_the_markdown_export_gives_the_cards_time_and_cost():
+    """The Markdown export gave memory alone, where the card and the window give the step time with its measured
+    range; with the step time (engine.workloads.step_time) it now has the card's rows."""
+    from engine.report import to_markdown
+    from engine.units import format_seconds
+    from engine.workloads import estimate, step_time
+
+    s = _grpo_32b_on_8_h100s()
+    t = step_time(s)
+    text = to_markdown(s, estimate(s), step=t)
+    low, high = t.seconds_range
+    assert "## Time and cost" in text
+    assert f"| Step time | {format_seconds(t.step_seconds)} |" in text
+    assert f"| Step time, likely (8 in 10 measured runs) | {format_seconds(low)} to {format_seconds(high)} |" in text
+    assert "## Time and cost" not in to_markdown(s, estimate(s))  # no step time given: none made up

@@ -10,6 +10,8 @@ from engine import scenario_from_dict
 from engine.memory.states import dtypes_for
 from engine.planning.limits import Evaluator
 from engine.planning.rl_suggest import SHARE_STEP, fitting_share, rl_options
+from engine.scenario import resolve_model
+from engine.serving.vllm_load import vllm_load_extra_bytes
 from engine.workloads import estimate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -79,3 +81,56 @@ def test_fit_report_fastest_layouts_and_family_judge_a_post_training_step_as_suc
     for plan in speed["plans"]:  # each fitting layout's memory is the post-training step's, engine included
         changed = s.replace(**{k: v for k, v in plan["changes"].items()})
         assert plan["total_bytes"] == round(estimate(changed).total_bytes)
+
+
+# The GRPO example scaled as an RL engineer scales it: Qwen2.5-32B, full fine-tune under ZeRO-3 on 8 x H100, the
+# colocated vLLM engine left at tensor parallelism 1 (each GPU then holds the whole 32B model for generation)
+GRPO_32B = {**GRPO, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3}
+
+
+def _component_bytes(est, name: str) -> float:
+    return sum(c.peak_bytes for c in est.components if c.name == name)
+
+
+def test_a_colocated_engine_too_large_for_one_gpu_is_split_over_more_gpus():
+    from engine.planning.rl_suggest import engine_tp_choices
+    from engine.planning.suggest import suggestions
+    from engine.posttraining import rl_settings
+
+    s = scenario_from_dict(GRPO_32B)
+    assert not estimate(s).fits
+    # Qwen2.5-32B's 40 heads and 8 key/value heads split over 2, 4 and 8 GPUs (config.json); a node has 8
+    assert engine_tp_choices(s, rl_settings(s, dtypes_for(s).compute)) == [2, 4, 8]
+    split = [g for g in suggestions(s) if "rollout_tp" in g.changes]
+    assert len(split) == 1, [str(g.title) for g in suggestions(s)]
+    tp = split[0].changes["rollout_tp"]
+    # each engine GPU holds 1/tp of the bf16 weights (32.8B x 2 bytes), beside vLLM's allocator rounding and rotary
+    # cache of its own shards (engine/serving/vllm_load.py): the suggestion's estimate is the split engine's
+    spec = resolve_model(s)
+    weights = [_component_bytes(e, "Generation engine weights") - vllm_load_extra_bytes(spec, t, 2)
+               for e, t in ((estimate(s), 1), (split[0].estimate, tp))]
+    assert weights[0] == spec.total_params * 2 and weights[1] * tp == weights[0]
+    assert split[0].saved_bytes > 0
+    groups = rl_options(s, dtypes_for(s).compute)
+    tps = [changes["rollout_tp"] for group in groups for _, changes, _, _ in group if "rollout_tp" in changes]
+    assert tps == [2, 4, 8]
+
+
+def test_make_it_fit_splits_the_engine_before_changing_the_method():
+    from engine.planning.solver import plans
+
+    found = plans(scenario_from_dict(GRPO_32B))
+    assert found, "no plan"
+    assert found[0].scenario.rollout_tp > 1 and found[0].scenario.method == "full"
+
+
+def test_the_engine_split_keeps_to_the_heads_vllm_can_split():
+    from engine.planning.rl_suggest import engine_tp_choices
+    from engine.posttraining import rl_settings
+
+    # Qwen2.5-1.5B: 12 heads, 2 key/value heads (config.json): 8 does not divide 12, so 2 and 4 only
+    s = scenario_from_dict({**GRPO, "gpus_per_node": 8})
+    assert engine_tp_choices(s, rl_settings(s, dtypes_for(s).compute)) == [2, 4]
+    # one GPU: nothing to split over
+    one = scenario_from_dict(GRPO)
+    assert engine_tp_choices(one, rl_settings(one, dtypes_for(one).compute)) == []

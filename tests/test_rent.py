@@ -294,3 +294,22 @@ def test_the_command_lines_layouts_are_the_windows_words(tmp_path):
             words = layout_words(option["changes"], tr)
             assert row.endswith(words) and "=" not in words, (row, words)
         assert language == "en" or "梯度累积" in rows[0], rows[0]
+
+
+def test_a_grpo_run_with_its_engine_split_over_8_gpus_is_rented_in_counts_of_8():
+    """The GRPO example at Qwen2.5-32B with the colocated vLLM engine over 8 GPUs (rollout_tp 8): the search tried
+    1 GPU first, which the engine cannot be split over (engine/scenario/posttraining_checks.py), took that for the
+    GPU not running the plan at all and found nothing on any GPU type."""
+    from engine.planning.rent_counts import counts_the_engine_splits
+
+    data = json.loads((ROOT / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text())
+    s = scenario_from_dict({**data, "model": "qwen2.5-32b", "gpus_per_node": 8, "zero_stage": 3, "rollout_tp": 8,
+                            "tokens_to_train": 2 * 10**9})
+    # gpu_counts(8): 1, 2 and 4 GPUs of a node, then whole nodes of 8; the engine's groups of 8 keep the nodes
+    assert counts_the_engine_splits(s, gpu_counts(8)) == [c for c in gpu_counts(8) if c[0] == 8]
+    found = rent_search(s, {"h100-sxm-80gb": 2.5})
+    assert found.ranked, [str(r.dropped) for r in found.dropped]
+    assert all(r.gpus % 8 == 0 for r in (*found.ranked, *found.dropped))
+    # a supervised run, or an engine on GPUs of its own, keeps every count
+    sft = scenario_from_dict({**data, "training_objective": "sft", "gpus_per_node": 8})
+    assert counts_the_engine_splits(sft, gpu_counts(8)) == gpu_counts(8)

@@ -209,3 +209,43 @@ def test_cli_serve_fit_answers_and_refuses_training(tmp_path, capsys):
     training.write_text(json.dumps({"model": "llama-3.1-8b"}))
     assert cli_main(["serve-fit", str(training)]) == 2
     assert "set workload to inference" in capsys.readouterr().err
+
+
+def test_serve_fit_names_the_contexts_the_engine_may_start_with():
+    """Llama 3.1 70B fp8 on one H100 under vLLM: the KV pool (about 1.9 GiB) is smaller than the start-up accounting's
+    band, so every context is "tight" and serve-fit said "Largest context: 0 tokens" beside the estimate's "the
+    longest that fits is 6208 tokens". It now also gives the longest the engine may start with, found by the same
+    estimate (the next token is refused outright)."""
+    from engine.planning.serve_fit import render_serve_fit, serve_fit
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                            "serving_engine": "vllm", "weight_format": "fp8", "max_model_len": 16384,
+                            "max_num_seqs": 16})
+    report = serve_fit(s)
+    assert report["context"] == 0 and report["gpus"] == 2
+    longest = report["context_may_start"]
+    assert estimate(s.replace(max_model_len=longest)).verdict == "tight"
+    assert estimate(s.replace(max_model_len=longest + 1)).verdict == "does not fit"
+    assert longest >= estimate(s).serving.longest_context  # the pool's own tokens start too
+    text = render_serve_fit(report)
+    assert "Largest context: 0 tokens; up to" in text and "vLLM may or may not start" in text
+    # where the answer that surely fits is the same, nothing is added
+    assert report["gpus_may_start"] == 2 and "Fewest GPUs: 2\n" not in text and text.endswith("Fewest GPUs: 2")
+
+
+def test_a_refused_engine_is_offered_the_mildest_change_that_lets_it_start():
+    """Llama 3.1 70B fp8 on one H100 at max_model_len 16,384: vLLM refuses (5.00 GiB of KV for one request, 1.90 GiB
+    free). No shorter context starts it for sure (the whole pool is within the start-up band), so the suggestion
+    fell back to the last option, "Shorten the context to 512 tokens", where 8,192 already lets it start (tight),
+    and to "Let vLLM use 80%" (less room still) where 95% lets it start."""
+    from engine.planning.suggest import suggestions
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                            "serving_engine": "vllm", "weight_format": "fp8", "max_model_len": 16384,
+                            "max_num_seqs": 16})
+    assert estimate(s).serving.verdict == "does not fit"
+    found = {next(iter(g.changes)): g for g in suggestions(s)}
+    context = found["max_model_len"].changes["max_model_len"]
+    assert context == 8192 and estimate(s.replace(max_model_len=context)).serving.verdict == "tight"
+    share = found["gpu_memory_utilization"].changes["gpu_memory_utilization"]
+    assert share > 0.9 and estimate(s.replace(gpu_memory_utilization=share)).serving.verdict == "tight"

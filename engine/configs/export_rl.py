@@ -10,6 +10,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining.longest_completion import longest_completion_len
 from ..scenario import Scenario
+from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 
 # objective -> TRL trainer with a `trl` CLI subcommand (trl/scripts/: dpo, grpo, kto, reward, rloo) and its loss_type
@@ -50,9 +51,28 @@ def trl_config(s: Scenario) -> str:
         data["max_length"] = s.prompt_len + s.completion_len
         if s.reference_model == "precomputed":
             data["precompute_ref_log_probs"] = True
+    if profile := _trl_accelerate_profile(s):
+        data["accelerate_config"] = profile
     launch = f"# Launch: trl {trainer} --config trl_config.yaml --num_processes {s.world_size}"
     launch += f" --num_machines {s.nodes}\n" if s.nodes > 1 else "\n"
     return launch + yaml_config(s, "trl", data)
+
+
+def _trl_accelerate_profile(s: Scenario) -> str | None:
+    """The sharding, as one of TRL's predefined accelerate configs the `trl` command takes as accelerate_config
+    (huggingface/trl 02fcdef docs/source/clis.md "Predefined Config Profiles": zero1, zero2, zero3, fsdp1, fsdp2;
+    trl/accelerate_configs/zero3.yaml at 1132199 and fsdp2.yaml at 9ce14f8 offload nothing). Without it the launch
+    line started plain data parallelism: a ZeRO-3 plan's whole states on every GPU. None: nothing sharded."""
+    if s.effective_zero == 0:
+        return None
+    if s.offload != "none" or s.dp_shard:
+        raise ExportError(QT_TRANSLATE_NOOP(
+            "engine", "TRL's predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload "
+            "nothing; export an accelerate config (--to accelerate) for this plan and pass its path as "
+            "accelerate_config."))
+    if fsdp_shards(s):
+        return "fsdp1" if fsdp1_wrap(s) else "fsdp2"
+    return f"zero{s.effective_zero}"
 
 
 def _trl_generation(s: Scenario) -> dict[str, Any]:
@@ -100,11 +120,13 @@ def verl_args(s: Scenario) -> str:
         (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
         (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
         (a + "fsdp_config.optimizer_offload", s.offload != "none"),
-        (a + "use_kl_loss", s.reference_model != "none"), ("algorithm.use_kl_in_reward", False),
+        ("algorithm.use_kl_in_reward", False),
         (r + "name", "vllm" if s.rollout_engine == "auto" else s.rollout_engine),
         (r + "n", s.num_generations), (r + "tensor_model_parallel_size", s.rollout_tp),
         (r + "max_num_seqs", s.rollout_max_num_seqs),
     ]
+    if s.reference_model != "auto":  # auto: verl's default, use_kl_loss false, no reference (as the estimate has it)
+        args.append((a + "use_kl_loss", s.reference_model != "none"))
     if s.rollout_gpu_memory_utilization != "auto":
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
     if s.rollout_max_model_len is not None:  # unset, verl passes prompt_length + response_length

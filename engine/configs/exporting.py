@@ -129,7 +129,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "dp_shard",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
-            "nodes"),
+            "nodes", "zero_stage", "fsdp"),
     "verl": _RL_CARRIED + ("rollout_max_num_seqs", "rollout_max_model_len", "offload", "gpus_per_node", "nodes",
                            "critic_model", "rollout_enforce_eager"),
     # ms-swift's `megatron sft` (export_swift_megatron.py): Megatron's layout keys plus the model and the tuner

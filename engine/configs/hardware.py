@@ -17,12 +17,17 @@ HARDWARE_COUNTS = ("gpus_per_node", "nodes")
 def layout_gpus(values: dict[str, Any]) -> int:
     """The fewest GPUs the parallel degrees of `values` fit on: experts are split over ep of the dp x cp ranks of
     each tensor x pipeline position, and a shard group (dp_shard) divides them, so the world is a multiple of
-    tp x pp x lcm(cp, ep, dp_shard)."""
+    tp x pp x lcm(cp, ep, dp_shard); a generation engine on the training GPUs (rollout_placement colocate, the
+    default) splits them into groups of rollout_tp (engine/scenario/posttraining_checks.py), so the world is a
+    multiple of that too (TRL's vllm_tensor_parallel_size 8 on the default 1 GPU was dropped as "must divide")."""
     def degree(key: str) -> int:
         v = values.get(key, 1)
         return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1
 
-    return degree("tp") * degree("pp") * math.lcm(degree("cp"), degree("ep"), degree("dp_shard"))
+    trainer = degree("tp") * degree("pp") * math.lcm(degree("cp"), degree("ep"), degree("dp_shard"))
+    if values.get("rollout_placement", "colocate") == "separate":
+        return trainer
+    return math.lcm(trainer, degree("rollout_tp"))
 
 
 def counts_for_import(scenario: dict[str, Any], current: dict[str, Any]) -> tuple[dict[str, int], bool]:

@@ -27,6 +27,8 @@ _MODULE = re.compile(r"\bopenrlhf\.cli\.(train_\w+)")
 _DOTTED = {
     "vllm.num_engines": "vllm_num_engines", "vllm.tensor_parallel_size": "vllm_tensor_parallel_size",
     "vllm.gpu_memory_utilization": "vllm_gpu_memory_utilization", "vllm.enable_sleep": "vllm_enable_sleep",
+    "vllm.enforce_eager": "enforce_eager", "ds.enable_sleep": "deepspeed_enable_sleep",
+    "algo.kl.init_coef": "init_kl_coef",
     "train.colocate_all": "colocate_all_models", "actor.model_name_or_path": "pretrain",
     "model.model_name_or_path": "pretrain", "reward.model_name_or_path": "reward_pretrain",
     "critic.model_name_or_path": "critic_pretrain", "rollout.n_samples_per_prompt": "n_samples_per_prompt",
@@ -191,6 +193,21 @@ def _read_rollout(c: Collector, args: dict[str, Any], objective: str) -> None:
                      "vllm_gpu_memory_utilization")
     if args.get("vllm_enable_sleep") is True:  # vllm_engine.py: sleep(level=1)
         c.set("rollout_sleep", "level-1", "vllm_enable_sleep")
+    # --vllm.enforce_eager (train_ppo_ray.py @3c3be62 line 243, "Disable CUDA graph in vLLM"; the flat --enforce_eager
+    # before ed62d0e), passed to the engine as enforce_eager (trainer/ray/vllm_engine.py line 268): it was listed as
+    # "not a memory setting", though the engine's CUDA graphs are (rollout_enforce_eager)
+    if args.get("enforce_eager") is True:
+        c.set("rollout_enforce_eager", True, "enforce_eager")
+    if args.get("deepspeed_enable_sleep") is True:  # --ds.enable_sleep (line 348): the trainer's states leave the GPUs
+        c.skip("deepspeed_enable_sleep", message(QT_TRANSLATE_NOOP(  # while the engine generates
+            "engine", "DeepSpeed's sleep mode (the trainer's states moved off the GPUs while the engine generates) is "
+            "not modelled yet: the generation phase counts them as resident")))
+    # the reference is built only where the KL coefficient is above 0 (train_ppo_ray.py @3c3be62 lines 93-103,
+    # --algo.kl.init_coef default 0.01, line 419): --init_kl_coef 0 loads none, which read "does not affect GPU memory"
+    if _number(args.get("init_kl_coef")) == 0:
+        c.set("reference_model", "none", "init_kl_coef")
+    elif "init_kl_coef" in args:  # above 0: the reference OpenRLHF scores by default ("auto")
+        c.use("init_kl_coef")
     if args.get("reward_pretrain") is not None:
         model_or_skip(c, "reward_model", args["reward_pretrain"], "reward_pretrain")
     if objective == "ppo":
@@ -199,3 +216,11 @@ def _read_rollout(c: Collector, args: dict[str, Any], objective: str) -> None:
             c.set("critic_model", "same", "critic_pretrain" if critic is not None else "(module)")
         else:
             model_or_skip(c, "critic_model", critic, "critic_pretrain")
+
+
+def _number(value: Any) -> float | None:
+    """A flag's value as a number (the shell reader gives text), None where it is not one."""
+    try:
+        return float(value) if not isinstance(value, bool) and value is not None else None
+    except (TypeError, ValueError):
+        return None

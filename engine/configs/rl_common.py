@@ -154,6 +154,13 @@ def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
         set_int(c, "rollout_tp", d["vllm_tensor_parallel_size"], "vllm_tensor_parallel_size")
     if d.get("vllm_max_num_seqs") is not None:
         set_int(c, "rollout_max_num_seqs", d["vllm_max_num_seqs"], "vllm_max_num_seqs")
+    if d.get("vllm_max_model_len") is not None:  # ms-swift's engine max_model_len (rlhf_trainers/args_mixin.py
+        set_int(c, "rollout_max_model_len", d["vllm_max_model_len"], "vllm_max_model_len")  # @3602360 lines 42, 76)
+    for flag in ("offload_optimizer", "offload_model"):  # ms-swift: states / weights to CPU while vLLM generates
+        if as_bool(d.get(flag)):  # (args_mixin.py lines 144-146, 190-191): a phase offload the planner lacks
+            c.skip(flag, message(QT_TRANSLATE_NOOP(
+                "engine", "{flag} (the trainer's states moved to CPU memory while the engine generates) is not "
+                "modelled yet: the generation phase counts them as resident"), flag=flag))
     sleep = as_bool(d.get("vllm_enable_sleep_mode"))
     if sleep is not None:  # trl/generation/vllm_generation.py sleeps the engine at level 2
         c.set("rollout_sleep", "level-2" if sleep else "none", "vllm_enable_sleep_mode")

@@ -103,6 +103,7 @@ def _read(c: Collector, d: dict[str, Any], trainer: str, src: str) -> None:
         d = {**d, "torch_dtype": d["dtype"]}
         c.use("dtype")
     read_hf_args(c, d)
+    _read_accelerate_profile(c, d)
     if "gradient_checkpointing" not in d:  # trl/trainer/grpo_config.py and dpo_config.py: gradient_checkpointing=True
         c.assume("checkpointing", "full", message(QT_TRANSLATE_NOOP(
             "engine", "TRL's GRPOConfig/DPOConfig default gradient_checkpointing true")))
@@ -116,3 +117,26 @@ def _read(c: Collector, d: dict[str, Any], trainer: str, src: str) -> None:
                 objective=objective))
     if objective:
         read_trl_rl(c, d, objective)
+
+
+# TRL's predefined accelerate configs, named by the `trl` command's accelerate_config (huggingface/trl 02fcdef
+# docs/source/clis.md "Predefined Config Profiles"; trl/accelerate_configs/zero3.yaml at 1132199: zero_stage 3;
+# fsdp2.yaml at 9ce14f8: fsdp_version 2, reshard_after_forward true, i.e. full sharding)
+_ACCELERATE_PROFILES: dict[str, dict[str, Any]] = {
+    "zero1": {"zero_stage": 1}, "zero2": {"zero_stage": 2}, "zero3": {"zero_stage": 3},
+    "fsdp1": {"fsdp": True, "fsdp_version": 1}, "fsdp2": {"fsdp": True, "fsdp_version": 2}}
+
+
+def _read_accelerate_profile(c: Collector, d: dict[str, Any]) -> None:
+    """accelerate_config: a predefined profile's sharding; a path is accelerate's own file (read when given too)."""
+    profile = d.get("accelerate_config")
+    if isinstance(profile, str) and profile in _ACCELERATE_PROFILES:
+        for key, value in _ACCELERATE_PROFILES[profile].items():
+            c.set(key, value, "accelerate_config")
+    elif isinstance(profile, str) and profile.endswith((".yaml", ".yml", ".json")):  # accelerate's own file
+        c.references.append(("accelerate_config", profile))
+        c.use("accelerate_config")
+    elif profile is not None:
+        c.skip("accelerate_config", message(QT_TRANSLATE_NOOP(
+            "engine", "'{name}' is neither one of TRL's predefined accelerate configs ({names}) nor a YAML file"),
+            name=profile, names=", ".join(_ACCELERATE_PROFILES)))

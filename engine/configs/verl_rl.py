@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, set_int
+from .common import as_bool, as_int, set_int
 from .models import preset_for
 from .result import Collector
 from .rl_common import set_fraction
@@ -99,17 +99,25 @@ def _read_rollout(c: Collector, o: dict[str, Any]) -> None:
 
 
 def _read_reference(c: Collector, o: dict[str, Any]) -> None:
+    if as_bool(o.get(A + "ref.fsdp_config.param_offload")):  # the reference worker's FSDP CPU offload
+        c.skip(A + "ref.fsdp_config.param_offload", message(QT_TRANSLATE_NOOP(  # (verl/workers/fsdp_workers.py
+            "engine", "the reference's weights in CPU memory (FSDP offload) is not modelled yet: they are counted "
+            "on the GPUs")))  # @b178a3c line 237: _is_offload_param from ref.fsdp_config for the ref role)
     kl_loss, kl_reward = as_bool(o.get(A + "actor.use_kl_loss")), as_bool(o.get("algorithm.use_kl_in_reward"))
-    if kl_loss or kl_reward:  # a reference is scored; "auto" picks a copy or, under LoRA, the adapter-free base
+    if kl_loss or kl_reward:  # a reference is scored: a frozen copy, or under LoRA the adapter-free actor
+        # (ray_trainer.py ref_in_actor when lora_rank > 0). It was left "auto", which under verl means none (its
+        # defaults score none: engine/frameworks/posttraining.py VERL), so use_kl_loss=True counted no reference
+        lora = bool(as_int(o.get(A + "model.lora_rank")))
+        c.set("reference_model", "adapter-off" if lora else "separate",
+              A + "actor.use_kl_loss" if kl_loss else "algorithm.use_kl_in_reward")
         c.use(A + "actor.use_kl_loss", "algorithm.use_kl_in_reward")
         return
-    src = A + "actor.use_kl_loss" if kl_loss is not None else "algorithm.use_kl_in_reward"
-    if kl_loss is None and kl_reward is None:
-        c.assume("reference_model", "none", message(QT_TRANSLATE_NOOP(
+    if kl_loss is None:  # "auto": verl's own default, which scores none (use_kl_in_reward false says no more)
+        c.assume("reference_model", "auto", message(QT_TRANSLATE_NOOP(
             "engine", "verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)")))
     else:
-        c.set("reference_model", "none", src)
-        c.use(A + "actor.use_kl_loss", "algorithm.use_kl_in_reward")
+        c.set("reference_model", "none", A + "actor.use_kl_loss")
+    c.use(A + "actor.use_kl_loss", "algorithm.use_kl_in_reward")
 
 
 def model_or_skip(c: Collector, key: str, path: Any, src: str) -> None:

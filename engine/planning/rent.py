@@ -44,6 +44,7 @@ from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_cost, format_seconds
 from ..workloads import require_training
+from .rent_counts import counts_the_engine_splits
 from .rent_reasons import (
     CANNOT,
     HORIZON,
@@ -362,7 +363,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             continue
         best_cost = last_cost = math.inf
         offload_gpus: int | None = None  # GPUs of this type's cheapest option so far where it offloads
-        for gpn, nodes in gpu_counts(node_gpus(s, gpu), max_gpus):
+        for gpn, nodes in counts_the_engine_splits(s, gpu_counts(node_gpus(s, gpu), max_gpus)):
             if cancel is not None and cancel():
                 break  # the window closed or the set-up changed: what was found so far is returned
             host = node_host(gpu, gpn, s.host_memory_bytes if gpu == s.gpu and gpn <= s.gpus_per_node else None, unit)

@@ -11,8 +11,9 @@ from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
-from ..scenario import Scenario
+from ..scenario import Scenario, resolve_model
 from ..workloads import estimate
+from .limits import tp_ok
 
 Candidate = tuple[Message, dict[str, Any], str]
 
@@ -20,6 +21,10 @@ Candidate = tuple[Message, dict[str, Any], str]
 SHARE_STEP = 0.05
 LARGEST_SHARE = 0.9  # the largest engine share offered when the engine is short of KV cache
 MORE_KV_NOTE = QT_TRANSLATE_NOOP("engine", "a larger KV cache: room for the engine to start; less memory for training")
+ENGINE_TP_TITLE = QT_TRANSLATE_NOOP("engine", "Split the generation engine over {tp} GPUs (its tensor parallelism)")
+ENGINE_TP_PHRASE = QT_TRANSLATE_NOOP("engine", "split the generation engine over {tp} GPUs (its tensor parallelism)")
+ENGINE_TP_NOTE = QT_TRANSLATE_NOOP("engine", "each GPU holds a share of the engine's weights and KV cache; fewer, "
+                                             "larger engines, with an all-reduce in every layer")
 
 
 def engine_short(s: Scenario) -> bool:
@@ -60,6 +65,35 @@ def fitting_share(s: Scenario, utilization: float) -> float | None:
     return None
 
 
+def engine_tp_choices(s: Scenario, rs: Any) -> list[int]:
+    """Tensor-parallel sizes above the colocated engine's own: powers of two up to the GPUs of one node that divide
+    the training GPUs (engine/scenario/posttraining_checks.py) and split the model's attention heads as vLLM does
+    (heads divided, key/value heads divided or replicated: vllm/model_executor/models/llama.py LlamaAttention, the
+    same rule as a trainer's tp, engine/planning/limits.py tp_ok). Each engine then holds 1 / tp of the weights."""
+    if rs.rollout_engine == "none" or rs.placement != "colocate" or rs.shares_weights:
+        return []
+    spec = resolve_model(s)
+    return [t for t in (2, 4, 8, 16) if rs.rollout_tp < t <= s.gpus_per_node and s.world_size % t == 0
+            and tp_ok(spec, t)]
+
+
+def _engine_tp_candidate(s: Scenario, rs: Any) -> list[Candidate]:
+    """The smallest larger engine tensor-parallel size at which the step fits, else the largest there is."""
+    choices = engine_tp_choices(s, rs)
+    if not choices:
+        return []
+    chosen = choices[-1]
+    for t in choices:
+        try:
+            if estimate(s.replace(rollout_tp=t)).fits:
+                chosen = t
+                break
+        except PlannerError:
+            return []
+    return [(message(ENGINE_TP_TITLE, tp=chosen), {"rollout_tp": chosen}, ENGINE_TP_NOTE)]
+
+
+
 def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
     out: list[Candidate] = []
     if rs.rollout_engine == "none" or rs.placement != "colocate":
@@ -80,6 +114,7 @@ def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Let the generation engine sleep while training (vLLM sleep "
                                                         "level 2)")), {"rollout_sleep": "level-2"},
                     QT_TRANSLATE_NOOP("engine", "the engine's weights are reloaded after each step: a little slower")))
+    out += _engine_tp_candidate(s, rs)
     if s.world_size > 1:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Run the generation engine on {n} GPUs of its own"),
                             n=s.gpus_per_node), {"rollout_placement": "separate", "rollout_gpus": s.gpus_per_node},
@@ -110,7 +145,7 @@ def rl_candidates(s: Scenario, compute_bytes: int) -> list[Candidate]:
 # the engine's share and sleep mode change no maths, a reference without a copy neither; separate rollout GPUs cost
 # GPUs, like adding GPUs (9.0)
 RL_COSTS = {"rollout_gpu_memory_utilization": 0.4, "rollout_sleep": 0.8, "reference_model": 1.2,
-            "cross_entropy": 0.6, "rollout_placement": 9.2}
+            "cross_entropy": 0.6, "rollout_placement": 9.2, "rollout_tp": 0.5}
 
 
 # Make it fit joins its steps into one sentence: the same changes as the suggestions, in lower case
@@ -134,13 +169,16 @@ def rl_options(s: Scenario, compute_bytes: int) -> list[list[tuple[float, dict[s
     rs = rl_settings(s, compute_bytes)
     for title, changes, note in rl_candidates(s, compute_bytes):
         key = next(iter(changes))
-        if key == "rollout_gpu_memory_utilization":
+        if key in ("rollout_gpu_memory_utilization", "rollout_tp"):  # every step of these is offered below
             continue
         title = SOLVER_PHRASES.get((key, changes[key]), title)
         if key == "rollout_placement":
             title = message(SOLVER_PHRASES[(key, "separate")].template, n=changes["rollout_gpus"])
         groups.setdefault(key, []).append((RL_COSTS.get(key, 2.0) + 0.1 * len(groups.get(key, [])), changes, title,
                                            note))
+    if s.training_objective in ONLINE_OBJECTIVES:  # the engine split over more GPUs, each doubling a little dearer
+        groups["rollout_tp"] = [(RL_COSTS["rollout_tp"] + 0.1 * math.log2(t / rs.rollout_tp), {"rollout_tp": t},
+                                 message(ENGINE_TP_PHRASE, tp=t), ENGINE_TP_NOTE) for t in engine_tp_choices(s, rs)]
     if s.training_objective in ONLINE_OBJECTIVES and rs.rollout_engine != "none" and rs.placement == "colocate":
         shares = [round(x / 10, 1) for x in range(int(rs.utilization * 10 - 1e-9), 0, -1)]
         groups["rollout_gpu_memory_utilization"] = [

@@ -34,18 +34,26 @@ def _fits(s: Scenario) -> bool:
         return False
 
 
-def _largest(s: Scenario, key: str, low: int, high: int) -> int:
-    """The largest value of `key` in [low, high] that still fits (0 if none); fitting is monotone in it."""
-    if not _fits(s.with_unchecked(**{key: low})):
+def _may_start(s: Scenario) -> bool:
+    """Fits, or "tight": within the start-up accounting's band the engine may start (engine/serving/generation.py)."""
+    try:
+        return estimate(s).verdict in ("fits", "tight")
+    except PlannerError:
+        return False
+
+
+def _largest(s: Scenario, key: str, low: int, high: int, passes: Callable[[Scenario], bool] = _fits) -> int:
+    """The largest value of `key` in [low, high] that still passes (0 if none); passing is monotone in it."""
+    if not passes(s.with_unchecked(**{key: low})):
         return 0
-    return largest_passing(low, high, lambda n: _fits(s.with_unchecked(**{key: n})))
+    return largest_passing(low, high, lambda n: passes(s.with_unchecked(**{key: n})))
 
 
-def largest_context(s: Scenario) -> int:
+def largest_context(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> int:
     spec = resolve_model(s)
     if s.serving_engine in GGUF_ENGINES:
-        return _largest(s, "n_ctx", 256, max(256, spec.max_position)) // max(1, s.n_parallel)
-    return _largest(s, "max_model_len", 1, max(1, spec.max_position))
+        return _largest(s, "n_ctx", 256, max(256, spec.max_position), passes) // max(1, s.n_parallel)
+    return _largest(s, "max_model_len", 1, max(1, spec.max_position), passes)
 
 
 def replicas(s: Scenario) -> int:
@@ -71,7 +79,7 @@ def most_users(s: Scenario) -> int:
     return int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9)) * replicas(s)
 
 
-def fewest_gpus(s: Scenario) -> int:
+def fewest_gpus(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> int:
     """The fewest GPUs (of one node) that start the scenario: tp for vLLM/SGLang/transformers, llama.cpp's layer
     split for llama.cpp and ollama; 0 when none up to 64 does."""
     for gpus in GPU_COUNTS:
@@ -81,13 +89,15 @@ def fewest_gpus(s: Scenario) -> int:
             candidate = s.replace(**changes)  # validated: tp must divide the heads
         except PlannerError:
             continue
-        if _fits(candidate):
+        if passes(candidate):
             return gpus
     return 0
 
 
 QUESTIONS: dict[str, Callable[[Scenario], int]] = {"context": largest_context, "users": most_users,
                                                    "gpus": fewest_gpus}
+MAY_START: dict[str, Callable[[Scenario, Callable[[Scenario], bool]], int]] = {"context": largest_context,
+                                                                               "gpus": fewest_gpus}
 
 
 def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gpus")) -> dict[str, Any]:
@@ -96,12 +106,17 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
             "engine", "serve-fit answers inference scenarios: set workload to inference."))
     memory = estimate(s).serving
     answers = {q: QUESTIONS[q](s) for q in questions}
+    # where the engine may start beyond what surely fits ("tight": vLLM's start-up check within its accounting's
+    # band), that is said too: a Llama 3.1 70B fp8 on one H100 read "Largest context: 0 tokens" beside the
+    # estimate's "the longest that fits is 6208 tokens", every context up to about 12K being tight
+    may_start = {f"{q}_may_start": MAY_START[q](s, _may_start) for q in questions if q in MAY_START}
     spec = resolve_model(s)
     # refused for a context beyond the model's own: so at every GPU count (the check comes before any memory)
     beyond = memory.reason.template == BEYOND_TRAINED
     return {"engine": s.serving_engine, "model": spec.name, "verdict": memory.verdict,
             "max_model_len": memory.max_model_len, "trained_context": spec.max_position,
-            "beyond_trained_context": beyond, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
+            "beyond_trained_context": beyond, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()},
+            **may_start}
 
 
 def _no_gpu_count(report: dict[str, Any], tr: Callable[[str], str]) -> str:
@@ -123,6 +138,10 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
     if "context" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
             n=format_count(report["context"])))
+        if report.get("context_may_start", 0) > report["context"]:
+            lines[-1] += tr(QT_TRANSLATE_NOOP("cli", "; up to {n} tokens {engine} may or may not start (tight: "
+                                                     "within its start-up accounting's margin)")).format(
+                n=format_count(report["context_may_start"]), engine=engine_name(report["engine"]))
     if "users" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n} (over {replicas} "
                                                  "engine instances)") if report["replicas"] != 1 else QT_TRANSLATE_NOOP(
@@ -131,4 +150,8 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
     if "gpus" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"]) if report["gpus"]
                      else _no_gpu_count(report, tr))
+        if 0 < report.get("gpus_may_start", 0) < (report["gpus"] or 10**9):
+            lines[-1] += tr(QT_TRANSLATE_NOOP("cli", "; on {n} {engine} may or may not start (tight: within its "
+                                                     "start-up accounting's margin)")).format(
+                n=report["gpus_may_start"], engine=engine_name(report["engine"]))
     return "\n".join(lines)

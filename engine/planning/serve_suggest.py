@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
-from ..serving.result import FITS, REFUSED
+from ..serving.result import FITS, REFUSED, TIGHT
 from ..serving.scenario_estimate import GGUF_ENGINES, PAGED_ENGINES
 from ..serving.users_curve import engine_max_num_seqs, instances
 from ..workloads import estimate
@@ -37,16 +37,28 @@ def _starts(s: Scenario, changes: dict[str, Any]) -> bool | None:
         return None
 
 
+def _verdict(s: Scenario, changes: dict[str, Any]) -> str | None:
+    try:
+        return estimate(s.replace(**changes)).serving.verdict
+    except PlannerError:
+        return None
+
+
 def _mildest(s: Scenario, options: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The first option that starts the engine, else the last valid one (None when none is valid)."""
-    last = None
+    """The first option that starts the engine for sure; else, for an engine that refuses, the first with which it
+    may start ("tight"); else the last valid one (None when none is valid). Without the middle step a 70B fp8 on one
+    H100 at 16K was told "Shorten the context to 512 tokens" (still tight) where 8,192 already lets vLLM start."""
+    last = may_start = None
+    refused = _verdict(s, {}) == REFUSED
     for changes in options:
-        starts = _starts(s, changes)
-        if starts:
+        verdict = _verdict(s, changes)
+        if verdict == FITS:
             return changes
-        if starts is not None:
+        if verdict is not None:
             last = changes
-    return last
+            if refused and may_start is None and verdict == TIGHT:
+                may_start = changes
+    return may_start or last
 
 
 def _weights(s: Scenario) -> list[Candidate]:

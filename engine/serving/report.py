@@ -83,9 +83,14 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
     lines += [f"{_pad(tr_engine(c.name), width)}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Per GPU: {total} of {capacity}")).format(
         total=format_bytes(memory.total_bytes, unit), capacity=format_bytes(memory.capacity_bytes, unit)))
+    # blocks only where the engine pages its cache (as the window's line): "(0 blocks of 256)" for MLX, "(16.4K blocks
+    # of 1)" for llama.cpp said nothing
+    paged = memory.blocks > 0 and memory.block_size > 1
     lines.append(tr(QT_TRANSLATE_NOOP(
         "cli", "KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens "
-        "per sequence {users} sequences at once; longest single sequence {longest} tokens")).format(
+        "per sequence {users} sequences at once; longest single sequence {longest} tokens") if paged else
+        QT_TRANSLATE_NOOP("cli", "KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per "
+                                 "sequence {users} sequences at once; longest single sequence {longest} tokens")).format(
         tokens=format_count(memory.kv_tokens), blocks=format_count(memory.blocks), block=memory.block_size,
         per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=format_count(memory.max_model_len),
         users=f"{memory.max_concurrent_sequences:.2f}", longest=format_count(memory.longest_context)))
@@ -99,6 +104,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             lines.append(tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only.")))
         lines.append(tr(QT_TRANSLATE_NOOP(
             "cli", "Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output "
+            "token, {tps} tokens/s ({bound}-bound)") if speed.concurrency != 1 else QT_TRANSLATE_NOOP(
+            "cli", "Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output "
             "token, {tps} tokens/s ({bound}-bound)")).format(
             users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),

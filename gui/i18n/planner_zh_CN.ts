@@ -4001,6 +4001,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
+    <message>
+        <location filename="../serve_mode.py"/>
+        <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
+        <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py"/>
+        <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
+        <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
 </context>
 <context>
     <name>ServingPanel</name>
@@ -5737,6 +5747,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/diagnosis/report.py" line="90"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py"/>
+        <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
+        <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py"/>
+        <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
+        <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py"/>
+        <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py"/>
+        <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -11210,6 +11240,66 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
+        <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
+        <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py"/>
+        <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
+        <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py"/>
+        <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
+        <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Step time, likely (8 in 10 measured runs)</source>
+        <translation>每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Time per output token, likely (8 in 10 measured runs)</source>
+        <translation>每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Output tokens/s, likely (8 in 10 measured runs)</source>
+        <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py"/>
+        <source>DeepSpeed&apos;s sleep mode (the trainer&apos;s states moved off the GPUs while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
+        <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py"/>
+        <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
+        <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py"/>
+        <source>the reference&apos;s weights in CPU memory (FSDP offload) is not modelled yet: they are counted on the GPUs</source>
+        <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py"/>
+        <source>Output tokens/s for one sequence</source>
+        <translation>1 条序列时的输出 token/s</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/trl.py"/>
+        <source>&apos;{name}&apos; is neither one of TRL&apos;s predefined accelerate configs ({names}) nor a YAML file</source>
+        <translation>“{name}”既不是 TRL 预置的 accelerate 配置（{names}），也不是 YAML 文件</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -11327,6 +11417,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/report.py" line="128"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
+        <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Time and cost</source>
+        <translation>时间与费用</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
+        <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py"/>
+        <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
+        <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
 </context>
 </TS>
