@@ -155,32 +155,32 @@
     <message>
         <location filename="../config_actions.py" line="113"/>
         <location filename="../file_actions.py" line="193"/>
-        <location filename="../file_actions.py" line="204"/>
+        <location filename="../file_actions.py" line="205"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="228"/>
+        <location filename="../file_actions.py" line="229"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="246"/>
+        <location filename="../file_actions.py" line="247"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="253"/>
+        <location filename="../file_actions.py" line="254"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="262"/>
+        <location filename="../file_actions.py" line="263"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="265"/>
+        <location filename="../file_actions.py" line="266"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -451,7 +451,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="139"/>
+        <location filename="../compare_view.py" line="140"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -459,37 +459,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="158"/>
+        <location filename="../compare_view.py" line="159"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="257"/>
+        <location filename="../compare_view.py" line="258"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="317"/>
+        <location filename="../compare_view.py" line="325"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="318"/>
+        <location filename="../compare_view.py" line="326"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="319"/>
+        <location filename="../compare_view.py" line="327"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="320"/>
+        <location filename="../compare_view.py" line="328"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="331"/>
+        <location filename="../compare_view.py" line="339"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -3957,7 +3957,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="119"/>
+        <location filename="../serve_mode.py" line="123"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -3967,47 +3967,47 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="42"/>
+        <location filename="../serving_rows.py" line="44"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="43"/>
+        <location filename="../serving_rows.py" line="45"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="44"/>
+        <location filename="../serving_rows.py" line="46"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="45"/>
+        <location filename="../serving_rows.py" line="47"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="46"/>
+        <location filename="../serving_rows.py" line="48"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="48"/>
+        <location filename="../serving_rows.py" line="50"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="50"/>
+        <location filename="../serving_rows.py" line="52"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py"/>
+        <location filename="../serve_mode.py" line="124"/>
         <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py"/>
+        <location filename="../serving_rows.py" line="23"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -5169,12 +5169,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="185"/>
+        <location filename="../../engine/estimate_output.py" line="186"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="163"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -5269,12 +5269,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="158"/>
+        <location filename="../../engine/estimate_output.py" line="159"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="165"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5289,32 +5289,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="187"/>
+        <location filename="../../engine/estimate_output.py" line="188"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="194"/>
+        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
         <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="200"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="202"/>
+        <location filename="../../engine/estimate_output.py" line="203"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="205"/>
+        <location filename="../../engine/estimate_output.py" line="206"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="209"/>
+        <location filename="../../engine/estimate_output.py" line="210"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -5608,49 +5608,49 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="183"/>
-        <location filename="../../engine/serving/report.py" line="99"/>
+        <location filename="../../engine/estimate_output.py" line="184"/>
+        <location filename="../../engine/serving/report.py" line="104"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="206"/>
+        <location filename="../../engine/estimate_output.py" line="207"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="121"/>
+        <location filename="../../engine/planning/serve_fit.py" line="136"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="124"/>
+        <location filename="../../engine/planning/serve_fit.py" line="139"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="127"/>
+        <location filename="../../engine/planning/serve_fit.py" line="146"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="128"/>
+        <location filename="../../engine/planning/serve_fit.py" line="147"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="115"/>
-        <location filename="../../engine/planning/serve_fit.py" line="132"/>
+        <location filename="../../engine/planning/serve_fit.py" line="130"/>
+        <location filename="../../engine/planning/serve_fit.py" line="151"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="112"/>
+        <location filename="../../engine/planning/serve_fit.py" line="127"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="115"/>
+        <location filename="../../engine/planning/serve_fit.py" line="130"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -5664,22 +5664,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="86"/>
+        <location filename="../../engine/serving/report.py" line="89"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="92"/>
+        <location filename="../../engine/serving/report.py" line="97"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="95"/>
+        <location filename="../../engine/serving/report.py" line="100"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="100"/>
+        <location filename="../../engine/serving/report.py" line="105"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -5749,22 +5749,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py"/>
+        <location filename="../../engine/planning/serve_fit.py" line="142"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py"/>
+        <location filename="../../engine/planning/serve_fit.py" line="154"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py"/>
+        <location filename="../../engine/serving/report.py" line="92"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py"/>
+        <location filename="../../engine/serving/report.py" line="107"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -8213,7 +8213,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="155"/>
+        <location filename="../../engine/configs/openrlhf.py" line="157"/>
         <location filename="../../engine/configs/torchtitan.py" line="152"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
@@ -8388,7 +8388,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="176"/>
+        <location filename="../../engine/estimate_output.py" line="177"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -8504,174 +8504,174 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="96"/>
+        <location filename="../../engine/plan_card.py" line="115"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="103"/>
+        <location filename="../../engine/plan_card.py" line="122"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="99"/>
+        <location filename="../../engine/plan_card.py" line="118"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="105"/>
+        <location filename="../../engine/plan_card.py" line="124"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="113"/>
+        <location filename="../../engine/plan_card.py" line="132"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="115"/>
+        <location filename="../../engine/plan_card.py" line="134"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="137"/>
+        <location filename="../../engine/plan_card.py" line="156"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="158"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="143"/>
+        <location filename="../../engine/plan_card.py" line="162"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="145"/>
+        <location filename="../../engine/plan_card.py" line="164"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="167"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="128"/>
-        <location filename="../../engine/plan_card.py" line="150"/>
+        <location filename="../../engine/plan_card.py" line="147"/>
+        <location filename="../../engine/plan_card.py" line="169"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="125"/>
+        <location filename="../../engine/plan_card.py" line="144"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="162"/>
+        <location filename="../../engine/plan_card.py" line="181"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="165"/>
+        <location filename="../../engine/plan_card.py" line="184"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="167"/>
+        <location filename="../../engine/plan_card.py" line="186"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="187"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="169"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="178"/>
+        <location filename="../../engine/plan_card.py" line="212"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="180"/>
+        <location filename="../../engine/plan_card.py" line="214"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="216"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="183"/>
+        <location filename="../../engine/plan_card.py" line="217"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="184"/>
+        <location filename="../../engine/plan_card.py" line="218"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="186"/>
-        <location filename="../../engine/plan_card.py" line="191"/>
+        <location filename="../../engine/plan_card.py" line="223"/>
+        <location filename="../../engine/plan_card.py" line="228"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="187"/>
+        <location filename="../../engine/plan_card.py" line="224"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="189"/>
+        <location filename="../../engine/plan_card.py" line="226"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="192"/>
+        <location filename="../../engine/plan_card.py" line="229"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="195"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="197"/>
+        <location filename="../../engine/plan_card.py" line="234"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="207"/>
+        <location filename="../../engine/plan_card.py" line="244"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="208"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="223"/>
+        <location filename="../../engine/plan_card.py" line="260"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="227"/>
+        <location filename="../../engine/plan_card.py" line="264"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="228"/>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -8781,7 +8781,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="95"/>
+        <location filename="../../engine/planning/serve_fit.py" line="105"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -9350,7 +9350,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="22"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
         <source>a larger KV cache: room for the engine to start; less memory for training</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
@@ -9556,140 +9556,140 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="70"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="75"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="109"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="78"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="150"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="112"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="188"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="80"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="114"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="82"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="116"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="84"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="119"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="86"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="121"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="95"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="130"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="97"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="132"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="99"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="134"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="101"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="136"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="138"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="140"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="118"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="153"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="120"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="155"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="122"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="124"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="159"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="125"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="160"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="149"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="25"/>
+        <location filename="../../engine/configs/export_rl.py" line="26"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="63"/>
+        <location filename="../../engine/configs/export_rl.py" line="83"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="75"/>
+        <location filename="../../engine/configs/export_rl.py" line="95"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="84"/>
+        <location filename="../../engine/configs/export_rl.py" line="104"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="88"/>
+        <location filename="../../engine/configs/export_rl.py" line="108"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="92"/>
+        <location filename="../../engine/configs/export_rl.py" line="112"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="77"/>
+        <location filename="../../engine/configs/openrlhf.py" line="79"/>
         <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
         <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="83"/>
+        <location filename="../../engine/configs/openrlhf.py" line="85"/>
         <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py" line="150"/>
+        <location filename="../../engine/configs/openrlhf.py" line="152"/>
         <source>the deepspeed launcher is given no --num_gpus or --include, so it runs on every GPU of the node (deepspeed/launcher/runner.py); the accumulation steps are train_batch_size / (micro_train_batch_size x that GPU count), which the file does not give</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
@@ -9714,17 +9714,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="165"/>
+        <location filename="../../engine/configs/rl_common.py" line="172"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="107"/>
+        <location filename="../../engine/configs/trl.py" line="108"/>
         <source>TRL&apos;s GRPOConfig/DPOConfig default gradient_checkpointing true</source>
         <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py" line="114"/>
+        <location filename="../../engine/configs/trl.py" line="115"/>
         <source>the file holds {objective} settings (TRL configs do not name their trainer)</source>
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
@@ -9779,12 +9779,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="108"/>
+        <location filename="../../engine/configs/verl_rl.py" line="116"/>
         <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
         <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="118"/>
+        <location filename="../../engine/configs/verl_rl.py" line="126"/>
         <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
@@ -10302,12 +10302,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="343"/>
+        <location filename="../../engine/planning/rent.py" line="344"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="346"/>
+        <location filename="../../engine/planning/rent.py" line="347"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -10342,102 +10342,102 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>价格表 {name} 不是 JSON。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="77"/>
         <source>Deploy the weights as {fmt}</source>
         <translation>把权重部署为 {fmt}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="66"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="78"/>
         <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
         <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="91"/>
         <source>Store the KV cache as {dtype}</source>
         <translation>把 KV 缓存存为 {dtype}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="80"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="92"/>
         <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
         <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="102"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="114"/>
         <source>Serve on {gpus} GPUs</source>
         <translation>在 {gpus} 个 GPU 上提供服务</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="99"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="111"/>
         <source>layers split over the GPUs: each GPU holds a share of the weights</source>
         <translation>按层拆分到各 GPU：每个 GPU 持有一部分权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="100"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="112"/>
         <source>tensor parallel: each GPU holds a share of every layer&apos;s weights; needs fast links between the GPUs</source>
         <translation>张量并行：每个 GPU 持有每一层权重的一部分；需要 GPU 之间的高速互连</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="118"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="130"/>
         <source>Shorten the context to {tokens} tokens</source>
         <translation>把上下文缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="120"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="132"/>
         <source>longer prompts and answers are refused</source>
         <translation>更长的提示和回答会被拒绝</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="146"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="158"/>
         <source>Decode at most {count} sequences at once</source>
         <translation>最多同时解码 {count} 条序列</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="147"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="159"/>
         <source>fewer users served together; the rest wait in the queue</source>
         <translation>同时服务的用户更少；其余的在队列中等待</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="153"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="165"/>
         <source>Run without CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图运行（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="155"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="167"/>
         <source>frees the graphs&apos; memory; decoding small batches is slower</source>
         <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="161"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="173"/>
         <source>Let vLLM use {share} of each GPU</source>
         <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="163"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="175"/>
         <source>more: less room for other processes; less: a smaller KV cache</source>
         <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="180"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="192"/>
         <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
         <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="182"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="194"/>
         <source>the CPU computes those layers: decoding is many times slower</source>
         <translation>这些层由 CPU 计算：解码慢很多倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="201"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="213"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="203"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="215"/>
         <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
         <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="206"/>
+        <location filename="../../engine/planning/serve_suggest.py" line="218"/>
         <source>several changes at once: the smallest set found that starts the engine</source>
         <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
     </message>
@@ -11206,6 +11206,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
+        <location filename="../../engine/plan_card.py" line="201"/>
         <location filename="../../engine/serving/speed_band.py" line="94"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
@@ -11241,62 +11242,62 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
         <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
         <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
         <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py"/>
+        <location filename="../../engine/configs/export_rl.py" line="69"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py"/>
+        <location filename="../../engine/plan_card.py" line="202"/>
         <source>Step time, likely (8 in 10 measured runs)</source>
         <translation>每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py"/>
+        <location filename="../../engine/plan_card.py" line="203"/>
         <source>Time per output token, likely (8 in 10 measured runs)</source>
         <translation>每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py"/>
+        <location filename="../../engine/plan_card.py" line="204"/>
         <source>Output tokens/s, likely (8 in 10 measured runs)</source>
         <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/openrlhf.py"/>
+        <location filename="../../engine/configs/openrlhf.py" line="202"/>
         <source>DeepSpeed&apos;s sleep mode (the trainer&apos;s states moved off the GPUs while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py"/>
+        <location filename="../../engine/configs/rl_common.py" line="161"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py"/>
+        <location filename="../../engine/configs/verl_rl.py" line="103"/>
         <source>the reference&apos;s weights in CPU memory (FSDP offload) is not modelled yet: they are counted on the GPUs</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py"/>
+        <location filename="../../engine/plan_card.py" line="189"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/trl.py"/>
+        <location filename="../../engine/configs/trl.py" line="140"/>
         <source>&apos;{name}&apos; is neither one of TRL&apos;s predefined accelerate configs ({names}) nor a YAML file</source>
         <translation>“{name}”既不是 TRL 预置的 accelerate 配置（{names}），也不是 YAML 文件</translation>
     </message>
@@ -11304,137 +11305,136 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="19"/>
+        <location filename="../../engine/report.py" line="21"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="21"/>
+        <location filename="../../engine/report.py" line="23"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="23"/>
+        <location filename="../../engine/report.py" line="25"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="24"/>
+        <location filename="../../engine/report.py" line="26"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="28"/>
+        <location filename="../../engine/report.py" line="30"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="31"/>
+        <location filename="../../engine/report.py" line="33"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="76"/>
+        <location filename="../../engine/report.py" line="78"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="92"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="91"/>
+        <location filename="../../engine/report.py" line="93"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="94"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="98"/>
+        <location filename="../../engine/report.py" line="100"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105"/>
+        <location filename="../../engine/report.py" line="109"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105"/>
+        <location filename="../../engine/report.py" line="109"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106"/>
+        <location filename="../../engine/report.py" line="110"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="113"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="114"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="111"/>
+        <location filename="../../engine/report.py" line="115"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="112"/>
+        <location filename="../../engine/report.py" line="116"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="117"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="117"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="120"/>
+        <location filename="../../engine/report.py" line="134"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="128"/>
+        <location filename="../../engine/report.py" line="144"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py"/>
         <source>Time and cost</source>
-        <translation>时间与费用</translation>
+        <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py"/>
+        <location filename="../../engine/report.py" line="136"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
