@@ -30,6 +30,7 @@ from .longest_completion import longest_completion_len, tail_context_tokens, tai
 from .models import model_spec, weight_shards
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
+from .refit_offload import refit_offload_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -42,6 +43,8 @@ RL_TERM_NAMES = {
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "Reference and reward weights copied in from CPU memory"),
     "adapter_units": QT_TRANSLATE_NOOP("engine", "LoRA adapters' FSDP units in the update (host work of each "
                                        "adapter's unshard and reshard)"),
+    "refit_offload": QT_TRANSLATE_NOOP("engine", "States moved to CPU memory around the weight sync and back, "
+                                       "reference swapped in"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -69,6 +72,9 @@ RL_FORMULAS = {
     "adapter_units": QT_TRANSLATE_NOOP("engine", "micro-batches x (forward + recompute + backward visits) x layers x "
                                        "adapted linears x max(0, 2 units x FSDP1's calls per visit at the host's "
                                        "per-call costs - the linear's base GEMM)"),
+    "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
+                                       "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
+                                       "rate for the reference's swap"),
 }
 
 
@@ -90,6 +96,9 @@ RL_PROVENANCE = {
     "adapter_units": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "FSDP1's calls per unshard and reshard, counted from its source, at the measured per-call host "
         "costs; a lower bound (FSDP's own Python is not counted).")),
+    "refit_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The copies NeMo-RL's policy worker makes around each weight sync and for the reference, read from "
+        "its source, over the host link.")),
 }
 
 
@@ -239,6 +248,8 @@ def rl_step_time(s: Scenario) -> RLStepTime:
         parts.append(("adapter_units", units["update"]))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
         parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
+    if refit := refit_offload_seconds(p, s, hw):  # NeMo-RL's moves around the colocated sync (refit_offload.py)
+        parts.append(("refit_offload", refit))
     if rs.offload_between_phases or rs.critic_offload_between_phases:
         loads = sum(step_parameter_loads_by_phase(p).values())
         parts.append(("phase_offload", phase_offload_seconds(

@@ -1719,6 +1719,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>verl，Megatron actor（后训练）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="59"/>
+        <source>NeMo-RL, Megatron backend (post-training)</source>
+        <translation>NeMo-RL，Megatron 后端（后训练）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="60"/>
         <location filename="../framework_options.py" line="200"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
@@ -9133,6 +9138,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/posttraining/timing.py" line="41"/>
         <source>Offload between phases (copies to and from CPU memory)</source>
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <source>States moved to CPU memory around the weight sync and back, reference swapped in</source>
+        <translation>权重同步前后状态移至 CPU 内存并移回，参考模型换入</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="75"/>
+        <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
+        <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="99"/>
+        <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
+        <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
     <message>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
