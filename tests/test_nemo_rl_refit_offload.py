@@ -92,3 +92,28 @@ def test_the_megatron_backend_row_is_megatrons_facts_with_nemo_rls_post_training
     for r in ptt.read_rows():
         if r["source_name"] == "nemo-rl-performance-summary":
             assert (r["scenario"]["framework"], r["scenario"]["distributed_optimizer"]) == ("nemo-rl-megatron", True)
+
+
+def test_the_megatron_export_gathers_the_whole_model_on_every_rank() -> None:
+    # Megatron-Bridge at 1e9a459b model_bridge.py stream_weights_megatron_to_hf: 'All ranks receive the full tensors'
+    # (TP all_gather, PP broadcast, EP all_gather): each GPU receives the model less what it holds; Megatron-Core's
+    # tp-cp-ep-dp-pp order puts a pipeline rank's peers world / pp ranks apart
+    from engine.posttraining.bridge_export import export_gather_bytes, export_gather_seconds
+
+    sc = _row("nemo-rl-perf-grpo-qwen3-32b-32xh100")  # TP 4 x PP 4 on 32 H100s: pipeline peers 8 ranks apart
+    s = scenario_from_dict(sc)
+    p, hw = step_parts(s), hardware_for(s)
+    whole = p.spec.total_params * p.dt.compute
+    held = _resident(s)["policy_weights"]
+    inside, stages = export_gather_bytes(p, s)
+    assert inside == pytest.approx(whole / 4 - held) and stages == pytest.approx(whole * 3 / 4)
+    assert export_gather_seconds(p, s, hw) == pytest.approx(inside / hw.intra_bytes_per_s
+                                                            + stages / hw.inter_bytes_per_s)
+    # on one NVL72 domain (16 GB200s) the pipeline peers share the NVLink fabric
+    gb = scenario_from_dict(dict(sc, gpu="gb200", gpus_per_node=4, nodes=8))
+    p, hw = step_parts(gb), hardware_for(gb)
+    inside, stages = export_gather_bytes(p, gb)
+    assert export_gather_seconds(p, gb, hw) == pytest.approx((inside + stages) / hw.intra_bytes_per_s)
+    # the DTensor worker's sync is not this export
+    dtensor = scenario_from_dict(dict(sc, framework="nemo-rl", distributed_optimizer=False))
+    assert export_gather_seconds(step_parts(dtensor), dtensor, hardware_for(dtensor)) == 0.0

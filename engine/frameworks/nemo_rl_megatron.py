@@ -10,7 +10,9 @@ megatron row's memory facts and time profile with NeMo-RL's post-training facts.
   overlap_grad_reduce / overlap_param_gather true;
 - the moves around the colocated weight sync: the same as the DTensor worker's (engine/posttraining/refit_offload.py),
   but the parameters go through each DDP buffer's pinned CPU copy (megatron_policy_worker.py move_model ->
-  offload_to_cpu / reload_from_cpu), so refit_params_pinned.
+  offload_to_cpu / reload_from_cpu), so refit_params_pinned;
+- the weight sync: Megatron-Bridge's export gathers every tensor whole on every rank (refit_gathers_full,
+  engine/posttraining/bridge_export.py).
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ from .row_type import FrameworkRow
 
 _NRL = "NVIDIA-NeMo/RL at v0.5.0 (6c708930)"
 
-NEMO_RL_MEGATRON_POSTTRAINING = replace(NEMO_RL, refit_params_pinned=True, sources=(
+NEMO_RL_MEGATRON_POSTTRAINING = replace(NEMO_RL, refit_params_pinned=True, refit_gathers_full=True, sources=(
     *NEMO_RL.sources,
     ("Megatron backend", f"{_NRL} nemo_rl/models/policy/workers/megatron_policy_worker.py lines 2220-2360: "
      "prepare_for_lp_inference / prepare_for_training / offload_before_refit / offload_after_refit, move_model "
      "through each DDP buffer's offload_to_cpu (parameters into pinned memory, gradients freed) and move_optimizer "
-     "(`state[k] = v.to(device)`); lines 1485-1530 use_reference_model")))
+     "(`state[k] = v.to(device)`); lines 1485-1530 use_reference_model"),
+    ("weight sync export", f"{_NRL} megatron_policy_worker.py stream_weights_via_ipc_zmq streams Megatron-Bridge's "
+     "export_hf_weights; Megatron-Bridge at 1e9a459b (the pinned submodule) model_bridge.py "
+     "stream_weights_megatron_to_hf: 'All ranks receive the full tensors'")))
 
 
 def nemo_rl_megatron_row(megatron: FrameworkRow) -> FrameworkRow:

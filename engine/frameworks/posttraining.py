@@ -84,6 +84,9 @@ class PostTrainingDefaults:
     refit_offload: bool = False
     # those parameter copies go through pinned memory (Megatron's DDP buffers), else pageable (module.to("cpu"))
     refit_params_pinned: bool = False
+    # the weight sync exports whole Hugging Face tensors on every training rank (Megatron-Bridge's export gathers TP
+    # and EP shards and broadcasts each pipeline stage's: engine/posttraining/bridge_export.py)
+    refit_gathers_full: bool = False
     # the objectives whose chosen-sequence NLL (the scenario's rpo_alpha; CPO/SimPO's cpo_alpha) is a second
     # cross-entropy over the chosen half of the logits, whose log-softmax is kept for backward (none: the NLL is taken
     # from the per-token log-probs already computed, or the framework has no such term)

@@ -23,6 +23,7 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
+from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
@@ -64,7 +65,9 @@ RL_FORMULAS = {
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine: the policy gathered in full "
                                      "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
-                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth"),
+                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
+                                     "Megatron policy exported whole on every rank: + its stage's bytes from TP/EP "
+                                     "peers / node link + the other stages' bytes / the pipeline peers' link"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
@@ -224,7 +227,9 @@ def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
         return adapter_sync_seconds(p, s, hw) + sleep
     moved = p.spec.total_params * p.dt.compute
     gathered = s.effective_zero == 3 or p.rs.placement == "separate"
-    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep
+    # a Megatron policy's export first gathers every tensor whole on every rank (bridge_export.py)
+    export = export_gather_seconds(p, s, hw)
+    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep + export
 
 
 def rl_step_time(s: Scenario) -> RLStepTime:
