@@ -117,3 +117,24 @@ def test_the_megatron_export_gathers_the_whole_model_on_every_rank() -> None:
     # the DTensor worker's sync is not this export
     dtensor = scenario_from_dict(dict(sc, framework="nemo-rl", distributed_optimizer=False))
     assert export_gather_seconds(step_parts(dtensor), dtensor, hardware_for(dtensor)) == 0.0
+
+
+def test_packed_micro_batches_are_padded_to_the_longest_under_a_pipeline() -> None:
+    # nemo_rl/models/megatron/common.py _get_pack_sequence_parameters_for_megatron: with PP every packed micro-batch
+    # is padded to the longest; bins of max_total_sequence_length (the engine's max_model_len, 4,096) hold
+    # floor(4096 / mean) mean-length sequences (assumed), the longest bin the whole 4,096 (assumed): an upper bound
+    from engine.posttraining.packed_padding import padded_tokens_ratio
+
+    llama = scenario_from_dict(_row("nemo-rl-perf-grpo-llama3.1-8b-16xh100"))  # PP 2, mean 127 + 1,019 tokens
+    assert padded_tokens_ratio(llama) == pytest.approx(4096 / (3 * 1146))
+    qwen = scenario_from_dict(_row("nemo-rl-perf-grpo-qwen3-32b-32xh100"))  # PP 4, mean 104 + 3,251 tokens
+    assert padded_tokens_ratio(qwen) == pytest.approx(4096 / 3355)
+    t = step_time(qwen)
+    # the update's share: the training step (the step less the post-training terms) x (ratio - 1)
+    assert dict(t.rl_seconds)["packed_padding"] == pytest.approx(
+        (4096 / 3355 - 1) * (t.step_seconds - sum(v for _, v in t.rl_seconds)), rel=1e-9)
+    # no pipeline, or the DTensor worker: nothing padded
+    assert padded_tokens_ratio(scenario_from_dict(_row("nemo-rl-perf-grpo-qwen3-32b-16xgb200"))) == 1.0
+    dtensor = scenario_from_dict(dict(_row("nemo-rl-perf-grpo-qwen3-32b-32xh100"), framework="nemo-rl",
+                                      distributed_optimizer=False))
+    assert padded_tokens_ratio(dtensor) == 1.0

@@ -228,16 +228,19 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # and the rows trained by the Megatron backend their recipes name (framework nemo-rl-megatron with its distributed
     # optimizer, where the DTensor row without sharding stood in; engine/frameworks/nemo_rl_megatron.py): Llama H100
     # -30.0% -> -36.6%, Qwen3-32B -21.1% -> -32.4%, 30B-A3B H100 -23.6% -> -26.7%, Llama GB200 -46.1% -> -45.9%,
-    # 30B-A3B GB200 -58.3% -> -50.3%; the GB200 Qwen3-32B line (TP 2, vLLM TP 1, as its v0.5.0 recipe says) -22.6%
+    # 30B-A3B GB200 -58.3% -> -50.3%; the GB200 Qwen3-32B line (TP 2, vLLM TP 1, as its v0.5.0 recipe says) -22.6%.
+    # Megatron-Bridge's export gathering every tensor whole (bridge_export.py) and, under a pipeline, every packed
+    # micro-batch padded to the longest (packed_padding.py, an upper bound): Llama H100 -36.6% -> -30.8%, Qwen3-32B
+    # H100 -32.4% -> -22.8%, 30B-A3B H100 -26.7% -> -26.6%, the others unchanged
     from engine import scenario_from_dict
     from engine.workloads import step_time
 
     compared = {c.id: c for c in ptt.compare()}
-    assert -0.42 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.31
+    assert -0.36 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.25
     assert -0.32 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.21
     assert -0.52 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.40
     assert -0.56 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.45
-    assert -0.38 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.27
+    assert -0.28 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.17
     assert -0.28 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.17
     row = next(r for r in ptt.read_rows() if r["id"] == "nemo-rl-perf-grpo-qwen3-32b-32xh100")
     s = scenario_from_dict(row["scenario"])

@@ -12,7 +12,9 @@ megatron row's memory facts and time profile with NeMo-RL's post-training facts.
   but the parameters go through each DDP buffer's pinned CPU copy (megatron_policy_worker.py move_model ->
   offload_to_cpu / reload_from_cpu), so refit_params_pinned;
 - the weight sync: Megatron-Bridge's export gathers every tensor whole on every rank (refit_gathers_full,
-  engine/posttraining/bridge_export.py).
+  engine/posttraining/bridge_export.py);
+- sequence packing under a pipeline pads every packed micro-batch to the longest (pp_pads_packed_bins,
+  engine/posttraining/packed_padding.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .row_type import FrameworkRow
 
 _NRL = "NVIDIA-NeMo/RL at v0.5.0 (6c708930)"
 
-NEMO_RL_MEGATRON_POSTTRAINING = replace(NEMO_RL, refit_params_pinned=True, refit_gathers_full=True, sources=(
+NEMO_RL_MEGATRON_POSTTRAINING = replace(NEMO_RL, refit_params_pinned=True, refit_gathers_full=True,
+                                        pp_pads_packed_bins=True, sources=(
     *NEMO_RL.sources,
     ("Megatron backend", f"{_NRL} nemo_rl/models/policy/workers/megatron_policy_worker.py lines 2220-2360: "
      "prepare_for_lp_inference / prepare_for_training / offload_before_refit / offload_after_refit, move_model "
@@ -32,7 +35,9 @@ NEMO_RL_MEGATRON_POSTTRAINING = replace(NEMO_RL, refit_params_pinned=True, refit
      "(`state[k] = v.to(device)`); lines 1485-1530 use_reference_model"),
     ("weight sync export", f"{_NRL} megatron_policy_worker.py stream_weights_via_ipc_zmq streams Megatron-Bridge's "
      "export_hf_weights; Megatron-Bridge at 1e9a459b (the pinned submodule) model_bridge.py "
-     "stream_weights_megatron_to_hf: 'All ranks receive the full tensors'")))
+     "stream_weights_megatron_to_hf: 'All ranks receive the full tensors'"),
+    ("packing under a pipeline", f"{_NRL} nemo_rl/models/megatron/common.py _get_pack_sequence_parameters_for_megatron: "
+     "'when PP is used ... pad the packed sequence to the max sequence length in the batch'")))
 
 
 def nemo_rl_megatron_row(megatron: FrameworkRow) -> FrameworkRow:

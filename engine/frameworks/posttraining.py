@@ -87,6 +87,9 @@ class PostTrainingDefaults:
     # the weight sync exports whole Hugging Face tensors on every training rank (Megatron-Bridge's export gathers TP
     # and EP shards and broadcasts each pipeline stage's: engine/posttraining/bridge_export.py)
     refit_gathers_full: bool = False
+    # with a pipeline, every packed micro-batch is padded to the step's longest one (engine/posttraining/
+    # packed_padding.py: NeMo-RL's Megatron backend)
+    pp_pads_packed_bins: bool = False
     # the objectives whose chosen-sequence NLL (the scenario's rpo_alpha; CPO/SimPO's cpo_alpha) is a second
     # cross-entropy over the chosen half of the logits, whose log-softmax is kept for backward (none: the NLL is taken
     # from the per-token log-probs already computed, or the framework has no such term)

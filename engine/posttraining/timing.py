@@ -29,6 +29,7 @@ from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_sec
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
+from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
 from .refit_offload import refit_offload_seconds
@@ -46,6 +47,7 @@ RL_TERM_NAMES = {
                                        "adapter's unshard and reshard)"),
     "refit_offload": QT_TRANSLATE_NOOP("engine", "States moved to CPU memory around the weight sync and back, "
                                        "reference swapped in"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "Packed micro-batches padded to the longest (pipeline parallel)"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -78,6 +80,8 @@ RL_FORMULAS = {
     "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
                                        "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
                                        "rate for the reference's swap"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the mean sequences a bin holds - 1) x the "
+                                        "training step; the scoring passes likewise"),
 }
 
 
@@ -102,6 +106,9 @@ RL_PROVENANCE = {
     "refit_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "The copies NeMo-RL's policy worker makes around each weight sync and for the reference, read from "
         "its source, over the host link.")),
+    "packed_padding": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins' "
+        "fill is assumed from the mean length, the longest at the capacity: an upper bound.")),
 }
 
 
@@ -208,6 +215,7 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
+    policy *= padded_tokens_ratio(s)  # packed micro-batches padded to the longest under a pipeline
     params = 0.0
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params
@@ -251,6 +259,8 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     parts.append(("weight_sync", _sync(p, s, hw)))
     if units["update"]:
         parts.append(("adapter_units", units["update"]))
+    if (padded := padded_tokens_ratio(s)) > 1.0:  # the update's micro-batches padded to the longest (packed_padding.py)
+        parts.append(("packed_padding", (padded - 1.0) * train.step_seconds))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
         parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
     if refit := refit_offload_seconds(p, s, hw):  # NeMo-RL's moves around the colocated sync (refit_offload.py)

@@ -9140,19 +9140,34 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <location filename="../../engine/posttraining/timing.py" line="48"/>
         <source>States moved to CPU memory around the weight sync and back, reference swapped in</source>
         <translation>权重同步前后状态移至 CPU 内存并移回，参考模型换入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="75"/>
+        <location filename="../../engine/posttraining/timing.py" line="80"/>
         <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="99"/>
+        <location filename="../../engine/posttraining/timing.py" line="106"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="50"/>
+        <source>Packed micro-batches padded to the longest (pipeline parallel)</source>
+        <translation>打包的微批次填充到最长者（流水线并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="83"/>
+        <source>(the bin capacity / the mean sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
+        <translation>（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="109"/>
+        <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
+        <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
     <message>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
