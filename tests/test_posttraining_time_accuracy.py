@@ -231,7 +231,9 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # 30B-A3B GB200 -58.3% -> -50.3%; the GB200 Qwen3-32B line (TP 2, vLLM TP 1, as its v0.5.0 recipe says) -22.6%.
     # Megatron-Bridge's export gathering every tensor whole (bridge_export.py) and, under a pipeline, every packed
     # micro-batch padded to the longest (packed_padding.py, an upper bound): Llama H100 -36.6% -> -30.8%, Qwen3-32B
-    # H100 -32.4% -> -22.8%, 30B-A3B H100 -26.7% -> -26.6%, the others unchanged
+    # H100 -32.4% -> -22.8%, 30B-A3B H100 -26.7% -> -26.6%, the others unchanged. Precision mixed-bf16 (Megatron's bf16
+    # with fp32 main weights and states): -30.0 / -22.4 / -25.9 / -45.7 / -50.1 / -22.5% (Llama H100, Qwen3-32B H100,
+    # 30B-A3B H100, Llama GB200, 30B-A3B GB200, Qwen3-32B GB200)
     from engine import scenario_from_dict
     from engine.workloads import step_time
 
