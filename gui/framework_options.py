@@ -56,6 +56,7 @@ class FrameworkOptions(QWidget):
             "nemo-rl": self.tr("NeMo-RL (post-training)"),
             "meta-llama3": self.tr("Meta's Llama 3 stack (arXiv:2407.21783)"),
             "verl-megatron": self.tr("verl, Megatron actor (post-training)"),
+            "nemo-rl-megatron": self.tr("NeMo-RL, Megatron backend (post-training)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)

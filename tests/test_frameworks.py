@@ -307,7 +307,8 @@ def test_liger_kernels_keep_one_tensor_per_norm_and_two_for_swiglu():
 # whose row departs from the column's default, as the comparisons they replace read.
 # Megatron's memory facts (meta-llama3: Meta's Llama 3 stack, Megatron's facts a stand-in, engine/frameworks/meta_llama3.py)
 # verl-megatron: verl's Megatron actor runs Megatron-Core (engine/frameworks/verl_megatron.py)
-MEGATRON = {"megatron", "megatron-2022", "megatron-2021", "megatron-zb", "meta-llama3", "verl-megatron"}
+MEGATRON = {"megatron", "megatron-2022", "megatron-2021", "megatron-zb", "meta-llama3", "verl-megatron",
+            "nemo-rl-megatron"}
 # aleph-alpha-scaling (arXiv:2311.05610's codebase) takes DeepSpeed ZeRO-1's memory facts (engine/frameworks/defaults.py),
 # its own time profile
 DS_FACTS = {"deepspeed", "deepspeed-2021", "deepspeed-2022", "aleph-alpha-scaling"}

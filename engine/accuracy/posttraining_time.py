@@ -28,7 +28,9 @@ from ..frameworks.defaults import defaults_for
 from ..posttraining.estimate import step_parts
 from ..posttraining.phase_offload import policy_parameter_share
 from ..posttraining.phases import step_parameter_loads_by_phase
+from ..posttraining.refit_offload import refit_offload_by_phase
 from ..scenario import Scenario, scenario_from_dict
+from ..timing import hardware_for
 from ..workloads import step_time
 from .posttraining import error_stats
 
@@ -105,6 +107,17 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
 
 
+def refit_by_phase(s: Scenario, total: float) -> dict[str, float]:
+    """NeMo-RL's copies around the colocated sync (`total`, the estimate's refit_offload) in the phase whose timer
+    holds them (engine/posttraining/refit_offload.py: prepare_for_generation, logprob_inference_prep and the
+    reference's pass, training_prep), each phase its share of the copies' seconds."""
+    if not total:
+        return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
+    by_phase = refit_offload_by_phase(step_parts(s), s, hardware_for(s))
+    whole = sum(by_phase.values())
+    return {k: total * v / whole for k, v in by_phase.items()}
+
+
 def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
     """The estimate's phases (PHASES) of a scenario, the offload copies in the phase that makes them
     (offload_by_phase), and its post-training terms as computed."""
@@ -112,11 +125,15 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     t = step_time(s)
     parts = dict(getattr(t, "rl_seconds", ()))
     copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
-    # the update's own post-training term (the adapters' FSDP units in update_actor: adapter_units.py) stays in it
-    update = t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
+    refit = refit_by_phase(s, parts.get("refit_offload", 0.0))
+    # the update's own post-training terms (the adapters' FSDP units in update_actor: adapter_units.py; its packed
+    # micro-batches' padding: packed_padding.py) stay in it
+    update = (t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
+              + refit["update"] + parts.get("packed_padding", 0.0))
     phases = {"step": t.step_seconds,
-              "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"],
-              "scoring": parts.get("scoring", 0.0) + copies["scoring"], "update": update}
+              "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"]
+              + refit["generation"],
+              "scoring": parts.get("scoring", 0.0) + copies["scoring"] + refit["scoring"], "update": update}
     return phases, parts
 
 

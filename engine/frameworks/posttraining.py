@@ -78,6 +78,18 @@ class PostTrainingDefaults:
     # the trainer's generate() keeps every step's sampling scores (output_scores=True: one fp32 batch x vocab tensor
     # per new token) and stacks them into the response's logits, a second copy, before the cache is released
     generate_keeps_scores: bool = False
+    # around each weight sync to a colocated engine the policy worker moves its optimizer's states (pageable) and
+    # its parameters to CPU memory and loads them back for the log-prob passes and the update, and the reference's
+    # pass swaps the reference's CPU copy into the parameters and back (NeMo-RL: engine/posttraining/refit_offload.py)
+    refit_offload: bool = False
+    # those parameter copies go through pinned memory (Megatron's DDP buffers), else pageable (module.to("cpu"))
+    refit_params_pinned: bool = False
+    # the weight sync exports whole Hugging Face tensors on every training rank (Megatron-Bridge's export gathers TP
+    # and EP shards and broadcasts each pipeline stage's: engine/posttraining/bridge_export.py)
+    refit_gathers_full: bool = False
+    # with a pipeline, every packed micro-batch is padded to the step's longest one (engine/posttraining/
+    # packed_padding.py: NeMo-RL's Megatron backend)
+    pp_pads_packed_bins: bool = False
     # the objectives whose chosen-sequence NLL (the scenario's rpo_alpha; CPO/SimPO's cpo_alpha) is a second
     # cross-entropy over the chosen half of the logits, whose log-softmax is kept for backward (none: the NLL is taken
     # from the per-token log-probs already computed, or the framework has no such term)
@@ -261,7 +273,12 @@ NEMO_RL = PostTrainingDefaults(
       "0.01"),
      ("log-probs", "grpo_math_1B.yaml policy.logprob_chunk_size null: the whole sequence's logits at once"),
      ("weight sync", "nemo_rl/models/policy/utils.py: two staging buffers sized from free memory "
-      "(NRL_REFIT_BUFFER_MEMORY_RATIO 0.3), never more than is free")))
+      "(NRL_REFIT_BUFFER_MEMORY_RATIO 0.3), never more than is free"),
+     ("refit offload", "v0.5.0 (6c708930) nemo_rl/algorithms/grpo.py refit_policy_generation lines 904-977; "
+      "nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py lines 1815-1910 offload_before_refit / "
+      "offload_after_refit / prepare_for_lp_inference / prepare_for_training (optimizer `.to(device)`, model "
+      "`.to(device)`), lines 1659-1685 use_reference_model")),
+    refit_offload=True)
 
 UNSLOTH = PostTrainingDefaults(
     "none", 0.5, "none", True, "colocate", False, False, "fused-linear", True, "shared", 0,

@@ -23,13 +23,16 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
+from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
+from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
+from .refit_offload import refit_offload_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -42,6 +45,9 @@ RL_TERM_NAMES = {
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "Reference and reward weights copied in from CPU memory"),
     "adapter_units": QT_TRANSLATE_NOOP("engine", "LoRA adapters' FSDP units in the update (host work of each "
                                        "adapter's unshard and reshard)"),
+    "refit_offload": QT_TRANSLATE_NOOP("engine", "States moved to CPU memory around the weight sync and back, "
+                                       "reference swapped in"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "Packed micro-batches padded to the longest (pipeline parallel)"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
@@ -61,7 +67,9 @@ RL_FORMULAS = {
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine: the policy gathered in full "
                                      "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
-                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth"),
+                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
+                                     "Megatron policy exported whole on every rank: + its stage's bytes from TP/EP "
+                                     "peers / node link + the other stages' bytes / the pipeline peers' link"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
@@ -69,6 +77,11 @@ RL_FORMULAS = {
     "adapter_units": QT_TRANSLATE_NOOP("engine", "micro-batches x (forward + recompute + backward visits) x layers x "
                                        "adapted linears x max(0, 2 units x FSDP1's calls per visit at the host's "
                                        "per-call costs - the linear's base GEMM)"),
+    "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
+                                       "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
+                                       "rate for the reference's swap"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the mean sequences a bin holds - 1) x the "
+                                        "training step; the scoring passes likewise"),
 }
 
 
@@ -90,6 +103,12 @@ RL_PROVENANCE = {
     "adapter_units": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "FSDP1's calls per unshard and reshard, counted from its source, at the measured per-call host "
         "costs; a lower bound (FSDP's own Python is not counted).")),
+    "refit_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The copies NeMo-RL's policy worker makes around each weight sync and for the reference, read from "
+        "its source, over the host link.")),
+    "packed_padding": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins' "
+        "fill is assumed from the mean length, the longest at the capacity: an upper bound.")),
 }
 
 
@@ -196,6 +215,7 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
+    policy *= padded_tokens_ratio(s)  # packed micro-batches padded to the longest under a pipeline
     params = 0.0
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params
@@ -215,7 +235,9 @@ def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
         return adapter_sync_seconds(p, s, hw) + sleep
     moved = p.spec.total_params * p.dt.compute
     gathered = s.effective_zero == 3 or p.rs.placement == "separate"
-    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep
+    # a Megatron policy's export first gathers every tensor whole on every rank (bridge_export.py)
+    export = export_gather_seconds(p, s, hw)
+    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s) + sleep + export
 
 
 def rl_step_time(s: Scenario) -> RLStepTime:
@@ -237,8 +259,12 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     parts.append(("weight_sync", _sync(p, s, hw)))
     if units["update"]:
         parts.append(("adapter_units", units["update"]))
+    if (padded := padded_tokens_ratio(s)) > 1.0:  # the update's micro-batches padded to the longest (packed_padding.py)
+        parts.append(("packed_padding", (padded - 1.0) * train.step_seconds))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
         parts.append(("frozen_streaming", streamed / hw.host_bytes_per_s))
+    if refit := refit_offload_seconds(p, s, hw):  # NeMo-RL's moves around the colocated sync (refit_offload.py)
+        parts.append(("refit_offload", refit))
     if rs.offload_between_phases or rs.critic_offload_between_phases:
         loads = sum(step_parameter_loads_by_phase(p).values())
         parts.append(("phase_offload", phase_offload_seconds(
