@@ -39,6 +39,10 @@ PHASES = ("step", "generation", "scoring", "update")
 # what each phase sums of a source's logged timings, per framework's log format (verl: metrics timing_s/<name>)
 LOGGED_PHASES = {"step": ("step",), "generation": ("gen",), "scoring": ("old_log_prob", "ref"),
                  "update": ("update_actor",)}
+# what a phase adds where the step logs it: PPO's critic value forward (verl's timing_s/values, marked_timer("values")
+# around _compute_values: ray_trainer.py fit lines 1543-1544 at b178a3c) is in the estimate's scoring
+# (engine/posttraining/timing.py counts the critic's forward there)
+OPTIONAL_LOGGED_PHASES = {"scoring": ("values",)}
 
 
 @dataclass(frozen=True)
@@ -79,11 +83,13 @@ def integrity_problems(row: dict[str, Any]) -> list[str]:
 
 
 def measured_phases(row: dict[str, Any]) -> dict[str, float]:
-    """Each phase's seconds, the median over the row's logged steps (a phase none of its steps logs is left out)."""
+    """Each phase's seconds, the median over the row's logged steps (a phase none of its steps logs is left out), with
+    the optional timers (OPTIONAL_LOGGED_PHASES) a step logs."""
     out = {}
     for phase, names in LOGGED_PHASES.items():
-        values = [sum(s["timing_s"][n] for n in names) for s in row["steps"]
-                  if all(n in s["timing_s"] for n in names)]
+        optional = OPTIONAL_LOGGED_PHASES.get(phase, ())
+        values = [sum(s["timing_s"][n] for n in names) + sum(s["timing_s"].get(n, 0.0) for n in optional)
+                  for s in row["steps"] if all(n in s["timing_s"] for n in names)]
         if values:
             out[phase] = statistics.median(values)
     return out
@@ -181,7 +187,7 @@ def signed_median(compared: list[TimeCompared], phase: str) -> float:
     return statistics.median(values) if values else 0.0
 
 
-__all__ = ["LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare", "estimated_phases", "groups",
-           "integrity_problems",
+__all__ = ["LOGGED_PHASES", "OPTIONAL_LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare",
+           "estimated_phases", "groups", "integrity_problems",
            "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
            "summary"]
