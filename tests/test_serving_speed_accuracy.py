@@ -63,10 +63,13 @@ def test_held_errors() -> None:
     with h-serverows' A100-SXM4-80GB build 9523 and 8xH100 build 9555 rows, -4.1% to -19.0% each). Before each
     kernel's fixed time (kernel_fixed_time.py) SGLang and the H200 nightly tests read -40.2% and -36.4%; the embedding
     table's unread rows (weights.decode_unread_bytes) moved them -0.1 and -0.7 points; V1's loop moved the nightly
-    tests +2.7 points. llama.cpp's medians are unchanged by h-serverows' 8 Mac Studio M3 Ultra rows (tg +15.2 to
-    +138.1%, pp -2.7 to +72.9%: on both sides of the medians)."""
+    tests +2.7 points. llama.cpp's medians were unchanged by h-serverows' 8 Mac Studio M3 Ultra rows (tg +15.2 to
+    +138.1%, pp -2.7 to +72.9%: on both sides of the medians); h-mladecode's MLA paths (mla_attention.py) and the
+    DeepSeek-R1 rows' decompressed GGUF (gguf_mla) bring the decode at context 4,160 from +138.1% to +25.6%, below
+    the old median of 11 rows, so the tg median moves from +37.9% to +25.6% (that row); SGLang's TPOT is unchanged
+    (its absorbed MLA decode is bound by the latent reads, already counted)."""
     summary = ss.summary(ss.compare_all())
-    assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.379, abs=0.005)
+    assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.256, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(0.190, abs=0.005)
     assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.600, abs=0.005)
     assert summary["sglang"]["tpot_ms"]["signed"] == pytest.approx(-0.312, abs=0.005)
@@ -143,7 +146,9 @@ def test_held_errors_of_the_new_sources() -> None:
     latency tests on A100-SXM4-80GB (Buildkite build 9523: Llama 3.1 8B TP1 -15.9%, Llama 3 70B TP4 -19.0%, Mixtral
     TP2 -4.1%) and 8xH100 (build 9555: -16.7%, -14.8%, -8.6%); llama.cpp on a Mac Studio M3 Ultra (Metal, build
     4d3726278; geerlingguy/beowulf-ai-cluster issue #17): Llama 3.3 70B Q4_K_M pp512 -2.7%, tg128 +15.2%, DeepSeek-R1
-    Q4_K_M pp512 +72.9%, tg128 +52.4%, and its decode at context 4,160 +138.1%; vLLM 0.23.0 Llama 3.1 8B on an A100
+    Q4_K_M pp512 +73.5%, tg128 +50.3%, and its decode at context 4,160 +25.6% (h-mladecode: its GGUF read as the
+    decompressed layout, every head's K and V cached; +72.9%, +52.4% and +138.1% before, +66.8%, +52.2% and +119.8%
+    had the file the absorbed layout); vLLM 0.23.0 Llama 3.1 8B on an A100
     40GB at concurrency 1 (johnmusgrave.com) +7.8%; mlx-lm Llama 3 70B bf16 on an M2 Ultra (ml-explore/mlx-examples
     PR #1069) generation +4.1%, 16-token prompt +181.5%."""
     a100 = _errors_of("vllm-nightly-9523-", "latency_ms")
@@ -154,10 +159,10 @@ def test_held_errors_of_the_new_sources() -> None:
     m3_decode = _errors_of("llamacpp-geerling17-", "tokens_per_second")
     m3_prefill = _errors_of("llamacpp-geerling17-", "prefill_tokens_per_second")
     assert m3_decode["llamacpp-geerling17-m3ultra-llama70b-q4_k_m-tg128"] == pytest.approx(0.152, abs=0.005)
-    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-tg128"] == pytest.approx(0.524, abs=0.005)
-    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp4096-tg128"] == pytest.approx(1.381, abs=0.005)
+    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-tg128"] == pytest.approx(0.503, abs=0.005)
+    assert m3_decode["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp4096-tg128"] == pytest.approx(0.256, abs=0.005)
     assert m3_prefill["llamacpp-geerling17-m3ultra-llama70b-q4_k_m-pp512"] == pytest.approx(-0.027, abs=0.005)
-    assert m3_prefill["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp512"] == pytest.approx(0.729, abs=0.005)
+    assert m3_prefill["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp512"] == pytest.approx(0.735, abs=0.005)
     assert _errors_of("vllm-musgrave-", "tokens_per_second") == {
         "vllm-musgrave-a100-40gb-llama31-8b-c1": pytest.approx(0.078, abs=0.005)}
     summary = ss.summary(ss.compare_all())["mlx"]

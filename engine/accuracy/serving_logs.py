@@ -32,7 +32,7 @@ OUTCOMES = ("started", "failed")
 SETTING_KEYS = frozenset({
     "weight_format", "kv_cache_dtype", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
     "gpu_memory_utilization", "block_size", "enforce_eager", "tp", "pp", "ep", "n_gpu_layers", "n_ctx", "n_batch",
-    "n_ubatch", "flash_attn", "n_parallel", "n_ctx_padding"})
+    "n_ubatch", "flash_attn", "n_parallel", "n_ctx_padding", "gguf_mla"})
 REQUIRED = ("id", "engine", "engine_version", "url", "source", "settings", "logged", "outcome")
 WEIGHTS_TARGET, KV_TARGET = 0.03, 0.05  # issue 26: weights median <= 3%, KV tokens median <= 5%
 

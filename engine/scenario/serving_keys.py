@@ -20,6 +20,7 @@ SERVING_ENGINES = ("vllm", "sglang", "llama.cpp", "ollama", "transformers", "mlx
 KV_CACHE_DTYPES = ("auto", "fp8", "q8_0", "q4_0")
 FLASH_ATTN = ("auto", "on", "off")
 N_CTX_PADDINGS = ("256", "by_flash_attn", "none")  # llama.cpp's eras, engine/serving/llama_cpp.py cites each
+GGUF_MLA = ("absorbed", "decompressed")  # how an MLA model's GGUF runs in llama.cpp, engine/serving/mla_attention.py
 WEIGHT_FORMATS = weight_format_names()
 GGUF_FORMATS = gguf_format_names()
 GGUF_ENGINES = ("llama.cpp", "ollama")
@@ -80,6 +81,11 @@ class ServingKeys:
                              "#17046, 2025-11), by_flash_attn (PR #7257 of 2024-05 to PR #16812 of 2025-10: 256 with "
                              "flash attention, 32 without), none (between PR #16812 and #17046)",
                              Choice(N_CTX_PADDINGS), applies_to=LLAMA_CPP)
+    gguf_mla: str = key("absorbed", "an MLA model's GGUF (DeepSeek-V2/V3, Kimi-K2) in llama.cpp: absorbed (files "
+                        "converted since llama.cpp PR #12801, 2025-04, with attn_k_b / attn_v_b: one latent of "
+                        "kv_lora_rank + rope dim cached per token, attention over it), decompressed (older files with "
+                        "attn_kv_b only: every head's K and V cached, multi-head attention)", Choice(GGUF_MLA),
+                        applies_to=LLAMA_CPP)
 
 
 def check_serving(s: Any) -> None:

@@ -61,6 +61,7 @@ class LlamaCppInputs:
     kv_cache_dtype: str = "auto"  # auto (f16) | q8_0 | q4_0
     engine: str = "llama.cpp"
     n_ctx_padding: str = "256"  # 256 | by_flash_attn | none: the build's era (module docstring)
+    gguf_mla: str = "absorbed"  # an MLA model's GGUF: absorbed (latent cache) | decompressed (per-head K and V)
 
     @property
     def pad(self) -> int:
@@ -95,7 +96,9 @@ def _layer_kv(i: LlamaCppInputs, kind: str, n_ctx: int) -> tuple[float, float]:
     element = KV_ELEMENT_BYTES.get(i.kv_cache_dtype, F16_BYTES)
     if kind == "linear":
         return linear_state_bytes(spec, 1, 4.0) * i.n_parallel, 0.0
-    if spec.attention == "mla":
+    if spec.attention == "mla" and i.gguf_mla == "decompressed":  # src/models/deepseek2.cpp without is_mla: K of
+        per_token = spec.heads * (spec.head_dim + spec.v_head_dim) * element  # nope + repeated rope, V, every head
+    elif spec.attention == "mla":
         per_token = (spec.kv_lora_rank + spec.qk_rope_dim) * element
     else:
         per_token = 2 * spec.kv_heads * spec.head_dim * element
@@ -169,7 +172,8 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                                      "to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding "
                                      "layers: their window)"),
                    (("n_ctx", n_ctx), ("kv_cache_dtype", i.kv_cache_dtype), ("n_parallel", i.n_parallel),
-                    ("n_ctx_padding", i.n_ctx_padding))),
+                    ("n_ctx_padding", i.n_ctx_padding),
+                    *((("gguf_mla", i.gguf_mla),) if i.spec.attention == "mla" else ()))),
     )
     total = model + compute + context + kv
     slot = n_ctx // max(1, i.n_parallel)

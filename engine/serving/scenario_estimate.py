@@ -71,7 +71,7 @@ def serving_memory(s: Scenario) -> ServingMemory:
             spec=spec, weight_format=s.weight_format, capacity_bytes=capacity, gpus=s.gpus_per_node,
             n_gpu_layers=s.n_gpu_layers, n_ctx=s.n_ctx, n_batch=s.n_batch, n_ubatch=s.n_ubatch,
             flash_attn=flash_attention_on(s), n_parallel=s.n_parallel, kv_cache_dtype=s.kv_cache_dtype,
-            engine=s.serving_engine, n_ctx_padding=s.n_ctx_padding))
+            engine=s.serving_engine, n_ctx_padding=s.n_ctx_padding, gguf_mla=s.gguf_mla))
     padding = vllm_mxfp4_padding(s) if s.serving_engine == "vllm" else None
     weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep, padding).total
     if s.serving_engine in PAGED_ENGINES:

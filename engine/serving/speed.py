@@ -12,6 +12,13 @@ max_num_batched_tokens (n_batch in llama.cpp), each reading the weights once, wi
 pairs; time to first token (TTFT) is the prefill plus one decode step. llama.cpp splits layers over its GPUs, which
 then run one after another: its step reads every GPU's weights at one GPU's bandwidth.
 
+Multi-head latent attention (DeepSeek-V2/V3/R1, Kimi-K2) follows the engine's path (mla_attention.py): absorbed
+decode (vLLM, SGLang, llama.cpp with an absorbed GGUF) does heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x
+kv_lora_rank) FLOPs per cached token and reads the latent once per sequence, as its own kernel after the weight
+reads (the longer of its FLOPs at the bf16 rate and its reads, added to the step); vLLM's and SGLang's prefill
+decompresses (2 x (head_dim + v_head_dim) per pair and head, plus lifting the cached prefix of every later chunk);
+a decompressed GGUF caches and reads every head's K and V.
+
 Weight formats set the compute format: fp8 runs fp8 matmuls (W8A8); the 4-bit and GGUF formats dequantize to 16-bit
 (W4A16), so they save bandwidth, not FLOPs.
 """
@@ -22,11 +29,12 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
-from ..timing.hardware import hardware_for
+from ..timing.hardware import Hardware, hardware_for
 from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
+from .mla_attention import attention_flops_per_pair, attention_format, mla_path, prefix_lift_flops_per_token
 from .result import ServingMemory
 from .weights import decode_unread_bytes
 
@@ -87,11 +95,17 @@ def _allreduce_seconds(s: Scenario, tokens: int, layers: int) -> float:
     return 2 * layers * (hw.latency_intra_s + ring)
 
 
+def _attention_heads(s: Scenario) -> float:
+    """Query heads one GPU runs: all of them under llama.cpp's layer split, heads / tp otherwise."""
+    return resolve_model(s).heads / (1 if s.serving_engine in GGUF_ENGINES else s.tp)
+
+
 def _attention_flops(s: Scenario, memory: ServingMemory, context: int) -> float:
-    """4 x heads x head_dim per cached token read, per layer, on this GPU."""
+    """Attention FLOPs per cached token read, per layer, on this GPU, by the engine's path (mla_attention.py)."""
     spec = resolve_model(s)
-    width = spec.heads * spec.head_dim / (1 if s.serving_engine in GGUF_ENGINES else s.tp)
-    return sum(4 * width * k.layers * (min(context, k.window) if k.window else context)
+    path = mla_path(spec, s.serving_engine, "decode", s.gguf_mla)
+    per_pair = attention_flops_per_pair(spec, _attention_heads(s), path)
+    return sum(per_pair * k.layers * (min(context, k.window) if k.window else context)
                for k in memory.kv_kinds if k.kind != "linear")
 
 
@@ -108,29 +122,60 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
 
 
 def _step(s: Scenario, memory: ServingMemory, tokens: int, attention_flops: float, kv_bytes: float,
-          ) -> tuple[float, float, float, float]:
-    """(compute seconds, memory seconds, communication seconds, FLOPs) of one forward over `tokens` tokens."""
+          attention_fmt: str = "") -> tuple[float, float, float, float]:
+    """(compute seconds, memory seconds, communication seconds, FLOPs) of one forward over `tokens` tokens; the
+    attention runs at `attention_fmt`'s rate where it differs from the matmuls' (MLA's 16-bit kernels)."""
     spec = resolve_model(s)
     hw = hardware_for(s)
     fmt = _compute_format(s)
-    fraction = hw.fp8_matmul_fraction if fmt == "fp8" else hw.matmul_fraction
     split = 1 if s.serving_engine in GGUF_ENGINES else s.tp
-    flops = 2 * spec.active_params / split * tokens + attention_flops
-    compute = flops / (hw.peak(fmt) * fraction)
+    matmul_flops = 2 * spec.active_params / split * tokens
+    flops = matmul_flops + attention_flops
+    if attention_fmt and attention_fmt != fmt:
+        compute = matmul_flops / _rate(hw, fmt) + attention_flops / _rate(hw, attention_fmt)
+    else:
+        compute = flops / _rate(hw, fmt)
     moved = _weights_per_step(s, memory, tokens) + kv_bytes
     return compute, moved / hw.memory_bytes_per_s, _allreduce_seconds(s, tokens, spec.layers), flops
 
 
+def _decode_rooflines(s: Scenario, memory: ServingMemory, users: int, attention_flops: float, kv_bytes: float,
+                      ) -> tuple[float, float, float, float]:
+    """(compute, memory, communication, MLA attention kernel) seconds of one decode step. An absorbed MLA decode's
+    attention is a kernel of its own after the layer's projections (FlashMLA's flash_mla_with_kvcache, llama.cpp's
+    flash_attn_ext), bound by its own FLOPs or its latent reads, so it does not hide under the weight reads; other
+    attention stays inside the step's one roofline, as before."""
+    path = mla_path(resolve_model(s), s.serving_engine, "decode", s.gguf_mla)
+    if not path:
+        compute, mem, comm, _ = _step(s, memory, users, attention_flops, kv_bytes)
+        return compute, mem, comm, 0.0
+    compute, mem, comm, _ = _step(s, memory, users, 0.0, 0.0)
+    hw = hardware_for(s)
+    kernel = max(attention_flops / _rate(hw, attention_format(path, _compute_format(s))),
+                 kv_bytes / hw.memory_bytes_per_s)
+    return compute, mem, comm, kernel
+
+
+def _rate(hw: Hardware, fmt: str) -> float:
+    """Achieved FLOP/s of `fmt` matmuls: the dense peak x its achieved fraction."""
+    return hw.peak(fmt) * (hw.fp8_matmul_fraction if fmt == "fp8" else hw.matmul_fraction)
+
+
 def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
     """Chunked prefill in closed form: every chunk reads the weights; causal attention over prompt^2 / 2 pairs
-    (a sliding layer: prompt x window); all-reduces of every prompt token, one latency per chunk and layer."""
+    (a sliding layer: prompt x window) by the engine's path (mla_attention.py; a decompressing MLA prefill also lifts
+    the cached prefix of each later chunk); all-reduces of every prompt token, one latency per chunk and layer."""
     chunk = (s.n_batch if s.serving_engine in GGUF_ENGINES else s.max_num_batched_tokens) or 8192
     chunks = -(-prompt // chunk)
     spec = resolve_model(s)
-    width = spec.heads * spec.head_dim / (1 if s.serving_engine in GGUF_ENGINES else s.tp)
+    path = mla_path(spec, s.serving_engine, "prefill", s.gguf_mla)
+    heads = _attention_heads(s)
     pairs = sum(k.layers * (prompt * min(prompt, k.window) if k.window else prompt * prompt / 2)
                 for k in memory.kv_kinds if k.kind != "linear")
-    compute, _, comm, _ = _step(s, memory, prompt, 4 * width * pairs, 0.0)
+    attention = attention_flops_per_pair(spec, heads, path) * pairs
+    if path == "decompressed":  # chunk i lifts the i x chunk tokens before it
+        attention += spec.layers * prefix_lift_flops_per_token(spec, heads) * chunk * chunks * (chunks - 1) / 2
+    compute, _, comm, _ = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))
     reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
     latency = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else (
         2 * spec.layers * (chunks - 1) * hardware_for(s).latency_intra_s)
@@ -144,11 +189,11 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     length = context or memory.max_model_len
     prompt = prompt_tokens or length
     kv = users * _kv_read_bytes(memory, length)
-    compute, mem, comm, _ = _step(s, memory, users, users * _attention_flops(s, memory, length), kv)
+    compute, mem, comm, mla = _decode_rooflines(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
     fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp)  # kernels' fixed time beyond their bytes
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
-    tpot = max(max(compute, mem) + fixed + comm, host) + step_host
+    tpot = max(max(compute, mem) + mla + fixed + comm, host) + step_host
     prefill = _prefill_seconds(s, memory, prompt)
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
@@ -169,13 +214,19 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                     "step (its calls' measured CPU time, a fixed part + one per running request), in "
                                     "series with the forward")),
     )
+    if mla:
+        decode_terms += (SpeedTerm("decode_mla_attention", QT_TRANSLATE_NOOP("engine", "MLA attention kernel"), mla,
+                                   QT_TRANSLATE_NOOP("engine", "sequences x cached tokens x layers x heads / tp x (2 x "
+                                                     "(kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 "
+                                                     "rate, or the latent cache read once per sequence, the longer; "
+                                                     "its own kernel after the weight reads")),)
     prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
                                                  "compute and weight reads, + all-reduces")),)
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
                         decode_terms=decode_terms, prefill_terms=prefill_terms,
-                        bound=_bound(compute, mem, comm + fixed, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
+                        bound=_bound(compute, mem, comm + fixed + mla, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
                         GGUF_ENGINES and 0 <= s.n_gpu_layers < resolve_model(s).layers else ())
 
 

@@ -9246,43 +9246,43 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="60"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="61"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="91"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="95"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="101"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="105"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="102"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="105"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="111"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="114"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
         <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -9328,7 +9328,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
         <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -9402,7 +9402,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="170"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
@@ -9438,17 +9438,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="159"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="171"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -9457,12 +9457,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="166"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="169"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -9471,12 +9471,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="177"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="181"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="182"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="186"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
@@ -9516,77 +9516,87 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="34"/>
+        <location filename="../../engine/serving/speed.py" line="42"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="154"/>
+        <location filename="../../engine/serving/speed.py" line="199"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="155"/>
+        <location filename="../../engine/serving/speed.py" line="200"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="157"/>
+        <location filename="../../engine/serving/speed.py" line="202"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="158"/>
+        <location filename="../../engine/serving/speed.py" line="203"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="159"/>
+        <location filename="../../engine/serving/speed.py" line="204"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="160"/>
+        <location filename="../../engine/serving/speed.py" line="205"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="161"/>
+        <location filename="../../engine/serving/speed.py" line="206"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="162"/>
+        <location filename="../../engine/serving/speed.py" line="207"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="164"/>
+        <location filename="../../engine/serving/speed.py" line="209"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="165"/>
+        <location filename="../../engine/serving/speed.py" line="210"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="167"/>
+        <location filename="../../engine/serving/speed.py" line="212"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="168"/>
+        <location filename="../../engine/serving/speed.py" line="213"/>
         <source>vLLM V1&apos;s scheduling, input preparation and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="172"/>
+        <location filename="../../engine/serving/speed.py" line="218"/>
+        <source>MLA attention kernel</source>
+        <translation>MLA 注意力内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="219"/>
+        <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
+        <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="223"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="173"/>
+        <location filename="../../engine/serving/speed.py" line="224"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
