@@ -33,6 +33,7 @@ from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
 from .refit_offload import refit_offload_seconds
+from .rollout_attention import decode_attention_flops, prefill_attention_flops
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -50,9 +51,10 @@ RL_TERM_NAMES = {
     "packed_padding": QT_TRANSLATE_NOOP("engine", "Packed micro-batches padded to the longest (pipeline parallel)"),
 }
 RL_FORMULAS = {
-    "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
-                                    "per token, max(the longer of weights + KV of the sequences in flight / memory "
-                                    "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
+    "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
+                                    "the matmul rate; decode: per token, max(the longer of weights + KV of the "
+                                    "sequences in flight / memory bandwidth and (2 x active params + attention over "
+                                    "the cached tokens) x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
                                     "graphs), plus vLLM V0's scheduling and input preparation of every running "
                                     "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
@@ -164,7 +166,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
     waves = math.ceil(sequences / concurrent)
     active, tp = spec.active_params, rs.rollout_tp
-    prefill = 2 * active * s.prompt_len * sequences / tp / gemm
+    prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
+               ) * sequences / gemm  # weights' matmuls and causal attention (rollout_attention.py)
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
@@ -184,7 +187,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         prepare = schedule_input_seconds(s, running) if v0 else 0.0
         # V1 (any vLLM release not named V0): its synchronous loop's own host work, in series (engine_step_host.py)
         loop = 0.0 if v0 else engine_step_host_seconds(s, rs.rollout_engine, running)
-        roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host)
+        flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
+        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host)
         return roofline + outputs + prepare + loop, outputs, prepare
 
     step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)

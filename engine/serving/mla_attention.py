@@ -36,7 +36,10 @@ time model's rates are kept. Pure functions; no Qt.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..models.architecture import ModelSpec
+from .kv_layout import LayerKind
 
 # engine -> (decode path, prefill path) of its MLA implementation (sources in the module docstring); an engine not
 # listed keeps the multi-head formula
@@ -74,3 +77,16 @@ def prefix_lift_flops_per_token(spec: ModelSpec, heads: float) -> float:
 def attention_format(path: str, matmul_format: str) -> str:
     """The format MLA attention runs in: bf16 (16-bit operands); other attention keeps the matmuls' format."""
     return "bf16" if path else matmul_format
+
+
+def attended_tokens(kinds: Iterable[LayerKind], context: float) -> float:
+    """Cached tokens one query attends over all layers at `context`: a sliding or chunked layer caps them at its
+    window, a linear-attention layer attends none (its state is a fixed size)."""
+    return sum(k.layers * (min(context, k.window) if k.window else context) for k in kinds if k.kind != "linear")
+
+
+def causal_pairs(kinds: Iterable[LayerKind], prompt: float) -> float:
+    """Query-key pairs of a causal prefill of `prompt` tokens over all layers: prompt^2 / 2 a full layer, prompt x
+    window a sliding one, none a linear one."""
+    return sum(k.layers * (prompt * min(prompt, k.window) if k.window else prompt * prompt / 2)
+               for k in kinds if k.kind != "linear")

@@ -34,7 +34,14 @@ from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
-from .mla_attention import attention_flops_per_pair, attention_format, mla_path, prefix_lift_flops_per_token
+from .mla_attention import (
+    attended_tokens,
+    attention_flops_per_pair,
+    attention_format,
+    causal_pairs,
+    mla_path,
+    prefix_lift_flops_per_token,
+)
 from .result import ServingMemory
 from .weights import decode_unread_bytes
 
@@ -104,9 +111,7 @@ def _attention_flops(s: Scenario, memory: ServingMemory, context: int) -> float:
     """Attention FLOPs per cached token read, per layer, on this GPU, by the engine's path (mla_attention.py)."""
     spec = resolve_model(s)
     path = mla_path(spec, s.serving_engine, "decode", s.gguf_mla)
-    per_pair = attention_flops_per_pair(spec, _attention_heads(s), path)
-    return sum(per_pair * k.layers * (min(context, k.window) if k.window else context)
-               for k in memory.kv_kinds if k.kind != "linear")
+    return attention_flops_per_pair(spec, _attention_heads(s), path) * attended_tokens(memory.kv_kinds, context)
 
 
 def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
@@ -170,9 +175,7 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
     spec = resolve_model(s)
     path = mla_path(spec, s.serving_engine, "prefill", s.gguf_mla)
     heads = _attention_heads(s)
-    pairs = sum(k.layers * (prompt * min(prompt, k.window) if k.window else prompt * prompt / 2)
-                for k in memory.kv_kinds if k.kind != "linear")
-    attention = attention_flops_per_pair(spec, heads, path) * pairs
+    attention = attention_flops_per_pair(spec, heads, path) * causal_pairs(memory.kv_kinds, prompt)
     if path == "decompressed":  # chunk i lifts the i x chunk tokens before it
         attention += spec.layers * prefix_lift_flops_per_token(spec, heads) * chunk * chunks * (chunks - 1) / 2
     compute, _, comm, _ = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))
