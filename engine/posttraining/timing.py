@@ -12,7 +12,6 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..serving.engine_step_host import engine_step_host_seconds
 from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.weights import decode_unread_bytes
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
@@ -25,7 +24,7 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
-from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
+from .engine_loop import LoopHostSeconds, loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
@@ -173,21 +172,16 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
     host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
-    v0 = runs_v0_loop(s, rs.rollout_engine)
 
-    def iteration(running: int, context: float) -> tuple[float, float, float]:
-        """Seconds of one decode iteration over `running` sequences, and V0's output processing and its scheduling
-        and input preparation in it: V0 schedules and prepares the inputs before each forward, and without CUDA graphs
-        its async output processor is off and the iteration waits for the output processing too (engine_loop.py)."""
+    def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
+        """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
+        series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
         read = weights + running * context * per_token_kv
-        outputs = serial_output_seconds(s, running) if v0 and rs.enforce_eager else 0.0
-        prepare = schedule_input_seconds(s, running) if v0 else 0.0
-        # V1 (any vLLM release not named V0): its synchronous loop's own host work, in series (engine_step_host.py)
-        loop = 0.0 if v0 else engine_step_host_seconds(s, rs.rollout_engine, running)
+        loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host)
-        return roofline + outputs + prepare + loop, outputs, prepare
+        return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
-    step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
     tail = tail_iterations(s)
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
@@ -198,10 +192,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
                               "kernel_fixed_seconds_per_step": fixed,
-                              "serial_output_seconds_per_step": outputs,
-                              "schedule_input_seconds_per_step": prepare,
-                              "engine_loop_host_seconds_per_step": 0.0 if v0 else
-                              engine_step_host_seconds(s, rs.rollout_engine, concurrent),
+                              "serial_output_seconds_per_step": loop.serial_output,
+                              "schedule_input_seconds_per_step": loop.schedule_input,
+                              "engine_loop_host_seconds_per_step": loop.v1_step,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}
