@@ -50,23 +50,26 @@ RL_TERM_NAMES = {
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
-                                    "per token, max(the longer of weights + KV of the sequences in flight / memory "
-                                    "bandwidth and 2 x active params x sequences / matmul rate, plus vLLM's and "
-                                    "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
-                                    "graphs), plus vLLM V0's scheduling and input preparation of every running "
-                                    "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
-                                    "scheduling and input preparation of each step, in waves of the sequences the "
+                                    "per token, max(the longer of the weights read (not an untied embedding table nor a "
+                                    "vision tower) + KV of the sequences in flight / memory bandwidth and 2 x active "
+                                    "params x sequences / matmul rate, plus vLLM's and SGLang's kernels' fixed time; "
+                                    "the host's launches of every layer without CUDA graphs), plus vLLM V0's "
+                                    "scheduling and input preparation of every running sequence and, without CUDA "
+                                    "graphs, its output processing of each, or vLLM V1's scheduling, input "
+                                    "preparation and output update of each step, in waves of the sequences the "
                                     "engine holds at once; then, the batch waiting for its longest completion, one "
                                     "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
-                                 "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM"),
+                                 "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
+                                 "packed micro-batches padded to the longest under a pipeline: the policy passes x "
+                                 "that padding"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
-                                     "memory bandwidth; adapters served by the engine: the policy gathered in full "
-                                     "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
-                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
+                                     "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
+                                     "full precision over the FSDP link + one host round trip per adapter tensor; "
+                                     "vLLM's level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
                                      "Megatron policy exported whole on every rank: + its stage's bytes from TP/EP "
                                      "peers / node link + the other stages' bytes / the pipeline peers' link"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "

@@ -4798,8 +4798,13 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="93"/>
-        <source>output processing per decode step (eager)</source>
-        <translation>每个解码步的输出处理（eager）</translation>
+        <source>output processing per decode step (vLLM V0, eager)</source>
+        <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="92"/>
+        <source>kernels&apos; fixed time per decode step</source>
+        <translation>每个解码步各内核的固定时间</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="94"/>
@@ -4810,6 +4815,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../time_panel.py" line="96"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="98"/>
+        <source>decode iterations</source>
+        <translation>解码迭代次数</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="99"/>
+        <source>longest completion (tokens)</source>
+        <translation>最长补全（token 数）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="100"/>
+        <source>the longest completion decoding alone</source>
+        <translation>最长补全单独解码的时间</translation>
     </message>
 </context>
 <context>
@@ -5837,18 +5857,18 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="53"/>
-        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(the longer of weights + KV of the sequences in flight / memory bandwidth and 2 x active params x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling and input preparation of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 2 × 激活参数量 × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower) + KV of the sequences in flight / memory bandwidth and 2 x active params x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation and output update of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔）+ 在途序列的 KV) / 显存带宽与 2 × 激活参数量 × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="62"/>
-        <source>policy passes x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM</source>
-        <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分</translation>
+        <source>policy passes x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding</source>
+        <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="67"/>
-        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link</source>
-        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
+        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine, instead: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link</source>
+        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="75"/>
