@@ -12,6 +12,7 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.weights import decode_unread_bytes
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
@@ -53,7 +54,8 @@ RL_FORMULAS = {
                                     "per token, max(the longer of the weights read (not an untied embedding table nor a "
                                     "vision tower) + KV of the sequences in flight / memory bandwidth and 2 x active "
                                     "params x sequences / matmul rate, plus vLLM's and SGLang's kernels' fixed time; "
-                                    "the host's launches of every layer without CUDA graphs), plus vLLM V0's "
+                                    "the host's launches of every layer without a CUDA graph (eager, or a batch "
+                                    "beyond the largest captured)), plus vLLM V0's "
                                     "scheduling and input preparation of every running sequence and, without CUDA "
                                     "graphs, its output processing of each, or vLLM V1's scheduling, input "
                                     "preparation and output update of each step, in waves of the sequences the "
@@ -172,16 +174,21 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
-    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
-    host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
+    # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py): an engine that
+    # captures none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
+    launches = eager_decode_host_seconds(s, spec, tp)
+
+    def host(running: int) -> float:
+        eager = rs.enforce_eager if e is None else runs_without_graph(rs.enforce_eager, e.graph_capture_size, running)
+        return launches if eager else 0.0
 
     def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
         """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
         read = weights + running * context * per_token_kv
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
-        roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host)
+        roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
     step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
@@ -193,7 +200,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
                               "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": loop.serial_output,
                               "schedule_input_seconds_per_step": loop.schedule_input,
