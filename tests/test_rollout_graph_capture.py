@@ -48,3 +48,23 @@ def test_serving_and_the_rollout_take_the_same_rule() -> None:
     for batch in (512, 513):
         assert launches_from_python(served, memory, batch) == runs_without_graph(False, 512, batch) == (batch > 512)
     assert runs_without_graph(True, None, 1)
+
+
+def test_without_an_engine_the_unread_table_splits_as_the_trainers_weights() -> None:
+    """rollout_engine none: the trainer's model generates, its weights over the training tp; the embedding table it
+    does not read splits the same way (it had been taken over rollout_tp, 1 here: the whole table off half the
+    weights). Llama 3.1 8B (untied) on 2 GPUs at tp 2, 16 sequences: the decode step is memory-bound, so it is
+    (parameters x 2 bytes / 2 - the table's shard) / bandwidth."""
+    import json
+    from pathlib import Path
+
+    from engine.serving.weights import decode_unread_bytes
+    from engine.timing import hardware_for
+    example = Path(__file__).resolve().parent.parent / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json"
+    s = scenario_from_dict({**json.loads(example.read_text()), "model": "llama-3.1-8b", "rollout_engine": "none",
+                            "tp": 2, "gpus_per_node": 2})
+    spec = resolve_model(s)
+    assert not spec.tied_embeddings and s.rollout_tp == 1
+    read = spec.total_params * 2 / 2 - decode_unread_bytes(spec, "bf16", 2)
+    detail = dict(step_time(s).generation)
+    assert detail["decode_step_seconds"] == read / hardware_for(s).memory_bytes_per_s

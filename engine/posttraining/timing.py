@@ -169,10 +169,13 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     waves = math.ceil(sequences / concurrent)
     active, tp = spec.active_params, rs.rollout_tp
     prefill = 2 * active * s.prompt_len * sequences / tp / gemm
-    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
-    # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
+    # the engine's copy over rollout_tp GPUs, or without an engine the trainer's model over its tp
+    weights_tp = tp if e else s.tp
+    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / weights_tp
+    # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder: those bytes
+    # split as the weights are
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
-    weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
+    weights -= decode_unread_bytes(spec, "bf16", weights_tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
     # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py): an engine that
