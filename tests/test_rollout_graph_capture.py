@@ -51,10 +51,11 @@ def test_serving_and_the_rollout_take_the_same_rule() -> None:
 
 
 def test_without_an_engine_the_unread_table_splits_as_the_trainers_weights() -> None:
-    """rollout_engine none: the trainer's model generates, its weights over the training tp; the embedding table it
-    does not read splits the same way (it had been taken over rollout_tp, 1 here: the whole table off half the
-    weights). Llama 3.1 8B (untied) on 2 GPUs at tp 2, 16 sequences: the decode step is memory-bound, so it is
-    (parameters x 2 bytes / 2 - the table's shard) / bandwidth."""
+    """rollout_engine none: the trainer's model generates, its weights over the training tp (estimate.generation_tp;
+    rollout_tp is the engine's and there is none); the embedding table it does not read splits the same way (it had
+    been taken over rollout_tp, 1 here: the whole table off half the weights), and the two tp ranks generate the same
+    sequences, so one group generates all of the step's. Llama 3.1 8B (untied) on 2 GPUs at tp 2: the decode step is
+    memory-bound, so it is (parameters x 2 bytes / 2 - the table's shard) / bandwidth."""
     import json
     from pathlib import Path
 
@@ -68,3 +69,5 @@ def test_without_an_engine_the_unread_table_splits_as_the_trainers_weights() -> 
     read = spec.total_params * 2 / 2 - decode_unread_bytes(spec, "bf16", 2)
     detail = dict(step_time(s).generation)
     assert detail["decode_step_seconds"] == read / hardware_for(s).memory_bytes_per_s
+    from engine.posttraining.estimate import step_sequences
+    assert detail["sequences"] == step_sequences(s)

@@ -26,7 +26,14 @@ from .adapter_units import adapter_unit_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_loop import LoopHostSeconds, loop_host_seconds
-from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
+from .estimate import (
+    critic_scenario,
+    generated_per_engine,
+    generation_tp,
+    step_parts,
+    step_sequences,
+    training_scenario,
+)
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
@@ -167,15 +174,12 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     e = p.engine
     concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
     waves = math.ceil(sequences / concurrent)
-    active, tp = spec.active_params, rs.rollout_tp
+    active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     prefill = 2 * active * s.prompt_len * sequences / tp / gemm
-    # the engine's copy over rollout_tp GPUs, or without an engine the trainer's model over its tp
-    weights_tp = tp if e else s.tp
-    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / weights_tp
-    # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder: those bytes
-    # split as the weights are
+    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
+    # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
-    weights -= decode_unread_bytes(spec, "bf16", weights_tp) * table_bytes / 2
+    weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
     # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py): an engine that
