@@ -114,3 +114,18 @@ def test_under_a_pipeline_the_stage_that_reads_the_most_bounds_the_decode_reads(
     g = stage_shards(gemma, "bf16", 1, 2)
     reads = max(w.total - w.embeddings - w.vision for w in g)
     assert decode_unread_bytes(gemma, "bf16", 1, 2) == pytest.approx(max(w.total for w in g) - reads)
+
+
+def test_the_touched_experts_rule_is_one_rule():
+    """weights.touched_expert_read_fraction: a dense model reads all its weights; Qwen3-30B-A3B (128 experts, top 8,
+    its config.json) at one token reads its non-expert weights and 8 / 128 of the experts', and at 256 tokens all but
+    (1 - 8/128)^256 of them (about 7e-8). The serving step and the GGUF decode diagnostic read it."""
+    from engine.accuracy.gguf_decode_rate import weight_bytes_read_per_token  # noqa: F401  (it imports the rule)
+    from engine.models.presets import model_spec_for
+    from engine.serving.weights import touched_expert_read_fraction
+    assert touched_expert_read_fraction(model_spec_for("llama-3.1-8b"), 1) == 1.0
+    moe = model_spec_for("qwen3-30b-a3b")
+    assert (moe.n_experts, moe.top_k) == (128, 8)
+    share = moe.moe_layers * moe.expert_params_per_layer() / moe.total_params
+    assert touched_expert_read_fraction(moe, 1) == pytest.approx(1 - share * (1 - 8 / 128))
+    assert touched_expert_read_fraction(moe, 256) == pytest.approx(1 - share * (1 - 8 / 128) ** 256)

@@ -197,6 +197,18 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     return max(stage_shards(spec, format_name, tp, pp, ep, mxfp4_padding), key=lambda w: w.total)
 
 
+def touched_expert_read_fraction(spec: ModelSpec, tokens: int) -> float:
+    """The share of a model's weights a forward over `tokens` tokens reads: a dense model's all; a MoE's all but the
+    routed experts no token picks (each token picks top_k of n_experts, so n x (1 - (1 - k/n)^tokens) are touched,
+    routing taken as independent), the experts' share of the weights taken by parameters. The one rule for the
+    serving step (speed.py), the rollout's decode (engine/posttraining/timing.py) and the GGUF decode diagnostic."""
+    if not spec.is_moe:
+        return 1.0
+    touched = 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
+    expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
+    return 1 - expert_share * (1 - touched)
+
+
 def _unread_bytes(spec: ModelSpec, w: WeightShard, pp: int) -> float:
     return (0.0 if spec.tied_embeddings and pp == 1 else w.embeddings) + w.vision
 
