@@ -14,7 +14,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
-from ..serving.weights import decode_unread_bytes
+from ..serving.weights import decode_unread_bytes, touched_expert_read_fraction
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -59,7 +59,8 @@ RL_TERM_NAMES = {
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
                                     "per token, max(the longer of the weights read (not an untied embedding table nor a "
-                                    "vision tower) + KV of the sequences in flight / memory bandwidth and 2 x active "
+                                    "vision tower; of a MoE's experts, those its tokens pick) + KV of the sequences "
+                                    "in flight / memory bandwidth and 2 x active "
                                     "params x sequences / matmul rate, plus vLLM's and SGLang's kernels' fixed time; "
                                     "the host's launches of every layer without a CUDA graph (eager, or a batch "
                                     "beyond the largest captured)), plus vLLM V0's "
@@ -193,7 +194,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
         """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
-        read = weights + running * context * per_token_kv
+        # a MoE's decode reads the experts its running sequences' tokens pick, as the serving step does
+        read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         roofline = max(max(read / hw.memory_bytes_per_s, 2 * active * running / tp / gemm) + fixed, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
