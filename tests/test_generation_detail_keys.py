@@ -32,3 +32,12 @@ def test_every_generation_key_is_documented_and_only_those() -> None:
 def test_every_generation_key_has_a_label_in_the_window() -> None:
     from gui.time_panel import GENERATION_FIGURE_LABELS
     assert set(GENERATION_FIGURE_LABELS) == _generation_keys()
+
+
+def test_every_post_training_term_is_documented_in_breakdown_seconds() -> None:
+    # engine/posttraining/timing.py RL_TERM_NAMES: the keys breakdown_seconds gains beside the training step's
+    from engine.posttraining.timing import RL_FORMULAS, RL_PROVENANCE, RL_TERM_NAMES
+    text = (ROOT / "docs" / "posttraining.md").read_text()
+    listed = re.search(r"`breakdown_seconds` gains (.*?)\. A post-training", text, re.S)
+    assert listed
+    assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(RL_TERM_NAMES) == set(RL_FORMULAS) == set(RL_PROVENANCE)
