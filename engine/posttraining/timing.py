@@ -92,8 +92,9 @@ RL_FORMULAS = {
     "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
                                        "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
                                        "rate for the reference's swap"),
-    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the mean sequences a bin holds - 1) x the "
-                                        "training step; the scoring passes likewise"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the tokens of the whole mean-length "
+                                        "sequences a bin holds - 1) x the training step; the scoring passes "
+                                        "likewise"),
 }
 
 

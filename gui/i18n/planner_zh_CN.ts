@@ -9211,8 +9211,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="83"/>
-        <source>(the bin capacity / the mean sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
-        <translation>（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
+        <source>(the bin capacity / the tokens of the whole mean-length sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
+        <translation>（打包容量 / 一个打包所容纳的完整平均长度序列的 token 总数 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="109"/>
