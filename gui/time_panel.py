@@ -90,10 +90,15 @@ GENERATION_FIGURE_LABELS = {
     "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
     "decode_step_seconds": QT_TRANSLATE_NOOP("TimeBar", "one decode step"),
     "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
-    "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (eager)"),
+    "kernel_fixed_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernels' fixed time per decode step"),
+    "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (vLLM V0, "
+                                                        "eager)"),
     "schedule_input_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "scheduling and input preparation per decode "
                                                          "step (vLLM V0)"),
     "engine_loop_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "engine loop per decode step (vLLM V1)"),
+    "decode_iterations": QT_TRANSLATE_NOOP("TimeBar", "decode iterations"),
+    "longest_completion_tokens": QT_TRANSLATE_NOOP("TimeBar", "longest completion (tokens)"),
+    "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "the longest completion decoding alone"),
 }
 
 

@@ -61,6 +61,20 @@ def test_kernels_per_layer_are_the_host_count_split_by_kind() -> None:
     assert kft.decode_fixed_seconds("llama.cpp", llama) == 0.0  # its kernels are not the ones counted
 
 
+def test_a_pipeline_stage_runs_its_own_layers_split_as_the_weights_and_host_split_them() -> None:
+    """Under pp the step's fixed time is the stage with the most: ceil(layers / pp) layers each, first stage first
+    (weights.stage_shards, host_iteration.decode_host_seconds), not layers / pp. Llama 3.1 8B's 32 layers on 3
+    stages: 11, 11, 10. DeepSeek-V3's 61 layers (first_k_dense_replace 3) on 2 stages: 3 dense + 28 MoE, then 30 MoE;
+    the first holds the most fixed time only if 3 dense + 28 MoE layers exceed 30 MoE ones, else the second."""
+    llama, v3 = _spec("llama-3.1-8b"), _spec("deepseek-v3")
+    dense = kft.layer_fixed_seconds(llama, False)
+    assert kft.decode_fixed_seconds("vllm", llama, stages=3) == pytest.approx(11 * dense)
+    v3_dense, v3_moe = kft.layer_fixed_seconds(v3, False), kft.layer_fixed_seconds(v3, True)
+    assert v3.layers == 61 and v3.moe_layers == 58
+    assert kft.decode_fixed_seconds("vllm", v3, stages=2) == pytest.approx(max(3 * v3_dense + 28 * v3_moe,
+                                                                               30 * v3_moe))
+
+
 def test_the_serving_step_adds_the_fixed_time_to_the_gpu_roofline() -> None:
     """TPOT = max(memory or compute + fixed + all-reduces, host) + vLLM V1's engine loop (engine_step_host.py): the
     term is shown, and llama.cpp has none."""

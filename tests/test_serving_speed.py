@@ -89,3 +89,43 @@ def test_a_tied_table_is_read_whole_as_the_lm_head():
     assert tied.tied_embeddings and decode_unread_bytes(tied, "bf16") == 0.0
     untied = model_spec_for("llama-3.1-8b")
     assert decode_unread_bytes(untied, "bf16", 2) == shard(untied, "bf16", 2).embeddings == 128_256 * 4_096 * 2 / 2
+
+
+def test_under_a_pipeline_the_stage_that_reads_the_most_bounds_the_decode_reads():
+    """Under a pipeline the first stage holds the embedding table and the vision tower, which a decode step does not
+    read, and the last the LM head, which it reads whole. Qwen2.5-VL-7B (untied, a 0.68B vision tower) at pp 4: the
+    first stage holds the most (7 layers + table + tower), the last reads the most (7 layers + head + final norm),
+    so the bytes left unread are the busiest stage's held bytes less the last stage's whole weights; at pp 1 they
+    are the table and the tower, as before. Gemma 3 27B ties its table: under a pipeline the first stage's table is
+    a lookup and the last stage's head a copy of its own, read whole."""
+    from engine.models.presets import model_spec_for
+    from engine.serving.weights import decode_unread_bytes, shard, stage_shards
+    vl = model_spec_for("qwen2.5-vl-7b")
+    stages = stage_shards(vl, "bf16", 1, 4)
+    assert max(stages, key=lambda w: w.total) is stages[0]
+    assert stages[-1].lm_head > 0 and stages[-1].embeddings == 0 == stages[-1].vision
+    assert decode_unread_bytes(vl, "bf16", 1, 4) == pytest.approx(stages[0].total - stages[-1].total)
+    # the first stage's own reads (its layers) are less than the last stage's
+    assert stages[0].total - stages[0].embeddings - stages[0].vision < stages[-1].total
+    one = shard(vl, "bf16")
+    assert decode_unread_bytes(vl, "bf16") == one.embeddings + one.vision
+    gemma = model_spec_for("gemma-3-27b")
+    assert gemma.tied_embeddings
+    g = stage_shards(gemma, "bf16", 1, 2)
+    reads = max(w.total - w.embeddings - w.vision for w in g)
+    assert decode_unread_bytes(gemma, "bf16", 1, 2) == pytest.approx(max(w.total for w in g) - reads)
+
+
+def test_the_touched_experts_rule_is_one_rule():
+    """weights.touched_expert_read_fraction: a dense model reads all its weights; Qwen3-30B-A3B (128 experts, top 8,
+    its config.json) at one token reads its non-expert weights and 8 / 128 of the experts', and at 256 tokens all but
+    (1 - 8/128)^256 of them (about 7e-8). The serving step and the GGUF decode diagnostic read it."""
+    from engine.accuracy.gguf_decode_rate import weight_bytes_read_per_token  # noqa: F401  (it imports the rule)
+    from engine.models.presets import model_spec_for
+    from engine.serving.weights import touched_expert_read_fraction
+    assert touched_expert_read_fraction(model_spec_for("llama-3.1-8b"), 1) == 1.0
+    moe = model_spec_for("qwen3-30b-a3b")
+    assert (moe.n_experts, moe.top_k) == (128, 8)
+    share = moe.moe_layers * moe.expert_params_per_layer() / moe.total_params
+    assert touched_expert_read_fraction(moe, 1) == pytest.approx(1 - share * (1 - 8 / 128))
+    assert touched_expert_read_fraction(moe, 256) == pytest.approx(1 - share * (1 - 8 / 128) ** 256)

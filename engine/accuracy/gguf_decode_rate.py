@@ -22,6 +22,7 @@ from typing import Any
 from ..models.presets import get_gpu
 from ..scenario import resolve_model, scenario_from_dict
 from ..serving.scenario_estimate import serving_memory
+from ..serving.weights import touched_expert_read_fraction
 from ..timing.hardware import hardware_for
 
 GGUF_ROW_ENGINES = ("llama.cpp", "ollama")
@@ -64,14 +65,10 @@ def gguf_size_gib(row: dict[str, Any]) -> float:
 
 def weight_bytes_read_per_token(row: dict[str, Any]) -> float:
     """The GPU's weight bytes one decode token reads: all of a dense model's; of a MoE's, the non-expert weights and
-    top_k / n_experts of the experts' (the expert share by parameters, as speed.py's decode step at one token)."""
+    top_k / n_experts of the experts' (weights.touched_expert_read_fraction at one token, as speed.py's decode step)."""
     s = scenario_from_dict(row["scenario"])
     weights = serving_memory(s).bytes_of("weights")
-    spec = resolve_model(s)
-    if not spec.is_moe:
-        return weights
-    expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
-    return weights * (1 - expert_share * (1 - spec.top_k / spec.n_experts))
+    return weights * touched_expert_read_fraction(resolve_model(s), 1)
 
 
 def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:

@@ -1,5 +1,6 @@
 """The host's floor under one decode iteration of a generation engine that runs without CUDA graphs (vLLM
-enforce_eager; verl's rollout.enforce_eager, its default before ff6978c14): every kernel of every layer is launched
+enforce_eager; verl's rollout.enforce_eager, its default before ff6978c14; or a batch beyond the largest graph the
+engine captured: engine/serving/host_iteration.py runs_without_graph): every kernel of every layer is launched
 from Python each iteration, so an iteration cannot take less than those launches and module calls, however little the
 GPU has to do (a decode step of a small model at a small batch takes tens of microseconds a layer on the GPU).
 
@@ -19,10 +20,11 @@ from ..serving.host_iteration import paged_layer_host_seconds
 from ..timing.host import host_speed_factor
 
 
-def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, rollout_tp: int) -> float:
-    """Host seconds of one decode iteration's layer launches in an engine without CUDA graphs: every layer on each
-    engine's GPU (tensor parallelism splits widths, not layers)."""
-    return spec.layers * paged_layer_host_seconds(spec, rollout_tp) * host_speed_factor(s)
+def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int) -> float:
+    """Host seconds of one decode iteration's layer launches without a CUDA graph: every layer on each generating
+    GPU, `tp` the GPUs the generating model splits over (tensor parallelism splits widths, not layers; it adds the
+    all-reduces)."""
+    return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s)
 
 
 __all__ = ["eager_decode_host_seconds"]

@@ -49,7 +49,10 @@ corrected for. Not counted, for want of a measured per-sequence figure: the samp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..scenario import Scenario
+from ..serving.engine_step_host import engine_step_host_seconds
 from ..timing.host import host_speed_factor
 
 # vllm-project/vllm issue #6913 table: _process_model_outputs at batch 1 and batch 32
@@ -92,7 +95,28 @@ def schedule_input_seconds(s: Scenario, running_sequences: int) -> float:
     return max(0, running_sequences) * SCHEDULE_INPUT_SECONDS_PER_SEQUENCE * host_speed_factor(s)
 
 
-__all__ = ["MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",
+@dataclass(frozen=True, slots=True)
+class LoopHostSeconds:
+    """The engine loop's own host seconds in one decode iteration, each in series with the forward."""
+
+    serial_output: float  # V0's output processing, without CUDA graphs
+    schedule_input: float  # V0's scheduling and input preparation
+    v1_step: float  # V1's synchronous loop (engine/serving/engine_step_host.py)
+
+
+def loop_host_seconds(s: Scenario, rollout_engine: str, running_sequences: int, enforce_eager: bool
+                      ) -> LoopHostSeconds:
+    """The one place that decides which loop a rollout engine runs around each decode iteration: a vLLM release
+    named V0 schedules and prepares every running sequence's inputs, and without CUDA graphs (its async output
+    processor off) processes their outputs too; any other vLLM runs V1's loop; SGLang's overlapped loop and other
+    engines add nothing (engine_step_host_seconds is 0 for them)."""
+    if runs_v0_loop(s, rollout_engine):
+        outputs = serial_output_seconds(s, running_sequences) if enforce_eager else 0.0
+        return LoopHostSeconds(outputs, schedule_input_seconds(s, running_sequences), 0.0)
+    return LoopHostSeconds(0.0, 0.0, engine_step_host_seconds(s, rollout_engine, running_sequences))
+
+
+__all__ = ["LoopHostSeconds", "MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",
            "OUTPUT_SECONDS_AT_BATCH_32", "OUTPUT_SECONDS_PER_SEQUENCE", "SCHEDULE_INPUT_SECONDS_PER_SEQUENCE",
-           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "runs_v0_loop", "schedule_input_seconds",
+           "SCHEDULE_SECONDS_MEASURED", "V0_RELEASES", "loop_host_seconds", "runs_v0_loop", "schedule_input_seconds",
            "serial_output_seconds"]

@@ -275,6 +275,12 @@ def step_sequences(s: Scenario) -> int:
     return s.micro_batch * s.grad_accum * s.dp // s.ulysses_sequence_parallel_size
 
 
+def generation_tp(s: Scenario, rs: RLSettings) -> int:
+    """The GPUs one generating model's weights split over: the engine's rollout_tp, or without an engine
+    (rollout_engine none: the trainer's own model generates) the training tensor parallelism."""
+    return rs.rollout_tp if rs.rollout_engine != "none" else s.tp
+
+
 def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
     """Completions one engine instance generates per optimizer step: the step's sequences (step_sequences) spread over
     the engines, colocated one per rollout_tp GPUs of the trainer's, apart rollout_gpus / rollout_tp. Each engine had
@@ -284,9 +290,10 @@ def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
     if not rs.online:
         return 0
     sequences = step_sequences(s)
-    gpus = s.world_size if rs.placement == "colocate" else (s.rollout_gpus or rs.rollout_tp)
-    engines = max(1, gpus // rs.rollout_tp)
+    tp = generation_tp(s, rs)
+    gpus = s.world_size if rs.placement == "colocate" else (s.rollout_gpus or tp)
+    engines = max(1, gpus // tp)
     return -(-sequences // engines)
 
 
-__all__ = ["critic_scenario", "rl_estimate", "step_parts", "step_sequences", "training_scenario"]
+__all__ = ["critic_scenario", "generation_tp", "rl_estimate", "step_parts", "step_sequences", "training_scenario"]

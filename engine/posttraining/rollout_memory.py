@@ -17,6 +17,7 @@ from functools import lru_cache
 from ..messages import Message
 from ..models.architecture import ModelSpec
 from ..serving.generation import GenerationInputs, generation_memory
+from ..serving.host_iteration import graph_capture_size
 from ..serving.result import REFUSED, TIGHT
 
 
@@ -42,6 +43,9 @@ class EngineMemory:
     # min(max_num_seqs, sequences the pool runs at once during generation): the scheduler admits a sequence by the
     # blocks it holds (prompt + completion so far), not by max_model_len; counted at prompt + the mean completion
     running_sequences: int = 0
+    # the largest decode batch the engine replays from a CUDA graph (None: it captures none); a larger one runs
+    # without a graph (engine/serving/host_iteration.py runs_without_graph)
+    graph_capture_size: int | None = None
 
     @property
     def total_bytes(self) -> float:
@@ -83,4 +87,5 @@ def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilizati
         max_concurrent_sequences=0 if refused else min(max_num_seqs, math.floor(m.max_concurrent_sequences)),
         refusal=m.reason if refused else None, caution=m.reason if m.verdict == TIGHT else None,
         start_margin_bytes=m.start_margin_bytes, start_band_bytes=m.start_band_bytes,
-        running_sequences=0 if refused else min(max_num_seqs, math.floor(running.max_concurrent_sequences)))
+        running_sequences=0 if refused else min(max_num_seqs, math.floor(running.max_concurrent_sequences)),
+        graph_capture_size=graph_capture_size(m))

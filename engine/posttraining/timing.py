@@ -12,9 +12,9 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..serving.engine_step_host import engine_step_host_seconds
+from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
-from ..serving.weights import decode_unread_bytes
+from ..serving.weights import decode_unread_bytes, touched_expert_read_fraction
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -25,8 +25,15 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
-from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
-from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
+from .engine_loop import LoopHostSeconds, loop_host_seconds
+from .estimate import (
+    critic_scenario,
+    generated_per_engine,
+    generation_tp,
+    step_parts,
+    step_sequences,
+    training_scenario,
+)
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
@@ -52,24 +59,28 @@ RL_TERM_NAMES = {
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
-                                    "the matmul rate; decode: per token, max(the longer of weights + KV of the "
-                                    "sequences in flight / memory bandwidth and (2 x active params + attention over "
-                                    "the cached tokens) x sequences / matmul rate, plus vLLM's and "
-                                    "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
-                                    "graphs), plus vLLM V0's scheduling and input preparation of every running "
-                                    "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
-                                    "scheduling and input preparation of each step, in waves of the sequences the "
+                                    "the matmul rate; decode: per token, max(the longer of the weights read (not an "
+                                    "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
+                                    "pick) + KV of the sequences in flight / memory bandwidth and (2 x active params "
+                                    "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
+                                    "SGLang's kernels' fixed time; the host's launches of every layer without a CUDA "
+                                    "graph (eager, or a batch beyond the largest captured)), plus vLLM V0's "
+                                    "scheduling and input preparation of every running sequence and, without CUDA "
+                                    "graphs, its output processing of each, or vLLM V1's scheduling, input "
+                                    "preparation and output update of each step, in waves of the sequences the "
                                     "engine holds at once; then, the batch waiting for its longest completion, one "
                                     "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
-                                 "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM"),
+                                 "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
+                                 "packed micro-batches padded to the longest under a pipeline: the policy passes x "
+                                 "that padding"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
-                                     "memory bandwidth; adapters served by the engine: the policy gathered in full "
-                                     "precision over the FSDP link + one host round trip per adapter tensor; vLLM's "
-                                     "level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
+                                     "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
+                                     "full precision over the FSDP link + one host round trip per adapter tensor; "
+                                     "vLLM's level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
                                      "Megatron policy exported whole on every rank: + its stage's bytes from TP/EP "
                                      "peers / node link + the other stages' bytes / the pipeline peers' link"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
@@ -82,8 +93,9 @@ RL_FORMULAS = {
     "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
                                        "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
                                        "rate for the reference's swap"),
-    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the mean sequences a bin holds - 1) x the "
-                                        "training step; the scoring passes likewise"),
+    "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the tokens of the whole mean-length "
+                                        "sequences a bin holds - 1) x the training step; the scoring passes "
+                                        "likewise"),
 }
 
 
@@ -165,33 +177,34 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     e = p.engine
     concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
     waves = math.ceil(sequences / concurrent)
-    active, tp = spec.active_params, rs.rollout_tp
+    active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
                ) * sequences / gemm  # weights' matmuls and causal attention (rollout_attention.py)
-    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
+    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
-    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
-    host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
     fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
-    v0 = runs_v0_loop(s, rs.rollout_engine)
+    # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py): an engine that
+    # captures none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
+    launches = eager_decode_host_seconds(s, spec, tp)
 
-    def iteration(running: int, context: float) -> tuple[float, float, float]:
-        """Seconds of one decode iteration over `running` sequences, and V0's output processing and its scheduling
-        and input preparation in it: V0 schedules and prepares the inputs before each forward, and without CUDA graphs
-        its async output processor is off and the iteration waits for the output processing too (engine_loop.py)."""
-        read = weights + running * context * per_token_kv
-        outputs = serial_output_seconds(s, running) if v0 and rs.enforce_eager else 0.0
-        prepare = schedule_input_seconds(s, running) if v0 else 0.0
-        # V1 (any vLLM release not named V0): its synchronous loop's own host work, in series (engine_step_host.py)
-        loop = 0.0 if v0 else engine_step_host_seconds(s, rs.rollout_engine, running)
+    def host(running: int) -> float:
+        eager = rs.enforce_eager if e is None else runs_without_graph(rs.enforce_eager, e.graph_capture_size, running)
+        return launches if eager else 0.0
+
+    def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
+        """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
+        series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
+        # a MoE's decode reads the experts its running sequences' tokens pick, as the serving step does
+        read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
+        loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
-        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host)
-        return roofline + outputs + prepare + loop, outputs, prepare
+        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host(running))
+        return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
-    step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
     tail = tail_iterations(s)
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
@@ -200,12 +213,11 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
                               "kernel_fixed_seconds_per_step": fixed,
-                              "serial_output_seconds_per_step": outputs,
-                              "schedule_input_seconds_per_step": prepare,
-                              "engine_loop_host_seconds_per_step": 0.0 if v0 else
-                              engine_step_host_seconds(s, rs.rollout_engine, concurrent),
+                              "serial_output_seconds_per_step": loop.serial_output,
+                              "schedule_input_seconds_per_step": loop.schedule_input,
+                              "engine_loop_host_seconds_per_step": loop.v1_step,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}

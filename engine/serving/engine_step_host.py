@@ -45,9 +45,10 @@ SCHEDULE_SECONDS = 0.20e-3
 UPDATE_STATES_SECONDS = 0.18e-3
 PREPARE_INPUTS_SECONDS = 0.05e-3
 # vllm-project/vllm PR #46112: Scheduler.update_from_output 0.142 ms at batch 128, 0.287 ms at batch 256
-UPDATE_FROM_OUTPUT_AT_128 = 0.142e-3
-UPDATE_FROM_OUTPUT_AT_256 = 0.287e-3
-UPDATE_FROM_OUTPUT_PER_REQUEST = (UPDATE_FROM_OUTPUT_AT_256 - UPDATE_FROM_OUTPUT_AT_128) / (256 - 128)
+UPDATE_FROM_OUTPUT_SECONDS_AT_128 = 0.142e-3
+UPDATE_FROM_OUTPUT_SECONDS_AT_256 = 0.287e-3
+UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST = (UPDATE_FROM_OUTPUT_SECONDS_AT_256 - UPDATE_FROM_OUTPUT_SECONDS_AT_128) / (
+    256 - 128)
 STEP_FIXED_SECONDS = SCHEDULE_SECONDS + UPDATE_STATES_SECONDS + PREPARE_INPUTS_SECONDS
 
 
@@ -56,8 +57,8 @@ def engine_step_host_seconds(s: Scenario, engine: str, running_requests: int) ->
     V1's synchronous schedule / input preparation / output update for `running_requests` (0 for other engines)."""
     if engine not in SYNCHRONOUS_STEP_ENGINES or running_requests <= 0:
         return 0.0
-    return (STEP_FIXED_SECONDS + running_requests * UPDATE_FROM_OUTPUT_PER_REQUEST) * host_speed_factor(s)
+    return (STEP_FIXED_SECONDS + running_requests * UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST) * host_speed_factor(s)
 
 
 __all__ = ["PREPARE_INPUTS_SECONDS", "SCHEDULE_SECONDS", "STEP_FIXED_SECONDS", "SYNCHRONOUS_STEP_ENGINES",
-           "UPDATE_FROM_OUTPUT_PER_REQUEST", "UPDATE_STATES_SECONDS", "engine_step_host_seconds"]
+           "UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST", "UPDATE_STATES_SECONDS", "engine_step_host_seconds"]

@@ -59,14 +59,20 @@ def graph_capture_size(memory: ServingMemory) -> int | None:
     return int(size) if isinstance(size, int | float) else None
 
 
+def runs_without_graph(enforce_eager: bool, captured: int | None, batch: int) -> bool:
+    """A paged engine (vLLM, SGLang) runs this decode batch without a CUDA graph: it captured none (enforce_eager;
+    `captured` None) or the batch is beyond the largest it captured. The one rule, for serving and for a
+    post-training rollout engine alike."""
+    return enforce_eager or captured is None or batch > captured
+
+
 def launches_from_python(s: Scenario, memory: ServingMemory, concurrency: int) -> bool:
     """The engine issues this decode iteration's kernels one by one from Python."""
     if s.serving_engine == TRANSFORMERS_ENGINE:
         return True
     if s.serving_engine not in PAGED_ENGINES:
         return False
-    captured = graph_capture_size(memory)
-    return s.enforce_eager or captured is None or concurrency > captured
+    return runs_without_graph(s.enforce_eager, graph_capture_size(memory), concurrency)
 
 
 def _per_call() -> tuple[float, float, float]:
@@ -107,4 +113,4 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
 
 
 __all__ = ["decode_host_seconds", "graph_capture_size", "launches_from_python", "paged_layer_host_seconds",
-           "transformers_layer_host_seconds"]
+           "runs_without_graph", "transformers_layer_host_seconds"]

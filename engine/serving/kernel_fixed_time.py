@@ -72,12 +72,19 @@ def layer_fixed_seconds(spec: ModelSpec, moe: bool) -> float:
 @functools.lru_cache(maxsize=512)  # specs hash by identity (architecture.py): one figure per model and engine
 def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1) -> float:
     """Fixed GPU seconds of one decode iteration's kernels on one GPU of a paged engine running `stages` pipeline
-    stages (0 for other engines: their kernels are not the ones counted here)."""
+    stages: the stage with the most, its layers split as weights.stage_shards and host_iteration.decode_host_seconds
+    split them (ceil(layers / stages) each, first stage first). 0 for other engines: their kernels are not the ones
+    counted here."""
     if engine not in PAGED_ENGINES:
         return 0.0
+    dense_layer, moe_layer = layer_fixed_seconds(spec, False), layer_fixed_seconds(spec, True)
     moe_layers = spec.moe_layers if spec.is_moe else 0
-    dense = spec.layers - moe_layers
-    return (layer_fixed_seconds(spec, False) * dense + layer_fixed_seconds(spec, True) * moe_layers) / max(1, stages)
+    if stages <= 1:
+        return dense_layer * (spec.layers - moe_layers) + moe_layer * moe_layers
+    flags = spec.moe_layer_flags if spec.is_moe else (False,) * spec.layers
+    per_stage = -(-spec.layers // stages)
+    return max(sum(moe_layer if moe else dense_layer for moe in flags[first:first + per_stage])
+               for first in range(0, spec.layers, per_stage))
 
 
 __all__ = ["ATTENTION_FIXED_SECONDS", "GEMM_FIXED_SECONDS", "SMALL_KERNEL_FIXED_SECONDS", "decode_fixed_seconds",

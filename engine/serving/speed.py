@@ -43,7 +43,7 @@ from .mla_attention import (
     prefix_lift_flops_per_token,
 )
 from .result import ServingMemory
-from .weights import decode_unread_bytes
+from .weights import decode_unread_bytes, touched_expert_read_fraction
 
 GGUF_ENGINES = ("llama.cpp", "ollama")
 CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
@@ -80,13 +80,6 @@ def _kv_read_bytes(memory: ServingMemory, context: int) -> float:
     return total
 
 
-def _expert_fraction(s: Scenario, tokens: int) -> float:
-    spec = resolve_model(s)
-    if not spec.is_moe:
-        return 1.0
-    return 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
-
-
 def _compute_format(s: Scenario) -> str:
     return "fp8" if s.weight_format in ("fp8", "nvfp4", "mxfp4") or (
         s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8") else "bf16"
@@ -121,8 +114,7 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
     gpus = s.gpus_per_node if s.serving_engine in GGUF_ENGINES else 1
     if spec.is_moe:  # the experts are most of a MoE's bytes; only the touched ones are read
-        expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
-        weights *= 1 - expert_share * (1 - _expert_fraction(s, tokens))
+        weights *= touched_expert_read_fraction(spec, tokens)
     return weights * gpus
 
 

@@ -163,10 +163,10 @@ def mxfp4_expert_bytes(spec: ModelSpec, tp: int, ep: int, padding: tuple[int, in
     return per_rank * (3 * i * h * 17 / 32 + bias)
 
 
-def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1,
-          mxfp4_padding: tuple[int, int] | None = None) -> WeightShard:
-    """Weights on one GPU of the busiest stage under tensor, pipeline and expert parallelism (vLLM/SGLang).
-    `mxfp4_padding` (hidden, intermediate multiples): the MXFP4 expert layout of vLLM's kernel backend."""
+def stage_shards(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1,
+                 mxfp4_padding: tuple[int, int] | None = None) -> tuple[WeightShard, ...]:
+    """Weights on one GPU of each pipeline stage under tensor, pipeline and expert parallelism (vLLM/SGLang), first
+    stage first. `mxfp4_padding` (hidden, intermediate multiples): the MXFP4 expert layout of vLLM's kernel backend."""
     layers = layer_weights(spec, format_name)
     per_stage = -(-len(layers) // max(1, pp))
     stages = [layers[s * per_stage:(s + 1) * per_stage] for s in range(max(1, pp))]
@@ -177,28 +177,53 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     head = 0.0 if spec.tied_embeddings and pp == 1 else vocab * spec.hidden * head_bits / 8 / tp
     padded = mxfp4_padding is not None and resolve_format(spec, format_name).name == "mxfp4"
     moe_layer = mxfp4_expert_bytes(spec, tp, ep, mxfp4_padding) if padded and mxfp4_padding else 0.0
-    best: WeightShard | None = None
+    out: list[WeightShard] = []
     for index, stage in enumerate(stages):
         experts = (sum(moe_layer for w in stage if w.experts) if padded
                    else sum(w.experts for w in stage) / max(tp, ep))
-        candidate = WeightShard(
+        out.append(WeightShard(
             embeddings=embed if index == 0 else 0.0,
             layers=sum(w.matrices for w in stage) / tp,
             experts=experts,
             replicated=sum(w.replicated for w in stage) + (spec.norm_params * norm_bytes if index == len(stages) - 1 else 0),
             lm_head=head if index == len(stages) - 1 else 0.0,
-            vision=spec.vision_params * 2 / tp if index == 0 else 0.0)
-        if best is None or candidate.total > best.total:
-            best = candidate
-    assert best is not None
-    return best
+            vision=spec.vision_params * 2 / tp if index == 0 else 0.0))
+    return tuple(out)
+
+
+def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1,
+          mxfp4_padding: tuple[int, int] | None = None) -> WeightShard:
+    """Weights on one GPU of the busiest stage (stage_shards' largest, the first of equals)."""
+    return max(stage_shards(spec, format_name, tp, pp, ep, mxfp4_padding), key=lambda w: w.total)
+
+
+def touched_expert_read_fraction(spec: ModelSpec, tokens: int) -> float:
+    """The share of a model's weights a forward over `tokens` tokens reads: a dense model's all; a MoE's all but the
+    routed experts no token picks (each token picks top_k of n_experts, so n x (1 - (1 - k/n)^tokens) are touched,
+    routing taken as independent), the experts' share of the weights taken by parameters. The one rule for the
+    serving step (speed.py), the rollout's decode (engine/posttraining/timing.py) and the GGUF decode diagnostic."""
+    if not spec.is_moe:
+        return 1.0
+    touched = 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
+    expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
+    return 1 - expert_share * (1 - touched)
+
+
+def _unread_bytes(spec: ModelSpec, w: WeightShard, pp: int) -> float:
+    return (0.0 if spec.tied_embeddings and pp == 1 else w.embeddings) + w.vision
 
 
 @lru_cache(maxsize=512)
 def decode_unread_bytes(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> float:
-    """Bytes of one GPU's weights (the busiest stage's, as `shard` gives them) that a forward over a few tokens
-    does not read: the token-embedding table, of which it looks up one row per token (vLLM's VocabParallelEmbedding
-    indexes its shard: tokens x hidden bytes, negligible), unless the table is also the LM head that projects every
-    token onto the vocabulary (tied embeddings on one stage); and a vision encoder, which runs on images only."""
-    w = shard(spec, format_name, tp, pp, ep)
-    return (0.0 if spec.tied_embeddings and pp == 1 else w.embeddings) + w.vision
+    """Bytes of one GPU's weights (the busiest stage's, as `shard` gives them) less what a forward over a few tokens
+    reads on the stage that reads the most. Unread: the token-embedding table, of which it looks up one row per
+    token (vLLM's VocabParallelEmbedding indexes its shard: tokens x hidden bytes, negligible), unless the table is
+    also the LM head that projects every token onto the vocabulary (tied embeddings on one stage; under a pipeline
+    the last stage holds the head as a copy of its own); and a vision encoder, which runs on images only. Under a
+    pipeline the first stage holds the most but reads the least of them, so the stage whose reads bound the step
+    can be another one (the last, with the LM head)."""
+    stages = stage_shards(spec, format_name, tp, pp, ep)
+    busiest = max(stages, key=lambda w: w.total)
+    if len(stages) == 1:
+        return _unread_bytes(spec, busiest, pp)
+    return busiest.total - max(w.total - _unread_bytes(spec, w, pp) for w in stages)

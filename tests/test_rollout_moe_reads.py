@@ -1,0 +1,34 @@
+"""A MoE rollout's decode reads the experts its running sequences' tokens pick, as the serving step reads them
+(engine/serving/weights.py touched_expert_read_fraction): NeMo-RL's Qwen3-30B-A3B GRPO row (posttraining_time.json),
+its engine running one sequence (rollout_max_num_seqs 1, with CUDA graphs) reads the non-expert weights and 8 of 128
+experts a step, not all 128."""
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.accuracy import posttraining_time as ptt
+from engine.posttraining.estimate import step_parts
+from engine.posttraining.settings import rl_settings
+from engine.scenario import resolve_model
+from engine.serving.engine_step_host import engine_step_host_seconds
+from engine.serving.kernel_fixed_time import decode_fixed_seconds
+from engine.serving.weights import decode_unread_bytes, touched_expert_read_fraction
+from engine.timing import hardware_for
+from engine.workloads import step_time
+
+
+def test_one_running_sequence_reads_its_top_k_experts() -> None:
+    row = next(r for r in ptt.read_rows() if r["id"] == "nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100")
+    s = scenario_from_dict(row["scenario"]).with_unchecked(rollout_max_num_seqs=1)
+    spec, hw, e = resolve_model(s), hardware_for(s), step_parts(s).engine
+    detail = dict(step_time(s).generation)
+    assert detail["concurrent_sequences"] == 1 and detail["eager_host_seconds_per_step"] == 0.0
+    assert touched_expert_read_fraction(spec, 1) < 0.2  # 8 of 128 experts: most of the bytes are not read
+    rs = rl_settings(s, 2)
+    weights = e.weight_bytes - decode_unread_bytes(spec, "bf16", rs.rollout_tp)  # bf16 engine: table at 2 bytes
+    context = s.prompt_len + s.completion_len / 2
+    read = weights * touched_expert_read_fraction(spec, 1) + context * e.kv_bytes_per_token
+    memory = read / hw.memory_bytes_per_s
+    # memory-bound at one sequence: the matmuls of 3B active parameters take far less than the read
+    expected = memory + decode_fixed_seconds("vllm", spec) + engine_step_host_seconds(s, "vllm", 1)
+    assert detail["decode_step_seconds"] == pytest.approx(expected, rel=1e-9)
