@@ -90,6 +90,7 @@ GENERATION_FIGURE_LABELS = {
     "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
     "decode_step_seconds": QT_TRANSLATE_NOOP("TimeBar", "one decode step"),
     "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
+    "adapter_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "of which LoRA kernels of the served adapters"),
     "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (eager)"),
     "schedule_input_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "scheduling and input preparation per decode "
                                                          "step (vLLM V0)"),

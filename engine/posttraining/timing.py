@@ -25,6 +25,7 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
+from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import runs_v0_loop, schedule_input_seconds, serial_output_seconds
 from .estimate import critic_scenario, generated_per_engine, step_parts, step_sequences, training_scenario
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
@@ -56,7 +57,8 @@ RL_FORMULAS = {
                                     "sequences in flight / memory bandwidth and (2 x active params + attention over "
                                     "the cached tokens) x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time; the host's launches of every layer without CUDA "
-                                    "graphs), plus vLLM V0's scheduling and input preparation of every running "
+                                    "graphs, with vLLM's LoRA kernels of each adapted linear when it serves the "
+                                    "adapters), plus vLLM V0's scheduling and input preparation of every running "
                                     "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
                                     "scheduling and input preparation of each step, in waves of the sequences the "
                                     "engine holds at once; then, the batch waiting for its longest completion, one "
@@ -173,9 +175,12 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
-    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py)
-    host = eager_decode_host_seconds(s, spec, tp) if rs.enforce_eager else 0.0
-    fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
+    # without CUDA graphs the host launches every layer's kernels each iteration (eager_decode.py), and an engine
+    # serving the LoRA adapters each wrapped linear's punica kernels (engine_adapters.py)
+    adapters = adapter_decode_host_seconds(s, spec, rs.rollout_engine) if rs.enforce_eager else 0.0
+    host = eager_decode_host_seconds(s, spec, tp) + adapters if rs.enforce_eager else 0.0
+    # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too
+    fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
     v0 = runs_v0_loop(s, rs.rollout_engine)
 
     def iteration(running: int, context: float) -> tuple[float, float, float]:
@@ -201,6 +206,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
+                              "adapter_host_seconds_per_step": adapters,
                               "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": outputs,
                               "schedule_input_seconds_per_step": prepare,

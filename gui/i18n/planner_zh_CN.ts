@@ -4798,6 +4798,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="93"/>
+        <source>of which LoRA kernels of the served adapters</source>
+        <translation>其中引擎所服务 LoRA 适配器的内核</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="93"/>
         <source>output processing per decode step (eager)</source>
         <translation>每个解码步的输出处理（eager）</translation>
     </message>
@@ -9175,8 +9180,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="54"/>
-        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate; decode: per token, max(the longer of weights + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling and input preparation of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate; decode: per token, max(the longer of weights + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without CUDA graphs, with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling and input preparation of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="82"/>
