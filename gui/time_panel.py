@@ -90,6 +90,7 @@ GENERATION_FIGURE_LABELS = {
     "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
     "decode_step_seconds": QT_TRANSLATE_NOOP("TimeBar", "one decode step"),
     "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
+    "adapter_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "of which LoRA kernels of the served adapters"),
     "kernel_fixed_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernels' fixed time per decode step"),
     "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (vLLM V0, "
                                                         "eager)"),

@@ -65,13 +65,15 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # preparation per running sequence (engine/posttraining/engine_loop.py schedule_input_seconds, WukLab's vLLM
     # 0.5.4 measurement): generation -80.5% -> -74.9%, the step -72.9% -> -68.2%; the LoRA sync's full-precision
     # gather and vLLM's level-1 sleep copies (adapter_sync.py), the adapters' FSDP units (adapter_units.py): scoring
-    # -54.8% -> -53.1%, update -63.2% -> -58.0%
+    # -54.8% -> -53.1%, update -63.2% -> -58.0%; the engine's punica kernels of the served adapters launched from
+    # Python (engine/posttraining/engine_adapters.py, h-enginelora): generation -74.6% -> -53.7%, the step -67.7% ->
+    # -55.0%, so generation is no longer the shortest phase (update -58.0%)
     verl_data = ptt.groups(compared)["source verl-data"]
     assert all(c.error("step") < 0 for c in verl_data)
-    assert ptt.signed_median(verl_data, "generation") < ptt.signed_median(verl_data, "update") < 0
+    assert ptt.signed_median(verl_data, "update") < ptt.signed_median(verl_data, "generation") < 0
     assert -0.60 < ptt.signed_median(verl_data, "scoring") < -0.50
-    assert -0.72 < ptt.signed_median(verl_data, "step") < -0.64
-    assert -0.79 < ptt.signed_median(verl_data, "generation") < -0.71
+    assert -0.59 < ptt.signed_median(verl_data, "step") < -0.51
+    assert -0.58 < ptt.signed_median(verl_data, "generation") < -0.50
 
 
 def test_decode_iteration_measured_far_above_the_roofline() -> None:
@@ -290,8 +292,11 @@ def test_an_engine_without_cuda_graphs_waits_for_v0s_output_processing_per_runni
     detail = dict(step_time(s).generation)
     n = detail["concurrent_sequences"]
     assert detail["serial_output_seconds_per_step"] == pytest.approx(0.2e-3 + (n - 1) * 3.2e-3 / 31)
-    # still under the measured iteration (gen / response_length max, an upper bound): nothing is fitted to it
-    assert detail["decode_step_seconds"] < ptt.measured_decode_iteration_seconds(row)
+    # the mean decode iteration still under the measured one (gen / response_length max, an upper bound of the mean
+    # iteration over the batch as it thins to its longest completion): nothing is fitted to it. The full batch's own
+    # iteration (decode_step_seconds, 63 ms with the served adapters' punica launches, engine_adapters.py) may be
+    # above that mean, as the measured batch thins out too
+    assert detail["decode_seconds"] / detail["decode_iterations"] < ptt.measured_decode_iteration_seconds(row)
 
 
 def test_the_posttraining_band_file_is_current_and_is_the_runs_percentiles() -> None:
@@ -445,8 +450,9 @@ def test_v0s_scheduling_and_input_preparation_is_priced_per_running_sequence_fro
     detail = dict(step_time(s).generation)
     n = detail["concurrent_sequences"]
     assert detail["schedule_input_seconds_per_step"] == pytest.approx(n * per_sequence)
-    # the iteration is still under the measured one (gen / response_length max, an upper bound): nothing is fitted
-    assert detail["decode_step_seconds"] < ptt.measured_decode_iteration_seconds(row)
+    # the mean iteration is still under the measured one (gen / response_length max, an upper bound): nothing is
+    # fitted
+    assert detail["decode_seconds"] / detail["decode_iterations"] < ptt.measured_decode_iteration_seconds(row)
     # V1 (the release key that names it) and SGLang run other loops: neither V0 term
     for other in ({"rollout_engine_release": "vllm-0.8-v1"}, {"rollout_engine": "sglang"}):
         detail = dict(step_time(s.with_unchecked(**other)).generation)

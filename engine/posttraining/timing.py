@@ -25,6 +25,7 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
+from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import LoopHostSeconds, loop_host_seconds
 from .estimate import (
     critic_scenario,
@@ -64,7 +65,8 @@ RL_FORMULAS = {
                                     "pick) + KV of the sequences in flight / memory bandwidth and (2 x active params "
                                     "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time; the host's launches of every layer without a CUDA "
-                                    "graph (eager, or a batch beyond the largest captured)), plus vLLM V0's "
+                                    "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
+                                    "kernels of each adapted linear when it serves the adapters), plus vLLM V0's "
                                     "scheduling and input preparation of every running sequence and, without CUDA "
                                     "graphs, its output processing of each, or vLLM V1's scheduling, input "
                                     "preparation and output update of each step, in waves of the sequences the "
@@ -185,10 +187,13 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
-    fixed = decode_fixed_seconds(rs.rollout_engine, spec)  # each kernel's fixed GPU time (kernel_fixed_time.py)
-    # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py): an engine that
-    # captures none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
-    launches = eager_decode_host_seconds(s, spec, tp)
+    # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
+    fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
+    # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py), and an engine
+    # serving the LoRA adapters each wrapped linear's punica kernels (engine_adapters.py): an engine that captures
+    # none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
+    adapters = adapter_decode_host_seconds(s, spec, rs.rollout_engine)
+    launches = eager_decode_host_seconds(s, spec, tp) + adapters
 
     def host(running: int) -> float:
         eager = rs.enforce_eager if e is None else runs_without_graph(rs.enforce_eager, e.graph_capture_size, running)
@@ -214,6 +219,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
+                              "adapter_host_seconds_per_step": adapters if host(concurrent) else 0.0,
                               "kernel_fixed_seconds_per_step": fixed,
                               "serial_output_seconds_per_step": loop.serial_output,
                               "schedule_input_seconds_per_step": loop.schedule_input,
