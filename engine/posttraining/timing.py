@@ -34,6 +34,7 @@ from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
 from .refit_offload import refit_offload_seconds
 from .rollout_attention import decode_attention_flops, prefill_attention_flops
+from .rollout_collectives import forward_all_reduce_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -168,6 +169,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     active, tp = spec.active_params, rs.rollout_tp
     prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
                ) * sequences / gemm  # weights' matmuls and causal attention (rollout_attention.py)
+    prefill += forward_all_reduce_seconds(s, hw, spec, tp, sequences * s.prompt_len)  # rollout_collectives.py
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
@@ -189,7 +191,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         loop = 0.0 if v0 else engine_step_host_seconds(s, rs.rollout_engine, running)
         flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
         roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host)
-        return roofline + outputs + prepare + loop, outputs, prepare
+        # the engine's tensor-parallel all-reduces, two a layer, in series (rollout_collectives.py)
+        return roofline + outputs + prepare + loop + forward_all_reduce_seconds(s, hw, spec, tp, running), outputs, prepare
 
     step, outputs, prepare = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
@@ -202,6 +205,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host,
                               "kernel_fixed_seconds_per_step": fixed,
+                              "tp_all_reduce_seconds_per_step": forward_all_reduce_seconds(s, hw, spec, tp, concurrent),
                               "serial_output_seconds_per_step": outputs,
                               "schedule_input_seconds_per_step": prepare,
                               "engine_loop_host_seconds_per_step": 0.0 if v0 else
