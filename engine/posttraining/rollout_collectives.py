@@ -14,8 +14,10 @@ there it takes serving's figure, the intra-node latency + the ring's bytes over 
 (PyNcclCommunicator, captured in the CUDA graph), timed as the training model times an all-reduce of a known
 message (engine/timing/collectives.py all_reduce_link: the algorithm and protocol NCCL's tuning model picks, ring
 or tree, LL / LL128 / Simple, NVLS inside an NVLink domain, over the link the group crosses: links.py
-collective_link). The engine's ranks are consecutive GPUs (Ray's placement group bundles of one engine, rank
-order)."""
+collective_link), NVLS among NCCL's choices unless the framework's runs turn it off (its time profile's nccl_nvls:
+NeMo-RL's performance scripts export NCCL_NVLS_ENABLE=0, tests/test_suites/llm/performance/grpo-deepseek-v3-32n8g.sh
+and the Qwen3-235B ones at NVIDIA-NeMo/RL 69c7ca117; ASSUMED to reach the engine's Ray workers too). The engine's
+ranks are consecutive GPUs (Ray's placement group bundles of one engine, rank order)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from typing import Any
 
 from ..models.architecture import ModelSpec
 from ..timing.collectives import all_reduce_link
+from ..timing.data import framework_profile
 from ..timing.links import collective_link, nvlink_domain
 
 CUSTOM_ALL_REDUCE_SIZES = (2, 4, 6, 8)  # vLLM's CustomAllreduce._SUPPORTED_WORLD_SIZES
@@ -44,7 +47,8 @@ def all_reduce_seconds(s: Any, hw: Any, tp: int, message_bytes: float) -> float:
         return hw.latency_intra_s + ring_bytes / hw.intra_bytes_per_s
     domain = nvlink_domain(s, hw)
     link_bytes_per_s = collective_link(hw, tp, domain)[0]
-    bus, latency = all_reduce_link(hw, tp, tp, domain, 1, link_bytes_per_s, {}, message_bytes)
+    prof = framework_profile(s.framework)
+    bus, latency = all_reduce_link(hw, tp, tp, domain, 1, link_bytes_per_s, prof, message_bytes)
     return ring_bytes / bus + latency
 
 
