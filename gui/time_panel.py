@@ -92,6 +92,7 @@ GENERATION_FIGURE_LABELS = {
     "eager_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernel launches per decode step (eager)"),
     "adapter_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "of which LoRA kernels of the served adapters"),
     "kernel_fixed_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernels' fixed time per decode step"),
+    "tp_all_reduce_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "tensor-parallel all-reduces per decode step"),
     "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (vLLM V0, "
                                                         "eager)"),
     "schedule_input_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "scheduling and input preparation per decode "

@@ -149,7 +149,9 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     eager = dict(step_time(s).generation)
     graphs = dict(step_time(s.with_unchecked(rollout_enforce_eager=False)).generation)
     # the iteration: the launches' floor (above the roofline here) and then V0's output processing, scheduling and
-    # input preparation (engine_loop.py)
+    # input preparation (engine_loop.py), and the engine's TP 2 all-reduces (rollout_collectives.py)
+    # (the engine's tensor-parallel all-reduces run on the GPU's side, under the launches here)
+    assert eager["tp_all_reduce_seconds_per_step"] > 0
     assert eager["decode_step_seconds"] == pytest.approx(eager["eager_host_seconds_per_step"]
                                                          + eager["serial_output_seconds_per_step"]
                                                          + eager["schedule_input_seconds_per_step"])
@@ -529,24 +531,34 @@ def test_the_new_sources_gap_as_reported() -> None:
     # step's rule), which the lone longest-completion tail (one sequence: top_k of n_experts) makes shorter:
     # Qwen3-30B-A3B -27.2% (H100) / -50.5% (GB200), Qwen3-235B-A22B -58.0% / -65.2%, DeepSeek-V3 -54.4% / -60.3% /
     # -54.6% on 256 H100, -81.1% / -77.1% on 128 GB200
+    # h-nemomoe: the engine's tensor-parallel all-reduces in every decode step (rollout_collectives.py: vLLM's custom
+    # all-reduce inside a node, NCCL across nodes and across GB200 trays, NVLS off as NeMo-RL's perf scripts set it)
+    # and the export's pipeline broadcast over the network when the pp group spans two NVL72 racks: MI300X GRPO
+    # +1.6% (generation +27.0%), PPO -33.6%; v0.4 Llama -32.6% (TP 1: unchanged), Qwen3-32B -28.4%; v0.6
+    # Qwen3-30B-A3B -19.5% / -47.7%; Qwen3-235B-A22B -27.7% / -50.0%; DeepSeek-V3 -39.1% / -46.9% / -39.1% on 256
+    # H100, -67.9% / -60.4% on 128 GB200
+    # Both, merged (the all-reduces on the GPU's side of max(GPU, host launches), as serving times them): MI300X GRPO
+    # +1.2%, PPO -34.2%; v0.4 Llama -32.6%, Qwen3-32B -28.4%; v0.6 Qwen3-30B-A3B -23.2% / -50.5%; Qwen3-235B-A22B
+    # -36.6% / -57.1%; DeepSeek-V3 -46.9% / -53.7% / -47.2% on 256 H100 (v0.5 / v0.4 / v0.6), -70.0% / -64.4% on 128
+    # GB200
     compared = {c.id: c for c in ptt.compare()}
-    held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (-0.05, 0.06),
-            "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.41, -0.29),
+    held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (-0.05, 0.07),
+            "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.40, -0.28),
             "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.39, -0.27),
-            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.38, -0.26),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.30, -0.18),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.54, -0.42),
-            "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-256xh100": (-0.64, -0.52),
-            "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-128xgb200": (-0.71, -0.59),
-            "nemo-rl-perf-grpo-deepseek-v3-256xh100": (-0.60, -0.48),
-            "nemo-rl-perf-v04-grpo-deepseek-v3-256xh100": (-0.66, -0.54),
-            "nemo-rl-perf-v06-grpo-deepseek-v3-256xh100": (-0.60, -0.48),
-            "nemo-rl-perf-grpo-deepseek-v3-128xgb200": (-0.85, -0.73),
-            "nemo-rl-perf-v06-grpo-deepseek-v3-128xgb200": (-0.79, -0.67)}
+            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.35, -0.23),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.29, -0.17),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.57, -0.45),
+            "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-256xh100": (-0.43, -0.31),
+            "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-128xgb200": (-0.63, -0.51),
+            "nemo-rl-perf-grpo-deepseek-v3-256xh100": (-0.53, -0.41),
+            "nemo-rl-perf-v04-grpo-deepseek-v3-256xh100": (-0.60, -0.48),
+            "nemo-rl-perf-v06-grpo-deepseek-v3-256xh100": (-0.53, -0.41),
+            "nemo-rl-perf-grpo-deepseek-v3-128xgb200": (-0.76, -0.64),
+            "nemo-rl-perf-v06-grpo-deepseek-v3-128xgb200": (-0.71, -0.58)}
     for rid, (low, high) in held.items():
         assert low < compared[rid].error("step") < high, (rid, compared[rid].error("step"))
     grpo = compared["verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu"]
-    assert 0.18 < grpo.error("generation") < 0.31 and -0.38 < grpo.error("scoring") < -0.26
+    assert 0.21 < grpo.error("generation") < 0.33 and -0.38 < grpo.error("scoring") < -0.26
     assert -0.30 < grpo.error("update") < -0.17
 
 

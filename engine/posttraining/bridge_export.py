@@ -9,12 +9,16 @@ TP group, broadcast_from_pp_rank a broadcast over the PP group, gather_from_ep_r
 So every training GPU receives the whole model less what it holds: its own pipeline stage's weights from its TP and
 EP peers, and the other stages' whole weights from their PP ranks.
 
-Links: Megatron-Core orders ranks tp-cp-ep-dp-pp (pipeline outermost), so a pipeline rank's peers lie world / pp
-ranks apart: across nodes once world / pp reaches a node (or the NVLink domain), else inside it; TP and EP peers are
-inside the node. The broadcast and all-gathers are timed at those links' bus bandwidth (NCCL's bus bandwidth of a
-broadcast or all-gather is the bytes each rank receives over the time), tensor by tensor in series with the stream
-(the generator gathers each tensor before the IPC buffer takes it), so nothing hides. Not counted: the per-tensor
-all_gather_object of broadcast_from_pp_rank's tensor spec (host work, no per-call figure found)."""
+Links: Megatron-Core orders ranks tp-cp-ep-dp-pp (pipeline outermost), so a pipeline group's pp ranks lie
+world / pp apart and span (pp - 1) x world / pp + 1 GPUs: the broadcast crosses the network once that span passes
+the node (or the NVLink domain), at the bus bandwidth the training model gives such a group (links.py link: its
+members in one node or domain each drive their own NIC); inside it, the domain's links. (Before h-nemomoe the test
+was world / pp reaching the domain, which kept the group of a 128-GPU GB200 run, 8 ranks 16 apart over two NVL72
+racks, on NVLink.) TP and EP peers are inside the node. The broadcast and all-gathers are timed at those links' bus
+bandwidth (NCCL's bus bandwidth of a broadcast or all-gather is the bytes each rank receives over the time), tensor
+by tensor in series with the stream (the generator gathers each tensor before the IPC buffer takes it), so nothing
+hides. Not counted: the per-tensor all_gather_object of broadcast_from_pp_rank's tensor spec (host work, no
+per-call figure found)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from typing import Any
 
 from ..frameworks import defaults_for
 from ..scenario import Scenario
+from ..timing.links import link, nvlink_domain
 from .phases import StepParts
 
 
@@ -33,11 +38,15 @@ def export_gather_bytes(p: StepParts, s: Scenario) -> tuple[float, float]:
     return max(0.0, stage - held), whole - stage
 
 
+def pipeline_group_span(s: Scenario) -> tuple[int, int]:
+    """(GPUs spanned, stride) of a pipeline group: pp ranks world / pp apart (pipeline outermost)."""
+    stride = max(1, s.world_size // max(s.pp, 1))
+    return (max(s.pp, 1) - 1) * stride + 1, stride
+
+
 def pipeline_peers_across_nodes(s: Scenario, hw: Any) -> bool:
-    """A pipeline rank's peers lie world / pp ranks apart (pipeline outermost): on other nodes once that stride
-    reaches the node or the NVLink domain."""
-    domain = max(hw.nvlink_domain, s.gpus_per_node)
-    return s.pp > 1 and s.world_size // s.pp >= domain and s.world_size > domain
+    """A pipeline group spans more than the node or the NVLink domain."""
+    return s.pp > 1 and pipeline_group_span(s)[0] > nvlink_domain(s, hw)
 
 
 def export_gather_seconds(p: StepParts, s: Scenario, hw: Any) -> float:
@@ -46,8 +55,10 @@ def export_gather_seconds(p: StepParts, s: Scenario, hw: Any) -> float:
     if p.engine is None or not defaults_for(s.framework).posttraining.refit_gathers_full:
         return 0.0
     inside, stages = export_gather_bytes(p, s)
-    stage_link = hw.inter_bytes_per_s if pipeline_peers_across_nodes(s, hw) else hw.intra_bytes_per_s
+    span, stride = pipeline_group_span(s)
+    stage_link = link(hw, span, nvlink_domain(s, hw), stride)[0] if pipeline_peers_across_nodes(s, hw) \
+        else hw.intra_bytes_per_s
     return inside / hw.intra_bytes_per_s + stages / stage_link
 
 
-__all__ = ["export_gather_bytes", "export_gather_seconds", "pipeline_peers_across_nodes"]
+__all__ = ["export_gather_bytes", "export_gather_seconds", "pipeline_group_span", "pipeline_peers_across_nodes"]

@@ -42,6 +42,7 @@ from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
 from .refit_offload import refit_offload_seconds
 from .rollout_attention import decode_attention_flops, prefill_attention_flops
+from .rollout_collectives import forward_all_reduce_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -64,7 +65,9 @@ RL_FORMULAS = {
                                     "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
                                     "pick) + KV of the sequences in flight / memory bandwidth and (2 x active params "
                                     "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
-                                    "SGLang's kernels' fixed time; the host's launches of every layer without a CUDA "
+                                    "SGLang's kernels' fixed time and the engine's tensor-parallel all-reduces (2 a "
+                                    "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
+                                    "of every layer without a CUDA "
                                     "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
                                     "kernels of each adapted linear when it serves the adapters), plus vLLM V0's "
                                     "scheduling and input preparation of every running sequence and, without CUDA "
@@ -182,6 +185,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
                ) * sequences / gemm  # weights' matmuls and causal attention (rollout_attention.py)
+    prefill += forward_all_reduce_seconds(s, hw, spec, tp, sequences * s.prompt_len)  # rollout_collectives.py
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
@@ -206,7 +210,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
-        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host(running))
+        # the engine's tensor-parallel all-reduces, two a layer, on the GPU's side (rollout_collectives.py)
+        gpu = max(read / hw.memory_bytes_per_s, flops / gemm) + fixed + forward_all_reduce_seconds(s, hw, spec, tp, running)
+        roofline = max(gpu, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
     step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
@@ -221,6 +227,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
                               "adapter_host_seconds_per_step": adapters if host(concurrent) else 0.0,
                               "kernel_fixed_seconds_per_step": fixed,
+                              "tp_all_reduce_seconds_per_step": forward_all_reduce_seconds(s, hw, spec, tp, concurrent),
                               "serial_output_seconds_per_step": loop.serial_output,
                               "schedule_input_seconds_per_step": loop.schedule_input,
                               "engine_loop_host_seconds_per_step": loop.v1_step,

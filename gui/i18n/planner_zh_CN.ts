@@ -4752,12 +4752,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="175"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="177"/>
+        <location filename="../time_panel.py" line="178"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4808,21 +4808,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../time_panel.py" line="95"/>
+        <source>tensor-parallel all-reduces per decode step</source>
+        <translation>每个解码步的张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="96"/>
         <source>output processing per decode step (vLLM V0, eager)</source>
         <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="100"/>
+        <location filename="../time_panel.py" line="101"/>
         <source>decode iterations</source>
         <translation>解码迭代次数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="101"/>
+        <location filename="../time_panel.py" line="102"/>
         <source>longest completion (tokens)</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="102"/>
+        <location filename="../time_panel.py" line="103"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
     </message>
@@ -4831,12 +4836,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="97"/>
+        <location filename="../time_panel.py" line="98"/>
         <source>scheduling and input preparation per decode step (vLLM V0)</source>
         <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="99"/>
+        <location filename="../time_panel.py" line="100"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
     </message>
@@ -4844,154 +4849,154 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="314"/>
+        <location filename="../time_panel.py" line="315"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="193"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="197"/>
+        <location filename="../time_panel.py" line="198"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="205"/>
+        <location filename="../time_panel.py" line="206"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="206"/>
+        <location filename="../time_panel.py" line="207"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="207"/>
+        <location filename="../time_panel.py" line="208"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="210"/>
+        <location filename="../time_panel.py" line="211"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="212"/>
+        <location filename="../time_panel.py" line="213"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="219"/>
-        <location filename="../time_panel.py" line="361"/>
+        <location filename="../time_panel.py" line="220"/>
+        <location filename="../time_panel.py" line="362"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="221"/>
+        <location filename="../time_panel.py" line="222"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="223"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223"/>
+        <location filename="../time_panel.py" line="224"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227"/>
-        <location filename="../time_panel.py" line="366"/>
+        <location filename="../time_panel.py" line="228"/>
+        <location filename="../time_panel.py" line="367"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="228"/>
+        <location filename="../time_panel.py" line="229"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="285"/>
+        <location filename="../time_panel.py" line="286"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="334"/>
+        <location filename="../time_panel.py" line="335"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="275"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="280"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="283"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="292"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="296"/>
+        <location filename="../time_panel.py" line="297"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="299"/>
+        <location filename="../time_panel.py" line="300"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="304"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="338"/>
+        <location filename="../time_panel.py" line="339"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="340"/>
+        <location filename="../time_panel.py" line="341"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="343"/>
+        <location filename="../time_panel.py" line="344"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="357"/>
+        <location filename="../time_panel.py" line="358"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="371"/>
+        <location filename="../time_panel.py" line="372"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="380"/>
+        <location filename="../time_panel.py" line="381"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5001,57 +5006,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="396"/>
+        <location filename="../time_panel.py" line="397"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="397"/>
+        <location filename="../time_panel.py" line="398"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="398"/>
+        <location filename="../time_panel.py" line="399"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="400"/>
+        <location filename="../time_panel.py" line="401"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="402"/>
+        <location filename="../time_panel.py" line="403"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="404"/>
+        <location filename="../time_panel.py" line="405"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="407"/>
+        <location filename="../time_panel.py" line="408"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="198"/>
+        <location filename="../time_panel.py" line="199"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="301"/>
+        <location filename="../time_panel.py" line="302"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="313"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="307"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5831,7 +5836,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>DeepSpeed 对同时给出已弃用的 {old} 与 {section} 断言失败（两者同时给出无法启动）：按 {section} 读取</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="54"/>
+        <location filename="../../engine/posttraining/timing.py" line="55"/>
         <source>Reference and reward weights copied in from CPU memory</source>
         <translation>参考模型与奖励模型权重从 CPU 内存拷入</translation>
     </message>
@@ -5848,15 +5853,15 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 2 × 激活参数量 × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），无 CUDA graph 时再加上引擎对每个运行中序列的输出处理，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(the longer of weights + KV of the sequences in flight / memory bandwidth and 2 x active params x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation type="vanished">预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 2 × 激活参数量 × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(the longer of weights + KV of the sequences in flight / memory bandwidth and 2 x active params x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without CUDA graphs), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation type="vanished">预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 2 × 激活参数量 × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <source>policy passes x the training forward of the step&apos;s micro-batches; reward and critic: 2 x active params x sequence tokens / matmul rate</source>
         <translation type="vanished">策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="55"/>
+        <location filename="../../engine/posttraining/timing.py" line="56"/>
         <source>LoRA adapters&apos; FSDP units in the update (host work of each adapter&apos;s unshard and reshard)</source>
         <translation>更新阶段中 LoRA 适配器的 FSDP 单元（每个适配器 unshard 与 reshard 的主机端开销）</translation>
     </message>
@@ -5881,47 +5886,51 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="62"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time; the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation and output update of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="75"/>
+        <location filename="../../engine/posttraining/timing.py" line="63"/>
+        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate, plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation and output update of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="78"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding</source>
         <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="82"/>
+        <location filename="../../engine/posttraining/timing.py" line="85"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine, instead: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="90"/>
+        <location filename="../../engine/posttraining/timing.py" line="93"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="92"/>
+        <location filename="../../engine/posttraining/timing.py" line="95"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x FSDP1&apos;s calls per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="98"/>
+        <location filename="../../engine/posttraining/timing.py" line="101"/>
         <source>(the bin capacity / the tokens of the whole mean-length sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
         <translation>（打包容量 / 一个打包所容纳的完整平均长度序列的 token 总数 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="108"/>
+        <location filename="../../engine/posttraining/timing.py" line="111"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="116"/>
+        <location filename="../../engine/posttraining/timing.py" line="119"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="119"/>
+        <location filename="../../engine/posttraining/timing.py" line="122"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP&apos;s own Python is not counted).</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
@@ -9194,33 +9203,33 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="23"/>
-        <location filename="../../engine/posttraining/timing.py" line="51"/>
+        <location filename="../../engine/posttraining/timing.py" line="52"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="24"/>
-        <location filename="../../engine/posttraining/timing.py" line="52"/>
+        <location filename="../../engine/posttraining/timing.py" line="53"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="49"/>
+        <location filename="../../engine/posttraining/timing.py" line="50"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="50"/>
+        <location filename="../../engine/posttraining/timing.py" line="51"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="53"/>
+        <location filename="../../engine/posttraining/timing.py" line="54"/>
         <source>Offload between phases (copies to and from CPU memory)</source>
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="57"/>
+        <location filename="../../engine/posttraining/timing.py" line="58"/>
         <source>States moved to CPU memory around the weight sync and back, reference swapped in</source>
         <translation>权重同步前后状态移至 CPU 内存并移回，参考模型换入</translation>
     </message>
@@ -9229,17 +9238,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="95"/>
+        <location filename="../../engine/posttraining/timing.py" line="98"/>
         <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="122"/>
+        <location filename="../../engine/posttraining/timing.py" line="125"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="59"/>
+        <location filename="../../engine/posttraining/timing.py" line="60"/>
         <source>Packed micro-batches padded to the longest (pipeline parallel)</source>
         <translation>打包的微批次填充到最长者（流水线并行）</translation>
     </message>
@@ -9248,7 +9257,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="125"/>
+        <location filename="../../engine/posttraining/timing.py" line="128"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -9261,7 +9270,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="81"/>
+        <location filename="../../engine/posttraining/timing.py" line="84"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
@@ -9270,12 +9279,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="88"/>
+        <location filename="../../engine/posttraining/timing.py" line="91"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="105"/>
+        <location filename="../../engine/posttraining/timing.py" line="108"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9284,17 +9293,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="110"/>
+        <location filename="../../engine/posttraining/timing.py" line="113"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="111"/>
+        <location filename="../../engine/posttraining/timing.py" line="114"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="113"/>
+        <location filename="../../engine/posttraining/timing.py" line="116"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
