@@ -351,7 +351,7 @@ def test_the_estimate_text_says_what_the_posttraining_range_was_checked_against(
     runs = len(ptt.compare())
     assert (f"checked against {runs} measured ms-swift, nemo-rl, verl post-training runs (DPO, GRPO) of 3 sources "
             "(NVIDIA-NeMo/RL, eric-haibin-lin/verl-data, modelscope/ms-swift)") in text
-    assert "By phase, likely: generation (with the weight sync)" in text
+    assert "By phase, measured runs like this one came to: generation (with the weight sync)" in text
 
 
 def test_an_offline_objective_keeps_the_training_band() -> None:

@@ -47,7 +47,7 @@ def test_the_served_example_shows_its_ranges_in_text_and_json():
     # speed.py's tokens/s is users / TPOT, so its range is users / the TPOT range
     assert ranges["tokens_per_second"].low == speed.concurrency / tpot.high
     text = render_serving(memory, speed)
-    assert "Likely: first token after" in text and "llama.cpp's own" in text
+    assert "Measured runs like this one came to: first token" in text and "llama.cpp's own" in text
     out = serving_to_json(memory, speed)["speed"]
     assert out["ranges"]["tpot_seconds"] == [tpot.low, tpot.high]
     assert out["range_basis"]["figures"]["tpot_seconds"]["runs"] == band["runs"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import PRESETS_DIR, read_preset_json
+from ..range_words import likely_range_words
 from ..units import format_count, format_seconds
 from .result import engine_name
 from .speed import ServingSpeed
@@ -84,21 +85,21 @@ def speed_range_basis(ranges: dict[str, SpeedRange]) -> dict[str, Any]:
 
 
 def speed_range_text(engine: str, speed: ServingSpeed, tr_engine: Callable[[str], str]) -> str:
-    """"Likely: first token after A to B, C to D per output token, E to F tokens/s; checked against N measured runs
-    of M sources (...)"; "" without bands."""
+    """"Measured runs like this one came to: first token 0.9-1.6x the model: likely A to B; per output token ...;
+    tokens/s ...; checked against N measured runs of M sources (...)" (engine/range_words.py); "" without bands."""
     ranges = speed_ranges(engine, speed)
     if len(ranges) < len(SHOWN_METRICS):
         return ""
-    def span(r: SpeedRange, show: Callable[[float], str]) -> str:
-        low, high = show(r.low), show(r.high)
-        return low if low == high else tr_engine(QT_TRANSLATE_NOOP("engine", "{low} to {high}")).format(
-            low=low, high=high)
+    def words(r: SpeedRange, show: Callable[[float], str]) -> str:
+        value = float(getattr(speed, r.figure))  # the model's figure: the multiples are the range over it
+        factors = (r.low / value, r.high / value) if value > 0 else (1.0, 1.0)
+        return likely_range_words(show(r.low), show(r.high), *factors, tr_engine)
 
     ttft, tpot, rate = (ranges[f] for f in SHOWN_METRICS)
     text = tr_engine(QT_TRANSLATE_NOOP(
-        "engine", "Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against "
-        "{runs} measured runs of {sources} source(s)")).format(
-        ttft=span(ttft, format_seconds), tpot=span(tpot, format_seconds), rate=span(rate, format_count),
+        "engine", "Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; "
+        "checked against {runs} measured runs of {sources} source(s)")).format(
+        ttft=words(ttft, format_seconds), tpot=words(tpot, format_seconds), rate=words(rate, format_count),
         runs=len({i for r in ranges.values() for i in r.runs}),
         sources=len({u for r in ranges.values() for u in r.sources}))
     family = ENGINE_FAMILY.get(engine, engine)

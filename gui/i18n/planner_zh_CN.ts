@@ -4882,12 +4882,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="277"/>
+        <source> · %(likely)s per step</source>
+        <translation> · 每步%(likely)s</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="281"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="328"/>
+        <location filename="../time_panel.py" line="288"/>
+        <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
+        <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="330"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -4909,12 +4919,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../time_panel.py" line="276"/>
         <source> · likely %(low)s to %(high)s per step</source>
-        <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
+        <translation type="vanished"> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="286"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
-        <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
+        <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="290"/>
@@ -5296,7 +5306,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/estimate_output.py" line="195"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
-        <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
+        <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="201"/>
@@ -5614,7 +5624,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
+        <location filename="../../engine/estimate_output.py" line="196"/>
+        <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
+        <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="209"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -8595,7 +8610,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="212"/>
+        <location filename="../../engine/plan_card.py" line="204"/>
+        <source>Step time, measured runs like this one (8 in 10)</source>
+        <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="205"/>
+        <source>Time per output token, measured runs like this one (8 in 10)</source>
+        <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="206"/>
+        <source>Output tokens/s, measured runs like this one (8 in 10)</source>
+        <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="214"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
@@ -11176,19 +11206,31 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="49"/>
+        <location filename="../../engine/posttraining/band_text.py" line="50"/>
+        <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
+        <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="64"/>
+        <source>{phase} {words}</source>
+        <translation>{phase} {words}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="71"/>
+        <source>By phase, measured runs like this one came to: {parts}</source>
+        <translation>按阶段，与此类似的实测运行为：{parts}</translation>
+    </message>
+    <message>
         <source>Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
-        <translation>每步可能为 {low} 至 {high}：已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这一范围内；训练运行的区间不适用于后训练步。</translation>
+        <translation type="vanished">每步可能为 {low} 至 {high}：已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这一范围内；训练运行的区间不适用于后训练步。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="61"/>
         <source>{phase} {low} to {high}</source>
-        <translation>{phase} {low} 至 {high}</translation>
+        <translation type="vanished">{phase} {low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="67"/>
         <source>By phase, likely: {parts}</source>
-        <translation>按阶段，可能为：{parts}</translation>
+        <translation type="vanished">按阶段，可能为：{parts}</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/time_band.py" line="24"/>
@@ -11206,18 +11248,31 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="201"/>
-        <location filename="../../engine/serving/speed_band.py" line="94"/>
+        <location filename="../../engine/range_words.py" line="30"/>
+        <source>{multiples} the model: likely {span}</source>
+        <translation>模型值的 {multiples}：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="31"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="98"/>
-        <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
-        <translation>可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+        <location filename="../../engine/range_words.py" line="57"/>
+        <source>measured runs like this one came to {words}</source>
+        <translation>与此类似的实测运行为{words}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="107"/>
+        <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
+        <translation type="vanished">可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="99"/>
+        <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources} source(s)</source>
+        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="108"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
@@ -11264,17 +11319,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/plan_card.py" line="202"/>
         <source>Step time, likely (8 in 10 measured runs)</source>
-        <translation>每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="203"/>
         <source>Time per output token, likely (8 in 10 measured runs)</source>
-        <translation>每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="204"/>
         <source>Output tokens/s, likely (8 in 10 measured runs)</source>
-        <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="202"/>
