@@ -25,6 +25,7 @@ from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining.band_text import posttraining_band_lines
+from engine.posttraining.refused_step import refused_step_text
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
 from engine.range_words import band_multiples, likely_range_sentence
@@ -259,6 +260,13 @@ class TimePanel(QWidget):
         if t is None:
             self.time = None
             self.summary.setText(escape(self.state.time_error))
+            self.bar.setVisible(False)
+            self.notes.setVisible(False)
+            return
+        if refused := refused_step_text(t, tr_engine):  # its engine would not start: no step time (refused_step.py)
+            self.time = None
+            self.summary.setText(f"<span style='color:{text_colour('muted')}'><b>{escape(refused)}</b></span>")
+            self.summary.setToolTip("")
             self.bar.setVisible(False)
             self.notes.setVisible(False)
             return

@@ -11356,6 +11356,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>&apos;{name}&apos; is neither one of TRL&apos;s predefined accelerate configs ({names}) nor a YAML file</source>
         <translation>“{name}”既不是 TRL 预置的 accelerate 配置（{names}），也不是 YAML 文件</translation>
     </message>
+    <message>
+        <location filename="../../engine/posttraining/refused_step.py" line="35"/>
+        <source>No step time: the generation engine does not start ({reason}), so no completion is generated and the step cannot run; its other parts (scoring, update, weight sync) would take {rest}, for reference.</source>
+        <translation>无步时间：生成引擎无法启动（{reason}），因此不会生成任何补全，该步无法运行；其其余部分（打分、更新、权重同步）将需要 {rest}，仅供参考。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
