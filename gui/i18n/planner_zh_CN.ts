@@ -11361,6 +11361,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>No step time: the generation engine does not start ({reason}), so no completion is generated and the step cannot run; its other parts (scoring, update, weight sync) would take {rest}, for reference.</source>
         <translation>无步时间：生成引擎无法启动（{reason}），因此不会生成任何补全，该步无法运行；其其余部分（打分、更新、权重同步）将需要 {rest}，仅供参考。</translation>
     </message>
+    <message>
+        <location filename="../../engine/serving/apple_engines.py" line="36"/>
+        <source>{engine} does not run on an Apple silicon GPU as modelled here: its macOS build runs on the CPU only and its Metal path is a separate MLX-based engine; choose MLX or llama.cpp for this Mac.</source>
+        <translation>{engine} 无法按此处建模的方式在 Apple 芯片 GPU 上运行：其 macOS 版本只在 CPU 上运行，其 Metal 路径是另一个基于 MLX 的引擎；请为这台 Mac 选择 MLX 或 llama.cpp。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
