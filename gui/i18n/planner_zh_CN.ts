@@ -11297,6 +11297,26 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
     <message>
+        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <source> ({engine}&apos;s own runs {regime}).</source>
+        <translation>（{engine} 自己{regime}的运行）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="150"/>
+        <source>{engine}&apos;s own runs {regime}: {figures}</source>
+        <translation>{engine} 自己{regime}的运行：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="153"/>
+        <source>{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}&apos;s runs there</source>
+        <translation>{engine} {regime}的{figures}实测运行少于 2 次：此处用 {engine} 的全部运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="157"/>
+        <source>{engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there</source>
+        <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
+    </message>
+    <message>
         <location filename="../../engine/planning/rl_suggest.py" line="24"/>
         <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
@@ -11365,6 +11385,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/serving/apple_engines.py" line="36"/>
         <source>{engine} does not run on an Apple silicon GPU as modelled here: its macOS build runs on the CPU only and its Metal path is a separate MLX-based engine; choose MLX or llama.cpp for this Mac.</source>
         <translation>{engine} 无法按此处建模的方式在 Apple 芯片 GPU 上运行：其 macOS 版本只在 CPU 上运行，其 Metal 路径是另一个基于 MLX 的引擎；请为这台 Mac 选择 MLX 或 llama.cpp。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_regime.py" line="19"/>
+        <source>with CUDA graphs</source>
+        <translation>使用 CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_regime.py" line="20"/>
+        <source>without CUDA graphs</source>
+        <translation>不使用 CUDA graphs</translation>
     </message>
 </context>
 <context>
