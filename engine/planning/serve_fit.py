@@ -15,6 +15,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..serving.generation import BEYOND_TRAINED
+from ..serving.layer_split import layer_split_gpus
 from ..serving.result import engine_name
 from ..units import format_count
 from ..workloads import estimate
@@ -57,8 +58,9 @@ def largest_context(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> 
 
 
 def replicas(s: Scenario) -> int:
-    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel)."""
-    if s.serving_engine in GGUF_ENGINES:
+    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel); an engine that spreads
+    its layers over the node (llama.cpp, transformers' device_map, engine/serving/layer_split.py) is one."""
+    if s.serving_engine in GGUF_ENGINES or layer_split_gpus(s) > 1:
         return 1
     return max(1, s.world_size // max(1, s.tp * s.pp))
 

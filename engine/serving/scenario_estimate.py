@@ -14,6 +14,7 @@ from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .apple_engines import apple_gpu_refusal
 from .generation import GenerationInputs, generation_memory
+from .layer_split import layer_split_gpus
 from .llama_cpp import LlamaCppInputs, llama_cpp_memory
 from .plain_engines import PlainInputs, plain_memory
 from .result import REFUSED, ServingMemory
@@ -94,7 +95,8 @@ def serving_memory(s: Scenario) -> ServingMemory:
     return plain_memory(PlainInputs(
         spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
         max_model_len=s.max_model_len, max_num_seqs=s.max_num_seqs,
-        max_num_batched_tokens=s.max_num_batched_tokens, kv_cache_dtype=s.kv_cache_dtype, tp=s.tp))
+        max_num_batched_tokens=s.max_num_batched_tokens, kv_cache_dtype=s.kv_cache_dtype, tp=s.tp,
+        layer_split=layer_split_gpus(s)))
 
 
 def serving_estimate(s: Scenario) -> Estimate:

@@ -9478,10 +9478,15 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="54"/>
         <source>every tensor in the deployed format</source>
-        <translation>部署格式下的全部张量</translation>
+        <translation type="vanished">部署格式下的全部张量</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>every tensor in the deployed format (/ the GPUs the layers are spread over)</source>
+        <translation>部署格式下的全部张量（/ 各层分布到的 GPU 数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>Prefill activations</source>
         <translation>预填充激活值</translation>
     </message>
