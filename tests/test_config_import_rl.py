@@ -257,3 +257,35 @@ def test_openrlhf_without_a_kl_coefficient_loads_no_reference() -> None:
     kept = import_texts([("a.sh", base + "--init_kl_coef 1e-3\n")])
     assert "reference_model" not in kept.scenario  # OpenRLHF's own default: it scores one
     assert not any(u.key.endswith("init_kl_coef") for u in kept.unmapped)
+
+
+def test_a_saved_command_line_import_of_a_colocated_engine_runs(tmp_path) -> None:
+    """User audit 5: `import` of a TRL GRPO config with vllm_tensor_parallel_size 8 (no GPU count stated) printed a
+    scenario without gpus_per_node, and `estimate` of the saved file refused it ("must divide the 1 training GPUs").
+    The command line's scenario now carries the GPU count the import assumed (the least the layout needs: 8); the
+    window keeps its set-up's count (result.scenario has none)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "grpo.yaml"
+    config.write_text("model_name_or_path: Qwen/Qwen2.5-1.5B\nuse_vllm: true\nvllm_mode: colocate\n"
+                      "vllm_tensor_parallel_size: 8\nper_device_train_batch_size: 4\nnum_generations: 8\n")
+    from engine.configs import import_files
+
+    result = import_files([config])
+    assert "gpus_per_node" not in result.scenario and result.standalone_scenario()["gpus_per_node"] == 8
+    out = subprocess.run([sys.executable, str(root / "main.py"), "import", str(config), "--json"],
+                         capture_output=True, text=True, cwd=root, timeout=60)
+    assert out.returncode == 0, out.stderr
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(json.loads(out.stdout)["scenario"]))
+    run = subprocess.run([sys.executable, str(root / "main.py"), "estimate", str(saved)], capture_output=True,
+                         text=True, cwd=root, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Verdict:" in run.stdout
+    text = subprocess.run([sys.executable, str(root / "main.py"), "import", str(config)], capture_output=True,
+                          text=True, cwd=root, timeout=60).stdout
+    assert '"gpus_per_node": 8' in text  # the text's Scenario block too, as it would be copied
