@@ -289,3 +289,23 @@ def test_a_saved_command_line_import_of_a_colocated_engine_runs(tmp_path) -> Non
     text = subprocess.run([sys.executable, str(root / "main.py"), "import", str(config)], capture_output=True,
                           text=True, cwd=root, timeout=60).stdout
     assert '"gpus_per_node": 8' in text  # the text's Scenario block too, as it would be copied
+
+
+def test_verl_batch_sizes_set_the_optimizer_step_and_are_exported() -> None:
+    """User audit 5: verl's data.train_batch_size / actor.ppo_mini_batch_size were neither read nor exported. verl's
+    fsdp_workers.py normalises ppo_mini_batch_size x rollout.n // (GPUs // ulysses) into the sequences one optimizer
+    step trains a rank, so run_qwen2-7b.sh (mini 256 prompts, n 5, 8 GPUs, 40 a micro-batch) trains 160 a rank: 4
+    micro-batches; train_batch_size 1024 is 4 such steps, listed. The export writes the plan's step back."""
+    from engine import scenario_from_dict
+    from engine.configs import export_config, import_files, import_texts
+    from engine.posttraining.estimate import step_sequences
+
+    result = import_files([DATA / "verl/run_qwen2-7b.sh"])
+    assert result.scenario["micro_batch"] == 40 and result.scenario["grad_accum"] == 256 * 5 // 8 // 40
+    assert any("data.train_batch_size" in u.key and "4 optimizer steps of 256" in str(u.why) for u in result.unmapped)
+    s = scenario_from_dict({**result.scenario, "model": "qwen2.5-7b"})
+    assert step_sequences(s) == 256 * 5  # the config's optimizer step: mini-batch prompts x n
+    text = export_config(s, "verl")
+    assert "data.train_batch_size=256" in text and "actor_rollout_ref.actor.ppo_mini_batch_size=256" in text
+    back = import_texts([("run.sh", text)])
+    assert back.scenario["grad_accum"] == s.grad_accum and back.scenario["micro_batch"] == s.micro_batch

@@ -11401,6 +11401,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>without CUDA graphs</source>
         <translation>不使用 CUDA graphs</translation>
     </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="45"/>
+        <source>the optimizer step&apos;s sequences per GPU need the GPU count (trainer.n_gpus_per_node), which the files do not state; set gradient accumulation in the planner</source>
+        <translation>每个优化器步在每个 GPU 上的序列数需要 GPU 数量（trainer.n_gpus_per_node），而文件中未给出；请在规划器中设置梯度累积</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="57"/>
+        <source>{sequences} sequences per GPU an optimizer step are not a whole number of micro-batches of {micro}; set gradient accumulation in the planner</source>
+        <translation>每个优化器步每个 GPU 的 {sequences} 个序列不是 {micro} 个一组的微批次的整数倍；请在规划器中设置梯度累积</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="63"/>
+        <source>{train} prompts generated at once, trained as {steps} optimizer steps of {mini}: the planner&apos;s step is one of them (the same generation per optimizer step on average, in a larger engine batch)</source>
+        <translation>一次生成 {train} 个提示，按每步 {mini} 个训练 {steps} 个优化器步：规划器的一步是其中之一（平均每个优化器步的生成量相同，但引擎批次更大）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
