@@ -3324,12 +3324,18 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="49"/>
-        <source>Price per GPU-hour</source>
-        <translation>每 GPU 小时价格</translation>
+        <location filename="../rent_panel.py" line="51"/>
+        <source>Price per
+GPU-hour</source>
+        <translation>每 GPU 小时
+价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="86"/>
+        <source>Price per GPU-hour</source>
+        <translation type="vanished">每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="92"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
