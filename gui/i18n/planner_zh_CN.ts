@@ -2395,6 +2395,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>保留安全余量时：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
+        <location filename="../fit_panel.py" line="110"/>
+        <source> (the generation engine split up to a node)</source>
+        <translation>（生成引擎最多拆分到一个节点）</translation>
+    </message>
+    <message>
         <location filename="../fit_panel.py" line="80"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
@@ -5450,7 +5455,12 @@ GPU-hour</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="73"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
+        <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="74"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
