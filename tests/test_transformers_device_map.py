@@ -24,6 +24,7 @@ def test_two_gpus_hold_half_the_weights_and_cache_each() -> None:
     assert m2.bytes_of("kv_cache") == pytest.approx(m1.bytes_of("kv_cache") / 2)
     assert m2.bytes_of("cuda_context") == m1.bytes_of("cuda_context")  # one CUDA context on each GPU
     assert instances(two) == 1  # one model over both GPUs, not two replicas
+    assert instances(scenario_from_dict({**ONE, "gpus_per_node": 2, "nodes": 2})) == 2  # one on each node
 
 
 def test_the_split_runs_in_series_so_one_sequence_decodes_no_faster() -> None:

@@ -58,10 +58,12 @@ def largest_context(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> 
 
 
 def replicas(s: Scenario) -> int:
-    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel); an engine that spreads
-    its layers over the node (llama.cpp, transformers' device_map, engine/serving/layer_split.py) is one."""
-    if s.serving_engine in GGUF_ENGINES or layer_split_gpus(s) > 1:
+    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel); llama.cpp spreads one
+    model over the node, transformers' device_map one over each node's GPUs (engine/serving/layer_split.py)."""
+    if s.serving_engine in GGUF_ENGINES:
         return 1
+    if layer_split_gpus(s) > 1:  # transformers' device map: one model over each node's GPUs
+        return max(1, s.nodes)
     return max(1, s.world_size // max(1, s.tp * s.pp))
 
 

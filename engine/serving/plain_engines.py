@@ -55,8 +55,9 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
     components = (
         Component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states",
                   Moments.whole_step(i.weight_bytes / split), QT_TRANSLATE_NOOP(
-                      "engine", "every tensor in the deployed format (/ the GPUs the layers are spread over)"),
-                  (("tp", i.tp), ("gpus_layers_spread_over", split))),
+                      "engine", "every tensor in the deployed format (/ the GPUs the layers are spread over)")
+                  if split > 1 else QT_TRANSLATE_NOOP("engine", "every tensor in the deployed format"),
+                  (("tp", i.tp), ("gpus_layers_spread_over", split)) if split > 1 else (("tp", i.tp),)),
         Component("activation_peak", QT_TRANSLATE_NOOP("engine", "Prefill activations"), "activations",
                   Moments.whole_step(peak), QT_TRANSLATE_NOOP("engine", "residual + widest layer output of the "
                                                              "prefill, + the last position's fp32 logits"),

@@ -44,8 +44,10 @@ class UsersCurve:
 
 def instances(s: Scenario) -> int:
     """Engine instances the GPUs hold: each tp x pp group serves on its own; llama.cpp splits one model over all."""
-    if s.serving_engine in GGUF_ENGINES or layer_split_gpus(s) > 1:  # one model over the node (layer_split.py)
+    if s.serving_engine in GGUF_ENGINES:
         return 1
+    if layer_split_gpus(s) > 1:  # transformers' device map: one model over each node's GPUs (layer_split.py)
+        return max(1, s.nodes)
     return max(1, s.world_size // max(1, s.tp * s.pp))
 
 

@@ -9494,7 +9494,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="54"/>
         <source>every tensor in the deployed format</source>
-        <translation type="vanished">部署格式下的全部张量</translation>
+        <translation>部署格式下的全部张量</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="57"/>
