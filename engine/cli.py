@@ -167,7 +167,8 @@ def _cmd_import(args: argparse.Namespace) -> int:
     result = import_files(args.files)
     # every string here came from the files (keys, values, model names): escapes, BEL and bidi overrides are shown
     # as \x.. text, so a config can neither retitle the terminal nor print a fake "Verdict:" line (JSON escapes)
-    print(json.dumps(result.to_json(), indent=2) if args.json
+    # the scenario with the GPU counts it assumed, so that the file saved from it runs (result.standalone_scenario)
+    print(json.dumps(result.to_json(standalone=True), indent=2) if args.json
           else terminal_text(render_import(result, args.tr, args.tr_engine, one_line)))
     return 0
 

@@ -13,7 +13,9 @@ from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .posttraining import rl_time_to_json, rl_to_json
 from .posttraining.band_text import posttraining_band_lines
+from .posttraining.refused_step import refused_step_text
 from .posttraining.time_band import POSTTRAINING_REGIME, POSTTRAINING_REGIME_WORD
+from .range_words import band_multiples, likely_range_sentence
 from .timing import StepTime
 from .timing.bands import ALL, Band
 from .units import format_bytes, format_cost, format_count, format_seconds
@@ -181,6 +183,10 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
                 fits: bool = True, currency: str = "", runs: bool = True) -> str:
     """The time lines under the memory table; a plan that does not fit says its time is for reference only (`fits`:
     the verdict is "fits" or "tight", which runs inside the safety reserve), as one its GPU cannot run (`runs`)."""
+    if refused := refused_step_text(t, tr_engine):  # its engine would not start: no step time (refused_step.py)
+        parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms
+                          if term.seconds > 0 and term.key != "generation")
+        return "\n".join([refused, tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts)])
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
     if fits and not runs:
         out.append(tr(QT_TRANSLATE_NOOP("cli", "This GPU cannot run this plan as stated: time shown for reference "
@@ -192,11 +198,12 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
         out += posttraining_band_lines(t, tr_engine)
     elif t.band is not None:
         # the band is the 10th to 90th percentile of its regime's cross-validated error (engine/timing/bands.py)
-        out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step: 8 in 10 published runs ({regime}: "
-                                               "{runs} from {sources} sources) measured within this spread of their "
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} "
+                                               "from {sources} sources) came within these multiples of their "
                                                "estimate")).format(
-            low=format_seconds(t.seconds_range[0]), high=format_seconds(t.seconds_range[1]), runs=t.band.runs,
-            sources=t.band.sources, regime=regime_text(t.band, tr_engine)))
+            likely=likely_range_sentence(format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
+                                         *band_multiples(t.band.low, t.band.high), tr_engine),
+            runs=t.band.runs, sources=t.band.sources, regime=regime_text(t.band, tr_engine)))
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, message
+from .range_words import band_multiples, likely_range_message
 from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
@@ -193,15 +194,16 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     ranges = speed_ranges(m.engine, speed)
     for figure, label, show, after in (("tokens_per_second", LIKELY_TOKENS, format_count, 3),
                                        ("tpot_seconds", LIKELY_TPOT, format_seconds, 2)):  # each under its figure
-        if (r := ranges.get(figure)) is not None:
-            rows.insert(after + 1, (message(label), message(RANGE, low=show(r.low), high=show(r.high))))
+        if (r := ranges.get(figure)) is not None:  # the model's multiples, then the range (engine/range_words.py)
+            value = float(getattr(speed, figure))
+            rows.insert(after + 1, (message(label), likely_range_message(
+                show(r.low), show(r.high), r.low / value, r.high / value)))
     return [], rows
 
 
-RANGE = QT_TRANSLATE_NOOP("engine", "{low} to {high}")
-LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, likely (8 in 10 measured runs)")
-LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, likely (8 in 10 measured runs)")
-LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, likely (8 in 10 measured runs)")
+LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
+LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, measured runs like this one (8 in 10)")
+LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, measured runs like this one (8 in 10)")
 
 
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
@@ -218,7 +220,8 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
             (message(QT_TRANSLATE_NOOP("engine", "MFU")), f"{t.mfu:.0%}")]
     if t.band is not None:  # the regime's measured spread (engine/timing/bands.py), as `estimate` and the Time tab say
         low, high = t.seconds_range
-        rows.insert(1, (message(LIKELY_STEP), message(RANGE, low=format_seconds(low), high=format_seconds(high))))
+        rows.insert(1, (message(LIKELY_STEP), likely_range_message(
+            format_seconds(low), format_seconds(high), *band_multiples(t.band.low, t.band.high))))
     if t.time_to_train_seconds is None:
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Time to train")),
                      message(QT_TRANSLATE_NOOP("engine", "not asked (no tokens to train set)"))))

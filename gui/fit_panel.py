@@ -105,8 +105,11 @@ class LimitsLabel(QLabel):
                            "%(batch)s · fewest GPUs %(z3)s, %(tp)s")
         else:
             text = self.tr("With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s")
+        text = text % words
+        if lim.engine_split_varied:  # the counts split a colocated engine as far as they can (limits.engine_split)
+            text += self.tr(" (the generation engine split up to a node)")
         self.setFixedHeight(self.fontMetrics().height() * (3 if layouts else 2) + 6)
-        self.setText(text % words)
+        self.setText(text)
 
 
 class FitPanel(SearchPanel):

@@ -46,7 +46,9 @@ class PriceTable(QTableWidget):
         self.gpus = [g for g in gpu_presets().values() if not g.missing_speed_fields]
         self.setColumnCount(2)
         self.setRowCount(len(self.gpus))
-        self.setHorizontalHeaderLabels([self.tr("GPU"), self.tr("Price per GPU-hour")])
+        # the price header on two lines: on one it sized the price column wider than any price, and the names, which
+        # take the rest, were elided at 1366 x 768 ("NVIDIA A100 40GB (SXM4/P...")
+        self.setHorizontalHeaderLabels([self.tr("GPU"), self.tr("Price per\nGPU-hour")])
         self.verticalHeader().setVisible(False)
         for i, g in enumerate(self.gpus):
             name = QTableWidgetItem(g.name)
@@ -60,7 +62,11 @@ class PriceTable(QTableWidget):
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.setWordWrap(False)
+        # a name longer than the column wraps onto a second line instead of being elided ("NVIDIA GH200 Grace Hopper
+        # (96 GB HBM3 GPU, 'GH200 480GB')" is 57 characters), each row as tall as its name needs
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.problem = ""
         self.cellChanged.connect(lambda _r, _c: self._changed())
 

@@ -25,8 +25,10 @@ from engine.estimate_output import regime_text
 from engine.memory.gpu_precision import precision_cannot_run
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining.band_text import posttraining_band_lines
+from engine.posttraining.refused_step import refused_step_text
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
+from engine.range_words import band_multiples, likely_range_sentence
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
@@ -268,6 +270,13 @@ class TimePanel(QWidget):
             self.bar.setVisible(False)
             self.notes.setVisible(False)
             return
+        if refused := refused_step_text(t, tr_engine):  # its engine would not start: no step time (refused_step.py)
+            self.time = None
+            self.summary.setText(f"<span style='color:{text_colour('muted')}'><b>{escape(refused)}</b></span>")
+            self.summary.setToolTip("")
+            self.bar.setVisible(False)
+            self.notes.setVisible(False)
+            return
         self.time = t
         self.bar.setVisible(True)
         locale = QLocale()
@@ -280,8 +289,9 @@ class TimePanel(QWidget):
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
-            lines[1] += self.tr(" · likely %(low)s to %(high)s per step") % {
-                "low": format_seconds(t.seconds_range[0]), "high": format_seconds(t.seconds_range[1])}
+            lines[1] += self.tr(" · %(likely)s per step") % {"likely": likely_range_sentence(  # engine/range_words.py
+                format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
+                *band_multiples(t.band.low, t.band.high), tr_engine)}
             if t.band.regime == POSTTRAINING_REGIME:  # said on the line: a small measured set, one source
                 lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)d "
                                     "source(s); hover for each phase)") % {"runs": t.band.runs,
@@ -290,8 +300,8 @@ class TimePanel(QWidget):
             # kinds of figure that decide it (engine/posttraining/band_text.py)
             posttraining = posttraining_band_lines(t, tr_engine, step_provenance(s))
             self.summary.setToolTip("<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
-                "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured "
-                "within this spread of their estimate, and about 8 in 10 runs of sources left out of it.") % {
+                "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came "
+                "within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.") % {
                 "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {

@@ -257,3 +257,55 @@ def test_openrlhf_without_a_kl_coefficient_loads_no_reference() -> None:
     kept = import_texts([("a.sh", base + "--init_kl_coef 1e-3\n")])
     assert "reference_model" not in kept.scenario  # OpenRLHF's own default: it scores one
     assert not any(u.key.endswith("init_kl_coef") for u in kept.unmapped)
+
+
+def test_a_saved_command_line_import_of_a_colocated_engine_runs(tmp_path) -> None:
+    """User audit 5: `import` of a TRL GRPO config with vllm_tensor_parallel_size 8 (no GPU count stated) printed a
+    scenario without gpus_per_node, and `estimate` of the saved file refused it ("must divide the 1 training GPUs").
+    The command line's scenario now carries the GPU count the import assumed (the least the layout needs: 8); the
+    window keeps its set-up's count (result.scenario has none)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "grpo.yaml"
+    config.write_text("model_name_or_path: Qwen/Qwen2.5-1.5B\nuse_vllm: true\nvllm_mode: colocate\n"
+                      "vllm_tensor_parallel_size: 8\nper_device_train_batch_size: 4\nnum_generations: 8\n")
+    from engine.configs import import_files
+
+    result = import_files([config])
+    assert "gpus_per_node" not in result.scenario and result.standalone_scenario()["gpus_per_node"] == 8
+    out = subprocess.run([sys.executable, str(root / "main.py"), "import", str(config), "--json"],
+                         capture_output=True, text=True, cwd=root, timeout=60)
+    assert out.returncode == 0, out.stderr
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(json.loads(out.stdout)["scenario"]))
+    run = subprocess.run([sys.executable, str(root / "main.py"), "estimate", str(saved)], capture_output=True,
+                         text=True, cwd=root, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Verdict:" in run.stdout
+    text = subprocess.run([sys.executable, str(root / "main.py"), "import", str(config)], capture_output=True,
+                          text=True, cwd=root, timeout=60).stdout
+    assert '"gpus_per_node": 8' in text  # the text's Scenario block too, as it would be copied
+
+
+def test_verl_batch_sizes_set_the_optimizer_step_and_are_exported() -> None:
+    """User audit 5: verl's data.train_batch_size / actor.ppo_mini_batch_size were neither read nor exported. verl's
+    fsdp_workers.py normalises ppo_mini_batch_size x rollout.n // (GPUs // ulysses) into the sequences one optimizer
+    step trains a rank, so run_qwen2-7b.sh (mini 256 prompts, n 5, 8 GPUs, 40 a micro-batch) trains 160 a rank: 4
+    micro-batches; train_batch_size 1024 is 4 such steps, listed. The export writes the plan's step back."""
+    from engine import scenario_from_dict
+    from engine.configs import export_config, import_files, import_texts
+    from engine.posttraining.estimate import step_sequences
+
+    result = import_files([DATA / "verl/run_qwen2-7b.sh"])
+    assert result.scenario["micro_batch"] == 40 and result.scenario["grad_accum"] == 256 * 5 // 8 // 40
+    assert any("data.train_batch_size" in u.key and "4 optimizer steps of 256" in str(u.why) for u in result.unmapped)
+    s = scenario_from_dict({**result.scenario, "model": "qwen2.5-7b"})
+    assert step_sequences(s) == 256 * 5  # the config's optimizer step: mini-batch prompts x n
+    text = export_config(s, "verl")
+    assert "data.train_batch_size=256" in text and "actor_rollout_ref.actor.ppo_mini_batch_size=256" in text
+    back = import_texts([("run.sh", text)])
+    assert back.scenario["grad_accum"] == s.grad_accum and back.scenario["micro_batch"] == s.micro_batch

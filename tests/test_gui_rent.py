@@ -135,3 +135,23 @@ def test_a_rows_layout_is_said_in_the_set_ups_words(panel):
     changed = dict(panel.result.ranked[0].changes)
     shown = [key for key in ("micro_batch", "grad_accum", "checkpointing", "offload", "tp", "pp") if key in changed]
     assert shown and all(field_label(key) in layout for key in shown), (layout, changed)
+
+
+def test_the_gpu_names_are_not_cut_in_a_narrow_panel(panel, qtbot):
+    """User audit 5: at 1,366 x 768 the panel's left side is about 340 px wide, and the one-line header "Price per
+    GPU-hour" sized the price column so wide that the names were elided ("NVIDIA A100 40GB (SXM4/P..."). The header
+    now takes two lines and a name longer than its column wraps, its row as tall as it needs: every name is whole."""
+    from PySide6.QtCore import QRect, Qt
+
+    panel.resize(850, 330)  # the tab's size in the 1366 x 768 window (left side = 2 / 5 of it)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.table
+    assert "\n" in table.horizontalHeaderItem(1).text()  # two lines: the price column no wider than they need
+    metrics = table.fontMetrics()
+    width = table.columnWidth(0) - 8  # the cell's text margins
+    short = [g.name for g in table.gpus if metrics.horizontalAdvance(g.name) <= width]
+    assert "NVIDIA A100 40GB (SXM4/PCIe)" in short  # the name the audit saw cut now fits on one line
+    for row, g in enumerate(table.gpus):  # a longer one wraps: its row holds every line of it
+        needed = metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), g.name).height()
+        assert table.rowHeight(row) >= needed, g.name

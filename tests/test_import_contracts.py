@@ -268,7 +268,7 @@ def test_the_time_model_does_not_import_the_memory_estimator():
 # the package's own __init__) come last and may import anything.
 ENGINE_LAYERS = (
     ("base", ("errors", "messages", "units", "paths", "safe_read", "safe_write", "bounded_json", "input_bounds",
-              "monotone")),
+              "monotone", "range_words")),
     ("models", ("models",)),
     ("frameworks", ("frameworks",)),
     ("scenario", ("scenario",)),

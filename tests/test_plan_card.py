@@ -335,6 +335,7 @@ def test_the_card_gives_the_step_time_with_its_measured_range():
     (8 in 10 measured post-training runs, presets/posttraining_time_bands.json): a manager reading the card only saw
     a figure the measured runs put well below."""
     from engine.plan_card import time_facts
+    from engine.range_words import multiples_text
     from engine.units import format_seconds
     from engine.workloads import estimate, step_time
 
@@ -344,11 +345,15 @@ def test_the_card_gives_the_step_time_with_its_measured_range():
     _sentences, rows = time_facts(s, estimate(s), t)
     shown = {str(label): str(value) for label, value in rows}
     low, high = t.seconds_range
-    assert shown["Step time, likely (8 in 10 measured runs)"] == f"{format_seconds(low)} to {format_seconds(high)}"
+    # the band's multiples of the model's figure, then the range (engine/range_words.py): the point is not in it
+    assert shown["Step time, measured runs like this one (8 in 10)"] == (
+        f"{multiples_text(1 + t.band.low, 1 + t.band.high)} the model: likely {format_seconds(low)} to "
+        f"{format_seconds(high)}")
 
 
 def test_a_served_model_card_and_report_give_the_speed_with_its_measured_range():
     from engine.plan_card import time_facts
+    from engine.range_words import multiples_text
     from engine.report import to_markdown
     from engine.serving import serving_speed
     from engine.serving.speed_band import speed_ranges
@@ -361,9 +366,12 @@ def test_a_served_model_card_and_report_give_the_speed_with_its_measured_range()
     est = estimate(s)
     rate = speed_ranges("vllm", serving_speed(s, est.serving))["tokens_per_second"]
     shown = {str(label): str(value) for label, value in time_facts(s, est, None)[1]}
-    assert shown["Output tokens/s, likely (8 in 10 measured runs)"] == (
-        f"{format_count(rate.low)} to {format_count(rate.high)}")
-    assert f"{format_count(rate.low)} to {format_count(rate.high)} tokens/s" in to_markdown(s, est)
+    value = serving_speed(s, est.serving).tokens_per_second
+    assert shown["Output tokens/s, measured runs like this one (8 in 10)"] == (
+        f"{multiples_text(rate.low / value, rate.high / value)} the model: likely {format_count(rate.low)} to "
+        f"{format_count(rate.high)}")
+    assert (f"tokens/s {multiples_text(rate.low / value, rate.high / value)} the model: likely "
+            f"{format_count(rate.low)} to {format_count(rate.high)}") in to_markdown(s, est)
 
 
 def test_the_report_of_a_post_training_step_lists_its_phases_where_training_is_the_peak():
@@ -398,15 +406,18 @@ def test_the_card_lists_a_post_training_runs_lengths():
 def test_the_markdown_export_gives_the_cards_time_and_cost():
     """The Markdown export gave memory alone, where the card and the window give the step time with its measured
     range; with the step time (engine.workloads.step_time) it now has the card's rows."""
+    from engine.range_words import multiples_text
     from engine.report import to_markdown
     from engine.units import format_seconds
     from engine.workloads import estimate, step_time
 
     s = _grpo_32b_on_8_h100s()
     t = step_time(s)
+    assert t.band is not None
     text = to_markdown(s, estimate(s), step=t)
     low, high = t.seconds_range
     assert "## Time and cost" in text
     assert f"| Step time | {format_seconds(t.step_seconds)} |" in text
-    assert f"| Step time, likely (8 in 10 measured runs) | {format_seconds(low)} to {format_seconds(high)} |" in text
+    assert (f"| Step time, measured runs like this one (8 in 10) | {multiples_text(1 + t.band.low, 1 + t.band.high)} "
+            f"the model: likely {format_seconds(low)} to {format_seconds(high)} |") in text
     assert "## Time and cost" not in to_markdown(s, estimate(s))  # no step time given: none made up

@@ -134,3 +134,27 @@ def test_the_engine_split_keeps_to_the_heads_vllm_can_split():
     # one GPU: nothing to split over
     one = scenario_from_dict(GRPO)
     assert engine_tp_choices(one, rl_settings(one, dtypes_for(one).compute)) == []
+
+
+def test_the_fewest_gpus_limits_let_the_generation_engine_split() -> None:
+    """User audit 5: a GRPO run with its colocated engine at TP 1 read "fewest GPUs: none up to 1024" (the whole model
+    on every GPU for every count) while Make it fit's plan 1 split the engine. The limits now split the engine as far
+    as each count allows (engine/planning/limits.py engine_split: the largest power of two up to a node that divides
+    the GPUs and the heads), and say so."""
+    from engine import scenario_from_dict
+    from engine.planning.fit_report import fit_report, render_fit
+    from engine.planning.limits import engine_split, limits
+
+    s = scenario_from_dict({"model": "qwen2.5-32b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full",
+                            "precision": "bf16", "checkpointing": "full", "prompt_len": 512,
+                            "framework": "trl", "micro_batch": 8, "grad_accum": 4, "training_objective": "grpo",
+                            "completion_len": 1024, "num_generations": 8, "rollout_engine": "vllm",
+                            "rollout_placement": "colocate", "rollout_gpu_memory_utilization": 0.3, "zero_stage": 3,
+                            "rollout_tp": 1})
+    assert engine_split(s, 8, 8) == {"rollout_tp": 8} and engine_split(s, 2, 8) == {"rollout_tp": 2}
+    lim = limits(s)
+    assert lim.engine_split_varied and lim.min_gpus["zero3"] is not None
+    text = render_fit(fit_report(s))
+    assert "splits the generation engine over as many GPUs as it can" in text
+    sft = scenario_from_dict({"model": "qwen2.5-32b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8})
+    assert engine_split(sft, 8, 8) == {} and not limits(sft).engine_split_varied

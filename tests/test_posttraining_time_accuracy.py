@@ -307,17 +307,21 @@ def test_the_posttraining_band_file_is_current_and_is_the_runs_percentiles() -> 
     import json
 
     from engine.accuracy.posttraining_band import bands_json
+    from engine.posttraining.settings import ONLINE_OBJECTIVES
     from engine.posttraining.time_band import POSTTRAINING_BANDS_FILE
 
     assert POSTTRAINING_BANDS_FILE.read_text(encoding="utf-8") == bands_json()
     data = json.loads(bands_json())
-    compared = ptt.compare()
-    # every row's source repository (its url): verl-data's logs, NeMo-RL's performance summary (every release's
-    # table one repository), ms-swift's example, Unsloth's executed notebooks, the MI300X logs verl's baseline page
-    # links (yushengsu-thu)
-    assert data["source_names"] == ["NVIDIA-NeMo/RL", "eric-haibin-lin/verl-data", "modelscope/ms-swift",
-                                    "unslothai/notebooks", "yushengsu-thu/verl_training_log"]
-    assert data["runs"] == len(compared) and data["sources"] == 5
+    # only the runs that generate: the band applies to online steps alone (an offline objective such as DPO keeps
+    # the training band, engine/posttraining/timing.py), so its text must not list DPO among its runs
+    rows = [r for r in ptt.read_rows() if r["objective"] in ONLINE_OBJECTIVES]
+    compared = ptt.compare(rows)
+    assert data["offline_runs_left_out"] == sorted(r["id"] for r in ptt.read_rows()
+                                                   if r["objective"] not in ONLINE_OBJECTIVES)
+    assert all(o in ONLINE_OBJECTIVES for o in data["objectives"])
+    # every kept row's source repository (its url): verl-data's logs, NeMo-RL's performance summary
+    assert data["source_names"] == sorted({r["source"].split(" at ")[0] for r in rows})
+    assert data["runs"] == len(compared) and data["sources"] == len(data["source_names"])
     for band in data["bands"]:  # the phases only where a run states them (verl-data's); the step over every run
         errors = [c.measured[band["phase"]] / c.estimated[band["phase"]] - 1 for c in compared
                   if c.measured.get(band["phase"])]
@@ -350,7 +354,8 @@ def test_a_posttraining_step_shows_its_own_regimes_range_and_a_training_step_kee
         assert high == pytest.approx(phases[phase] * (1 + bands[phase]["high"]))
     out = rl_time_to_json(t)
     assert out["step_seconds_range_basis"]["regime"] == POSTTRAINING_REGIME  # the keys training steps have, kept
-    assert out["step_seconds_range_basis"]["checked_against"]["runs"] == len(ptt.compare())
+    assert out["step_seconds_range_basis"]["checked_against"]["runs"] == json.loads(
+        POSTTRAINING_BANDS_FILE.read_text(encoding="utf-8"))["runs"]
     assert set(out["phase_seconds_range"]) == {"generation", "scoring", "update"}
     trained = {k: v for k, v in example.items() if k not in {"training_objective"}}
     trained_time = step_time(scenario_from_dict(trained))
@@ -372,11 +377,14 @@ def test_the_estimate_text_says_what_the_posttraining_range_was_checked_against(
 
     example = json.loads(open("examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json", encoding="utf-8").read())
     text = render_time(step_time(scenario_from_dict(example)))
-    runs = len(ptt.compare())
-    assert (f"checked against {runs} measured ms-swift, nemo-rl, unsloth, verl post-training runs (DPO, GRPO, PPO) of 5 "
-            "sources (NVIDIA-NeMo/RL, eric-haibin-lin/verl-data, modelscope/ms-swift, unslothai/notebooks, "
-            "yushengsu-thu/verl_training_log)") in text
-    assert "By phase, likely: generation (with the weight sync)" in text
+    from engine.posttraining.time_band import posttraining_band_basis
+
+    basis = posttraining_band_basis()  # the band file's runs: the online ones (DPO's row is left out of it)
+    assert "dpo" not in basis["objectives"] and "GRPO" in text
+    assert (f"checked against {basis['runs']} measured {', '.join(basis['frameworks'])} post-training runs "
+            f"({', '.join(basis['objectives']).upper()}) of {basis['sources']} sources "
+            f"({', '.join(basis['source_names'])})") in text
+    assert "By phase, measured runs like this one came to: generation (with the weight sync)" in text
 
 
 def test_an_offline_objective_keeps_the_training_band() -> None:
@@ -394,6 +402,11 @@ def test_an_offline_objective_keeps_the_training_band() -> None:
     t = step_time(s)
     assert t.band == time_band(s.framework)
     assert posttraining_band_lines(t, str) == []
+    # and the post-training band, which offline steps do not take, is made without the offline rows (its text
+    # listed DPO among its runs while DPO kept the training band)
+    from engine.posttraining.time_band import posttraining_band_basis
+
+    assert "dpo" not in posttraining_band_basis()["objectives"]
 
 
 def test_the_rows_longest_completion_is_the_logged_max_or_the_recipes_cap() -> None:

@@ -47,7 +47,7 @@ def test_the_served_example_shows_its_ranges_in_text_and_json():
     # speed.py's tokens/s is users / TPOT, so its range is users / the TPOT range
     assert ranges["tokens_per_second"].low == speed.concurrency / tpot.high
     text = render_serving(memory, speed)
-    assert "Likely: first token after" in text and "llama.cpp's own" in text
+    assert "Measured runs like this one came to: first token" in text and "llama.cpp's own" in text
     out = serving_to_json(memory, speed)["speed"]
     assert out["ranges"]["tpot_seconds"] == [tpot.low, tpot.high]
     assert out["range_basis"]["figures"]["tpot_seconds"]["runs"] == band["runs"]
@@ -61,3 +61,46 @@ def test_an_engine_with_one_run_of_a_figure_takes_all_engines_band_and_says_so()
     assert speed_bands()[("vllm", "ttft_ms")]["runs"] < 2
     assert speed_ranges(memory.engine, speed)["ttft_seconds"].engine == "all"
     assert "all engines' runs there" in render_serving(memory, speed)
+
+
+def test_vllm_rows_split_by_regime_and_each_regime_band_is_its_rows_percentiles():
+    # h-serverows: vLLM's TPOT band came from graphs-on rows (+8..+30%) while its one eager row (issue #20469) reads
+    # +150%; the bands now split vLLM / SGLang rows by regime (engine/serving/speed_regime.py: eager where the
+    # estimate's decode has host launches). Expected: recomputed here from the rows of each regime.
+    from engine.serving.speed_band import regime_bands
+
+    compared = compare_all()
+    by_id = {r["id"]: r for r in read_rows()}
+    eager = [c for c in compared if c.engine == "vllm" and c.regime == "eager"]
+    assert eager and all(by_id[c.id]["scenario"].get("enforce_eager") for c in eager)
+    graphs = [c for c in compared if c.engine == "vllm" and c.regime == "graphs"]
+    errors = [value / c.estimated["tpot_ms"] - 1 for c in graphs
+              if (value := measured_figure(by_id[c.id], "tpot_ms", c.estimated)[0])]
+    deciles = statistics.quantiles(errors, n=10, method="inclusive")
+    band = regime_bands()[("vllm", "graphs", "tpot_ms")]
+    assert band["runs"] == len(errors) and (band["low"], band["high"]) == (round(deciles[0], 4),
+                                                                            round(deciles[-1], 4))
+    assert regime_bands()[("vllm", "eager", "tpot_ms")]["runs"] == 1  # one eager row: too few for a band of its own
+
+
+def test_a_served_scenario_says_which_regimes_rows_gave_its_range():
+    from engine import scenario_from_dict
+    from engine.serving.speed_regime import EAGER, GRAPHS, speed_regime
+
+    base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "workload": "inference", "serving_engine": "vllm",
+            "max_model_len": 8192}
+    for eager, regime in ((False, GRAPHS), (True, EAGER)):
+        s = scenario_from_dict({**base, "enforce_eager": eager})
+        memory = serving_memory(s)
+        speed = serving_speed(s, memory)
+        assert speed_regime("vllm", speed) == regime
+        tpot = speed_ranges("vllm", speed)["tpot_seconds"]
+        text = render_serving(memory, speed)
+        if regime == GRAPHS:  # 10 graphs-on rows: their own band, said so
+            assert tpot.regime == GRAPHS and "vLLM's own runs with CUDA graphs: time per output token" in text
+        else:  # one eager row: vLLM's rows of both regimes, as before, and the words say so
+            assert tpot.regime == "" and tpot.engine == "vllm"
+            assert ("vLLM has fewer than 2 measured runs without CUDA graphs of time per output token, tokens/s: all "
+                    "of vLLM's runs there") in text
+        basis = serving_to_json(memory, speed)["speed"]["range_basis"]["figures"]["tpot_seconds"]
+        assert basis["speed_regime"] == regime

@@ -229,7 +229,10 @@ def test_fit_command_json_contract(tmp_path):
     data = json.loads(result.stdout)
     assert set(data) == {"limits", "plans", "verdict", "largest_model_in_family"}
     # the contract, extended (never renamed) by what each fewest-GPUs limit counted and the framework it counted for
-    assert set(data["limits"]) == {"max_micro_batch", "max_seq_len", "min_gpus", "min_gpus_counted", "framework"}
+    # and whether the counts let a colocated generation engine split (engine_split_varied: false, no such engine)
+    assert set(data["limits"]) == {"max_micro_batch", "max_seq_len", "min_gpus", "min_gpus_counted", "framework",
+                                   "engine_split_varied"}
+    assert data["limits"]["engine_split_varied"] is False
     # the default framework, Hugging Face's Trainer, has no pipeline (engine/frameworks/parallelism.py HUGGINGFACE:
     # accelerate's ParallelismConfig has no pipeline dimension): its TP limit counts TP in a node only
     assert data["limits"]["min_gpus_counted"] == {"dp": "dp", "zero3": "zero3", "tp_pp": "tp"}

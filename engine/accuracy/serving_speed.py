@@ -21,6 +21,7 @@ from typing import Any
 from ..scenario import resolve_model, scenario_from_dict
 from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
+from ..serving.speed_regime import speed_regime
 
 SPEED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "serving_speed.json"
 METRICS = ("tokens_per_second", "tpot_ms", "ttft_ms", "prefill_tokens_per_second", "latency_ms")
@@ -35,6 +36,7 @@ class SpeedCompared:
     weight_format: str
     measured: dict[str, float]
     estimated: dict[str, float]
+    regime: str = ""  # vLLM / SGLang: with or without CUDA graphs at the row's batch (engine/serving/speed_regime.py)
 
     def error(self, metric: str) -> float | None:
         """Signed relative error of the estimate for `metric` (None where the source does not state it)."""
@@ -81,6 +83,16 @@ def estimate_row(row: dict[str, Any]) -> dict[str, float]:
             "latency_ms": (speed.ttft_seconds + (outputs - 1) * speed.tpot_seconds) * 1e3}
 
 
+def row_regime(row: dict[str, Any]) -> str:
+    """The regime the row's decode runs in, as the estimate of its scenario and batch finds it (speed_regime.py)."""
+    s = scenario_from_dict(row["scenario"])
+    work = row["workload"]
+    prompt = work.get("prompt_tokens") or 1
+    speed = serving_speed(s, serving_memory(s), concurrency=work["concurrency"],
+                          context=work.get("decode_context") or prompt)
+    return speed_regime(s.serving_engine, speed)
+
+
 def compare_all(rows: list[dict[str, Any]] | None = None) -> list[SpeedCompared]:
     """Every row against the estimate."""
     out = []
@@ -88,7 +100,7 @@ def compare_all(rows: list[dict[str, Any]] | None = None) -> list[SpeedCompared]
         est = estimate_row(row)
         out.append(SpeedCompared(id=row["id"], engine=row["engine"], gpu=row["scenario"]["gpu"],
                                  weight_format=row["scenario"].get("weight_format", "bf16"),
-                                 measured=dict(row["measured"]), estimated=est))
+                                 measured=dict(row["measured"]), estimated=est, regime=row_regime(row)))
     return out
 
 

@@ -16,14 +16,16 @@ from typing import Any
 
 from ..serving.speed_band import ALL_ENGINES
 from .posttraining_band import percentiles
-from .serving_speed import METRICS, SPEED_FILE, compare_all, read_rows
+from .serving_speed import METRICS, SPEED_FILE, SpeedCompared, compare_all, read_rows
 
 ABOUT = ("Per serving engine and measured metric (and over all engines, 'all'), the 10th and 90th percentiles "
          "(statistics.quantiles 'inclusive') of measured / estimated - 1 over the rows of "
          "tests/data/published/serving_speed.json (engine/accuracy/serving_speed.py; nothing of the estimate is "
          "fitted to them). A figure the model puts at v is shown as v x (1 + low) to v x (1 + high) "
-         "(engine/serving/speed_band.py); an engine with fewer than 2 rows of a metric takes the 'all' band, said "
-         "so. Where a row states no TPOT / TTFT they are derived (derived_runs; measured_figure): a TPOT from a "
+         "(engine/serving/speed_band.py); vLLM and SGLang also have a band per regime (regime 'graphs' or 'eager': "
+         "the row's decode with or without CUDA graphs, engine/serving/speed_regime.py), taken where the regime has "
+         "2 rows of the metric, else the engine's; an engine with fewer than 2 rows of a metric takes the 'all' "
+         "band, said so. Where a row states no TPOT / TTFT they are derived (derived_runs; measured_figure): a TPOT from a "
          "decode-only rate (concurrency / tokens/s) or a batch latency ((latency - the estimate's TTFT) / "
          "(outputs - 1)), a TTFT from a prefill rate (prompt tokens / rate). The "
          "rows come from few sources (source_urls): the spread need not carry over to other engines, versions, "
@@ -51,6 +53,20 @@ def measured_figure(row: dict[str, Any], metric: str,
     return None, False
 
 
+def band_entry(engine: str, metric: str, chosen: list[SpeedCompared], by_id: dict[str, dict[str, Any]],
+               regime: str = "") -> dict[str, Any] | None:
+    """The band of `metric` over the `chosen` rows that give it (None where none does); `regime` names the rows'
+    regime (engine/serving/speed_regime.py) where they are one regime's."""
+    found = [(c, *measured_figure(by_id[c.id], metric, c.estimated)) for c in chosen if c.estimated.get(metric)]
+    found = [(c, value, derived) for c, value, derived in found if value]
+    if not found:
+        return None
+    low, high = percentiles([value / c.estimated[metric] - 1 for c, value, _ in found])
+    return {"engine": engine, **({"regime": regime} if regime else {}), "metric": metric, "runs": len(found),
+            "derived_runs": sum(derived for _, _, derived in found), "low": round(low, 4), "high": round(high, 4),
+            "run_ids": [c.id for c, _, _ in found], "source_urls": sorted({by_id[c.id]["url"] for c, _, _ in found})}
+
+
 def bands_data(rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The presets file's content."""
     rows = read_rows() if rows is None else rows
@@ -59,16 +75,12 @@ def bands_data(rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     bands = []
     for engine in [*sorted({c.engine for c in compared}), ALL_ENGINES]:
         chosen = [c for c in compared if engine in (ALL_ENGINES, c.engine)]
-        for metric in METRICS:
-            found = [(c, *measured_figure(by_id[c.id], metric, c.estimated)) for c in chosen if c.estimated.get(metric)]
-            found = [(c, value, derived) for c, value, derived in found if value]
-            if not found:
-                continue
-            low, high = percentiles([value / c.estimated[metric] - 1 for c, value, _ in found])
-            bands.append({"engine": engine, "metric": metric, "runs": len(found),
-                          "derived_runs": sum(derived for _, _, derived in found), "low": round(low, 4),
-                          "high": round(high, 4), "run_ids": [c.id for c, _, _ in found],
-                          "source_urls": sorted({by_id[c.id]["url"] for c, _, _ in found})})
+        bands += [b for metric in METRICS if (b := band_entry(engine, metric, chosen, by_id)) is not None]
+    # vLLM / SGLang per regime too (with or without CUDA graphs at the row's batch, engine/serving/speed_regime.py):
+    # an eager engine's decode is host-bound, its error is not the graphs-on rows'
+    for engine, regime in sorted({(c.engine, c.regime) for c in compared if c.regime}):
+        chosen = [c for c in compared if (c.engine, c.regime) == (engine, regime)]
+        bands += [b for metric in METRICS if (b := band_entry(engine, metric, chosen, by_id, regime)) is not None]
     return {"_about": ABOUT, "measured_set": SPEED_FILE.relative_to(SPEED_FILE.parents[3]).as_posix(),
             "runs": len(compared), "sources": len({r["url"] for r in rows}), "bands": bands}
 
@@ -78,4 +90,4 @@ def bands_json(rows: list[dict[str, Any]] | None = None) -> str:
     return json.dumps(bands_data(rows), indent=1, ensure_ascii=False) + "\n"
 
 
-__all__ = ["ABOUT", "bands_data", "bands_json", "measured_figure"]
+__all__ = ["ABOUT", "band_entry", "bands_data", "bands_json", "measured_figure"]

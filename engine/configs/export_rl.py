@@ -8,10 +8,12 @@ import shlex
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+from .verl_batch import batch_args
 
 # objective -> TRL trainer with a `trl` CLI subcommand (trl/scripts/: dpo, grpo, kto, reward, rloo) and its loss_type
 _TRL_TRAINERS = {"grpo": ("grpo", None), "rloo": ("rloo", None), "dpo": ("dpo", None), "ipo": ("dpo", "ipo"),
@@ -118,6 +120,9 @@ def verl_args(s: Scenario) -> str:
         ("actor_rollout_ref.model.path", name),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", s.checkpointing != "none"),
         (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
+        # the plan's optimizer step in prompts: verl multiplies by n and divides by the data-parallel ranks
+        # (verl_batch.py), giving micro_batch x grad_accum a rank
+        *batch_args(step_sequences(s), s.num_generations),
         (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
         (a + "fsdp_config.optimizer_offload", s.offload != "none"),
         ("algorithm.use_kl_in_reward", False),

@@ -41,9 +41,18 @@ class ImportResult:
     assumed: tuple[Assumed, ...] = ()
     formats: tuple[str, ...] = ()  # detected format of each file, in order
 
-    def to_json(self) -> dict[str, Any]:
+    def standalone_scenario(self) -> dict[str, Any]:
+        """The scenario as a file of its own (the command line's import, saved and run by `estimate`): with the GPU
+        counts the import assumed beyond the default 1 (the least the files' layout needs, e.g. a colocated engine's
+        rollout_tp 8), which the window leaves to its set-up; without them the saved file was refused."""
+        counts = {a.key: a.value for a in self.assumed
+                  if a.key in ("gpus_per_node", "nodes") and a.key not in self.scenario and a.value != 1}
+        return {**self.scenario, **counts}
+
+    def to_json(self, standalone: bool = False) -> dict[str, Any]:
+        """The review as JSON; `standalone`: the scenario with its assumed GPU counts (standalone_scenario)."""
         return {
-            "scenario": self.scenario,
+            "scenario": self.standalone_scenario() if standalone else self.scenario,
             "mapped": [{"key": m.key, "value": m.value, "source": m.source} for m in self.mapped],
             "unmapped": [{"key": u.key, "why": str(u.why)} for u in self.unmapped],
             "assumed": [{"key": a.key, "value": a.value, "why": str(a.why)} for a in self.assumed],

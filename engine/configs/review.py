@@ -23,7 +23,7 @@ def render_import(result: ImportResult, tr: Callable[[str], str] = _identity,
         ),
         "",
         tr(QT_TRANSLATE_NOOP("cli", "Scenario:")),
-        json.dumps(result.scenario, indent=2, ensure_ascii=False),
+        json.dumps(result.standalone_scenario(), indent=2, ensure_ascii=False),  # runs as saved (its GPU counts)
         "",
         tr(QT_TRANSLATE_NOOP("cli", "Mapped:")),
     ]

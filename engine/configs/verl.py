@@ -20,6 +20,7 @@ from .common import as_bool, as_int, set_int, set_model
 from .reading import flatten
 from .result import Collector
 from .shell import hydra_overrides
+from .verl_batch import read_batch
 from .verl_megatron import is_megatron_actor, read_megatron_actor
 from .verl_rl import read_rl
 
@@ -62,6 +63,10 @@ def _read_overrides(c: Collector, o: dict[str, Any]) -> None:
         if key in o:
             set_int(c, target, o[key], key)
     read_rl(c, o)
+    # by tokens (use_dynamic_bsz) a step's micro-batches have no fixed count; the Megatron actor's data-parallel size
+    # is the world over its tp x pp x cp (mpu.get_data_parallel_world_size), not read here yet
+    if not as_bool(o.get(A + "actor.use_dynamic_bsz")) and not is_megatron_actor(o):
+        read_batch(c, o)
 
 
 def _read_sequence_and_batch(c: Collector, o: dict[str, Any]) -> None:

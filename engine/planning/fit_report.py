@@ -27,7 +27,8 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
     return {
         "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus,
                    # what each min_gpus counted: the layouts its framework runs (limits.counted), null: none
-                   "min_gpus_counted": lim.min_gpus_counted, "framework": defaults_for(s.framework).label, **layout},
+                   "min_gpus_counted": lim.min_gpus_counted, "engine_split_varied": lim.engine_split_varied,
+                   "framework": defaults_for(s.framework).label, **layout},
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
                    "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
@@ -119,4 +120,7 @@ def _min_gpus_lines(lim: dict[str, Any], tr: Callable[[str], str]) -> list[str]:
         out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
             strategy=names.get(kind, kind).format(framework=framework),
             value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+    if lim.get("engine_split_varied"):  # engine/planning/limits.py engine_split
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "  (each count splits the generation engine over as many GPUs as it "
+                                               "can, up to a node)")))
     return out

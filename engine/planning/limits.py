@@ -12,6 +12,8 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
+from ..posttraining import rl_settings
+from ..posttraining.settings import ONLINE_OBJECTIVES
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import cannot_run, capabilities, distributed_optimizer_counts
@@ -100,7 +102,8 @@ def counted(s: Scenario, strategy: str) -> str | None:
     return strategy
 
 
-def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True) -> Scenario | None:
+def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True,
+              split_engine: bool = False) -> Scenario | None:
     """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all) or tp_pp (TP inside a node up to 8,
     then PP), each as far as its framework runs it with s's method (counted, capabilities): sharding no deeper than
     it has, no TP or PP it lacks, a schedule it runs; None where the layout is one it cannot run or none exists.
@@ -111,7 +114,10 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
 
     keep_global_batch: the gradient accumulation shrinks as the data-parallel size grows (exactly where it
     divides, else rounded down, at least 1), so it never grows with n and the memory stays monotone in n (gradients
-    live through the forward pass only with accumulation). The limits line and Make it fit both count this way."""
+    live through the forward pass only with accumulation). The limits line and Make it fit both count this way.
+
+    split_engine (the limits line): a colocated generation engine split as far as n GPUs allow (engine_split); Make
+    it fit keeps the scenario's and has the engine split as an axis of its own (rl_suggest.py)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     g = node_size(s)
@@ -137,20 +143,40 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True
             return None
         if pp > 1 and s.pp_schedule not in caps.pp_schedules:  # the schedule it runs, as runnable_layouts picks
             schedule = {"pp_schedule": "1f1b" if "1f1b" in caps.pp_schedules else caps.pp_schedules[0], "vpp": 1}
+    engine = engine_split(s, n, gpn) if split_engine else {}  # as far as n GPUs let it (user audit 5)
     ga = s.grad_accum
     if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly, else just under it
         ga = max(1, ga * s.dp // (n // (tp * pp)))
     out = with_fitted_shard_group(s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1,
-                                                   **sharding, offload=offload, grad_accum=ga, **schedule))
+                                                   **sharding, offload=offload, grad_accum=ga, **schedule,
+                                                   **engine))
     return None if cannot_run(out) else out
 
 
-def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = True) -> Scenario | None:
+def engine_split(s: Scenario, n: int, gpus_per_node: int) -> dict[str, int]:
+    """{rollout_tp: t} for a colocated generation engine on n GPUs: the largest tensor-parallel size up to a node that
+    divides the n training GPUs (engine/scenario/posttraining_checks.py) and splits the heads (tp_ok, as
+    engine/planning/rl_suggest.py engine_tp_choices), so the fewest-GPUs limits count the engine split, which Make it
+    fit offers (a 70B GRPO at engine TP 1 read "none up to 1024" while plan 1 ran on 32 GPUs with the engine split); a
+    larger split holds 1 / tp of the engine's weights on each GPU and never more memory. {} where there is no such
+    engine (offline objectives, a separate or weight-sharing engine)."""
+    if s.training_objective not in ONLINE_OBJECTIVES or s.rollout_placement != "colocate":
+        return {}
+    rs = rl_settings(s, 2)  # the engine and whether it shares the trainer's weights: no dtype enters them
+    if rs.rollout_engine == "none" or rs.shares_weights:
+        return {}
+    spec = resolve_model(s)
+    sizes = [t for t in (1, 2, 4, 8, 16) if t <= gpus_per_node and n % t == 0 and tp_ok(spec, t)]
+    return {"rollout_tp": max(sizes)} if sizes else {}
+
+
+def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = True,
+                    split_engine: bool = False) -> Scenario | None:
     counts = gpu_counts(s)
     laid = [None] * len(counts)
 
     def ok(i: int) -> bool:
-        laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch)
+        laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch, split_engine)
         return ev.ok(laid[i - 1])
 
     last_bad = largest_true(lambda i: not ok(i), len(counts))  # fits is false on a prefix, then true
@@ -172,6 +198,7 @@ class Limits:
     # strategy -> the layouts its framework runs that were counted (counted()); None: that limit does not exist for
     # it (min_gpus None too)
     min_gpus_counted: dict[str, str | None] = field(default_factory=dict)
+    engine_split_varied: bool = False  # the counts let a colocated engine's tensor parallelism grow (engine_split)
 
 
 def max_micro_batch(s: Scenario, ev: Evaluator | None = None) -> int | None:
@@ -201,11 +228,12 @@ def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
 def min_gpus(s: Scenario, strategy: str, ev: Evaluator | None = None) -> int | None:
     if counted(s, strategy) is None:
         return None
-    found = smallest_layout(s, strategy, ev or Evaluator())
+    found = smallest_layout(s, strategy, ev or Evaluator(), split_engine=True)
     return None if found is None else found.world_size
 
 
 def limits(s: Scenario) -> Limits:
     ev = Evaluator()
     return Limits(max_micro_batch(s, ev), max_seq_len(s, ev), seq_step(s),
-                  {k: min_gpus(s, k, ev) for k in STRATEGIES}, {k: counted(s, k) for k in STRATEGIES})
+                  {k: min_gpus(s, k, ev) for k in STRATEGIES}, {k: counted(s, k) for k in STRATEGIES},
+                  bool(engine_split(s, node_size(s), node_size(s))))

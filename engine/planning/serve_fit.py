@@ -15,6 +15,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..serving.generation import BEYOND_TRAINED
+from ..serving.layer_split import layer_split_gpus
 from ..serving.result import engine_name
 from ..units import format_count
 from ..workloads import estimate
@@ -57,9 +58,12 @@ def largest_context(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> 
 
 
 def replicas(s: Scenario) -> int:
-    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel)."""
+    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel); llama.cpp spreads one
+    model over the node, transformers' device_map one over each node's GPUs (engine/serving/layer_split.py)."""
     if s.serving_engine in GGUF_ENGINES:
         return 1
+    if layer_split_gpus(s) > 1:  # transformers' device map: one model over each node's GPUs
+        return max(1, s.nodes)
     return max(1, s.world_size // max(1, s.tp * s.pp))
 
 

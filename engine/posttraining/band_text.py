@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..range_words import band_multiples, likely_range_sentence, likely_range_words
 from ..timing import StepTime
 from ..timing.provenance import Provenance
 from ..units import format_seconds
@@ -47,10 +48,11 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
     sources = (tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if basis["sources"] == 1 else
                tr_engine(QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=basis["sources"]))
     lines = [tr_engine(QT_TRANSLATE_NOOP(
-        "engine", "Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs "
-        "({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; "
+        "engine", "Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs "
+        "({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; "
         "the training runs' band does not apply to a post-training step.")).format(
-        low=format_seconds(low), high=format_seconds(high), runs=basis["runs"],
+        likely=likely_range_sentence(format_seconds(low), format_seconds(high), *band_multiples(t.band.low, t.band.high),
+                                     tr_engine), runs=basis["runs"],
         frameworks=", ".join(basis["frameworks"]), objectives=", ".join(basis["objectives"]).upper(),
         sources=sources, names=", ".join(basis["source_names"]))]
     kinds = phase_kinds(t, provenance) if provenance else {}
@@ -58,13 +60,16 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
     for phase, (phase_low, phase_high) in t.phase_seconds_ranges.items():
         if phase_high <= 0:  # a phase the step does not run
             continue
-        part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {low} to {high}")).format(
-            phase=tr_engine(PHASE_NAMES[phase]), low=format_seconds(phase_low), high=format_seconds(phase_high))
+        band = dict(t.phase_bands)[phase]
+        part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {words}")).format(
+            phase=tr_engine(PHASE_NAMES[phase]), words=likely_range_words(
+                format_seconds(phase_low), format_seconds(phase_high), *band_multiples(band.low, band.high), tr_engine))
         if kinds.get(phase):
             part += f" ({'/'.join(tr_engine(k) for k in kinds[phase])})"
         parts.append(part)
     if parts:
-        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, likely: {parts}")).format(parts=", ".join(parts)))
+        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, measured runs like this one came to: {parts}"))
+                     .format(parts=", ".join(parts)))
     return lines
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..frameworks import defaults_for
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario
 from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
@@ -146,6 +146,9 @@ class RLStepTime(StepTime):
     generation: tuple[tuple[str, Any], ...] = ()  # prefill/decode split, waves, concurrency
     # per phase the post-training regime's band (time_band.py); `band` is the whole step's
     phase_bands: tuple[tuple[str, Band], ...] = ()
+    # the generation engine's own sentence when it would not start (rollout_memory.py): then no generation runs and
+    # the step cannot run; the generation term is what a pool that does not exist would give (refused_step.py)
+    engine_refusal: Message | None = dataclasses.field(default=None, repr=False)
 
     @property
     def phase_seconds(self) -> dict[str, float]:
@@ -318,7 +321,8 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     return RLStepTime(**{f.name: getattr(base, f.name) for f in dataclasses.fields(StepTime)},
                       rl_seconds=tuple(parts), samples_per_step=samples, samples_per_second=samples / step,
                       generation=tuple(detail.items()),
-                      phase_bands=tuple((k, bands[k]) for k in BAND_PHASES if k in bands))
+                      phase_bands=tuple((k, bands[k]) for k in BAND_PHASES if k in bands),
+                      engine_refusal=p.engine.refusal if p.engine is not None and rs.online else None)
 
 
 def rl_time_to_json(t: StepTime) -> dict[str, Any]:
@@ -327,6 +331,9 @@ def rl_time_to_json(t: StepTime) -> dict[str, Any]:
     if isinstance(t, RLStepTime):
         out["breakdown_seconds"] = t.breakdown_seconds
         out["generation"] = {"seconds": dict(t.rl_seconds).get("generation", 0.0), **dict(t.generation)}
+        if t.engine_refusal is not None:  # no generation runs: no seconds, and the step cannot run (refused_step.py)
+            out["generation"].update(seconds=None, engine_starts=False, engine_refusal=str(t.engine_refusal))
+            out["step_runs"] = False
         out["samples_per_step"] = t.samples_per_step
         out["samples_per_second"] = t.samples_per_second
         if t.phase_bands:  # each phase's likely range, from the measured post-training runs (time_band.py)

@@ -1,4 +1,5 @@
-"""Engines without a paged pool: transformers' generate() and mlx-lm, on one GPU (or Apple unified memory).
+"""Engines without a paged pool: transformers' generate() and mlx-lm, on one GPU (or Apple unified memory), or
+transformers spread over the node's GPUs by device_map="auto" (layer_split.py: weights and KV cache per GPU its share).
 
 transformers (generation/utils.py with DynamicCache): the weights, a KV cache that grows to max_num_seqs x
 max_model_len tokens (every layer full length, sliding layers their window), and the prefill of the whole batch,
@@ -36,6 +37,7 @@ class PlainInputs:
     max_num_batched_tokens: int | None = None
     kv_cache_dtype: str = "auto"
     tp: int = 1
+    layer_split: int = 1  # GPUs device_map="auto" spreads the layers over (layer_split.py): each holds its share
 
 
 def plain_memory(i: PlainInputs) -> ServingMemory:
@@ -45,14 +47,17 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
     mlx = i.engine == "mlx"
     cached = cdiv(length, MLX_KV_STEP) * MLX_KV_STEP if mlx else length
     kinds = layer_kinds(spec, i.tp, kv_element_bytes(i.kv_cache_dtype), 2.0)
-    kv = seqs * sequence_bytes(kinds, cached)
+    split = max(1, i.layer_split)
+    kv = seqs * sequence_bytes(kinds, cached) / split  # each GPU caches its own layers
     prefill = min(i.max_num_batched_tokens or MLX_PREFILL_STEP, length) if mlx else seqs * length
     peak = profile_peak(spec, prefill, seqs, i.tp).forward_bytes + seqs * spec.vocab * 4
     context = 0.0 if mlx else CUDA_CONTEXT_BYTES
     components = (
         Component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states",
-                  Moments.whole_step(i.weight_bytes), QT_TRANSLATE_NOOP("engine", "every tensor in the deployed "
-                                                                       "format"), (("tp", i.tp),)),
+                  Moments.whole_step(i.weight_bytes / split), QT_TRANSLATE_NOOP(
+                      "engine", "every tensor in the deployed format (/ the GPUs the layers are spread over)")
+                  if split > 1 else QT_TRANSLATE_NOOP("engine", "every tensor in the deployed format"),
+                  (("tp", i.tp), ("gpus_layers_spread_over", split)) if split > 1 else (("tp", i.tp),)),
         Component("activation_peak", QT_TRANSLATE_NOOP("engine", "Prefill activations"), "activations",
                   Moments.whole_step(peak), QT_TRANSLATE_NOOP("engine", "residual + widest layer output of the "
                                                              "prefill, + the last position's fp32 logits"),
@@ -63,7 +68,8 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
                   QT_TRANSLATE_NOOP("engine", "sequences x tokens x KV bytes per token of every layer (sliding "
                                     "layers: their window)"), (("sequences", seqs), ("tokens", cached))),
     )
-    total = i.weight_bytes + peak + context + kv
+    weights = i.weight_bytes / split  # an even split, as accelerate's balanced map aims at (layer_split.py)
+    total = weights + peak + context + kv
     if total > i.capacity_bytes:
         verdict, reason = REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "{engine} runs out of memory: {need} needed, {capacity} available."), engine=engine_name(i.engine),
@@ -71,8 +77,8 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
     else:
         verdict, reason = FITS, message(QT_TRANSLATE_NOOP("engine", "{engine} runs with {free} free."),
                                         engine=engine_name(i.engine), free=format_bytes(i.capacity_bytes - total))
-    per_sequence = sequence_bytes(kinds, length) or 1.0
-    room = max(0.0, i.capacity_bytes - i.weight_bytes - peak - context)
+    per_sequence = sequence_bytes(kinds, length) / split or 1.0
+    room = max(0.0, i.capacity_bytes - weights - peak - context)
     return ServingMemory(
         engine=i.engine, components=components, capacity_bytes=i.capacity_bytes, budget_bytes=i.capacity_bytes,
         kv_pool_bytes=kv, kv_kinds=tuple(KvKind(k.kind, k.layers, k.token_bytes, k.state_bytes, k.window)

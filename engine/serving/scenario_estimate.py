@@ -6,14 +6,18 @@ capacity is the GPU preset's usable bytes, which for Apple silicon is Metal's de
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..memory.breakdown import Estimate, StageEstimate
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from .apple_engines import apple_gpu_refusal
 from .generation import GenerationInputs, generation_memory
+from .layer_split import layer_split_gpus
 from .llama_cpp import LlamaCppInputs, llama_cpp_memory
 from .plain_engines import PlainInputs, plain_memory
-from .result import ServingMemory
+from .result import REFUSED, ServingMemory
 from .vllm_load import vllm_load_extra_bytes
 from .weights import resolve_format, shard
 
@@ -76,16 +80,23 @@ def serving_memory(s: Scenario) -> ServingMemory:
     weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep, padding).total
     if s.serving_engine in PAGED_ENGINES:
         extra = vllm_load_extra(s, spec)
-        return generation_memory(GenerationInputs(
+        memory = generation_memory(GenerationInputs(
             spec=spec, weight_bytes=weights, capacity_bytes=cuda_visible_capacity(s, capacity), engine=s.serving_engine,
             gpu_memory_utilization=s.gpu_memory_utilization, max_num_batched_tokens=s.max_num_batched_tokens,
             max_num_seqs=s.max_num_seqs, max_model_len=s.max_model_len, kv_cache_dtype=s.kv_cache_dtype,
             block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name,
             load_extra_bytes=extra))
+        if (refusal := apple_gpu_refusal(s)) is not None:  # a CUDA engine on Metal does not start (apple_engines.py)
+            return dataclasses.replace(  # no KV pool: the engine never allocates one
+                memory, components=tuple(c for c in memory.components if c.key != "kv_cache"), verdict=REFUSED,
+                reason=refusal, kv_pool_bytes=0.0, blocks=0, kv_tokens=0, max_concurrent_sequences=0.0,
+                longest_context=0)
+        return memory
     return plain_memory(PlainInputs(
         spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
         max_model_len=s.max_model_len, max_num_seqs=s.max_num_seqs,
-        max_num_batched_tokens=s.max_num_batched_tokens, kv_cache_dtype=s.kv_cache_dtype, tp=s.tp))
+        max_num_batched_tokens=s.max_num_batched_tokens, kv_cache_dtype=s.kv_cache_dtype, tp=s.tp,
+        layer_split=layer_split_gpus(s)))
 
 
 def serving_estimate(s: Scenario) -> Estimate:

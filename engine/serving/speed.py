@@ -10,7 +10,8 @@ Time per output token (TPOT) is that step (plus, for vLLM, its V1 engine loop's 
 engine_step_host.py), tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
 max_num_batched_tokens (n_batch in llama.cpp), each reading the weights once, with causal attention of prompt^2 / 2
 pairs; time to first token (TTFT) is the prefill plus one decode step. llama.cpp splits layers over its GPUs, which
-then run one after another: its step reads every GPU's weights at one GPU's bandwidth.
+then run one after another: its step reads every GPU's weights at one GPU's bandwidth; so does transformers spread
+over GPUs by device_map="auto" (layer_split.py).
 
 Multi-head latent attention (DeepSeek-V2/V3/R1, Kimi-K2) follows the engine's path (mla_attention.py): absorbed
 decode (vLLM, SGLang, llama.cpp with an absorbed GGUF) does heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x
@@ -34,6 +35,7 @@ from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
+from .layer_split import layer_split_gpus
 from .mla_attention import (
     attended_tokens,
     attention_flops_per_pair,
@@ -109,13 +111,13 @@ def _attention_flops(s: Scenario, memory: ServingMemory, context: int) -> float:
 
 def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
     spec = resolve_model(s)
-    weights = memory.bytes_of("weights")
+    # layers spread over GPUs that run in series (layer_split.py): every GPU's share, one after another
+    weights = memory.bytes_of("weights") * layer_split_gpus(s)
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
-    gpus = s.gpus_per_node if s.serving_engine in GGUF_ENGINES else 1
     if spec.is_moe:  # the experts are most of a MoE's bytes; only the touched ones are read
         weights *= touched_expert_read_fraction(spec, tokens)
-    return weights * gpus
+    return weights
 
 
 def _step(s: Scenario, memory: ServingMemory, tokens: int, attention_flops: float, kv_bytes: float,

@@ -10,6 +10,7 @@ the words say so. No Qt: the sentences are marked for translation in the "engine
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -17,9 +18,11 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import PRESETS_DIR, read_preset_json
+from ..range_words import likely_range_words
 from ..units import format_count, format_seconds
 from .result import engine_name
 from .speed import ServingSpeed
+from .speed_regime import REGIME_WORDS, speed_regime
 
 SERVING_BANDS_FILE = PRESETS_DIR / "serving_speed_bands.json"
 ALL_ENGINES = "all"
@@ -40,6 +43,8 @@ class SpeedRange:
     runs: tuple[str, ...]  # the measured rows' ids
     sources: tuple[str, ...]
     engine: str  # the engine family whose rows gave the band, or ALL_ENGINES
+    regime: str = ""  # the regime (speed_regime.py) whose rows gave it; "" for all of the engine's rows
+    wanted_regime: str = ""  # the speed's own regime ("" for an engine without one)
 
 
 @cache
@@ -48,8 +53,13 @@ def _file() -> dict[str, Any]:
 
 
 def speed_bands() -> dict[tuple[str, str], dict[str, Any]]:
-    """(engine family or ALL_ENGINES, metric) -> its band entry (low, high, runs, source_urls)."""
-    return {(b["engine"], b["metric"]): b for b in _file()["bands"]}
+    """(engine family or ALL_ENGINES, metric) -> its band entry (low, high, runs, source_urls), over all regimes."""
+    return {(b["engine"], b["metric"]): b for b in _file()["bands"] if not b.get("regime")}
+
+
+def regime_bands() -> dict[tuple[str, str, str], dict[str, Any]]:
+    """(engine family, regime, metric) -> the band of that engine's rows in that regime (speed_regime.py)."""
+    return {(b["engine"], b["regime"], b["metric"]): b for b in _file()["bands"] if b.get("regime")}
 
 
 def speed_ranges(engine: str, speed: ServingSpeed) -> dict[str, SpeedRange]:
@@ -57,20 +67,24 @@ def speed_ranges(engine: str, speed: ServingSpeed) -> dict[str, SpeedRange]:
     engines'; tokens/s is users / TPOT in speed.py, so its range is users / the TPOT range (the file's tokens/s
     bands stay for the report: a row's decode rate is the same measurement as its TPOT)."""
     family = ENGINE_FAMILY.get(engine, engine)
-    bands, out = speed_bands(), {}
+    regime = speed_regime(engine, speed)  # vLLM / SGLang: with or without CUDA graphs, each its own rows
+    bands, by_regime, out = speed_bands(), regime_bands(), {}
     for figure, metric in SHOWN_METRICS.items():
-        band = bands.get((family, metric))
+        band = by_regime.get((family, regime, metric))
+        if band is None or band["runs"] < MIN_OWN_RUNS:  # too few rows of its regime: as before, and said so
+            band = bands.get((family, metric))
         if band is None or band["runs"] < MIN_OWN_RUNS:
             band = bands.get((ALL_ENGINES, metric))
         if band is None:
             continue
         value = float(getattr(speed, figure))
         out[figure] = SpeedRange(figure, value * (1 + band["low"]), value * (1 + band["high"]), tuple(band["run_ids"]),
-                                 tuple(band["source_urls"]), band["engine"])
+                                 tuple(band["source_urls"]), band["engine"], band.get("regime", ""), regime)
     tpot = out.get("tpot_seconds")
     if tpot is not None and tpot.low > 0:  # speed.py's tokens/s is users / TPOT: one figure, one range
-        out["tokens_per_second"] = SpeedRange("tokens_per_second", speed.concurrency / tpot.high,
-                                              speed.concurrency / tpot.low, tpot.runs, tpot.sources, tpot.engine)
+        out["tokens_per_second"] = dataclasses.replace(tpot, figure="tokens_per_second",
+                                                       low=speed.concurrency / tpot.high,
+                                                       high=speed.concurrency / tpot.low)
     return out
 
 
@@ -79,39 +93,72 @@ def speed_range_basis(ranges: dict[str, SpeedRange]) -> dict[str, Any]:
     the band's engine (ALL_ENGINES where the engine has no rows of it), runs and sources."""
     return {"measured_set": _file()["measured_set"],
             "statistic": "10th to 90th percentile of measured / estimated - 1",
-            "figures": {f: {"engine": r.engine, "runs": len(r.runs), "sources": len(r.sources),
+            "figures": {f: {"engine": r.engine, "regime": r.regime or None, "speed_regime": r.wanted_regime or None,
+                            "runs": len(r.runs), "sources": len(r.sources),
                             "source_urls": list(r.sources)} for f, r in ranges.items()}}
 
 
 def speed_range_text(engine: str, speed: ServingSpeed, tr_engine: Callable[[str], str]) -> str:
-    """"Likely: first token after A to B, C to D per output token, E to F tokens/s; checked against N measured runs
-    of M sources (...)"; "" without bands."""
+    """"Measured runs like this one came to: first token 0.9-1.6x the model: likely A to B; per output token ...;
+    tokens/s ...; checked against N measured runs of M sources (...)" (engine/range_words.py); "" without bands."""
     ranges = speed_ranges(engine, speed)
     if len(ranges) < len(SHOWN_METRICS):
         return ""
-    def span(r: SpeedRange, show: Callable[[float], str]) -> str:
-        low, high = show(r.low), show(r.high)
-        return low if low == high else tr_engine(QT_TRANSLATE_NOOP("engine", "{low} to {high}")).format(
-            low=low, high=high)
+    def words(r: SpeedRange, show: Callable[[float], str]) -> str:
+        value = float(getattr(speed, r.figure))  # the model's figure: the multiples are the range over it
+        factors = (r.low / value, r.high / value) if value > 0 else (1.0, 1.0)
+        return likely_range_words(show(r.low), show(r.high), *factors, tr_engine)
 
     ttft, tpot, rate = (ranges[f] for f in SHOWN_METRICS)
     text = tr_engine(QT_TRANSLATE_NOOP(
-        "engine", "Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against "
-        "{runs} measured runs of {sources} source(s)")).format(
-        ttft=span(ttft, format_seconds), tpot=span(tpot, format_seconds), rate=span(rate, format_count),
+        "engine", "Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; "
+        "checked against {runs} measured runs of {sources} source(s)")).format(
+        ttft=words(ttft, format_seconds), tpot=words(tpot, format_seconds), rate=words(rate, format_count),
         runs=len({i for r in ranges.values() for i in r.runs}),
         sources=len({u for r in ranges.values() for u in r.sources}))
-    family = ENGINE_FAMILY.get(engine, engine)
+    return text + basis_words(engine, ranges, tr_engine)
+
+
+FIGURE_NAMES = {"ttft_seconds": QT_TRANSLATE_NOOP("engine", "time to first token"),
+                "tpot_seconds": QT_TRANSLATE_NOOP("engine", "time per output token"),
+                "tokens_per_second": QT_TRANSLATE_NOOP("engine", "tokens/s")}
+
+
+def basis_words(engine: str, ranges: dict[str, SpeedRange], tr_engine: Callable[[str], str]) -> str:
+    """Whose rows gave the ranges: " (vLLM's own runs without CUDA graphs).", or per group of figures the engine's
+    rows of its regime, all of the engine's rows (fewer than MIN_OWN_RUNS of its regime) or all engines' rows."""
+    family = engine_name(ENGINE_FAMILY.get(engine, engine))
+    wanted = next(iter(ranges.values())).wanted_regime
+    def figures(group: list[SpeedRange]) -> str:
+        return ", ".join(tr_engine(FIGURE_NAMES[r.figure]) for r in group)
+
     borrowed = [r for r in ranges.values() if r.engine == ALL_ENGINES]
-    if not borrowed:
-        return text + tr_engine(QT_TRANSLATE_NOOP("engine", " ({engine}'s own).")).format(engine=engine_name(family))
-    names = {"ttft_seconds": QT_TRANSLATE_NOOP("engine", "time to first token"),
-             "tpot_seconds": QT_TRANSLATE_NOOP("engine", "time per output token"),
-             "tokens_per_second": QT_TRANSLATE_NOOP("engine", "tokens/s")}
-    return text + tr_engine(QT_TRANSLATE_NOOP(
-        "engine", " ({engine} has fewer than 2 measured runs of {figures}: all engines' runs there).")).format(
-        engine=engine_name(family), figures=", ".join(tr_engine(names[r.figure]) for r in borrowed))
+    engine_wide = [r for r in ranges.values() if r.engine != ALL_ENGINES and r.regime != wanted]
+    if not wanted:  # an engine without CUDA graphs to switch: its own rows, or all engines' where it has too few
+        if not borrowed:
+            return tr_engine(QT_TRANSLATE_NOOP("engine", " ({engine}'s own).")).format(engine=family)
+        return tr_engine(QT_TRANSLATE_NOOP(
+            "engine", " ({engine} has fewer than 2 measured runs of {figures}: all engines' runs there).")).format(
+            engine=family, figures=figures(borrowed))
+    regime = tr_engine(REGIME_WORDS[wanted])
+    own = [r for r in ranges.values() if r.engine != ALL_ENGINES and r.regime == wanted]
+    if not borrowed and not engine_wide:
+        return tr_engine(QT_TRANSLATE_NOOP("engine", " ({engine}'s own runs {regime}).")).format(
+            engine=family, regime=regime)
+    parts = []
+    if own:
+        parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{engine}'s own runs {regime}: {figures}")).format(
+            engine=family, regime=regime, figures=figures(own)))
+    if engine_wide:
+        parts.append(tr_engine(QT_TRANSLATE_NOOP(
+            "engine", "{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}'s runs "
+            "there")).format(engine=family, regime=regime, figures=figures(engine_wide)))
+    if borrowed:
+        parts.append(tr_engine(QT_TRANSLATE_NOOP(
+            "engine", "{engine} has fewer than 2 measured runs of {figures}: all engines' runs there")).format(
+            engine=family, figures=figures(borrowed)))
+    return " (" + "; ".join(parts) + ")."
 
-
-__all__ = ["ALL_ENGINES", "ENGINE_FAMILY", "SERVING_BANDS_FILE", "SHOWN_METRICS", "SpeedRange", "speed_bands",
+__all__ = ["ALL_ENGINES", "ENGINE_FAMILY", "FIGURE_NAMES", "SERVING_BANDS_FILE", "SHOWN_METRICS", "SpeedRange",
+           "basis_words", "regime_bands", "speed_bands",
            "speed_range_basis", "speed_range_text", "speed_ranges"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .defaults import sglang_settings, vllm_settings
+from .layer_split import layer_split_gpus
 from .result import REFUSED
 from .scenario_estimate import GGUF_ENGINES, serving_memory
 
@@ -45,6 +46,8 @@ def instances(s: Scenario) -> int:
     """Engine instances the GPUs hold: each tp x pp group serves on its own; llama.cpp splits one model over all."""
     if s.serving_engine in GGUF_ENGINES:
         return 1
+    if layer_split_gpus(s) > 1:  # transformers' device map: one model over each node's GPUs (layer_split.py)
+        return max(1, s.nodes)
     return max(1, s.world_size // max(1, s.tp * s.pp))
 
 

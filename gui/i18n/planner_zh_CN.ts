@@ -1477,7 +1477,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="120"/>
+        <location filename="../fit_panel.py" line="123"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1486,73 +1486,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="149"/>
+        <location filename="../fit_panel.py" line="152"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="173"/>
+        <location filename="../fit_panel.py" line="176"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="176"/>
+        <location filename="../fit_panel.py" line="179"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="178"/>
+        <location filename="../fit_panel.py" line="181"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="180"/>
+        <location filename="../fit_panel.py" line="183"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="183"/>
+        <location filename="../fit_panel.py" line="186"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="187"/>
+        <location filename="../fit_panel.py" line="190"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="189"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="195"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="194"/>
-        <location filename="../fit_panel.py" line="236"/>
+        <location filename="../fit_panel.py" line="197"/>
+        <location filename="../fit_panel.py" line="239"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199"/>
+        <location filename="../fit_panel.py" line="202"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200"/>
+        <location filename="../fit_panel.py" line="203"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="205"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204"/>
+        <location filename="../fit_panel.py" line="207"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1561,27 +1561,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219"/>
+        <location filename="../fit_panel.py" line="222"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219"/>
+        <location filename="../fit_panel.py" line="222"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="221"/>
+        <location filename="../fit_panel.py" line="224"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="225"/>
+        <location filename="../fit_panel.py" line="228"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="229"/>
+        <location filename="../fit_panel.py" line="232"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2398,6 +2398,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../fit_panel.py" line="107"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="110"/>
+        <source> (the generation engine split up to a node)</source>
+        <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="80"/>
@@ -3324,17 +3329,23 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="49"/>
+        <location filename="../rent_panel.py" line="51"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="49"/>
-        <source>Price per GPU-hour</source>
-        <translation>每 GPU 小时价格</translation>
+        <location filename="../rent_panel.py" line="51"/>
+        <source>Price per
+GPU-hour</source>
+        <translation>每 GPU 小时
+价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="86"/>
+        <source>Price per GPU-hour</source>
+        <translation type="vanished">每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="92"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3771,98 +3782,98 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="107"/>
+        <location filename="../rent_panel.py" line="113"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="113"/>
-        <location filename="../rent_panel.py" line="118"/>
+        <location filename="../rent_panel.py" line="119"/>
+        <location filename="../rent_panel.py" line="124"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="114"/>
+        <location filename="../rent_panel.py" line="120"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="120"/>
+        <location filename="../rent_panel.py" line="126"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="127"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="101"/>
+        <location filename="../rent_panel.py" line="107"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="123"/>
+        <location filename="../rent_panel.py" line="129"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="139"/>
+        <location filename="../rent_panel.py" line="145"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="161"/>
+        <location filename="../rent_panel.py" line="167"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="166"/>
+        <location filename="../rent_panel.py" line="172"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="172"/>
+        <location filename="../rent_panel.py" line="178"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="179"/>
+        <location filename="../rent_panel.py" line="185"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="187"/>
+        <location filename="../rent_panel.py" line="193"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="215"/>
+        <location filename="../rent_panel.py" line="221"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="218"/>
+        <location filename="../rent_panel.py" line="224"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="222"/>
+        <location filename="../rent_panel.py" line="228"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="227"/>
+        <location filename="../rent_panel.py" line="233"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="229"/>
+        <location filename="../rent_panel.py" line="235"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -3875,7 +3886,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="237"/>
+        <location filename="../rent_panel.py" line="243"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4752,82 +4763,82 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="175"/>
+        <location filename="../time_panel.py" line="177"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="178"/>
+        <location filename="../time_panel.py" line="180"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="86"/>
+        <location filename="../time_panel.py" line="88"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="87"/>
+        <location filename="../time_panel.py" line="89"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="88"/>
+        <location filename="../time_panel.py" line="90"/>
         <source>sequences per engine</source>
         <translation>每个引擎的序列数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="89"/>
+        <location filename="../time_panel.py" line="91"/>
         <source>sequences at once</source>
         <translation>同时生成的序列数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="90"/>
+        <location filename="../time_panel.py" line="92"/>
         <source>waves</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="91"/>
+        <location filename="../time_panel.py" line="93"/>
         <source>one decode step</source>
         <translation>一个解码步</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="92"/>
+        <location filename="../time_panel.py" line="94"/>
         <source>kernel launches per decode step (eager)</source>
         <translation>每个解码步的内核启动（eager）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="93"/>
+        <location filename="../time_panel.py" line="95"/>
         <source>of which LoRA kernels of the served adapters</source>
         <translation>其中引擎所服务 LoRA 适配器的内核</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="94"/>
+        <location filename="../time_panel.py" line="96"/>
         <source>kernels&apos; fixed time per decode step</source>
         <translation>每个解码步各内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="95"/>
+        <location filename="../time_panel.py" line="97"/>
         <source>tensor-parallel all-reduces per decode step</source>
         <translation>每个解码步的张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="96"/>
+        <location filename="../time_panel.py" line="98"/>
         <source>output processing per decode step (vLLM V0, eager)</source>
         <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="101"/>
+        <location filename="../time_panel.py" line="103"/>
         <source>decode iterations</source>
         <translation>解码迭代次数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="102"/>
+        <location filename="../time_panel.py" line="104"/>
         <source>longest completion (tokens)</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="103"/>
+        <location filename="../time_panel.py" line="105"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
     </message>
@@ -4836,12 +4847,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="98"/>
+        <location filename="../time_panel.py" line="100"/>
         <source>scheduling and input preparation per decode step (vLLM V0)</source>
         <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="100"/>
+        <location filename="../time_panel.py" line="102"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
     </message>
@@ -4849,154 +4860,162 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="315"/>
+        <location filename="../time_panel.py" line="325"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="193"/>
+        <location filename="../time_panel.py" line="195"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="198"/>
+        <location filename="../time_panel.py" line="200"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="206"/>
+        <location filename="../time_panel.py" line="208"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="207"/>
+        <location filename="../time_panel.py" line="209"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="208"/>
+        <location filename="../time_panel.py" line="210"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="211"/>
+        <location filename="../time_panel.py" line="213"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="213"/>
+        <location filename="../time_panel.py" line="215"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="220"/>
-        <location filename="../time_panel.py" line="362"/>
+        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="372"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="224"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223"/>
+        <location filename="../time_panel.py" line="225"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="224"/>
+        <location filename="../time_panel.py" line="226"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="228"/>
-        <location filename="../time_panel.py" line="367"/>
+        <location filename="../time_panel.py" line="230"/>
+        <location filename="../time_panel.py" line="377"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="231"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="286"/>
+        <location filename="../time_panel.py" line="292"/>
+        <source> · %(likely)s per step</source>
+        <translation> · 每步%(likely)s</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="296"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="335"/>
+        <location filename="../time_panel.py" line="303"/>
+        <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
+        <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="345"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="275"/>
+        <location filename="../time_panel.py" line="284"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="288"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="280"/>
+        <location filename="../time_panel.py" line="289"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
         <source> · likely %(low)s to %(high)s per step</source>
-        <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
+        <translation type="vanished"> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="293"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) measured within this spread of their estimate, and about 8 in 10 runs of sources left out of it.</source>
-        <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
+        <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="307"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="300"/>
+        <location filename="../time_panel.py" line="310"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="305"/>
+        <location filename="../time_panel.py" line="315"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="339"/>
+        <location filename="../time_panel.py" line="349"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="341"/>
+        <location filename="../time_panel.py" line="351"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="344"/>
+        <location filename="../time_panel.py" line="354"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="358"/>
+        <location filename="../time_panel.py" line="368"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="372"/>
+        <location filename="../time_panel.py" line="382"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="381"/>
+        <location filename="../time_panel.py" line="391"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5006,57 +5025,57 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="397"/>
+        <location filename="../time_panel.py" line="407"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="398"/>
+        <location filename="../time_panel.py" line="408"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="399"/>
+        <location filename="../time_panel.py" line="409"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="401"/>
+        <location filename="../time_panel.py" line="411"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="403"/>
+        <location filename="../time_panel.py" line="413"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="405"/>
+        <location filename="../time_panel.py" line="415"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="408"/>
+        <location filename="../time_panel.py" line="418"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
+        <location filename="../time_panel.py" line="201"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="302"/>
+        <location filename="../time_panel.py" line="312"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="313"/>
+        <location filename="../time_panel.py" line="323"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="318"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5208,112 +5227,112 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="186"/>
+        <location filename="../../engine/estimate_output.py" line="192"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="166"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="112"/>
+        <location filename="../../engine/estimate_output.py" line="114"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="116"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="116"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="117"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="117"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="124"/>
+        <location filename="../../engine/estimate_output.py" line="126"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125"/>
+        <location filename="../../engine/estimate_output.py" line="127"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="125"/>
+        <location filename="../../engine/estimate_output.py" line="127"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="126"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="130"/>
+        <location filename="../../engine/estimate_output.py" line="132"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="134"/>
+        <location filename="../../engine/estimate_output.py" line="136"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="137"/>
+        <location filename="../../engine/estimate_output.py" line="139"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="139"/>
+        <location filename="../../engine/estimate_output.py" line="141"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="141"/>
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="144"/>
+        <location filename="../../engine/estimate_output.py" line="146"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="148"/>
+        <location filename="../../engine/estimate_output.py" line="150"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="155"/>
+        <location filename="../../engine/estimate_output.py" line="157"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="159"/>
+        <location filename="../../engine/estimate_output.py" line="161"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="165"/>
+        <location filename="../../engine/estimate_output.py" line="167"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5328,192 +5347,202 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="188"/>
+        <location filename="../../engine/estimate_output.py" line="194"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>Likely {low} to {high} per step: 8 in 10 published runs ({regime}: {runs} from {sources} sources) measured within this spread of their estimate</source>
-        <translation>每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
+        <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="189"/>
+        <location filename="../../engine/estimate_output.py" line="208"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="203"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
+        <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
+        <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="210"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="206"/>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="210"/>
+        <location filename="../../engine/estimate_output.py" line="217"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="351"/>
+        <location filename="../../engine/cli.py" line="352"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="354"/>
+        <location filename="../../engine/cli.py" line="355"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="58"/>
+        <location filename="../../engine/planning/fit_report.py" line="59"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="60"/>
+        <location filename="../../engine/planning/fit_report.py" line="61"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="62"/>
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="64"/>
         <source>Limits for the layout {framework} can run ({settings}), everything else unchanged:</source>
         <translation>{framework} 能运行的布局（{settings}）下的上限，其余不变：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="65"/>
+        <location filename="../../engine/planning/fit_report.py" line="66"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="68"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="68"/>
+        <location filename="../../engine/planning/fit_report.py" line="69"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="70"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="94"/>
+        <location filename="../../engine/planning/fit_report.py" line="95"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="104"/>
+        <location filename="../../engine/planning/fit_report.py" line="105"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="105"/>
+        <location filename="../../engine/planning/fit_report.py" line="106"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="106"/>
+        <location filename="../../engine/planning/fit_report.py" line="107"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="110"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="111"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
+        <location filename="../../engine/planning/fit_report.py" line="112"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="119"/>
+        <location filename="../../engine/planning/fit_report.py" line="120"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="121"/>
+        <location filename="../../engine/planning/fit_report.py" line="122"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="73"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
+        <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="74"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="75"/>
+        <location filename="../../engine/planning/fit_report.py" line="76"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="77"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="80"/>
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="83"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <location filename="../../engine/planning/fit_report.py" line="85"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="88"/>
+        <location filename="../../engine/planning/fit_report.py" line="89"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="93"/>
+        <location filename="../../engine/planning/fit_report.py" line="94"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -5647,49 +5676,49 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="184"/>
+        <location filename="../../engine/estimate_output.py" line="190"/>
         <location filename="../../engine/serving/report.py" line="104"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
+        <location filename="../../engine/estimate_output.py" line="214"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="136"/>
+        <location filename="../../engine/planning/serve_fit.py" line="140"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="139"/>
+        <location filename="../../engine/planning/serve_fit.py" line="143"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="146"/>
+        <location filename="../../engine/planning/serve_fit.py" line="150"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="147"/>
+        <location filename="../../engine/planning/serve_fit.py" line="151"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="130"/>
-        <location filename="../../engine/planning/serve_fit.py" line="151"/>
+        <location filename="../../engine/planning/serve_fit.py" line="134"/>
+        <location filename="../../engine/planning/serve_fit.py" line="155"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="127"/>
+        <location filename="../../engine/planning/serve_fit.py" line="131"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="130"/>
+        <location filename="../../engine/planning/serve_fit.py" line="134"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -5788,12 +5817,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="142"/>
+        <location filename="../../engine/planning/serve_fit.py" line="146"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="154"/>
+        <location filename="../../engine/planning/serve_fit.py" line="158"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
@@ -8427,32 +8456,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="94"/>
+        <location filename="../../engine/estimate_output.py" line="96"/>
         <source>detailed</source>
         <translation>逐算子模型，detailed</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="94"/>
+        <location filename="../../engine/estimate_output.py" line="96"/>
         <source>seed-per-op</source>
         <translation>逐层教科书公式，seed-per-op</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="95"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>seed-k-factor</source>
         <translation>经验法则，seed-k-factor</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="95"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>seed-alpha</source>
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="96"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="177"/>
+        <location filename="../../engine/estimate_output.py" line="179"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -8568,174 +8597,189 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="115"/>
+        <location filename="../../engine/plan_card.py" line="116"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="122"/>
+        <location filename="../../engine/plan_card.py" line="123"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="118"/>
+        <location filename="../../engine/plan_card.py" line="119"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="124"/>
+        <location filename="../../engine/plan_card.py" line="125"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="132"/>
+        <location filename="../../engine/plan_card.py" line="133"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="134"/>
+        <location filename="../../engine/plan_card.py" line="135"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="156"/>
+        <location filename="../../engine/plan_card.py" line="157"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="158"/>
+        <location filename="../../engine/plan_card.py" line="159"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="162"/>
+        <location filename="../../engine/plan_card.py" line="163"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="164"/>
+        <location filename="../../engine/plan_card.py" line="165"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="167"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="147"/>
-        <location filename="../../engine/plan_card.py" line="169"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="170"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="144"/>
+        <location filename="../../engine/plan_card.py" line="145"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="181"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="184"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="186"/>
+        <location filename="../../engine/plan_card.py" line="187"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="187"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="188"/>
+        <location filename="../../engine/plan_card.py" line="189"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="212"/>
+        <location filename="../../engine/plan_card.py" line="204"/>
+        <source>Step time, measured runs like this one (8 in 10)</source>
+        <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="205"/>
+        <source>Time per output token, measured runs like this one (8 in 10)</source>
+        <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="206"/>
+        <source>Output tokens/s, measured runs like this one (8 in 10)</source>
+        <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="214"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="214"/>
+        <location filename="../../engine/plan_card.py" line="216"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="216"/>
+        <location filename="../../engine/plan_card.py" line="218"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="217"/>
+        <location filename="../../engine/plan_card.py" line="219"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="218"/>
+        <location filename="../../engine/plan_card.py" line="220"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="223"/>
-        <location filename="../../engine/plan_card.py" line="228"/>
+        <location filename="../../engine/plan_card.py" line="226"/>
+        <location filename="../../engine/plan_card.py" line="231"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="227"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="226"/>
+        <location filename="../../engine/plan_card.py" line="229"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="229"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="235"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="234"/>
+        <location filename="../../engine/plan_card.py" line="237"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="244"/>
+        <location filename="../../engine/plan_card.py" line="247"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="245"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="260"/>
+        <location filename="../../engine/plan_card.py" line="263"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="264"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -8845,7 +8889,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="105"/>
+        <location filename="../../engine/planning/serve_fit.py" line="109"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -9345,7 +9389,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
         <location filename="../../engine/serving/llama_cpp.py" line="161"/>
-        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
@@ -9391,7 +9435,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
         <location filename="../../engine/serving/llama_cpp.py" line="168"/>
-        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <location filename="../../engine/serving/plain_engines.py" line="65"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -9465,7 +9509,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
         <location filename="../../engine/serving/llama_cpp.py" line="170"/>
-        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <location filename="../../engine/serving/plain_engines.py" line="67"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -9543,122 +9587,127 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>every tensor in the deployed format (/ the GPUs the layers are spread over)</source>
+        <translation>部署格式下的全部张量（/ 各层分布到的 GPU 数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>every tensor in the deployed format</source>
         <translation>部署格式下的全部张量</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
         <source>Prefill activations</source>
         <translation>预填充激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
         <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <location filename="../../engine/serving/plain_engines.py" line="66"/>
         <source>0.75 GiB per process (none on Apple silicon)</source>
         <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
         <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <location filename="../../engine/serving/plain_engines.py" line="74"/>
         <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
         <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <location filename="../../engine/serving/plain_engines.py" line="78"/>
         <source>{engine} runs with {free} free.</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="49"/>
+        <location filename="../../engine/serving/speed.py" line="51"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="194"/>
+        <location filename="../../engine/serving/speed.py" line="196"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="195"/>
+        <location filename="../../engine/serving/speed.py" line="197"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="197"/>
+        <location filename="../../engine/serving/speed.py" line="199"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="198"/>
+        <location filename="../../engine/serving/speed.py" line="200"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="199"/>
+        <location filename="../../engine/serving/speed.py" line="201"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="200"/>
+        <location filename="../../engine/serving/speed.py" line="202"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="201"/>
+        <location filename="../../engine/serving/speed.py" line="203"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="202"/>
+        <location filename="../../engine/serving/speed.py" line="204"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="204"/>
+        <location filename="../../engine/serving/speed.py" line="206"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="205"/>
+        <location filename="../../engine/serving/speed.py" line="207"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="207"/>
+        <location filename="../../engine/serving/speed.py" line="209"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="208"/>
+        <location filename="../../engine/serving/speed.py" line="210"/>
         <source>vLLM V1&apos;s scheduling, input preparation and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="213"/>
+        <location filename="../../engine/serving/speed.py" line="215"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="214"/>
+        <location filename="../../engine/serving/speed.py" line="216"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="218"/>
+        <location filename="../../engine/serving/speed.py" line="220"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="219"/>
+        <location filename="../../engine/serving/speed.py" line="221"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
@@ -9756,32 +9805,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="26"/>
+        <location filename="../../engine/configs/export_rl.py" line="28"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="83"/>
+        <location filename="../../engine/configs/export_rl.py" line="85"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="95"/>
+        <location filename="../../engine/configs/export_rl.py" line="97"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="104"/>
+        <location filename="../../engine/configs/export_rl.py" line="106"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="108"/>
+        <location filename="../../engine/configs/export_rl.py" line="110"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="112"/>
+        <location filename="../../engine/configs/export_rl.py" line="114"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -9836,32 +9885,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="47"/>
+        <location filename="../../engine/configs/verl.py" line="48"/>
         <source>{value!r} is resolved by verl at launch; not read</source>
         <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="92"/>
+        <location filename="../../engine/configs/verl.py" line="97"/>
         <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="95"/>
+        <location filename="../../engine/configs/verl.py" line="100"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="98"/>
+        <location filename="../../engine/configs/verl.py" line="103"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="124"/>
+        <location filename="../../engine/configs/verl.py" line="129"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="127"/>
+        <location filename="../../engine/configs/verl.py" line="132"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -11258,44 +11307,56 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>规划器未建模优化器“{name}”（已建模的是 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="18"/>
+        <location filename="../../engine/posttraining/band_text.py" line="19"/>
         <source>generation (with the weight sync)</source>
         <translation>生成（含权重同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="19"/>
+        <location filename="../../engine/posttraining/band_text.py" line="20"/>
         <source>scoring</source>
         <translation>打分</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="20"/>
+        <location filename="../../engine/posttraining/band_text.py" line="21"/>
         <source>update (the training step)</source>
         <translation>更新（训练步）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="47"/>
+        <location filename="../../engine/posttraining/band_text.py" line="48"/>
         <source>one source</source>
         <translation>一个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="48"/>
+        <location filename="../../engine/posttraining/band_text.py" line="49"/>
         <source>{n} sources</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="49"/>
+        <location filename="../../engine/posttraining/band_text.py" line="50"/>
+        <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
+        <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="64"/>
+        <source>{phase} {words}</source>
+        <translation>{phase} {words}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="71"/>
+        <source>By phase, measured runs like this one came to: {parts}</source>
+        <translation>按阶段，与此类似的实测运行为：{parts}</translation>
+    </message>
+    <message>
         <source>Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
-        <translation>每步可能为 {low} 至 {high}：已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这一范围内；训练运行的区间不适用于后训练步。</translation>
+        <translation type="vanished">每步可能为 {low} 至 {high}：已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这一范围内；训练运行的区间不适用于后训练步。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="61"/>
         <source>{phase} {low} to {high}</source>
-        <translation>{phase} {low} 至 {high}</translation>
+        <translation type="vanished">{phase} {low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="67"/>
         <source>By phase, likely: {parts}</source>
-        <translation>按阶段，可能为：{parts}</translation>
+        <translation type="vanished">按阶段，可能为：{parts}</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/time_band.py" line="24"/>
@@ -11313,40 +11374,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="201"/>
-        <location filename="../../engine/serving/speed_band.py" line="94"/>
+        <location filename="../../engine/range_words.py" line="30"/>
+        <source>{multiples} the model: likely {span}</source>
+        <translation>模型值的 {multiples}：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="31"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="98"/>
-        <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
-        <translation>可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+        <location filename="../../engine/range_words.py" line="57"/>
+        <source>measured runs like this one came to {words}</source>
+        <translation>与此类似的实测运行为{words}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="107"/>
+        <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
+        <translation type="vanished">可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="139"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="108"/>
+        <location filename="../../engine/serving/speed_band.py" line="122"/>
         <source>time to first token</source>
         <translation>首 token 时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="109"/>
+        <location filename="../../engine/serving/speed_band.py" line="113"/>
+        <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources} source(s)</source>
+        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="123"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="110"/>
+        <location filename="../../engine/serving/speed_band.py" line="124"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="111"/>
+        <location filename="../../engine/serving/speed_band.py" line="140"/>
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <source> ({engine}&apos;s own runs {regime}).</source>
+        <translation>（{engine} 自己{regime}的运行）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="150"/>
+        <source>{engine}&apos;s own runs {regime}: {figures}</source>
+        <translation>{engine} 自己{regime}的运行：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="153"/>
+        <source>{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}&apos;s runs there</source>
+        <translation>{engine} {regime}的{figures}实测运行少于 2 次：此处用 {engine} 的全部运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="157"/>
+        <source>{engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there</source>
+        <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rl_suggest.py" line="24"/>
@@ -11364,24 +11458,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="69"/>
+        <location filename="../../engine/configs/export_rl.py" line="71"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="202"/>
         <source>Step time, likely (8 in 10 measured runs)</source>
-        <translation>每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">每步时间，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="203"/>
         <source>Time per output token, likely (8 in 10 measured runs)</source>
-        <translation>每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">每个输出 token 用时，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="204"/>
         <source>Output tokens/s, likely (8 in 10 measured runs)</source>
-        <translation>输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
+        <translation type="vanished">输出 token/s，可能范围（10 次实测中 8 次落在其中）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="202"/>
@@ -11399,7 +11490,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="189"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -11407,6 +11498,41 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../../engine/configs/trl.py" line="140"/>
         <source>&apos;{name}&apos; is neither one of TRL&apos;s predefined accelerate configs ({names}) nor a YAML file</source>
         <translation>“{name}”既不是 TRL 预置的 accelerate 配置（{names}），也不是 YAML 文件</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="45"/>
+        <source>the optimizer step&apos;s sequences per GPU need the GPU count (trainer.n_gpus_per_node), which the files do not state; set gradient accumulation in the planner</source>
+        <translation>每个优化器步在每个 GPU 上的序列数需要 GPU 数量（trainer.n_gpus_per_node），而文件中未给出；请在规划器中设置梯度累积</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="57"/>
+        <source>{sequences} sequences per GPU an optimizer step are not a whole number of micro-batches of {micro}; set gradient accumulation in the planner</source>
+        <translation>每个优化器步每个 GPU 的 {sequences} 个序列不是 {micro} 个一组的微批次的整数倍；请在规划器中设置梯度累积</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="63"/>
+        <source>{train} prompts generated at once, trained as {steps} optimizer steps of {mini}: the planner&apos;s step is one of them (the same generation per optimizer step on average, in a larger engine batch)</source>
+        <translation>一次生成 {train} 个提示，按每步 {mini} 个训练 {steps} 个优化器步：规划器的一步是其中之一（平均每个优化器步的生成量相同，但引擎批次更大）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/refused_step.py" line="35"/>
+        <source>No step time: the generation engine does not start ({reason}), so no completion is generated and the step cannot run; its other parts (scoring, update, weight sync) would take {rest}, for reference.</source>
+        <translation>无步时间：生成引擎无法启动（{reason}），因此不会生成任何补全，该步无法运行；其其余部分（打分、更新、权重同步）将需要 {rest}，仅供参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/apple_engines.py" line="36"/>
+        <source>{engine} does not run on an Apple silicon GPU as modelled here: its macOS build runs on the CPU only and its Metal path is a separate MLX-based engine; choose MLX or llama.cpp for this Mac.</source>
+        <translation>{engine} 无法按此处建模的方式在 Apple 芯片 GPU 上运行：其 macOS 版本只在 CPU 上运行，其 Metal 路径是另一个基于 MLX 的引擎；请为这台 Mac 选择 MLX 或 llama.cpp。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_regime.py" line="19"/>
+        <source>with CUDA graphs</source>
+        <translation>使用 CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_regime.py" line="20"/>
+        <source>without CUDA graphs</source>
+        <translation>不使用 CUDA graphs</translation>
     </message>
 </context>
 <context>

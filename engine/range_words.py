@@ -1,0 +1,62 @@
+"""One sentence for a figure's likely range, the same on every surface (issue 23 user audit 5, item 1).
+
+The likely ranges are the measured runs' 10th-90th percentile of measured / estimated - 1 (engine/timing/bands.py,
+engine/posttraining/time_band.py, engine/serving/speed_band.py) applied to the model's figure. Where those runs all
+measured slower (or faster) than their estimate, the range does not hold the model's figure: "36.7 s per step, likely
+55.2 s to 2.6 min" then reads as a contradiction. The words say what the numbers are: the model's figure, how far
+measured runs like this one came from their model (as a multiple of it), and the range that multiple gives. No Qt:
+marked for translation in the "engine" context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .messages import QT_TRANSLATE_NOOP, Message, message
+
+
+def multiple_text(factor: float) -> str:
+    """A multiple of the model's figure to two significant digits: 0.42, 1.5, 4.3, 12."""
+    if factor >= 10:
+        return f"{factor:.0f}"
+    return f"{factor:.1f}" if factor >= 1 else f"{factor:.2f}"
+
+
+def multiples_text(factor_low: float, factor_high: float) -> str:
+    """"1.5-4.3x" (measured / the model's figure, 10th to 90th percentile); one multiple when both round alike."""
+    low, high = multiple_text(factor_low), multiple_text(factor_high)
+    return f"{low}x" if low == high else f"{low}-{high}x"
+
+
+MULTIPLES_AND_RANGE = QT_TRANSLATE_NOOP("engine", "{multiples} the model: likely {span}")
+SPAN = QT_TRANSLATE_NOOP("engine", "{low} to {high}")
+
+
+def likely_range_message(low: str, high: str, factor_low: float, factor_high: float) -> Message:
+    """"1.5-4.3x the model: likely 55.2 s to 2.6 min" as a message (the plan card's rows translate it later): the
+    measured runs' multiples of their model's figure, then the range they give (`low`, `high`: formatted)."""
+    span: Message | str = low if low == high else message(SPAN, low=low, high=high)
+    return message(MULTIPLES_AND_RANGE, multiples=multiples_text(factor_low, factor_high), span=span)
+
+
+def likely_range_words(low: str, high: str, factor_low: float, factor_high: float,
+                       tr_engine: Callable[[str], str]) -> str:
+    """likely_range_message's words, translated."""
+    return likely_range_message(low, high, factor_low, factor_high).format_with(tr_engine)
+
+
+def band_multiples(error_low: float, error_high: float) -> tuple[float, float]:
+    """A band of measured / estimated - 1 (10th, 90th percentile) as multiples of the model's figure (a time band's
+    low end clamps at 0, as bands.seconds_range does)."""
+    return max(0.0, 1.0 + error_low), 1.0 + error_high
+
+
+def likely_range_sentence(low: str, high: str, factor_low: float, factor_high: float,
+                          tr_engine: Callable[[str], str]) -> str:
+    """"measured runs like this one came to 1.5-4.3x the model: likely 55.2 s to 2.6 min" (lower case: it follows
+    the model's figure on the same line)."""
+    return tr_engine(QT_TRANSLATE_NOOP("engine", "measured runs like this one came to {words}")).format(
+        words=likely_range_words(low, high, factor_low, factor_high, tr_engine))
+
+
+__all__ = ["MULTIPLES_AND_RANGE", "SPAN", "band_multiples", "likely_range_message", "likely_range_sentence",
+           "likely_range_words", "multiple_text", "multiples_text"]
