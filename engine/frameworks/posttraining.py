@@ -287,7 +287,17 @@ UNSLOTH = PostTrainingDefaults(
      ("shared weights", "llama.py: with fast_inference vLLM loads first and the trainer's model is built from the "
       "engine's state dict (convert_vllm_to_huggingface; llm.shared_weights = True): one copy"),
      ("reference", "Unsloth patches TRL's trainers (unsloth/models/rl.py): TRL's reference handling"),
-     ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch")))
+     ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch"),
+     ("served adapters", "unsloth 2025.3.8 (PyPI wheel) unsloth/models/rl.py lines 646-650 rewrites TRL's "
+      "self.llm.generate(...) into generate(..., lora_request=self.model.load_lora(..., load_tensors=True)); "
+      "unsloth_zoo 2025.3.8 vllm_utils.py load_vllm (lines 795-834) builds vLLM's LLM with enable_lora True, "
+      "max_loras 1 and from_pretrained's max_lora_rank (the notebooks pass their lora_rank); their logs print "
+      "'Using PunicaWrapperGPU' "
+      "(unslothai/notebooks at bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb)"),
+     ("4-bit engine", "unsloth_zoo 2025.3.8 vllm_utils.py lines 80-129 replaces vLLM's "
+      "BitsAndBytesLinearMethod._apply_4bit_weight: per packed shard bitsandbytes' matmul_4bit, in the quant "
+      "state's dtype (vLLM's own casts to bf16): engine/posttraining/bnb_decode.py")),
+    rollout_serves_adapters=True)
 
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss

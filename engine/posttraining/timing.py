@@ -23,6 +23,7 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
+from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
@@ -62,7 +63,9 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
                                     "the matmul rate; decode: per token, max(the longer of the weights read (not an "
                                     "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
-                                    "pick) + KV of the sequences in flight / memory bandwidth and (2 x active params "
+                                    "pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
+                                    "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
+                                    "bandwidth and (2 x active params "
                                     "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time; the host's launches of every layer without a CUDA "
                                     "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
@@ -204,9 +207,12 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
         # a MoE's decode reads the experts its running sequences' tokens pick, as the serving step does
         read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
+        # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
+        read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
-        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed, host(running))
+        bnb_fixed = bnb_decode_fixed_seconds(s, spec, rs.rollout_engine, running)
+        roofline = max(max(read / hw.memory_bytes_per_s, flops / gemm) + fixed + bnb_fixed, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
     step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
