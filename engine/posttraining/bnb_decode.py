@@ -27,7 +27,10 @@ load, takes its own fused 4-bit GEMM below per-architecture batch limits (backen
 _gemm_4bit_use_custom_cuda, M <= 1536), whose rate no source gives: not counted there, nor in serving.
 A check, not a price: bitsandbytes benchmarking/README.md (v0.45.0, H100 SXM, Llama 3.1 8B, optimum-benchmark decode
 at batch 8 and 32) measures NF4 + double quantisation at 56.6 / 57.7 ms a token against bf16's 25.5 / 26.1 ms in
-Transformers' eager loop, its host in those figures too.
+Transformers' eager loop, its host in those figures too. And vllm-project/vllm issue #22780 (= unslothai/unsloth issue
+#3143; vLLM 0.9.0.1, RTX 6000 Ada, unsloth/gemma-3-27b-it-bnb-4bit): ~20 tokens/s for one request, ~9.4 for two
+(AWQ: 30 and 56.6), a step of ~50 ms growing to ~106-213 ms (per request or in all) where this count's roofline gives
+~127 ms at two sequences; the one-sequence step (gemv_4bit) is slower than the packed read's roofline (~18 ms).
 Not counted: the host's Python per shard without CUDA graphs (eager engines), a MoE's experts (vLLM's bitsandbytes
 path of these releases has no fused-MoE method), vLLM's own cast of the input to bfloat16 and back where the model
 runs in fp16 and Unsloth's patch is absent.
