@@ -108,3 +108,17 @@ def test_the_latest_engines_bitsandbytes_is_not_priced() -> None:
     latest = s.with_unchecked(rollout_engine_release="latest")
     assert bd.bnb_decode_extra_bytes(latest, spec, "vllm", 1, 6, 2) == 0.0
     assert bd.bnb_decode_fixed_seconds(latest, spec, "vllm", 6) == 0.0
+
+
+def test_unsloths_grpo_scores_no_old_policy_pass() -> None:
+    # unsloth 2025.3.8 / 2025.5.7 rl_replacements.py: _get_per_token_logps returns None, and compute_loss's
+    # grpo_accumulated_loss runs the adapter-off reference and the policy's own forward: scoring is the reference's
+    # forward alone (scoring_time.py adapter_off_forward_seconds over the same micro-batches)
+    from engine.posttraining.estimate import training_scenario
+    from engine.posttraining.scoring_time import adapter_off_forward_seconds
+    from engine.posttraining.settings import rl_settings
+
+    assert not defaults_for("unsloth").posttraining.old_policy_pass and defaults_for("verl").posttraining.old_policy_pass
+    s = _row("unsloth-nb-grpo-llama-3.1-8b-qlora-t4")
+    train = training_scenario(s, rl_settings(s, 2))
+    assert step_time(s).phase_seconds["scoring"] == pytest.approx(adapter_off_forward_seconds(train))

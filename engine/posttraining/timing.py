@@ -239,7 +239,9 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
     (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
-    policy = policy_forward_seconds(train) if rs.online else 0.0  # the old policy's log-probs
+    # the old policy's log-probs, where the framework scores them apart from the update (Unsloth does not)
+    old_pass = rs.online and defaults_for(s.framework).posttraining.old_policy_pass
+    policy = policy_forward_seconds(train) if old_pass else 0.0
     if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
