@@ -68,6 +68,9 @@ class PostTrainingDefaults:
     padding_free_scaled_on_view: bool = False
     # the engine is built with enforce_eager (no CUDA graphs captured beside its budget)
     rollout_enforce_eager: bool = False
+    # an online objective scores the old policy's log-probs in a forward of its own before the update; False where
+    # the update's own forward serves as the old policy (one optimizer step per generation)
+    old_policy_pass: bool = True
     # under FSDP each LoRA adapter is an FSDP unit of its own, so the adapters are sharded over the FSDP ranks like
     # the frozen base (the supervised estimator keeps them whole on every GPU)
     adapters_sharded: bool = False
@@ -287,7 +290,23 @@ UNSLOTH = PostTrainingDefaults(
      ("shared weights", "llama.py: with fast_inference vLLM loads first and the trainer's model is built from the "
       "engine's state dict (convert_vllm_to_huggingface; llm.shared_weights = True): one copy"),
      ("reference", "Unsloth patches TRL's trainers (unsloth/models/rl.py): TRL's reference handling"),
-     ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch")))
+     ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch"),
+     ("served adapters", "unsloth 2025.3.8 (PyPI wheel) unsloth/models/rl.py lines 646-650 rewrites TRL's "
+      "self.llm.generate(...) into generate(..., lora_request=self.model.load_lora(..., load_tensors=True)); "
+      "unsloth_zoo 2025.3.8 vllm_utils.py load_vllm (lines 795-834) builds vLLM's LLM with enable_lora True, "
+      "max_loras 1 and from_pretrained's max_lora_rank (the notebooks pass their lora_rank); their logs print "
+      "'Using PunicaWrapperGPU' "
+      "(unslothai/notebooks at bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb)"),
+     ("4-bit engine", "unsloth_zoo 2025.3.8 vllm_utils.py lines 80-129 replaces vLLM's "
+      "BitsAndBytesLinearMethod._apply_4bit_weight: per packed shard bitsandbytes' matmul_4bit, in the quant "
+      "state's dtype (vLLM's own casts to bf16): engine/posttraining/bnb_decode.py"),
+     ("scoring", "unsloth 2025.3.8 / 2025.5.7 unsloth/models/rl_replacements.py _get_per_token_logps returns None "
+      "(Unsloth efficient GRPO, unless UNSLOTH_USE_NEW_MODEL), so TRL's _prepare_inputs scores nothing; "
+      "compute_loss calls unsloth_zoo rl_replacements.py grpo_accumulated_loss (2025.3.8 lines 190-224): per "
+      "micro-batch the policy with its adapters disabled under inference_mode (the reference's hidden states), then "
+      "the policy's forward, both heads' log-probs computed chunk by chunk in UnslothEfficientGRPO: no old-policy "
+      "pass")),
+    rollout_serves_adapters=True, old_policy_pass=False)
 
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..frameworks import defaults_for
 from ..memory.breakdown import Component, Estimate, Moments
 from ..memory.parallelism.fsdp import root_params
-from ..memory.states import Dtypes
+from ..memory.states import Dtypes, whole_model_params
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.presets import model_spec_for
@@ -18,6 +18,10 @@ from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
 WEIGHT_KEYS = ("weights", "frozen_weights")
+# what an engine sharing the trainer's weights holds for it: a QLoRA base's packed linears too (unsloth_zoo 2025.3.8
+# vllm_utils.py convert_vllm_to_huggingface lines 600-608: the trainer's Linear4bit wraps vLLM's packed tensor,
+# Params4bit(data=weight) with vLLM's quant_state)
+SHARED_WEIGHT_KEYS = WEIGHT_KEYS + ("quantized_weights",)
 # the policy's parameters as resident_states names them: what a phase loads back when offload holds between phases
 LOADED_KEYS = ("policy_weights", "policy_frozen_weights", "policy_master_weights")
 # PPO's critic is trained by the same estimator as the policy, so its components come with the policy's keys and
@@ -71,7 +75,7 @@ def resident_states(est: Estimate, shares_weights: bool, grads_persistent: bool 
     for c in est.components:
         if c.category != "model states" or c.moments[OPTIMIZER] <= 0:
             continue
-        if (c.key == "gradients" and not grads_persistent) or (shares_weights and c.key in WEIGHT_KEYS):
+        if (c.key == "gradients" and not grads_persistent) or (shares_weights and c.key in SHARED_WEIGHT_KEYS):
             continue
         out.append(Component("policy_" + c.key, c.name, c.category, Moments.whole_step(c.moments[OPTIMIZER]),
                              c.formula, c.inputs))
@@ -125,10 +129,14 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
 def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est: Estimate) -> float:
     """The engine's own weight copy on one engine GPU: the merged policy in the compute dtype over rollout_tp GPUs;
     a QLoRA policy's engine loads the 4-bit base (TRL passes quantization="bitsandbytes" when the model holds
-    bnb Linear4bit layers, vllm_generation.py)."""
+    bnb Linear4bit layers, vllm_generation.py): the packed linears with their constants (the trainer's
+    quantized_weights) and the rest of the model (embeddings, head, norms) in the engine's 16-bit dtype. Checked:
+    unslothai/notebooks at bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb logs 'Loading model weights took 5.5976 GB' (GiB)
+    for the 4-bit Llama-3.1-8B on a T4; this gives 5.31 GiB, the rest being the one MLP Unsloth's dynamic
+    checkpoint keeps in 16 bits (llm_int8_skip_modules 'model.layers.1.mlp', 0.26 GB more), which no key states."""
     if s.method == "qlora":
-        base = sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights")
-        return base * s.tp * s.pp / rs.rollout_tp
+        packed = sum(c.moments[OPTIMIZER] for c in est.components if c.key == "quantized_weights") * s.tp * s.pp
+        return (packed + whole_model_params(s, spec).frozen * dt.compute) / rs.rollout_tp
     return spec.total_params * dt.compute / rs.rollout_tp
 
 

@@ -23,6 +23,7 @@ from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
+from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
@@ -63,7 +64,9 @@ RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
                                     "the matmul rate; decode: per token, max(the longer of the weights read (not an "
                                     "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
-                                    "pick) + KV of the sequences in flight / memory bandwidth and (2 x active params "
+                                    "pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
+                                    "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
+                                    "bandwidth and (2 x active params "
                                     "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
                                     "SGLang's kernels' fixed time and the engine's tensor-parallel all-reduces (2 a "
                                     "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
@@ -211,10 +214,14 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
         # a MoE's decode reads the experts its running sequences' tokens pick, as the serving step does
         read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
+        # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
+        read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
         flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
+        bnb_fixed = bnb_decode_fixed_seconds(s, spec, rs.rollout_engine, running)  # bnb_decode.py
         # the engine's tensor-parallel all-reduces, two a layer, on the GPU's side (rollout_collectives.py)
-        gpu = max(read / hw.memory_bytes_per_s, flops / gemm) + fixed + forward_all_reduce_seconds(s, hw, spec, tp, running)
+        gpu = (max(read / hw.memory_bytes_per_s, flops / gemm) + fixed + bnb_fixed
+               + forward_all_reduce_seconds(s, hw, spec, tp, running))
         roofline = max(gpu, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
@@ -243,7 +250,9 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
     (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
-    policy = policy_forward_seconds(train) if rs.online else 0.0  # the old policy's log-probs
+    # the old policy's log-probs, where the framework scores them apart from the update (Unsloth does not)
+    old_pass = rs.online and defaults_for(s.framework).posttraining.old_policy_pass
+    policy = policy_forward_seconds(train) if old_pass else 0.0
     if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
