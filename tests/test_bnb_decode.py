@@ -18,9 +18,9 @@ from engine.posttraining import bnb_decode as bd
 from engine.posttraining.adapter_sync import serves_adapters
 from engine.posttraining.bnb_decode import dequant_extra_bytes_per_value
 from engine.posttraining.engine_adapters import adapter_decode_fixed_seconds
-from engine.posttraining.estimate import step_parts
+from engine.posttraining.estimate import generation_tp, step_parts
 from engine.scenario import resolve_model
-from engine.serving.kernel_fixed_time import GEMM_FIXED_SECONDS, SMALL_KERNEL_FIXED_SECONDS
+from engine.serving.kernel_fixed_time import GEMM_FIXED_SECONDS, SMALL_KERNEL_FIXED_SECONDS, decode_fixed_seconds
 from engine.timing.bnb_4bit import bnb_figures
 from engine.workloads import step_time
 
@@ -122,3 +122,19 @@ def test_unsloths_grpo_scores_no_old_policy_pass() -> None:
     s = _row("unsloth-nb-grpo-llama-3.1-8b-qlora-t4")
     train = training_scenario(s, rl_settings(s, 2))
     assert step_time(s).phase_seconds["scoring"] == pytest.approx(adapter_off_forward_seconds(train))
+
+
+def test_the_generation_detail_names_the_bitsandbytes_kernels_fixed_time() -> None:
+    # review h-revd: the decode step adds bnb_decode_fixed_seconds on the GPU's side (timing.py _generation), so the
+    # detail's kernel_fixed_seconds_per_step is the step's whole fixed GPU time: the layers' kernels
+    # (kernel_fixed_time.py), the served adapters' punica kernels (engine_adapters.py) and bitsandbytes' (bnb_decode.py)
+    s = _row("unsloth-nb-grpo-llama-3.1-8b-qlora-t4")
+    spec = resolve_model(s)
+    rs = step_parts(s).rs
+    detail = dict(step_time(s).generation)
+    running = detail["concurrent_sequences"]
+    bnb_fixed = bd.bnb_decode_fixed_seconds(s, spec, rs.rollout_engine, running)
+    assert bnb_fixed > 0.0 and generation_tp(s, rs) == 1
+    assert detail["kernel_fixed_seconds_per_step"] == pytest.approx(
+        decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
+        + bnb_fixed)

@@ -236,7 +236,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
                               "concurrent_sequences": concurrent, "waves": waves,
                               "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
                               "adapter_host_seconds_per_step": adapters if host(concurrent) else 0.0,
-                              "kernel_fixed_seconds_per_step": fixed,
+                              # the step's fixed GPU time whole: the bitsandbytes kernels' too (bnb_decode.py)
+                              "kernel_fixed_seconds_per_step": fixed + bnb_decode_fixed_seconds(
+                                  s, spec, rs.rollout_engine, concurrent),
                               "tp_all_reduce_seconds_per_step": forward_all_reduce_seconds(s, hw, spec, tp, concurrent),
                               "serial_output_seconds_per_step": loop.serial_output,
                               "schedule_input_seconds_per_step": loop.schedule_input,
