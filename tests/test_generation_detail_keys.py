@@ -41,3 +41,25 @@ def test_every_post_training_term_is_documented_in_breakdown_seconds() -> None:
     listed = re.search(r"`breakdown_seconds` gains (.*?)\. A post-training", text, re.S)
     assert listed
     assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(RL_TERM_NAMES) == set(RL_FORMULAS) == set(RL_PROVENANCE)
+
+
+def test_the_generation_formula_says_what_prefill_and_decode_add() -> None:
+    # timing.py _generation: the prefill adds forward_all_reduce_seconds over every prompt token (rollout_collectives.py)
+    # and the decode's fixed GPU time holds the served adapters' and bitsandbytes' kernels (engine_adapters.py,
+    # bnb_decode.py); the formula shown in the Time tab and --json says both (review h-revd)
+    from engine.posttraining.estimate import generation_tp, step_parts
+    from engine.posttraining.rollout_collectives import forward_all_reduce_seconds
+    from engine.posttraining.timing import RL_FORMULAS
+    from engine.scenario import resolve_model
+    from engine.timing.hardware import hardware_for
+    prefill_clause, decode_clause = RL_FORMULAS["generation"].split("decode:", 1)
+    assert "tensor-parallel all-reduces" in prefill_clause
+    assert "LoRA kernels and a bitsandbytes base's kernels" in decode_clause
+    rows = [scenario_from_dict(r["scenario"]) for r in ptt.read_rows()]
+    s = next(s for s in rows if s.rollout_tp > 1 and step_parts(s).engine is not None)
+    detail = dict(step_time(s).generation)
+    tokens = detail["sequences"] * s.prompt_len
+    assert generation_tp(s, step_parts(s).rs) > 1
+    allreduce = forward_all_reduce_seconds(s, hardware_for(s), resolve_model(s), generation_tp(s, step_parts(s).rs),
+                                           tokens)
+    assert 0.0 < allreduce < detail["prefill_seconds"]

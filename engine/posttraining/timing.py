@@ -62,13 +62,15 @@ RL_TERM_NAMES = {
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
-                                    "the matmul rate; decode: per token, max(the longer of the weights read (not an "
+                                    "the matmul rate, plus the engine's tensor-parallel all-reduces of those "
+                                    "tokens; decode: per token, max(the longer of the weights read (not an "
                                     "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
                                     "pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
                                     "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
                                     "bandwidth and (2 x active params "
                                     "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
-                                    "SGLang's kernels' fixed time and the engine's tensor-parallel all-reduces (2 a "
+                                    "SGLang's kernels' fixed time (the served adapters' LoRA kernels and a "
+                                    "bitsandbytes base's kernels too) and the engine's tensor-parallel all-reduces (2 a "
                                     "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
                                     "of every layer without a CUDA "
                                     "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
