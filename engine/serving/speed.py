@@ -2,12 +2,12 @@
 dense peak, achieved memory bandwidth, collective bandwidth and latency from presets/efficiency.json).
 
 Decode, one step for `concurrency` sequences of `context` tokens, per GPU: read this GPU's weights once (not the rows
-of the token-embedding table it does not look up, nor a vision encoder: weights.decode_unread_bytes; for MoE only
-the experts the batch touches: n x (1 - (1 - k/n)^tokens)) and every sequence's KV cache, and do 2 x active
-parameters / tp FLOPs per token plus 4 x context x heads x head_dim / tp per layer for attention; the step takes the
-longer of the two, plus tensor-parallel all-reduces (two per layer of tokens x hidden x 2 bytes) in ring time.
-Time per output token (TPOT) is that step (plus, for vLLM, its V1 engine loop's own host work in series:
-engine_step_host.py), tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
+of the token-embedding table it does not look up, nor a vision encoder: weights.decode_unread_bytes; for MoE only the
+experts the batch touches: n x (1 - (1 - k/n)^tokens), the others' bytes taken off in their own format) and every
+sequence's KV cache, and do 2 x active parameters / tp FLOPs per token plus 4 x context x heads x head_dim / tp per
+layer for attention; the step takes the longer of the two, plus tensor-parallel all-reduces (two per layer of tokens
+x hidden x 2 bytes) in ring time. Time per output token (TPOT) is that step (plus, for vLLM, its V1 engine loop's own
+host work in series: engine_step_host.py), tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
 max_num_batched_tokens (n_batch in llama.cpp), each reading the weights once, with causal attention of prompt^2 / 2
 pairs; time to first token (TTFT) is the prefill plus one decode step. llama.cpp splits layers over its GPUs, which
 then run one after another: its step reads every GPU's weights at one GPU's bandwidth; so does transformers spread
@@ -45,7 +45,7 @@ from .mla_attention import (
     prefix_lift_flops_per_token,
 )
 from .result import ServingMemory
-from .weights import decode_unread_bytes, touched_expert_read_fraction
+from .weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 
 GGUF_ENGINES = ("llama.cpp", "ollama")
 CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
@@ -113,10 +113,11 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
     spec = resolve_model(s)
     # layers spread over GPUs that run in series (layer_split.py): every GPU's share, one after another
     weights = memory.bytes_of("weights") * layer_split_gpus(s)
+    if spec.is_moe:  # the experts are most of a MoE's held bytes (by their own format's bits); only touched ones read
+        weights *= touched_expert_read_fraction(
+            spec, tokens, expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep))
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
-    if spec.is_moe:  # the experts are most of a MoE's bytes; only the touched ones are read
-        weights *= touched_expert_read_fraction(spec, tokens)
     return weights
 
 

@@ -197,16 +197,28 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     return max(stage_shards(spec, format_name, tp, pp, ep, mxfp4_padding), key=lambda w: w.total)
 
 
-def touched_expert_read_fraction(spec: ModelSpec, tokens: int) -> float:
-    """The share of a model's weights a forward over `tokens` tokens reads: a dense model's all; a MoE's all but the
-    routed experts no token picks (each token picks top_k of n_experts, so n x (1 - (1 - k/n)^tokens) are touched,
-    routing taken as independent), the experts' share of the weights taken by parameters. The one rule for the
-    serving step (speed.py), the rollout's decode (engine/posttraining/timing.py) and the GGUF decode diagnostic."""
+def touched_expert_read_fraction(spec: ModelSpec, tokens: int, expert_share: float | None = None) -> float:
+    """The share of the weights one GPU holds that a forward over `tokens` tokens reads: a dense model's all; a MoE's
+    all but the routed experts no token picks (each token picks top_k of n_experts, so n x (1 - (1 - k/n)^tokens) are
+    touched, routing taken as independent). `expert_share`: the experts' share of the held bytes (expert_byte_share,
+    where the experts are stored in another format than the rest: gpt-oss' MXFP4 experts beside 16-bit attention);
+    by parameters without it (one format throughout). Apply it to the bytes held, before taking off the unread ones
+    (decode_unread_bytes). The one rule for the serving step (speed.py), the rollout's decode
+    (engine/posttraining/timing.py) and the GGUF decode diagnostic."""
     if not spec.is_moe:
         return 1.0
     touched = 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
-    expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
+    if expert_share is None:
+        expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
     return 1 - expert_share * (1 - touched)
+
+
+@lru_cache(maxsize=512)
+def expert_byte_share(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> float:
+    """The routed experts' share of the bytes on one GPU of the busiest stage (`shard`), in `format_name`'s bits for
+    each tensor: gpt-oss-120b in MXFP4 holds 93.5% of its bytes in experts against 98.2% of its parameters."""
+    busiest = shard(spec, format_name, tp, pp, ep)
+    return busiest.experts / busiest.total if busiest.total > 0 else 0.0
 
 
 def _unread_bytes(spec: ModelSpec, w: WeightShard, pp: int) -> float:
