@@ -25,9 +25,11 @@ def test_one_running_sequence_reads_its_top_k_experts() -> None:
     assert detail["concurrent_sequences"] == 1 and detail["eager_host_seconds_per_step"] == 0.0
     assert touched_expert_read_fraction(spec, 1) < 0.2  # 8 of 128 experts: most of the bytes are not read
     rs = rl_settings(s, 2)
-    weights = e.weight_bytes - decode_unread_bytes(spec, "bf16", rs.rollout_tp)  # bf16 engine: table at 2 bytes
+    unread = decode_unread_bytes(spec, "bf16", rs.rollout_tp)  # bf16 engine: table at 2 bytes
     context = s.prompt_len + s.completion_len / 2
-    read = weights * touched_expert_read_fraction(spec, 1) + context * e.kv_bytes_per_token
+    # the untouched experts come off the bytes held, then the unread table (h-revd: as serving's _weights_per_step;
+    # the share had been taken of the bytes already less the table)
+    read = e.weight_bytes * touched_expert_read_fraction(spec, 1) - unread + context * e.kv_bytes_per_token
     memory = read / hw.memory_bytes_per_s
     # memory-bound at one sequence: the matmuls of 3B active parameters take far less than the read
     # + the engine's two tensor-parallel all-reduces a layer (rollout_collectives.py, rollout_tp 2 here)

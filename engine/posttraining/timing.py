@@ -197,7 +197,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
-    weights -= decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
+    unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
     fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
@@ -214,8 +214,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
         """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
-        # a MoE's decode reads the experts its running sequences' tokens pick, as the serving step does
-        read = weights * touched_expert_read_fraction(spec, running) + running * context * per_token_kv
+        # a MoE's decode reads the experts its running sequences' tokens pick, of the bytes held, less the unread
+        # table and tower, as the serving step does (speed.py _weights_per_step)
+        read = weights * touched_expert_read_fraction(spec, running) - unread + running * context * per_token_kv
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
         read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
