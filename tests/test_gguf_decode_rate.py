@@ -12,6 +12,7 @@ from engine.accuracy.serving_speed import compare_all, read_rows
 from engine.models.presets import get_gpu
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.scenario_estimate import serving_memory
+from engine.serving.weights import shard
 
 ROWS = read_rows()
 
@@ -64,8 +65,10 @@ def test_effective_bandwidth_is_measured_rate_times_weight_bytes() -> None:
         spec = resolve_model(s)
         if spec.is_moe:
             assert (spec.top_k, spec.n_experts) == (8, 256)  # DeepSeek-R1's routing (config.json)
-            experts = spec.moe_layers * spec.expert_params_per_layer() / spec.total_params
-            weights *= 1 - experts * (1 - 8 / 256)
+            # the experts' share of the held bytes in the file's own GGUF types (h-revd: it was the share of the
+            # parameters; weights.shard gives each tensor's bytes)
+            held = shard(spec, s.weight_format, s.tp, s.pp, s.ep)
+            weights *= 1 - held.experts / held.total * (1 - 8 / 256)
         expected = weights * row["measured"]["tokens_per_second"]
         assert rate.effective_bytes_per_s == pytest.approx(expected)
         assert rate.fraction_of_peak == pytest.approx(expected / get_gpu(s.gpu).memory_bandwidth_bytes_per_s)

@@ -22,7 +22,7 @@ from typing import Any
 from ..models.presets import get_gpu
 from ..scenario import resolve_model, scenario_from_dict
 from ..serving.scenario_estimate import serving_memory
-from ..serving.weights import touched_expert_read_fraction
+from ..serving.weights import expert_byte_share, touched_expert_read_fraction
 from ..timing.hardware import hardware_for
 
 GGUF_ROW_ENGINES = ("llama.cpp", "ollama")
@@ -65,10 +65,11 @@ def gguf_size_gib(row: dict[str, Any]) -> float:
 
 def weight_bytes_read_per_token(row: dict[str, Any]) -> float:
     """The GPU's weight bytes one decode token reads: all of a dense model's; of a MoE's, the non-expert weights and
-    top_k / n_experts of the experts' (weights.touched_expert_read_fraction at one token, as speed.py's decode step)."""
+    top_k / n_experts of the experts' (weights.touched_expert_read_fraction at one token, the experts' share of the
+    held bytes in the file's own types: expert_byte_share, as speed.py's decode step)."""
     s = scenario_from_dict(row["scenario"])
-    weights = serving_memory(s).bytes_of("weights")
-    return weights * touched_expert_read_fraction(resolve_model(s), 1)
+    weights, spec = serving_memory(s).bytes_of("weights"), resolve_model(s)
+    return weights * touched_expert_read_fraction(spec, 1, expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep))
 
 
 def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:
