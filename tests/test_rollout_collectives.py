@@ -84,3 +84,22 @@ def test_the_exports_pipeline_broadcast_crosses_racks_on_128_gb200() -> None:
     assert not pipeline_peers_across_nodes(_scenario("nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"), hw)
     h100 = _scenario("nemo-rl-perf-grpo-deepseek-v3-256xh100")
     assert pipeline_peers_across_nodes(h100, hardware_for(h100))
+
+
+def test_the_intra_node_all_reduce_is_one_rule_for_serving_and_the_rollout() -> None:
+    # review h-revd: the rollout's custom all-reduce and the serving step's all-reduces each wrote the latency + ring
+    # formula; both call engine/serving/speed.py intra_node_all_reduce_seconds now. The serving step's
+    # decode_allreduce term is 2 a layer of it over the running sequences' hidden states (2 bytes each)
+    from engine.serving.scenario_estimate import serving_memory
+    from engine.serving.speed import intra_node_all_reduce_seconds, serving_speed
+    s = _scenario("nemo-rl-perf-grpo-qwen3-32b-32xh100")
+    hw, spec = hardware_for(s), resolve_model(s)
+    message = 146 * spec.hidden * 2
+    assert all_reduce_seconds(s, hw, 4, message) == intra_node_all_reduce_seconds(hw, 4, message)
+    served = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                                 "max_model_len": 8192, "tp": 2, "gpus_per_node": 2})
+    speed = serving_speed(served, serving_memory(served), concurrency=8, context=1024)
+    comm = next(t.seconds for t in speed.decode_terms if t.key == "decode_allreduce")
+    served_spec = resolve_model(served)
+    assert comm == pytest.approx(2 * served_spec.layers * intra_node_all_reduce_seconds(
+        hardware_for(served), 2, 8 * served_spec.hidden * 2))

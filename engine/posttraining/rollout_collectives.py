@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.architecture import ModelSpec
+from ..serving.speed import intra_node_all_reduce_seconds
 from ..timing.collectives import all_reduce_link
 from ..timing.data import framework_profile
 from ..timing.links import collective_link, nvlink_domain
@@ -42,9 +43,9 @@ def all_reduce_seconds(s: Any, hw: Any, tp: int, message_bytes: float) -> float:
     """Seconds of one all-reduce of `message_bytes` over an engine's `tp` consecutive GPUs."""
     if tp <= 1 or message_bytes <= 0:
         return 0.0
+    if custom_all_reduce(s, tp):  # serving's figure (engine/serving/speed.py)
+        return intra_node_all_reduce_seconds(hw, tp, message_bytes)
     ring_bytes = 2 * (tp - 1) / tp * message_bytes
-    if custom_all_reduce(s, tp):  # serving's figure (engine/serving/speed.py _allreduce_seconds)
-        return hw.latency_intra_s + ring_bytes / hw.intra_bytes_per_s
     domain = nvlink_domain(s, hw)
     link_bytes_per_s = collective_link(hw, tp, domain)[0]
     prof = framework_profile(s.framework)

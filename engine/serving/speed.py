@@ -87,14 +87,19 @@ def _compute_format(s: Scenario) -> str:
         s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8") else "bf16"
 
 
+def intra_node_all_reduce_seconds(hw: Hardware, tp: int, message_bytes: float) -> float:
+    """One all-reduce of `message_bytes` over `tp` GPUs of a node: the intra-node latency + a ring's
+    2 (tp - 1) / tp of the bytes over the NVLink bus. The serving step's, and the rollout engine's where vLLM's custom
+    all-reduce runs (engine/posttraining/rollout_collectives.py)."""
+    ring = 2 * (tp - 1) / tp * message_bytes / hw.intra_bytes_per_s
+    return hw.latency_intra_s + ring
+
+
 def _allreduce_seconds(s: Scenario, tokens: int, layers: int) -> float:
     if s.tp <= 1 or s.serving_engine in GGUF_ENGINES:
         return 0.0
-    hw = hardware_for(s)
-    spec = resolve_model(s)
-    payload = tokens * spec.hidden * 2
-    ring = 2 * (s.tp - 1) / s.tp * payload / hw.intra_bytes_per_s
-    return 2 * layers * (hw.latency_intra_s + ring)
+    payload = tokens * resolve_model(s).hidden * 2
+    return 2 * layers * intra_node_all_reduce_seconds(hardware_for(s), s.tp, payload)
 
 
 def _attention_heads(s: Scenario) -> float:
@@ -235,7 +240,7 @@ def _bound(compute: float, mem: float, comm: float, host: float) -> str:
     return "compute" if compute > mem else "memory"
 
 
-__all__ = ["ServingSpeed", "SpeedTerm", "serving_speed", "tokens_held"]
+__all__ = ["ServingSpeed", "SpeedTerm", "intra_node_all_reduce_seconds", "serving_speed", "tokens_held"]
 
 
 def cost_per_million_output_tokens(s: Scenario, speed: ServingSpeed) -> float | None:
