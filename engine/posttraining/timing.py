@@ -14,6 +14,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario
 from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
+from ..serving.mla_attention import mla_path
 from ..serving.weights import decode_unread_bytes, touched_expert_read_fraction
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
@@ -68,7 +69,9 @@ RL_FORMULAS = {
                                     "pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
                                     "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
                                     "bandwidth and (2 x active params "
-                                    "+ attention over the cached tokens) x sequences / matmul rate, plus vLLM's and "
+                                    "+ attention over the cached tokens) x sequences / matmul rate (an MLA model's "
+                                    "attention: its own kernel "
+                                    "after them, the longer of its FLOPs and its latent reads), plus vLLM's and "
                                     "SGLang's kernels' fixed time (the served adapters' LoRA kernels and a "
                                     "bitsandbytes base's kernels too) and the engine's tensor-parallel all-reduces (2 a "
                                     "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
@@ -211,20 +214,27 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         eager = rs.enforce_eager if e is None else runs_without_graph(rs.enforce_eager, e.graph_capture_size, running)
         return launches if eager else 0.0
 
+    mla_decode = bool(mla_path(spec, rs.rollout_engine, "decode"))  # vLLM's / SGLang's absorbed MLA decode
+
     def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
         """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
         # a MoE's decode reads the experts its running sequences' tokens pick, of the bytes held, less the unread
         # table and tower, as the serving step does (speed.py _weights_per_step)
-        read = weights * touched_expert_read_fraction(spec, running) - unread + running * context * per_token_kv
+        read = weights * touched_expert_read_fraction(spec, running) - unread
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
         read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
-        flops = running * (2 * active / tp + decode_attention_flops(spec, rs.rollout_engine, tp, context))
+        matmuls, kv = running * 2 * active / tp, running * context * per_token_kv
+        attention = running * decode_attention_flops(spec, rs.rollout_engine, tp, context)
+        if mla_decode:  # an MLA decode's attention: its own kernel after the projections (speed.py _decode_rooflines)
+            forward = max(read / hw.memory_bytes_per_s, matmuls / gemm) + max(attention / gemm,
+                                                                              kv / hw.memory_bytes_per_s)
+        else:
+            forward = max((read + kv) / hw.memory_bytes_per_s, (matmuls + attention) / gemm)
         bnb_fixed = bnb_decode_fixed_seconds(s, spec, rs.rollout_engine, running)  # bnb_decode.py
         # the engine's tensor-parallel all-reduces, two a layer, on the GPU's side (rollout_collectives.py)
-        gpu = (max(read / hw.memory_bytes_per_s, flops / gemm) + fixed + bnb_fixed
-               + forward_all_reduce_seconds(s, hw, spec, tp, running))
+        gpu = forward + fixed + bnb_fixed + forward_all_reduce_seconds(s, hw, spec, tp, running)
         roofline = max(gpu, host(running))
         return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
 
