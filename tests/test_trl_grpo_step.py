@@ -90,3 +90,12 @@ def test_a_qlora_policys_separate_reference_holds_the_packed_base() -> None:
     assert packed_base_bytes(p.training) == trainer["quantized_weights"] > 0
     reference = next(c for c in p.frozen if c.key == "reference_weights")
     assert reference.moments[OPTIMIZER] == pytest.approx(trainer["quantized_weights"] + trainer["frozen_weights"])
+
+
+def test_trls_ppo_takes_the_old_log_probs_from_generates_scores() -> None:
+    # trl v0.17.0 ppo_trainer.py 437-438: logprob = selective_log_softmax(logitss[i:...], response), the scores
+    # generate() returned; the rollout's forwards are the reference's, the critic's and the reward model's only
+    # (the scoring memory's _ppo_rollout holds the same)
+    s = scenario_from_dict({**GRPO, "training_objective": "ppo", "critic_model": "same"})
+    assert not rl_settings(s, 2).old_policy_pass
+    assert rl_settings(s.with_unchecked(framework="verl", rollout_engine="vllm"), 2).old_policy_pass

@@ -186,6 +186,10 @@ def old_policy_scored(s: Scenario, online: bool, engine: str) -> bool:
     facts = defaults_for(s.framework).posttraining
     if not (online and facts.old_policy_pass):
         return False
+    if s.training_objective == "ppo" and engine == "none" and facts.generate_keeps_scores:
+        # TRL's PPO rollout takes the policy's log-probs from generate()'s own scores (v0.17.0 ppo_trainer.py 437-438,
+        # selective_log_softmax(logitss[i:...], response)): no forward of its own, as the scoring memory holds
+        return False
     if s.training_objective in facts.old_policy_pass_off_policy_only:
         return s.num_iterations > 1 or engine == "vllm"
     return True
