@@ -133,6 +133,8 @@ def _read_lengths(c: Collector, d: dict[str, Any], objective: str) -> None:
                 "engine", "max_length less max_prompt_length: the completion's room in a pair")))
     if objective in ONLINE and d.get("num_generations") is not None:
         set_int(c, "num_generations", d["num_generations"], "num_generations")
+    if objective == "grpo" and d.get("num_iterations") is not None:  # GRPOConfig num_iterations (default 1)
+        set_int(c, "num_iterations", d["num_iterations"], "num_iterations")
 
 
 def _read_vllm(c: Collector, d: dict[str, Any]) -> None:

@@ -71,6 +71,10 @@ class PostTrainingDefaults:
     # an online objective scores the old policy's log-probs in a forward of its own before the update; False where
     # the update's own forward serves as the old policy (one optimizer step per generation)
     old_policy_pass: bool = True
+    # the objectives whose trainer scores the old policy only when the update is off policy: a generation reused by
+    # more than one update (num_iterations > 1) or an engine's samples corrected by importance sampling (TRL's GRPO;
+    # the rule and its sources: engine/posttraining/settings.py old_policy_scored)
+    old_policy_pass_off_policy_only: tuple[str, ...] = ()
     # under FSDP each LoRA adapter is an FSDP unit of its own, so the adapters are sharded over the FSDP ranks like
     # the frozen base (the supervised estimator keeps them whole on every GPU)
     adapters_sharded: bool = False
@@ -165,7 +169,10 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False,
 # validation/posttraining_traces.py (Case.accelerate_amp), tests/test_trl_fp32_outputs.py.
 # GRPO likewise (grpo_trainer.py:676 at v0.17.0, :1143 at f2cd577 prepare the reference so; traced too). PPO (v0.17.0
 # ppo_trainer.py:193 builds its own Accelerator, mixed precision from the environment), RLOO and online DPO: not traced
-TRL_TRAINERS = replace(TRL, outputs_fp32_without_deepspeed=True, outputs_fp32_online=("grpo",))
+# GRPO's old-policy pass only off policy (grpo_trainer.py, settings.old_policy_scored); RLOO scores it every step
+# (rloo_trainer.py:1456-1458 at f2cd577, unconditional)
+TRL_TRAINERS = replace(TRL, outputs_fp32_without_deepspeed=True, outputs_fp32_online=("grpo",),
+                       old_policy_pass_off_policy_only=("grpo",))
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..serving.host_iteration import paged_layer_host_seconds
+from ..serving.host_iteration import paged_layer_host_seconds, transformers_decode_host_seconds
+from ..timing.data import framework_profile
 from ..timing.host import host_speed_factor
 
 
@@ -27,4 +28,18 @@ def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int) -> float:
     return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s)
 
 
-__all__ = ["eager_decode_host_seconds"]
+def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds of one decode iteration of the trainer's own generate() (rollout_engine none), where the
+    framework runs transformers' modeling code eagerly (presets/efficiency.json frameworks: host_layers hf-eager, the
+    fact the training step's host time reads: TRL, ms-swift's trainers, the Hugging Face row): every decode step's
+    forward runs each layer from Python, as the served transformers engine's does (host_iteration.py
+    transformers_decode_host_seconds, hf_eager_layers' counts). TRL builds its GenerationConfig with
+    disable_compile=True (huggingface/trl f2cd577 trl/trainer/grpo_trainer.py:1124), so even a static cache
+    (cache_implementation) is not compiled. 0 for a framework whose own loop runs other modeling code (torchtune,
+    litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before)."""
+    if framework_profile(s.framework).get("host_layers") != "hf-eager":
+        return 0.0
+    return transformers_decode_host_seconds(s, spec)
+
+
+__all__ = ["eager_decode_host_seconds", "trainer_generate_host_seconds"]

@@ -104,7 +104,10 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
         # rank is whole in the reference too (ms-swift's Megatron reference comes from the same get_mcore_model,
         # swift/megatron/trainers/rlhf_mixin.py prepare_model at 3602360a)
         vision_shards = shards // s.tp if defaults_for(s.framework).vision_tower_replicated else shards
-        ref = (sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights") if qlora
+        # a QLoRA policy's reference is built like its base: the packed 4-bit linears with their constants and the
+        # 16-bit rest, as the trainer holds them on one GPU (the frozen_weights component alone missed the packed base,
+        # as engine_weight_bytes did before)
+        ref = (packed_base_bytes(est) + _component_bytes(est, "frozen_weights") if qlora
                else (spec.text_params / shards + spec.vision_params / vision_shards) * dt.compute)
         out.append(Component(
             "reference_weights", QT_TRANSLATE_NOOP("engine", "Reference model (frozen copy)"), "model states",
@@ -126,6 +129,17 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
     return tuple(out)
 
 
+def _component_bytes(est: Estimate, key: str) -> float:
+    return sum(c.moments[OPTIMIZER] for c in est.components if c.key == key)
+
+
+def packed_base_bytes(est: Estimate) -> float:
+    """A QLoRA policy's packed 4-bit base on one training GPU: the packed linears with their quantisation constants
+    (the trainer's quantized_weights component); 0 for a 16-bit policy. Both the engine's copy (engine_weight_bytes)
+    and a separate reference model (frozen_models) hold it."""
+    return _component_bytes(est, "quantized_weights")
+
+
 def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est: Estimate) -> float:
     """The engine's own weight copy on one engine GPU: the merged policy in the compute dtype over rollout_tp GPUs;
     a QLoRA policy's engine loads the 4-bit base (TRL passes quantization="bitsandbytes" when the model holds
@@ -135,7 +149,7 @@ def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes
     for the 4-bit Llama-3.1-8B on a T4; this gives 5.31 GiB, the rest being the one MLP Unsloth's dynamic
     checkpoint keeps in 16 bits (llm_int8_skip_modules 'model.layers.1.mlp', 0.26 GB more), which no key states."""
     if s.method == "qlora":
-        packed = sum(c.moments[OPTIMIZER] for c in est.components if c.key == "quantized_weights") * s.tp * s.pp
+        packed = packed_base_bytes(est) * s.tp * s.pp
         return (packed + whole_model_params(s, spec).frozen * dt.compute) / rs.rollout_tp
     return spec.total_params * dt.compute / rs.rollout_tp
 

@@ -83,12 +83,15 @@ def pageable_fraction(s: Scenario) -> float:
 CRITIC_PARAMETER_LOADS = 2
 
 
-def parameter_loads_by_phase(online: bool, reference: str, engine_colocated: bool) -> dict[str, int]:
+def parameter_loads_by_phase(online: bool, reference: str, engine_colocated: bool,
+                             old_policy_pass: bool | None = None) -> dict[str, int]:
     """Loads of the policy's parameters per step, by the phase whose timer holds them (verl's timing_s/gen, old_log_prob
-    + ref, update_actor): the weight sync to a colocated engine, the old-policy scoring pass (online objectives) and
-    the reference as the actor with its adapters off, the update."""
+    + ref, update_actor): the weight sync to a colocated engine, the old-policy scoring pass (online objectives where
+    the framework scores it apart, settings.old_policy_scored; None: every online objective) and the reference as the
+    actor with its adapters off, the update."""
+    old = online if old_policy_pass is None else old_policy_pass
     return {"generation": int(online and engine_colocated),
-            "scoring": int(online) + int(reference == "adapter-off"), "update": 1}
+            "scoring": int(old) + int(reference == "adapter-off"), "update": 1}
 
 
 def parameter_loads(online: bool, reference: str, engine_colocated: bool) -> int:

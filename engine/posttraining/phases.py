@@ -57,7 +57,8 @@ class StepParts:
 
 def step_parameter_loads_by_phase(p: StepParts) -> dict[str, int]:
     """parameter_loads_by_phase of a step: its objective, its reference, and an engine built on the training GPUs."""
-    return parameter_loads_by_phase(p.rs.online, p.rs.reference, p.engine is not None and p.rs.placement == "colocate")
+    return parameter_loads_by_phase(p.rs.online, p.rs.reference, p.engine is not None and p.rs.placement == "colocate",
+                                    p.rs.old_policy_pass)
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:
@@ -212,7 +213,7 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     compute, tp, tile = p.dt.compute, s.tp, rs.fused_head_tile
     if rs.rollout_chunk:
         forwards = _ppo_rollout(p)
-    elif rs.online:
+    elif rs.old_policy_pass:  # online, where the framework scores the old policy apart (settings.old_policy_scored)
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
                                         rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True),

@@ -93,6 +93,9 @@ class RLSettings:
     # PPO's rollout scored by the trainer in chunks of this many sequences (PostTrainingDefaults.ppo_rollout_chunk,
     # without an engine); 0: per training micro-batch
     rollout_chunk: int = 0
+    # an online objective scores the old policy's log-probs in a forward of its own before the update
+    # (old_policy_scored); rl_settings always sets it
+    old_policy_pass: bool = False
 
     @property
     def reference_forward(self) -> bool:
@@ -165,7 +168,31 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         logit_bytes=4 if (accelerate_native_amp(s, compute_bytes) and objective != "reward" and path == "rows")
         else compute_bytes,
         rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
+        old_policy_pass=old_policy_scored(s, online, engine),
     )
+
+
+def old_policy_scored(s: Scenario, online: bool, engine: str) -> bool:
+    """Whether an online step scores the old policy's log-probs in a forward of its own: where the framework does
+    (PostTrainingDefaults.old_policy_pass; Unsloth never), and for the objectives whose trainer skips it when on
+    policy (PostTrainingDefaults.old_policy_pass_off_policy_only, TRL's GRPO) only when it is needed. TRL's
+    grpo_trainer.py: v0.16.0 lines 741-748 `if self.num_iterations > 1: old_per_token_logps = ...` else None (the
+    update's own log-probs, detached, serve as the old policy; before v0.16 there is no old-policy pass at all);
+    v0.19.0 line 1205 also when steps_per_generation > gradient_accumulation_steps; f2cd577 lines 2561-2564 when
+    gradient_accumulation_steps % (steps_per_generation x num_iterations) != 0 (steps_per_generation defaults to
+    gradient_accumulation_steps, grpo_config.py 1077-1078, no key here: so num_iterations > 1) or, since v0.23.0
+    (lines 1370-1373), `self.use_vllm and self.vllm_importance_sampling_correction` (default True, grpo_config.py
+    915 at f2cd577): a vLLM rollout is scored for the importance-sampling ratio. The row is read at f2cd577."""
+    facts = defaults_for(s.framework).posttraining
+    if not (online and facts.old_policy_pass):
+        return False
+    if s.training_objective == "ppo" and engine == "none" and facts.generate_keeps_scores:
+        # TRL's PPO rollout takes the policy's log-probs from generate()'s own scores (v0.17.0 ppo_trainer.py 437-438,
+        # selective_log_softmax(logitss[i:...], response)): no forward of its own, as the scoring memory holds
+        return False
+    if s.training_objective in facts.old_policy_pass_off_policy_only:
+        return s.num_iterations > 1 or engine == "vllm"
+    return True
 
 
 def _reference(s: Scenario, kl_by_default: bool, on_cpu: bool) -> str:

@@ -26,7 +26,7 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
-from .eager_decode import eager_decode_host_seconds
+from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import LoopHostSeconds, loop_host_seconds
 from .estimate import (
@@ -77,13 +77,15 @@ RL_FORMULAS = {
                                     "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
                                     "of every layer without a CUDA "
                                     "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
-                                    "kernels of each adapted linear when it serves the adapters), plus vLLM V0's "
+                                    "kernels of each adapted linear when it serves the adapters; without an engine, "
+                                    "transformers' eager layers where the trainer's generate runs them), plus vLLM V0's "
                                     "scheduling and input preparation of every running sequence and, without CUDA "
                                     "graphs, its output processing of each, or vLLM V1's scheduling, input "
                                     "preparation and output update of each step, in waves of the sequences the "
                                     "engine holds at once; then, the batch waiting for its longest completion, one "
                                     "sequence decoding alone from completion_len to max_completion_len"),
-    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes x the training forward of the step's micro-batches (an "
+    "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
+                                 "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
                                  "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
@@ -210,7 +212,12 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     adapters = adapter_decode_host_seconds(s, spec, rs.rollout_engine)
     launches = eager_decode_host_seconds(s, spec, tp) + adapters
 
+    # without an engine the trainer's own generate() runs each layer from Python every step (eager_decode.py)
+    generate = trainer_generate_host_seconds(s, spec) if e is None else 0.0
+
     def host(running: int) -> float:
+        if generate:
+            return generate
         eager = rs.enforce_eager if e is None else runs_without_graph(rs.enforce_eager, e.graph_capture_size, running)
         return launches if eager else 0.0
 
@@ -265,9 +272,8 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     """The policy's own passes (old-policy, reference) as the training model times a forward of the same micro-batches
     (scoring_time.py); the reward model's and the critic's forwards by their matmul FLOPs."""
     rs = p.rs
-    # the old policy's log-probs, where the framework scores them apart from the update (Unsloth does not)
-    old_pass = rs.online and defaults_for(s.framework).posttraining.old_policy_pass
-    policy = policy_forward_seconds(train) if old_pass else 0.0
+    # the old policy's log-probs, where the framework scores them apart from the update (settings.old_policy_scored)
+    policy = policy_forward_seconds(train) if rs.old_policy_pass else 0.0
     if rs.reference_forward:  # an adapter-off reference runs the base alone (scoring_time.py)
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
@@ -308,7 +314,7 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     rates = rates_for(s, hw, framework_profile(s.framework))
     generation, detail = _generation(p, s, hw, rates.gemm)
     # the LoRA adapters as FSDP1 units of their own: their hooks in the old-policy pass and the update (adapter_units.py)
-    units = adapter_unit_seconds(s, train_scenario, rs.online)
+    units = adapter_unit_seconds(s, train_scenario, rs.old_policy_pass)
     parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario) + units["scoring"])]
     if p.critic is not None:  # with the critic's own offload (as its memory), loaded where it holds between phases
         parts.append(("critic", training_step_time(critic_scenario(s, rs, loaded=True)).step_seconds))

@@ -154,3 +154,8 @@ class PostTrainingKeys:
         "backward",
         Number(0, 100, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."),
                low_inclusive=True, to_float=True), applies_to=CHOSEN_NLL)
+    num_iterations: int = key(
+        1, "policy updates per generated batch (TRL / Unsloth GRPOConfig num_iterations, the GRPO paper's mu; TRL's "
+        "default 1): above 1 TRL's GRPO scores the old policy's log-probs in a forward of its own, which at 1 it "
+        "skips without an engine. Only that pass is modelled: each step still generates its own batch",
+        WholeNumber(1, 1024), applies_to="training_objective grpo")

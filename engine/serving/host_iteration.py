@@ -101,16 +101,22 @@ def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
             + c["modules"] * module + c["in_op_launches"] * (launch - view))
 
 
+def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds of one decode iteration of transformers' generate(), every layer of this GPU's (all of them:
+    tensor parallelism splits widths, not layers) run eagerly on the run's host: the served transformers engine's,
+    and a post-training trainer's own generate (engine/posttraining/eager_decode.py)."""
+    return -(-spec.layers // max(1, s.pp)) * transformers_layer_host_seconds(s, spec) * host_speed_factor(s)
+
+
 def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, concurrency: int) -> float:
     """Host seconds of one decode iteration that the GPU cannot run ahead of (0 where the engine does not launch
     from Python); the layers are this GPU's (all of them: tensor parallelism splits widths, not layers)."""
     if not launches_from_python(s, memory, concurrency):
         return 0.0
-    layers = -(-spec.layers // max(1, s.pp))
-    per_layer = (transformers_layer_host_seconds(s, spec) if s.serving_engine == TRANSFORMERS_ENGINE
-                 else paged_layer_host_seconds(spec, s.tp))
-    return layers * per_layer * host_speed_factor(s)
+    if s.serving_engine == TRANSFORMERS_ENGINE:
+        return transformers_decode_host_seconds(s, spec)
+    return -(-spec.layers // max(1, s.pp)) * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s)
 
 
 __all__ = ["decode_host_seconds", "graph_capture_size", "launches_from_python", "paged_layer_host_seconds",
-           "runs_without_graph", "transformers_layer_host_seconds"]
+           "runs_without_graph", "transformers_decode_host_seconds", "transformers_layer_host_seconds"]

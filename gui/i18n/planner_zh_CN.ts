@@ -5923,47 +5923,55 @@ GPU-hour</source>
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation and output update of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="86"/>
         <source>policy passes x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding</source>
-        <translation>策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
+        <translation type="vanished">策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="93"/>
+        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, transformers&apos; eager layers where the trainer&apos;s generate runs them), plus vLLM V0&apos;s scheduling and input preparation of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation and output update of each step, in waves of the sequences the engine holds at once; then, the batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，若训练器的 generate 以 eager 方式运行 transformers 的各层，则计其逐层主机时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备与输出更新，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="87"/>
+        <source>policy passes (the old policy&apos;s where the framework scores it apart, TRL&apos;s GRPO only off policy) x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding</source>
+        <translation>策略模型的打分次数（旧策略的打分仅在框架单独计算时计入，TRL 的 GRPO 仅在离策略时计算）× 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="95"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine, instead: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="101"/>
+        <location filename="../../engine/posttraining/timing.py" line="103"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="103"/>
+        <location filename="../../engine/posttraining/timing.py" line="105"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x FSDP1&apos;s calls per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="109"/>
+        <location filename="../../engine/posttraining/timing.py" line="111"/>
         <source>(the bin capacity / the tokens of the whole mean-length sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
         <translation>（打包容量 / 一个打包所容纳的完整平均长度序列的 token 总数 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="119"/>
+        <location filename="../../engine/posttraining/timing.py" line="121"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="127"/>
+        <location filename="../../engine/posttraining/timing.py" line="129"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="130"/>
+        <location filename="../../engine/posttraining/timing.py" line="132"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP&apos;s own Python is not counted).</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
@@ -9087,150 +9095,150 @@ GPU-hour</source>
         <translation>评论家临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="110"/>
+        <location filename="../../engine/posttraining/models.py" line="113"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="111"/>
+        <location filename="../../engine/posttraining/models.py" line="114"/>
         <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy&apos;s reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="119"/>
+        <location filename="../../engine/posttraining/models.py" line="122"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="121"/>
+        <location filename="../../engine/posttraining/models.py" line="124"/>
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="79"/>
+        <location filename="../../engine/posttraining/phases.py" line="80"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="80"/>
+        <location filename="../../engine/posttraining/phases.py" line="81"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="85"/>
+        <location filename="../../engine/posttraining/phases.py" line="86"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="86"/>
+        <location filename="../../engine/posttraining/phases.py" line="87"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="90"/>
+        <location filename="../../engine/posttraining/phases.py" line="91"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="91"/>
+        <location filename="../../engine/posttraining/phases.py" line="92"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="129"/>
+        <location filename="../../engine/posttraining/phases.py" line="130"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="130"/>
+        <location filename="../../engine/posttraining/phases.py" line="131"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="133"/>
+        <location filename="../../engine/posttraining/phases.py" line="134"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="134"/>
+        <location filename="../../engine/posttraining/phases.py" line="135"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="150"/>
+        <location filename="../../engine/posttraining/phases.py" line="151"/>
         <source>Value model gathered for generate()</source>
         <translation>为 generate() 聚合的价值模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="151"/>
+        <location filename="../../engine/posttraining/phases.py" line="152"/>
         <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
         <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="156"/>
+        <location filename="../../engine/posttraining/phases.py" line="157"/>
         <source>generate() sampling scores</source>
         <translation>generate() 的采样分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="157"/>
+        <location filename="../../engine/posttraining/phases.py" line="158"/>
         <source>2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new token (output_scores) and their stacked copy</source>
         <translation>2 × 4 字节 × 序列数 × completion_len × 词表：每个新 token 的 fp32 分数（output_scores）及其堆叠副本</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="216"/>
+        <location filename="../../engine/posttraining/phases.py" line="217"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="221"/>
+        <location filename="../../engine/posttraining/phases.py" line="222"/>
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="307"/>
+        <location filename="../../engine/posttraining/phases.py" line="308"/>
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="308"/>
+        <location filename="../../engine/posttraining/phases.py" line="309"/>
         <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="251"/>
-        <location filename="../../engine/posttraining/phases.py" line="320"/>
+        <location filename="../../engine/posttraining/phases.py" line="252"/>
+        <location filename="../../engine/posttraining/phases.py" line="321"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="229"/>
-        <location filename="../../engine/posttraining/phases.py" line="258"/>
+        <location filename="../../engine/posttraining/phases.py" line="230"/>
+        <location filename="../../engine/posttraining/phases.py" line="259"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="234"/>
-        <location filename="../../engine/posttraining/phases.py" line="255"/>
+        <location filename="../../engine/posttraining/phases.py" line="235"/>
+        <location filename="../../engine/posttraining/phases.py" line="256"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="270"/>
+        <location filename="../../engine/posttraining/phases.py" line="271"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="271"/>
+        <location filename="../../engine/posttraining/phases.py" line="272"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="366"/>
+        <location filename="../../engine/posttraining/phases.py" line="367"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="367"/>
+        <location filename="../../engine/posttraining/phases.py" line="368"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
@@ -9286,12 +9294,12 @@ GPU-hour</source>
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="106"/>
+        <location filename="../../engine/posttraining/timing.py" line="108"/>
         <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="133"/>
+        <location filename="../../engine/posttraining/timing.py" line="135"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
@@ -9305,7 +9313,7 @@ GPU-hour</source>
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="136"/>
+        <location filename="../../engine/posttraining/timing.py" line="138"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -9318,7 +9326,7 @@ GPU-hour</source>
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="92"/>
+        <location filename="../../engine/posttraining/timing.py" line="94"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
@@ -9327,12 +9335,12 @@ GPU-hour</source>
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="99"/>
+        <location filename="../../engine/posttraining/timing.py" line="101"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="116"/>
+        <location filename="../../engine/posttraining/timing.py" line="118"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
     </message>
@@ -9341,17 +9349,17 @@ GPU-hour</source>
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="121"/>
+        <location filename="../../engine/posttraining/timing.py" line="123"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="122"/>
+        <location filename="../../engine/posttraining/timing.py" line="124"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="124"/>
+        <location filename="../../engine/posttraining/timing.py" line="126"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -9869,12 +9877,12 @@ GPU-hour</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="148"/>
+        <location filename="../../engine/configs/rl_common.py" line="150"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="172"/>
+        <location filename="../../engine/configs/rl_common.py" line="174"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -11484,7 +11492,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="161"/>
+        <location filename="../../engine/configs/rl_common.py" line="163"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
