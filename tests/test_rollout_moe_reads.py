@@ -12,7 +12,7 @@ from engine.posttraining.settings import rl_settings
 from engine.scenario import resolve_model
 from engine.serving.engine_step_host import engine_step_host_seconds
 from engine.serving.kernel_fixed_time import decode_fixed_seconds
-from engine.serving.weights import decode_unread_bytes, touched_expert_read_fraction
+from engine.serving.weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 from engine.timing import hardware_for
 from engine.workloads import step_time
 
@@ -29,7 +29,10 @@ def test_one_running_sequence_reads_its_top_k_experts() -> None:
     context = s.prompt_len + s.completion_len / 2
     # the untouched experts come off the bytes held, then the unread table (h-revd: as serving's _weights_per_step;
     # the share had been taken of the bytes already less the table)
-    read = e.weight_bytes * touched_expert_read_fraction(spec, 1) - unread + context * e.kv_bytes_per_token
+    # the experts' share of the held bytes, each tensor in the engine's format (h-revleft: weights.expert_byte_share,
+    # as serving; bf16 throughout here, so near the parameters' share but the embeddings' vocabulary padding counts)
+    share = expert_byte_share(spec, "bf16", rs.rollout_tp)
+    read = e.weight_bytes * touched_expert_read_fraction(spec, 1, share) - unread + context * e.kv_bytes_per_token
     memory = read / hw.memory_bytes_per_s
     # memory-bound at one sequence: the matmuls of 3B active parameters take far less than the read
     # + the engine's two tensor-parallel all-reduces a layer (rollout_collectives.py, rollout_tp 2 here)

@@ -66,10 +66,10 @@ def gguf_size_gib(row: dict[str, Any]) -> float:
 def weight_bytes_read_per_token(row: dict[str, Any]) -> float:
     """The GPU's weight bytes one decode token reads: all of a dense model's; of a MoE's, the non-expert weights and
     top_k / n_experts of the experts' (weights.touched_expert_read_fraction at one token, the experts' share of the
-    held bytes in the file's own types: expert_byte_share, as speed.py's decode step)."""
+    GPU-held bytes in the file's own types, token_embd in CPU memory: expert_byte_share, as speed.py's decode step)."""
     s = scenario_from_dict(row["scenario"])
     weights, spec = serving_memory(s).bytes_of("weights"), resolve_model(s)
-    return weights * touched_expert_read_fraction(spec, 1, expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep))
+    return weights * touched_expert_read_fraction(spec, 1, expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, False))
 
 
 def effective_weight_bandwidth(row: dict[str, Any]) -> DecodeRate | None:

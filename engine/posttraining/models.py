@@ -154,6 +154,17 @@ def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes
     return spec.total_params * dt.compute / rs.rollout_tp
 
 
+def engine_weight_format(s: Scenario) -> str:
+    """The weight format (engine/serving/weights.py) each tensor of the engine's copy is held in, as
+    engine_weight_bytes counts it: a QLoRA policy's packed linears, its routed experts among them as the trainer
+    packs them (memory/states.py stage_params: every frozen linear and expert of a QLoRA layer is quantized), in
+    bitsandbytes' NF4 (4 bits and an fp32 absmax per 64 values) or LLM.int8 (8 bits and an fp32 scale per output
+    row), embeddings, head and norms in 16 bits; any other policy 16-bit throughout."""
+    if s.method != "qlora":
+        return "bf16"
+    return "bnb-nf4" if s.qlora_bits == 4 else "int8"
+
+
 def engine_lora_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, compute_bytes: int) -> float:
     """The engine's LoRA stacks on one engine GPU when the framework serves a LoRA policy's adapters through the
     engine's LoRA support (PostTrainingDefaults.rollout_serves_adapters; verl: max_loras 1, max_lora_rank = the

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.architecture import ModelSpec
-from ..serving.speed import intra_node_all_reduce_seconds
+from ..serving.speed import chunked_all_reduce_seconds, intra_node_all_reduce_seconds
 from ..timing.collectives import all_reduce_link
 from ..timing.data import framework_profile
 from ..timing.links import collective_link, nvlink_domain
@@ -61,5 +61,15 @@ def forward_all_reduce_seconds(s: Any, hw: Any, spec: ModelSpec, tp: int, tokens
     return ALL_REDUCES_PER_LAYER * spec.layers * all_reduce_seconds(s, hw, tp, message)
 
 
+def prefill_all_reduce_seconds(s: Any, hw: Any, spec: ModelSpec, tp: int, tokens: float, chunk_tokens: int) -> float:
+    """Seconds of the rollout prefill's all-reduces over `tokens` prompt tokens: the engine schedules them in chunks of
+    its max_num_batched_tokens (`chunk_tokens`; 0: one forward, the trainer's own generate()), one all-reduce per
+    chunk and layer and a half, as serving's prefill counts them (speed.py chunked_all_reduce_seconds)."""
+    if tp <= 1:
+        return 0.0
+    return chunked_all_reduce_seconds(lambda message: all_reduce_seconds(s, hw, tp, message), spec.layers, tokens,
+                                      chunk_tokens, spec.hidden * ACTIVATION_BYTES)
+
+
 __all__ = ["ALL_REDUCES_PER_LAYER", "CUSTOM_ALL_REDUCE_SIZES", "all_reduce_seconds", "custom_all_reduce",
-           "forward_all_reduce_seconds"]
+           "forward_all_reduce_seconds", "prefill_all_reduce_seconds"]

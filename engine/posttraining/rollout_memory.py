@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..messages import Message
 from ..models.architecture import ModelSpec
-from ..serving.generation import GenerationInputs, generation_memory
+from ..serving.generation import GenerationInputs, generation_memory, settings_for
 from ..serving.host_iteration import graph_capture_size
 from ..serving.result import REFUSED, TIGHT
 
@@ -46,6 +46,8 @@ class EngineMemory:
     # the largest decode batch the engine replays from a CUDA graph (None: it captures none); a larger one runs
     # without a graph (engine/serving/host_iteration.py runs_without_graph)
     graph_capture_size: int | None = None
+    # max_num_batched_tokens the engine runs (its default where none is passed): a prefill runs in chunks of it
+    batched_tokens: int = 0
 
     @property
     def total_bytes(self) -> float:
@@ -88,4 +90,4 @@ def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilizati
         refusal=m.reason if refused else None, caution=m.reason if m.verdict == TIGHT else None,
         start_margin_bytes=m.start_margin_bytes, start_band_bytes=m.start_band_bytes,
         running_sequences=0 if refused else min(max_num_seqs, math.floor(running.max_concurrent_sequences)),
-        graph_capture_size=graph_capture_size(m))
+        graph_capture_size=graph_capture_size(m), batched_tokens=settings_for(inputs).max_num_batched_tokens)

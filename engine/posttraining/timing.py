@@ -15,7 +15,7 @@ from ..scenario import Scenario
 from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.mla_attention import mla_path
-from ..serving.weights import decode_unread_bytes, touched_expert_read_fraction
+from ..serving.weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.bands import Band, seconds_range
@@ -38,13 +38,13 @@ from .estimate import (
     training_scenario,
 )
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
-from .models import model_spec, weight_shards
+from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
 from .refit_offload import refit_offload_seconds
 from .rollout_attention import decode_attention_flops, prefill_attention_flops
-from .rollout_collectives import forward_all_reduce_seconds
+from .rollout_collectives import forward_all_reduce_seconds, prefill_all_reduce_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 
@@ -196,14 +196,16 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
     waves = math.ceil(sequences / concurrent)
     active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
+    # weights' matmuls and causal attention (rollout_attention.py); all-reduces one a chunk and layer as serving's
     prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
-               ) * sequences / gemm  # weights' matmuls and causal attention (rollout_attention.py)
-    prefill += forward_all_reduce_seconds(s, hw, spec, tp, sequences * s.prompt_len)  # rollout_collectives.py
+               ) * sequences / gemm
+    prefill += prefill_all_reduce_seconds(s, hw, spec, tp, sequences * s.prompt_len, e.batched_tokens if e else 0)
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
+    expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
     fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
     # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py), and an engine
@@ -226,9 +228,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
         """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
         series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
-        # a MoE's decode reads the experts its running sequences' tokens pick, of the bytes held, less the unread
-        # table and tower, as the serving step does (speed.py _weights_per_step)
-        read = weights * touched_expert_read_fraction(spec, running) - unread
+        # a MoE reads the experts its sequences' tokens pick, less the unread table and tower, as serving's step
+        read = weights * touched_expert_read_fraction(spec, running, expert_share) - unread
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
         read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)

@@ -26,6 +26,7 @@ Weight formats set the compute format: fp8 runs fp8 matmuls (W8A8); the 4-bit an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
@@ -95,6 +96,21 @@ def intra_node_all_reduce_seconds(hw: Hardware, tp: int, message_bytes: float) -
     return hw.latency_intra_s + ring
 
 
+def chunked_all_reduce_seconds(one_all_reduce: Callable[[float], float], layers: int, tokens: float,
+                               chunk_tokens: float, token_bytes: float) -> float:
+    """Seconds of a prefill's tensor-parallel all-reduces (two a layer, after the attention and after the MLP)
+    over `tokens` prompt tokens that the engine runs in chunks of `chunk_tokens` (max_num_batched_tokens; 0: one
+    forward over all): one all-reduce of each chunk's tokens x `token_bytes` a layer and a half, so one latency per
+    chunk and layer. `one_all_reduce`: seconds of one all-reduce of a message of that many bytes. The serving
+    prefill's and the rollout's (engine/posttraining/rollout_collectives.py), one rule."""
+    if tokens <= 0:
+        return 0.0
+    chunk = min(chunk_tokens, tokens) if chunk_tokens > 0 else tokens
+    full, rest = divmod(tokens, chunk)
+    seconds = full * one_all_reduce(chunk * token_bytes) + (one_all_reduce(rest * token_bytes) if rest else 0.0)
+    return 2 * layers * seconds
+
+
 def _allreduce_seconds(s: Scenario, tokens: int, layers: int) -> float:
     if s.tp <= 1 or s.serving_engine in GGUF_ENGINES:
         return 0.0
@@ -119,8 +135,9 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
     # layers spread over GPUs that run in series (layer_split.py): every GPU's share, one after another
     weights = memory.bytes_of("weights") * layer_split_gpus(s)
     if spec.is_moe:  # the experts are most of a MoE's held bytes (by their own format's bits); only touched ones read
-        weights *= touched_expert_read_fraction(
-            spec, tokens, expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep))
+        # of the GPU-held bytes: llama.cpp keeps token_embd in CPU memory (llama_cpp.py)
+        share = expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, s.serving_engine not in GGUF_ENGINES)
+        weights *= touched_expert_read_fraction(spec, tokens, share)
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
     return weights
@@ -178,11 +195,12 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
     attention = attention_flops_per_pair(spec, heads, path) * causal_pairs(memory.kv_kinds, prompt)
     if path == "decompressed":  # chunk i lifts the i x chunk tokens before it
         attention += spec.layers * prefix_lift_flops_per_token(spec, heads) * chunk * chunks * (chunks - 1) / 2
-    compute, _, comm, _ = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))
+    compute = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))[0]
     reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
-    latency = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else (
-        2 * spec.layers * (chunks - 1) * hardware_for(s).latency_intra_s)
-    return max(compute, reads / hardware_for(s).memory_bytes_per_s) + comm + latency
+    hw = hardware_for(s)
+    comm = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else chunked_all_reduce_seconds(
+        lambda message: intra_node_all_reduce_seconds(hw, s.tp, message), spec.layers, prompt, chunk, spec.hidden * 2)
+    return max(compute, reads / hw.memory_bytes_per_s) + comm
 
 
 def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = None, context: int | None = None,
@@ -240,7 +258,8 @@ def _bound(compute: float, mem: float, comm: float, host: float) -> str:
     return "compute" if compute > mem else "memory"
 
 
-__all__ = ["ServingSpeed", "SpeedTerm", "intra_node_all_reduce_seconds", "serving_speed", "tokens_held"]
+__all__ = ["ServingSpeed", "SpeedTerm", "chunked_all_reduce_seconds", "intra_node_all_reduce_seconds", "serving_speed",
+           "tokens_held"]
 
 
 def cost_per_million_output_tokens(s: Scenario, speed: ServingSpeed) -> float | None:

@@ -214,11 +214,15 @@ def touched_expert_read_fraction(spec: ModelSpec, tokens: int, expert_share: flo
 
 
 @lru_cache(maxsize=512)
-def expert_byte_share(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> float:
+def expert_byte_share(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1,
+                      embeddings_held: bool = True) -> float:
     """The routed experts' share of the bytes on one GPU of the busiest stage (`shard`), in `format_name`'s bits for
-    each tensor: gpt-oss-120b in MXFP4 holds 93.5% of its bytes in experts against 98.2% of its parameters."""
+    each tensor: gpt-oss-120b in MXFP4 holds 93.5% of its bytes in experts against 98.2% of its parameters.
+    `embeddings_held` False: the token-embedding table is not among the GPU's bytes (llama.cpp keeps token_embd in
+    CPU memory, engine/serving/llama_cpp.py), so the share is of the rest."""
     busiest = shard(spec, format_name, tp, pp, ep)
-    return busiest.experts / busiest.total if busiest.total > 0 else 0.0
+    held = busiest.total - (0.0 if embeddings_held else busiest.embeddings)
+    return busiest.experts / held if held > 0 else 0.0
 
 
 def _unread_bytes(spec: ModelSpec, w: WeightShard, pp: int) -> float:
