@@ -27,6 +27,7 @@ from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
 
 from .charts import BudgetBars, PieChart
+from .compare_ranges import range_labels, with_ranges
 from .i18n import tr_engine
 from .results import VerdictBanner
 from .serving_rows import serving_rows
@@ -326,9 +327,16 @@ class CompareView(QWidget):
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
         rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
-        rows += serving_rows([e for _, e in shown], [self._serving_speed(item.scenario) for item, _ in shown])
-        rows += time_rows([self._step_time(item.scenario) for item, _ in shown])
+        speeds = [self._serving_speed(item.scenario) for item, _ in shown]
+        times = [self._step_time(item.scenario) for item, _ in shown]
+        # each time and speed figure with its likely range below it (compare_ranges.py)
+        rows += with_ranges(serving_rows([e for _, e in shown], speeds) + time_rows(times), [e for _, e in shown],
+                            speeds, times)
         self._show_table([item.label for item, _ in shown], rows)
+        fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
+        for r, (label, _values) in enumerate(rows):
+            if label in fitted:
+                self.table.resizeRowToContents(r)
 
     def _show_table(self, titles: list[str], rows: list[tuple[str, list[str]]]) -> None:
         """Only the cells whose text changed are set: an edit of the live pane changes a few of its cells, and new

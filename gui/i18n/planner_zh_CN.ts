@@ -451,7 +451,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="140"/>
+        <location filename="../compare_view.py" line="141"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -459,39 +459,49 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="159"/>
+        <location filename="../compare_view.py" line="160"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="258"/>
+        <location filename="../compare_view.py" line="259"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="325"/>
+        <location filename="../compare_view.py" line="326"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="326"/>
+        <location filename="../compare_view.py" line="327"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="327"/>
+        <location filename="../compare_view.py" line="328"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="328"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="339"/>
+        <location filename="../compare_view.py" line="347"/>
         <source>What differs</source>
         <translation>差异</translation>
+    </message>
+    <message>
+        <location filename="../compare_ranges.py" line="27"/>
+        <source>Time to first token, measured runs like this one (8 in 10)</source>
+        <translation>首个 token 用时，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../compare_ranges.py" line="28"/>
+        <source>Tokens/s, measured runs like this one (8 in 10)</source>
+        <translation>tokens/s，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
 </context>
 <context>
@@ -5025,11 +5035,13 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
+        <location filename="../compare_ranges.py" line="76"/>
         <location filename="../time_panel.py" line="407"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
+        <location filename="../compare_ranges.py" line="77"/>
         <location filename="../time_panel.py" line="408"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
