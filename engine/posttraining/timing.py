@@ -28,7 +28,7 @@ from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
 from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
-from .engine_loop import LoopHostSeconds, loop_host_seconds
+from .engine_loop import loop_host_seconds
 from .estimate import (
     critic_scenario,
     generated_per_engine,
@@ -225,9 +225,10 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
 
     mla_decode = bool(mla_path(spec, rs.rollout_engine, "decode"))  # vLLM's / SGLang's absorbed MLA decode
 
-    def iteration(running: int, context: float) -> tuple[float, LoopHostSeconds]:
-        """Seconds of one decode iteration over `running` sequences, and the engine loop's host work in it, in
-        series with the forward (engine_loop.py loop_host_seconds: V0's or V1's)."""
+    def iteration(running: int, context: float) -> tuple[float, dict[str, float]]:
+        """Seconds of one decode iteration over `running` sequences, and the parts the detail shows: the host's
+        launches, the GPU's fixed time and all-reduces, the engine loop's host work in series with the forward
+        (engine_loop.py loop_host_seconds: V0's or V1's)."""
         # a MoE reads the experts its sequences' tokens pick, less the unread table and tower, as serving's step
         read = weights * touched_expert_read_fraction(spec, running, expert_share) - unread
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
@@ -242,11 +243,15 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             forward = max((read + kv) / hw.memory_bytes_per_s, (matmuls + attention) / gemm)
         bnb_fixed = bnb_decode_fixed_seconds(s, spec, rs.rollout_engine, running)  # bnb_decode.py
         # the engine's tensor-parallel all-reduces, two a layer, on the GPU's side (rollout_collectives.py)
-        gpu = forward + fixed + bnb_fixed + forward_all_reduce_seconds(s, hw, spec, tp, running)
-        roofline = max(gpu, host(running))
-        return roofline + loop.serial_output + loop.schedule_input + loop.v1_step, loop
+        launched, all_reduce = host(running), forward_all_reduce_seconds(s, hw, spec, tp, running)
+        seconds = max(forward + fixed + bnb_fixed + all_reduce, launched)
+        return seconds + loop.serial_output + loop.schedule_input + loop.v1_step, {
+            "eager_host_seconds_per_step": launched, "adapter_host_seconds_per_step": adapters if launched else 0.0,
+            "kernel_fixed_seconds_per_step": fixed + bnb_fixed,  # the step's whole fixed GPU time, bnb's too
+            "tp_all_reduce_seconds_per_step": all_reduce, "serial_output_seconds_per_step": loop.serial_output,
+            "schedule_input_seconds_per_step": loop.schedule_input, "engine_loop_host_seconds_per_step": loop.v1_step}
 
-    step, loop = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    step, parts = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
     tail = tail_iterations(s)
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
@@ -254,16 +259,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     full_iterations = waves * s.completion_len
     decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
-                              "concurrent_sequences": concurrent, "waves": waves,
-                              "decode_step_seconds": step, "eager_host_seconds_per_step": host(concurrent),
-                              "adapter_host_seconds_per_step": adapters if host(concurrent) else 0.0,
-                              # the step's fixed GPU time whole: the bitsandbytes kernels' too (bnb_decode.py)
-                              "kernel_fixed_seconds_per_step": fixed + bnb_decode_fixed_seconds(
-                                  s, spec, rs.rollout_engine, concurrent),
-                              "tp_all_reduce_seconds_per_step": forward_all_reduce_seconds(s, hw, spec, tp, concurrent),
-                              "serial_output_seconds_per_step": loop.serial_output,
-                              "schedule_input_seconds_per_step": loop.schedule_input,
-                              "engine_loop_host_seconds_per_step": loop.v1_step,
+                              "concurrent_sequences": concurrent, "waves": waves, "decode_step_seconds": step,
+                              **parts,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
                               "longest_tail_seconds": tail_seconds}
