@@ -35,8 +35,8 @@ from ..scenario import Scenario
 from ..timing.hf_host import eager_counts
 from ..timing.host import host_figures, host_speed_factor
 from .result import ServingMemory
+from .scenario_estimate import PAGED_ENGINES
 
-PAGED_ENGINES = ("vllm", "sglang")
 TRANSFORMERS_ENGINE = "transformers"
 VLLM_LAUNCHES_PER_LAYER = 10
 VLLM_TP_ALL_REDUCES_PER_LAYER = 2
