@@ -14,13 +14,13 @@ from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
+from ..scenario.serving_keys import GGUF_ENGINES
 from ..serving.generation import BEYOND_TRAINED
 from ..serving.layer_split import layer_split_gpus
 from ..serving.result import engine_name
 from ..units import format_count
 from ..workloads import estimate
 
-GGUF_ENGINES = ("llama.cpp", "ollama")
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
 
 

@@ -12,6 +12,7 @@ from ..memory.breakdown import Estimate, StageEstimate
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario.serving_keys import GGUF_ENGINES
 from .apple_engines import apple_gpu_refusal
 from .generation import GenerationInputs, generation_memory
 from .layer_split import layer_split_gpus
@@ -22,7 +23,6 @@ from .vllm_load import vllm_load_extra_bytes
 from .weights import resolve_format, shard
 
 PAGED_ENGINES = ("vllm", "sglang")
-GGUF_ENGINES = ("llama.cpp", "ollama")
 
 
 def flash_attention_on(s: Scenario) -> bool:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
+from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
 from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
@@ -48,7 +49,6 @@ from .mla_attention import (
 from .result import ServingMemory
 from .weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 
-GGUF_ENGINES = ("llama.cpp", "ollama")
 CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
                                               "are those of the offloaded layers alone.")
 
