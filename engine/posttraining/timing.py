@@ -92,7 +92,8 @@ RL_FORMULAS = {
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
                                  "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
                                  "packed micro-batches padded to the longest under a pipeline: the policy passes x "
-                                 "that padding"),
+                                 "that padding; each policy pass no faster than the host issues its eager layers; "
+                                 "verl's passes over the logits (temperature, entropy) beyond the loss path's"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
