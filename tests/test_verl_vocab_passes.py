@@ -2,7 +2,7 @@
 host's issuing of a scoring forward (engine/posttraining/scoring_time.py). Each expected count is read from
 volcengine/verl 9466d371e verl/workers/actor/dp_actor.py _forward_micro_batch (lines 160-178: div_ by the
 temperature, flash-attn's cross-entropy with inplace_backward=False beside the compiled entropy) and update_policy
-(line 397: calculate_entropy = entropy_coeff != 0), fsdp_workers.py compute_log_prob (line 702: calculate_entropy=True
+(line 397: calculate_entropy = entropy_coeff != 0), fsdp_workers.py compute_log_prob (line 701: calculate_entropy=True
 for the old-policy and the adapter-off reference pass alike); the compiled entropy's fp32 buffer from
 engine/posttraining/entropy.py (inductor's forward realises one, read by two reductions). Seconds are worked out here
 from the row's own rates, not read back from the estimate."""

@@ -9,7 +9,7 @@ _forward_micro_batch, remove-padding path, lines 160-178:
 * `logits_rmpad.div_(temperature)` (line 161): an element-wise pass, read and write, in every forward whatever the
   temperature (1.0 in the logs' config), and its DivBackward in the update's backward (read and write);
 * `calculate_entropy` (update_policy line 397-400: entropy_coeff != 0; compute_log_prob is called with
-  calculate_entropy=True by both the old-policy and the adapter-off reference pass, fsdp_workers.py line 702) runs
+  calculate_entropy=True by both the old-policy and the adapter-off reference pass, fsdp_workers.py line 701) runs
   torch.compile(entropy_from_logits, dynamic=True) (lines 75-79, 176) beside logprobs_from_logits: inductor's
   forward realises one fp32 buffer of the logits' shape, the exponentials, read by two reductions
   (engine/posttraining/entropy.py, validation/verl_entropy_partition.py): one read of the logits, 4 bytes written and
@@ -62,7 +62,7 @@ def vocab_pass_seconds(s: Scenario, rs: RLSettings, train: Scenario) -> dict[str
     # every token of the padding-free rows gets logits; under Ulysses a GPU holds its slice of each row
     logits = train.micro_batch * rs.shard_logits_tokens * train.grad_accum * spec.vocab / train.tp
     update = logit_pass_bytes(rates.elem_bytes, rs.update_entropy == "compiled", True) - charged
-    # compute_log_prob(calculate_entropy=True) in every scoring pass (fsdp_workers.py line 702)
+    # compute_log_prob(calculate_entropy=True) in every scoring pass (fsdp_workers.py line 701)
     scoring = logit_pass_bytes(rates.elem_bytes, True, False) - charged / 3
     passes = int(rs.old_policy_pass) + int(rs.reference_forward and rs.reference == "adapter-off")
     return {"update": max(0.0, update) * logits / rates.memory,
