@@ -67,11 +67,15 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # gather and vLLM's level-1 sleep copies (adapter_sync.py), the adapters' FSDP units (adapter_units.py): scoring
     # -54.8% -> -53.1%, update -63.2% -> -58.0%; the engine's punica kernels of the served adapters launched from
     # Python (engine/posttraining/engine_adapters.py, h-enginelora): generation -74.6% -> -53.7%, the step -67.7% ->
-    # -55.0%, so generation is no longer the shortest phase (update -58.0%)
+    # -55.0%, so generation is no longer the shortest phase (update -58.0%); verl's passes over the padding-free
+    # logits beyond the loss path's (engine/posttraining/vocab_passes.py: the temperature's div_, the compiled entropy,
+    # the out-of-place cross-entropy gradient, from verl 9466d371e dp_actor.py lines 160-178), h-rlupdate: update
+    # -58.0% -> -56.7%, scoring -56.9% -> -56.5%, the step -54.8% -> -54.7%
     verl_data = ptt.groups(compared)["source verl-data"]
     assert all(c.error("step") < 0 for c in verl_data)
     assert ptt.signed_median(verl_data, "update") < ptt.signed_median(verl_data, "generation") < 0
     assert -0.60 < ptt.signed_median(verl_data, "scoring") < -0.50
+    assert -0.60 < ptt.signed_median(verl_data, "update") < -0.53
     assert -0.59 < ptt.signed_median(verl_data, "step") < -0.51
     assert -0.58 < ptt.signed_median(verl_data, "generation") < -0.50
 
@@ -90,11 +94,13 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # reference) is the training model's forward of the step's micro-batches: the old policy's with its adapters, the
     # reference's under peft's disable_adapter() the base's alone (the same forward with method full: no adapter
     # kernels or calls), plus the old-policy pass's visits of the LoRA adapters' FSDP units
-    # (engine/posttraining/adapter_units.py: the adapter-off reference calls no adapter), which that module prices apart
+    # (engine/posttraining/adapter_units.py: the adapter-off reference calls no adapter), which that module prices apart,
+    # and both passes' division by the temperature and compiled entropy over the logits (vocab_passes.py)
     from engine import scenario_from_dict
     from engine.posttraining.adapter_units import adapter_unit_seconds
     from engine.posttraining.estimate import step_parts, training_scenario
     from engine.posttraining.scoring_time import policy_forward_seconds
+    from engine.posttraining.vocab_passes import vocab_pass_seconds
     from engine.workloads import step_time
 
     row = next(r for r in ptt.read_rows() if r["id"].endswith("qwen2.5-7b-8gpu"))
@@ -108,7 +114,9 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     assert units > 0
     base = policy_forward_seconds(train.with_unchecked(method="full"))
     assert 0 < base < one  # the adapters' rank-r matmuls and element-wise passes come off
-    assert abs(dict(t.rl_seconds)["scoring"] - (one + base + units) * t.calibration_factor) < 1e-9
+    logits = vocab_pass_seconds(s, rs, train)["scoring"]
+    assert logits > 0
+    assert abs(dict(t.rl_seconds)["scoring"] - (one + base + units + logits) * t.calibration_factor) < 1e-9
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax
     assert t.breakdown_seconds["recompute"] < one < 1.2 * t.breakdown_seconds["recompute"]

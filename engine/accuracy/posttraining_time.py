@@ -133,8 +133,9 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
     refit = refit_by_phase(s, parts.get("refit_offload", 0.0))
     # the update's own post-training terms (the adapters' FSDP units in update_actor: adapter_units.py; its packed
-    # micro-batches' padding: packed_padding.py) stay in it
+    # micro-batches' padding: packed_padding.py; verl's passes over the logits: vocab_passes.py) stay in it
     update = (t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
+              + parts.get("vocab_passes", 0.0)
               + refit["update"] + parts.get("packed_padding", 0.0))
     phases = {"step": t.step_seconds,
               "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"]

@@ -10,6 +10,13 @@ calls the same). So each pass is the stage's forward seconds per micro-batch
 bandwidth, the head and the log-softmax) times the micro-batches, through the pipeline's fill where there are stages.
 Measured in verl's GRPO-LoRA logs (tests/data/published/posttraining_time.json), old_log_prob + ref take a share of
 update_actor (0.38-0.62), which holds a forward, a recomputed forward and a backward.
+
+The host's work of that forward counts too where the framework runs transformers' modeling code eagerly
+(presets/efficiency.json host_layers hf-eager; engine/timing/hf_host.py counted_host: every layer's Python calls,
+kernels, views and module calls, PEFT's adapter path): a micro-batch's forward takes the later of its GPU work and its
+host's issuing of it. The host cannot run ahead into the next micro-batch: verl's remove-padding path starts every
+micro-batch with flash-attn's unpad_input, whose `seqlens_in_batch.max().item()` waits for the GPU (dp_actor.py
+line 104 at 9466d371e; flash_attn/bert_padding.py unpad_input).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 from ..scenario import Scenario, as_laid_out, resolve_model
 from ..timing.data import framework_profile
 from ..timing.hardware import hardware_for
+from ..timing.hf_host import counted_host, counted_layers
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
 
 
@@ -28,7 +36,14 @@ def policy_forward_seconds(train: Scenario) -> float:
     spec, hw = resolve_model(s), hardware_for(s)
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
-    forward = max(stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd for i, r in distinct_stages(s, spec))
+    eager = not (s.compile or prof["elementwise"] == "fused") and s.cuda_graphs in ("auto", "none")
+    host = counted_host(s, spec) if eager and counted_layers(s) else None
+    forward = 0.0
+    for i, r in distinct_stages(s, spec):
+        gpu = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd
+        # the stage's layers' counted host work, and the step's own (embedding, head) where the stage holds it
+        issued = len(r) * host.layer_forward + host.step_forward if host else 0.0
+        forward = max(forward, gpu, issued)
     return forward * (s.grad_accum + s.pp - 1)
 
 

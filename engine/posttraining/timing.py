@@ -47,6 +47,7 @@ from .rollout_attention import decode_attention_flops, prefill_attention_flops
 from .rollout_collectives import forward_all_reduce_seconds, prefill_all_reduce_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
+from .vocab_passes import vocab_pass_seconds
 
 RL_TERM_NAMES = {
     "generation": QT_TRANSLATE_NOOP("engine", "Generation (prefill + decode)"),
@@ -60,6 +61,7 @@ RL_TERM_NAMES = {
     "refit_offload": QT_TRANSLATE_NOOP("engine", "States moved to CPU memory around the weight sync and back, "
                                        "reference swapped in"),
     "packed_padding": QT_TRANSLATE_NOOP("engine", "Packed micro-batches padded to the longest (pipeline parallel)"),
+    "vocab_passes": QT_TRANSLATE_NOOP("engine", "verl's passes over the logits in the update (temperature, entropy)"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
@@ -90,7 +92,8 @@ RL_FORMULAS = {
                                  "and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters "
                                  "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
                                  "packed micro-batches padded to the longest under a pipeline: the policy passes x "
-                                 "that padding"),
+                                 "that padding; each policy pass no faster than the host issues its eager layers; "
+                                 "verl's passes over the logits (temperature, entropy) beyond the loss path's"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
@@ -111,6 +114,10 @@ RL_FORMULAS = {
     "packed_padding": QT_TRANSLATE_NOOP("engine", "(the bin capacity / the tokens of the whole mean-length "
                                         "sequences a bin holds - 1) x the training step; the scoring passes "
                                         "likewise"),
+    "vocab_passes": QT_TRANSLATE_NOOP("engine", "tokens x vocabulary x (the bytes per logit of verl's division by "
+                                      "the temperature, compiled entropy and out-of-place cross-entropy gradient, "
+                                      "forward and backward, less the loss path's) / memory bandwidth; each scoring "
+                                      "pass likewise, forward only, in the scoring"),
 }
 
 
@@ -138,6 +145,9 @@ RL_PROVENANCE = {
     "packed_padding": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins' "
         "fill is assumed from the mean length, the longest at the capacity: an upper bound.")),
+    "vocab_passes": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The passes verl's actor runs over the padding-free logits, counted from its source, at the memory "
+        "bandwidth.")),
 }
 
 
@@ -313,12 +323,17 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     generation, detail = _generation(p, s, hw, rates.gemm)
     # the LoRA adapters as FSDP1 units of their own: their hooks in the old-policy pass and the update (adapter_units.py)
     units = adapter_unit_seconds(s, train_scenario, rs.old_policy_pass)
-    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario) + units["scoring"])]
+    # verl's division by the temperature, compiled entropy and out-of-place cross-entropy gradient (vocab_passes.py)
+    logits = vocab_pass_seconds(s, rs, train_scenario)
+    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario) + units["scoring"]
+                                          + logits["scoring"])]
     if p.critic is not None:  # with the critic's own offload (as its memory), loaded where it holds between phases
         parts.append(("critic", training_step_time(critic_scenario(s, rs, loaded=True)).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
     if units["update"]:
         parts.append(("adapter_units", units["update"]))
+    if logits["update"]:
+        parts.append(("vocab_passes", logits["update"]))
     if (padded := padded_tokens_ratio(s)) > 1.0:  # the update's micro-batches padded to the longest (packed_padding.py)
         parts.append(("packed_padding", (padded - 1.0) * train.step_seconds))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
