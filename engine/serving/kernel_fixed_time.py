@@ -41,9 +41,9 @@ forward_absorb_prepare 1858-2043 and forward_absorb_core 2045-2226, on CUDA with
   and the attention output x W_UV (torch.bmm each, a GEMM each: post_load_weights 3478-3610 dequantizes a block-fp8
   kv_b_proj to bf16 for them unless SGL_USE_DEEPGEMM_BMM is set, and the second writes o_proj's input in place, no
   copy). fused_qkv_a_proj_with_mqa, o_proj, the rotary and the cache write are the four GEMMs' and small kernels'
-  already counted. vLLM's MLA runs the same model-level kernels (vllm/model_executor/models/deepseek_v2.py
-  DeepseekV2MLAAttention: q_a_layernorm, q_b_proj, kv_a_layernorm; the MLA backend's W_UK / W_UV products,
-  engine/serving/mla_attention.py): ASSUMED the same count there.
+  already counted. vLLM runs the same: its MLA wrapper's forward calls q_a_layernorm, q_b_proj and kv_a_layernorm
+  (vllm/model_executor/layers/mla.py, code index id 70220355426) and its MLA backend the W_UK and W_UV bmm
+  (vllm/v1/attention/backends/mla/common.py at 37fa5c09, engine/serving/mla_attention.py).
 - fp8 W8A8 (fp8_activations): each fp8 GEMM quantizes its bf16 input in a kernel of its own before the GEMM
   (SGLang python/sglang/srt/layers/quantization/fp8_utils.py deepgemm_w8a8_block_fp8_linear_with_fallback
   376-420: sglang_per_token_group_quant_fp8 then the DeepGEMM GEMM, the triton and cutlass paths the same; fused_moe
