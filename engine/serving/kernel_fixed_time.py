@@ -42,7 +42,8 @@ forward_absorb_prepare 1858-2043 and forward_absorb_core 2045-2226, on CUDA with
   kv_b_proj to bf16 for them unless SGL_USE_DEEPGEMM_BMM is set, and the second writes o_proj's input in place, no
   copy). fused_qkv_a_proj_with_mqa, o_proj, the rotary and the cache write are the four GEMMs' and small kernels'
   already counted. vLLM runs the same: its MLA wrapper's forward calls q_a_layernorm, q_b_proj and kv_a_layernorm
-  (vllm/model_executor/layers/mla.py, code index id 70220355426) and its MLA backend the W_UK and W_UV bmm
+  (vllm-project/vllm@00b9b7ad vllm/model_executor/layers/mla.py MultiHeadLatentAttentionWrapper.forward) and its MLA
+  backend the W_UK and W_UV bmm
   (vllm/v1/attention/backends/mla/common.py at 37fa5c09, engine/serving/mla_attention.py).
 - fp8 W8A8 (fp8_activations): each fp8 GEMM quantizes its bf16 input in a kernel of its own before the GEMM
   (SGLang python/sglang/srt/layers/quantization/fp8_utils.py deepgemm_w8a8_block_fp8_linear_with_fallback
