@@ -35,10 +35,10 @@ the collective model's (speed.py).
 
 MLA and fp8 layers launch more kernels, each priced at the t0 above (read in SGLang 0.5.7, the PyPI wheel, the
 release of the measured DeepSeek-R1 rows: python/sglang/srt/models/deepseek_v2.py, absorbed decode
-forward_absorb_prepare 1858-2043 and forward_absorb_core 2045-2226, on CUDA with a [128, 128] block-fp8 checkpoint):
+forward_absorb_prepare 1858-2043 and forward_absorb_core 2045-2228, on CUDA with a [128, 128] block-fp8 checkpoint):
 - MLA (spec.attention == "mla"): the query's low-rank path q_a_layernorm and q_b_proj (only where q_lora_rank: a
   small kernel and a GEMM), kv_a_layernorm on the latent (a small kernel), and the two absorbed products q_nope x W_UK
-  and the attention output x W_UV (torch.bmm each, a GEMM each: post_load_weights 3478-3610 dequantizes a block-fp8
+  and the attention output x W_UV (torch.bmm each, a GEMM each: post_load_weights 3438-3637 dequantizes a block-fp8
   kv_b_proj to bf16 for them unless SGL_USE_DEEPGEMM_BMM is set, and the second writes o_proj's input in place, no
   copy). fused_qkv_a_proj_with_mqa, o_proj, the rotary and the cache write are the four GEMMs' and small kernels'
   already counted. vLLM runs the same: its MLA wrapper's forward calls q_a_layernorm, q_b_proj and kv_a_layernorm
