@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
+from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
 from engine.accuracy.serving_speed import (  # noqa: E402
     METRICS,
     compare_all,
@@ -47,6 +48,22 @@ def _print_gguf_rates() -> None:
               f"{rate.estimate_fraction_of_peak:.0%} |")
 
 
+def _print_mmvq_issue() -> None:
+    """The January-2024 mmvq loop's instructions against the rows' step (engine/accuracy/gguf_mmvq_issue.py)."""
+    print("\nllama.cpp January-2024 mmvq (SASS of the build's loop, tests/data/published/llamacpp_mmvq_sass.json): "
+          "the step's weights at the SMs' issue rate and at the integer datapath's, beside the peak-bandwidth read "
+          "and the measured step; the round trip the measured rate implies with the resident warps' bytes in flight")
+    print("| row | type | warp instr / weight | issue ms | integer ms | peak-bandwidth ms | measured ms | "
+          "in flight KB | implied round trip us |\n|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for row in read_rows():
+        b = mmvq_issue_bound(row)
+        if b is not None:
+            print(f"| {b.id} | {b.ggml_type} | {b.warp_instructions_per_weight:.3f} | {b.issue_seconds * 1e3:.2f} | "
+                  f"{b.integer_seconds * 1e3:.2f} | {b.peak_memory_seconds * 1e3:.2f} | "
+                  f"{b.measured_seconds * 1e3:.2f} | {b.in_flight_bytes / 1e3:.0f} | "
+                  f"{b.implied_round_trip_seconds * 1e6:.2f} |")
+
+
 def main() -> None:
     compared = compare_all()
     print(f"{len(compared)} measured serving rows\n")
@@ -68,6 +85,7 @@ def main() -> None:
         if gap is not None:
             print(f"| {row['id']} | {gap:+.0f} |")
     _print_gguf_rates()
+    _print_mmvq_issue()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
     print("| engine | metric | rows | sources | low | high |\n|---|---|---:|---:|---:|---:|")
     for band in bands_data()["bands"]:

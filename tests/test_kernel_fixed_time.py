@@ -119,3 +119,45 @@ def test_the_rollout_decode_iteration_takes_the_same_term() -> None:
     assert generation["kernel_fixed_seconds_per_step"] == pytest.approx(kft.decode_fixed_seconds("vllm", spec))
     assert generation["kernel_fixed_seconds_per_step"] == pytest.approx(
         spec.layers * kft.layer_fixed_seconds(spec, False))
+
+
+def test_an_mla_layer_launches_its_query_path_latent_norm_and_absorbed_products() -> None:
+    """SGLang 0.5.7's absorbed MLA decode (deepseek_v2.py forward_absorb_prepare / forward_absorb_core): beyond the
+    counted layer, q_a_layernorm and q_b_proj where the model has a low-rank query (DeepSeek-V3/R1: q_lora_rank 1,536),
+    kv_a_layernorm, and the two bf16 bmm with W_UK and W_UV; DeepSeek-V2-Lite has a plain q_proj (q_lora_rank 0)."""
+    g, a, k = kft.GEMM_FIXED_SECONDS, kft.ATTENTION_FIXED_SECONDS, kft.SMALL_KERNEL_FIXED_SECONDS
+    v3, lite, llama = _spec("deepseek-v3"), _spec("deepseek-v2-lite"), _spec("llama-3.1-8b")
+    assert kft.mla_layer_kernels(v3) == (3, 2)
+    assert kft.mla_layer_kernels(lite) == (2, 1)
+    assert kft.mla_layer_kernels(llama) == (0, 0)
+    # 4 weight GEMMs + 3 MLA + the router; 5 small + 2 MLA norms + 4 routing
+    assert kft.layer_fixed_seconds(v3, True) == pytest.approx(8 * g + a + 11 * k)
+    assert kft.layer_fixed_seconds(lite, False) == pytest.approx(6 * g + a + 6 * k)
+
+
+def test_fp8_w8a8_quantizes_each_weight_gemms_input_in_a_kernel() -> None:
+    """Each fp8 GEMM quantizes its bf16 input first (SGLang fp8_utils.py / fused_moe's invoke_fused_moe_kernel, vLLM's
+    W8A8BlockFp8LinearOp): one small kernel per weight GEMM, not the router nor MLA's bf16 bmm. A DeepSeek-R1 MoE
+    layer: fused_qkv_a, q_b_proj, o_proj, fused_moe's w13 and w2 = 5; a dense Llama layer: qkv, o, gate_up, down = 4."""
+    k = kft.SMALL_KERNEL_FIXED_SECONDS
+    v3, llama = _spec("deepseek-v3"), _spec("llama-3.1-8b")
+    assert kft.layer_fixed_seconds(v3, True, True) - kft.layer_fixed_seconds(v3, True) == pytest.approx(5 * k)
+    assert kft.layer_fixed_seconds(v3, False, True) - kft.layer_fixed_seconds(v3, False) == pytest.approx(5 * k)
+    assert kft.layer_fixed_seconds(llama, False, True) - kft.layer_fixed_seconds(llama, False) == pytest.approx(4 * k)
+
+
+def test_the_sglang_deepseek_r1_row_takes_the_mla_and_fp8_kernels() -> None:
+    """The InferenceX #870 rows (DeepSeek-R1 fp8 checkpoint, SGLang 0.5.7, TP 8 on H200): 61 layers, 3 dense and 58
+    MoE, each with 3 more GEMMs and 7 more small kernels than before (2 MLA norms, 5 input quantizations):
+    61 x (3 x 2.54 + 7 x 1.73) us = 1.20 ms a step more, the same at every concurrency."""
+    row = {"model": "deepseek-r1", "gpu": "h200", "workload": "inference", "serving_engine": "sglang",
+           "weight_format": "checkpoint", "tp": 8, "gpus_per_node": 8, "max_model_len": 4096}
+    s = scenario_from_dict(row)
+    spec = resolve_model(s)
+    terms = {t.key: t.seconds for t in serving_speed(s, serving_memory(s), concurrency=8, context=1536).decode_terms}
+    expected = 3 * kft.layer_fixed_seconds(spec, False, True) + 58 * kft.layer_fixed_seconds(spec, True, True)
+    assert terms["decode_kernel_fixed"] == pytest.approx(expected)
+    before = 3 * (4 * kft.GEMM_FIXED_SECONDS + kft.ATTENTION_FIXED_SECONDS + 5 * kft.SMALL_KERNEL_FIXED_SECONDS) + 58 * (
+        5 * kft.GEMM_FIXED_SECONDS + kft.ATTENTION_FIXED_SECONDS + 9 * kft.SMALL_KERNEL_FIXED_SECONDS)
+    assert expected - before == pytest.approx(61 * (3 * kft.GEMM_FIXED_SECONDS + 7 * kft.SMALL_KERNEL_FIXED_SECONDS))
+    assert expected - before == pytest.approx(1.20e-3, abs=0.01e-3)

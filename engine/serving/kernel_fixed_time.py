@@ -31,9 +31,29 @@ Kernels per layer are host_iteration.py's count of vLLM's decoder layer (10, wit
 weight GEMMs (qkv, o_proj, gate_up, down_proj) and 1 the attention, the rest small. A MoE layer's two expert GEMMs
 are fused_moe's two launches; it adds the router GEMM and 4 routing kernels (topkGating, moe_align_block_size,
 count_and_sort_expert_tokens, the top-k sum), each once a layer in the Qwen3-30B-A3B table. The TP all-reduces are
-the collective model's (speed.py). Not counted (no sourced figure): the gaps between a graph's kernels, the lm_head
-and sampler kernels once a step, MLA's and fp8's extra kernels (per-token quantization, the absorbed bmm): a lower
-bound for those models.
+the collective model's (speed.py).
+
+MLA and fp8 layers launch more kernels, each priced at the t0 above (read in SGLang 0.5.7, the PyPI wheel, the
+release of the measured DeepSeek-R1 rows: python/sglang/srt/models/deepseek_v2.py, absorbed decode
+forward_absorb_prepare 1858-2043 and forward_absorb_core 2045-2228, on CUDA with a [128, 128] block-fp8 checkpoint):
+- MLA (spec.attention == "mla"): the query's low-rank path q_a_layernorm and q_b_proj (only where q_lora_rank: a
+  small kernel and a GEMM), kv_a_layernorm on the latent (a small kernel), and the two absorbed products q_nope x W_UK
+  and the attention output x W_UV (torch.bmm each, a GEMM each: post_load_weights 3438-3637 dequantizes a block-fp8
+  kv_b_proj to bf16 for them unless SGL_USE_DEEPGEMM_BMM is set, and the second writes o_proj's input in place, no
+  copy). fused_qkv_a_proj_with_mqa, o_proj, the rotary and the cache write are the four GEMMs' and small kernels'
+  already counted. vLLM runs the same: its MLA wrapper's forward calls q_a_layernorm, q_b_proj and kv_a_layernorm
+  (vllm-project/vllm@00b9b7ad vllm/model_executor/layers/mla.py MultiHeadLatentAttentionWrapper.forward) and its MLA
+  backend the W_UK and W_UV bmm
+  (vllm/v1/attention/backends/mla/common.py at 37fa5c09, engine/serving/mla_attention.py).
+- fp8 W8A8 (fp8_activations): each fp8 GEMM quantizes its bf16 input in a kernel of its own before the GEMM
+  (SGLang python/sglang/srt/layers/quantization/fp8_utils.py deepgemm_w8a8_block_fp8_linear_with_fallback
+  376-420: sglang_per_token_group_quant_fp8 then the DeepGEMM GEMM, the triton and cutlass paths the same; fused_moe
+  fused_moe_triton_kernels.py invoke_fused_moe_kernel 586-640: per_token_group_quant_fp8 of A before each of w13
+  and w2; vLLM W8A8BlockFp8LinearOp.apply the same, vllm/model_executor/layers/quantization/utils/fp8_utils.py at
+  007d5005, _run_deepgemm / _run_cutlass: input_quant_op then the GEMM): one small kernel per weight GEMM but the
+  router (and MLA's bf16 bmm).
+Not counted (no sourced figure): the gaps between a graph's kernels, the lm_head and sampler kernels once a step,
+FlashAttention's split-KV combine, the MoE shared experts' own GEMMs where not fused into fused_moe.
 
 Checked out of sample (tests/test_kernel_fixed_time.py): SGLang's Qwen3-8B decode on the same H100 (the bundle's
 SGLang table, no figure of it used above) runs 6.28 ms of kernels a step; the estimate gives 6.67 ms with this term,
@@ -57,27 +77,43 @@ SMALL_KERNEL_FIXED_SECONDS = statistics.median((2.16, 2.11, 1.92, 1.86, 1.74, 1.
 WEIGHT_GEMMS_PER_LAYER = 4
 ATTENTION_KERNELS_PER_LAYER = 1
 MOE_ROUTER_GEMMS, MOE_ROUTING_KERNELS = 1, 4
+MLA_ABSORBED_BMMS = 2  # q_nope x W_UK, attention output x W_UV (module docstring)
+MLA_LATENT_NORMS = 1  # kv_a_layernorm
+MLA_LOW_RANK_Q_GEMMS, MLA_LOW_RANK_Q_NORMS = 1, 1  # q_b_proj, q_a_layernorm (where q_lora_rank)
 
 
-def layer_fixed_seconds(spec: ModelSpec, moe: bool) -> float:
-    """Fixed GPU seconds of one decoder layer's kernels (a MoE layer when `moe`)."""
+def mla_layer_kernels(spec: ModelSpec) -> tuple[int, int]:
+    """(GEMMs, small kernels) an MLA layer launches beyond the counted layer; (0, 0) for other attention."""
+    if spec.attention != "mla":
+        return 0, 0
+    low_rank_q = 1 if spec.q_lora_rank else 0
+    return (MLA_ABSORBED_BMMS + low_rank_q * MLA_LOW_RANK_Q_GEMMS,
+            MLA_LATENT_NORMS + low_rank_q * MLA_LOW_RANK_Q_NORMS)
+
+
+def layer_fixed_seconds(spec: ModelSpec, moe: bool, fp8_activations: bool = False) -> float:
+    """Fixed GPU seconds of one decoder layer's kernels (a MoE layer when `moe`; each fp8 weight GEMM's input
+    quantization when `fp8_activations`)."""
     small = VLLM_LAUNCHES_PER_LAYER - WEIGHT_GEMMS_PER_LAYER - ATTENTION_KERNELS_PER_LAYER
     small += QK_NORM_LAUNCHES if spec.qk_norm != "none" else 0
-    gemms = WEIGHT_GEMMS_PER_LAYER + (MOE_ROUTER_GEMMS if moe else 0)
-    small += MOE_ROUTING_KERNELS if moe else 0
+    mla_gemms, mla_small = mla_layer_kernels(spec)
+    weight_gemms = WEIGHT_GEMMS_PER_LAYER + (mla_gemms - MLA_ABSORBED_BMMS if mla_gemms else 0)  # fp8 ones
+    gemms = WEIGHT_GEMMS_PER_LAYER + mla_gemms + (MOE_ROUTER_GEMMS if moe else 0)
+    small += mla_small + (MOE_ROUTING_KERNELS if moe else 0) + (weight_gemms if fp8_activations else 0)
     return (gemms * GEMM_FIXED_SECONDS + ATTENTION_KERNELS_PER_LAYER * ATTENTION_FIXED_SECONDS
             + small * SMALL_KERNEL_FIXED_SECONDS)
 
 
 @functools.lru_cache(maxsize=512)  # specs hash by identity (architecture.py): one figure per model and engine
-def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1) -> float:
+def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_activations: bool = False) -> float:
     """Fixed GPU seconds of one decode iteration's kernels on one GPU of a paged engine running `stages` pipeline
     stages: the stage with the most, its layers split as weights.stage_shards and host_iteration.decode_host_seconds
     split them (ceil(layers / stages) each, first stage first). 0 for other engines: their kernels are not the ones
-    counted here."""
+    counted here. `fp8_activations`: the weights run fp8 W8A8 GEMMs, each quantizing its input first."""
     if engine not in PAGED_ENGINES:
         return 0.0
-    dense_layer, moe_layer = layer_fixed_seconds(spec, False), layer_fixed_seconds(spec, True)
+    dense_layer = layer_fixed_seconds(spec, False, fp8_activations)
+    moe_layer = layer_fixed_seconds(spec, True, fp8_activations)
     moe_layers = spec.moe_layers if spec.is_moe else 0
     if stages <= 1:
         return dense_layer * (spec.layers - moe_layers) + moe_layer * moe_layers
@@ -88,4 +124,4 @@ def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1) -> float
 
 
 __all__ = ["ATTENTION_FIXED_SECONDS", "GEMM_FIXED_SECONDS", "SMALL_KERNEL_FIXED_SECONDS", "decode_fixed_seconds",
-           "layer_fixed_seconds"]
+           "layer_fixed_seconds", "mla_layer_kernels"]

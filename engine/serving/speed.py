@@ -84,8 +84,12 @@ def _kv_read_bytes(memory: ServingMemory, context: int) -> float:
 
 
 def _compute_format(s: Scenario) -> str:
-    return "fp8" if s.weight_format in ("fp8", "nvfp4", "mxfp4") or (
-        s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8") else "bf16"
+    return "fp8" if s.weight_format in ("fp8", "nvfp4", "mxfp4") or _fp8_weights(s) else "bf16"
+
+
+def _fp8_weights(s: Scenario) -> bool:
+    """fp8 W8A8 weights (the format, or a checkpoint released in fp8): each GEMM quantizes its input in a kernel."""
+    return s.weight_format == "fp8" or (s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8")
 
 
 def intra_node_all_reduce_seconds(hw: Hardware, tp: int, message_bytes: float) -> float:
@@ -212,7 +216,7 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     kv = users * _kv_read_bytes(memory, length)
     compute, mem, comm, mla = _decode_rooflines(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
-    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp)  # kernels' fixed time beyond their bytes
+    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s))  # kernels' fixed time
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
     tpot = max(max(compute, mem) + mla + fixed + comm, host) + step_host
     prefill = _prefill_seconds(s, memory, prompt)
