@@ -79,6 +79,8 @@ class RLSettings:
     update_copy_slices: bool = False
     # the engine captures no CUDA graphs (PostTrainingDefaults.rollout_enforce_eager, or the scenario's)
     enforce_eager: bool = False
+    # the rollout asks the engine for each sampled token's log-prob (PostTrainingDefaults.rollout_sampled_logprobs)
+    sampled_logprobs: bool = False
     # PPO's own generate() (PostTrainingDefaults.generate_gathers_critic / generate_keeps_scores): the critic gathered
     # with the policy under ZeRO-3, and the sampling scores kept as fp32 logits of the response
     generate_gathers_critic: bool = False
@@ -160,6 +162,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
         padding_free=padding_free, update_copy_slices=facts.padding_free_scaled_on_view and padding_free and online,
         enforce_eager=facts.rollout_enforce_eager if s.rollout_enforce_eager == "auto" else bool(s.rollout_enforce_eager),
+        sampled_logprobs=facts.rollout_sampled_logprobs,
         generate_gathers_critic=facts.generate_gathers_critic and objective == "ppo",
         generate_keeps_scores=facts.generate_keeps_scores and objective == "ppo",
         # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);
