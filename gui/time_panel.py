@@ -85,8 +85,7 @@ def _formula_html(source: Provenance) -> str:
 
 # the generation figures (engine/posttraining/timing.py _generation; estimate --json's generation keys) in words
 GENERATION_FIGURE_LABELS = {
-    "prefill_seconds": QT_TRANSLATE_NOOP("TimeBar", "prefill"),
-    "decode_seconds": QT_TRANSLATE_NOOP("TimeBar", "decode"),
+    "prefill_seconds": QT_TRANSLATE_NOOP("TimeBar", "prefill"), "decode_seconds": QT_TRANSLATE_NOOP("TimeBar", "decode"),
     "sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences per engine"),
     "concurrent_sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences at once"),
     "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
@@ -100,6 +99,7 @@ GENERATION_FIGURE_LABELS = {
                                                          "step (vLLM V0)"),
     "sampler_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "sampler per decode step (vLLM V0)"),
     "engine_loop_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "engine loop per decode step (vLLM V1)"),
+    "in_process_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per step (vLLM V1 in process)"),
     "decode_iterations": QT_TRANSLATE_NOOP("TimeBar", "decode iterations"),
     "longest_completion_tokens": QT_TRANSLATE_NOOP("TimeBar", "longest completion (tokens)"),
     "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "the longest completion decoding alone"),
