@@ -85,8 +85,7 @@ def _formula_html(source: Provenance) -> str:
 
 # the generation figures (engine/posttraining/timing.py _generation; estimate --json's generation keys) in words
 GENERATION_FIGURE_LABELS = {
-    "prefill_seconds": QT_TRANSLATE_NOOP("TimeBar", "prefill"),
-    "decode_seconds": QT_TRANSLATE_NOOP("TimeBar", "decode"),
+    "prefill_seconds": QT_TRANSLATE_NOOP("TimeBar", "prefill"), "decode_seconds": QT_TRANSLATE_NOOP("TimeBar", "decode"),
     "sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences per engine"),
     "concurrent_sequences": QT_TRANSLATE_NOOP("TimeBar", "sequences at once"),
     "waves": QT_TRANSLATE_NOOP("TimeBar", "waves"),
@@ -95,11 +94,12 @@ GENERATION_FIGURE_LABELS = {
     "adapter_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "of which LoRA kernels of the served adapters"),
     "kernel_fixed_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "kernels' fixed time per decode step"),
     "tp_all_reduce_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "tensor-parallel all-reduces per decode step"),
-    "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (vLLM V0, "
-                                                        "eager)"),
+    "serial_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per decode step (vLLM V0, eager)"),
     "schedule_input_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "scheduling and input preparation per decode "
                                                          "step (vLLM V0)"),
+    "sampler_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "sampler per decode step (vLLM V0)"),
     "engine_loop_host_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "engine loop per decode step (vLLM V1)"),
+    "in_process_output_seconds_per_step": QT_TRANSLATE_NOOP("TimeBar", "output processing per step (vLLM V1 in process)"),
     "decode_iterations": QT_TRANSLATE_NOOP("TimeBar", "decode iterations"),
     "longest_completion_tokens": QT_TRANSLATE_NOOP("TimeBar", "longest completion (tokens)"),
     "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "the longest completion decoding alone"),

@@ -49,10 +49,12 @@ def test_generation_detail_is_the_iterations_own_loop_figures() -> None:
     for release in ("vllm-0.8-v0", "latest"):
         s = _verl_row_scenario().with_unchecked(rollout_engine_release=release)
         detail = dict(step_time(s).generation)
-        loop = loop_host_seconds(s, "vllm", detail["concurrent_sequences"], True)
+        # verl asks for each sampled token's log-prob (logprobs=0: PostTrainingDefaults.rollout_sampled_logprobs)
+        loop = loop_host_seconds(s, "vllm", detail["concurrent_sequences"], True, True)
         assert detail["serial_output_seconds_per_step"] == loop.serial_output
         assert detail["schedule_input_seconds_per_step"] == loop.schedule_input
+        assert detail["sampler_host_seconds_per_step"] == loop.sampler
         assert detail["engine_loop_host_seconds_per_step"] == loop.v1_step
         # the row runs without CUDA graphs: the step is the launches' floor (above its roofline) plus the loop
-        assert detail["decode_step_seconds"] == pytest.approx(
-            detail["eager_host_seconds_per_step"] + loop.serial_output + loop.schedule_input + loop.v1_step)
+        assert detail["decode_step_seconds"] == pytest.approx(detail["eager_host_seconds_per_step"] + loop.serial_output
+                                                              + loop.schedule_input + loop.sampler + loop.v1_step)

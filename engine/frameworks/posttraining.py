@@ -113,6 +113,14 @@ class PostTrainingDefaults:
     # (output_hidden_states, whole-sequence logits, the sampling scores kept: engine/posttraining/ppo_rollout.py);
     # 0: the scoring passes run per training micro-batch
     ppo_rollout_chunk: int = 0
+    # the rollout asks the engine for each sampled token's log-prob (vLLM SamplingParams logprobs=0): the engine's
+    # sampler gathers it and builds a Logprob dict per sequence every decode step (engine/posttraining/engine_sampler.py)
+    rollout_sampled_logprobs: bool = False
+    # the rollout leaves vLLM's detokenisation on (SamplingParams detokenize, default True)
+    rollout_detokenize: bool = True
+    # the framework runs vLLM V1's engine core in its own process (VLLM_ENABLE_V1_MULTIPROCESSING=0 with LLM): the
+    # front-end's output processing then runs in series with each decode step (engine/posttraining/engine_output.py)
+    rollout_engine_in_process: bool = False
 
 
 _TRL_SOURCES = (
@@ -228,7 +236,12 @@ VERL = PostTrainingDefaults(
      ("adapters", "verl/utils/fsdp_utils.py get_fsdp_wrap_policy(is_lora=True) at 49b08e950 and b178a3c: "
       "lambda_auto_wrap_policy on every leaf module whose weight requires grad (the LoRA A and B linears), _or_policy'd "
       "with the decoder-layer policy; fsdp_workers.py get_sharding_strategy: FULL_SHARD over the FSDP mesh, so each "
-      "adapter is a unit of its own sharded over the FSDP ranks")),
+      "adapter is a unit of its own sharded over the FSDP ranks"),
+     ("sampled log-probs", "verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py lines 175-183 at 49b08e950 (the "
+      "verl-data GRPO-LoRA rows) and vllm_rollout.py lines 120-128 at 36c10bff (the MI300X rows): SamplingParams(n=1, "
+      "logprobs=0, max_tokens=response_length) with detokenize=False; generate_sequences reads each token's "
+      "logprob (rollout_log_probs)")),
+    rollout_sampled_logprobs=True, rollout_detokenize=False,
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, fsdp2_offload_pageable=True,
     update_entropy="compiled",
     reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
@@ -287,8 +300,15 @@ NEMO_RL = PostTrainingDefaults(
      ("refit offload", "v0.5.0 (6c708930) nemo_rl/algorithms/grpo.py refit_policy_generation lines 904-977; "
       "nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py lines 1815-1910 offload_before_refit / "
       "offload_after_refit / prepare_for_lp_inference / prepare_for_training (optimizer `.to(device)`, model "
-      "`.to(device)`), lines 1659-1685 use_reference_model")),
-    refit_offload=True)
+      "`.to(device)`), lines 1659-1685 use_reference_model"),
+     ("sampled log-probs", "v0.5.0 (6c708930) nemo_rl/models/generation/vllm/vllm_worker.py lines 465-474: "
+      "SamplingParams(..., logprobs=0, stop=stop_strings, include_stop_str_in_output=True), detokenize left at "
+      "vLLM's default (on); lines 604-617 read each generated token's logprob"),
+     ("engine in process", "v0.5.0 vllm_worker.py line 112: env_vars['VLLM_ENABLE_V1_MULTIPROCESSING'] = '0' for every "
+      "generation worker, whose VllmGenerationWorker builds vllm.LLM (lines 492-496) when vllm_cfg.async_engine is "
+      "false, grpo_math_1B.yaml line 229's default (AsyncLLM, async_engine true, always runs its engine core in a "
+      "process of its own)")),
+    refit_offload=True, rollout_sampled_logprobs=True, rollout_engine_in_process=True)
 
 UNSLOTH = PostTrainingDefaults(
     "none", 0.5, "none", True, "colocate", False, False, "fused-linear", True, "shared", 0,

@@ -44,8 +44,10 @@ over at most 256, gives at least 0.0875: the two agree, so Figure 4's batch was 
 price. Its 512- and 1,024-request bars (24.6 and 42.2 ms) grow past max_num_seqs: a cost of the waiting requests, not
 counted here. Between 0.5.4 and 0.7.3 vLLM cut Python allocations in these paths (pull request #7162: +24%
 throughput, Llama-3.1-8B, one H100), while the A6000's 2019 Xeon is slower than an H100 host's CPU: neither is
-corrected for. Not counted, for want of a measured per-sequence figure: the sampler's per-sequence Python
-(_build_sampler_output, the sampled token's log-prob for logprobs=0), which the study counts inside the forward."""
+corrected for. The sampler's per-sequence Python (Sampler.forward after the forward: its sampling tensors'
+lists, the read-back's .tolist()s, the sampled token's Logprob dict for logprobs=0, the SequenceOutput objects), which
+the study counts inside the forward, is engine_sampler.py's measurement of vLLM 0.7.3's own code, in series with
+every V0 iteration."""
 
 from __future__ import annotations
 
@@ -54,6 +56,8 @@ from dataclasses import dataclass
 from ..scenario import Scenario
 from ..serving.engine_step_host import engine_step_host_seconds
 from ..timing.host import host_speed_factor
+from .engine_output import in_process_output_seconds
+from .engine_sampler import v0_sampler_seconds
 
 # vllm-project/vllm issue #6913 table: _process_model_outputs at batch 1 and batch 32
 OUTPUT_SECONDS_AT_BATCH_1 = 0.2e-3
@@ -102,18 +106,27 @@ class LoopHostSeconds:
     serial_output: float  # V0's output processing, without CUDA graphs
     schedule_input: float  # V0's scheduling and input preparation
     v1_step: float  # V1's synchronous loop (engine/serving/engine_step_host.py)
+    sampler: float = 0.0  # V0's sampler, its Python per running sequence (engine_sampler.py)
+    in_process_output: float = 0.0  # V1's front-end output processing in the trainer's process (engine_output.py)
 
 
-def loop_host_seconds(s: Scenario, rollout_engine: str, running_sequences: int, enforce_eager: bool
+def loop_host_seconds(s: Scenario, rollout_engine: str, running_sequences: int, enforce_eager: bool,
+                      sampled_logprobs: bool = False, in_process: bool = False, detokenize: bool = True
                       ) -> LoopHostSeconds:
     """The one place that decides which loop a rollout engine runs around each decode iteration: a vLLM release
-    named V0 schedules and prepares every running sequence's inputs, and without CUDA graphs (its async output
-    processor off) processes their outputs too; any other vLLM runs V1's loop; SGLang's overlapped loop and other
-    engines add nothing (engine_step_host_seconds is 0 for them)."""
+    named V0 schedules and prepares every running sequence's inputs and samples each one's token in Python (with its
+    log-prob when `sampled_logprobs`), and without CUDA graphs (its async output processor off) processes their
+    outputs too; any other vLLM runs V1's loop, and when its engine core runs `in_process` (the trainer's process) its
+    front-end's output processing of every request too (detokenised when `detokenize`); SGLang's overlapped loop and
+    other engines add nothing (engine_step_host_seconds is 0 for them)."""
     if runs_v0_loop(s, rollout_engine):
         outputs = serial_output_seconds(s, running_sequences) if enforce_eager else 0.0
-        return LoopHostSeconds(outputs, schedule_input_seconds(s, running_sequences), 0.0)
-    return LoopHostSeconds(0.0, 0.0, engine_step_host_seconds(s, rollout_engine, running_sequences))
+        return LoopHostSeconds(outputs, schedule_input_seconds(s, running_sequences), 0.0,
+                               v0_sampler_seconds(s, running_sequences, sampled_logprobs))
+    v1_step = engine_step_host_seconds(s, rollout_engine, running_sequences)
+    front = in_process_output_seconds(s, running_sequences, sampled_logprobs, detokenize) if (
+        in_process and v1_step) else 0.0
+    return LoopHostSeconds(0.0, 0.0, v1_step, 0.0, front)
 
 
 __all__ = ["LoopHostSeconds", "MEASURED_MAX_RUNNING_SEQUENCES", "MODEL_INPUT_SECONDS_MEASURED", "OUTPUT_SECONDS_AT_BATCH_1",

@@ -81,9 +81,12 @@ RL_FORMULAS = {
                                     "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
                                     "kernels of each adapted linear when it serves the adapters; without an engine, "
                                     "transformers' eager layers where the trainer's generate runs them), plus vLLM V0's "
-                                    "scheduling and input preparation of every running sequence and, without CUDA "
+                                    "scheduling, input preparation and sampler (with the sampled log-prob where the "
+                                    "framework asks for it) of every running sequence and, without CUDA "
                                     "graphs, its output processing of each, or vLLM V1's scheduling, input "
-                                    "preparation and output update of each step, in waves of the sequences the "
+                                    "preparation and output update of each step (and, its engine core in the "
+                                    "trainer's process, its output processing of each request), in waves of the "
+                                    "sequences the "
                                     "engine holds at once; then, the batch waiting for its longest completion, one "
                                     "sequence decoding alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
@@ -243,7 +246,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         read = weights * touched_expert_read_fraction(spec, running, expert_share) - unread
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
         read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
-        loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager)
+        loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager, rs.sampled_logprobs,
+                                 rs.engine_in_process, rs.detokenize)
         matmuls, kv = running * 2 * active / tp, running * context * per_token_kv
         attention = running * decode_attention_flops(spec, rs.rollout_engine, tp, context)
         if mla_decode:  # an MLA decode's attention: its own kernel after the projections (speed.py _decode_rooflines)
@@ -255,11 +259,13 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         # the engine's tensor-parallel all-reduces, two a layer, on the GPU's side (rollout_collectives.py)
         launched, all_reduce = host(running), forward_all_reduce_seconds(s, hw, spec, tp, running)
         seconds = max(forward + fixed + bnb_fixed + all_reduce, launched)
-        return seconds + loop.serial_output + loop.schedule_input + loop.v1_step, {
+        host_loop = loop.serial_output + loop.schedule_input + loop.sampler + loop.v1_step + loop.in_process_output
+        return seconds + host_loop, {
             "eager_host_seconds_per_step": launched, "adapter_host_seconds_per_step": adapters if launched else 0.0,
             "kernel_fixed_seconds_per_step": fixed + bnb_fixed,  # the step's whole fixed GPU time, bnb's too
             "tp_all_reduce_seconds_per_step": all_reduce, "serial_output_seconds_per_step": loop.serial_output,
-            "schedule_input_seconds_per_step": loop.schedule_input, "engine_loop_host_seconds_per_step": loop.v1_step}
+            "schedule_input_seconds_per_step": loop.schedule_input, "sampler_host_seconds_per_step": loop.sampler,
+            "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
     step, parts = iteration(concurrent, s.prompt_len + s.completion_len / 2)
     # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)

@@ -139,6 +139,10 @@ class PostTrainingKeys:
     rollout_enforce_eager: bool | str = key(
         "auto", "the engine runs without CUDA graphs (vLLM enforce_eager; verl rollout.enforce_eager), so it captures "
         "none beside its budget; auto = the framework's default", Flag(auto=True), applies_to=ONLINE)
+    rollout_async_engine: bool | str = key(
+        "auto", "the engine runs as vLLM's AsyncLLM (NeMo-RL vllm_cfg.async_engine), whose engine core is always a "
+        "process of its own, so its output processing overlaps the next decode step; auto = the framework's default",
+        Flag(auto=True), applies_to=ONLINE)
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)
