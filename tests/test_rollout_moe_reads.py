@@ -7,6 +7,7 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.accuracy import posttraining_time as ptt
+from engine.posttraining.engine_output import in_process_output_seconds
 from engine.posttraining.estimate import step_parts
 from engine.posttraining.settings import rl_settings
 from engine.scenario import resolve_model
@@ -37,6 +38,9 @@ def test_one_running_sequence_reads_its_top_k_experts() -> None:
     # memory-bound at one sequence: the matmuls of 3B active parameters take far less than the read
     # + the engine's two tensor-parallel all-reduces a layer (rollout_collectives.py, rollout_tp 2 here)
     assert detail["tp_all_reduce_seconds_per_step"] > 0
+    # + NeMo-RL's engine core in the trainer's process (VLLM_ENABLE_V1_MULTIPROCESSING=0): V1's output processing of
+    # the one request each step, in series (engine/posttraining/engine_output.py, h-rlgen: log-probs, detokenised)
+    assert detail["in_process_output_seconds_per_step"] == pytest.approx(in_process_output_seconds(s, 1, True, True))
     expected = (memory + decode_fixed_seconds("vllm", spec) + detail["tp_all_reduce_seconds_per_step"]
-                + engine_step_host_seconds(s, "vllm", 1))
+                + engine_step_host_seconds(s, "vllm", 1) + detail["in_process_output_seconds_per_step"])
     assert detail["decode_step_seconds"] == pytest.approx(expected, rel=1e-9)
