@@ -5,6 +5,7 @@ The names below are the format's public ones (engine/scenario/format.py, choices
 `from engine.scenario import X` reads as it always did."""
 
 from .choices import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS  # noqa: F401
+from .file_values import file_form  # noqa: F401
 from .format import (  # noqa: F401
     DEFAULTS,
     KEY_SPECS,
@@ -17,7 +18,6 @@ from .format import (  # noqa: F401
     CustomGpu,
     CustomModel,
     Scenario,
-    file_form,
     lora_target_names,
     resolve_gpu,
     resolve_model,

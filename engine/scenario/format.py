@@ -33,6 +33,7 @@ from .custom_parts import (  # noqa: F401 - re-exported
     parse_gpu_value,
     parse_model_value,
 )
+from .file_values import file_form
 from .keys import (
     LABEL,
     MEGATRON,
@@ -345,20 +346,6 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     spec.name: (None if spec.default is REQUIRED else spec.default, meaning_text(spec))
     for spec in (_SCHEMA_VERSION_KEY, *KEYS)
 }
-
-
-def file_form(value: Any) -> Any:
-    if isinstance(value, MemoryCalibration):
-        return value.file_form()
-    if isinstance(value, CustomModel):
-        return {"name": value.name, "hf_config": value.hf_config}
-    if isinstance(value, CustomGpu):
-        return {"name": value.name, "memory_bytes": value.memory_bytes, **dict(value.speed)}
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
-        return {"measured_step_seconds": value[0], "predicted_step_seconds": value[1]}  # time_calibration
-    if isinstance(value, tuple):
-        return list(value)
-    return value
 
 
 def scenario_from_dict(data: Any) -> Scenario:
