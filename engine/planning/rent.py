@@ -44,6 +44,7 @@ from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_cost, format_seconds
 from ..workloads import require_training
+from .listing import TIE
 from .rent_counts import counts_the_engine_splits
 from .rent_reasons import (
     CANNOT,
@@ -67,7 +68,8 @@ from .rent_reasons import (
     not_fit_reason,
 )
 from .rent_servers import node_host
-from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
+from .speed_ranking import OFFLOAD_COST, SpeedPlan, parallel_dimensions
+from .speed_search import fastest_fitting, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docstring says why)
