@@ -34,11 +34,6 @@ def layer_backward_peak(ctx: ActContext, spec: ModelSpec, moe: bool, mlp_saved: 
     return max(mlp, attn - mlp_saved)
 
 
-def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
-    """Gradient tensors alive at once while one layer runs backward (the larger of its two blocks)."""
-    return max(_scratch_parts(ctx, spec, moe, linear_attn))
-
-
 @lru_cache(maxsize=1024)
 def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[float, float]:
     """(MLP backward, attention backward) gradient tensors alive at once."""
