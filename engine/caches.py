@@ -11,11 +11,11 @@ from .models import shared_models
 from .scenario import behaviour, custom_parts
 from .scenario import format as scenario_format
 from .scenario.memo import memo_tables
-from .timing import costs, expert_costs, hardware, hf_host, model
+from .timing import costs, expert_costs, hardware, hf_host, model, stage_listing
 
 BOUNDED = (
     activations, layer_backward, custom_parts, scenario_format, behaviour, states, costs, expert_costs, hardware, model,
-    detailed, memory_estimate, pipeline, hf_host,
+    stage_listing, detailed, memory_estimate, pipeline, hf_host,
 )
 
 
