@@ -15,7 +15,8 @@ import pytest
 from engine import estimate, scenario_from_dict
 from engine.errors import PlannerError, ScenarioError
 from engine.planning.listing import TIE
-from engine.planning.rent import RentOption, checkpoint_bytes, gpu_counts, rank, rent_search
+from engine.planning.rent import RentOption, checkpoint_bytes, rank, rent_search
+from engine.planning.rent_counts import gpu_counts
 from engine.planning.rent_reasons import (
     LATE,
     LATE_EVEN_AT_CEILING,
