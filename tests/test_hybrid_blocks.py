@@ -14,7 +14,7 @@ from engine.memory.activations import layer_bytes, layer_terms
 from engine.memory.detailed import act_context
 from engine.memory.estimate import estimate
 from engine.memory.states import dtypes_for, layer_groups
-from engine.models.architecture import model_from_hf_config
+from engine.models.hf_config import model_from_hf_config
 from engine.models.mamba2 import hybrid_from_config
 from engine.scenario import resolve_model
 from engine.timing.costs import layer_cost

@@ -16,7 +16,7 @@ from pathlib import Path
 import transformers
 from transformers import CONFIG_MAPPING
 
-# every model_type the engine reads a config.json of (engine/models/architecture.py SUPPORTED_MODEL_TYPES) that
+# every model_type the engine reads a config.json of (engine/models/hf_config.py SUPPORTED_MODEL_TYPES) that
 # transformers defines; "deepseek" and "kimi_k2" are remote code (their released files state every key)
 TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi3",
          "olmoe", "deepseek_v2", "deepseek_v3", "gemma3_text", "llama4_text", "gpt_oss", "qwen3_next", "olmo2",
