@@ -99,6 +99,32 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
 
 
+def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
+                  block: str) -> tuple[float, float, float]:
+    """(seconds, FLOPs, the seconds op-level selective checkpointing recomputes) of the forward GEMMs of the layer's
+    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds')."""
+    mem, eb = rates.memory, rates.elem_bytes
+    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
+    for lin in spec.layer_linears(moe, linear_attn, block):
+        router = lin.group == "router"
+        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
+        # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
+        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
+        # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
+        # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
+        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
+        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
+        gemm += seconds
+        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
+        # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
+        if router:
+            every_second += seconds
+        else:
+            count += 1
+            every_second += seconds if count % 2 == 0 else 0.0
+    return gemm, gemm_flops, every_second
+
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
@@ -120,24 +146,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
-    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
-    for lin in spec.layer_linears(moe, linear_attn, block):
-        router = lin.group == "router"
-        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
-        # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
-        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
-        # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
-        # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
-        gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
-        # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
-        if router:
-            every_second += seconds
-        else:
-            count += 1
-            every_second += seconds if count % 2 == 0 else 0.0
+    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block)
     experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
