@@ -191,6 +191,25 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
                               backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind))
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
+    compute, memory, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, act_bytes, (
+        index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
+    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
+    params = p.trainable + p.frozen + p.quantized + p.released + p.lora
+    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
+    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
+                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
+
+
+def _ends_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rates, tokens: float, act_bytes: float,
+                  ends: tuple[int, bool, bool], totals: tuple[float, float, float, float, float]
+                  ) -> tuple[float, float, float, float, float]:
+    """The stage's (compute, memory, forward, backward, weight-gradient) seconds per micro-batch with the pipeline
+    ends' own work added: the LM head and its loss where the stage holds the head, the embedding gather (and its
+    gradient's scatter-add) on the first stage, the MTP layers' projection, head and loss (mtp.py). ends: (the
+    stage's index, whether it holds the head, whether the method trains adapters)."""
+    index, last, adapters = ends
+    first = index == 0
+    compute, memory, fwd_total, bwd_total, wgrad_total = totals
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
@@ -203,11 +222,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
-    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
-    params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
-    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
+    return compute, memory, fwd_total, bwd_total, wgrad_total
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, g: LayerGroup, c: LayerCost) -> float:
