@@ -141,6 +141,27 @@ def _any_probe_reaches(cands: Candidates, micro_batches: int, floor: float, rank
     return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
+def _fitting_counts(memo: EstimateMemo, cands: Candidates, micro_batches: int) -> tuple[int, int]:
+    """(how many of the candidates' micro-batches fit, how many of those also fit as their ZeRO-1 twin): fitting
+    holds on a prefix of the micro-batches (_largest_fitting)."""
+
+    def fits(i: int) -> bool:
+        est = memo(cands[i - 1])
+        return est is not None and est.fits
+
+    def twin_fits(i: int) -> bool:
+        twin = cands.zero1_twin(i - 1)
+        est = memo(twin) if twin is not None else None
+        return est is not None and est.fits
+
+    n = _largest_fitting(fits, list(range(1, micro_batches + 1)))
+    # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
+    # mostly all or none of them fit: the largest and the smallest are asked first
+    twins = (n if twin_fits(n) else 0 if not twin_fits(1) else
+             _largest_fitting(twin_fits, list(range(1, n + 1)))) if n else 0
+    return n, twins
+
+
 @contextlib.contextmanager
 def _no_cyclic_gc() -> Iterator[None]:
     was = gc.isenabled()
@@ -202,21 +223,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
                 if not plainest and not _any_probe_reaches(cands, len(micro), floor, kept(), offload):
                     continue
-
-                def fits(i: int, cands: Candidates = cands) -> bool:
-                    est = memo(cands[i - 1])
-                    return est is not None and est.fits
-
-                def twin_fits(i: int, cands: Candidates = cands) -> bool:
-                    twin = cands.zero1_twin(i - 1)
-                    est = memo(twin) if twin is not None else None
-                    return est is not None and est.fits
-
-                n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
-                # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
-                # mostly all or none of them fit: the largest and the smallest are asked first
-                twins = (n if twin_fits(n) else 0 if not twin_fits(1) else
-                         _largest_fitting(twin_fits, list(range(1, n + 1)))) if n else 0
+                n, twins = _fitting_counts(memo, cands, len(micro))
                 fitting, times = cands.settled(n, twins)  # ZeRO-2 as ZeRO-1 where that fits too
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
