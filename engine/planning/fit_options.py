@@ -90,24 +90,7 @@ def option_axes(s: Scenario) -> list[list[FitOption]]:
     if optimizer_used(s) in ("adamw", "adamw-fused"):
         axes.append([*(FitOption(*o) for o in fused_adamw_options(s)), FitOption("opt", 2.5, (("optimizer", "adamw-8bit"),),
                                message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
-    bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
-    prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
-    extra = 0.5 if prec else 0.0
-    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
-    rank = 16 if lora else s.lora_rank
-    use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
-                else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
-    use_qlora = (QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)") if lora
-                 else QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank})"))
-    methods = []
-    if s.method in ("full", "freeze"):
-        methods.append(FitOption("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
-                               message(use_lora, rank=rank), _LORA))
-    if s.method != "qlora":
-        methods.append(FitOption("method", (1.5 if s.method == "lora" else 4.5) + extra,
-                               (("method", "qlora"), *lora, *prec),
-                               message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
-    axes.append(methods)
+    axes.append(_method_axis(s))
     # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
     if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
         axes.append([FitOption("seq", 5.0, (), None, _SEQ, "seq")])
@@ -142,6 +125,29 @@ def option_axes(s: Scenario) -> list[list[FitOption]]:
         axes += [[FitOption(f"rl{i}", cost, tuple(changes.items()), phrase, note) for cost, changes, phrase, note in group]
                  for i, group in enumerate(rl_options(s, dtypes_for(s).compute))]
     return [a for a in axes if a]
+
+
+def _method_axis(s: Scenario) -> list[FitOption]:
+    """Training LoRA adapters, or QLoRA's over a quantised base, in 16-bit weights (bf16 where the card has it): the
+    all-linear rank-16 adapters from a full or freeze fine-tune, the adapters' own rank from LoRA."""
+    bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
+    prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
+    extra = 0.5 if prec else 0.0
+    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
+    rank = 16 if lora else s.lora_rank
+    use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
+                else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
+    use_qlora = (QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)") if lora
+                 else QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank})"))
+    methods = []
+    if s.method in ("full", "freeze"):
+        methods.append(FitOption("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
+                               message(use_lora, rank=rank), _LORA))
+    if s.method != "qlora":
+        methods.append(FitOption("method", (1.5 if s.method == "lora" else 4.5) + extra,
+                               (("method", "qlora"), *lora, *prec),
+                               message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
+    return methods
 
 
 # Megatron-Core's fractional optimizer offload, a quarter of the shard at a time (offload_suggest.py)
