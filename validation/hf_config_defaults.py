@@ -4,7 +4,7 @@ A config.json that omits a key gets the default its model class defines (transfo
 not Llama's. Run with the validation environment's transformers (5.25): python validation/hf_config_defaults.py.
 The keys that set a model's size (hidden size, layers, heads, vocabulary) are left out: a config.json without them
 is not a model, and the engine names the missing key. Gemma 3 and Llama 4 keep their whole text config (their
-multimodal config.json files spell out only what differs from it; engine/models/hf_families.py).
+multimodal config.json files spell out only what differs from it; engine/models/config_fields.py).
 """
 
 from __future__ import annotations
