@@ -20,8 +20,9 @@ from engine.timing import step_time  # noqa: E402
 from engine.timing.a2a_overlap import paired_exposed_seconds  # noqa: E402
 from engine.timing.data import framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
-from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.model import rates_for, stage_time_per_micro_batch  # noqa: E402
 from engine.timing.pipeline import model_chunks  # noqa: E402
+from engine.timing.stage_listing import distinct_stages  # noqa: E402
 
 
 def main(patterns: list[str]) -> None:

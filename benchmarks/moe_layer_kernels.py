@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.accuracy.published_throughput import load_rows  # noqa: E402
 from engine.scenario import resolve_model, scenario_from_dict  # noqa: E402
-from engine.timing.costs import layer_cost, permutation_bytes, qk_norm_units  # noqa: E402
+from engine.timing.costs import layer_cost, qk_norm_units  # noqa: E402
 from engine.timing.data import efficiency, framework_profile  # noqa: E402
+from engine.timing.expert_costs import permutation_bytes  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.layer_settings import expert_gemms, fp8_casts, moe_dispatch  # noqa: E402
 from engine.timing.links import nvlink_domain  # noqa: E402

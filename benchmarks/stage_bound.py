@@ -37,7 +37,8 @@ from engine.timing import step_time  # noqa: E402
 from engine.timing.costs import head_cost, loss_path  # noqa: E402
 from engine.timing.data import framework_profile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
-from engine.timing.model import distinct_stages, ep_seconds, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.model import ep_seconds, rates_for, stage_time_per_micro_batch  # noqa: E402
+from engine.timing.stage_listing import distinct_stages  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@
 from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError, WorkloadError
 from .memory.breakdown import Component, Estimate, StageEstimate
 from .memory.estimate import kv_cache_bytes
-from .models.architecture import ModelSpec, model_from_hf_config
+from .models.architecture import ModelSpec
 from .models.config_file import read_config_file
+from .models.hf_config import model_from_hf_config
 from .models.presets import get_gpu, get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, resolve_model, scenario_from_dict
 from .scenario.file import load_scenario

@@ -4,18 +4,18 @@ a long-running process or a test. No Qt."""
 
 from __future__ import annotations
 
-from .memory import activations, detailed, states
+from .memory import activations, detailed, layer_backward, states
 from .memory import estimate as memory_estimate
 from .memory.parallelism import pipeline
 from .models import shared_models
 from .scenario import behaviour, custom_parts
 from .scenario import format as scenario_format
 from .scenario.memo import memo_tables
-from .timing import costs, hardware, hf_host, model
+from .timing import costs, expert_costs, hardware, hf_host, model, stage_listing
 
 BOUNDED = (
-    activations, custom_parts, scenario_format, behaviour, states, costs, hardware, model, detailed, memory_estimate,
-    pipeline, hf_host,
+    activations, layer_backward, custom_parts, scenario_format, behaviour, states, costs, expert_costs, hardware, model,
+    stage_listing, detailed, memory_estimate, pipeline, hf_host,
 )
 
 

@@ -92,7 +92,7 @@ def _pad(text: str, width: int, right: bool = False) -> str:
     fill = " " * (width - display_width(text))
     return fill + text if right else text + fill
 
-# the estimators' ids (engine/scenario/format.py ESTIMATORS), marked so the table's header says them translated
+# the estimators' ids (engine/scenario/choices.py ESTIMATORS), marked so the table's header says them translated
 ESTIMATOR_WORDS = (QT_TRANSLATE_NOOP("engine", "detailed"), QT_TRANSLATE_NOOP("engine", "seed-per-op"),
                    QT_TRANSLATE_NOOP("engine", "seed-k-factor"), QT_TRANSLATE_NOOP("engine", "seed-alpha"))
 ALL_RUNS_WORD = QT_TRANSLATE_NOOP("engine", "all")  # the time band of every framework's runs (engine/timing/bands.py)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
 from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text
-from engine.scenario.format import CURRENCIES
+from engine.scenario.choices import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
 from .i18n import tr_engine

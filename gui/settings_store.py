@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from engine.scenario.format import CURRENCIES
+from engine.scenario.choices import CURRENCIES
 
 from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported for existing callers
     MAX_ID_BYTES,

@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the worktree'
 from engine import PlannerError, estimate, scenario_from_dict  # noqa: E402
 from engine.cli import estimate_to_json, render_table  # noqa: E402
 from engine.planning import solver  # noqa: E402
+from engine.planning.fit_options import option_axes  # noqa: E402
 from engine.planning.limits import Evaluator, min_gpus  # noqa: E402
 
 MODELS = ("llama-3-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen3-30b-a3b", "gpt2-large")
@@ -40,7 +41,7 @@ def _problem(data: dict) -> str | None:
     if js["fits"] != (js["verdict"] == "fits") or (js["host_verdict"] == "not checked") != (
             "CPU memory not checked" in verdict_line):
         return "JSON and text disagree"
-    option = [o for axis in solver._axes(s) for o in axis if o.kind == "zero3"]
+    option = [o for axis in option_axes(s) for o in axis if o.kind == "zero3"]
     offered, _ = solver._resolve(Evaluator(), s, option) if option else (None, 0.0)
     if offered is not None and min_gpus(s, "zero3") != offered.world_size:
         return "limits and Make it fit count GPUs differently"

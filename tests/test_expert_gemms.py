@@ -1,4 +1,4 @@
-"""The routed experts' matmuls per kernel (engine/timing/costs.py expert_seconds, presets/efficiency.json
+"""The routed experts' matmuls per kernel (engine/timing/expert_costs.py expert_seconds, presets/efficiency.json
 expert_gemms): Transformer Engine's GroupedLinear issues one cuBLAS GEMM per local expert, round-robin on its
 compute streams (NVIDIA/TransformerEngine transformer_engine/common/gemm/cublaslt_gemm.cu multi_stream_cublas_gemm;
 4 streams, transformer_engine/common/util/multi_stream.cpp num_compute_streams), and its backward runs each expert's
@@ -12,8 +12,9 @@ import math
 
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.timing import step_time
-from engine.timing.costs import expert_gemm_seconds, layer_cost
+from engine.timing.costs import layer_cost
 from engine.timing.data import efficiency, framework_profile
+from engine.timing.expert_costs import expert_gemm_seconds
 from engine.timing.gemm import Rates, grouped_gemm_seconds
 
 RATE, SMS = 1e15, 132  # H100 SXM5's SM count (gemm_waves.sms)

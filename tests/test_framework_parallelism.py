@@ -19,7 +19,7 @@ from engine.frameworks.parallelism import ALL_SCHEDULES, FSDP
 from engine.planning.solver import plan_search
 from engine.planning.speed_search import fastest_fitting, speed_search
 from engine.planning.suggest import suggestions
-from engine.scenario.format import PP_SCHEDULES
+from engine.scenario.choices import PP_SCHEDULES
 from engine.scenario.framework_support import cannot_run, framework_runs
 
 ISSUE = {"schema_version": 1, "model": "llama-3-70b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 8,

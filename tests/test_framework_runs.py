@@ -24,7 +24,7 @@ from engine.frameworks.runs import ALL_CHECKPOINTINGS, ALL_METHODS
 from engine.planning.solver import plan_search
 from engine.planning.speed_search import speed_search
 from engine.planning.suggest import suggestions
-from engine.scenario.format import CHECKPOINTINGS, METHODS
+from engine.scenario.choices import CHECKPOINTINGS, METHODS
 from engine.scenario.framework_support import cannot_run, framework_runs, unsupported_settings
 from engine.scenario.runnable import runnable_layouts
 

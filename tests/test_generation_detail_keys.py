@@ -1,6 +1,6 @@
 """The generation detail of a post-training step (engine/posttraining/timing.py _generation; estimate --json's
 time.generation, the Time tab's hover): every key it gives is documented in docs/posttraining.md's --json list and
-has a label in the window (gui/time_panel.py GENERATION_FIGURE_LABELS), and nothing is documented or labelled that
+has a label in the window (gui/time_bar.py GENERATION_FIGURE_LABELS), and nothing is documented or labelled that
 it does not give."""
 
 import re
@@ -30,7 +30,7 @@ def test_every_generation_key_is_documented_and_only_those() -> None:
 
 
 def test_every_generation_key_has_a_label_in_the_window() -> None:
-    from gui.time_panel import GENERATION_FIGURE_LABELS
+    from gui.time_bar import GENERATION_FIGURE_LABELS
     assert set(GENERATION_FIGURE_LABELS) == _generation_keys()
 
 

@@ -72,7 +72,7 @@ def test_gemm_prediction_is_the_time_models_own_function():
                             rates.epilogue_k[1])
     assert row.predicted_seconds == pytest.approx(expected, rel=1e-12)
     assert row.note == "charged as its forward shape"
-    # a grouped expert GEMM: grouped_gemm_seconds over its groups at the linear rate (costs.py expert_gemm_seconds)
+    # a grouped expert GEMM: grouped_gemm_seconds over its groups at the linear rate (expert_costs.py expert_gemm_seconds)
     raw = next(r for r in doc["gemm"] if r.get("groups") and "error" not in r)
     row = next(r for r in kf.rows if r.name == f"bf16 {raw['name']}")
     m, k, n = raw["m"], raw["k"], raw["n"]

@@ -10,8 +10,8 @@ import math
 import statistics
 
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.costs import expert_seconds
 from engine.timing.data import efficiency, framework_profile
+from engine.timing.expert_costs import expert_seconds
 from engine.timing.gemm import Rates, gemm_shape_facts, grouped_gemm_seconds
 from engine.timing.grouped_mm_rate import grouped_mm_rate
 from engine.timing.hardware import hardware_for

@@ -93,10 +93,10 @@ def test_suggestions_speak_plain_words():
     """Issue 25, also: Suggestions said "use_liger_kernel: true" and "the seeds' decision guide"."""
     import inspect
 
-    from engine.planning import solver, suggest
+    from engine.planning import fit_options, solver, suggest
     from gui import suggestions_panel
 
-    for module in (solver, suggest, suggestions_panel):
+    for module in (solver, fit_options, suggest, suggestions_panel):
         text = inspect.getsource(module)
         assert "use_liger_kernel: true" not in text and "the seeds' decision guide" not in text
         assert "the guide " not in text.split('"""', 2)[2]  # the module's docstring may say where the order is from

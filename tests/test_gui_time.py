@@ -10,7 +10,8 @@ from engine import scenario_from_dict
 from engine.timing import MFU_DEFINITION, step_time
 from gui.app import build_window
 from gui.compare_view import Compared
-from gui.time_panel import figure_text, parse_tokens
+from gui.time_bar import figure_text
+from gui.time_panel import parse_tokens
 
 SCENARIO = {"name": "time test", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "fsdp": True,
             "micro_batch": 1, "seq_len": 2048, "attention": "flash", "checkpointing": "full"}
@@ -240,12 +241,12 @@ def test_fastest_layouts_say_when_plans_offload(window):
 
 def test_the_generation_hover_labels_its_figures_in_words(qtbot):
     """The generation term's hover listed engine/posttraining/timing.py _generation's figures under their raw keys
-    (prefill_seconds = ...); each now has the window's label, translated (gui/time_panel.py GENERATION_FIGURE_LABELS)."""
+    (prefill_seconds = ...); each now has the window's label, translated (gui/time_bar.py GENERATION_FIGURE_LABELS)."""
     from conftest import REPO
     from PySide6.QtWidgets import QApplication
 
     from gui.i18n import install_language
-    from gui.time_panel import GENERATION_FIGURE_LABELS
+    from gui.time_bar import GENERATION_FIGURE_LABELS
 
     example = str(REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json")
     try:

@@ -16,7 +16,7 @@ from engine import scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.models.presets import model_spec_for
 from engine.scenario import resolve_model
-from engine.timing.costs import permutation_bytes
+from engine.timing.expert_costs import permutation_bytes
 from engine.timing.hf_moe import native_grouped_mm, runs_transformers_moe
 from engine.timing.host import expert_host_seconds, host_figures, launches, syncs_per_forward
 

@@ -14,7 +14,7 @@ from engine.memory.activations import layer_bytes, layer_terms
 from engine.memory.detailed import act_context
 from engine.memory.estimate import estimate
 from engine.memory.states import dtypes_for, layer_groups
-from engine.models.architecture import model_from_hf_config
+from engine.models.hf_config import model_from_hf_config
 from engine.models.mamba2 import hybrid_from_config
 from engine.scenario import resolve_model
 from engine.timing.costs import layer_cost
@@ -76,7 +76,7 @@ def test_a_fully_recomputed_block_keeps_its_input_only():
 
 def test_the_attention_and_moe_blocks_are_the_two_halves_of_a_layer():
     """An attention block keeps the attention half of a transformer layer's saved tensors and a MoE block the MoE
-    half (the labels activations.layer_mlp_bytes splits by): together, one MoE layer's."""
+    half (the labels layer_backward.layer_mlp_bytes splits by): together, one MoE layer's."""
     ctx, spec = _ctx()
     full = dict(layer_terms(ctx, spec, True, True, True, frozenset(), 8))
     attention = dict(layer_terms(ctx, spec, False, True, True, frozenset(), 8, False, "attention"))

@@ -1,6 +1,6 @@
 """Pipeline stages of hybrid and linear-attention stacks are timed by their own mix of layer kinds (issue 23 item 1).
 
-engine/timing/model.py distinct_stages lists every stage where the layers are of more than one kind
+engine/timing/stage_listing.py distinct_stages lists every stage where the layers are of more than one kind
 (LayerGroup.kind: moe, linear_attn, block) and stages of the same mix share their work. Before, only a dense/MoE mix
 counted: Qwen3-Next's and Nemotron 3 Nano's middle stages were all timed as layers 0.. of the stack. The expected
 mixes are hand counts from the presets' config.json fields: Qwen3-Next's full_attention_interval 4 (layers 3, 7, 11,
@@ -17,7 +17,8 @@ from engine.memory.states import layer_groups
 from engine.timing import step_time
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
-from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+from engine.timing.model import rates_for, stage_time_per_micro_batch
+from engine.timing.stage_listing import distinct_stages
 
 NANO, NEXT = "nemotron-3-nano-30b-a3b", "qwen3-next-80b-a3b"
 NANO_PATTERN = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"  # presets/models/nemotron-3-nano-30b-a3b.json

@@ -11,7 +11,7 @@ from conftest import REPO
 
 from engine.errors import ModelConfigError
 from engine.memory.mamba2_activations import mamba_block_saved_terms
-from engine.models.architecture import model_from_hf_config
+from engine.models.hf_config import model_from_hf_config
 from engine.models.mamba2 import block_kinds, hybrid_from_config, mixer_from_config
 from engine.timing.hybrid_flops import bridge_mamba_forward_flops, bridge_training_flops_per_token
 from engine.timing.ssd_scan import ssd_backward_flops_per_token, ssd_forward_flops_per_token

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ModelConfigError
-from engine.models.architecture import model_from_hf_config
+from engine.models.hf_config import model_from_hf_config
 from engine.timing.costs import layer_cost
 from engine.timing.gemm import Rates, gemm_seconds
 from engine.timing.unaligned_gemm import aligned_rate

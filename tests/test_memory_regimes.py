@@ -203,8 +203,8 @@ def test_omitted_keys_take_the_model_classes_defaults():
     # parameters (Hugging Face safetensors total, presets/models/smollm3-3b.json), not 8.5% more.
     import json
 
-    from engine.models.architecture import model_from_hf_config
     from engine.models.config_defaults import class_defaults
+    from engine.models.hf_config import model_from_hf_config
     from engine.models.presets import PRESETS_DIR
 
     preset = json.loads((PRESETS_DIR / "models" / "smollm3-3b.json").read_text(encoding="utf-8"))
@@ -218,8 +218,8 @@ def test_omitted_keys_take_the_model_classes_defaults():
 
 def test_every_supported_model_type_has_its_classes_defaults():
     # every supported model_type that transformers defines has a row; "deepseek" and "kimi_k2" are remote code
-    from engine.models.architecture import SUPPORTED_MODEL_TYPES
     from engine.models.config_defaults import class_defaults
+    from engine.models.hf_config import SUPPORTED_MODEL_TYPES
     from engine.models.hf_families import ALIASES
 
     table = class_defaults()

@@ -1,4 +1,4 @@
-"""Megatron-Core's fp8 padding around the experts (engine/timing/costs.py fp8_padding_bytes, presets/efficiency.json
+"""Megatron-Core's fp8 padding around the experts (engine/timing/expert_costs.py fp8_padding_bytes, presets/efficiency.json
 frameworks fp8_expert_padding): in fp8, TEGroupedMLP.forward pads each local expert's rows to the fp8 GEMM alignment
 with Transformer Engine's Fp8Padding and copies the fc2 output back with Fp8Unpadding (NVIDIA/Megatron-LM
 megatron/core/transformer/moe/experts.py at 2edffadb, the commit Megatron-Bridge v0.4.2 pins: quantization_padding
@@ -11,8 +11,8 @@ from __future__ import annotations
 from engine.accuracy.published_throughput import load_rows
 from engine.models.presets import model_spec_for
 from engine.scenario import scenario_from_dict
-from engine.timing.costs import fp8_padding_bytes
 from engine.timing.data import framework_profile
+from engine.timing.expert_costs import fp8_padding_bytes
 from engine.timing.hardware import hardware_for
 from engine.timing.layer_settings import moe_dispatch
 from engine.timing.links import nvlink_domain

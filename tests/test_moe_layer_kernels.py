@@ -135,7 +135,7 @@ def test_megatron_permutation_rows_kernel_by_kernel():
     the copies and writes the sum (k + 1); HybridEP's permute reads each received row once and writes one per local
     expert (d + k, d the ranks receiving the token), its unpermute the reverse, plus a staging copy into the RDMA
     buffer (2) across NVLink domains; each backward moves the same rows."""
-    from engine.timing.costs import permutation_bytes
+    from engine.timing.expert_costs import permutation_bytes
     spec = model_spec_for("qwen3-30b-a3b")  # 128 experts, top 8, hidden 2,048
     row, k = 2048 * 2, 8
     alltoall = (1 + k) + 2 * k + 2 * k + (k + 1)

@@ -12,8 +12,9 @@ import pytest
 
 from engine import estimate
 from engine.frameworks import parallelism as par
+from engine.planning.fit_options import offload_options
 from engine.planning.search_candidates import candidate, framework_runs_layout
-from engine.planning.solver import _combine, _offload_options
+from engine.planning.solver import _combine
 from engine.scenario.format import scenario_from_dict
 from engine.scenario.framework_support import cannot_run
 
@@ -28,7 +29,7 @@ def _search_and_fit(s) -> dict[str, tuple[int, bool, int]]:
     keys = {k: getattr(s, k) for k in ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel",
                                        "pp_schedule", "vpp")}
     out = {}
-    for option in _offload_options(s):
+    for option in offload_options(s):
         plan, _, _ = _combine(s, [option])
         offload = plan.offload
         assert framework_runs_layout(s, keys, offload)

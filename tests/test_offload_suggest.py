@@ -42,7 +42,7 @@ def test_other_frameworks_keep_the_whole_optimizer_offload() -> None:
 
 
 def test_make_it_fit_offers_megatron_the_same_share() -> None:
-    """The plan search's offload axis under Megatron: quarters of the optimizer (solver.py HYBRID_FRACTIONS), the
+    """The plan search's offload axis under Megatron: quarters of the optimizer (fit_options.py HYBRID_FRACTIONS), the
     smallest that fits among them, and never the whole-optimizer offload Megatron does not have."""
     from engine.planning.solver import plan_search
 

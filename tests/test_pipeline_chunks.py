@@ -6,7 +6,8 @@ not hide the method/numerics changes."""
 from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.planning.pipeline_chunks import interleaves_evenly, uneven_chunk_counts, uneven_layout
-from engine.planning.speed_search import _layouts, _plainness, speed_search
+from engine.planning.speed_ranking import plainness
+from engine.planning.speed_search import _layouts, speed_search
 from engine.scenario.pipeline_layout import layout_chunks, parse_pipeline_layout
 
 # Megatron-Bridge's DeepSeek-V3 layouts of 61 decoder layers + 1 MTP layer: deepseek_v3.py layout_map (8, 1) (and the
@@ -65,7 +66,7 @@ def test_no_listed_plan_is_dominated_by_an_earlier_one():
     """torchtitan Llama 3.1 8B on 8 H100s listed, tied at 58.6K tokens/s with the user's own FSDP layout (48.3 GiB),
     the same speed with TP 2, CP 2 or PP 2 x VP 16 at 59-69 GiB, and the fastest plan's layout again with TP 2 at
     more memory: none is a reason to change. A plan stays only if every earlier one is slower, holds more memory or
-    asks for more (offload, kinds of parallelism, sharding) - the definition in speed_search._dominated."""
+    asks for more (offload, kinds of parallelism, sharding) - the definition in speed_ranking._dominated."""
     s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
                             "framework": "torchtitan", "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 8192,
                             "attention": "flash", "fsdp": True, "zero_stage": 3, "checkpointing": "selective"})
@@ -75,7 +76,7 @@ def test_no_listed_plan_is_dominated_by_an_earlier_one():
         for q in plans[:i]:
             assert (q.time.tokens_per_second < p.time.tokens_per_second * 0.99
                     or q.estimate.total_bytes > p.estimate.total_bytes * 1.01
-                    or _plainness(s, q)[:3] > _plainness(s, p)[:3]), (q.changes, p.changes)
+                    or plainness(s, q)[:3] > plainness(s, p)[:3]), (q.changes, p.changes)
 
 
 def test_method_changes_are_tried_when_only_offload_fits():

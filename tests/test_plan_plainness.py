@@ -22,7 +22,7 @@ def test_context_parallel_at_4k_does_not_win_a_tie_through_sequence_parallel():
     """Before: TP 2 (7.62K tokens/s a GPU, 64 GiB) and CP 2 (7.62K, 78 GiB, micro-batch 4) tied within 1%; TP 2
     counted sequence_parallel as a fourth change, so the CP plan at 4,096 tokens, with 14 GiB more memory, came
     first. Now the TP plan comes first and the CP plan is left out as dominated (no faster, more memory, as many
-    kinds of parallelism: speed_search._dominated)."""
+    kinds of parallelism: speed_ranking._dominated)."""
     s = scenario_from_dict(TORCHTUNE_8B)
     plans = speed_search(s).plans
     tp = [i for i, p in enumerate(plans) if p.scenario.tp == 2 and p.scenario.cp == 1]

@@ -14,7 +14,9 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.errors import PlannerError, ScenarioError
-from engine.planning.rent import RentOption, checkpoint_bytes, gpu_counts, rank, rent_search
+from engine.planning.listing import TIE
+from engine.planning.rent import RentOption, checkpoint_bytes, rank, rent_search
+from engine.planning.rent_counts import gpu_counts
 from engine.planning.rent_reasons import (
     LATE,
     LATE_EVEN_AT_CEILING,
@@ -26,7 +28,6 @@ from engine.planning.rent_reasons import (
     OVER_BUDGET_EVEN_FASTEST,
 )
 from engine.planning.rent_report import parse_prices, render_rent, rent_report, row_text
-from engine.planning.speed_search import TIE
 from engine.timing import step_time
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,8 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.models.presets import gpu_presets
-from engine.planning.rent import PRACTICAL_SECONDS, node_gpus, rent_search
+from engine.planning.rent import PRACTICAL_SECONDS, rent_search
+from engine.planning.rent_counts import node_gpus
 from engine.planning.rent_reasons import (
     BEYOND_YEAR,
     BEYOND_YEAR_AT_CEILING,

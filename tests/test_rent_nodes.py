@@ -2,7 +2,8 @@
 (engine/planning/rent.py node_gpus)."""
 
 from engine import scenario_from_dict
-from engine.planning.rent import node_gpus, rent_search
+from engine.planning.rent import rent_search
+from engine.planning.rent_counts import node_gpus
 
 
 def _desktop(**extra):

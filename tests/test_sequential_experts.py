@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from engine.scenario import KEY_SPECS, resolve_model, scenario_from_dict
-from engine.timing.costs import permutation_bytes
 from engine.timing.data import efficiency
+from engine.timing.expert_costs import permutation_bytes
 from engine.timing.layer_settings import expert_gemms, moe_dispatch
 from engine.timing.model import step_time
 from engine.timing.sequential_experts import (

@@ -6,7 +6,9 @@ LoRA's speed (within the search's TIE) with 22 GiB more per GPU."""
 import pytest
 
 from engine import scenario_from_dict
-from engine.planning.speed_search import TIE, ranking_speed, speed_search
+from engine.planning.listing import TIE
+from engine.planning.speed_ranking import ranking_speed
+from engine.planning.speed_search import speed_search
 
 LLAMA_70B = {"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full",
              "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 4096, "grad_accum": 8, "attention": "flash",

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from engine import estimate, scenario_from_dict
-from engine.planning.speed_search import TIE, speed_search
+from engine.planning.listing import TIE
+from engine.planning.speed_search import speed_search
 from engine.timing import step_time
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +106,7 @@ def test_equal_plans_prefer_less_offload_and_fewer_changes():
     that offloads both, tied (1,863.73 tokens/s) with the optimizer-only plan. Among plans of equal speed the one
     with less offload, then (issue 23 item 5) fewer kinds of model parallelism and shallower sharding, then fewer
     changes, comes first, and a plan that offloads more than an equal one is dropped."""
-    from engine.planning.speed_search import parallel_dimensions
+    from engine.planning.speed_ranking import parallel_dimensions
 
     s = scenario_from_dict({"model": "llama-3-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096,
                             "attention": "flash", "precision": "mixed-bf16", "offload": "optimizer+params",
@@ -173,7 +174,8 @@ def test_plans_that_tie_rank_the_plainer_first_and_offload_last():
     comes first, and a plan that offloads more ranks above one that offloads less only when it is faster by more than
     OFFLOAD_MARGIN per level (10%, about the time model's cross-validated median error; offload is its least sure
     term): here the first plan keeps the weights."""
-    from engine.planning.speed_search import OFFLOAD_COST, OFFLOAD_MARGIN, TIE, parallel_dimensions, ranking_speed
+    from engine.planning.listing import TIE
+    from engine.planning.speed_ranking import OFFLOAD_COST, OFFLOAD_MARGIN, parallel_dimensions, ranking_speed
 
     s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096,
                             "micro_batch": 1, "grad_accum": 8, "attention": "flash"})

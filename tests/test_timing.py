@@ -435,7 +435,8 @@ def test_combined_1f1b_hides_each_all_to_all_behind_the_other_micro_batch():
     from engine.timing.a2a_overlap import paired_exposed_seconds
     from engine.timing.data import framework_profile
     from engine.timing.hardware import hardware_for
-    from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+    from engine.timing.model import rates_for, stage_time_per_micro_batch
+    from engine.timing.stage_listing import distinct_stages
 
     def ep(nodes, overlap):
         s = _s(model="qwen3-30b-a3b", gpus_per_node=8, nodes=nodes, ep=8 * nodes, micro_batch=4, grad_accum=8,

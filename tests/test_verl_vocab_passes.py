@@ -19,7 +19,8 @@ from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
 from engine.timing import hardware_for
 from engine.timing.data import efficiency, framework_profile
 from engine.timing.hf_host import counted_host
-from engine.timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+from engine.timing.model import rates_for, stage_time_per_micro_batch
+from engine.timing.stage_listing import distinct_stages
 from engine.workloads import step_time
 
 ROWS = json.loads((Path(__file__).parent / "data" / "published" / "posttraining_time.json").read_text())["rows"]

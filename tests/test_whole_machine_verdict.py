@@ -11,6 +11,7 @@ from engine import estimate, scenario_from_dict
 from engine.cli import estimate_to_json, render_table, render_time
 from engine.planning import solver
 from engine.planning.family import largest_model_that_fits
+from engine.planning.fit_options import option_axes
 from engine.planning.limits import limits, min_gpus
 from engine.timing import step_time
 from engine.units import format_bytes
@@ -97,7 +98,7 @@ def test_fewest_gpus_of_limits_is_what_make_it_fit_offers(precision, grad_accum,
     s = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "full", "grad_accum": grad_accum,
                             "micro_batch": micro_batch, "seq_len": 2048, "checkpointing": "full", "attention": "flash",
                             **({} if precision == "auto" else {"precision": precision})})
-    option = [o for axis in solver._axes(s) for o in axis if o.kind == "zero3"]
+    option = [o for axis in option_axes(s) for o in axis if o.kind == "zero3"]
     offered, _ = solver._resolve(solver.Evaluator(), s, option)
     assert offered is not None and min_gpus(s, "zero3") == offered.world_size
 

@@ -4,7 +4,7 @@ A config.json that omits a key gets the default its model class defines (transfo
 not Llama's. Run with the validation environment's transformers (5.25): python validation/hf_config_defaults.py.
 The keys that set a model's size (hidden size, layers, heads, vocabulary) are left out: a config.json without them
 is not a model, and the engine names the missing key. Gemma 3 and Llama 4 keep their whole text config (their
-multimodal config.json files spell out only what differs from it; engine/models/hf_families.py).
+multimodal config.json files spell out only what differs from it; engine/models/config_fields.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import transformers
 from transformers import CONFIG_MAPPING
 
-# every model_type the engine reads a config.json of (engine/models/architecture.py SUPPORTED_MODEL_TYPES) that
+# every model_type the engine reads a config.json of (engine/models/hf_config.py SUPPORTED_MODEL_TYPES) that
 # transformers defines; "deepseek" and "kimi_k2" are remote code (their released files state every key)
 TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi3",
          "olmoe", "deepseek_v2", "deepseek_v3", "gemma3_text", "llama4_text", "gpt_oss", "qwen3_next", "olmo2",

@@ -28,8 +28,8 @@ from typing import Any
 from ..errors import ScenarioError
 from ..scenario import resolve_model, scenario_from_dict
 from ..timing.attention import FLASH_BACKWARD_FACTOR, attention_core, head_dim_rate, work_rate
-from ..timing.costs import expert_gemm_seconds
 from ..timing.data import framework_profile
+from ..timing.expert_costs import expert_gemm_seconds
 from ..timing.gemm import Rates, gemm_seconds
 from ..timing.hardware import hardware_for
 from ..timing.host import host_figures
@@ -156,7 +156,7 @@ def gemm_row(row: dict[str, Any], gpu: str) -> KernelRow:
     rates = model_rates(gpu, "fp8" if fp8 else "bf16")
     m, k, n = forward_shape(row)
     rate = aligned_rate(rates, rates.linear if fp8 else rates.gemm, k, n)  # as costs.layer_cost charges a linear
-    if row.get("groups"):  # every expert in one grouped kernel: costs.py expert_gemm_seconds with no streams
+    if row.get("groups"):  # every expert in one grouped kernel: expert_costs.py expert_gemm_seconds with no streams
         predicted = expert_gemm_seconds(int(row["groups"]), m, k, n, rates, 0)
     else:
         predicted = gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1])

@@ -188,6 +188,20 @@ def megatron_args(s: Scenario) -> str:
             args += [("--recompute-method", s.recompute_method), ("--recompute-num-layers", s.recompute_num_layers)]
         elif s.checkpointing == "full":
             args += [("--recompute-method", "uniform"), ("--recompute-num-layers", 1)]
+    model, mflags = _model_args(s, spec)
+    out = [
+        "#!/bin/bash",
+        header(s, "megatron").rstrip(),
+        "",
+        f"torchrun --nproc_per_node {s.gpus_per_node} --nnodes {s.nodes} pretrain_gpt.py \\",
+    ]
+    body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
+    out += [line + " \\" for line in body[:-1]] + [body[-1]]
+    return "\n".join(out) + "\n"
+
+
+def _model_args(s: Scenario, spec: ModelSpec) -> tuple[list[tuple[str, object]], list[str]]:
+    """The model's shape as Megatron-LM's arguments and switches (its experts and their dispatcher among them)."""
     model = [
         ("--num-layers", spec.layers),
         ("--hidden-size", spec.hidden),
@@ -210,15 +224,7 @@ def megatron_args(s: Scenario) -> str:
         ]
         if s.moe_grouped_gemm:  # a store_true flag, off by default in Megatron-LM: the plan's grouped experts
             mflags.append("--moe-grouped-gemm")
-    out = [
-        "#!/bin/bash",
-        header(s, "megatron").rstrip(),
-        "",
-        f"torchrun --nproc_per_node {s.gpus_per_node} --nnodes {s.nodes} pretrain_gpt.py \\",
-    ]
-    body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
-    out += [line + " \\" for line in body[:-1]] + [body[-1]]
-    return "\n".join(out) + "\n"
+    return model, mflags
 
 
 # Nemotron-3 / Nemotron-4 (model_type nemotron) as Megatron-LM spells them: NVIDIA/Megatron-LM at d98e8a64

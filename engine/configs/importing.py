@@ -12,6 +12,7 @@ from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
 from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, openrlhf, swift, torchtitan, torchtune, trl, verl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import shown_value, why_not_read
+from .deepspeed_merged import deepspeed_mixed_precision, resolve_auto_buckets
 from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text, refusing_wrong_types
 from .references import follow_references
@@ -161,12 +162,12 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     chosen, mapped, unmapped, assumed, markers = _collect_settings(collectors)
     # a GPU count no file states is never imported: the set-up's stays (engine/configs/hardware.py)
     values = {k: v[0] for k, v in chosen.items() if not (k in HARDWARE_COUNTS and v[2])}
-    extra_assumed = _deepspeed_mixed_precision(values, markers)
+    extra_assumed = deepspeed_mixed_precision(values, markers)
     _list_unmodelled_keys(values, chosen, unmapped)
     scenario, dropped = _validated(values)
     for key, why in dropped:
         unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
-    _resolve_auto_buckets(scenario, markers, extra_assumed)
+    resolve_auto_buckets(scenario, markers, extra_assumed)
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
     if "model" not in scenario:
@@ -248,37 +249,6 @@ def _collect_settings(
                 unmapped.append(Unmapped(f"{c.file}: {k}", why_not_read(k)))
         unmapped.extend(c.unmapped)
     return chosen, mapped, unmapped, assumed, markers
-
-
-def _deepspeed_mixed_precision(values: dict[str, Any], markers: dict[str, Any]) -> list[tuple[str, Any, Message]]:
-    """Under DeepSpeed, 16-bit training keeps fp32 master weights (mixed) and casts LoRA adapters to 16 bits."""
-    extra_assumed: list[tuple[str, Any, Message]] = []
-    if markers.get("_deepspeed") and values.get("precision") in ("amp-bf16", "bf16", "amp-fp16", "fp16"):
-        half = "bf16" if "bf16" in values["precision"] else "fp16"
-        values["precision"] = f"mixed-{half}"
-        extra_assumed.append(
-            (
-                "precision",
-                values["precision"],
-                message(
-                    QT_TRANSLATE_NOOP("engine", "DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer")
-                ),
-            )
-        )
-        if values.get("method") in ("lora", "qlora") and values.get("lora_adapter_dtype") == "fp32":
-            values["lora_adapter_dtype"] = "compute"
-            extra_assumed.append(
-                (
-                    "lora_adapter_dtype",
-                    "compute",
-                    message(
-                        QT_TRANSLATE_NOOP(
-                            "engine", "DeepSpeed casts the whole model, adapters included, to the 16-bit dtype"
-                        )
-                    ),
-                )
-            )
-    return extra_assumed
 
 
 def _list_unmodelled_keys(values: dict[str, Any], chosen: Chosen, unmapped: list[Unmapped]) -> None:
@@ -372,30 +342,3 @@ def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmap
             message(QT_TRANSLATE_NOOP("engine", "{n} trainable layers of the model's {layers}"), n=n, layers=layers),
         )
     )
-
-
-def _resolve_auto_buckets(scenario: dict[str, Any], markers: dict[str, Any], assumed: list) -> None:
-    """DeepSpeed "auto" bucket sizes: transformers sets them from the model's hidden size."""
-    autos = {k.split(":", 1)[1]: v for k, v in markers.items() if k.startswith("_auto_hidden2:")}
-    if not autos or "model" not in scenario:
-        return
-    try:
-        hidden = resolve_model(scenario_from_dict(scenario)).hidden
-    except PlannerError:
-        return
-    for key, factor in autos.items():
-        if key not in scenario:
-            scenario[key] = int(factor * hidden * hidden)
-            assumed.append(
-                (
-                    key,
-                    scenario[key],
-                    message(
-                        QT_TRANSLATE_NOOP(
-                            "engine", '"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it'
-                        ),
-                        factor=factor,
-                        hidden=hidden,
-                    ),
-                )
-            )

@@ -1,9 +1,10 @@
 """Megatron-LM command-line arguments, read from a launch script (megatron/training/arguments.py names).
 
 The model is described by its shape (--num-layers, --hidden-size, ...), so a Llama-style one (--swiglu, RMSNorm,
-rotary positions) becomes a custom model with that shape. Megatron keeps fp32 main parameters and gradients next
-to bf16/fp16 weights, which is the planner's "mixed-bf16"/"mixed-fp16"; the distributed optimizer shards the
-optimizer state and main parameters over data-parallel ranks (the planner's distributed_optimizer).
+rotary positions) becomes a custom model with that shape (engine/configs/megatron_model.py). Megatron keeps fp32
+main parameters and gradients next to bf16/fp16 weights, which is the planner's "mixed-bf16"/"mixed-fp16"; the
+distributed optimizer shards the optimizer state and main parameters over data-parallel ranks (the planner's
+distributed_optimizer).
 """
 
 from __future__ import annotations
@@ -15,51 +16,20 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import KEY_SPECS
 from ..scenario.memory_keys import RECOMPUTE_METHODS
-from .common import as_int, set_int
+from .common import set_int
+from .megatron_model import flag_int, read_model
 from .megatron_offload import bridge_flags, read_optimizer_offload
 from .result import Collector
 from .shell import hydra_overrides, scan
-
-# tokenizer -> vocabulary size when --vocab-size is not given (the tokenizers' published sizes)
-_TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
 
 
 def is_megatron_script(text: str) -> bool:
     return bool(re.search(r"pretrain_(gpt|mamba|bert|t5)\.py|--tensor-model-parallel-size|--num-layers\b", text))
 
 
-# the flags that describe the model's shape: read into a custom model, or listed as used when it is not modelled
-_SHAPE_FLAGS = (
-    "--num-layers",
-    "--hidden-size",
-    "--num-attention-heads",
-    "--ffn-hidden-size",
-    "--num-query-groups",
-    "--group-query-attention",
-    "--kv-channels",
-    "--max-position-embeddings",
-    "--vocab-size",
-    "--swiglu",
-    "--normalization",
-    "--untie-embeddings-and-output-weights",
-    "--disable-bias-linear",
-    "--add-qkv-bias",
-    "--position-embedding-type",
-    "--num-experts",
-    "--moe-router-topk",
-    "--moe-ffn-hidden-size",
-    "--rotary-base",
-    "--tokenizer-type",
-)
-
-
-def _flag_int(a: dict[str, Any], flag: str) -> int | None:
-    return as_int(a.get(flag)) if flag in a else None
-
-
 def _size_arg(a: dict[str, Any], flag: str) -> int | None:
     """Sizes and counts: a zero or negative one is left to the checks of the scenario."""
-    n = _flag_int(a, flag)
+    n = flag_int(a, flag)
     return n if n is not None and n >= 1 else None
 
 
@@ -101,7 +71,7 @@ def read_flags(c: Collector, a: dict[str, Any], text: str, model_from_shape: boo
     if a.get("--optimizer") == "sgd":
         c.set("optimizer", "sgd", "--optimizer")
     if model_from_shape:
-        _read_model(c, a)
+        read_model(c, a)
     c.flat = {k: v for k, v in a.items()}
 
 
@@ -281,7 +251,7 @@ def _read_recompute_layers(c: Collector, a: dict[str, Any]) -> None:
     """--recompute-method and --recompute-num-layers of full recomputation (NVIDIA/Megatron-LM at d98e8a64
     megatron/core/recompute.py lines 157-183): block recomputes the first N layers of each chunk, uniform every layer
     in groups of N; uniform 1, each layer its own checkpoint, is the scenario's default (recompute_num_layers 0)."""
-    method, layers = a.get("--recompute-method"), _flag_int(a, "--recompute-num-layers")
+    method, layers = a.get("--recompute-method"), flag_int(a, "--recompute-num-layers")
     if method not in RECOMPUTE_METHODS or layers is None or layers < 1:
         c.use("--recompute-method", "--recompute-num-layers")
         return
@@ -315,7 +285,7 @@ def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
 def _read_moe_kernels(c: Collector, a: dict[str, Any]) -> None:
     """An MoE script's experts and token dispatcher: --moe-grouped-gemm (absent: Megatron-LM's default, False, one
     expert after another in SequentialMLP) and --moe-token-dispatcher-type."""
-    if not _flag_int(a, "--num-experts"):
+    if not flag_int(a, "--num-experts"):
         return
     if "--moe-grouped-gemm" in a:
         c.set("moe_grouped_gemm", True, "--moe-grouped-gemm")
@@ -326,88 +296,3 @@ def _read_moe_kernels(c: Collector, a: dict[str, Any]) -> None:
     dispatcher = a.get("--moe-token-dispatcher-type")
     if dispatcher in KEY_SPECS["moe_token_dispatcher_type"].check.choices():  # Megatron's names are the key's
         c.set("moe_token_dispatcher_type", dispatcher, "--moe-token-dispatcher-type")
-
-
-def _read_model(c: Collector, a: dict[str, Any]) -> None:
-    """A Llama-style shape (SwiGLU, RMSNorm) becomes a custom model; a GPT-style one or an incomplete one is listed."""
-    layers, hidden = _flag_int(a, "--num-layers"), _flag_int(a, "--hidden-size")
-    heads = _flag_int(a, "--num-attention-heads")
-    if not (layers and hidden and heads):
-        c.skip(
-            "--num-layers",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"
-                )
-            ),
-        )
-        return
-    llama_like = "--swiglu" in a and a.get("--normalization") == "RMSNorm"
-    if not llama_like:
-        c.skip(
-            "--num-layers",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner"
-                )
-            ),
-        )
-        c.use(*[f for f in _SHAPE_FLAGS if f in a])
-        return
-    vocab_and_note = _vocab_size(c, a)
-    if vocab_and_note is None:
-        return
-    vocab, vocab_note = vocab_and_note
-    cfg = _hf_config(a, layers, hidden, heads, vocab)
-    experts = _flag_int(a, "--num-experts")
-    name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
-    c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
-    if vocab_note:
-        c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
-    c.use(*[f for f in _SHAPE_FLAGS if f in a])
-
-
-def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
-    """(--vocab-size or the tokenizer's published size, a note when it came from the tokenizer); None: unknown."""
-    vocab = _flag_int(a, "--vocab-size")
-    if vocab is not None:
-        return vocab, ""
-    tok = a.get("--tokenizer-type")
-    vocab = _TOKENIZER_VOCAB.get(str(tok))
-    if vocab is None:
-        c.skip(
-            "--tokenizer-type",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
-                )
-            ),
-        )
-        return None
-    c.use("--tokenizer-type")
-    return vocab, f"vocabulary size {vocab} of {tok} (no --vocab-size)"
-
-
-def _hf_config(a: dict[str, Any], layers: int, hidden: int, heads: int, vocab: int) -> dict[str, Any]:
-    """The Hugging Face config.json the custom model is built from."""
-    experts = _flag_int(a, "--num-experts")
-    cfg: dict[str, Any] = {
-        # --add-qkv-bias: biases on q, k and v only, as Qwen2's attention has them (transformers Qwen2Attention)
-        "model_type": "mixtral" if experts else "qwen2" if "--add-qkv-bias" in a else "llama",
-        "hidden_size": hidden,
-        "num_hidden_layers": layers,
-        "num_attention_heads": heads,
-        "num_key_value_heads": _flag_int(a, "--num-query-groups") if "--group-query-attention" in a else heads,
-        "intermediate_size": _flag_int(a, "--ffn-hidden-size") or 4 * hidden,
-        "vocab_size": vocab,
-        "max_position_embeddings": _flag_int(a, "--max-position-embeddings") or _flag_int(a, "--seq-length") or 4096,
-        "tie_word_embeddings": "--untie-embeddings-and-output-weights" not in a,
-    }
-    if _flag_int(a, "--kv-channels"):
-        cfg["head_dim"] = _flag_int(a, "--kv-channels")
-    if experts:
-        cfg["num_local_experts"] = experts
-        cfg["num_experts_per_tok"] = _flag_int(a, "--moe-router-topk") or 2
-        if _flag_int(a, "--moe-ffn-hidden-size"):
-            cfg["intermediate_size"] = _flag_int(a, "--moe-ffn-hidden-size")
-    return cfg

@@ -74,6 +74,22 @@ def read(c: Collector, args: dict[str, Any]) -> None:
             "full",
             message(QT_TRANSLATE_NOOP("engine", "ms-swift turns gradient_checkpointing on by default")),
         )
+    _read_tuner(c, args, tuner, tkey, quant)
+    _read_sharding(c, args)
+    attn = {"flash_attn": "flash", "flash_attention_2": "flash", "sdpa": "sdpa", "eager": "eager"}.get(
+        str(args.get("attn_impl")))
+    if attn:  # ms-swift's --attn_impl
+        c.set("attention", attn, "attn_impl")
+    if "bnb_4bit_use_double_quant" in args:
+        b = as_bool(args["bnb_4bit_use_double_quant"])
+        if b is not None:
+            c.set("qlora_double_quant", b, "bnb_4bit_use_double_quant")
+    c.use("quant_method", "quant_bits", "bnb_4bit_compute_dtype", "bnb_4bit_quant_type", tkey)
+
+
+def _read_tuner(c: Collector, args: dict[str, Any], tuner: Any, tkey: str, quant: int | None) -> None:
+    """The method (tuner_type / train_type, quant_bits) with ms-swift's defaults: LoRA of rank 8 on all linear
+    layers."""
     if tuner is None:
         c.assume("method", "lora", message(QT_TRANSLATE_NOOP("engine", "ms-swift's default tuner_type lora")))
         tuner = "lora"
@@ -97,6 +113,11 @@ def read(c: Collector, args: dict[str, Any]) -> None:
             "all-linear",
             message(QT_TRANSLATE_NOOP("engine", "ms-swift's default target_modules all-linear")),
         )
+
+
+def _read_sharding(c: Collector, args: dict[str, Any]) -> None:
+    """--deepspeed (ms-swift's zeroN[_offload] names, or a config file read next), --config_file (accelerate's) and
+    --fsdp."""
     ds = args.get("deepspeed")
     if isinstance(ds, str):
         m = re.fullmatch(r"zero(\d)(_offload)?", ds.strip())
@@ -116,12 +137,3 @@ def read(c: Collector, args: dict[str, Any]) -> None:
     fsdp = args.get("fsdp")
     if isinstance(fsdp, str) and fsdp.strip():
         c.set("fsdp", True, "fsdp")
-    attn = {"flash_attn": "flash", "flash_attention_2": "flash", "sdpa": "sdpa", "eager": "eager"}.get(
-        str(args.get("attn_impl")))
-    if attn:  # ms-swift's --attn_impl
-        c.set("attention", attn, "attn_impl")
-    if "bnb_4bit_use_double_quant" in args:
-        b = as_bool(args["bnb_4bit_use_double_quant"])
-        if b is not None:
-            c.set("qlora_double_quant", b, "bnb_4bit_use_double_quant")
-    c.use("quant_method", "quant_bits", "bnb_4bit_compute_dtype", "bnb_4bit_quant_type", tkey)

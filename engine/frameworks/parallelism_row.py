@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the scenario format's pipeline schedules (engine/scenario/format.py PP_SCHEDULES; that module imports this package,
+# the scenario format's pipeline schedules (engine/scenario/choices.py PP_SCHEDULES; engine/scenario imports this package,
 # so the names are repeated here and tests/test_framework_parallelism.py holds them equal)
 # the zero-bubble schedules (arXiv:2401.10241: ZB-1p, ZB-2p, ZB-V; engine/timing/zero_bubble.py costs them)
 ZERO_BUBBLE_SCHEDULES = ("zb-h1", "zb-2p", "zbv")
@@ -20,7 +20,7 @@ FSDP_STAGES = (0, 3)  # a framework whose only sharding is FSDP (and plain data 
 # dp_shard, engine/scenario/shard_group.py: HSDP, MiCS, Megatron's optimizer instances, InternEvo's zero1): every stage
 # where not read
 SHARD_GROUP_STAGES = (1, 2, 3)
-# the scenario format's offload kinds (engine/scenario/format.py OFFLOADS, repeated here as ALL_SCHEDULES is)
+# the scenario format's offload kinds (engine/scenario/choices.py OFFLOADS, repeated here as ALL_SCHEDULES is)
 ALL_OFFLOADS = ("none", "optimizer", "optimizer+params")
 FSDP2_OFFLOAD = "FSDP2 CPUOffloadPolicy"  # FSDP2's offload (weights, gradients, optimizer), as the rows name it
 

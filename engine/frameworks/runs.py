@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the scenario format's modes and methods (engine/scenario/format.py CHECKPOINTINGS, METHODS; that module imports this
+# the scenario format's modes and methods (engine/scenario/choices.py CHECKPOINTINGS, METHODS; engine/scenario imports this
 # package, so the names are repeated here and tests/test_framework_runs.py holds them equal)
 ALL_CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
 ALL_METHODS = ("full", "freeze", "lora", "qlora")

@@ -11,9 +11,10 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, sac_saves_attention
 from ..scenario.recompute_layers import recompute_layers
-from .activations import ActContext, layer_backward_peak, layer_bytes, layer_mlp_bytes
+from .activations import ActContext, layer_bytes
 from .breakdown import Component, Moments
 from .checkpointing import op_selective_bytes
+from .layer_backward import layer_backward_peak, layer_mlp_bytes
 from .states import lora_target_names
 
 _NO_NAMES: frozenset[str] = frozenset()

@@ -5,7 +5,7 @@ A block is one norm and one mixer, so its saved tensors are one half of a transf
 - mamba: mamba2_activations.mamba_block_saved_terms (Megatron-Core's hybrid spec through mamba_ssm's combined
   kernel), per token, times the rank's tokens;
 - attention: the attention half of the layer's terms (the same tensors a transformer layer's attention keeps),
-- mlp / moe: the MLP (or MoE) half, split by the labels activations.layer_mlp_bytes already splits by;
+- mlp / moe: the MLP (or MoE) half, split by the labels layer_backward.layer_mlp_bytes already splits by;
 - the residual dropout masks a layer counts for its two blocks ('attention and MLP'): one of the two.
 
 The backward's scratch: an attention block's is the attention's, an MLP or MoE block's the MLP's, and a Mamba block's

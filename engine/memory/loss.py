@@ -94,33 +94,46 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
     if b.cross_entropy == "megatron-fused":
         return _megatron_fused_loss(tv, compute)
     if b.cross_entropy == "chunked":
-        if b.loss_chunk_tokens:
-            chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))
-        else:
-            chunks = max(1, b.loss_chunks)
-        chunk = tv / chunks
-        if compiled:
-            # torchtune compiles compute_cross_entropy: the fused kernel keeps each chunk's logits and one
-            # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
-            return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
-                              "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks,
-                              saved=compute * tv + 4 * tokens)
-        # Fabric casts the model's outputs to fp32 (convert_output): the chunks then arrive, and are log-softmaxed,
-        # in fp32 without any upcast of the loss's own.
-        out_bytes = 4 if b.outputs_fp32 else compute
-        fp32_math = b.loss_upcast or out_bytes == 4
-        saved = 4 * tv if fp32_math else compute * tv  # log-softmax output of every chunk, kept for backward
-        # torchtune CEWithChunkedOutputLoss: the model returns the logits as a list of chunks (all alive), each
-        # chunk is upcast and log-softmaxed on its own (ce_chunked_output_loss.py); litgpt chunked_cross_entropy
-        # does the same per 128 tokens without an upcast of its own. torchtune drops the logits before backward.
-        upcast = 4 * chunk if b.loss_upcast and out_bytes != 4 else 0.0
-        per_chunk_grads = (8 if fp32_math else 2 * compute) * chunk + compute * chunk
-        # the first chunk's backward already creates the head's weight gradient, alive through the other chunks
-        head_grad = weight_bytes * vocab * hidden / tp if head_trains else 0.0
-        return LossMemory(out_bytes * tv + saved + upcast, saved + per_chunk_grads + head_grad,
-                          "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
-                          "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
-                          chunks, saved=saved)
+        return _chunked_loss(b, tokens, tv, vocab, hidden, compute, tp, head_trains, weight_bytes, compiled)
+    return _fused_linear_loss(tokens, vocab, hidden, compute, tp, head_trains, weight_bytes)
+
+
+def _chunked_loss(b: Behaviour, tokens: float, tv: float, vocab: float, hidden: int, compute: int, tp: int,
+                  head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
+    """A loss over chunks of the logits (torchtune's CEWithChunkedOutputLoss, litgpt's chunked_cross_entropy), compiled
+    or eager."""
+    if b.loss_chunk_tokens:
+        chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))
+    else:
+        chunks = max(1, b.loss_chunks)
+    chunk = tv / chunks
+    if compiled:
+        # torchtune compiles compute_cross_entropy: the fused kernel keeps each chunk's logits and one
+        # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
+        return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
+                          "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks,
+                          saved=compute * tv + 4 * tokens)
+    # Fabric casts the model's outputs to fp32 (convert_output): the chunks then arrive, and are log-softmaxed,
+    # in fp32 without any upcast of the loss's own.
+    out_bytes = 4 if b.outputs_fp32 else compute
+    fp32_math = b.loss_upcast or out_bytes == 4
+    saved = 4 * tv if fp32_math else compute * tv  # log-softmax output of every chunk, kept for backward
+    # torchtune CEWithChunkedOutputLoss: the model returns the logits as a list of chunks (all alive), each
+    # chunk is upcast and log-softmaxed on its own (ce_chunked_output_loss.py); litgpt chunked_cross_entropy
+    # does the same per 128 tokens without an upcast of its own. torchtune drops the logits before backward.
+    upcast = 4 * chunk if b.loss_upcast and out_bytes != 4 else 0.0
+    per_chunk_grads = (8 if fp32_math else 2 * compute) * chunk + compute * chunk
+    # the first chunk's backward already creates the head's weight gradient, alive through the other chunks
+    head_grad = weight_bytes * vocab * hidden / tp if head_trains else 0.0
+    return LossMemory(out_bytes * tv + saved + upcast, saved + per_chunk_grads + head_grad,
+                      "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
+                      "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
+                      chunks, saved=saved)
+
+
+def _fused_linear_loss(tokens: float, vocab: float, hidden: int, compute: int, tp: int, head_trains: bool,
+                       weight_bytes: int) -> LossMemory:
+    """A loss fused with the head's matmul, chunk by chunk (Liger's fused linear cross-entropy and its kin)."""
     # fused-linear: Liger-Kernel src/liger_kernel/ops/fused_linear_cross_entropy.py computes the loss and its
     # gradients in the forward pass, chunk by chunk: chunk_size = next_power_of_2(ceil(BT / ceil(V / H))) tokens, so
     # the transient logits stay about BT x H; grad_input (BT x H) is kept for backward and grad_weight (V x H, the

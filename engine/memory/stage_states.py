@@ -105,65 +105,8 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
               layer_count: int) -> tuple[Component, ...]:
     """ZeRO-3 / FSDP1 / DeepSpeed gather buffers, and ZeRO-1/2 buckets."""
     zero = s.effective_zero
-    adapters = s.method in ("lora", "qlora")
     if zero == 3:
-        gather_bytes = dt.compute if dt.amp else dt.weight
-        if s.method == "qlora":  # FSDP-QLoRA / ZeRO-3 gather the packed 4-bit storage (bitsandbytes: not its
-            # constants, which every rank holds whole; torchao's NF4Tensor gathers its scalers too: states.py)
-            gather_bytes = quantized_sharded_split(s.qlora_bits, s.qlora_double_quant, fw.nf4_tensor_build)[0]
-        units = 2 * p.largest_unit
-        grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
-        if fw.deepspeed_buckets:
-            # DeepSpeed gathers per module, not per layer (deepspeed/runtime/zero/partitioned_param_coordinator.py at
-            # edaa722, fetch_sub_module): the module in use, then parameters of the next modules while fewer than
-            # min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements are in flight (the
-            # last one added may pass the bucket by up to one layer matrix); release_sub_module frees each module's
-            # parameters after use. Gradients are copied into the IPG bucket parameter by parameter.
-            # With a bucket of 0 or no live room left (stage3_max_live_parameters 0) nothing is prefetched: the loop
-            # `while numel_prefetching < max_params_to_prefetch` never runs, so only the module in use is gathered.
-            prefetch_room = min(s.stage3_prefetch_bucket_size, s.stage3_max_live_parameters)
-            overshoot = max(spec.ffn, spec.expert_ffn, spec.q_dim) * spec.hidden / s.tp if prefetch_room > 0 else 0
-            units = min(p.largest_param + s.stage3_prefetch_bucket_size + overshoot,
-                        max(s.stage3_max_live_parameters, p.largest_param))
-            grad_unit = p.largest_param if not adapters else grad_unit
-        gather = units * gather_bytes
-        if fsdp_shards(s) and s.dp * s.cp > 1:
-            # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
-            # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
-            # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.
-            gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
-        # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
-        # (or nothing) when the base weights are frozen.
-        gather_bwd = gather + grad_unit * dt.grad
-        # torch.distributed.pipelining with FSDP2 keeps a stage's weights unsharded across micro-batches (the
-        # framework table's pipeline_keeps_weights says which frameworks, and where)
-        pp_keeps = pipeline_keeps_weights(s.pp, fw.framework)
-        if not s.reshard_after_forward or pp_keeps:
-            # every layer stays gathered from its forward until its backward has run
-            kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
-            gather += kept
-            gather_bwd += kept
-        if pp_keeps and s.grad_accum > 1:
-            gather_bwd += (p.trainable + p.lora - grad_unit) * gather_bytes  # unsharded grads in the param dtype
-        out = [_c(
-            "zero3_gather",
-            QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
-            "transient",
-            Moments(gather, gather_bwd, gather_bwd, 0.0),
-            QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit; "
-                              "DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters"),
-            unit_params=round(units / 2 if not fw.deepspeed_buckets else units),
-        )]
-        if fw.deepspeed_buckets:
-            # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an
-            # IPG bucket of reduce_bucket_size elements per gradient dtype at init, whatever few parameters train.
-            ipg = s.reduce_bucket_size * dt.grad
-            out.append(_c("zero3_ipg_bucket", QT_TRANSLATE_NOOP("engine", "ZeRO-3 gradient bucket"), "transient",
-                          Moments(ipg, ipg, ipg, ipg),
-                          QT_TRANSLATE_NOOP("engine", "reduce_bucket_size elements x gradient bytes, allocated once "
-                                            "(DeepSpeed contiguous_gradients)"),
-                          reduce_bucket_size=s.reduce_bucket_size))
-        return tuple(out)
+        return _zero3_buffers(s, spec, dt, fw, p, first, last, layer_count)
     # Megatron's distributed optimizer (its ZeRO-1) reduce-scatters and all-gathers in place, in the contiguous
     # gradient and parameter buffers (megatron/core/distributed/param_and_grad_buffer.py): no bucket of its own
     if zero in (1, 2) and s.dp > 1 and not (zero == 1 and fw.grads_reduced_in_buffer):
@@ -179,6 +122,70 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
             allgather_bucket_size=s.allgather_bucket_size,
         ),)
     return ()
+
+
+def _zero3_buffers(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageParams, first: bool, last: bool,
+                   layer_count: int) -> tuple[Component, ...]:
+    """ZeRO-3 / FSDP's gather buffers (two units, or DeepSpeed's module and prefetch bucket; the root unit FSDP keeps
+    gathered; every layer where nothing reshards after forward) and DeepSpeed's gradient bucket."""
+    adapters = s.method in ("lora", "qlora")
+    gather_bytes = dt.compute if dt.amp else dt.weight
+    if s.method == "qlora":  # FSDP-QLoRA / ZeRO-3 gather the packed 4-bit storage (bitsandbytes: not its
+        # constants, which every rank holds whole; torchao's NF4Tensor gathers its scalers too: states.py)
+        gather_bytes = quantized_sharded_split(s.qlora_bits, s.qlora_double_quant, fw.nf4_tensor_build)[0]
+    units = 2 * p.largest_unit
+    grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
+    if fw.deepspeed_buckets:
+        # DeepSpeed gathers per module, not per layer (deepspeed/runtime/zero/partitioned_param_coordinator.py at
+        # edaa722, fetch_sub_module): the module in use, then parameters of the next modules while fewer than
+        # min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements are in flight (the
+        # last one added may pass the bucket by up to one layer matrix); release_sub_module frees each module's
+        # parameters after use. Gradients are copied into the IPG bucket parameter by parameter.
+        # With a bucket of 0 or no live room left (stage3_max_live_parameters 0) nothing is prefetched: the loop
+        # `while numel_prefetching < max_params_to_prefetch` never runs, so only the module in use is gathered.
+        prefetch_room = min(s.stage3_prefetch_bucket_size, s.stage3_max_live_parameters)
+        overshoot = max(spec.ffn, spec.expert_ffn, spec.q_dim) * spec.hidden / s.tp if prefetch_room > 0 else 0
+        units = min(p.largest_param + s.stage3_prefetch_bucket_size + overshoot,
+                    max(s.stage3_max_live_parameters, p.largest_param))
+        grad_unit = p.largest_param if not adapters else grad_unit
+    gather = units * gather_bytes
+    if fsdp_shards(s) and s.dp * s.cp > 1:
+        # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
+        # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
+        # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.
+        gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
+    # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
+    # (or nothing) when the base weights are frozen.
+    gather_bwd = gather + grad_unit * dt.grad
+    # torch.distributed.pipelining with FSDP2 keeps a stage's weights unsharded across micro-batches (the
+    # framework table's pipeline_keeps_weights says which frameworks, and where)
+    pp_keeps = pipeline_keeps_weights(s.pp, fw.framework)
+    if not s.reshard_after_forward or pp_keeps:
+        # every layer stays gathered from its forward until its backward has run
+        kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
+        gather += kept
+        gather_bwd += kept
+    if pp_keeps and s.grad_accum > 1:
+        gather_bwd += (p.trainable + p.lora - grad_unit) * gather_bytes  # unsharded grads in the param dtype
+    out = [_c(
+        "zero3_gather",
+        QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
+        "transient",
+        Moments(gather, gather_bwd, gather_bwd, 0.0),
+        QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit; "
+                          "DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters"),
+        unit_params=round(units / 2 if not fw.deepspeed_buckets else units),
+    )]
+    if fw.deepspeed_buckets:
+        # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an
+        # IPG bucket of reduce_bucket_size elements per gradient dtype at init, whatever few parameters train.
+        ipg = s.reduce_bucket_size * dt.grad
+        out.append(_c("zero3_ipg_bucket", QT_TRANSLATE_NOOP("engine", "ZeRO-3 gradient bucket"), "transient",
+                      Moments(ipg, ipg, ipg, ipg),
+                      QT_TRANSLATE_NOOP("engine", "reduce_bucket_size elements x gradient bytes, allocated once "
+                                        "(DeepSpeed contiguous_gradients)"),
+                      reduce_bucket_size=s.reduce_bucket_size))
+    return tuple(out)
 
 
 def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,

@@ -12,7 +12,8 @@ from typing import Any
 from ..errors import PresetError
 from ..messages import QT_TRANSLATE_NOOP, one_line
 from ..paths import data_dir
-from .architecture import ModelSpec, model_from_hf_config
+from .architecture import ModelSpec
+from .hf_config import model_from_hf_config
 
 PRESETS_DIR = data_dir("presets")
 

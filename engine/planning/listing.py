@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SpeedPlan = Any  # speed_search.SpeedPlan (its time, estimate and changes), not imported: speed_search imports this
+SpeedPlan = Any  # speed_ranking.SpeedPlan (its time, estimate and changes), not imported: speed_ranking imports this
 
 TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
 # (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie

@@ -44,7 +44,8 @@ from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_cost, format_seconds
 from ..workloads import require_training
-from .rent_counts import counts_the_engine_splits
+from .listing import TIE
+from .rent_counts import MAX_RENT_GPUS, counts_the_engine_splits, gpu_counts, node_gpus
 from .rent_reasons import (
     CANNOT,
     HORIZON,
@@ -67,9 +68,9 @@ from .rent_reasons import (
     not_fit_reason,
 )
 from .rent_servers import node_host
-from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
+from .speed_ranking import OFFLOAD_COST, SpeedPlan, parallel_dimensions
+from .speed_search import fastest_fitting, speed_bound
 
-MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
 PRACTICAL_SECONDS = 365 * 86400.0  # the horizon without a deadline (module docstring says why)
 MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
 LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "pipeline_layout",
@@ -139,34 +140,6 @@ class RentSearch:
     seconds: float
     gpus_searched: tuple[str, ...]
     horizon_seconds: float | None = None  # no deadline: options beyond it were left out as impractical
-
-
-def gpu_counts(gpus_per_node: int, max_gpus: int = MAX_RENT_GPUS) -> list[tuple[int, int]]:
-    """(GPUs per node, nodes): powers of two inside one node, the full node, then whole nodes doubling."""
-    out = [(n, 1) for n in (1, 2, 4, 8, 16, 32, 64) if n < gpus_per_node and n <= max_gpus]
-    nodes = 1
-    while gpus_per_node * nodes <= max_gpus:
-        out.append((gpus_per_node, nodes))
-        nodes *= 2
-    return out
-
-
-def node_gpus(s: Scenario, gpu: str) -> int:
-    """GPUs a rented node of `gpu` holds: the scenario's own count for its own GPU; for another type the server it is
-    rented in, not the user's machine (a 1-GPU desktop set-up had rented B200s one to a node, "2 x B200 (2 nodes)"):
-    a tray of 4 for the NVL72 racks' GPUs (GB200 / GB300 NVL72: 18 compute trays of 4 GPUs; the 4-GPU trays
-    speed_search.py keeps tensor parallelism in), 8 for the SXM parts on an NVSwitch or NVLink baseboard (the DGX-1,
-    DGX A100, DGX H100 and DGX B200 datasheets the GPU presets cite: 8 GPUs a system); other cards (PCIe, NVLink
-    bridge pairs, Grace Hopper superchips) the scenario's count. A set-up of one GPU of such a part is a slice of
-    its server, so more of them are rented in that server, not one to a node ("4 x H100 (4 nodes)" before)."""
-    preset = gpu_presets()[gpu]
-    if gpu == s.gpu and s.gpus_per_node > 1:
-        return s.gpus_per_node
-    if preset.interconnect == "NVLink bridge" or not preset.interconnect.startswith("NVLink"):
-        return s.gpus_per_node
-    if preset.nvlink_domain_gpus:
-        return 4
-    return s.gpus_per_node if preset.host_link_bandwidth_bytes_per_s else 8
 
 
 def checkpoint_bytes(s: Scenario) -> tuple[float, str]:

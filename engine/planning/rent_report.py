@@ -16,7 +16,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message_json, one_line
 from ..models.presets import gpu_presets
 from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
-from ..scenario.format import CURRENCIES
+from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
 from ..units import format_bytes, format_cost, format_seconds
 from .rent import RentOption, RentSearch, rent_search

@@ -2,7 +2,7 @@
 
 Searches lean on monotonicity (more micro-batch or sequence never needs less memory; more ZeRO-3
 GPUs never need more per GPU): an exponential probe brackets the limit, a binary search pins it.
-Plans walk the lattice of allowed changes cheapest-first (seed 004's decision guide sets the costs),
+Plans walk the lattice of allowed changes (engine/planning/fit_options.py: its axes, seed 004's costs) cheapest-first,
 keep only minimal plans (no subset of the changes already fits) and merge identical outcomes.
 """
 
@@ -13,21 +13,13 @@ import heapq
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..frameworks.defaults import defaults_for
-from ..frameworks.parallelism import Parallelism
 from ..memory.breakdown import Estimate
-from ..memory.states import dtypes_for
-from ..messages import QT_TRANSLATE_NOOP, Message, message
-from ..models.presets import get_gpu
+from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
-from ..scenario.optimizer_used import optimizer_used
-from ..scenario.shard_group import shard_replicas
-from .fused_adamw import fused_adamw_options
+from .fit_options import PP_NOTE, TP_NOTE, ZERO_NOTE, FitOption, option_axes
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -50,180 +42,18 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     tp_ok,
     with_gpus,
 )
-from .offload_suggest import HYBRID_OFFLOAD_COST
 from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_notes, join_steps  # noqa: F401
 from .recompute_plans import (
-    RECOMPUTE_NOTE,
     RECOMPUTE_SOME,
     fewest_recomputed_layers,
     largest_chunk_layers,
-    offers_some_layers,
     recompute_step,
 )
-from .rl_suggest import rl_options
 from .runnable_plans import runnable_plan_search
 from .shard_group_choice import with_fitted_shard_group
 
-# --- plans
 
-
-@dataclass(frozen=True)
-class _Option:
-    axis: str
-    cost: float  # disruption; for "seq" and "gpus" a lower bound, the outcome adds to it
-    changes: tuple[tuple[str, Any], ...]
-    phrase: Message | None  # None: the phrase comes from the outcome (sequence length, GPU count)
-    note: str
-    kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
-
-
-_CKPT = QT_TRANSLATE_NOOP("engine", "recomputation costs ~30-40% more compute")
-_MB = QT_TRANSLATE_NOOP("engine", "smaller micro-batches use the GPU less efficiently; same global batch, same maths")
-_OPT8 = QT_TRANSLATE_NOOP("engine", "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW")
-_LORA = QT_TRANSLATE_NOOP(
-    "engine", "LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full "
-    "fine-tuning")
-_QLORA = QT_TRANSLATE_NOOP("engine", "QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality")
-_SEQ = QT_TRANSLATE_NOOP("engine", "shorter sequences: less context per sample; long-context behaviour is not learned")
-_ZERO = QT_TRANSLATE_NOOP("engine", "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)")
-_TP = QT_TRANSLATE_NOOP("engine", "TP needs fast NVLink inside the node (communication in every layer)")
-_PP = QT_TRANSLATE_NOOP("engine", "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)")
-_LIGER = QT_TRANSLATE_NOOP("engine", "Liger kernels (pip install liger-kernel): the same maths, usually a little faster")
-_OFF = QT_TRANSLATE_NOOP("engine", "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM")
-
-
-def _checkpointing_axis(s: Scenario, layers: int) -> list[_Option]:
-    """Recomputation's doses: from no or selective checkpointing (a change of mode, not turning it on) the fewest
-    layers recomputed that fit (recompute_plans.py) before every layer; from some layers, every layer."""
-    if s.checkpointing != "full":
-        some = [_Option("ckpt", 0.75, (("checkpointing", "full"),), None, RECOMPUTE_NOTE, RECOMPUTE_SOME)] if (
-            offers_some_layers(s, layers)) else []
-        return [*some, _Option("ckpt", 1.0, (("checkpointing", "full"),), message(
-            QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing") if s.checkpointing == "none" else
-            QT_TRANSLATE_NOOP("engine", "recompute whole layers (full activation checkpointing)")), _CKPT)]
-    if s.recompute_num_layers:
-        return [_Option("ckpt", 0.5, (("recompute_num_layers", 0),),
-                        message(QT_TRANSLATE_NOOP("engine", "recompute every layer")), _CKPT)]
-    return []
-
-
-def _axes(s: Scenario) -> list[list[_Option]]:
-    spec = resolve_model(s)
-    gpn, world = s.gpus_per_node, s.world_size
-    axes: list[list[_Option]] = [_checkpointing_axis(s, spec.layers)]
-    if s.attention != "flash":
-        axes.append([_Option("attn", 0.5, (("attention", "flash"),),
-                               message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
-    if liger_can_patch(s, spec):  # what transformers' use_liger_kernel=True patches in
-        axes.append([_Option("liger", 0.6, (("liger_kernels", True), ("cross_entropy", "fused-linear")),
-                               message(QT_TRANSLATE_NOOP("engine",
-                                                         "use Liger kernels (fused, memory-saving training kernels)")),
-                               _LIGER)])
-    mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
-    # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).
-    axes.append([_Option("mb", 0.75 + 0.25 * math.log2(s.micro_batch / m),
-                         (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
-                         message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
-                                 m=m, k=s.micro_batch // m), _MB) for m in mb])
-    if optimizer_used(s) in ("adamw", "adamw-fused"):
-        axes.append([*(_Option(*o) for o in fused_adamw_options(s)), _Option("opt", 2.5, (("optimizer", "adamw-8bit"),),
-                               message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
-    bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
-    prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
-    extra = 0.5 if prec else 0.0
-    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
-    rank = 16 if lora else s.lora_rank
-    use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
-                else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
-    use_qlora = (QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)") if lora
-                 else QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank})"))
-    methods = []
-    if s.method in ("full", "freeze"):
-        methods.append(_Option("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
-                               message(use_lora, rank=rank), _LORA))
-    if s.method != "qlora":
-        methods.append(_Option("method", (1.5 if s.method == "lora" else 4.5) + extra,
-                               (("method", "qlora"), *lora, *prec),
-                               message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
-    axes.append(methods)
-    # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
-    if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
-        axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
-    if s.dp > 1 and s.effective_zero < 3:  # the stages its framework has (FSDP only: no ZeRO-1 or 2), as it spells them
-        caps = capabilities(s)
-        names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
-                 2: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-2 (optimizer states and gradients)"),
-                 3: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 / FSDP full sharding")}
-        fsdp = QT_TRANSLATE_NOOP("engine", "shard with FSDP (weights, gradients and optimizer states)")
-        axes.append([_Option("zero", 5.75 + 0.25 * z, tuple(caps.sharding(z).items()), message(
-            fsdp if caps.sharding(z)["fsdp"] else names[z]), _ZERO)
-                     for z in range(s.effective_zero + 1, 4) if z in caps.zero_stages])
-    if s.effective_zero and shard_replicas(s) > 1:  # HSDP: sharding over every rank holds a smaller share
-        axes.append([_Option("group", 5.5, (("dp_shard", 0),), message(QT_TRANSLATE_NOOP(
-            "engine", "shard over all {n} data-parallel GPUs instead of within groups of {group}"),
-            n=s.dp * s.cp, group=s.dp_shard), _ZERO)])
-    tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and tp_ok(spec, t)]
-    axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
-                         message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
-                                                             "parallelism"), tp=t), _TP) for t in tps])
-    pps = [p for p in (2, 4, 8, 16, 32, 64) if s.pp < p <= spec.layers and world % (s.tp * p * s.cp) == 0]
-    axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),),
-                         message(QT_TRANSLATE_NOOP("engine", "use pipeline parallelism pp={pp}"), pp=p), _PP)
-                 for p in pps])
-    if world < MAX_GPUS:
-        # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
-        # (each only where its framework runs that kind of layout: limits.counted)
-        axes += [[_Option(axis, cost, (), None, "", kind)] for axis, cost, kind in
-                 (("gpus", 9.0, "zero3"), ("gpus2", 9.5, "tp_pp")) if counted(s, kind) is not None]
-    axes.append(_offload_options(s))
-    if s.training_objective != "sft":  # post-training: the engine's share, its sleep, the reference (rl_suggest)
-        axes += [[_Option(f"rl{i}", cost, tuple(changes.items()), phrase, note) for cost, changes, phrase, note in group]
-                 for i, group in enumerate(rl_options(s, dtypes_for(s).compute))]
-    return [a for a in axes if a]
-
-
-# Megatron-Core's fractional optimizer offload, a quarter of the shard at a time (offload_suggest.py)
-HYBRID_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
-
-
-def _offload_options(s: Scenario) -> list[_Option]:
-    """The offload axis, weaker to stronger, only the kinds its framework has (engine/frameworks/parallelism.py
-    offloads), named as it names them: under Megatron its hybrid optimizer's larger shares of the optimizer on the CPU
-    (cheaper than the whole of it: the master weights stay) and no weight offload; elsewhere the whole optimizer, then
-    the weights too (ZeRO-3's offload, FSDP's CPUOffloadPolicy)."""
-    out = []
-    caps = capabilities(s)
-    current = s.optimizer_offload_fraction if s.offload == "optimizer" else 0.0
-    has = {o: caps.has_offload(o, s.world_size) for o in ("optimizer", "optimizer+params")}
-    if defaults_for(s.framework).takes_megatron_arguments and (s.offload == "none" or 0 < current < 1):
-        if has["optimizer"]:
-            out += [_Option("offload", 11.0 + f, (("offload", "optimizer"), ("optimizer_offload_fraction", f)),
-                            message(QT_TRANSLATE_NOOP("engine", "move {share} of the optimizer states to CPU memory "
-                                                                "(Megatron's optimizer_offload_fraction)"),
-                                    share=f"{f:.0%}"), HYBRID_OFFLOAD_COST) for f in HYBRID_FRACTIONS if f > current]
-    elif s.offload == "none" and has["optimizer"]:
-        out.append(_Option("offload", 12.0, (("offload", "optimizer"),), _offload_phrase(caps, "optimizer"), _OFF))
-    # QLoRA too: peft's FSDP-QLoRA runs with fsdp_offload_params (huggingface/peft 5d602fdbff04 docs/source/accelerate/
-    # fsdp.md lines 169-181, 275: Llama 2 70B on 2 x 24 GB; the published peft-docs-fsdp-qlora-llama-2-70b-offload)
-    if s.offload != "optimizer+params" and has["optimizer+params"]:
-        out.append(_Option("offload", 14.0, (("offload", "optimizer+params"),),
-                           _offload_phrase(caps, "optimizer+params"), _OFF))
-    return out
-
-
-def _offload_phrase(caps: Parallelism, offload: str) -> Message:
-    """The offload step, with the framework's own name for it where that is not DeepSpeed's ZeRO-Offload."""
-    name = caps.offload_name(offload)
-    if offload == "optimizer":
-        return message(QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory ({mechanism})"),
-                       mechanism=name) if name else message(QT_TRANSLATE_NOOP(
-                           "engine", "offload the optimizer states to CPU memory"))
-    return message(QT_TRANSLATE_NOOP("engine", "offload weights, gradients and optimizer states to CPU memory "
-                                               "({mechanism})"), mechanism=name) if name else message(
-        QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory"))
-
-
-def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str | None, str | None]:
+def _combine(base: Scenario, opts: list[FitOption]) -> tuple[Scenario | None, str | None, str | None]:
     """The scenario of a set of plain options (global batch kept across dp changes), and any search kinds."""
     ch: dict[str, Any] = {}
     axes = {o.axis: o for o in opts}
@@ -250,7 +80,7 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     return s, "seq" if "seq" in axes else None, gpus
 
 
-def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, tuple, str, tuple, tuple]:
+def _describe(base: Scenario, s: Scenario, opts: list[FitOption]) -> tuple[dict, tuple, str, tuple, tuple]:
     changes = changed_keys(base, s)
     steps = [o.phrase for o in opts if o.phrase]
     notes = [message(o.note) for o in opts if o.note]
@@ -273,8 +103,8 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
                                  sharding=sharding_name(capabilities(s), s.effective_zero)))
         notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n} instead of {old}"),
                              n=s.world_size, old=base.world_size))
-        notes += [message(n) for n, on in ((_TP, s.tp > 1), (_PP, s.pp > 1)) if on] if s.tp * s.pp > 1 else [
-            message(_ZERO)]
+        notes += [message(n) for n, on in ((TP_NOTE, s.tp > 1), (PP_NOTE, s.pp > 1)) if on] if s.tp * s.pp > 1 else [
+            message(ZERO_NOTE)]
     if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
         kept = s.micro_batch * s.grad_accum * s.dp == base.micro_batch * base.grad_accum * base.dp
         steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")
@@ -284,7 +114,7 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
         tuple(steps)
 
 
-def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
+def _resolve(ev: Evaluator, base: Scenario, opts: list[FitOption]) -> tuple[Scenario | None, float]:
     """The scenario a set of options leads to (searches for seq / GPU count done) and the extra disruption."""
     cand, seq, gpus = _combine(base, opts)
     if cand is not None and not framework_runs(cand):
@@ -338,7 +168,7 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
     # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination. A
     # post-training engine that may refuse (short of KV cache) is fixed by its share, which moves no training byte.
     axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)
-             or _engine_lever(ev, s, o, base_est)] for a in _axes(s)]
+             or _engine_lever(ev, s, o, base_est)] for a in option_axes(s)]
     axes = [a for a in axes if a]
     stats.lattice = math.prod(len(a) + 1 for a in axes)
     start = (0,) * len(axes)
@@ -391,7 +221,7 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
     return stats
 
 
-def _engine_lever(ev: Evaluator, s: Scenario, o: _Option, base: Estimate | None) -> bool:
+def _engine_lever(ev: Evaluator, s: Scenario, o: FitOption, base: Estimate | None) -> bool:
     """An option that changes the verdict of a step whose generation engine may refuse (the engine's share)."""
     if base is None or not base.engine_may_refuse:
         return False
@@ -415,6 +245,3 @@ def plans(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int 
     when cancel() turns true the search stops and the plans found so far are returned."""
     return plan_search(s, target_headroom_fraction=target_headroom_fraction, max_plans=max_plans,
                        progress=progress, cancel=cancel).plans
-
-
-# --- report for the command line

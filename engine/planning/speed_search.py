@@ -6,7 +6,7 @@ layouts: shard_group_choice.py), micro-batch with gradient accumulation keeping 
 Memory is monotone in the micro-batch, so for each layout and checkpointing policy the largest fitting
 micro-batch is found by doubling and bisection; time is cheap and is computed for every fitting micro-batch.
 Plans that change the method or the numerics (8-bit AdamW, LoRA, QLoRA) are searched apart, on the best
-layouts, and reported as "changes what you train".
+layouts, and reported as "changes what you train". How the plans found are ranked: engine/planning/speed_ranking.py.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..frameworks.defaults import defaults_for
-from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
@@ -28,10 +27,9 @@ from ..scenario.consistency import split_counted_layers
 from ..scenario.framework_support import runs_method
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
-from ..timing.step_result import StepTime
 from ..workloads import step_time  # a post-training step timed with its generation and scoring
 from .layout_shardings import runnable_shardings
-from .listing import TIE, named_changes, worth_changing
+from .listing import worth_changing
 from .pipeline_chunks import divisors, micro_batches, pipeline_schedules, pipeline_sizes
 from .recompute_plans import partly_recomputed
 from .search_candidates import (
@@ -45,6 +43,7 @@ from .search_candidates import (
     timed,
 )
 from .shard_group_choice import layout_shard_group, node_group_layouts
+from .speed_ranking import Found, SpeedPlan, best_plans, offload_weight, ranking_speed, with_changes
 from .techniques import ALL_TECHNIQUES, Techniques, checkpointings_for
 
 TPS = (1, 2, 4, 8)
@@ -63,23 +62,6 @@ RENT_MEMORY_ESTIMATES = 250
 VARIANT_LAYOUTS = 200  # when nothing fitted, the changes are tried on this many of the fastest layouts, not all
 LIMITED = QT_TRANSLATE_NOOP("engine", "The search reached its limit of {n} memory estimates: only the most "
                                       "promising layouts of this very large set-up were tried.")
-
-
-@dataclass(frozen=True)
-class SpeedPlan:
-    scenario: Scenario
-    changes: dict[str, Any]  # scenario key -> new value, in file form
-    estimate: Estimate
-    time: StepTime
-    fits: bool
-
-
-class Found(NamedTuple):
-    """A fitting plan as the search finds it: its memory estimate is made only when the ranking needs it (_best),
-    since most of the micro-batches that fit never reach the top."""
-
-    scenario: Scenario
-    time: StepTime
 
 
 @dataclass
@@ -159,6 +141,27 @@ def _any_probe_reaches(cands: Candidates, micro_batches: int, floor: float, rank
     return any(cands.time(i).tokens_per_second >= needed for i in probes)
 
 
+def _fitting_counts(memo: EstimateMemo, cands: Candidates, micro_batches: int) -> tuple[int, int]:
+    """(how many of the candidates' micro-batches fit, how many of those also fit as their ZeRO-1 twin): fitting
+    holds on a prefix of the micro-batches (_largest_fitting)."""
+
+    def fits(i: int) -> bool:
+        est = memo(cands[i - 1])
+        return est is not None and est.fits
+
+    def twin_fits(i: int) -> bool:
+        twin = cands.zero1_twin(i - 1)
+        est = memo(twin) if twin is not None else None
+        return est is not None and est.fits
+
+    n = _largest_fitting(fits, list(range(1, micro_batches + 1)))
+    # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
+    # mostly all or none of them fit: the largest and the smallest are asked first
+    twins = (n if twin_fits(n) else 0 if not twin_fits(1) else
+             _largest_fitting(twin_fits, list(range(1, n + 1)))) if n else 0
+    return n, twins
+
+
 @contextlib.contextmanager
 def _no_cyclic_gc() -> Iterator[None]:
     was = gc.isenabled()
@@ -220,21 +223,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
                 if not plainest and not _any_probe_reaches(cands, len(micro), floor, kept(), offload):
                     continue
-
-                def fits(i: int, cands: Candidates = cands) -> bool:
-                    est = memo(cands[i - 1])
-                    return est is not None and est.fits
-
-                def twin_fits(i: int, cands: Candidates = cands) -> bool:
-                    twin = cands.zero1_twin(i - 1)
-                    est = memo(twin) if twin is not None else None
-                    return est is not None and est.fits
-
-                n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
-                # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
-                # mostly all or none of them fit: the largest and the smallest are asked first
-                twins = (n if twin_fits(n) else 0 if not twin_fits(1) else
-                         _largest_fitting(twin_fits, list(range(1, n + 1)))) if n else 0
+                n, twins = _fitting_counts(memo, cands, len(micro))
                 fitting, times = cands.settled(n, twins)  # ZeRO-2 as ZeRO-1 where that fits too
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
@@ -243,90 +232,12 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                         out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
                     found.append(Found(c, t))
-                    # as _best weighs it: an offloading plan's raw speed would cut layouts that rank above it
+                    # as best_plans weighs it: an offloading plan's raw speed would cut layouts that rank above it
                     (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, ranking_speed(found[-1]))
                 fitted = fitted or n > 0
                 if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
     return found
-
-
-def _with_changes(base: Scenario, plan: SpeedPlan) -> SpeedPlan:
-    old, new = base.to_dict(), plan.scenario.to_dict()
-    changes = {k: v for k, v in new.items() if v != old.get(k)}
-    return SpeedPlan(plan.scenario, changes, plan.estimate, plan.time, plan.fits)
-
-
-OFFLOAD_COST = {"none": 0, "optimizer": 1, "optimizer+params": 2}  # each step moves more over PCIe
-OFFLOAD_MARGIN = 0.10  # per level of offload, what a plan must gain to rank above one that offloads less: the time of
-# offload is the model's least sure term (engine/timing/provenance.py: assumed host bandwidth; no published run of
-# the throughput set offloads), and 10% is about the cross-validated median error of the time model
-# (docs/speed-accuracy.md), so a smaller gain is no reason to pick the plan an expert trusts least
-
-
-def offload_weight(offload: str) -> float:
-    """The ranking's weight of a plan that offloads: OFFLOAD_MARGIN less per level of offload (OFFLOAD_COST)."""
-    return (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST.get(offload, 0)
-
-
-def ranking_speed(p: SpeedPlan | Found) -> float:
-    """tokens/s as the ranking weighs it: less per level of offload (OFFLOAD_MARGIN)."""
-    return p.time.tokens_per_second * offload_weight(p.scenario.offload)
-
-
-def parallel_dimensions(s: Scenario) -> int:
-    """How many kinds of model parallelism a layout combines (tensor, pipeline, context, expert)."""
-    return sum(1 for n in (s.tp, s.pp, s.cp, s.ep) if n > 1)
-
-
-def _layout_asks(s: Scenario) -> tuple[int, int, int]:
-    """How much a layout asks of the user, in _plainness's order: its offload level, the kinds of model parallelism it
-    combines and how deep it shards."""
-    return OFFLOAD_COST.get(s.offload, 0), parallel_dimensions(s), s.effective_zero
-
-
-def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, float]:
-    """How much a plan asks of the user: offload first (the time model's cost of it is the least sure), then how
-    many kinds of model parallelism it combines and how deep it shards (what an expert adds only when it pays:
-    plans held at the MFU ceiling, engine/timing/ceiling.py, tie), then how many settings change, then memory per
-    GPU. The settings are counted as the lists name them (listing.named_changes): sequence parallelism comes with
-    tensor parallelism, so a TP plan is not one setting less plain than a CP plan of the same size for it."""
-    return (*_layout_asks(plan.scenario), len(named_changes(_with_changes(base, plan).changes)),
-            plan.estimate.total_bytes)
-
-
-def _dominated(p: SpeedPlan, listed: list[SpeedPlan]) -> bool:
-    """Whether a listed plan leaves p no reason to be picked (issue 23 item 5): at least as fast (within TIE), no
-    more memory (within TIE) and at least as plain in offload, kinds of model parallelism and sharding: the same
-    layout recomputing more at no memory saved, another ZeRO stage of a tiny LoRA optimizer, or a needless extra
-    dimension at the speed of a plainer plan are not alternatives an expert would weigh; nor is a plan that offloads
-    more than one as fast (what _best leaves out within a tie, also across ties of the offload-weighted speed)."""
-    return any(q.time.tokens_per_second >= p.time.tokens_per_second * (1 - TIE)
-               and (OFFLOAD_COST.get(q.scenario.offload, 0) < OFFLOAD_COST.get(p.scenario.offload, 0)
-                    or q.estimate.total_bytes <= p.estimate.total_bytes * (1 + TIE)
-                    and _layout_asks(q.scenario) <= _layout_asks(p.scenario)) for q in listed)
-
-
-def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
-    """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
-    of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
-    plan per distinct speed-and-memory outcome, and none that a plan above it dominates (_dominated)."""
-    ranked = sorted(plans, key=lambda p: -ranking_speed(p))
-    out: list[SpeedPlan] = []
-    seen: set[tuple[float, int]] = set()
-    while ranked and len(out) < n:
-        leader = ranking_speed(ranked[0])
-        tied = [p for p in ranked if ranking_speed(p) >= leader * (1 - TIE)]
-        ranked = ranked[len(tied):]
-        least_offload = min(OFFLOAD_COST.get(p.scenario.offload, 0) for p in tied)
-        planned = [SpeedPlan(p.scenario, {}, memo(p.scenario), p.time, True) for p in tied]  # type: ignore[arg-type]
-        for p in sorted(planned, key=lambda p: _plainness(base, p)):
-            key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
-            if (OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n
-                    and not _dominated(p, out)):
-                seen.add(key)
-                out.append(p)
-    return out
 
 
 def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
@@ -347,16 +258,16 @@ def speed_search(asked: Scenario, *, max_plans: int = 8, cancel: Callable[[], bo
         # the best layouts sharded within a node (HSDP) too: on every layout the 405B search took 1.2 s, not 0.7
         found += _search(s, memo, out, node_group_layouts(s, layouts, top), max_plans, cancel, False,
                          len(memo.memo) + VARIANT_MEMORY_ESTIMATES, techniques=techniques)
-        out.plans = [_with_changes(asked, p) for p in _best(s, found, max_plans, memo)]
+        out.plans = [with_changes(asked, p) for p in best_plans(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
         chosen = [lay for lay in layouts if any(all(lay[k] == v for k, v in t.items()) for t in top)] if top else (
             out.ranked[:VARIANT_LAYOUTS])
         for v in method_variants(s):
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            best = _best(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
-                                    False, budget, techniques=techniques), 1, memo)
-            out.changes_what_you_train += [_with_changes(asked, p) for p in best]
+            best = best_plans(s, _search(v, memo, out, method_runs(v, chosen, out.ranked, VARIANT_LAYOUTS), 1, cancel,
+                                         False, budget, techniques=techniques), 1, memo)
+            out.changes_what_you_train += [with_changes(asked, p) for p in best]
         out.changes_what_you_train = worth_changing(out.changes_what_you_train, out.plans, ranking_speed)
         out.estimates = len(memo.memo)
         # freed here, not when the function returns: the collector, switched back on, then need not walk them
@@ -394,7 +305,7 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     memo = EstimateMemo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
-        best = _best(s, found, 1, memo)
+        best = best_plans(s, found, 1, memo)
         estimates = len(memo.memo)
         del memo, found  # freed before the collector is back on (speed_search)
     return (best[0] if best else None), estimates

@@ -15,6 +15,7 @@ from ..errors import PlannerError
 from ..memory.breakdown import Estimate
 from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
 from ..scenario.framework_support import capabilities, framework_runs
@@ -44,6 +45,13 @@ class Suggestion:
 
 def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
     spec = resolve_model(s)
+    return _same_training(s, spec) + _what_or_where_trained(s, spec)
+
+
+def _same_training(s: Scenario, spec: ModelSpec) -> list[tuple[Message, dict[str, Any], str]]:
+    """The changes listed first: post-training's engine and reference settings (rl_suggest.py), then those that keep
+    what is trained and how it is laid out: a newer PyTorch, fused AdamW, checkpointing or FlashAttention, every layer
+    recomputed, Liger kernels, a smaller micro-batch with more accumulation."""
     out: list[tuple[Message, dict[str, Any], str]] = []
     if s.training_objective != "sft":  # post-training: the engine and reference first (estimate: workloads)
         out += rl_candidates(s, dtypes_for(s).compute)
@@ -84,6 +92,13 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                                                         "steps"), micro_batch=s.micro_batch // 2, steps=s.grad_accum * 2),
                     {"micro_batch": s.micro_batch // 2, "grad_accum": s.grad_accum * 2},
                     QT_TRANSLATE_NOOP("engine", "same global batch; more, smaller steps are somewhat slower")))
+    return out
+
+
+def _what_or_where_trained(s: Scenario, spec: ModelSpec) -> list[tuple[Message, dict[str, Any], str]]:
+    """The changes of what is trained (LoRA, QLoRA, 8-bit AdamW, shorter sequences) and of where (sharding, TP, PP,
+    offload)."""
+    out: list[tuple[Message, dict[str, Any], str]] = []
     if s.method in ("full", "freeze"):
         precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8", "nvfp4")) else s.precision
         out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "

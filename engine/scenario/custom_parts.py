@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import ModelConfigError, PresetError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.architecture import ModelSpec, model_from_hf_config
+from ..models.architecture import ModelSpec
+from ..models.hf_config import model_from_hf_config
 from ..models.presets import get_gpu, model_spec_for
 from ..models.shared_models import remember, shared_model
 from .time_keys import CUSTOM_GPU_SPEED_KEYS, parse_gpu_speed

@@ -21,6 +21,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from ..models.presets import GpuPreset, get_gpu, model_spec_for
+from . import choices
 from .consistency import check_consistency, default_lora_targets, lora_target_names, parse_lora_targets  # noqa: F401
 from .copying import copy_with
 from .custom_parts import (  # noqa: F401 - re-exported
@@ -32,6 +33,7 @@ from .custom_parts import (  # noqa: F401 - re-exported
     parse_gpu_value,
     parse_model_value,
 )
+from .file_values import file_form
 from .keys import (
     LABEL,
     MEGATRON,
@@ -73,20 +75,6 @@ from .time_keys import (  # noqa: F401 - re-exported
 SCHEMA_VERSION = 1
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
 
-METHODS = ("full", "freeze", "lora", "qlora")
-PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8", "nvfp4")
-OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor", "auto")
-ATTENTIONS = ("sdpa", "flash", "eager")
-CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
-FREEZE_SIDES = ("bottom", "top")
-OFFLOADS = ("none", "optimizer", "optimizer+params")
-PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
-ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
-ADAPTER_DTYPES = ("auto", "fp32", "compute")
-VISION_TOWER_MODES = ("frozen", "trained")
-MODULES_TO_SAVE = ("embed_tokens", "lm_head")
-CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD", "CHF", "SGD")  # ISO 4217 codes
-
 # where a key counts (KeySpec.applies_to): shown in the documentation
 LORA = "method lora, qlora"
 DEEPSPEED = "framework deepspeed"
@@ -111,10 +99,10 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     # the largest clusters have ~10^5 GPUs; the longest released contexts are 10^7 tokens
     nodes: int = key(1, "nodes; world size = gpus_per_node x nodes", WholeNumber(1, 100_000))
     method: str = key("full", "what is trained: every weight, all but some frozen layers, LoRA adapters, or LoRA "
-                      "adapters over a quantised base", Choice(METHODS))
-    precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
+                      "adapters over a quantised base", Choice(choices.METHODS))
+    precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(choices.PRECISIONS))
     optimizer: str = key("adamw", "adamw = PyTorch's foreach AdamW; auto or left out: the AdamW the "
-                         "framework builds when its config names none (torchtitan's fused one)", Choice(OPTIMIZERS))
+                         "framework builds when its config names none (torchtitan's fused one)", Choice(choices.OPTIMIZERS))
     pytorch_version: str = key("2.1+", "PyTorch release line: 2.0's foreach AdamW keeps two state-sized temporaries "
                                "in its step, 2.1 on one (PR #104898)", Choice(("2.1+", "2.0")),
                                applies_to="optimizer adamw, auto")
@@ -128,11 +116,11 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                           "ppo_max_token_len_per_gpu; 0: micro_batch x seq_len)",
                                           WholeNumber(0, 100_000_000),
                                           applies_to="packing padding-free, packed")
-    attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(ATTENTIONS))
+    attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(choices.ATTENTIONS))
     checkpointing: str = key("none", "activation checkpointing; selective: as the framework means it, Megatron's "
                              "attention-core recompute or torchtune/torchtitan's per-op policy; op-selective: "
                              "torchtitan's per-op policy, which saves every other matmul output and attention",
-                             Choice(CHECKPOINTINGS))
+                             Choice(choices.CHECKPOINTINGS))
     lora_rank: int = key(16, "LoRA rank r (lora / qlora)", WholeNumber(1, 65_536), applies_to=LORA)
     lora_targets: tuple[str, ...] | str = key(
         ["q_proj", "v_proj"], 'module names, "attention" (all attention projections) or "all-linear"',
@@ -143,12 +131,12 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                    maximum=1_000_000), affects=LABEL, applies_to=LORA)
     lora_adapter_dtype: str = key("auto", "auto: the framework's (fp32 as peft upcasts them; the model's dtype in "
                                   "Megatron, torchtune and litgpt); fp32; compute: the compute dtype",
-                                  Choice(ADAPTER_DTYPES), applies_to=LORA)
+                                  Choice(choices.ADAPTER_DTYPES), applies_to=LORA)
     frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
                              applies_to="method freeze")
     freeze_embeddings: bool = key(True, "freeze the token embeddings too (method freeze)", Flag(),
                                   applies_to="method freeze")
-    freeze_from: str = key("bottom", "which end the frozen layers are taken from", Choice(FREEZE_SIDES),
+    freeze_from: str = key("bottom", "which end the frozen layers are taken from", Choice(choices.FREEZE_SIDES),
                            applies_to="method freeze")
     qlora_bits: int = key(4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)", WholeNumber(
         1, allowed=(4, 8), allowed_text=QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}.")),
@@ -162,7 +150,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     # no parallel degree exceeds a few thousand
     tp: int = key(1, "tensor parallel degree", WholeNumber(1, 4096))
     pp: int = key(1, "pipeline parallel degree", WholeNumber(1, 4096))
-    pp_schedule: str = key("1f1b", "pipeline schedule: micro-batches kept in flight per stage", Choice(PP_SCHEDULES),
+    pp_schedule: str = key("1f1b", "pipeline schedule: micro-batches kept in flight per stage", Choice(choices.PP_SCHEDULES),
                            applies_to="pp > 1")
     vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
                    "interleaved-1f1b (2: zbv)", WholeNumber(1, 1024), applies_to="pp > 1")
@@ -180,7 +168,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     reshard_after_forward: bool = key(True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
                                       "(false keeps them from forward to backward)", Flag(),
                                       applies_to="fsdp or zero_stage 3")
-    offload: str = key("none", "to CPU memory", Choice(OFFLOADS))
+    offload: str = key("none", "to CPU memory", Choice(choices.OFFLOADS))
     lora_dropout: float = key(0.0, "LoRA dropout probability (peft lora_dropout): above 0 each adapter keeps its "
                               "dropped input and mask", Number(0, 1, QT_TRANSLATE_NOOP(
                                   "engine", "must be a probability from 0 to 0.99, not {p!r}."), low_inclusive=True,
@@ -203,7 +191,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                       "optimizer_in_bwd): no full set of gradients; needs grad_accum 1", Flag())
     modules_to_save: tuple[str, ...] = key(
         [], 'peft modules_to_save: fully trained copies of "embed_tokens" and/or "lm_head" (lora / qlora)',
-        Names(MODULES_TO_SAVE, " and/or ".join(MODULES_TO_SAVE)), applies_to=LORA)
+        Names(choices.MODULES_TO_SAVE, " and/or ".join(choices.MODULES_TO_SAVE)), applies_to=LORA)
     expandable_segments: bool | str = key("auto", "the framework's launcher setting: "
                                           "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", Flag(auto=True))
     reduce_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 gradient reduce bucket, elements", Count(),
@@ -235,7 +223,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     host_memory_bytes: int | None = key(None, "CPU memory of one node in bytes, checked against what offloading and "
                                         "loading need (null: not checked)", Count(null=True))
     estimator: str = key("detailed", "which model computes the breakdown: the per-tensor one or a seed's formula",
-                         Choice(ESTIMATORS))
+                         Choice(choices.ESTIMATORS))
     k_factor: float = key(3.0, "K of the seed-k-factor estimator", Number(0, 100, QT_TRANSLATE_NOOP(
         "engine", "must be a number between 0 and 100, not {p!r}."), to_float=True), applies_to="estimator seed-k-factor")
     reserve: str | float = key("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free',
@@ -248,7 +236,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     image_resolution: int = key(0, "image side in pixels (0: the vision tower's native size)",
                                 WholeNumber(0, 65_536), applies_to=VISION)
     vision_tower: str = key("frozen", "vision-language models: train the tower and projector?",
-                            Choice(VISION_TOWER_MODES), applies_to=VISION)
+                            Choice(choices.VISION_TOWER_MODES), applies_to=VISION)
     attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's; cudnn8: "
                                 "cuDNN 8.9's; flash4: FlashAttention-4", Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
     moe_token_dispatcher_type: str = key("alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall "
@@ -274,8 +262,8 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                                            (None, 10**9)), affects=TIME_ONLY)
     gpu_hour_price: float | None = key(None, "price of one GPU for one hour, any currency (null: no cost shown)",
                                        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
-    currency: str = key("", "what gpu_hour_price is in, shown beside every cost (\"\": not named)", Choice(CURRENCIES),
-                        affects=LABEL)
+    currency: str = key("", "what gpu_hour_price is in, shown beside every cost (\"\": not named)",
+                        Choice(choices.CURRENCIES), affects=LABEL)
     time_calibration: tuple[float, float] | None = key(
         None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
         "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",
@@ -358,20 +346,6 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     spec.name: (None if spec.default is REQUIRED else spec.default, meaning_text(spec))
     for spec in (_SCHEMA_VERSION_KEY, *KEYS)
 }
-
-
-def file_form(value: Any) -> Any:
-    if isinstance(value, MemoryCalibration):
-        return value.file_form()
-    if isinstance(value, CustomModel):
-        return {"name": value.name, "hf_config": value.hf_config}
-    if isinstance(value, CustomGpu):
-        return {"name": value.name, "memory_bytes": value.memory_bytes, **dict(value.speed)}
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
-        return {"measured_step_seconds": value[0], "predicted_step_seconds": value[1]}  # time_calibration
-    if isinstance(value, tuple):
-        return list(value)
-    return value
 
 
 def scenario_from_dict(data: Any) -> Scenario:

@@ -11,7 +11,8 @@ from ..errors import ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import check_consistency, split_counted_layers
-from .format import Scenario, file_form, resolve_model
+from .file_values import file_form
+from .format import Scenario, resolve_model
 from .framework_support import (
     cannot_run,
     capabilities,

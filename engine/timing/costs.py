@@ -18,12 +18,11 @@ from .block_mixer import block_elementwise_bytes, mixer_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
-from .gemm import Rates, gemm_seconds, grouped_gemm_seconds
+from .expert_costs import expert_seconds, fp8_padding_bytes, permutation_bytes
+from .gemm import Rates, gemm_seconds
 from .high_precision_wgrad import dense_wgrad_seconds
-from .links import experts_missed
 from .lora_adapters import Adapters, adapter_seconds
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
-from .sequential_experts import SEQUENTIAL, sequential_loop_bytes
 from .unaligned_gemm import aligned_rate
 
 
@@ -48,44 +47,6 @@ class LayerCost(NamedTuple):
     experts_dgrad: float = 0.0  # their input-gradient GEMMs (part of gemm_dgrad; a2a_overlap.py)
     experts_wgrad: float = 0.0  # their weight-gradient GEMMs (part of gemm_wgrad)
     lora_bwd: float = 0.0  # the LoRA adapters' own work, backward (lora_adapters.py)
-
-
-def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
-                        out_bytes: float = 0.0) -> float:
-    """The (m x k) @ (k x n) matmul of each of `local` experts. streams 0: one grouped kernel, waves over all the
-    experts' tiles. streams > 0: Transformer Engine's GroupedLinear, one cuBLAS GEMM per expert issued round-robin
-    on its compute streams (transformer_engine/common/gemm/cublaslt_gemm.cu multi_stream_cublas_gemm; 4 streams,
-    common/util/multi_stream.cpp; presets/efficiency.json expert_gemms): at most `streams` GEMMs run at once, so
-    waves form over the tiles of the GEMMs in flight together, not over all experts' tiles."""
-    mem, eb, sms, best = rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1]
-    if streams <= 0 or streams >= local:
-        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
-    full, rest = divmod(local, streams)
-    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
-    return seconds + (grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes, best) if rest else 0.0)
-
-
-def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rates, streams: int,
-                   wgrad_out_bytes: float, expert_rate: float = 1.0) -> tuple[float, float, float]:
-    """(forward, input-gradient, weight-gradient) seconds of a layer's routed experts on one rank, per kernel:
-    fc1 (hidden -> gate and up) and fc2 (-> hidden) on the tokens x top_k x EP / experts rows each local expert
-    receives; the backward's dgrad multiplies the output gradient by the weight (k and n swap), its wgrad the
-    input by the output gradient over the expert's rows (k = rows), its output the whole weight gradient, added
-    into main_grad in place where the framework fuses the accumulation (wgrad_out_bytes: read + write bytes per
-    element). expert_rate: the share of the linears' rate the framework's grouped kernel reaches
-    (grouped_mm_rate.py; 1: the dense rate)."""
-    if expert_rate != 1.0:
-        rates = rates._replace(linear=rates.linear * expert_rate)
-    local = max(spec.n_experts // ep, 1)
-    rows = tokens * spec.top_k * ep / spec.n_experts
-    width = spec.expert_ffn / tp
-    fwd = dgrad = wgrad = 0.0
-    fc1 = spec.fc1_factor * width  # gate and up; a plain expert (Nemotron-H, squared ReLU): up only
-    for k, n in ((spec.hidden, fc1), (width, spec.hidden)):  # fc1, fc2
-        fwd += expert_gemm_seconds(local, rows, k, n, rates, streams)
-        dgrad += expert_gemm_seconds(local, rows, n, k, rates, streams)
-        wgrad += expert_gemm_seconds(local, k, rows, n, rates, streams, wgrad_out_bytes)
-    return fwd, dgrad, wgrad
 
 
 def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float,
@@ -138,45 +99,30 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
 
 
-@lru_cache(maxsize=1024)
-def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: str, ep_domains: int,
-                      elem_bytes: int) -> tuple[float, float]:
-    """(forward, backward) bytes per token that the MoE dispatcher's permutation kernels read and write, kernel by
-    kernel (presets/efficiency.json moe_token_permutation: megatron, transformers): rows of hidden width counted per
-    token, per routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per
-    staging copy; transformers' experts also mask their gate-and-up output (rows of 2 x expert_ffn per copy).
-    A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies.
-    "sequential": Megatron-Core's allgather dispatcher and SequentialMLP, kernel by kernel (sequential_experts.py)."""
-    if permutation == SEQUENTIAL:
-        return sequential_loop_bytes(spec, ep, elem_bytes)
-    table = efficiency()["moe_token_permutation"][permutation]
-    k = spec.top_k
-    if ep > 1 and dispatcher == "flex":
-        name = "flex"
-    elif ep > 1:
-        name = "alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"
-    else:
-        name = "no_expert_parallel"
-    entry = table.get(name, table["no_expert_parallel"])  # transformers' experts run the same kernels on each rank
-    miss = experts_missed(spec, ep)  # the chance that none of a token's top_k experts sits on a given rank
-    counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0,
-              "gate_up_copies": k * 2.0 * spec.expert_ffn / spec.hidden}  # rows of the fused gate-and-up width
-    row = spec.hidden * elem_bytes
-    return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
-
-
-def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
-    """Bytes per token, forward (the backward moves the same), of Megatron-Core's fp8 padding around the experts
-    where the dispatcher hands them unaligned rows: TEGroupedMLP.forward pads each local expert's rows to the fp8
-    GEMM alignment (Transformer Engine's Fp8Padding: every routed copy read and written into the padded buffer) and
-    Fp8Unpadding copies the fc2 output back (read and written); the backward runs the same copies on the gradients.
-    Megatron-LM megatron/core/transformer/moe/experts.py at 2edffadb (the commit Megatron-Bridge v0.4.2 pins):
-    quantization_padding / quantization_unpadding whenever config.fp8, a no-op where HybridEP or DeepEP already padded
-    the rows (Transformer Engine fp8_padding.py at v2.14 returns its input when m_splits == padded_m_splits); at
-    d98e8a64 the call is skipped there (skip_routed_expert_padding: 'Regular AllToAll normally reaches this branch').
-    With random or learned routing an expert's count is almost never a multiple of 16 (32 for MXFP8), so the copies
-    run; the few padding rows are left out."""
-    return 2 * 2 * spec.top_k * spec.hidden * elem_bytes
+def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
+                  block: str) -> tuple[float, float, float]:
+    """(seconds, FLOPs, the seconds op-level selective checkpointing recomputes) of the forward GEMMs of the layer's
+    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds')."""
+    mem, eb = rates.memory, rates.elem_bytes
+    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
+    for lin in spec.layer_linears(moe, linear_attn, block):
+        router = lin.group == "router"
+        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
+        # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
+        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
+        # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
+        # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
+        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
+        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
+        gemm += seconds
+        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
+        # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
+        if router:
+            every_second += seconds
+        else:
+            count += 1
+            every_second += seconds if count % 2 == 0 else 0.0
+    return gemm, gemm_flops, every_second
 
 
 @lru_cache(maxsize=8192)
@@ -200,24 +146,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
-    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
-    for lin in spec.layer_linears(moe, linear_attn, block):
-        router = lin.group == "router"
-        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
-        # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
-        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
-        # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
-        # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
-        gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
-        # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
-        if router:
-            every_second += seconds
-        else:
-            count += 1
-            every_second += seconds if count % 2 == 0 else 0.0
+    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block)
     experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,

@@ -72,7 +72,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                           busiest: StageWork, spec: ModelSpec) -> tuple[float, float]:
     """(exposed gradient and ZeRO-3 weight traffic between the dp x cp replicas, tp apart, FSDP2's copies around it)
     per step: the CP ranks hold the same weights (the comment above)."""
-    ga, dp, zero, copies = s.grad_accum, s.dp * s.cp, s.effective_zero, 0.0
+    ga, dp, zero = s.grad_accum, s.dp * s.cp, s.effective_zero
     if dp == 1:
         return 0.0, 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
@@ -141,13 +141,21 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         if zero >= 1 or bf16_optimizer(s):  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
             dp_comm += zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / link, partial(
                 coll, count=buckets, ring_latency=ag_lat), busiest, spec, (sm_share, end))
-    if zero == 3 and prof.get("fsdp2_copies"):
+    return dp_comm, _fsdp_copy_seconds(s, prof, rates, dt, busiest, reduce_bytes, keeps, fp8_weights)
+
+
+def _fsdp_copy_seconds(s: Scenario, prof: dict[str, Any], rates: Rates, dt: Dtypes, busiest: StageWork,
+                       reduce_bytes: float, keeps: bool, fp8_weights: float) -> float:
+    """Seconds of a step's HBM traffic around the FSDP collectives, where the framework's FSDP copies
+    (_fsdp2_copy_bytes with _fp8_gather_bytes' change for float8 gathers, or _fsdp1_copy_bytes); 0 else."""
+    copies = 0.0
+    if s.effective_zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
         if fp8_weights:
             copies += _fp8_gather_bytes(s, dt, rates.elem_bytes, fp8_weights, keeps) / rates.memory
-    elif zero == 3 and fsdp1_wrap(s):
+    elif s.effective_zero == 3 and fsdp1_wrap(s):
         copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
-    return dp_comm, copies
+    return copies
 
 
 def bucket_copy_passes(prof: dict[str, Any]) -> float:

@@ -8,7 +8,7 @@ block issues far more kernels than the generic eager MoE stack counts (a radix s
 three masked fills, the gathers and their index backwards), and on GPUs where torch._grouped_mm has no CUTLASS kernel
 (not compute capability 9.0 or 10.0) aten's fallback reads the offsets back to the host and runs one matmul per expert.
 The counts and their sources are presets/host_overhead.json transformers_moe; the GPU bytes of the same kernels are
-efficiency.json moe_token_permutation.transformers (costs.py permutation_bytes).
+efficiency.json moe_token_permutation.transformers (expert_costs.py permutation_bytes).
 """
 
 from __future__ import annotations

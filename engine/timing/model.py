@@ -10,13 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
-from ..memory.parallelism.layout import trained_mtp_layers
-from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..memory.states import LayerGroup, dtypes_for, layer_groups
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
@@ -55,6 +52,7 @@ from .pipeline import model_chunks, pipeline_seconds, stages_once
 from .recompute_split import recompute_chunks, recompute_parts
 from .sequence_parallel import layer_copy_bytes, tp_amax_reduce_seconds
 from .shard_groups import owned_parameters
+from .stage_listing import distinct_stages, each_stage_listed
 from .stage_parameters import stage_parameters
 from .step_gradient_passes import step_gradient_pass_seconds
 from .step_result import BREAKDOWN_KEYS, StepTime
@@ -193,6 +191,25 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
                               backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind))
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
+    compute, memory, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, act_bytes, (
+        index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
+    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
+    params = p.trainable + p.frozen + p.quantized + p.released + p.lora
+    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
+    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
+                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
+
+
+def _ends_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rates, tokens: float, act_bytes: float,
+                  ends: tuple[int, bool, bool], totals: tuple[float, float, float, float, float]
+                  ) -> tuple[float, float, float, float, float]:
+    """The stage's (compute, memory, forward, backward, weight-gradient) seconds per micro-batch with the pipeline
+    ends' own work added: the LM head and its loss where the stage holds the head, the embedding gather (and its
+    gradient's scatter-add) on the first stage, the MTP layers' projection, head and loss (mtp.py). ends: (the
+    stage's index, whether it holds the head, whether the method trains adapters)."""
+    index, last, adapters = ends
+    first = index == 0
+    compute, memory, fwd_total, bwd_total, wgrad_total = totals
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
@@ -205,11 +222,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
-    p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
-    params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
-    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
+    return compute, memory, fwd_total, bwd_total, wgrad_total
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, g: LayerGroup, c: LayerCost) -> float:
@@ -269,44 +282,6 @@ def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any
 def _stage_groups(s: Scenario, spec: ModelSpec, index: int, layers: range) -> tuple[LayerGroup, ...]:
     """The stage's layer groups, its MTP layers' decoder layers among them (mtp.py)."""
     return layer_groups(s, spec, layers) + mtp_groups(s, spec, index)
-
-
-@lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
-def _mixed_layers(spec: ModelSpec) -> bool:
-    """Layers of more than one kind (LayerGroup.kind: moe, linear_attn, block): each stage's layer mix may differ.
-    Dense and MoE layers (DeepSeek-V3), softmax and gated DeltaNet layers (Qwen3-Next: a full-attention layer every
-    full_attention_interval = 4, so 6-layer stages hold 1 or 2 of them), a hybrid stack's Mamba, attention and MoE
-    blocks (Nemotron 3 Nano's hybrid_override_pattern)."""
-    return len(spec.kind_prefix) > 1
-
-
-def each_stage_listed(s: Scenario, spec: ModelSpec) -> bool:
-    """distinct_stages lists every stage: more than one, and freezing, a mix of layer kinds or a layout that places
-    trained MTP layers makes the depth matter. A layout of one kind of layer without them reaches a stage's work only
-    through its layer count, whether it is the first and whether it holds the head (_alike_stage), as the even split
-    does: the search's uneven 1F1B layouts (planning/pipeline_chunks.py one_chunk_a_rank) stay as cheap to time."""
-    return s.pp > 1 and bool(s.method == "freeze" or _mixed_layers(spec)
-                             or (s.pipeline_layout and trained_mtp_layers(s, spec)))
-
-
-def distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
-    """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count (two
-    at most in an even split, more in DeepSpeed's; every stage where freezing or a mix of layer kinds makes the depth
-    matter)."""
-    if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
-        return [(0, range(0, spec.layers))]
-    ranges = scenario_stage_ranges(s, spec.layers)
-    if each_stage_listed(s, spec):
-        return list(enumerate(ranges))
-    out, sizes = [(0, ranges[0])], set()
-    for i in range(1, s.pp - 1):
-        n = len(ranges[i])
-        if n not in sizes:
-            sizes.add(n)
-            out.append((1, range(0, n)))  # a middle stage: its place does not matter
-    if s.pp > 1:
-        out.append((s.pp - 1, ranges[-1]))
-    return out
 
 
 def ep_seconds(s: Scenario, st: _Stage) -> float:

@@ -101,7 +101,7 @@ def model_chunks(s: Scenario) -> int:
 def stages_once(s: Scenario, spec: ModelSpec, listed: list[tuple[int, range]],
                 stage_seconds: Callable[[int, range], float]) -> float:
     """Seconds of one micro-batch through every stage, each once; `listed`: the (index, layers) of the stages that
-    can differ (model.py distinct_stages: first, last, a middle one per layer count, or all). 1F1B over stages of
+    can differ (stage_listing.py distinct_stages: first, last, a middle one per layer count, or all). 1F1B over stages of
     s_i seconds ends after (m - 1) x max(s_i) + sum(s_i) where the last (LM head) stage is the busiest, and no later
     otherwise: the bubble is this sum less the busiest stage, not (pp - 1) x the busiest."""
     if s.pp == 1:

@@ -10,7 +10,7 @@ store_true, default False, in megatron/training/arguments.py at NVIDIA/Megatron-
 submodule of alibaba/Pai-Megatron-Patch; the key's default, true, is TEGroupedMLP: frameworks megatron
 expert_gemm_streams 4). A plan that sets it false takes expert_seconds(..., streams=1) for the experts (one cuBLAS
 GEMM per expert, one at a time: the waves of each GEMM alone) and, at EP 1, sequential_loop_bytes() per token as
-its MoE permutation (layer_settings.moe_dispatch names it "sequential"; costs.permutation_bytes) in place of the
+its MoE permutation (layer_settings.moe_dispatch names it "sequential"; expert_costs.permutation_bytes) in place of the
 generic passes.
 
 Code read: NVIDIA/Megatron-LM core_v0.6.0 (cac60ce4, 2024-04-18) megatron/core/transformer/moe/experts.py

@@ -1,0 +1,130 @@
+"""The model of a Megatron-LM launch script, from its shape flags (--num-layers, --hidden-size, ...): a Llama-style
+shape (--swiglu, RMSNorm, rotary positions) becomes a custom model (the Hugging Face config.json it would have); a
+GPT-style or incomplete one is listed as not modelled. engine/configs/megatron.py reads the rest of the script.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP, message
+from .common import as_int
+from .result import Collector
+
+# tokenizer -> vocabulary size when --vocab-size is not given (the tokenizers' published sizes)
+_TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
+
+
+def flag_int(a: dict[str, Any], flag: str) -> int | None:
+    """The flag's whole-number value, None where the script does not set it (or sets no number)."""
+    return as_int(a.get(flag)) if flag in a else None
+
+
+# the flags that describe the model's shape: read into a custom model, or listed as used when it is not modelled
+_SHAPE_FLAGS = (
+    "--num-layers",
+    "--hidden-size",
+    "--num-attention-heads",
+    "--ffn-hidden-size",
+    "--num-query-groups",
+    "--group-query-attention",
+    "--kv-channels",
+    "--max-position-embeddings",
+    "--vocab-size",
+    "--swiglu",
+    "--normalization",
+    "--untie-embeddings-and-output-weights",
+    "--disable-bias-linear",
+    "--add-qkv-bias",
+    "--position-embedding-type",
+    "--num-experts",
+    "--moe-router-topk",
+    "--moe-ffn-hidden-size",
+    "--rotary-base",
+    "--tokenizer-type",
+)
+
+
+def read_model(c: Collector, a: dict[str, Any]) -> None:
+    """A Llama-style shape (SwiGLU, RMSNorm) becomes a custom model; a GPT-style one or an incomplete one is listed."""
+    layers, hidden = flag_int(a, "--num-layers"), flag_int(a, "--hidden-size")
+    heads = flag_int(a, "--num-attention-heads")
+    if not (layers and hidden and heads):
+        c.skip(
+            "--num-layers",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"
+                )
+            ),
+        )
+        return
+    llama_like = "--swiglu" in a and a.get("--normalization") == "RMSNorm"
+    if not llama_like:
+        c.skip(
+            "--num-layers",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner"
+                )
+            ),
+        )
+        c.use(*[f for f in _SHAPE_FLAGS if f in a])
+        return
+    vocab_and_note = _vocab_size(c, a)
+    if vocab_and_note is None:
+        return
+    vocab, vocab_note = vocab_and_note
+    cfg = _hf_config(a, layers, hidden, heads, vocab)
+    experts = flag_int(a, "--num-experts")
+    name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
+    c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
+    if vocab_note:
+        c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
+    c.use(*[f for f in _SHAPE_FLAGS if f in a])
+
+
+def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
+    """(--vocab-size or the tokenizer's published size, a note when it came from the tokenizer); None: unknown."""
+    vocab = flag_int(a, "--vocab-size")
+    if vocab is not None:
+        return vocab, ""
+    tok = a.get("--tokenizer-type")
+    vocab = _TOKENIZER_VOCAB.get(str(tok))
+    if vocab is None:
+        c.skip(
+            "--tokenizer-type",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
+                )
+            ),
+        )
+        return None
+    c.use("--tokenizer-type")
+    return vocab, f"vocabulary size {vocab} of {tok} (no --vocab-size)"
+
+
+def _hf_config(a: dict[str, Any], layers: int, hidden: int, heads: int, vocab: int) -> dict[str, Any]:
+    """The Hugging Face config.json the custom model is built from."""
+    experts = flag_int(a, "--num-experts")
+    cfg: dict[str, Any] = {
+        # --add-qkv-bias: biases on q, k and v only, as Qwen2's attention has them (transformers Qwen2Attention)
+        "model_type": "mixtral" if experts else "qwen2" if "--add-qkv-bias" in a else "llama",
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "num_key_value_heads": flag_int(a, "--num-query-groups") if "--group-query-attention" in a else heads,
+        "intermediate_size": flag_int(a, "--ffn-hidden-size") or 4 * hidden,
+        "vocab_size": vocab,
+        "max_position_embeddings": flag_int(a, "--max-position-embeddings") or flag_int(a, "--seq-length") or 4096,
+        "tie_word_embeddings": "--untie-embeddings-and-output-weights" not in a,
+    }
+    if flag_int(a, "--kv-channels"):
+        cfg["head_dim"] = flag_int(a, "--kv-channels")
+    if experts:
+        cfg["num_local_experts"] = experts
+        cfg["num_experts_per_tok"] = flag_int(a, "--moe-router-topk") or 2
+        if flag_int(a, "--moe-ffn-hidden-size"):
+            cfg["intermediate_size"] = flag_int(a, "--moe-ffn-hidden-size")
+    return cfg
