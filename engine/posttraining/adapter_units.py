@@ -63,6 +63,16 @@ from ..timing.model import rates_for
 # the reduce-scatter hook's pre- and post-division (2 kernels; one over 2 ranks, whose pre-divide factor is 1), the
 # reduce-scatter (kernel), the sharded gradient's accumulation (kernel) and record_stream (1): 7 kernels, 34 calls.
 VISIT_CALLS = {"forward": (2, 26, 1), "forward_grad": (2, 27, 1), "backward": (7, 34, 0)}
+# FSDP1's own Python per unit visit beyond VISIT_CALLS (its state and handle checks, the hooks' bookkeeping, the
+# Python-level tensor calls around the counted dispatches), in view calls (host_overhead.json view_seconds: the
+# unit peft_python_seconds uses): measured by benchmarks/verl_lora_host_counts.py, which runs the logs' code path
+# (transformers 4.52.4 Qwen2ForCausalLM, peft 0.15.2 LoRA r 32 all-linear, non-reentrant checkpointing, FSDP1 with
+# verl 9466d371e's LoRA wrap policy and mixed precision, torch 2.13.0, 2 gloo ranks, collectives as no-ops) on the
+# CPU at tiny widths: the thread seconds a decoder layer's 15 units add (with FSDP1 less without, 4 layers less 2),
+# per unit, less VISIT_CALLS at the same CPU's per-call prices, over its view call; the median of three runs on a
+# shared 2-core build host (forward 166.1, 164.3, 233.3; forward_grad 208.2, 191.1, 292.8; backward 407.8, 366.4,
+# 488.1; the recompute's visit taken as forward_grad's)
+FSDP1_PYTHON_VIEW_CALLS = {"forward": 166.1, "forward_grad": 208.2, "backward": 407.8}
 UNITS_PER_ADAPTED_LINEAR = 2  # lora_A and lora_B, each its own FSDP unit
 
 
@@ -78,7 +88,7 @@ def visit_host_seconds(s: Scenario, visit: str) -> float:
     launch, call = host_call_seconds(s)
     module = host_figures()["module_call_seconds"]["value"] * host_speed_factor(s)
     kernels, calls, modules = VISIT_CALLS[visit]
-    return kernels * launch + calls * call + modules * module
+    return kernels * launch + (calls + FSDP1_PYTHON_VIEW_CALLS[visit]) * call + modules * module
 
 
 def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
@@ -114,5 +124,5 @@ def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str
             "update": micro_batches * update}
 
 
-__all__ = ["UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds", "visit_host_seconds",
-           "wraps_adapter_units"]
+__all__ = ["FSDP1_PYTHON_VIEW_CALLS", "UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds",
+           "visit_host_seconds", "wraps_adapter_units"]
