@@ -259,16 +259,21 @@ def update_step(model: Any, ids: Any, pos: Any, modes_: tuple[Any, Any] | None,
         p.grad = None
 
 
-def scoring_step(model: Any, ids: Any, pos: Any, modes_: tuple[Any, Any] | None) -> None:
-    """One compute_log_prob micro-batch: eval mode, no grad (no checkpoint, no recompute)."""
+def scoring_step(model: Any, ids: Any, pos: Any, modes_: tuple[Any, Any] | None,
+                 walls: dict[str, list[float]] | None = None) -> None:
+    """One compute_log_prob micro-batch: eval mode, no grad (no checkpoint, no recompute). The mode switch, once per
+    compute_log_prob call in verl (not per micro-batch), is left out of the timed seconds."""
     import torch
 
     d, f = (m() for m in modes_) if modes_ else (contextlib.nullcontext(), contextlib.nullcontext())
     model.eval()
     COUNTS.phase = "scoring"
+    t = time.thread_time()
     with f, d, torch.no_grad():
         logits = model(input_ids=ids, attention_mask=None, position_ids=pos, use_cache=False).logits.squeeze(0)
         torch.log_softmax(logits.div_(1.0).float(), -1).gather(-1, ids[0, :, None])
+    if walls is not None:
+        walls["scoring"].append(time.thread_time() - t)
     COUNTS.phase = ""
 
 
@@ -336,9 +341,7 @@ def timed_run(layers: int, fsdp: bool, repeats: int, timed: bool) -> dict[str, f
     with no_collectives():
         for _ in range(repeats):
             update_step(model, ids, pos, None, walls)
-            t = time.thread_time()
-            scoring_step(model, ids, pos, None)
-            walls["scoring"].append(time.thread_time() - t)
+            scoring_step(model, ids, pos, None, walls)
     return {k: statistics.median(v) for k, v in walls.items()}
 
 

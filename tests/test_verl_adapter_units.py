@@ -66,7 +66,7 @@ def test_each_adapted_linear_adds_what_its_two_units_take_beyond_its_own_gemm():
     rates = rates_for(s, hw, framework_profile(s.framework))
     tokens = train.micro_batch * train.seq_len  # 8 sequences of 356 tokens on each GPU, no TP
     host = 2 * visit_host_seconds(s, "forward")
-    # q, k, v, o, gate, up, down of Qwen2.5-7B: with FSDP1's own Python counted (about 0.68 ms a no-grad visit) the
+    # q, k, v, o, gate, up, down of Qwen2.5-7B: with FSDP1's own Python counted (about 0.58 ms a no-grad visit) the
     # two units outlast even the widest base GEMM (down_proj, about 0.67 ms at these 2,848 tokens)
     gemms = {t.name: gemm_seconds(tokens, t.d_in, t.d_out, rates.linear, rates.memory, rates.elem_bytes, rates.sms)
              for t in lora_targets(s, spec, False)}

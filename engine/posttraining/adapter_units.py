@@ -70,9 +70,9 @@ VISIT_CALLS = {"forward": (2, 26, 1), "forward_grad": (2, 27, 1), "backward": (7
 # verl 9466d371e's LoRA wrap policy and mixed precision, torch 2.13.0, 2 gloo ranks, collectives as no-ops) on the
 # CPU at tiny widths: the thread seconds a decoder layer's 15 units add (with FSDP1 less without, 4 layers less 2),
 # per unit, less VISIT_CALLS at the same CPU's per-call prices, over its view call; the median of three runs on a
-# shared 2-core build host (forward 166.1, 164.3, 233.3; forward_grad 208.2, 191.1, 292.8; backward 407.8, 366.4,
-# 488.1; the recompute's visit taken as forward_grad's)
-FSDP1_PYTHON_VIEW_CALLS = {"forward": 166.1, "forward_grad": 208.2, "backward": 407.8}
+# shared 2-core build host (forward 164.0, 120.4, 132.6; forward_grad 200.6, 170.2, 157.2; backward 367.3, 280.9,
+# 263.5; the recompute's visit taken as forward_grad's)
+FSDP1_PYTHON_VIEW_CALLS = {"forward": 132.6, "forward_grad": 170.2, "backward": 280.9}
 UNITS_PER_ADAPTED_LINEAR = 2  # lora_A and lora_B, each its own FSDP unit
 
 
