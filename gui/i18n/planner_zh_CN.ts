@@ -5986,8 +5986,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="111" />
-        <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x FSDP1's calls per visit at the host's per-call costs - the linear's base GEMM)</source>
-        <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
+        <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x (FSDP1's counted calls + its measured Python) per visit at the host's per-call costs - the linear's base GEMM)</source>
+        <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的（FSDP1 计数的调用 + 其实测的 Python 开销）按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="117" />
@@ -6011,8 +6011,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="142" />
-        <source>FSDP1's calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP's own Python is not counted).</source>
-        <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
+        <source>FSDP1's calls per unshard and reshard, counted from its source, and its own Python per visit, measured by running the logs' code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured per-call host costs.</source>
+        <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），加上其每次访问自身的 Python 开销（在 CPU 上运行日志所用的代码路径实测，benchmarks/verl_lora_host_counts.py），乘以实测的主机单次调用开销。</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="151" />
