@@ -34,6 +34,7 @@ Run in its own environment (never the project's):
     python3 -m venv /tmp/venv-rlops
     /tmp/venv-rlops/bin/pip install torch==2.13.0 transformers==4.52.4 peft==0.15.2 accelerate
     /tmp/venv-rlops/bin/python benchmarks/verl_lora_host_counts.py [--repeats 60]
+    PYTHONPATH=. .venv/bin/python benchmarks/verl_lora_host_counts.py --model-counts   # the model's, to compare
 transformers 4.52.4 / peft 0.15.2: the releases current at the logs' date (2025-06-13; verl 9466d371e pins neither,
 its docker/Dockerfile.vllm.sglang.megatron asks transformers>=4.51.0); torch 2.13.0 CPU (verl pinned 2.6.0 for CUDA;
 FSDP1's unit logic and the checkpoint's are the same Python in both).
@@ -51,6 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 WIDTHS = {"hidden_size": 64, "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 2,
@@ -408,10 +410,43 @@ def unit_visits(fsdp: dict[str, Any], plain: dict[str, Any]) -> dict[str, float]
     return {visit: round((seconds[visit] - priced[visit]) / price["view"], 1) for visit in seconds}
 
 
+def model_counts() -> dict[str, Any]:
+    """What this project's model counts per decoder layer for the 0.5B verl-data row (run with the project's Python):
+    the eager layer's table entry, PEFT's launches and module calls per adapted linear, the adapter units' visits."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from engine import scenario_from_dict
+    from engine.accuracy import posttraining_time as ptt
+    from engine.memory.states import lora_targets
+    from engine.posttraining.adapter_units import FSDP1_PYTHON_VIEW_CALLS, UNITS_PER_ADAPTED_LINEAR, VISIT_CALLS
+    from engine.posttraining.estimate import step_parts, training_scenario
+    from engine.scenario import resolve_model
+    from engine.timing.hf_host import counted_host, eager_counts
+    from engine.timing.lora_adapters import LAUNCHES, PEFT_MODULE_CALLS, adapter_path
+
+    row = next(r for r in ptt.read_rows() if r["id"] == "verl-data-time-grpo-lora-qwen2.5-0.5b-2gpu")
+    s = scenario_from_dict(row["scenario"])
+    train = training_scenario(s.with_unchecked(offload="none"), step_parts(s).rs)
+    spec = resolve_model(train)
+    adapted = len(lora_targets(train, spec, False))
+    return {"scenario": {"precision": train.precision, "attention": train.attention, "adapter_path": adapter_path(train),
+                         "adapted_linears": adapted},
+            "eager_layer": dict(eager_counts(train, spec)["per_layer"]),
+            "peft_launches_forward_backward": [adapted * n for n in LAUNCHES[adapter_path(train)]],
+            "peft_module_calls": adapted * PEFT_MODULE_CALLS,
+            "unit_visits": {k: [adapted * UNITS_PER_ADAPTED_LINEAR * n for n in v] for k, v in VISIT_CALLS.items()},
+            "unit_python_view_calls": FSDP1_PYTHON_VIEW_CALLS,
+            "counted_host_seconds": counted_host(train, spec)._asdict()}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=60)
+    parser.add_argument("--model-counts", action="store_true",
+                        help="print the project's per-layer counts for the 0.5B row instead (the project's Python)")
     args = parser.parse_args(argv)
+    if args.model_counts:
+        print(json.dumps(model_counts(), indent=1))
+        return 0
     fsdp, plain = spawn(True, args.repeats), spawn(False, args.repeats)
     import peft
     import torch
