@@ -23,7 +23,8 @@ _free_low_precision_sharded_param) at 00ae0bc91ac2 (the stored FSDP1 sources; ve
 logs, FSDP1's unit logic is the same in the 2.x releases read): see VISIT_CALLS. Each kernel is costed at
 presets/host_overhead.json launch_seconds, each other call through PyTorch at view_seconds, the FSDP wrapper's call of
 the inner module at module_call_seconds (times the host's factor); FSDP's own Python between them (its state
-checks, _p_assert, attribute walks) is not counted: a lower bound.
+checks, _p_assert, attribute walks, storage allocs and frees) at view_seconds per view call it takes, as measured by
+benchmarks/verl_lora_host_counts.py on the logs' code path (FSDP1_PYTHON_VIEW_CALLS).
 
 Exposure: the rate limiter keeps the host at most two unshards ahead of the GPU (_unshard: `event =
 state._free_event_queue.dequeue_if_needed(); event.synchronize()`, one free event enqueued per resharded unit,
