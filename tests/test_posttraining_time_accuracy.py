@@ -73,13 +73,17 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # -58.0% -> -56.7%, scoring -56.9% -> -56.5%, the step -54.8% -> -54.7%; then V0's sampler, its Python per running
     # sequence with the sampled token's log-prob (engine/posttraining/engine_sampler.py, h-rlgen: vLLM 0.7.3's
     # Sampler.forward timed by benchmarks/vllm_v0_sampler_host.py): generation -53.7% -> -52.3%, the step -54.7% ->
-    # -54.0%
+    # -54.0%; FSDP1's own Python per visit of the adapters' units (adapter_units.py FSDP1_PYTHON_VIEW_CALLS, measured
+    # by benchmarks/verl_lora_host_counts.py running the logs' transformers / peft / FSDP1 code path on the CPU),
+    # h-rlops: update -56.7% -> -11.5%, scoring -56.5% -> -31.0%, the step -54.0% -> -43.2%, so generation is the
+    # shortest phase and the update the nearest
     verl_data = ptt.groups(compared)["source verl-data"]
     assert all(c.error("step") < 0 for c in verl_data)
-    assert ptt.signed_median(verl_data, "update") < ptt.signed_median(verl_data, "generation") < 0
-    assert -0.60 < ptt.signed_median(verl_data, "scoring") < -0.50
-    assert -0.60 < ptt.signed_median(verl_data, "update") < -0.53
-    assert -0.59 < ptt.signed_median(verl_data, "step") < -0.51
+    assert (ptt.signed_median(verl_data, "generation") < ptt.signed_median(verl_data, "scoring")
+            < ptt.signed_median(verl_data, "update") < 0)
+    assert -0.36 < ptt.signed_median(verl_data, "scoring") < -0.26
+    assert -0.17 < ptt.signed_median(verl_data, "update") < -0.06
+    assert -0.48 < ptt.signed_median(verl_data, "step") < -0.38
     assert -0.58 < ptt.signed_median(verl_data, "generation") < -0.50
 
 

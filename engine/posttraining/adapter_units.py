@@ -23,7 +23,8 @@ _free_low_precision_sharded_param) at 00ae0bc91ac2 (the stored FSDP1 sources; ve
 logs, FSDP1's unit logic is the same in the 2.x releases read): see VISIT_CALLS. Each kernel is costed at
 presets/host_overhead.json launch_seconds, each other call through PyTorch at view_seconds, the FSDP wrapper's call of
 the inner module at module_call_seconds (times the host's factor); FSDP's own Python between them (its state
-checks, _p_assert, attribute walks) is not counted: a lower bound.
+checks, _p_assert, attribute walks, storage allocs and frees) at view_seconds per view call it takes, as measured by
+benchmarks/verl_lora_host_counts.py on the logs' code path (FSDP1_PYTHON_VIEW_CALLS).
 
 Exposure: the rate limiter keeps the host at most two unshards ahead of the GPU (_unshard: `event =
 state._free_event_queue.dequeue_if_needed(); event.synchronize()`, one free event enqueued per resharded unit,
@@ -63,6 +64,16 @@ from ..timing.model import rates_for
 # the reduce-scatter hook's pre- and post-division (2 kernels; one over 2 ranks, whose pre-divide factor is 1), the
 # reduce-scatter (kernel), the sharded gradient's accumulation (kernel) and record_stream (1): 7 kernels, 34 calls.
 VISIT_CALLS = {"forward": (2, 26, 1), "forward_grad": (2, 27, 1), "backward": (7, 34, 0)}
+# FSDP1's own Python per unit visit beyond VISIT_CALLS (its state and handle checks, the hooks' bookkeeping, the
+# Python-level tensor calls around the counted dispatches), in view calls (host_overhead.json view_seconds: the
+# unit peft_python_seconds uses): measured by benchmarks/verl_lora_host_counts.py, which runs the logs' code path
+# (transformers 4.52.4 Qwen2ForCausalLM, peft 0.15.2 LoRA r 32 all-linear, non-reentrant checkpointing, FSDP1 with
+# verl 9466d371e's LoRA wrap policy and mixed precision, torch 2.13.0, 2 gloo ranks, collectives as no-ops) on the
+# CPU at tiny widths: the thread seconds a decoder layer's 15 units add (with FSDP1 less without, 4 layers less 2),
+# per unit, less VISIT_CALLS at the same CPU's per-call prices, over its view call; the median of three runs on a
+# shared 2-core build host (forward 164.0, 120.4, 132.6; forward_grad 200.6, 170.2, 157.2; backward 367.3, 280.9,
+# 263.5; the recompute's visit taken as forward_grad's)
+FSDP1_PYTHON_VIEW_CALLS = {"forward": 132.6, "forward_grad": 170.2, "backward": 280.9}
 UNITS_PER_ADAPTED_LINEAR = 2  # lora_A and lora_B, each its own FSDP unit
 
 
@@ -78,7 +89,7 @@ def visit_host_seconds(s: Scenario, visit: str) -> float:
     launch, call = host_call_seconds(s)
     module = host_figures()["module_call_seconds"]["value"] * host_speed_factor(s)
     kernels, calls, modules = VISIT_CALLS[visit]
-    return kernels * launch + calls * call + modules * module
+    return kernels * launch + (calls + FSDP1_PYTHON_VIEW_CALLS[visit]) * call + modules * module
 
 
 def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
@@ -114,5 +125,5 @@ def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str
             "update": micro_batches * update}
 
 
-__all__ = ["UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds", "visit_host_seconds",
-           "wraps_adapter_units"]
+__all__ = ["FSDP1_PYTHON_VIEW_CALLS", "UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds",
+           "visit_host_seconds", "wraps_adapter_units"]

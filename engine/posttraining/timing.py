@@ -109,8 +109,8 @@ RL_FORMULAS = {
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
                                           "shards) / host link bandwidth"),
     "adapter_units": QT_TRANSLATE_NOOP("engine", "micro-batches x (forward + recompute + backward visits) x layers x "
-                                       "adapted linears x max(0, 2 units x FSDP1's calls per visit at the host's "
-                                       "per-call costs - the linear's base GEMM)"),
+                                       "adapted linears x max(0, 2 units x (FSDP1's counted calls + its measured "
+                                       "Python) per visit at the host's per-call costs - the linear's base GEMM)"),
     "refit_offload": QT_TRANSLATE_NOOP("engine", "2 x optimizer-state bytes / pageable host rate + 2 x parameter "
                                        "bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host "
                                        "rate for the reference's swap"),
@@ -140,8 +140,9 @@ RL_PROVENANCE = {
         "engine", "FSDP's parameter CPU offload copies each unit's shard to the GPU for every forward of the "
         "frozen model.")),
     "adapter_units": Provenance(DERIVED, QT_TRANSLATE_NOOP(
-        "engine", "FSDP1's calls per unshard and reshard, counted from its source, at the measured per-call host "
-        "costs; a lower bound (FSDP's own Python is not counted).")),
+        "engine", "FSDP1's calls per unshard and reshard, counted from its source, and its own Python per visit, "
+        "measured by running the logs' code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured "
+        "per-call host costs.")),
     "refit_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "The copies NeMo-RL's policy worker makes around each weight sync and for the reference, read from "
         "its source, over the host link.")),

@@ -5986,9 +5986,8 @@ GPU-hour</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="111"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x FSDP1&apos;s calls per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
-        <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
+        <translation type="vanished">微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="117"/>
@@ -6011,12 +6010,11 @@ GPU-hour</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="142"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP&apos;s own Python is not counted).</source>
-        <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
+        <translation type="vanished">FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="151"/>
+        <location filename="../../engine/posttraining/timing.py" line="152"/>
         <source>The passes verl&apos;s actor runs over the padding-free logits, counted from its source, at the memory bandwidth.</source>
         <translation>verl 的 actor 对去填充 logits 的各次遍历，按其源码计数，以显存带宽计时。</translation>
     </message>
@@ -9344,7 +9342,12 @@ GPU-hour</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="145"/>
+        <location filename="../../engine/posttraining/timing.py" line="142"/>
+        <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, and its own Python per visit, measured by running the logs&apos; code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured per-call host costs.</source>
+        <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），加上其每次访问自身的 Python 开销（在 CPU 上运行日志所用的代码路径实测，benchmarks/verl_lora_host_counts.py），乘以实测的主机单次调用开销。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="146"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
@@ -9358,7 +9361,7 @@ GPU-hour</source>
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="148"/>
+        <location filename="../../engine/posttraining/timing.py" line="149"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -9383,6 +9386,11 @@ GPU-hour</source>
         <location filename="../../engine/posttraining/timing.py" line="107"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="111"/>
+        <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x (FSDP1&apos;s counted calls + its measured Python) per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
+        <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的（FSDP1 计数的调用 + 其实测的 Python 开销）按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="128"/>
