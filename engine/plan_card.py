@@ -16,6 +16,7 @@ from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
 from .serving.speed_band import speed_ranges
 from .timing import StepTime
+from .timing.step_result import run_range_words
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
@@ -204,6 +205,7 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
 LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
 LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, measured runs like this one (8 in 10)")
 LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, measured runs like this one (8 in 10)")
+LIKELY_RUN = QT_TRANSLATE_NOOP("engine", "Time to train and cost, as the step time's range")
 
 
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
@@ -236,6 +238,8 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
                                  cost=_cost_text(t.cost, s.currency), price=price))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Cost (at {price} per GPU-hour)"), price=price),
                      _cost_text(t.cost, s.currency)))
+    if (spread := run_range_words(t, s.currency)) is not None:  # the step's range carried to the whole run
+        rows.append((message(LIKELY_RUN), spread))
     return sentences, rows
 
 

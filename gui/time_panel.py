@@ -34,6 +34,7 @@ from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.provenance import Provenance
+from engine.timing.step_result import run_range_words
 from engine.units import format_count, format_seconds
 
 from .charts import static_plot
@@ -44,6 +45,7 @@ from .serving_rows import speed_words
 from .state import AppState
 from .theme import restyle, text_colour
 from .widgets import ValueCombo
+from .words import whole_number
 
 TERM_COLOURS = {
     "compute": "#4e79a7", "memory_bound": "#a0cbe8", "recompute": "#9d7660", "communication_tp": "#f28e2b",
@@ -310,6 +312,8 @@ class TimePanel(QWidget):
                 line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', 0)} {s.currency}"
             elif t.cost is not None:  # no currency named: the cost is in whatever the price was typed in
                 line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(float(t.cost), "f", 0)
+            if (spread := run_range_words(t, s.currency)) is not None:  # the step's range carried to the whole run
+                line += " · " + escape(tr_message(spread))
             lines.append(line)
         else:
             lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
@@ -389,12 +393,6 @@ class TimePanel(QWidget):
             return
         self.state.edit({"time_calibration": {"measured_step_seconds": measured, "predicted_step_seconds": predicted}},
                         self.tr("Calibrate the time from a measured step"))
-
-
-def whole_number(locale: QLocale, n: int) -> str:
-    """n with the language's digit grouping. Past 64 bits (only absurd set-ups, 8e21 tokens per step, get there)
-    QLocale cannot take an int: shown from a float, rounded, rather than raising in the panel's slot."""
-    return locale.toString(n) if -(2**63) <= n < 2**63 else locale.toString(float(n), "f", 0)
 
 
 def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:

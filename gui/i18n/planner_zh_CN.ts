@@ -5848,6 +5848,11 @@ GPU-hour</source>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="218"/>
+        <source> ({likely}, as the step time&apos;s range)</source>
+        <translation>（{likely}，按步时间的范围推算）</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
@@ -11557,6 +11562,21 @@ GPU-hour</source>
         <location filename="../../engine/serving/speed_regime.py" line="20"/>
         <source>without CUDA graphs</source>
         <translation>不使用 CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="208"/>
+        <source>Time to train and cost, as the step time&apos;s range</source>
+        <translation>训练总时长与费用（按步时间的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="62"/>
+        <source>likely {time}, {hours} GPU-hours</source>
+        <translation>可能为 {time}，{hours} GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="63"/>
+        <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
+        <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
 </context>
 <context>
