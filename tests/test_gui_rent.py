@@ -155,3 +155,22 @@ def test_the_gpu_names_are_not_cut_in_a_narrow_panel(panel, qtbot):
     for row, g in enumerate(table.gpus):  # a longer one wraps: its row holds every line of it
         needed = metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), g.name).height()
         assert table.rowHeight(row) >= needed, g.name
+
+
+def test_rows_say_their_likely_time_and_cost_and_the_header_the_tie_rule(panel):
+    """User audit 6: each row's time and cost carry its plan's step range (as `fit --objective cost` prints it:
+    engine/planning/rent_report.py rent_range_words), and the header says why a row 1% dearer can come first."""
+    from PySide6.QtWidgets import QLabel
+
+    from engine.planning.rent import TIE
+    from engine.planning.rent_report import rent_range_words
+
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None and panel.result.ranked
+    first = panel.result.ranked[0]
+    words = rent_range_words(first, "").format_with(str)
+    label = panel.apply_buttons[0].parentWidget().findChild(QLabel).text()
+    assert words.split(",")[0] in label  # "likely 5.2 h to 6.7 h"
+    assert f"costs within {TIE:.0%} of each other count as equal: fewer GPUs first" in panel.header.text()
