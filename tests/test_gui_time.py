@@ -52,6 +52,8 @@ def test_tokens_price_and_calibration_edit_the_scenario(window):
     panel._calibrate()
     assert window.state.scenario.time_calibration == pytest.approx((measured, predicted))
     assert panel.time.step_seconds == pytest.approx(measured)
+    # the user's own measured step: no published runs' "likely" range around it (user audit 6)
+    assert panel.time.band is None and "likely" not in panel.summary.text()
     window.state.undo_stack.undo()
     assert window.state.scenario.time_calibration is None
 

@@ -59,3 +59,19 @@ def test_time_to_train_gpu_hours_and_cost_carry_the_step_times_range() -> None:
     # no tokens to train: no run, so no range (and the JSON gains no key)
     bare = step_time(s.replace(tokens_to_train=None))
     assert "time_to_train_seconds_range" not in time_to_json(bare) and "Time to train" not in render_time(bare)
+
+
+def test_a_step_scaled_to_the_users_measurement_has_no_published_range() -> None:
+    # user audit 6: after "Use my measurement" the Time tab still said "measured runs like this one came to
+    # 0.95-1.2x the model: likely ..." around the user's own measured step. The band is the model's error against
+    # published runs (engine/timing/bands.py); a step scaled to this machine's measurement is no longer the model's
+    # figure, so it has none (training and post-training alike)
+    train = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "tokens_to_train": 10**9}
+    grpo = {**train, "training_objective": "grpo", "rollout_engine": "vllm", "rollout_placement": "colocate"}
+    for keys in (train, grpo):
+        model = step_time(scenario_from_dict(keys))
+        assert model.band is not None
+        measured = {"measured_step_seconds": 2 * model.step_seconds, "predicted_step_seconds": model.step_seconds}
+        t = step_time(scenario_from_dict({**keys, "time_calibration": measured}))
+        assert t.step_seconds == pytest.approx(2 * model.step_seconds) and t.band is None
+        assert "likely" not in render_time(t) and "step_seconds_range" not in time_to_json(t)
