@@ -11609,6 +11609,11 @@ GPU-hour</source>
         <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
         <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/recompute_plans.py" line="52"/>
+        <source>recompute {n} of the {layers} layers (full activation checkpointing of only some layers)</source>
+        <translation>重算 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
