@@ -5884,6 +5884,11 @@ GPU-hour</source>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="147"/>
+        <source>Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) that share n_ctx</source>
+        <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
