@@ -228,13 +228,24 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Time to train")),
                      message(QT_TRANSLATE_NOOP("engine", "not asked (no tokens to train set)"))))
         return [], rows
-    sentences = [message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
+    # the paragraph a manager reads first: with the step's likely range where it has one, as the rows below give it
+    # ("1.3 h to train" where measured runs like it took 1.6 h to 3.2 h read as a promise)
+    low, high = t.run_range(t.time_to_train_seconds) if t.band is not None else (0.0, 0.0)
+    sentences = [message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens (likely {low} to {high})."),
+                         time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0),
+                         low=format_seconds(low), high=format_seconds(high)) if t.band is not None else
+                 message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
                          time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0))]
     rows += [(message(QT_TRANSLATE_NOOP("engine", "Time to train")), format_seconds(t.time_to_train_seconds)),
              (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
     if t.cost is not None:
         price = f"{s.gpu_hour_price:,.2f}"
-        sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
+        low, high = t.run_range(t.cost) if t.band is not None else (0.0, 0.0)
+        sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour (likely {low} to "
+                                                             "{high})."),
+                                 cost=_cost_text(t.cost, s.currency), price=price, low=f"{low:,.0f}",
+                                 high=format_cost(high, s.currency)) if t.band is not None else
+                         message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
                                  cost=_cost_text(t.cost, s.currency), price=price))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Cost (at {price} per GPU-hour)"), price=price),
                      _cost_text(t.cost, s.currency)))

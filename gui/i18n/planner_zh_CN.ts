@@ -1483,6 +1483,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="100"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <source>Sequence packing (packing)</source>
+        <translation>序列打包（packing）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <source>Megatron pipeline layout (pipeline_layout)</source>
+        <translation>Megatron 流水线布局（pipeline_layout）</translation>
+    </message>
 </context>
 <context>
     <name>FitPanel</name>
@@ -11618,6 +11633,16 @@ GPU-hour</source>
         <location filename="../../engine/planning/recompute_plans.py" line="52"/>
         <source>recompute {n} of the {layers} layers (full activation checkpointing of only some layers)</source>
         <translation>重算 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="234"/>
+        <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
+        <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="244"/>
+        <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
+        <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
 </context>
 <context>
