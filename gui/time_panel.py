@@ -35,7 +35,7 @@ from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.provenance import Provenance
 from engine.timing.step_result import run_range_words
-from engine.units import format_count, format_seconds
+from engine.units import format_cost, format_count, format_seconds
 
 from .charts import static_plot
 from .choices import choice_items, declared_choices
@@ -395,9 +395,10 @@ class TimePanel(QWidget):
                         self.tr("Calibrate the time from a measured step"))
 
 
-def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
+def time_rows(times: list[StepTime | None], currencies: list[str] | None = None) -> list[tuple[str, list[str]]]:
     """Rows of the comparison table: step time, throughput, MFU, and time to train, GPU-hours and cost when set.
-    `times`: one per compared scenario, None for one whose step time cannot be computed (its cells stay empty)."""
+    `times`: one per compared scenario, None for one whose step time cannot be computed (its cells stay empty);
+    `currencies`: each one's, beside its cost (a USD and a EUR plan read "25" and "29")."""
 
     def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter
         return label, [show(t) if t is not None else "" for t in times]
@@ -413,6 +414,7 @@ def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
         rows.append(row(QCoreApplication.translate("TimePanel", "GPU-hours"),
                         lambda t: format_count(t.gpu_hours) if t.gpu_hours else ""))
     if any(t is not None and t.cost is not None for t in times):
-        rows.append(row(QCoreApplication.translate("TimePanel", "Cost"),
-                        lambda t: format_count(t.cost) if t.cost is not None else ""))
+        rows.append((QCoreApplication.translate("TimePanel", "Cost"), [
+            format_cost(t.cost, c) if t is not None and t.cost is not None else ""
+            for t, c in zip(times, currencies or [""] * len(times), strict=True)]))
     return rows
