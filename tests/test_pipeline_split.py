@@ -119,3 +119,16 @@ def test_a_405b_or_deepseek_v3_pipeline_of_16_is_kept_with_a_layout_not_folded_t
         assert (first.scenario.pp, first.scenario.dp) == (s.pp, s.dp)  # same pipeline, same global batch
     assert runnable_layouts(llama)[1].scenario.pp == 2  # the even split stays, second
     assert "pp=2" not in json.dumps(fit_report(llama)["plans"][0])  # the first plan keeps the pipeline
+
+
+def test_the_throughput_search_sets_pipeline_layouts_itself_and_does_not_inherit_the_way_outs():
+    # the way out that keeps DeepSeek-V3's pp 16 writes a 16-chunk layout; the throughput search starts from the first
+    # way out's keys it does not search itself (search_candidates.searchable), and kept that layout on its pp 1
+    # layouts ("pp=1, ..., pipeline_layout=Et*4|(t*4|)*14tmL"): the layout is the search's own per pipeline size
+    # (pipeline_chunks.py), so it is not inherited
+    from engine.planning.search_candidates import searchable
+
+    v3 = scenario_from_dict({"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32,
+                             "framework": "megatron", "pp": 16, "ep": 8, "grad_accum": 32, "seq_len": 4096})
+    assert runnable_layouts(v3)[0].changes == {"pipeline_layout": "Et*4|(t*4|)*14tmL"}
+    assert searchable(v3).pipeline_layout == ""
