@@ -10,7 +10,7 @@ from ..scenario import Scenario
 from ..timing.step_result import time_to_json
 from ..units import format_bytes, format_count, format_seconds
 from ..workloads import estimate, step_time  # a post-training step as it runs (generation engine, scoring)
-from .listing import named_changes
+from .listing import TIE, TIE_NOTE, named_changes
 from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 
 
@@ -54,6 +54,8 @@ def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], 
                                     "numerics):"))]
     if not report["plans"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
+    elif len(report["plans"]) > 1:  # the order within a tie (listing.py TIE)
+        out[-1] += " " + tr_engine(TIE_NOTE).format(tie=f"{TIE:.0%}")
 
     def line(i: int, p: dict[str, Any]) -> str:
         t = p["time"]

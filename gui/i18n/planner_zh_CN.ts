@@ -11644,6 +11644,11 @@ GPU-hour</source>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/listing.py" line="19"/>
+        <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
+        <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
