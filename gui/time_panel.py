@@ -30,7 +30,7 @@ from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
 from engine.range_words import band_multiples, likely_range_sentence
 from engine.scenario import Scenario
-from engine.serving import cost_per_million_output_tokens
+from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.provenance import Provenance
@@ -347,13 +347,9 @@ class TimePanel(QWidget):
         speed = self.state.serving_speed()
         text = escape(speed_words(speed, s.serving_engine)
                       or self.tr("The engine does not start with this set-up: no speed."))
-        cost = cost_per_million_output_tokens(s, speed) if speed is not None else None
+        cost = million_tokens_cost_words(s, speed) if speed is not None else None  # the words `estimate` prints
         if cost is not None:
-            amount = QLocale().toString(float(cost), "f", 2)
-            text += "<br>" + (self.tr("A million output tokens cost <b>%(cost)s %(currency)s</b> on %(n)d GPUs")
-                              % {"cost": amount, "currency": s.currency, "n": s.world_size} if s.currency else
-                              self.tr("A million output tokens cost <b>%(cost)s</b> (in the price's currency) on "
-                                      "%(n)d GPUs") % {"cost": amount, "n": s.world_size})
+            text += "<br>" + escape(tr_message(cost))
         elif speed is not None:
             text += "<br>" + self.tr("Enter a price per GPU-hour for the cost of a million output tokens.")
         self.summary.setText(text)

@@ -5019,14 +5019,12 @@ GPU-hour</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="349"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
-        <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
+        <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="351"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
-        <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
+        <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="354"/>
@@ -11648,6 +11646,26 @@ GPU-hour</source>
         <location filename="../../engine/planning/listing.py" line="19"/>
         <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="21"/>
+        <source>A million output tokens cost {cost} on {n} GPUs</source>
+        <translation>在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="22"/>
+        <source>A million output tokens cost {cost} on one GPU</source>
+        <translation>在 1 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="23"/>
+        <source>{line} (likely {low} to {high}, as the tokens/s range)</source>
+        <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="47"/>
+        <source>{cost} (in the price&apos;s currency)</source>
+        <translation>{cost}（按价格所用货币计）</translation>
     </message>
 </context>
 <context>
