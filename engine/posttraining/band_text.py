@@ -61,14 +61,17 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         if phase_high <= 0:  # a phase the step does not run
             continue
         band = dict(t.phase_bands)[phase]
-        part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {words}")).format(
-            phase=tr_engine(PHASE_NAMES[phase]), words=likely_range_words(
-                format_seconds(phase_low), format_seconds(phase_high), *band_multiples(band.low, band.high), tr_engine))
+        words = likely_range_words(format_seconds(phase_low), format_seconds(phase_high),
+                                   *band_multiples(band.low, band.high), tr_engine)
         if kinds.get(phase):
-            part += f" ({'/'.join(tr_engine(k) for k in kinds[phase])})"
-        parts.append(part)
+            words += f"; {'/'.join(tr_engine(k) for k in kinds[phase])}"
+        # the model's own figure first: the ranges alone left "update likely 8.8 s to 18.1 s" with no update time
+        # anywhere to read the multiples against, the step's terms not being split by phase (user audit 6)
+        parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(
+            phase=tr_engine(PHASE_NAMES[phase]), seconds=format_seconds(t.phase_seconds[phase]), words=words))
     if parts:
-        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, measured runs like this one came to: {parts}"))
+        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, the model's time and what measured runs like "
+                                                               "this one came to: {parts}"))
                      .format(parts=", ".join(parts)))
     return lines
 

@@ -11415,14 +11415,12 @@ GPU-hour</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="64"/>
         <source>{phase} {words}</source>
-        <translation>{phase} {words}</translation>
+        <translation type="vanished">{phase} {words}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="71"/>
         <source>By phase, measured runs like this one came to: {parts}</source>
-        <translation>按阶段，与此类似的实测运行为：{parts}</translation>
+        <translation type="vanished">按阶段，与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
         <source>Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
@@ -11666,6 +11664,16 @@ GPU-hour</source>
         <location filename="../../engine/serving/report.py" line="47"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="70"/>
+        <source>{phase} {seconds} ({words})</source>
+        <translation>{phase} {seconds}（{words}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="73"/>
+        <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
+        <translation>按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
 </context>
 <context>
