@@ -59,6 +59,12 @@ def likely_range_sentence(low: str, high: str, factor_low: float, factor_high: f
         words=likely_range_words(low, high, factor_low, factor_high, tr_engine))
 
 
+def sources_words(n: int, tr_engine: Callable[[str], str]) -> str:
+    """"one source" / "9 sources" (the measured runs' sources), not "9 source(s)"."""
+    return tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if n == 1 else tr_engine(
+        QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=n)
+
+
 RUN_RANGE = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours")
 RUN_RANGE_COST = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours, cost {cost}")
 
@@ -81,4 +87,5 @@ def run_range_message(time_range: tuple[float, float], hours_range: tuple[float,
 
 
 __all__ = ["MULTIPLES_AND_RANGE", "RUN_RANGE", "RUN_RANGE_COST", "SPAN", "band_multiples", "likely_range_message",
-           "likely_range_sentence", "likely_range_words", "multiple_text", "multiples_text", "run_range_message"]
+           "likely_range_sentence", "likely_range_words", "multiple_text", "multiples_text", "run_range_message",
+           "sources_words"]

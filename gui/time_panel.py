@@ -28,7 +28,7 @@ from engine.posttraining.band_text import posttraining_band_lines
 from engine.posttraining.refused_step import refused_step_text
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import RLStepTime, step_provenance
-from engine.range_words import band_multiples, likely_range_sentence
+from engine.range_words import band_multiples, likely_range_sentence, sources_words
 from engine.scenario import Scenario
 from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, StepTime
@@ -295,9 +295,9 @@ class TimePanel(QWidget):
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
                 *band_multiples(t.band.low, t.band.high), tr_engine)}
             if t.band.regime == POSTTRAINING_REGIME:  # said on the line: a small measured set, one source
-                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)d "
-                                    "source(s); hover for each phase)") % {"runs": t.band.runs,
-                                                                           "sources": t.band.sources}
+                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)s; hover for "
+                                    "each phase)") % {"runs": t.band.runs,
+                                                      "sources": sources_words(t.band.sources, tr_engine)}
             # a post-training step: its own regime's band, what it was checked against, each phase's range with the
             # kinds of figure that decide it (engine/posttraining/band_text.py)
             posttraining = posttraining_band_lines(t, tr_engine, step_provenance(s))

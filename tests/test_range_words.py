@@ -75,3 +75,17 @@ def test_a_step_scaled_to_the_users_measurement_has_no_published_range() -> None
         t = step_time(scenario_from_dict({**keys, "time_calibration": measured}))
         assert t.step_seconds == pytest.approx(2 * model.step_seconds) and t.band is None
         assert "likely" not in render_time(t) and "step_seconds_range" not in time_to_json(t)
+
+
+def test_sources_are_counted_in_words_not_source_s() -> None:
+    # user audit 6: "checked against 24 measured runs of 9 source(s)" (serving) and "of 4 source(s)" (Time tab)
+    from engine.range_words import sources_words
+    from engine.serving import serving_speed
+    from engine.serving.speed_band import speed_range_text
+    from engine.workloads import estimate
+
+    assert (sources_words(1, str), sources_words(9, str)) == ("one source", "9 sources")
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                            "serving_engine": "vllm", "max_model_len": 8192})
+    text = speed_range_text("vllm", serving_speed(s, estimate(s).serving), str)
+    assert "source(s)" not in text and " sources (" in text

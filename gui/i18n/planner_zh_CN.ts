@@ -4966,9 +4966,8 @@ GPU-hour</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="296"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
-        <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+        <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="303"/>
@@ -5107,6 +5106,11 @@ GPU-hour</source>
         <location filename="../time_panel.py" line="318"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="298"/>
+        <source> (checked against %(runs)d measured post-training runs of %(sources)s; hover for each phase)</source>
+        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
 </context>
 <context>
@@ -11479,9 +11483,8 @@ GPU-hour</source>
         <translation>首 token 时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="113"/>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources} source(s)</source>
-        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+        <translation type="vanished">与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed_band.py" line="123"/>
@@ -11674,6 +11677,11 @@ GPU-hour</source>
         <location filename="../../engine/posttraining/band_text.py" line="73"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="113"/>
+        <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
+        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
 </context>
 <context>
