@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..range_words import band_multiples, likely_range_sentence, likely_range_words
+from ..range_words import band_multiples, likely_range_sentence, likely_range_words, sources_words
 from ..timing import StepTime
 from ..timing.provenance import Provenance
 from ..units import format_seconds
@@ -45,8 +45,7 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         return []
     basis = posttraining_band_basis()
     low, high = t.seconds_range
-    sources = (tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if basis["sources"] == 1 else
-               tr_engine(QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=basis["sources"]))
+    sources = sources_words(basis["sources"], tr_engine)
     lines = [tr_engine(QT_TRANSLATE_NOOP(
         "engine", "Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs "
         "({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; "
