@@ -14,6 +14,7 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
+from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
 from .timing import StepTime
 from .timing.step_result import run_range_words
@@ -92,7 +93,7 @@ def card_inputs(s: Scenario) -> list[tuple[str, object]]:
         spec = KEY_SPECS.get(name)
         if name in SKIPPED_KEYS or spec is None or not key_applies(spec, s):
             continue
-        if s.workload == "inference" and name not in SERVING_KEY_NAMES and name not in SHARED_WITH_SERVING:
+        if s.workload == "inference" and name not in (*SERVING_KEY_NAMES, *SHARED_WITH_SERVING, *EITHER_WORKLOAD):
             continue
         if name in ALWAYS_SHOWN or value != spec.default or (s.workload == "inference" and name in SERVING_SHOWN):
             out.append((name, value))
@@ -137,11 +138,18 @@ def host_sentence(est: Estimate, unit: str) -> Message | None:
                    host=format_bytes(est.host_bytes, unit))
 
 
-def serving_risk(est: Estimate) -> Message:
-    """A served model's risk: the engine not starting (its own reason), or one request filling the KV cache."""
+def serving_risk(est: Estimate, s: Scenario | None = None) -> Message:
+    """A served model's risk: the engine not starting (its own reason), one request filling the KV cache, or fewer
+    users at the full context than the engine is set to decode at once (max_num_seqs)."""
     m = est.serving
     if m.verdict != "fits":  # the engine's own sentence: why it refuses to start, or what it may run out of
         return m.reason
+    asked = s.max_num_seqs if s is not None else None
+    if asked and 2 <= m.max_concurrent_sequences < asked:  # "Serve 70B to 100 users" read FITS, no risk, with 59 held
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: at {length} tokens each the KV cache holds {held} "
+                                                   "users at once, not the {asked} the engine is set to decode "
+                                                   "(max_num_seqs); the others wait."),
+                       length=f"{m.max_model_len:,}", held=int(m.max_concurrent_sequences), asked=asked)
     if m.max_concurrent_sequences < 2:
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: one request at the full context ({length} tokens) "
                                                    "fills the KV cache; the next one waits."),
@@ -153,7 +161,7 @@ def serving_risk(est: Estimate) -> Message:
 def main_risk(s: Scenario, est: Estimate) -> Message:
     """The one thing most likely to spoil the plan, worst first."""
     if est.serving is not None and est.host_verdict != "does not fit":
-        return serving_risk(est)
+        return serving_risk(est, s)
     if est.verdict == "does not fit":
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: it does not fit in GPU memory as set up."))
     if est.host_verdict == "does not fit":
@@ -199,12 +207,21 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
             value = float(getattr(speed, figure))
             rows.insert(after + 1, (message(label), likely_range_message(
                 show(r.low), show(r.high), r.low / value, r.high / value)))
+    # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
+    # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
+    if (cost := million_tokens_cost(s, speed)) is not None:
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "A million output tokens")),
+                     f"{cost[0]:,.2f} {s.currency}".rstrip()))
+        if cost[1] != cost[2]:
+            rows.append((message(LIKELY_MILLION), likely_range_message(
+                f"{cost[1]:,.2f}", f"{cost[2]:,.2f} {s.currency}".rstrip(), cost[1] / cost[0], cost[2] / cost[0])))
     return [], rows
 
 
 LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
 LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, measured runs like this one (8 in 10)")
 LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, measured runs like this one (8 in 10)")
+LIKELY_MILLION = QT_TRANSLATE_NOOP("engine", "A million output tokens, as the tokens/s range")
 LIKELY_RUN = QT_TRANSLATE_NOOP("engine", "Time to train and cost, as the step time's range")
 
 

@@ -441,3 +441,30 @@ def test_the_cards_paragraph_gives_the_time_to_train_and_cost_with_their_likely_
     low, high = t.run_range(t.cost)
     assert f"per GPU-hour (likely {low:,.0f} to {high:,.0f} USD)." in text
     assert dict(card_inputs(s))["currency"] == "USD" and field_label("currency") == "Currency"
+
+
+def test_a_served_models_card_names_users_beyond_the_cache_its_price_and_its_cost():
+    """User audit 6: "Serve Llama 3.1 70B to 100 users" on 4 x H100 (max_num_seqs 100, 8,192 tokens each) read FITS,
+    "Main risk: none stands out", while the KV cache holds 59 such users at once (ServingMemory.max_concurrent_sequences);
+    with a price the card gave no cost and left the price out of its inputs (card_inputs kept only serving and
+    shared keys), though the cost per million output tokens reads it (engine/serving/report.py)."""
+    from engine.plan_card import LIKELY_MILLION, time_facts
+    from engine.serving import serving_speed
+    from engine.serving.report import million_tokens_cost
+    from engine.workloads import estimate
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 4, "tp": 4,
+                            "workload": "inference", "serving_engine": "vllm", "weight_format": "bf16",
+                            "max_model_len": 8192, "max_num_seqs": 100, "gpu_hour_price": 2.5, "currency": "USD"})
+    est = estimate(s)
+    held = est.serving.max_concurrent_sequences
+    assert est.verdict == "fits" and 2 <= held < 100
+    assert str(main_risk(s, est)) == (f"Main risk: at 8,192 tokens each the KV cache holds {int(held)} users at once, "
+                                      "not the 100 the engine is set to decode (max_num_seqs); the others wait.")
+    assert {"gpu_hour_price", "currency"} <= set(dict(card_inputs(s)))
+    cost, low, high = million_tokens_cost(s, serving_speed(s, est.serving))
+    rows = {str(label): str(value) for label, value in time_facts(s, est, None)[1]}
+    assert rows["A million output tokens"] == f"{cost:,.2f} USD"
+    assert rows[LIKELY_MILLION].endswith(f"likely {low:,.2f} to {high:,.2f} USD")
+    few = s.replace(max_num_seqs=32)  # 32 users fit: no such risk
+    assert "max_num_seqs" not in str(main_risk(few, estimate(few)))

@@ -11683,6 +11683,21 @@ GPU-hour</source>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
         <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="149"/>
+        <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
+        <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="213"/>
+        <source>A million output tokens</source>
+        <translation>一百万个输出 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="224"/>
+        <source>A million output tokens, as the tokens/s range</source>
+        <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
