@@ -107,7 +107,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
         report = speed_report(scenario)
         print(json_text(report) if args.json else terminal_text(
-            render_speed(report, args.unit, args.tr, args.tr_engine)))
+            render_speed(report, args.unit, args.tr, args.tr_engine, args.tr_fields)))
         return 0
     report = fit_report(scenario)
     print(json_text(report) if args.json else
