@@ -132,3 +132,16 @@ def test_the_throughput_search_sets_pipeline_layouts_itself_and_does_not_inherit
                              "framework": "megatron", "pp": 16, "ep": 8, "grad_accum": 32, "seq_len": 4096})
     assert runnable_layouts(v3)[0].changes == {"pipeline_layout": "Et*4|(t*4|)*14tmL"}
     assert searchable(v3).pipeline_layout == ""
+
+
+def test_the_uneven_split_warning_names_the_layout_megatron_core_takes():
+    # user audit 6: the warning said Megatron "refuses this layout without a pipeline_layout" and left the user to
+    # write one; where the framework takes layouts it names the one Make it fit offers first (runnable.py)
+    llama = {"model": "llama-3.1-405b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 128, "tp": 8, "pp": 16,
+             "grad_accum": 16, "seq_len": 8192}
+    said = [str(w) for w in estimate(scenario_from_dict({**llama, "framework": "megatron"})).warnings
+            if "splits the layers" in str(w)]
+    assert len(said) == 1 and "without a pipeline_layout such as Et*8|(t*8|)*14t*6L (the estimate" in said[0]
+    old = [str(w) for w in estimate(scenario_from_dict({**llama, "framework": "megatron-2021"})).warnings
+           if "splits the layers" in str(w)]  # Megatron-LM of 2021 takes no layout: none named
+    assert old and "such as" not in old[0]

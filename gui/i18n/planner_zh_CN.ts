@@ -11698,6 +11698,11 @@ GPU-hour</source>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
+    <message>
+        <location filename="../../engine/scenario/pipeline_split.py" line="35"/>
+        <source>{framework} splits the layers evenly over the pipeline: {layers} layers do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this layout without a pipeline_layout such as {layout} (the estimate splits them unevenly).</source>
+        <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout（例如 {layout}）时它会拒绝此布局（估算按不均匀切分计算）。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
