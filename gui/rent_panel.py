@@ -24,7 +24,13 @@ from PySide6.QtWidgets import (
 
 from engine.models.presets import gpu_presets
 from engine.planning.rent import TIE, RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text, rent_range_words
+from engine.planning.rent_report import (
+    MAX_PRICE,
+    dropped_lines,
+    gpu_hours_text,
+    option_limits_at_risk,
+    rent_range_words,
+)
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -231,8 +237,9 @@ class RentPanel(SearchPanel):
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + ("<br>" + escape(QCoreApplication.translate("cli", " ({likely}, as the step time's range)").format(
-                    likely=spread.format_with(tr_engine)).strip())
-                   if (spread := rent_range_words(row, currency)) is not None else "")
+                    likely=spread.format_with(tr_engine)).strip() + " " + option_limits_at_risk(
+                        row, self.result, tr_engine)).rstrip()
+                   if (spread := rent_range_words(row, currency)) is not None and self.result is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_words(dict(row.changes))) + "</span>")
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))

@@ -174,3 +174,26 @@ def test_rows_say_their_likely_time_and_cost_and_the_header_the_tie_rule(panel):
     label = panel.apply_buttons[0].parentWidget().findChild(QLabel).text()
     assert words.split(",")[0] in label  # "likely 5.2 h to 6.7 h"
     assert f"costs within {TIE:.0%} of each other count as equal: fewer GPUs first" in panel.header.text()
+
+
+def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_home):
+    """User audit 6: an option is ranked by the model's time (rent.py), and one "trains in 2.9 d" against a 3-day
+    deadline is likely to take up to 3.5 d: its row says its slow end runs past the deadline, as the command line."""
+    from PySide6.QtWidgets import QLabel
+
+    from engine.planning.rent_report import PAST_DEADLINE
+
+    state = AppState(scenario_from_dict({**SCENARIO, "tokens_to_train": 2 * 10**10}))
+    p = RentPanel(state, Settings())
+    qtbot.addWidget(p)
+    p.table.set_price("a100-80gb", 1.5)
+    p.search()
+    assert p.wait() and p.result is not None and p.result.ranked
+    first = p.result.ranked[0]
+    low, high = first.plan.time.run_range(first.seconds)
+    p.deadline.setValue((first.seconds + high) / 2 / 86400)  # the point inside, the slow end past it
+    p.search()
+    assert p.wait() and p.result is not None
+    row = next(i for i, r in enumerate(p.result.ranked) if (r.gpu, r.gpus) == (first.gpu, first.gpus))
+    label = p.apply_buttons[row].parentWidget().findChild(QLabel).text()
+    assert PAST_DEADLINE in label

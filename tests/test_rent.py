@@ -332,3 +332,26 @@ def test_rows_carry_their_plans_step_range_and_the_tie_rule_is_said(plain):
     first = plain.ranked[0]
     assert f"({first.nodes} node{'s' if first.nodes > 1 else ''})" in row_text(report["ranked"][0], "USD")
     assert "node(s)" not in text and "type(s)" not in text
+
+
+def test_a_budget_does_not_stop_the_walk_at_a_count_whose_layouts_all_offload():
+    """User audit 6: a 70B full fine-tune (torchtitan, 1e9 tokens, 3-day deadline) found 16 x B200 at ~620 USD and
+    32 x H100 at ~800 without a budget, and nothing at all with a budget of 1,000: 8 H100s fit only by offloading
+    (~1,290 USD), that count was "over budget", and the walk stopped there (rent_search broke on NONE_IN_BUDGET unless
+    an option of the type had offloaded). Until a type has an option, larger counts are searched; the budget then
+    keeps every option found without it that costs less (the same search, rent.py)."""
+    s = scenario(model="llama-3.1-70b", framework="torchtitan", micro_batch=1, grad_accum=1, seq_len=8192,
+                 tokens_to_train=10**9, gpus_per_node=8, nodes=2)
+    prices = {"h100-sxm-80gb": 2.5, "b200": 5.0}
+    free = rent_search(s, prices, deadline_seconds=3 * 86400)
+    budget = 1000.0
+    within = {(r.gpu, r.gpus) for r in free.ranked if r.cost <= budget}
+    assert within, "the case: options under the budget exist"
+    assert any(r.gpu == "h100-sxm-80gb" and r.gpus == 8 and r.cost > budget for r in free.ranked), \
+        "the case: 8 H100s, offloading, cost more than the budget"
+    capped = rent_search(s, prices, deadline_seconds=3 * 86400, budget=budget)
+    assert within <= {(r.gpu, r.gpus) for r in capped.ranked}
+    report = rent_to_json(capped, "USD")  # each row's likely range against the budget (rent_report._with_limits)
+    for row in report["ranked"]:
+        assert row["likely_over_budget"] == (row["cost_range"][1] > budget)
+        assert row["likely_past_deadline"] == (row["time_to_train_seconds_range"][1] > 3 * 86400)

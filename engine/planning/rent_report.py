@@ -83,6 +83,25 @@ def _row_json(o: RentOption) -> dict[str, Any]:
     return out
 
 
+def _same(text: str) -> str:
+    return text
+
+
+PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "its slow end runs past the deadline.")
+OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "its slow end costs more than the budget.")
+
+
+def limits_at_risk(row: dict[str, Any], tr_engine: Callable[[str], str] = _same) -> str:
+    """"its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
+    return " ".join(tr_engine(text) for key, text in (("likely_past_deadline", PAST_DEADLINE),
+                                                       ("likely_over_budget", OVER_BUDGET)) if row.get(key))
+
+
+def option_limits_at_risk(o: RentOption, r: RentSearch, tr_engine: Callable[[str], str] = _same) -> str:
+    """limits_at_risk of a ranked option as the window holds it (the search, not its JSON)."""
+    return limits_at_risk(_with_limits(_row_json(o), r), tr_engine)
+
+
 def _spreads(o: RentOption) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float] | None] | None:
     """(time to train, GPU-hours, cost) over the row's plan's likely step range; None without a timed plan or band."""
     if o.plan is None or o.seconds is None or o.plan.time.band is None:
@@ -99,11 +118,22 @@ def rent_range_words(o: RentOption, currency: str) -> Message | None:
     return run_range_message(*spread, currency) if spread is not None else None
 
 
+def _with_limits(row: dict[str, Any], r: RentSearch) -> dict[str, Any]:
+    """A ranked row with whether its likely range's slow end runs past the deadline or over the budget: it is ranked
+    by the model's figures (rent.py), which measured runs may well exceed (user audit 6: "trains in 2.9 d" against a
+    3-day deadline, likely 2.8 to 3.5 d)."""
+    if "time_to_train_seconds_range" in row and r.deadline_seconds is not None:
+        row["likely_past_deadline"] = row["time_to_train_seconds_range"][1] > r.deadline_seconds
+    if "cost_range" in row and r.budget is not None:
+        row["likely_over_budget"] = row["cost_range"][1] > r.budget
+    return row
+
+
 def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
     return {"objective": "cost", "currency": currency, "tokens_to_train": r.tokens,
             "deadline_seconds": r.deadline_seconds, "budget": r.budget, "horizon_seconds": r.horizon_seconds,
             "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": r.checkpoint_formula,
-            "ranked": [_row_json(o) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
+            "ranked": [_with_limits(_row_json(o), r) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
             "search": {"gpus": list(r.gpus_searched), "searches": r.searches, "estimates": r.estimates,
                        "seconds": r.seconds},
             "charged": "GPU-hours x price per GPU-hour only: no storage, network or host prices are added"}
@@ -114,10 +144,6 @@ def rent_report(s: Scenario, prices: dict[str, float], currency: str | None = No
     cur = s.currency if currency is None else currency
     return rent_to_json(rent_search(s, prices, deadline_seconds=deadline_seconds, budget=budget, currency=cur,
                                     unit=unit), cur)
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def _message(d: dict[str, Any], tr_engine: Callable[[str], str]) -> str:
@@ -196,6 +222,8 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
             spread = run_range_message(o["time_to_train_seconds_range"], o["gpu_hours_range"], o.get("cost_range"), cur)
             out.append("   " + tr(QT_TRANSLATE_NOOP("cli", " ({likely}, as the step time's range)")).format(
                 likely=spread.format_with(tr_engine)).strip())
+            if past := limits_at_risk(o, tr_engine):  # the slow end of that range past the deadline or the budget
+                out[-1] += " " + past
     if report["dropped"]:
         out += ["", tr(QT_TRANSLATE_NOOP("cli", "Left out:"))]
         rows = [(o["gpus"], o["gpu_name"], o["dropped"]["template"], _message(o["dropped"], tr_engine))

@@ -11703,6 +11703,16 @@ GPU-hour</source>
         <source>{framework} splits the layers evenly over the pipeline: {layers} layers do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this layout without a pipeline_layout such as {layout} (the estimate splits them unevenly).</source>
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout（例如 {layout}）时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="90"/>
+        <source>its slow end runs past the deadline.</source>
+        <translation>其较慢一端会超过截止期限。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="91"/>
+        <source>its slow end costs more than the budget.</source>
+        <translation>其较慢一端的费用会超出预算。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
