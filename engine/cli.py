@@ -64,8 +64,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         from .serving.speed import serving_speed
 
         speed = serving_speed(scenario, est.serving)
-        print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed)}) if args.json else
-              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, title=args.tr(
+        print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed, scenario)})
+              if args.json else
+              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, scenario=scenario,
+                                           title=args.tr(
                   QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({engine}, {fmt})")).format(
                   name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
                   engine=scenario.serving_engine, fmt=scenario.weight_format))))
@@ -105,7 +107,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
         report = speed_report(scenario)
         print(json_text(report) if args.json else terminal_text(
-            render_speed(report, args.unit, args.tr, args.tr_engine)))
+            render_speed(report, args.unit, args.tr, args.tr_engine, args.tr_fields)))
         return 0
     report = fit_report(scenario)
     print(json_text(report) if args.json else

@@ -18,6 +18,7 @@ from .posttraining.time_band import POSTTRAINING_REGIME, POSTTRAINING_REGIME_WOR
 from .range_words import band_multiples, likely_range_sentence
 from .timing import StepTime
 from .timing.bands import ALL, Band
+from .timing.step_result import run_range_words
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 
@@ -213,6 +214,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
             line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_cost(t.cost, currency)) \
                 if currency else tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
                     cost=format_count(t.cost))
+        if (spread := run_range_words(t, currency)) is not None:  # the step's range carried to the whole run
+            line += tr(QT_TRANSLATE_NOOP("cli", " ({likely}, as the step time's range)")).format(
+                likely=spread.format_with(tr_engine))
         out.append(line)
     out += [tr(QT_TRANSLATE_NOOP("cli", "Note: {text}")).format(text=n.format_with(tr_engine)) for n in t.notes]
     return "\n".join(out)

@@ -14,8 +14,10 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
+from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
 from .timing import StepTime
+from .timing.step_result import run_range_words
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
@@ -91,7 +93,7 @@ def card_inputs(s: Scenario) -> list[tuple[str, object]]:
         spec = KEY_SPECS.get(name)
         if name in SKIPPED_KEYS or spec is None or not key_applies(spec, s):
             continue
-        if s.workload == "inference" and name not in SERVING_KEY_NAMES and name not in SHARED_WITH_SERVING:
+        if s.workload == "inference" and name not in (*SERVING_KEY_NAMES, *SHARED_WITH_SERVING, *EITHER_WORKLOAD):
             continue
         if name in ALWAYS_SHOWN or value != spec.default or (s.workload == "inference" and name in SERVING_SHOWN):
             out.append((name, value))
@@ -136,11 +138,18 @@ def host_sentence(est: Estimate, unit: str) -> Message | None:
                    host=format_bytes(est.host_bytes, unit))
 
 
-def serving_risk(est: Estimate) -> Message:
-    """A served model's risk: the engine not starting (its own reason), or one request filling the KV cache."""
+def serving_risk(est: Estimate, s: Scenario | None = None) -> Message:
+    """A served model's risk: the engine not starting (its own reason), one request filling the KV cache, or fewer
+    users at the full context than the engine is set to decode at once (max_num_seqs)."""
     m = est.serving
     if m.verdict != "fits":  # the engine's own sentence: why it refuses to start, or what it may run out of
         return m.reason
+    asked = s.max_num_seqs if s is not None else None
+    if asked and 2 <= m.max_concurrent_sequences < asked:  # "Serve 70B to 100 users" read FITS, no risk, with 59 held
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: at {length} tokens each the KV cache holds {held} "
+                                                   "users at once, not the {asked} the engine is set to decode "
+                                                   "(max_num_seqs); the others wait."),
+                       length=f"{m.max_model_len:,}", held=int(m.max_concurrent_sequences), asked=asked)
     if m.max_concurrent_sequences < 2:
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: one request at the full context ({length} tokens) "
                                                    "fills the KV cache; the next one waits."),
@@ -152,7 +161,7 @@ def serving_risk(est: Estimate) -> Message:
 def main_risk(s: Scenario, est: Estimate) -> Message:
     """The one thing most likely to spoil the plan, worst first."""
     if est.serving is not None and est.host_verdict != "does not fit":
-        return serving_risk(est)
+        return serving_risk(est, s)
     if est.verdict == "does not fit":
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: it does not fit in GPU memory as set up."))
     if est.host_verdict == "does not fit":
@@ -198,12 +207,22 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
             value = float(getattr(speed, figure))
             rows.insert(after + 1, (message(label), likely_range_message(
                 show(r.low), show(r.high), r.low / value, r.high / value)))
+    # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
+    # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
+    if (cost := million_tokens_cost(s, speed)) is not None:
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "A million output tokens")),
+                     f"{cost[0]:,.2f} {s.currency}".rstrip()))
+        if cost[1] != cost[2]:
+            rows.append((message(LIKELY_MILLION), likely_range_message(
+                f"{cost[1]:,.2f}", f"{cost[2]:,.2f} {s.currency}".rstrip(), cost[1] / cost[0], cost[2] / cost[0])))
     return [], rows
 
 
 LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
 LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, measured runs like this one (8 in 10)")
 LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, measured runs like this one (8 in 10)")
+LIKELY_MILLION = QT_TRANSLATE_NOOP("engine", "A million output tokens, as the tokens/s range")
+LIKELY_RUN = QT_TRANSLATE_NOOP("engine", "Time to train and cost, as the step time's range")
 
 
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
@@ -226,16 +245,29 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Time to train")),
                      message(QT_TRANSLATE_NOOP("engine", "not asked (no tokens to train set)"))))
         return [], rows
-    sentences = [message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
+    # the paragraph a manager reads first: with the step's likely range where it has one, as the rows below give it
+    # ("1.3 h to train" where measured runs like it took 1.6 h to 3.2 h read as a promise)
+    low, high = t.run_range(t.time_to_train_seconds) if t.band is not None else (0.0, 0.0)
+    sentences = [message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens (likely {low} to {high})."),
+                         time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0),
+                         low=format_seconds(low), high=format_seconds(high)) if t.band is not None else
+                 message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
                          time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0))]
     rows += [(message(QT_TRANSLATE_NOOP("engine", "Time to train")), format_seconds(t.time_to_train_seconds)),
              (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
     if t.cost is not None:
         price = f"{s.gpu_hour_price:,.2f}"
-        sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
+        low, high = t.run_range(t.cost) if t.band is not None else (0.0, 0.0)
+        sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour (likely {low} to "
+                                                             "{high})."),
+                                 cost=_cost_text(t.cost, s.currency), price=price, low=f"{low:,.0f}",
+                                 high=format_cost(high, s.currency)) if t.band is not None else
+                         message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
                                  cost=_cost_text(t.cost, s.currency), price=price))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Cost (at {price} per GPU-hour)"), price=price),
                      _cost_text(t.cost, s.currency)))
+    if (spread := run_range_words(t, s.currency)) is not None:  # the step's range carried to the whole run
+        rows.append((message(LIKELY_RUN), spread))
     return sentences, rows
 
 

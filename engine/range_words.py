@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .messages import QT_TRANSLATE_NOOP, Message, message
+from .units import format_cost, format_count, format_seconds
 
 
 def multiple_text(factor: float) -> str:
@@ -58,5 +59,33 @@ def likely_range_sentence(low: str, high: str, factor_low: float, factor_high: f
         words=likely_range_words(low, high, factor_low, factor_high, tr_engine))
 
 
-__all__ = ["MULTIPLES_AND_RANGE", "SPAN", "band_multiples", "likely_range_message", "likely_range_sentence",
-           "likely_range_words", "multiple_text", "multiples_text"]
+def sources_words(n: int, tr_engine: Callable[[str], str]) -> str:
+    """"one source" / "9 sources" (the measured runs' sources), not "9 source(s)"."""
+    return tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if n == 1 else tr_engine(
+        QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=n)
+
+
+RUN_RANGE = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours")
+RUN_RANGE_COST = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours, cost {cost}")
+
+
+def run_range_message(time_range: tuple[float, float], hours_range: tuple[float, float],
+                      cost_range: tuple[float, float] | None, currency: str) -> Message:
+    """"likely 19.4 h to 24.6 h, 310 to 395 GPU-hours, cost 776 to 987 USD": the time to train, GPU-hours and cost
+    over the step time's likely range (each is proportional to the step time: StepTime.run_range), so that a run's
+    cost is not read as sure where its step is not (user audit 6: a GRPO run "cost 25 USD" whose step measured runs
+    put at 1.3-2.5x the model)."""
+    def span(low: str, high: str) -> Message | str:
+        return low if low == high else message(SPAN, low=low, high=high)
+
+    time = span(format_seconds(time_range[0]), format_seconds(time_range[1]))
+    hours = span(format_count(hours_range[0]), format_count(hours_range[1]))
+    if cost_range is None:
+        return message(RUN_RANGE, time=time, hours=hours)
+    return message(RUN_RANGE_COST, time=time, hours=hours,
+                   cost=span(f"{cost_range[0]:,.0f}", format_cost(cost_range[1], currency)))
+
+
+__all__ = ["MULTIPLES_AND_RANGE", "RUN_RANGE", "RUN_RANGE_COST", "SPAN", "band_multiples", "likely_range_message",
+           "likely_range_sentence", "likely_range_words", "multiple_text", "multiples_text", "run_range_message",
+           "sources_words"]

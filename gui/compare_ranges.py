@@ -14,11 +14,12 @@ from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
 from engine.messages import QT_TRANSLATE_NOOP
-from engine.plan_card import LIKELY_STEP, LIKELY_TOKENS, LIKELY_TPOT
+from engine.plan_card import LIKELY_RUN, LIKELY_STEP, LIKELY_TOKENS, LIKELY_TPOT
 from engine.range_words import band_multiples, likely_range_words
 from engine.serving import ServingSpeed
 from engine.serving.speed_band import speed_ranges
 from engine.timing import StepTime
+from engine.timing.step_result import run_range_words
 from engine.units import format_count, format_seconds
 
 from .i18n import tr_engine
@@ -60,22 +61,34 @@ def serving_range_words(est: Estimate, speed: ServingSpeed | None, figure: str, 
     return likely_range_words(show(r.low), show(r.high), r.low / value, r.high / value, tr_engine)
 
 
+def run_words(t: StepTime | None, currency: str) -> str:
+    """The time to train, GPU-hours and cost over the step's range (engine/timing/step_result.py run_range_words)."""
+    spread = run_range_words(t, currency) if t is not None else None
+    return NO_FIGURE if spread is None else spread.format_with(tr_engine)
+
+
 def range_labels() -> set[str]:
     """The range rows' labels, translated: the view fits those rows' height to their wrapped words."""
     translate = QCoreApplication.translate
-    return {tr_engine(LIKELY_STEP), tr_engine(LIKELY_TPOT), tr_engine(LIKELY_TOKENS),
+    return {tr_engine(LIKELY_STEP), tr_engine(LIKELY_TPOT), tr_engine(LIKELY_TOKENS), tr_engine(LIKELY_RUN),
             translate("CompareView", LIKELY_TTFT), translate("CompareView", LIKELY_TRAINING_TOKENS)}
 
 
 def with_ranges(rows: list[tuple[str, list[str]]], estimates: list[Estimate], speeds: list[ServingSpeed | None],
-                times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
+                times: list[StepTime | None], currencies: list[str] | None = None) -> list[tuple[str, list[str]]]:
     """`rows` with a range row under each time and speed figure's row (serving_rows.py, time_panel.time_rows), one
-    cell per compared scenario; none where no pane has a range of that figure."""
+    cell per compared scenario; none where no pane has a range of that figure. The run's time, GPU-hours and cost
+    (user audit 6) take one row under the last of them shown (Cost, else GPU-hours), each pane in its currency."""
     translate = QCoreApplication.translate
+    labels = {label for label, _ in rows}
+    run_row = translate("TimePanel", "Cost") if translate("TimePanel", "Cost") in labels else translate(
+        "TimePanel", "GPU-hours")
     ranges: dict[str, tuple[str, list[str]]] = {
         translate("TimePanel", "Step time"): (tr_engine(LIKELY_STEP), [step_range_words(t) for t in times]),
         translate("TimePanel", "Tokens/s"): (translate("CompareView", LIKELY_TRAINING_TOKENS),
-                                             [training_tokens_range_words(t) for t in times])}
+                                             [training_tokens_range_words(t) for t in times]),
+        run_row: (tr_engine(LIKELY_RUN), [run_words(t, c) for t, c in zip(times, currencies or [""] * len(times),
+                                                                           strict=True)])}
     for label, figure, name, show in (
             ("Time to first token", "ttft_seconds", translate("CompareView", LIKELY_TTFT), format_seconds),
             ("Time per output token", "tpot_seconds", tr_engine(LIKELY_TPOT), format_seconds),

@@ -314,14 +314,16 @@ class CompareView(QWidget):
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))
-        # a served model's components are the engine's: its "weights" are not a training run's trainable weights
-        keys: dict[tuple[bool, str], str] = {}
+        # a served model's components are the engine's: its "weights" are not a training run's trainable weights.
+        # One row a name: a post-training step whose peak is generation names its trainer's states as a training
+        # step does under other keys (policy_optimizer_states), and two "Optimizer states" rows split the panes
+        names: dict[tuple[bool, str], None] = {}
         for _, est in shown:
             for comp, _b in est.busiest.at_peak():
-                keys.setdefault((est.serving is not None, comp.key), tr_engine(comp.name))
-        for (serving, key), name in keys.items():
-            values = [sum(b for c, b in est.busiest.at_peak() if c.key == key) if (est.serving is not None) == serving
-                      else 0.0 for _, est in shown]
+                names.setdefault((est.serving is not None, tr_engine(comp.name)))
+        for serving, name in names:
+            values = [sum(b for c, b in est.busiest.at_peak() if tr_engine(c.name) == name)
+                      if (est.serving is not None) == serving else 0.0 for _, est in shown]
             rows.append((name, _with_delta(values, unit)))
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
@@ -330,8 +332,9 @@ class CompareView(QWidget):
         speeds = [self._serving_speed(item.scenario) for item, _ in shown]
         times = [self._step_time(item.scenario) for item, _ in shown]
         # each time and speed figure with its likely range below it (compare_ranges.py)
-        rows += with_ranges(serving_rows([e for _, e in shown], speeds) + time_rows(times), [e for _, e in shown],
-                            speeds, times)
+        currencies = [item.scenario.currency for item, _ in shown]  # each pane's cost in its own currency
+        rows += with_ranges(serving_rows([e for _, e in shown], speeds) + time_rows(times, currencies),
+                            [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
         for r, (label, _values) in enumerate(rows):

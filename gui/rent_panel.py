@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,8 +23,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.models.presets import gpu_presets
-from engine.planning.rent import RentOption, RentSearch, rent_search
-from engine.planning.rent_report import MAX_PRICE, dropped_lines, gpu_hours_text
+from engine.planning.rent import TIE, RentOption, RentSearch, rent_search
+from engine.planning.rent_report import (
+    MAX_PRICE,
+    dropped_lines,
+    gpu_hours_text,
+    option_limits_at_risk,
+    rent_range_words,
+)
 from engine.scenario.choices import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
@@ -175,9 +181,10 @@ class RentPanel(SearchPanel):
         self.result = result
         self.clear_rows()
         unit, currency = self.state.unit, self.currency.currentData()
-        self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is "
-                                    "%(ckpt)s. Searched in %(time)s.") % {
-            "n": len(result.ranked), "tokens": f"{result.tokens:,}",
+        self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of "
+                                    "each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. "
+                                    "Searched in %(time)s.") % {
+            "n": len(result.ranked), "tokens": f"{result.tokens:,}", "tie": f"{TIE:.0%}",
             "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}
             + (" " + self.table.problem if self.table.problem else ""))  # a price left out stays said after a search
         self.header.setToolTip(result.checkpoint_formula)
@@ -229,6 +236,10 @@ class RentPanel(SearchPanel):
                     "time": duration, "mfu": f"{plan.time.mfu:.0%}",
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
                 + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
+                + ("<br>" + escape(QCoreApplication.translate("cli", " ({likely}, as the step time's range)").format(
+                    likely=spread.format_with(tr_engine)).strip() + " " + option_limits_at_risk(
+                        row, self.result, tr_engine)).rstrip()
+                   if (spread := rent_range_words(row, currency)) is not None and self.result is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_words(dict(row.changes))) + "</span>")
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))

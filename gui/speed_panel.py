@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
 from engine.messages import message
+from engine.planning.listing import TIE, TIE_NOTE
 from engine.planning.speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
 from engine.timing import MFU_DEFINITION
 from engine.units import UNITS, format_bytes, format_count, format_seconds
@@ -138,6 +139,8 @@ class SpeedPanel(SearchPanel):
         else:
             self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:")
                                 % {"n": result.layouts, "time": format_seconds(result.seconds)})
+        if len(result.plans) > 1:  # the order within a tie: a plan may follow one up to 1% slower (listing.py)
+            self.header.setText(self.header.text() + " " + message(TIE_NOTE, tie=f"{TIE:.0%}").format_with(tr_engine))
         if result.plans and all(p.scenario.offload != "none" for p in result.plans):
             self.header.setText(self.tr("No layout of these GPUs fits without offloading to CPU memory, so every "
                                         "plan below waits on PCIe.") + " " + self.header.text())

@@ -25,12 +25,13 @@ from engine.posttraining.band_text import posttraining_band_lines
 from engine.posttraining.refused_step import refused_step_text
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import step_provenance
-from engine.range_words import band_multiples, likely_range_sentence
+from engine.range_words import band_multiples, likely_range_sentence, sources_words
 from engine.scenario import Scenario
-from engine.serving import cost_per_million_output_tokens
+from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
-from engine.units import format_count, format_seconds
+from engine.timing.step_result import run_range_words
+from engine.units import format_cost, format_count, format_seconds
 
 from .choices import choice_items, declared_choices
 from .estimates import time_problem
@@ -40,6 +41,7 @@ from .state import AppState
 from .theme import restyle, text_colour
 from .time_bar import TimeBar
 from .widgets import ValueCombo
+from .words import whole_number
 
 SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 
@@ -168,9 +170,9 @@ class TimePanel(QWidget):
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
                 *band_multiples(t.band.low, t.band.high), tr_engine)}
             if t.band.regime == POSTTRAINING_REGIME:  # said on the line: a small measured set, one source
-                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)d "
-                                    "source(s); hover for each phase)") % {"runs": t.band.runs,
-                                                                           "sources": t.band.sources}
+                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)s; hover for "
+                                    "each phase)") % {"runs": t.band.runs,
+                                                      "sources": sources_words(t.band.sources, tr_engine)}
             # a post-training step: its own regime's band, what it was checked against, each phase's range with the
             # kinds of figure that decide it (engine/posttraining/band_text.py)
             posttraining = posttraining_band_lines(t, tr_engine, step_provenance(s))
@@ -185,6 +187,8 @@ class TimePanel(QWidget):
                 line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', 0)} {s.currency}"
             elif t.cost is not None:  # no currency named: the cost is in whatever the price was typed in
                 line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(float(t.cost), "f", 0)
+            if (spread := run_range_words(t, s.currency)) is not None:  # the step's range carried to the whole run
+                line += " · " + escape(tr_message(spread))
             lines.append(line)
         else:
             lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
@@ -218,13 +222,9 @@ class TimePanel(QWidget):
         speed = self.state.serving_speed()
         text = escape(speed_words(speed, s.serving_engine)
                       or self.tr("The engine does not start with this set-up: no speed."))
-        cost = cost_per_million_output_tokens(s, speed) if speed is not None else None
+        cost = million_tokens_cost_words(s, speed) if speed is not None else None  # the words `estimate` prints
         if cost is not None:
-            amount = QLocale().toString(float(cost), "f", 2)
-            text += "<br>" + (self.tr("A million output tokens cost <b>%(cost)s %(currency)s</b> on %(n)d GPUs")
-                              % {"cost": amount, "currency": s.currency, "n": s.world_size} if s.currency else
-                              self.tr("A million output tokens cost <b>%(cost)s</b> (in the price's currency) on "
-                                      "%(n)d GPUs") % {"cost": amount, "n": s.world_size})
+            text += "<br>" + escape(tr_message(cost))
         elif speed is not None:
             text += "<br>" + self.tr("Enter a price per GPU-hour for the cost of a million output tokens.")
         self.summary.setText(text)
@@ -266,15 +266,10 @@ class TimePanel(QWidget):
                         self.tr("Calibrate the time from a measured step"))
 
 
-def whole_number(locale: QLocale, n: int) -> str:
-    """n with the language's digit grouping. Past 64 bits (only absurd set-ups, 8e21 tokens per step, get there)
-    QLocale cannot take an int: shown from a float, rounded, rather than raising in the panel's slot."""
-    return locale.toString(n) if -(2**63) <= n < 2**63 else locale.toString(float(n), "f", 0)
-
-
-def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
+def time_rows(times: list[StepTime | None], currencies: list[str] | None = None) -> list[tuple[str, list[str]]]:
     """Rows of the comparison table: step time, throughput, MFU, and time to train, GPU-hours and cost when set.
-    `times`: one per compared scenario, None for one whose step time cannot be computed (its cells stay empty)."""
+    `times`: one per compared scenario, None for one whose step time cannot be computed (its cells stay empty);
+    `currencies`: each one's, beside its cost (a USD and a EUR plan read "25" and "29")."""
 
     def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter
         return label, [show(t) if t is not None else "" for t in times]
@@ -290,6 +285,7 @@ def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
         rows.append(row(QCoreApplication.translate("TimePanel", "GPU-hours"),
                         lambda t: format_count(t.gpu_hours) if t.gpu_hours else ""))
     if any(t is not None and t.cost is not None for t in times):
-        rows.append(row(QCoreApplication.translate("TimePanel", "Cost"),
-                        lambda t: format_count(t.cost) if t.cost is not None else ""))
+        rows.append((QCoreApplication.translate("TimePanel", "Cost"), [
+            format_cost(t.cost, c) if t is not None and t.cost is not None else ""
+            for t, c in zip(times, currencies or [""] * len(times), strict=True)]))
     return rows

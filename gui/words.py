@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from engine.scenario import key_words
 
@@ -32,3 +32,9 @@ def layout_words(changes: dict[str, Any]) -> str:
     """The layout a rent option sets, in the set-up's words (engine/scenario/key_words.py layout_words, as the
     command line's `fit --objective cost` prints it)."""
     return key_words.layout_words(changes, _tr)
+
+
+def whole_number(locale: QLocale, n: int) -> str:
+    """n with the language's digit grouping. Past 64 bits (only absurd set-ups, 8e21 tokens per step, get there)
+    QLocale cannot take an int: shown from a float, rounded, rather than raising in the panel's slot."""
+    return locale.toString(n) if -(2**63) <= n < 2**63 else locale.toString(float(n), "f", 0)

@@ -43,3 +43,28 @@ def test_capacity_label_sits_beside_the_line_where_a_side_holds_it(qtbot, width)
     vb = bars.plot.getPlotItem().vb
     line_x = vb.mapViewToScene(pg.Point(bars.capacity_line.value(), 0)).x()
     assert label.right() <= line_x + 1 or label.left() >= line_x - 1, (label, line_x)
+
+
+def test_capacity_label_clears_the_top_bar_of_sixteen_pipeline_stages(qtbot):
+    """User audit 6: DeepSeek-V3 at pp 16 under Megatron, one bar a stage: the room above the bars was a fixed 0.8 of
+    a row, ~11 px at this height, and the label lay over stage 15's bar. Driven through show_estimate at about the
+    window's size at 1366x768 (380 x 230)."""
+    bars = BudgetBars()
+    qtbot.addWidget(bars)
+    bars.resize(380, 230)
+    bars.show()
+    qtbot.waitExposed(bars)
+    s = scenario_from_dict({"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32,
+                            "framework": "megatron", "pp": 16, "ep": 8, "grad_accum": 32, "seq_len": 4096})
+    est = estimate(s)
+    assert len(est.stages) == 16
+    bars.show_estimate(est, "GiB", 180.0)
+    vb = bars.plot.getPlotItem().vb
+    top_bar = vb.mapViewToScene(pg.Point(0, len(est.stages) - 1 + 0.3)).y()  # the top bar's upper edge (height 0.6)
+    label = bars.capacity_line.label.sceneBoundingRect()
+    assert label.bottom() <= top_bar + 1, (label, top_bar)
+    # and the stage names: at 16 rows every other one is a major tick, from the last stage down (the minor level is
+    # named only where pyqtgraph finds room), so no two adjacent names are drawn over each other
+    major, minor = bars.plot.getAxis("left")._tickLevels
+    assert [text for _, text in major][-1] == "stage 15" and len(major) == len(minor) == 8
+    assert all(abs(a - b) >= 2 for (a, _), (b, _) in zip(major, major[1:], strict=False))

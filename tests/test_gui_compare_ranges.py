@@ -56,3 +56,33 @@ def test_compare_shows_each_figures_likely_range(qtbot):
         range_label = f"{label}, measured runs like this one (8 in 10)"
         assert rows[range_label] == ["—", words], f"{figure}: a training run has none, a dash"
         assert labels.index(range_label) == labels.index(label) + 1
+
+
+def test_compare_names_each_component_once_and_each_cost_in_its_currency(qtbot):
+    """User audit 6: a verl GRPO run whose peak is generation (its trainer's states keyed policy_optimizer_states) beside
+    a TRL GRPO run whose peak is training gave two "Optimizer states" rows, each pane's value in one of them; a USD and
+    a EUR plan read "Cost 25 | 29"; the run's time and cost had no range under them."""
+    from engine import scenario_from_dict
+    from engine.timing.step_result import run_range_words
+
+    window, _ = build_window(None)
+    qtbot.addWidget(window)
+    grpo = {"model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full", "precision": "bf16",
+            "checkpointing": "full", "micro_batch": 4, "grad_accum": 4, "training_objective": "grpo",
+            "prompt_len": 1024, "completion_len": 2048, "num_generations": 8, "rollout_engine": "vllm",
+            "rollout_placement": "colocate", "zero_stage": 3, "tokens_to_train": 10**8, "gpu_hour_price": 2.5}
+    verl = scenario_from_dict({**grpo, "name": "verl", "framework": "verl", "rollout_tp": 2,
+                               "rollout_gpu_memory_utilization": 0.6, "currency": "USD"})
+    trl = scenario_from_dict({**grpo, "name": "trl", "framework": "trl", "checkpointing": "none",
+                              "rollout_gpu_memory_utilization": 0.4, "currency": "EUR"})
+    keys = [{c.key for c, _ in estimate(s).busiest.at_peak() if c.name == "Optimizer states"} for s in (verl, trl)]
+    assert keys[0] != keys[1], "the two peaks key the optimizer states differently: the case of the audit"
+    window.compare.set_items([Compared("verl", verl), Compared("trl", trl)])
+    table = window.compare.table
+    labels = [table.item(r, 0).text() for r in range(table.rowCount())]
+    assert labels.count("Optimizer states") == 1 and labels.count("Gradients") == 1
+    rows = table_rows(window.compare)
+    times = [step_time(verl), step_time(trl)]
+    assert rows["Cost"] == [f"{times[0].cost:,.0f} USD", f"{times[1].cost:,.0f} EUR"]
+    assert rows["Time to train and cost, as the step time's range"] == [
+        run_range_words(t, c).format_with(tr_engine) for t, c in zip(times, ("USD", "EUR"), strict=True)]

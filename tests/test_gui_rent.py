@@ -155,3 +155,45 @@ def test_the_gpu_names_are_not_cut_in_a_narrow_panel(panel, qtbot):
     for row, g in enumerate(table.gpus):  # a longer one wraps: its row holds every line of it
         needed = metrics.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), g.name).height()
         assert table.rowHeight(row) >= needed, g.name
+
+
+def test_rows_say_their_likely_time_and_cost_and_the_header_the_tie_rule(panel):
+    """User audit 6: each row's time and cost carry its plan's step range (as `fit --objective cost` prints it:
+    engine/planning/rent_report.py rent_range_words), and the header says why a row 1% dearer can come first."""
+    from PySide6.QtWidgets import QLabel
+
+    from engine.planning.rent import TIE
+    from engine.planning.rent_report import rent_range_words
+
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait() and panel.result is not None and panel.result.ranked
+    first = panel.result.ranked[0]
+    words = rent_range_words(first, "").format_with(str)
+    label = panel.apply_buttons[0].parentWidget().findChild(QLabel).text()
+    assert words.split(",")[0] in label  # "likely 5.2 h to 6.7 h"
+    assert f"costs within {TIE:.0%} of each other count as equal: fewer GPUs first" in panel.header.text()
+
+
+def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_home):
+    """User audit 6: an option is ranked by the model's time (rent.py), and one "trains in 2.9 d" against a 3-day
+    deadline is likely to take up to 3.5 d: its row says its slow end runs past the deadline, as the command line."""
+    from PySide6.QtWidgets import QLabel
+
+    from engine.planning.rent_report import PAST_DEADLINE
+
+    state = AppState(scenario_from_dict({**SCENARIO, "tokens_to_train": 2 * 10**10}))
+    p = RentPanel(state, Settings())
+    qtbot.addWidget(p)
+    p.table.set_price("a100-80gb", 1.5)
+    p.search()
+    assert p.wait() and p.result is not None and p.result.ranked
+    first = p.result.ranked[0]
+    low, high = first.plan.time.run_range(first.seconds)
+    p.deadline.setValue((first.seconds + high) / 2 / 86400)  # the point inside, the slow end past it
+    p.search()
+    assert p.wait() and p.result is not None
+    row = next(i for i, r in enumerate(p.result.ranked) if (r.gpu, r.gpus) == (first.gpu, first.gpus))
+    label = p.apply_buttons[row].parentWidget().findChild(QLabel).text()
+    assert PAST_DEADLINE in label

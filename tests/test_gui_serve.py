@@ -3,6 +3,7 @@ rows, the users-vs-context chart, a suggestion that makes a 70B model start, eac
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QLocale
 
 from engine import estimate, scenario_from_dict
@@ -261,3 +262,34 @@ def test_compare_a_served_model_beside_a_training_run_shows_what_each_reads(qtbo
     weights = estimate(served).serving.components[0]
     assert weights.name == "Model weights"
     assert rows["Model weights"][0].startswith("0.00") and rows["Trainable weights"][1].startswith("0.00")
+
+
+def test_the_cost_of_a_million_tokens_is_said_alike_in_the_window_and_estimate_with_its_range(qtbot, tmp_path,
+                                                                                              capsys):
+    """User audit 6: `estimate` of a served model with a price printed no cost (the window did), and neither gave its
+    range. The cost is GPU-hours / tokens/s, so its range is the tokens/s range (speed_band.py) turned over."""
+    import json as json_module
+
+    from engine.cli import main
+    from engine.serving.report import million_tokens_cost, million_tokens_cost_words
+    from engine.serving.speed_band import speed_ranges
+    from gui.i18n import tr_message
+
+    data = {**SEVENTY_B, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "weight_format": "checkpoint",
+            "gpu_hour_price": 2.5, "currency": "USD"}
+    win = window_from(qtbot, tmp_path, data)
+    s, speed = win.state.scenario, win.state.serving_speed()
+    cost, low, high = million_tokens_cost(s, speed)
+    r = speed_ranges(s.serving_engine, speed)["tokens_per_second"]
+    tps = speed.tokens_per_second
+    assert (low, high) == pytest.approx((cost * tps / r.high, cost * tps / r.low))
+    words = tr_message(million_tokens_cost_words(s, speed))
+    assert f"likely {low:,.2f} to {high:,.2f} USD" in words and words in win.time_panel.summary.text()
+    path = tmp_path / "served.json"
+    path.write_text(json_module.dumps(data))
+    assert main(["estimate", str(path)]) == 0
+    assert words in capsys.readouterr().out
+    assert main(["estimate", str(path), "--json"]) == 0
+    out = json_module.loads(capsys.readouterr().out)["serving"]["speed"]
+    assert out["cost_per_million_output_tokens"] == pytest.approx(cost)
+    assert out["cost_per_million_output_tokens_range"] == pytest.approx([low, high])

@@ -7,7 +7,9 @@ from html import escape
 import pytest
 
 from engine import scenario_from_dict
+from engine.plan_card import LIKELY_RUN, time_facts
 from engine.timing import MFU_DEFINITION, step_time
+from engine.units import format_seconds
 from gui.app import build_window
 from gui.compare_view import Compared
 from gui.time_bar import figure_text
@@ -51,6 +53,8 @@ def test_tokens_price_and_calibration_edit_the_scenario(window):
     panel._calibrate()
     assert window.state.scenario.time_calibration == pytest.approx((measured, predicted))
     assert panel.time.step_seconds == pytest.approx(measured)
+    # the user's own measured step: no published runs' "likely" range around it (user audit 6)
+    assert panel.time.band is None and "likely" not in panel.summary.text()
     window.state.undo_stack.undo()
     assert window.state.scenario.time_calibration is None
 
@@ -81,6 +85,10 @@ def test_fastest_layouts_search_and_apply(window):
     result = panel.result
     assert result is not None and result.plans
     assert len(panel.chart.fitting.data) > 0
+    # plans within 1% of each other are ordered plainer first (engine/planning/listing.py TIE): the header says so,
+    # or 23.1K tokens/s above 23.2K reads as a wrong order (user audit 6)
+    if len(result.plans) > 1:
+        assert "Speeds within 1% of each other count as equal: the plainer layout comes first." in panel.header.text()
     best = result.plans[0]
     panel.apply(best)
     assert step_time(window.state.scenario).tokens_per_second == pytest.approx(best.time.tokens_per_second)
@@ -259,3 +267,23 @@ def test_the_generation_hover_labels_its_figures_in_words(qtbot):
             assert not any(f"{key} = " in tip for key, label in GENERATION_FIGURE_LABELS.items() if key != label), tip
     finally:
         install_language(QApplication.instance(), "en")
+
+
+def test_time_to_train_and_cost_show_the_step_times_range(window):
+    # user audit 6: the Time tab gave the step's likely range but a sure-looking time to train and cost; each is
+    # proportional to the step time, so the panel carries the step's multiples to them (StepTime.run_range) and the
+    # plan card has the same row
+    panel = window.time_panel
+    panel.tokens.setText("2T")
+    panel._tokens_entered()
+    panel.price.setValue(3.0)
+    panel._price_entered()
+    t = panel.time
+    low, high = t.run_range(t.cost)
+    assert t.band is not None and low < t.cost < high  # this training band holds the model's figure
+    text = panel.summary.text()
+    assert f"cost {low:,.0f} to {high:,.0f}" in text
+    assert f"likely {format_seconds(t.run_range(t.time_to_train_seconds)[0])} to " in text
+    s = window.state.scenario
+    _, rows = time_facts(s, window.state.estimate, t)
+    assert any(str(label) == LIKELY_RUN for label, _ in rows)

@@ -39,13 +39,16 @@ def test_a_layout_of_other_chunks_is_refused_naming_both_counts():
     assert fix.changes == {"pipeline_layout": ""} and framework_runs(fix.scenario)
 
 
-def test_without_the_layout_an_uneven_split_is_split_evenly_instead():
-    # pp 3: 32 % 3 != 0, so dropping the 8-chunk layout alone leaves Megatron's even-split assertion: pp 2 instead
+def test_without_the_layout_an_uneven_split_gets_a_layout_of_its_chunks_or_is_split_evenly():
+    # pp 3: 32 % 3 != 0, so dropping the 8-chunk layout alone leaves Megatron's even-split assertion. First way: a
+    # layout of pp 3 x vpp 1 = 3 chunks (Megatron-Core takes any counts a chunk, get_num_layers_to_build; the form is
+    # Megatron-Bridge's deepseek_v3.py layout_map: ceil(32 / 3) = 11 a chunk, the rest in the last); then pp 2 instead
     s = scenario_from_dict({**LLAMA, "framework": "megatron", "gpus_per_node": 12, "pp": 3,
                             "pipeline_layout": EIGHT_CHUNKS})
     assert cannot_run(s) == ("pipeline_layout",)  # the layout's sentence alone: Megatron asserts it first
-    (fix,) = runnable_layouts(s)
-    assert fix.scenario.pipeline_layout == "" and fix.scenario.pp == 2 and framework_runs(fix.scenario)
+    kept, even = runnable_layouts(s)
+    assert kept.changes == {"pipeline_layout": "Et*11|t*11|t*10L"} and framework_runs(kept.scenario)
+    assert even.scenario.pipeline_layout == "" and even.scenario.pp == 2 and framework_runs(even.scenario)
 
 
 def test_frameworks_without_layouts_are_not_asked():

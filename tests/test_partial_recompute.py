@@ -143,3 +143,16 @@ def test_the_rebuilt_component_says_a_whole_uniform_group_where_it_holds_one():
     e = estimate(scenario_from_dict({**BASE, "recompute_num_layers": 4, "recompute_method": "uniform"}))
     acts = next(c for c in e.stages[0].components if c.key == "activations")
     assert str(acts.formula).endswith("the backward rebuilds one whole group at once")
+
+
+def test_a_plan_without_a_pipeline_does_not_speak_of_pipeline_stages():
+    """User audit 6: a NeMo-RL GRPO run on 8 GPUs (no pipeline) was told to "recompute 34 of the 36 layers of each
+    pipeline stage"; without a pipeline the step names the model's layers alone (recompute_plans.recompute_step)."""
+    from engine.planning.recompute_plans import recompute_step
+    flat = scenario_from_dict({**BASE, "tp": 1, "pp": 1, "checkpointing": "none"})
+    plan = flat.replace(checkpointing="full", recompute_num_layers=30)
+    assert str(recompute_step(flat, plan, 32)) == ("recompute 30 of the 32 layers (full activation checkpointing of "
+                                                   "only some layers)")
+    staged = scenario_from_dict({**BASE, "checkpointing": "none"})  # pp 2: 16 layers a stage
+    assert "of the 16 layers of each pipeline stage" in str(recompute_step(
+        staged, staged.replace(checkpointing="full", recompute_num_layers=12), 32))

@@ -16,6 +16,7 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.frameworks.defaults import defaults_for
+from engine.planning.fit_report import fit_report
 from engine.scenario.framework_support import cannot_run, framework_runs, unsupported_settings
 from engine.scenario.pipeline_layout import layout_chunks
 from engine.scenario.pipeline_split import uneven_pipeline_split
@@ -86,11 +87,61 @@ def test_megatrons_uneven_split_and_zbvs_rule_are_both_settings_it_cannot_run():
     assert cannot_run(megatron) == ("pipeline_split",) and cannot_run(zbv) == ("zbv_layers",)
     assert not framework_runs(megatron) and not framework_runs(zbv)
     assert [str(m) for m in unsupported_settings(megatron)] == _said(framework="megatron", gpus_per_node=12, pp=3)
-    # 32 layers do not split over 3 stages; the deepest pipeline up to 3 that divides them and the 12 GPUs: pp 2
-    (fix,) = runnable_layouts(megatron)
+    # 32 layers do not split over 3 stages: Megatron-Core takes a pipeline layout of 3 chunks (the form Megatron-Bridge's
+    # deepseek_v3.py layout_map writes: ceil(32 / 3) = 11 a chunk, the rest in the last), the pipeline kept; else the
+    # deepest pipeline up to 3 that divides them and the 12 GPUs: pp 2
+    kept, fix = runnable_layouts(megatron)
+    assert kept.changes == {"pipeline_layout": "Et*11|t*11|t*10L"} and framework_runs(kept.scenario)
     assert (fix.scenario.pp, fix.scenario.vpp) == (2, 1) and framework_runs(fix.scenario)
-    # 32 layers at pp 4 x vpp 3 (12 chunks): the stages divide, so one chunk a rank runs
+    # 32 layers at pp 4 x vpp 3 (12 chunks): a layout of 12 chunks keeps the interleaving (ceil(32 / 12) = 3 a chunk,
+    # the first gives up the one the last lacks); else the stages divide, so one chunk a rank runs
     interleaved = scenario_from_dict({**LLAMA, "framework": "megatron", "gpus_per_node": 8, "pp": 4, "vpp": 3,
                                       "pp_schedule": "interleaved-1f1b"})
-    (fix,) = runnable_layouts(interleaved)
+    kept, fix = runnable_layouts(interleaved)
+    assert kept.changes == {"pipeline_layout": "Ett|(t*3|)*10L"} and framework_runs(kept.scenario)
     assert (fix.scenario.pp, fix.scenario.vpp, fix.scenario.pp_schedule) == (4, 1, "1f1b")
+
+
+def test_a_405b_or_deepseek_v3_pipeline_of_16_is_kept_with_a_layout_not_folded_to_pp_2():
+    # user audit 6: Llama 3.1 405B (126 layers) at tp 8 x pp 16 on 1,024 H100s under Megatron, and DeepSeek-V3 (61 layers
+    # and its MTP layer) at pp 16: the only way out offered was pp 2 (405B) or pp 1 (V3), so Make it fit's first plan
+    # was LoRA at 768 tokens and "the largest Llama 3.1 that fits" the 8B. Megatron-Core runs both pipelines with a
+    # layout: DeepSeek-V3's is Megatron-Bridge's own (src/megatron/bridge/recipes/deepseek/deepseek_v3.py layout_map,
+    # v0.2.0 to v0.5.1: "Et*4|(t*4|)*14tmL"), 405B's the same form (ceil(126 / 16) = 8 a chunk, 6 in the last)
+    llama = scenario_from_dict({"model": "llama-3.1-405b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 128,
+                                "framework": "megatron", "tp": 8, "pp": 16, "grad_accum": 16, "seq_len": 8192,
+                                "checkpointing": "none"})
+    v3 = scenario_from_dict({"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32,
+                             "framework": "megatron", "pp": 16, "ep": 8, "grad_accum": 32, "seq_len": 4096})
+    for s, layout in ((llama, "Et*8|(t*8|)*14t*6L"), (v3, "Et*4|(t*4|)*14tmL")):
+        first = runnable_layouts(s)[0]
+        assert first.changes == {"pipeline_layout": layout} and framework_runs(first.scenario)
+        assert (first.scenario.pp, first.scenario.dp) == (s.pp, s.dp)  # same pipeline, same global batch
+    assert runnable_layouts(llama)[1].scenario.pp == 2  # the even split stays, second
+    assert "pp=2" not in json.dumps(fit_report(llama)["plans"][0])  # the first plan keeps the pipeline
+
+
+def test_the_throughput_search_sets_pipeline_layouts_itself_and_does_not_inherit_the_way_outs():
+    # the way out that keeps DeepSeek-V3's pp 16 writes a 16-chunk layout; the throughput search starts from the first
+    # way out's keys it does not search itself (search_candidates.searchable), and kept that layout on its pp 1
+    # layouts ("pp=1, ..., pipeline_layout=Et*4|(t*4|)*14tmL"): the layout is the search's own per pipeline size
+    # (pipeline_chunks.py), so it is not inherited
+    from engine.planning.search_candidates import searchable
+
+    v3 = scenario_from_dict({"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32,
+                             "framework": "megatron", "pp": 16, "ep": 8, "grad_accum": 32, "seq_len": 4096})
+    assert runnable_layouts(v3)[0].changes == {"pipeline_layout": "Et*4|(t*4|)*14tmL"}
+    assert searchable(v3).pipeline_layout == ""
+
+
+def test_the_uneven_split_warning_names_the_layout_megatron_core_takes():
+    # user audit 6: the warning said Megatron "refuses this layout without a pipeline_layout" and left the user to
+    # write one; where the framework takes layouts it names the one Make it fit offers first (runnable.py)
+    llama = {"model": "llama-3.1-405b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 128, "tp": 8, "pp": 16,
+             "grad_accum": 16, "seq_len": 8192}
+    said = [str(w) for w in estimate(scenario_from_dict({**llama, "framework": "megatron"})).warnings
+            if "splits the layers" in str(w)]
+    assert len(said) == 1 and "without a pipeline_layout such as Et*8|(t*8|)*14t*6L (the estimate" in said[0]
+    old = [str(w) for w in estimate(scenario_from_dict({**llama, "framework": "megatron-2021"})).warnings
+           if "splits the layers" in str(w)]  # Megatron-LM of 2021 takes no layout: none named
+    assert old and "such as" not in old[0]

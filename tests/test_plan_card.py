@@ -13,6 +13,7 @@ from engine import PlannerError, load_scenario, scenario_from_dict
 from engine.plan_card import card_facts, card_inputs, condition_holds, key_applies, main_risk
 from engine.scenario import KEY_SPECS
 from engine.scenario.card_file import PNG_SIGNATURE, png_with_scenario, scenario_json_in_card
+from engine.scenario.key_words import field_label
 from engine.timing import step_time
 
 # A 70B full fine-tune with ZeRO-3 and optimizer offload on 8 x H100, with LoRA and vision keys set by an
@@ -421,3 +422,49 @@ def test_the_markdown_export_gives_the_cards_time_and_cost():
     assert (f"| Step time, measured runs like this one (8 in 10) | {multiples_text(1 + t.band.low, 1 + t.band.high)} "
             f"the model: likely {format_seconds(low)} to {format_seconds(high)} |") in text
     assert "## Time and cost" not in to_markdown(s, estimate(s))  # no step time given: none made up
+
+
+def test_the_cards_paragraph_gives_the_time_to_train_and_cost_with_their_likely_range():
+    """User audit 6: the paragraph a manager reads first said "1.3 h to train on 100M tokens. Cost ≈ 25 USD" for a
+    GRPO run whose step measured runs put at 1.3-2.5x the model: each is proportional to the step, so it carries the
+    step's range (StepTime.run_range), as the rows under it; the card named the currency "currency"."""
+    from engine.plan_card import time_facts
+    from engine.units import format_seconds
+    from engine.workloads import estimate, step_time
+
+    s = _grpo_32b_on_8_h100s().replace(tokens_to_train=10**8, gpu_hour_price=2.5, currency="USD")
+    t = step_time(s)
+    sentences, _rows = time_facts(s, estimate(s), t)
+    text = " ".join(str(m) for m in sentences)
+    low, high = t.run_range(t.time_to_train_seconds)
+    assert f"to train on 100M tokens (likely {format_seconds(low)} to {format_seconds(high)})." in text
+    low, high = t.run_range(t.cost)
+    assert f"per GPU-hour (likely {low:,.0f} to {high:,.0f} USD)." in text
+    assert dict(card_inputs(s))["currency"] == "USD" and field_label("currency") == "Currency"
+
+
+def test_a_served_models_card_names_users_beyond_the_cache_its_price_and_its_cost():
+    """User audit 6: "Serve Llama 3.1 70B to 100 users" on 4 x H100 (max_num_seqs 100, 8,192 tokens each) read FITS,
+    "Main risk: none stands out", while the KV cache holds 59 such users at once (ServingMemory.max_concurrent_sequences);
+    with a price the card gave no cost and left the price out of its inputs (card_inputs kept only serving and
+    shared keys), though the cost per million output tokens reads it (engine/serving/report.py)."""
+    from engine.plan_card import LIKELY_MILLION, time_facts
+    from engine.serving import serving_speed
+    from engine.serving.report import million_tokens_cost
+    from engine.workloads import estimate
+
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 4, "tp": 4,
+                            "workload": "inference", "serving_engine": "vllm", "weight_format": "bf16",
+                            "max_model_len": 8192, "max_num_seqs": 100, "gpu_hour_price": 2.5, "currency": "USD"})
+    est = estimate(s)
+    held = est.serving.max_concurrent_sequences
+    assert est.verdict == "fits" and 2 <= held < 100
+    assert str(main_risk(s, est)) == (f"Main risk: at 8,192 tokens each the KV cache holds {int(held)} users at once, "
+                                      "not the 100 the engine is set to decode (max_num_seqs); the others wait.")
+    assert {"gpu_hour_price", "currency"} <= set(dict(card_inputs(s)))
+    cost, low, high = million_tokens_cost(s, serving_speed(s, est.serving))
+    rows = {str(label): str(value) for label, value in time_facts(s, est, None)[1]}
+    assert rows["A million output tokens"] == f"{cost:,.2f} USD"
+    assert rows[LIKELY_MILLION].endswith(f"likely {low:,.2f} to {high:,.2f} USD")
+    few = s.replace(max_num_seqs=32)  # 32 users fit: no such risk
+    assert "max_num_seqs" not in str(main_risk(few, estimate(few)))

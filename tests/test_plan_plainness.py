@@ -38,4 +38,6 @@ def test_context_parallel_at_4k_does_not_win_a_tie_through_sequence_parallel():
 
 def test_the_report_still_hides_sequence_parallel():
     text = render_speed(speed_report(scenario_from_dict(TORCHTUNE_8B), max_plans=4))
-    assert "tp=2" in text and "sequence_parallel" not in text
+    # in the set-up's words (user audit 6), as the window's rows: the tensor-parallel size named, sequence
+    # parallelism (which follows it) not
+    assert "Tensor parallel (TP): 2" in text and "Sequence parallel" not in text and "sequence_parallel" not in text

@@ -407,7 +407,12 @@ def test_the_estimate_text_says_what_the_posttraining_range_was_checked_against(
     assert (f"checked against {basis['runs']} measured {', '.join(basis['frameworks'])} post-training runs "
             f"({', '.join(basis['objectives']).upper()}) of {basis['sources']} sources "
             f"({', '.join(basis['source_names'])})") in text
-    assert "By phase, measured runs like this one came to: generation (with the weight sync)" in text
+    # each phase with the model's own time before its range (user audit 6: the ranges alone had nothing to read the
+    # multiples against)
+    from engine.units import format_seconds
+    generation = step_time(scenario_from_dict(example)).phase_seconds["generation"]
+    assert (f"By phase, the model's time and what measured runs like this one came to: generation (with the weight "
+            f"sync) {format_seconds(generation)} (") in text
 
 
 def test_an_offline_objective_keeps_the_training_band() -> None:

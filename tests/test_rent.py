@@ -27,8 +27,9 @@ from engine.planning.rent_reasons import (
     OVER_BUDGET,
     OVER_BUDGET_EVEN_FASTEST,
 )
-from engine.planning.rent_report import parse_prices, render_rent, rent_report, row_text
+from engine.planning.rent_report import parse_prices, render_rent, rent_report, rent_to_json, row_text
 from engine.timing import step_time
+from engine.units import format_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 PRICES = {"h100-sxm-80gb": 2.0, "a100-80gb": 1.0}  # test inputs
@@ -314,3 +315,44 @@ def test_a_grpo_run_with_its_engine_split_over_8_gpus_is_rented_in_counts_of_8()
     # a supervised run, or an engine on GPUs of its own, keeps every count
     sft = scenario_from_dict({**data, "training_objective": "sft", "gpus_per_node": 8})
     assert counts_the_engine_splits(sft, gpu_counts(8)) == gpu_counts(8)
+
+
+def test_rows_carry_their_plans_step_range_and_the_tie_rule_is_said(plain):
+    # user audit 6: "cheapest first" above 32 x H100 at 799 USD then 64 x H100 at 793 (rank(): costs within TIE are
+    # equal, fewer GPUs first), and each row's time and cost without the range its step has in `estimate`
+    report = rent_to_json(plain, "USD")
+    text = render_rent(report)
+    assert f"cheapest first (costs within {TIE:.0%} of each other count as equal: fewer GPUs first)" in text
+    for row, o in zip(report["ranked"], plain.ranked, strict=True):
+        t = o.plan.time  # each figure is proportional to the step: the step's multiples (bands.py seconds_range)
+        low, high = (x / t.step_seconds for x in t.seconds_range)
+        assert row["time_to_train_seconds_range"] == pytest.approx([o.seconds * low, o.seconds * high])
+        assert row["cost_range"] == pytest.approx([o.cost * low, o.cost * high])
+        words = f"likely {format_seconds(o.seconds * low)} to {format_seconds(o.seconds * high)}"
+        assert words in text
+    first = plain.ranked[0]
+    assert f"({first.nodes} node{'s' if first.nodes > 1 else ''})" in row_text(report["ranked"][0], "USD")
+    assert "node(s)" not in text and "type(s)" not in text
+
+
+def test_a_budget_does_not_stop_the_walk_at_a_count_whose_layouts_all_offload():
+    """User audit 6: a 70B full fine-tune (torchtitan, 1e9 tokens, 3-day deadline) found 16 x B200 at ~620 USD and
+    32 x H100 at ~800 without a budget, and nothing at all with a budget of 1,000: 8 H100s fit only by offloading
+    (~1,290 USD), that count was "over budget", and the walk stopped there (rent_search broke on NONE_IN_BUDGET unless
+    an option of the type had offloaded). Until a type has an option, larger counts are searched; the budget then
+    keeps every option found without it that costs less (the same search, rent.py)."""
+    s = scenario(model="llama-3.1-70b", framework="torchtitan", micro_batch=1, grad_accum=1, seq_len=8192,
+                 tokens_to_train=10**9, gpus_per_node=8, nodes=2)
+    prices = {"h100-sxm-80gb": 2.5, "b200": 5.0}
+    free = rent_search(s, prices, deadline_seconds=3 * 86400)
+    budget = 1000.0
+    within = {(r.gpu, r.gpus) for r in free.ranked if r.cost <= budget}
+    assert within, "the case: options under the budget exist"
+    assert any(r.gpu == "h100-sxm-80gb" and r.gpus == 8 and r.cost > budget for r in free.ranked), \
+        "the case: 8 H100s, offloading, cost more than the budget"
+    capped = rent_search(s, prices, deadline_seconds=3 * 86400, budget=budget)
+    assert within <= {(r.gpu, r.gpus) for r in capped.ranked}
+    report = rent_to_json(capped, "USD")  # each row's likely range against the budget (rent_report._with_limits)
+    for row in report["ranked"]:
+        assert row["likely_over_budget"] == (row["cost_range"][1] > budget)
+        assert row["likely_past_deadline"] == (row["time_to_train_seconds_range"][1] > 3 * 86400)

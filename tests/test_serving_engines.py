@@ -249,3 +249,22 @@ def test_a_refused_engine_is_offered_the_mildest_change_that_lets_it_start():
     assert context == 8192 and estimate(s.replace(max_model_len=context)).serving.verdict == "tight"
     share = found["gpu_memory_utilization"].changes["gpu_memory_utilization"]
     assert share > 0.9 and estimate(s.replace(gpu_memory_utilization=share)).serving.verdict == "tight"
+
+
+def test_serve_fit_says_a_gguf_engines_context_is_one_slots():
+    """User audit 6: Ollama with n_ctx 8,192 over 4 slots (n_parallel) read "Largest context: 3.52K tokens", less than
+    the n_ctx it already has: the answer is one slot's (largest_context: the largest n_ctx that fits / n_parallel),
+    and the line now says so; SGLang's verdict wrote its token pool as "700202"."""
+    from engine.planning.serve_fit import largest_context, render_serve_fit, serve_fit
+    s = scenario_from_dict({"model": "qwen3-32b", "gpu": "rtx-4090", "workload": "inference",
+                            "serving_engine": "ollama", "weight_format": "Q4_K_M", "n_ctx": 8192, "n_parallel": 4})
+    report = serve_fit(s)
+    assert report["slots"] == 4 and report["context"] == largest_context(s)
+    assert report["context"] * 4 > 8192  # more than the scenario's own slot: one slot, not the whole n_ctx
+    line = render_serve_fit(report).splitlines()[1]
+    assert line.endswith("tokens per user, each of the 4 slots (n_parallel) that share n_ctx")
+    sglang = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                                 "serving_engine": "sglang", "max_model_len": 8192})
+    reason = str(estimate(sglang).serving.reason)
+    tokens = int(reason.split("starts with ")[1].split(" KV")[0].replace(",", ""))
+    assert tokens > 1000 and f"{tokens:,}" in reason

@@ -7,11 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP
+
 SpeedPlan = Any  # speed_ranking.SpeedPlan (its time, estimate and changes), not imported: speed_ranking imports this
 
 TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
 # (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
 # the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
+# said above a list of plans (fit --objective throughput, the Fastest layouts tab): without it a plan at 23.1K tokens/s
+# above one at 23.2K read as a wrong order (user audit 6)
+TIE_NOTE = QT_TRANSLATE_NOOP("engine", "Speeds within {tie} of each other count as equal: the plainer layout comes "
+                                       "first.")
 TOLD_WITH_TP = "sequence_parallel"  # a change the plan lists do not name: every searched layout sets it to tp > 1
 # (speed_search._layouts), so it follows the tensor-parallel size, whose change is named and counted already
 

@@ -11,7 +11,7 @@ from ..frameworks.parallelism_row import ZERO_BUBBLE_SCHEDULES
 from ..memory.parallelism.layout import trained_mtp_layers
 from ..scenario import Scenario, resolve_model
 from ..scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
-from ..scenario.pipeline_layout import layout_chunks
+from ..scenario.pipeline_layout import layout_chunks, uneven_layout
 from ..scenario.pipeline_split import asserts_even_split, splits_evenly
 
 # Decoder layers a model chunk holds in the uneven layouts the search makes (uneven_chunk_counts): four, as every
@@ -63,26 +63,6 @@ def even_virtual_stages(pp: int, layers: int, counted: int, asserted: bool = Fal
     even = [v for v in range(2, counted // pp + 1) if any(splits_evenly(n, pp, v) for n in counts)]
     two = [v for v in even if any(n // (pp * v) == 2 for n in counts)]
     return sorted({even[0], (two or [even[len(even) // 2]])[0], even[-1]}) if even else []
-
-
-def uneven_layout(layers: int, chunks: int, mtp: int) -> str | None:
-    """The Megatron pipeline layout of `chunks` chunks that Megatron-Bridge's DeepSeek-V3 recipes write for a layer
-    count that does not split evenly (deepseek_v3.py layout_map, and the performance presets' "Et|(tt|)*30mL"):
-    ceil(layers / chunks) decoder layers a chunk, the embedding in the first, the rest with the MTP layers and the
-    loss in the last; where the rest falls short of nothing, the first chunk gives up the difference (the H100
-    preset's 32 chunks of 61 layers: 1, 2 x 30, 0). None where the first chunk would be left without a layer."""
-    per = -(-layers // chunks)
-    rest = layers - (chunks - 1) * per
-    first = per + min(rest, 0)
-    if chunks < 2 or first < 1:
-        return None
-    middle = "" if chunks == 2 else f"{_t(per)}|" if chunks == 3 else f"({_t(per)}|)*{chunks - 2}"
-    return f"E{_t(first)}|{middle}{_t(max(rest, 0))}" + "m" * mtp + "L"
-
-
-def _t(n: int) -> str:
-    """n decoder layers as the recipes write them: "t", "tt", "t*4"."""
-    return "t" * n if n < 3 else f"t*{n}"
 
 
 def uneven_chunk_counts(pp: int, layers: int) -> list[int]:

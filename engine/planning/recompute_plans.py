@@ -48,6 +48,10 @@ def recompute_step(base: Scenario, s: Scenario, layers: int) -> Message | None:
     if s.checkpointing != "full" or not s.recompute_num_layers or (
             base.checkpointing == "full" and base.recompute_num_layers == s.recompute_num_layers):
         return None
+    if s.pp == 1:  # no pipeline: "of each pipeline stage" read as a setting the plan does not have (user audit 6)
+        return message(QT_TRANSLATE_NOOP("engine", "recompute {n} of the {layers} layers (full activation "
+                                                   "checkpointing of only some layers)"),
+                       n=s.recompute_num_layers, layers=largest_chunk_layers(s, layers))
     return message(QT_TRANSLATE_NOOP("engine", "recompute {n} of the {layers} layers of each pipeline stage (full "
                                                "activation checkpointing of only some layers)"),
                    n=s.recompute_num_layers, layers=largest_chunk_layers(s, layers))

@@ -357,8 +357,12 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
                                                                     OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
                 break  # GPU-hours at the best MFU do not fall with more GPUs
             if row.dropped is not None and row.dropped.template in (NONE_IN_BUDGET, NONE_CHEAPER):
-                if _may_drop_offload(offload_gpus, gpn * nodes):
-                    continue  # the layouts that fit here may all offload; the next count may need none
+                # the layouts that fit here may all offload, or none fit (a 70B full fine-tune: 8 H100s offload at
+                # 1,291 USD against a budget of 1,000, where 32 cost 799 with nothing offloaded, user audit 6): until
+                # this type has an option the next count may be cheaper; the bounds above (its fastest layout,
+                # memory aside, too dear or late) end the walk
+                if _may_drop_offload(offload_gpus, gpn * nodes) or best_cost == math.inf:
+                    continue
                 break  # the fastest layout that fits does not get cheaper with more GPUs
             if row.plan is None or (row.dropped is not None and row.dropped.template in LATE_TEMPLATES):
                 continue  # more GPUs may fit or finish in time

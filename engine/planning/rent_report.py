@@ -14,12 +14,13 @@ from typing import Any
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message_json, one_line
 from ..models.presets import gpu_presets
+from ..range_words import run_range_message
 from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
 from ..units import format_bytes, format_cost, format_seconds
-from .rent import RentOption, RentSearch, rent_search
+from .rent import TIE, RentOption, RentSearch, rent_search
 
 MAX_PRICE_FILE_BYTES = 1_000_000
 MAX_PRICE = 1e6  # per GPU-hour: far above any rental price, below where sums lose precision
@@ -73,16 +74,66 @@ def _row_json(o: RentOption) -> dict[str, Any]:
     if o.plan is not None:
         out.update(tokens_per_second=o.plan.time.tokens_per_second, mfu=o.plan.time.mfu,
                    total_bytes=round(o.plan.estimate.total_bytes))
+    if (spread := _spreads(o)) is not None:  # the plan's step range carried to the run (StepTime.run_range)
+        out.update(time_to_train_seconds_range=list(spread[0]), gpu_hours_range=list(spread[1]))
+        if spread[2] is not None:
+            out["cost_range"] = list(spread[2])
     if o.dropped is not None:
         out["dropped"] = message_json(o.dropped)
     return out
+
+
+def _same(text: str) -> str:
+    return text
+
+
+PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "its slow end runs past the deadline.")
+OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "its slow end costs more than the budget.")
+
+
+def limits_at_risk(row: dict[str, Any], tr_engine: Callable[[str], str] = _same) -> str:
+    """"its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
+    return " ".join(tr_engine(text) for key, text in (("likely_past_deadline", PAST_DEADLINE),
+                                                       ("likely_over_budget", OVER_BUDGET)) if row.get(key))
+
+
+def option_limits_at_risk(o: RentOption, r: RentSearch, tr_engine: Callable[[str], str] = _same) -> str:
+    """limits_at_risk of a ranked option as the window holds it (the search, not its JSON)."""
+    return limits_at_risk(_with_limits(_row_json(o), r), tr_engine)
+
+
+def _spreads(o: RentOption) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float] | None] | None:
+    """(time to train, GPU-hours, cost) over the row's plan's likely step range; None without a timed plan or band."""
+    if o.plan is None or o.seconds is None or o.plan.time.band is None:
+        return None
+    t = o.plan.time
+    return t.run_range(o.seconds), t.run_range(o.gpu_hours or 0.0), t.run_range(o.cost) if o.cost is not None else None
+
+
+def rent_range_words(o: RentOption, currency: str) -> Message | None:
+    """"likely 7.4 h to 9.4 h, 118 to 150 GPU-hours, cost 590 to 752 USD": a row's time and cost over its plan's likely
+    step range, as `estimate` says them (user audit 6: an option "trains in 2.9 d" against a 3-day deadline is likely
+    to take 2.8 to 3.5 d)."""
+    spread = _spreads(o)
+    return run_range_message(*spread, currency) if spread is not None else None
+
+
+def _with_limits(row: dict[str, Any], r: RentSearch) -> dict[str, Any]:
+    """A ranked row with whether its likely range's slow end runs past the deadline or over the budget: it is ranked
+    by the model's figures (rent.py), which measured runs may well exceed (user audit 6: "trains in 2.9 d" against a
+    3-day deadline, likely 2.8 to 3.5 d)."""
+    if "time_to_train_seconds_range" in row and r.deadline_seconds is not None:
+        row["likely_past_deadline"] = row["time_to_train_seconds_range"][1] > r.deadline_seconds
+    if "cost_range" in row and r.budget is not None:
+        row["likely_over_budget"] = row["cost_range"][1] > r.budget
+    return row
 
 
 def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
     return {"objective": "cost", "currency": currency, "tokens_to_train": r.tokens,
             "deadline_seconds": r.deadline_seconds, "budget": r.budget, "horizon_seconds": r.horizon_seconds,
             "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": r.checkpoint_formula,
-            "ranked": [_row_json(o) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
+            "ranked": [_with_limits(_row_json(o), r) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
             "search": {"gpus": list(r.gpus_searched), "searches": r.searches, "estimates": r.estimates,
                        "seconds": r.seconds},
             "charged": "GPU-hours x price per GPU-hour only: no storage, network or host prices are added"}
@@ -93,10 +144,6 @@ def rent_report(s: Scenario, prices: dict[str, float], currency: str | None = No
     cur = s.currency if currency is None else currency
     return rent_to_json(rent_search(s, prices, deadline_seconds=deadline_seconds, budget=budget, currency=cur,
                                     unit=unit), cur)
-
-
-def _same(text: str) -> str:
-    return text
 
 
 def _message(d: dict[str, Any], tr_engine: Callable[[str], str]) -> str:
@@ -135,9 +182,11 @@ def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same,
         hours=hours, price=f"{o['price_per_gpu_hour']:g} {currency}".rstrip(),
         cost=format_cost(o["cost"], currency)) if o["cost"] is not None else
         tr(QT_TRANSLATE_NOOP("cli", "{hours} GPU-hours (no price set)")).format(hours=hours))
-    return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; "
+    nodes = tr(QT_TRANSLATE_NOOP("cli", "1 node")) if o["nodes"] == 1 else tr(QT_TRANSLATE_NOOP("cli", "{n} nodes")).format(
+        n=o["nodes"])
+    return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; "
                                        "layout {layout}")).format(
-        n=o["gpus"], gpu=o["gpu_name"], nodes=o["nodes"], cost=cost, time=format_seconds(o["time_to_train_seconds"]),
+        n=o["gpus"], gpu=o["gpu_name"], nodes=nodes, cost=cost, time=format_seconds(o["time_to_train_seconds"]),
         mfu=o["mfu"], layout=layout_words(o["changes"], tr_fields))
 
 
@@ -156,8 +205,12 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
         limits.append(tr(QT_TRANSLATE_NOOP("cli", "no deadline: options taking more than {time} are left out as "
                                                   "impractical; set --deadline-days to compare longer runs")).format(
             time=format_seconds(report["horizon_seconds"])))
-    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first:")).format(
-        tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")))]
+    # costs within TIE of each other rank as equal, fewer GPUs first (rent.py rank): said, or "cheapest first" reads
+    # as wrong where 32 GPUs at 799 USD come before 64 at 793
+    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within "
+                                       "{tie} of each other count as equal: fewer GPUs first):")).format(
+        tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
+        tie=f"{TIE:.0%}")]
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
     for i, o in enumerate(report["ranked"], 1):
@@ -165,6 +218,12 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
                 "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, {host} CPU memory per node; {capacity}")).format(
                     total=format_bytes(o["total_bytes"], unit), host=format_bytes(o["host_bytes_per_node"], unit),
                     capacity=_message(o["host_capacity"], tr_engine) if o.get("host_capacity") else "")]
+        if "time_to_train_seconds_range" in o:  # the plan's step range carried to the run, as `estimate` says it
+            spread = run_range_message(o["time_to_train_seconds_range"], o["gpu_hours_range"], o.get("cost_range"), cur)
+            out.append("   " + tr(QT_TRANSLATE_NOOP("cli", " ({likely}, as the step time's range)")).format(
+                likely=spread.format_with(tr_engine)).strip())
+            if past := limits_at_risk(o, tr_engine):  # the slow end of that range past the deadline or the budget
+                out[-1] += " " + past
     if report["dropped"]:
         out += ["", tr(QT_TRANSLATE_NOOP("cli", "Left out:"))]
         rows = [(o["gpus"], o["gpu_name"], o["dropped"]["template"], _message(o["dropped"], tr_engine))
@@ -175,8 +234,10 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
                 size=format_bytes(report["checkpoint_bytes"], unit), formula=report["checkpoint_formula"]),
             tr(QT_TRANSLATE_NOOP("cli", "Cost is GPU-hours x price only: no storage, network or host prices are "
                                         "added.")),
-            tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory "
-                                        "estimates) in {seconds}.")).format(
+            tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU types, {searches} layout searches ({estimates} memory "
+                                        "estimates) in {seconds}.") if len(search["gpus"]) != 1 else QT_TRANSLATE_NOOP(
+                "cli", "Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in "
+                       "{seconds}.")).format(
                 gpus=len(search["gpus"]), searches=search["searches"], estimates=search["estimates"],
                 seconds=format_seconds(search["seconds"]))]
     return "\n".join(out)

@@ -22,7 +22,7 @@ _NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency 
 # of what you train, listed as such: speed_search's variants), not taken from a runnable layout by searchable()
 SEARCHED = frozenset(("tp", "pp", "cp", "ep", "vpp", "pp_schedule", "zero_stage", "fsdp", "dp_shard",
                       "sequence_parallel", "micro_batch", "grad_accum", "checkpointing", "offload",
-                      "optimizer_offload_fraction", "method"))
+                      "optimizer_offload_fraction", "method", "pipeline_layout"))  # chunks' layout: pipeline_chunks.py
 
 
 def searchable(s: Scenario) -> Scenario:

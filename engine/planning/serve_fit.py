@@ -120,7 +120,7 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
     return {"engine": s.serving_engine, "model": spec.name, "verdict": memory.verdict,
             "max_model_len": memory.max_model_len, "trained_context": spec.max_position,
             "beyond_trained_context": beyond, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()},
-            **may_start}
+            **may_start, **({"slots": s.n_parallel} if s.serving_engine in GGUF_ENGINES else {})}
 
 
 def _no_gpu_count(report: dict[str, Any], tr: Callable[[str], str]) -> str:
@@ -140,8 +140,12 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
     lines = [tr(QT_TRANSLATE_NOOP("cli", "{model} on {engine}: {verdict} as set")).format(
         model=report["model"], engine=engine_name(report["engine"]), verdict=tr_engine(report["verdict"]))]
     if "context" in report:
-        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
-            n=format_count(report["context"])))
+        # llama.cpp's context is n_ctx shared by its n_parallel slots: the answer is one slot's (largest_context),
+        # which read as less than the n_ctx the scenario already has (Ollama, 4 slots: 3.52K beside n_ctx 8,192)
+        slots = report.get("slots", 1)
+        lines.append((tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")) if slots == 1 else tr(
+            QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) "
+                                     "that share n_ctx"))).format(n=format_count(report["context"]), slots=slots))
         if report.get("context_may_start", 0) > report["context"]:
             lines[-1] += tr(QT_TRANSLATE_NOOP("cli", "; up to {n} tokens {engine} may or may not start (tight: "
                                                      "within its start-up accounting's margin)")).format(

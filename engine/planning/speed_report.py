@@ -7,10 +7,11 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario
+from ..scenario.key_words import describe_changes
 from ..timing.step_result import time_to_json
 from ..units import format_bytes, format_count, format_seconds
 from ..workloads import estimate, step_time  # a post-training step as it runs (generation engine, scoring)
-from .listing import named_changes
+from .listing import TIE, TIE_NOTE, named_changes
 from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 
 
@@ -38,13 +39,16 @@ def _same(text: str) -> str:
     return text
 
 
-def _changes(changes: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={changes[k]}" for k in named_changes(changes)) or "-"
+def _changes(changes: dict[str, Any], tr_fields: Callable[[str], str]) -> str:
+    """A plan's changes in the set-up's words ("Sharding (ZeRO / FSDP): FSDP"), as the window's Fastest layouts rows
+    and `fit --objective cost` say them (user audit 6: "zero_stage=0, fsdp=True")."""
+    return describe_changes({k: changes[k] for k in named_changes(changes)}, tr_fields) or "-"
 
 
 def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
-                 tr_engine: Callable[[str], str] = _same) -> str:
-    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+                 tr_engine: Callable[[str], str] = _same, tr_fields: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's, `tr_fields` the
+    set-up's words of each plan ("Fields")."""
     now = report["time"]
     verdict = tr_engine(report["verdict"])
     out = [tr(QT_TRANSLATE_NOOP("cli", "As it is: {verdict}, {tps} tokens/s ({step} per step)")).format(
@@ -54,13 +58,15 @@ def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], 
                                     "numerics):"))]
     if not report["plans"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
+    elif len(report["plans"]) > 1:  # the order within a tie (listing.py TIE)
+        out[-1] += " " + tr_engine(TIE_NOTE).format(tie=f"{TIE:.0%}")
 
     def line(i: int, p: dict[str, Any]) -> str:
         t = p["time"]
         return tr(QT_TRANSLATE_NOOP("cli", "{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: "
                                            "{changes}")).format(
             i=i, tps=format_count(t["tokens_per_second"]), per_gpu=format_count(t["tokens_per_second_per_gpu"]),
-            mfu=t["mfu"], total=format_bytes(p["total_bytes"], unit), changes=_changes(p["changes"]))
+            mfu=t["mfu"], total=format_bytes(p["total_bytes"], unit), changes=_changes(p["changes"], tr_fields))
 
     out += [line(i, p) for i, p in enumerate(report["plans"], 1)]
     if report["changes_what_you_train"]:

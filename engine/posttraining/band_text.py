@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..range_words import band_multiples, likely_range_sentence, likely_range_words
+from ..range_words import band_multiples, likely_range_sentence, likely_range_words, sources_words
 from ..timing import StepTime
 from ..timing.provenance import Provenance
 from ..units import format_seconds
@@ -45,8 +45,7 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         return []
     basis = posttraining_band_basis()
     low, high = t.seconds_range
-    sources = (tr_engine(QT_TRANSLATE_NOOP("engine", "one source")) if basis["sources"] == 1 else
-               tr_engine(QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=basis["sources"]))
+    sources = sources_words(basis["sources"], tr_engine)
     lines = [tr_engine(QT_TRANSLATE_NOOP(
         "engine", "Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs "
         "({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; "
@@ -61,14 +60,17 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         if phase_high <= 0:  # a phase the step does not run
             continue
         band = dict(t.phase_bands)[phase]
-        part = tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {words}")).format(
-            phase=tr_engine(PHASE_NAMES[phase]), words=likely_range_words(
-                format_seconds(phase_low), format_seconds(phase_high), *band_multiples(band.low, band.high), tr_engine))
+        words = likely_range_words(format_seconds(phase_low), format_seconds(phase_high),
+                                   *band_multiples(band.low, band.high), tr_engine)
         if kinds.get(phase):
-            part += f" ({'/'.join(tr_engine(k) for k in kinds[phase])})"
-        parts.append(part)
+            words += f"; {'/'.join(tr_engine(k) for k in kinds[phase])}"
+        # the model's own figure first: the ranges alone left "update likely 8.8 s to 18.1 s" with no update time
+        # anywhere to read the multiples against, the step's terms not being split by phase (user audit 6)
+        parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(
+            phase=tr_engine(PHASE_NAMES[phase]), seconds=format_seconds(t.phase_seconds[phase]), words=words))
     if parts:
-        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, measured runs like this one came to: {parts}"))
+        lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, the model's time and what measured runs like "
+                                                               "this one came to: {parts}"))
                      .format(parts=", ".join(parts)))
     return lines
 

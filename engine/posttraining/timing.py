@@ -365,9 +365,9 @@ def rl_step_time(s: Scenario) -> RLStepTime:
                                time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
     # a step that generates takes the post-training regime's own band, not the training runs' (time_band.py: its
     # measured runs are online, generating ones); an offline objective (DPO, KTO, ...) runs a training step over
-    # pairs and keeps the training regime's band
+    # pairs and keeps the training regime's band; a step scaled to the user's measured one has none (model.py)
     bands = posttraining_bands() if rs.online else {}
-    base = dataclasses.replace(base, band=bands.get(STEP, base.band))
+    base = dataclasses.replace(base, band=bands.get(STEP, base.band) if train.calibration_factor == 1.0 else None)
     return RLStepTime(**{f.name: getattr(base, f.name) for f in dataclasses.fields(StepTime)},
                       rl_seconds=tuple(parts), samples_per_step=samples, samples_per_second=samples / step,
                       generation=tuple(detail.items()),

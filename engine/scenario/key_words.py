@@ -97,6 +97,9 @@ FIELD_LABELS: dict[str, str] = {
     "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),
     "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),
     "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
+    "currency": QT_TRANSLATE_NOOP("Fields", "Currency"),  # the plan card listed it as "currency" (user audit 6)
+    "packing": QT_TRANSLATE_NOOP("Fields", "Sequence packing (packing)"),
+    "pipeline_layout": QT_TRANSLATE_NOOP("Fields", "Megatron pipeline layout (pipeline_layout)"),  # Make it fit sets it
     "time_calibration": QT_TRANSLATE_NOOP("Fields", "Measured step time"),
     "training_objective": QT_TRANSLATE_NOOP("Fields", "Objective (training objective)"),
     "reference_model": QT_TRANSLATE_NOOP("Fields", "Reference (reference model)"),

@@ -14,7 +14,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import ScenarioError
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
 
 LAYOUT_LETTERS = "EtmL"
 MAX_LAYOUT_CHUNKS = 4096  # pp x vpp of a layout: far above any run's (Megatron-Bridge's largest: 32)
@@ -51,3 +53,32 @@ def parse_pipeline_layout(value: Any) -> str:
                       'layer, after every t) and L (loss, last) separated by "|", with (...)*n and t*n repeats, e.g. '
                       '"Et*4|(t*4|)*14tmL", or "" for none; not {p!r}.'), p=value[:80])
     return value
+
+
+def uneven_layout(layers: int, chunks: int, mtp: int) -> str | None:
+    """The Megatron pipeline layout of `chunks` chunks that Megatron-Bridge's DeepSeek-V3 recipes write for a layer
+    count that does not split evenly (deepseek_v3.py layout_map, and the performance presets' "Et|(tt|)*30mL"):
+    ceil(layers / chunks) decoder layers a chunk, the embedding in the first, the rest with the MTP layers and the
+    loss in the last; where the rest falls short of nothing, the first chunk gives up the difference (the H100
+    preset's 32 chunks of 61 layers: 1, 2 x 30, 0). None where the first chunk would be left without a layer."""
+    per = -(-layers // chunks)
+    rest = layers - (chunks - 1) * per
+    first = per + min(rest, 0)
+    if chunks < 2 or first < 1:
+        return None
+    middle = "" if chunks == 2 else f"{_t(per)}|" if chunks == 3 else f"({_t(per)}|)*{chunks - 2}"
+    return f"E{_t(first)}|{middle}{_t(max(rest, 0))}" + "m" * mtp + "L"
+
+
+def _t(n: int) -> str:
+    """n decoder layers as the recipes write them: "t", "tt", "t*4"."""
+    return "t" * n if n < 3 else f"t*{n}"
+
+
+def trained_mtp_layers(s: object, spec: ModelSpec) -> int:
+    """MTP layers the step trains: Megatron's (Transformer Engine layers) in full training, the mtp_layers key's
+    count or, on auto, the checkpoint's (num_nextn_predict_layers); 0 elsewhere (transformers does not build them)."""
+    if not defaults_for(s.framework).te_layers or s.method != "full":  # type: ignore[attr-defined]
+        return 0
+    n = s.mtp_layers  # type: ignore[attr-defined]
+    return spec.mtp_layers if n == "auto" else int(n)

@@ -26,11 +26,16 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .consistency import split_counted_layers
 from .format import Scenario, resolve_model
 from .pipeline_ends import V_CHUNKS, V_SCHEDULES
-from .pipeline_layout import layout_chunks
+from .pipeline_layout import layout_chunks, trained_mtp_layers, uneven_layout
 
 _UNEVEN = QT_TRANSLATE_NOOP("engine", "{framework} splits the layers evenly over the pipeline: {layers} layers do not "
                                       "divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this "
                                       "layout without a pipeline_layout (the estimate splits them unevenly).")
+# where the framework takes a layout (Megatron-Core), the one Make it fit offers first (runnable.py) is named
+_UNEVEN_LAYOUT = QT_TRANSLATE_NOOP("engine", "{framework} splits the layers evenly over the pipeline: {layers} layers "
+                                             "do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it "
+                                             "refuses this layout without a pipeline_layout such as {layout} (the "
+                                             "estimate splits them unevenly).")
 _ZBV_LAYERS = QT_TRANSLATE_NOOP("engine", "{framework} runs ZB-V only with an even number of layers a pipeline stage "
                                           "(its --allow-padding-num-layers rounds them up to a multiple of pp): the "
                                           "model's {layers} layers at pp {pp} give {stage}.")
@@ -76,6 +81,12 @@ def uneven_pipeline_split(s: Scenario) -> Message | None:
     counted = split_counted_layers(s, resolve_model(s).layers)
     if splits_evenly(counted, s.pp, s.vpp):
         return None
+    spec = resolve_model(s)
+    layout = uneven_layout(spec.layers, s.pp * s.vpp, trained_mtp_layers(s, spec)) \
+        if defaults_for(s.framework).pipeline_layouts else None
+    if layout:
+        return message(_UNEVEN_LAYOUT, framework=defaults_for(s.framework).label, layers=counted, pp=s.pp, vpp=s.vpp,
+                       chunks=s.pp * s.vpp, layout=layout)
     return message(_UNEVEN, framework=defaults_for(s.framework).label, layers=counted, pp=s.pp, vpp=s.vpp,
                    chunks=s.pp * s.vpp)
 

@@ -20,6 +20,7 @@ from .framework_support import (
     runs_shard_group,
     unsupported_settings,
 )
+from .pipeline_layout import trained_mtp_layers, uneven_layout
 from .pipeline_split import splits_evenly, uneven_pipeline_split
 
 # a pipeline that cannot run is folded into data parallelism, its schedule with it (one left with pp 1 has no effect:
@@ -97,8 +98,27 @@ def _runs_fix(s: Scenario, name: str) -> dict[str, Any]:
     return {"method": runs.nearest_method(s.method, s.world_size)}
 
 
+def _layout_keeping_pipeline(s: Scenario) -> str | None:
+    """The pipeline layout that lets s's framework run s's pipeline as it is, where it takes layouts (Megatron-Core's
+    pipeline_model_parallel_layout: Llama 3.1 405B's 126 layers over pp 16, DeepSeek-V3's 61 over any pp) and the
+    layers do not split evenly: the layout Megatron-Bridge's recipes write (uneven_layout); None elsewhere (a layout
+    of another chunk count over layers that split evenly is dropped: the even split needs none)."""
+    if not defaults_for(s.framework).pipeline_layouts or not uneven_pipeline_split(s.with_unchecked(pipeline_layout="")):
+        return None
+    spec = resolve_model(s)
+    return uneven_layout(spec.layers, s.pp * max(1, s.vpp), trained_mtp_layers(s, spec))
+
+
 def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The change sets that make s runnable: one, or two where the conflict is between two settings."""
+    """The change sets that make s runnable: one, or two where the conflict is between two settings. Where the
+    layers do not split over the pipeline and the framework takes a layout, the pipeline kept with that layout
+    first, then the even split (a shallower pipeline): a 405B or DeepSeek-V3 run keeps its pp 16."""
+    layout = _layout_keeping_pipeline(s) if {"pipeline_split", "pipeline_layout"} & set(names) else None
+    return [*(_fixes(s, names, layout) if layout else []), *_fixes(s, names, None)]
+
+
+def _fixes(s: Scenario, names: tuple[str, ...], layout: str | None) -> list[dict[str, Any]]:
+    """_ways' change sets, with `layout` as the pipeline layout where the split needs one (None: split evenly)."""
     caps = capabilities(s)  # the method's limits too (LoRA, QLoRA)
     fix: dict[str, Any] = {}
     for name in names:
@@ -121,8 +141,10 @@ def _ways(s: Scenario, names: tuple[str, ...]) -> list[dict[str, Any]]:
         elif name == "zbv_layers":  # layers that do not split into its V's chunks: its 1F1B, one chunk a rank
             fix.update(pp_schedule="1f1b", vpp=1)
         elif name == "pipeline_split":
-            fix.update(_even_split(s))
-        elif name == "pipeline_layout":  # a layout of other chunks than pp x vpp: without it, split evenly
+            fix.update({"pipeline_layout": layout} if layout else _even_split(s))
+        elif name == "pipeline_layout" and layout:  # a layout of other chunks than pp x vpp: one of pp x vpp
+            fix.update(pipeline_layout=layout)
+        elif name == "pipeline_layout":  # ... or none, split evenly
             fix.update(pipeline_layout="", **_even_split(s) if uneven_pipeline_split(s.with_unchecked(
                 pipeline_layout="")) else {})
     if "fsdp_offload" in names and caps.has_offload("optimizer+params", s.world_size):  # or FSDP's own offload

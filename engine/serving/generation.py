@@ -192,7 +192,7 @@ def _pool_refusal(s: EngineSettings, requested: float, pool_bytes: float, need: 
     return REFUSED, message(QT_TRANSLATE_NOOP(
         "engine", "vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the "
         "{pool} available; the longest that fits is {longest} tokens."), length=max_model_len, need=_gib(need),
-        pool=_gib(pool_bytes), longest=longest)
+        pool=_gib(pool_bytes), longest=f"{longest:,}")
 
 
 def _may_refuse(requested: float, pool_bytes: float, need: float, max_model_len: int, band: float):
@@ -312,8 +312,8 @@ def _sglang_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, flo
     if tokens < max_model_len:
         return TIGHT, message(QT_TRANSLATE_NOOP(
             "engine", "SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: "
-            "longer requests are refused."), tokens=tokens, length=max_model_len)
-    return FITS, message(QT_TRANSLATE_NOOP("engine", "SGLang starts with {tokens} KV cache tokens."), tokens=tokens)
+            "longer requests are refused."), tokens=f"{tokens:,}", length=max_model_len)
+    return FITS, message(QT_TRANSLATE_NOOP("engine", "SGLang starts with {tokens} KV cache tokens."), tokens=f"{tokens:,}")
 
 
 def sglang_memory(i: GenerationInputs) -> ServingMemory:

@@ -6,15 +6,49 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..scenario import Scenario
 from ..units import format_bytes, format_count, format_seconds
 from .result import REFUSED, ServingMemory
-from .speed import ServingSpeed
+from .speed import ServingSpeed, cost_per_million_output_tokens
 from .speed_band import speed_range_basis, speed_range_text, speed_ranges
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "compute": QT_TRANSLATE_NOOP("engine", "compute"),
                "host": QT_TRANSLATE_NOOP("engine", "host")}
+
+
+COST_LINE = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on {n} GPUs")
+COST_LINE_ONE_GPU = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on one GPU")
+COST_LIKELY = QT_TRANSLATE_NOOP("engine", "{line} (likely {low} to {high}, as the tokens/s range)")
+
+
+def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float, float] | None:
+    """(cost, likely low, likely high) of a million output tokens at the scenario's price: the cost is GPU-hours /
+    tokens/s, so its range is the tokens/s range's (speed_band.py) turned over (the fast end gives the low cost);
+    None without a price or a speed."""
+    cost = cost_per_million_output_tokens(s, speed)
+    if cost is None:
+        return None
+    r = speed_ranges(s.serving_engine, speed).get("tokens_per_second")
+    if r is None or r.low <= 0:
+        return cost, cost, cost
+    return cost, cost * speed.tokens_per_second / r.high, cost * speed.tokens_per_second / r.low
+
+
+def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
+    """"A million output tokens cost 1.42 USD on 4 GPUs (likely 1.53 to 1.80 USD, as the tokens/s range)": the same
+    words in `estimate` and the Time tab (user audit 6: the command line gave no cost at all, the window no range)."""
+    figures = million_tokens_cost(s, speed)
+    if figures is None:
+        return None
+    cost, low, high = figures
+    money: Message | str = f"{cost:,.2f} {s.currency}" if s.currency else message(
+        QT_TRANSLATE_NOOP("engine", "{cost} (in the price's currency)"), cost=f"{cost:,.2f}")
+    line = message(COST_LINE, cost=money, n=s.world_size) if s.world_size != 1 else message(COST_LINE_ONE_GPU,
+                                                                                            cost=money)
+    return line if low == high else message(COST_LIKELY, line=line, low=f"{low:,.2f}",
+                                            high=f"{high:,.2f} {s.currency}".rstrip())
 
 
 def _identity(text: str) -> str:
@@ -30,7 +64,8 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - _width(text))
 
 
-def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) -> dict[str, Any]:
+def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None,
+                    scenario: Scenario | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "engine": memory.engine,
         "verdict": memory.verdict,
@@ -70,12 +105,15 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
         ranges = speed_ranges(memory.engine, speed)
         out["speed"]["ranges"] = {f: [r.low, r.high] for f, r in ranges.items()}
         out["speed"]["range_basis"] = speed_range_basis(ranges)
+        if scenario is not None and (cost := million_tokens_cost(scenario, speed)) is not None:
+            out["speed"]["cost_per_million_output_tokens"] = cost[0]  # in the scenario's currency
+            out["speed"]["cost_per_million_output_tokens_range"] = [cost[1], cost[2]]
     return out
 
 
 def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str = "GiB",
                    tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity,
-                   title: str = "") -> str:
+                   title: str = "", scenario: Scenario | None = None) -> str:
     """The terminal text: components per GPU, the KV cache as the engine sizes it, the verdict, the speed."""
     rows = sorted(memory.components, key=lambda c: -c.peak_bytes)
     width = max(_width(tr_engine(c.name)) for c in rows)
@@ -112,5 +150,7 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             bound=tr_engine(BOUND_WORDS[speed.bound])))
         if likely := speed_range_text(memory.engine, speed, tr_engine):
             lines.append(likely)
+        if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
+            lines.append(cost.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import PRESETS_DIR, read_preset_json
-from ..range_words import likely_range_words
+from ..range_words import likely_range_words, sources_words
 from ..units import format_count, format_seconds
 from .result import engine_name
 from .speed import ServingSpeed
@@ -112,10 +112,10 @@ def speed_range_text(engine: str, speed: ServingSpeed, tr_engine: Callable[[str]
     ttft, tpot, rate = (ranges[f] for f in SHOWN_METRICS)
     text = tr_engine(QT_TRANSLATE_NOOP(
         "engine", "Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; "
-        "checked against {runs} measured runs of {sources} source(s)")).format(
+        "checked against {runs} measured runs of {sources}")).format(
         ttft=words(ttft, format_seconds), tpot=words(tpot, format_seconds), rate=words(rate, format_count),
         runs=len({i for r in ranges.values() for i in r.runs}),
-        sources=len({u for r in ranges.values() for u in r.sources}))
+        sources=sources_words(len({u for r in ranges.values() for u in r.sources}), tr_engine))
     return text + basis_words(engine, ranges, tr_engine)
 
 

@@ -361,4 +361,4 @@ def step_time(s: Scenario) -> StepTime:
     bf16_peak = peak if fmt == "bf16" else hw.peak("bf16")
     return check_finite(StepTime(step, tokens, tps, tps / world, mfu, mflops, world, seconds, factor, ttt, hours, cost,
                                  tuple(notes), mfu * peak / bf16_peak if bf16_peak else 0.0,
-                                 time_band(s.framework)))
+                                 time_band(s.framework) if factor == 1.0 else None))  # a measured step: no band

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, Message
+from ..range_words import run_range_message
 from .bands import Band, seconds_range
 from .formulas import FORMULAS
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION
@@ -74,6 +75,13 @@ class StepTime:
         """Where the measured step likely falls: the step stretched by its regime's error band (bands.py)."""
         return seconds_range(self.step_seconds, self.band) if self.band is not None else (0.0, 0.0)
 
+    def run_range(self, value: float) -> tuple[float, float]:
+        """A figure proportional to the step time (time to train, GPU-hours, cost: tokens / tokens per second, each
+        step as long as the one timed) over the step's likely range; (0, 0) without a band, as seconds_range."""
+        low, high = self.seconds_range
+        return (value * low / self.step_seconds, value * high / self.step_seconds) if self.step_seconds > 0 \
+            else (0.0, 0.0)
+
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
         """Where the step's time goes, term by term (they add up to step_seconds)."""
@@ -83,6 +91,15 @@ class StepTime:
     @property
     def breakdown_seconds(self) -> dict[str, float]:
         return dict(zip(BREAKDOWN_KEYS, self.seconds, strict=True))
+
+
+def run_range_words(t: StepTime, currency: str) -> Message | None:
+    """The time to train, GPU-hours and cost over the step's likely range ("likely 19.4 h to 24.6 h, 310 to 395
+    GPU-hours, cost 776 to 987 USD"); None without tokens to train or a band."""
+    if t.band is None or t.time_to_train_seconds is None:
+        return None
+    return run_range_message(t.run_range(t.time_to_train_seconds), t.run_range(t.gpu_hours or 0.0),
+                             t.run_range(t.cost) if t.cost is not None else None, currency)
 
 
 def time_to_json(t: StepTime) -> dict[str, Any]:
@@ -110,4 +127,9 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
         out["gpu_hours"] = t.gpu_hours
         if t.cost is not None:
             out["cost"] = t.cost
+        if t.band is not None:  # the same multiples of the step's range: each is proportional to the step time
+            out["time_to_train_seconds_range"] = list(t.run_range(t.time_to_train_seconds))
+            out["gpu_hours_range"] = list(t.run_range(t.gpu_hours or 0.0))
+            if t.cost is not None:
+                out["cost_range"] = list(t.run_range(t.cost))
     return out

@@ -469,37 +469,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="326"/>
+        <location filename="../compare_view.py" line="328"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="327"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="328"/>
+        <location filename="../compare_view.py" line="330"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="329"/>
+        <location filename="../compare_view.py" line="331"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="347"/>
+        <location filename="../compare_view.py" line="350"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="27"/>
+        <location filename="../compare_ranges.py" line="28"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 用时，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="28"/>
+        <location filename="../compare_ranges.py" line="29"/>
         <source>Tokens/s, measured runs like this one (8 in 10)</source>
         <translation>tokens/s，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
@@ -1005,131 +1005,146 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="100"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <source>Sequence packing (packing)</source>
+        <translation>序列打包（packing）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <source>Megatron pipeline layout (pipeline_layout)</source>
+        <translation>Megatron 流水线布局（pipeline_layout）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="103"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="103"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1284,152 +1299,152 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="130"/>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="130"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1465,21 +1480,21 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3339,12 +3354,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="51"/>
+        <location filename="../rent_panel.py" line="57"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="51"/>
+        <location filename="../rent_panel.py" line="57"/>
         <source>Price per
 GPU-hour</source>
         <translation>每 GPU 小时
@@ -3355,7 +3370,7 @@ GPU-hour</source>
         <translation type="vanished">每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="92"/>
+        <location filename="../rent_panel.py" line="98"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3792,98 +3807,102 @@ GPU-hour</source>
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="113"/>
+        <location filename="../rent_panel.py" line="119"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="119"/>
-        <location filename="../rent_panel.py" line="124"/>
+        <location filename="../rent_panel.py" line="125"/>
+        <location filename="../rent_panel.py" line="130"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="120"/>
+        <location filename="../rent_panel.py" line="126"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="132"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="127"/>
+        <location filename="../rent_panel.py" line="133"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128"/>
+        <location filename="../rent_panel.py" line="134"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="107"/>
+        <location filename="../rent_panel.py" line="113"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="129"/>
+        <location filename="../rent_panel.py" line="135"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="145"/>
+        <location filename="../rent_panel.py" line="151"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="167"/>
+        <location filename="../rent_panel.py" line="173"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="172"/>
+        <location filename="../rent_panel.py" line="178"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="178"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
-        <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
+        <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="185"/>
+        <location filename="../rent_panel.py" line="184"/>
+        <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
+        <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="192"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="193"/>
+        <location filename="../rent_panel.py" line="200"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="221"/>
+        <location filename="../rent_panel.py" line="228"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="224"/>
+        <location filename="../rent_panel.py" line="231"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="235"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="233"/>
+        <location filename="../rent_panel.py" line="244"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="246"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -3896,7 +3915,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="243"/>
+        <location filename="../rent_panel.py" line="254"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4642,22 +4661,22 @@ GPU-hour</source>
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="82"/>
+        <location filename="../speed_panel.py" line="83"/>
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="83"/>
+        <location filename="../speed_panel.py" line="84"/>
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="84"/>
+        <location filename="../speed_panel.py" line="85"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：各布局放得下的最大 micro-batch · 红色 ×：放不下的最小 micro-batch · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="87"/>
+        <location filename="../speed_panel.py" line="88"/>
         <source>%d candidates over 1.5 times the capacity are off the chart</source>
         <translation>另有 %d 个超过显存容量 1.5 倍的候选未画出</translation>
     </message>
@@ -4669,42 +4688,42 @@ GPU-hour</source>
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="111"/>
+        <location filename="../speed_panel.py" line="112"/>
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="136"/>
+        <location filename="../speed_panel.py" line="137"/>
         <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
         <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="139"/>
+        <location filename="../speed_panel.py" line="140"/>
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="158"/>
+        <location filename="../speed_panel.py" line="161"/>
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="134"/>
+        <location filename="../speed_panel.py" line="135"/>
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="150"/>
+        <location filename="../speed_panel.py" line="153"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="159"/>
+        <location filename="../speed_panel.py" line="162"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="161"/>
+        <location filename="../speed_panel.py" line="164"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
@@ -4717,17 +4736,17 @@ GPU-hour</source>
         <translation type="vanished">这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="177"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="142"/>
+        <location filename="../speed_panel.py" line="145"/>
         <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="171"/>
+        <location filename="../speed_panel.py" line="174"/>
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
@@ -4880,109 +4899,108 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="200"/>
+        <location filename="../time_panel.py" line="204"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="70"/>
+        <location filename="../time_panel.py" line="72"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="75"/>
+        <location filename="../time_panel.py" line="77"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="83"/>
+        <location filename="../time_panel.py" line="85"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="84"/>
+        <location filename="../time_panel.py" line="86"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="85"/>
+        <location filename="../time_panel.py" line="87"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="88"/>
+        <location filename="../time_panel.py" line="90"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="90"/>
+        <location filename="../time_panel.py" line="92"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="97"/>
+        <location filename="../time_panel.py" line="99"/>
         <location filename="../time_panel.py" line="247"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="99"/>
+        <location filename="../time_panel.py" line="101"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="100"/>
+        <location filename="../time_panel.py" line="102"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="101"/>
+        <location filename="../time_panel.py" line="103"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="105"/>
+        <location filename="../time_panel.py" line="107"/>
         <location filename="../time_panel.py" line="252"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="106"/>
+        <location filename="../time_panel.py" line="108"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="169"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="171"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
-        <translation>（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+        <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="178"/>
+        <location filename="../time_panel.py" line="180"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="220"/>
+        <location filename="../time_panel.py" line="224"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159"/>
+        <location filename="../time_panel.py" line="161"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="163"/>
+        <location filename="../time_panel.py" line="165"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="164"/>
+        <location filename="../time_panel.py" line="166"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
@@ -4995,29 +5013,27 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="182"/>
+        <location filename="../time_panel.py" line="184"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="187"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="190"/>
+        <location filename="../time_panel.py" line="194"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="224"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
-        <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
+        <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="226"/>
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price&apos;s currency) on %(n)d GPUs</source>
-        <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
+        <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="229"/>
@@ -5045,59 +5061,66 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="76"/>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../compare_ranges.py" line="87"/>
+        <location filename="../time_panel.py" line="277"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="77"/>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../compare_ranges.py" line="88"/>
+        <location filename="../time_panel.py" line="278"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="284"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="286"/>
+        <location filename="../time_panel.py" line="281"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="290"/>
+        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../time_panel.py" line="285"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../time_panel.py" line="288"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="76"/>
+        <location filename="../time_panel.py" line="78"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="173"/>
+        <source> (checked against %(runs)d measured post-training runs of %(sources)s; hover for each phase)</source>
+        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="189"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="198"/>
+        <location filename="../time_panel.py" line="202"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="193"/>
+        <location filename="../time_panel.py" line="197"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5249,127 +5272,127 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="192"/>
+        <location filename="../../engine/estimate_output.py" line="193"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="166"/>
+        <location filename="../../engine/estimate_output.py" line="167"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="114"/>
+        <location filename="../../engine/estimate_output.py" line="115"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="116"/>
+        <location filename="../../engine/estimate_output.py" line="117"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="116"/>
+        <location filename="../../engine/estimate_output.py" line="117"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="120"/>
+        <location filename="../../engine/estimate_output.py" line="121"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="126"/>
+        <location filename="../../engine/estimate_output.py" line="127"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="132"/>
+        <location filename="../../engine/estimate_output.py" line="133"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="136"/>
+        <location filename="../../engine/estimate_output.py" line="137"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="139"/>
+        <location filename="../../engine/estimate_output.py" line="140"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="141"/>
+        <location filename="../../engine/estimate_output.py" line="142"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="144"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="146"/>
+        <location filename="../../engine/estimate_output.py" line="147"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="150"/>
+        <location filename="../../engine/estimate_output.py" line="151"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="157"/>
+        <location filename="../../engine/estimate_output.py" line="158"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="161"/>
+        <location filename="../../engine/estimate_output.py" line="162"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="167"/>
+        <location filename="../../engine/estimate_output.py" line="168"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="85"/>
+        <location filename="../../engine/cli.py" line="87"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="69"/>
+        <location filename="../../engine/cli.py" line="71"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="194"/>
+        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -5378,38 +5401,38 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="189"/>
-        <location filename="../../engine/estimate_output.py" line="208"/>
+        <location filename="../../engine/estimate_output.py" line="190"/>
+        <location filename="../../engine/estimate_output.py" line="209"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="202"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="210"/>
+        <location filename="../../engine/estimate_output.py" line="211"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="214"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="217"/>
+        <location filename="../../engine/estimate_output.py" line="221"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="352"/>
+        <location filename="../../engine/cli.py" line="354"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="355"/>
+        <location filename="../../engine/cli.py" line="357"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -5594,12 +5617,12 @@ GPU-hour</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="50"/>
+        <location filename="../../engine/planning/speed_report.py" line="54"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="53"/>
+        <location filename="../../engine/planning/speed_report.py" line="57"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
@@ -5612,99 +5635,126 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="134"/>
+        <location filename="../../engine/planning/rent_report.py" line="181"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="137"/>
+        <location filename="../../engine/planning/rent_report.py" line="184"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="138"/>
         <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
+        <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="151"/>
+        <location filename="../../engine/planning/rent_report.py" line="200"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="203"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="156"/>
+        <location filename="../../engine/planning/rent_report.py" line="205"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="159"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
-        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
+        <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="160"/>
+        <location filename="../../engine/planning/rent_report.py" line="185"/>
+        <source>1 node</source>
+        <translation>1 个节点</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="185"/>
+        <source>{n} nodes</source>
+        <translation>{n} 个节点</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="187"/>
+        <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
+        <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="210"/>
+        <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
+        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="212"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="162"/>
-        <location filename="../../engine/planning/speed_report.py" line="56"/>
+        <location filename="../../engine/planning/rent_report.py" line="215"/>
+        <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="165"/>
+        <location filename="../../engine/planning/rent_report.py" line="218"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="169"/>
+        <location filename="../../engine/planning/rent_report.py" line="228"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="174"/>
+        <location filename="../../engine/planning/rent_report.py" line="233"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="176"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="178"/>
-        <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
+        <location filename="../../engine/planning/rent_report.py" line="237"/>
+        <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="60"/>
+        <location filename="../../engine/planning/rent_report.py" line="238"/>
+        <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
+        <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
+    </message>
+    <message>
+        <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
+        <translation type="vanished">搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="67"/>
+        <location filename="../../engine/planning/speed_report.py" line="73"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="70"/>
+        <location filename="../../engine/planning/speed_report.py" line="76"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="190"/>
-        <location filename="../../engine/serving/report.py" line="104"/>
+        <location filename="../../engine/estimate_output.py" line="191"/>
+        <location filename="../../engine/serving/report.py" line="142"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="215"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -5714,23 +5764,28 @@ GPU-hour</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="143"/>
+        <location filename="../../engine/planning/serve_fit.py" line="146"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="150"/>
+        <location filename="../../engine/planning/serve_fit.py" line="147"/>
+        <source>Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) that share n_ctx</source>
+        <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="154"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="151"/>
+        <location filename="../../engine/planning/serve_fit.py" line="155"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="134"/>
-        <location filename="../../engine/planning/serve_fit.py" line="155"/>
+        <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
@@ -5745,7 +5800,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="84"/>
+        <location filename="../../engine/serving/report.py" line="122"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -5754,22 +5809,22 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="89"/>
+        <location filename="../../engine/serving/report.py" line="127"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="97"/>
+        <location filename="../../engine/serving/report.py" line="135"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="100"/>
+        <location filename="../../engine/serving/report.py" line="138"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="105"/>
+        <location filename="../../engine/serving/report.py" line="143"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -5839,24 +5894,31 @@ GPU-hour</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="146"/>
+        <location filename="../../engine/planning/serve_fit.py" line="150"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="158"/>
+        <location filename="../../engine/planning/serve_fit.py" line="162"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="92"/>
+        <location filename="../../engine/serving/report.py" line="130"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="107"/>
+        <location filename="../../engine/serving/report.py" line="145"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="239"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
+        <location filename="../../engine/planning/rent_report.py" line="223"/>
+        <source> ({likely}, as the step time&apos;s range)</source>
+        <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
 </context>
 <context>
@@ -5877,7 +5939,12 @@ GPU-hour</source>
         <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout 时它会拒绝此布局（估算按不均匀切分计算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/pipeline_split.py" line="37"/>
+        <location filename="../../engine/scenario/pipeline_split.py" line="35"/>
+        <source>{framework} splits the layers evenly over the pipeline: {layers} layers do not divide into pp {pp} x vpp {vpp} = {chunks} model chunks, so it refuses this layout without a pipeline_layout such as {layout} (the estimate splits them unevenly).</source>
+        <translation>{framework} 在流水线上均匀切分各层：{layers} 层无法均分为 pp {pp} x vpp {vpp} = {chunks} 个模型块，因此没有 pipeline_layout（例如 {layout}）时它会拒绝此布局（估算按不均匀切分计算）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/pipeline_split.py" line="42"/>
         <source>{framework} takes a pipeline_layout of pp {pp} x vpp {vpp} = {chunks} model chunks and refuses this one&apos;s {layout_chunks} (the estimate ignores it).</source>
         <translation>{framework} 只接受 pp {pp} x vpp {vpp} = {chunks} 个模型块的 pipeline_layout，拒绝此布局的 {layout_chunks} 个块（估算忽略该布局）。</translation>
     </message>
@@ -6699,7 +6766,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="131"/>
-        <location filename="../../engine/scenario/pipeline_layout.py" line="41"/>
+        <location filename="../../engine/scenario/pipeline_layout.py" line="43"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
@@ -7736,62 +7803,62 @@ GPU-hour</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="17"/>
+        <location filename="../../engine/timing/step_result.py" line="18"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="18"/>
+        <location filename="../../engine/timing/step_result.py" line="19"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="19"/>
+        <location filename="../../engine/timing/step_result.py" line="20"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="20"/>
+        <location filename="../../engine/timing/step_result.py" line="21"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="21"/>
+        <location filename="../../engine/timing/step_result.py" line="22"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="22"/>
+        <location filename="../../engine/timing/step_result.py" line="23"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="23"/>
+        <location filename="../../engine/timing/step_result.py" line="24"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="24"/>
+        <location filename="../../engine/timing/step_result.py" line="25"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="25"/>
+        <location filename="../../engine/timing/step_result.py" line="26"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="26"/>
+        <location filename="../../engine/timing/step_result.py" line="27"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="27"/>
+        <location filename="../../engine/timing/step_result.py" line="28"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/step_result.py" line="28"/>
+        <location filename="../../engine/timing/step_result.py" line="29"/>
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
@@ -8511,32 +8578,32 @@ GPU-hour</source>
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="96"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>detailed</source>
         <translation>逐算子模型，detailed</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="96"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>seed-per-op</source>
         <translation>逐层教科书公式，seed-per-op</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>seed-k-factor</source>
         <translation>经验法则，seed-k-factor</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>seed-alpha</source>
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="99"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="179"/>
+        <location filename="../../engine/estimate_output.py" line="180"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -8652,189 +8719,219 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="116"/>
+        <location filename="../../engine/plan_card.py" line="118"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="125"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="119"/>
+        <location filename="../../engine/plan_card.py" line="121"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="125"/>
+        <location filename="../../engine/plan_card.py" line="127"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="133"/>
+        <location filename="../../engine/plan_card.py" line="135"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="137"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="157"/>
+        <location filename="../../engine/plan_card.py" line="166"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="159"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="163"/>
+        <location filename="../../engine/plan_card.py" line="172"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="165"/>
+        <location filename="../../engine/plan_card.py" line="174"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="177"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
-        <location filename="../../engine/plan_card.py" line="170"/>
+        <location filename="../../engine/plan_card.py" line="157"/>
+        <location filename="../../engine/plan_card.py" line="179"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="145"/>
+        <location filename="../../engine/plan_card.py" line="149"/>
+        <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
+        <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="154"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="191"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="185"/>
+        <location filename="../../engine/plan_card.py" line="194"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="187"/>
+        <location filename="../../engine/plan_card.py" line="196"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="188"/>
+        <location filename="../../engine/plan_card.py" line="197"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="189"/>
+        <location filename="../../engine/plan_card.py" line="198"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="204"/>
+        <location filename="../../engine/plan_card.py" line="213"/>
+        <source>A million output tokens</source>
+        <translation>一百万个输出 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="221"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="205"/>
+        <location filename="../../engine/plan_card.py" line="222"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="206"/>
+        <location filename="../../engine/plan_card.py" line="223"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="214"/>
+        <location filename="../../engine/plan_card.py" line="224"/>
+        <source>A million output tokens, as the tokens/s range</source>
+        <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="225"/>
+        <source>Time to train and cost, as the step time&apos;s range</source>
+        <translation>训练总时长与费用（按步时间的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="233"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="216"/>
+        <location filename="../../engine/plan_card.py" line="235"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="218"/>
+        <location filename="../../engine/plan_card.py" line="237"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="219"/>
+        <location filename="../../engine/plan_card.py" line="238"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="220"/>
+        <location filename="../../engine/plan_card.py" line="239"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="226"/>
-        <location filename="../../engine/plan_card.py" line="231"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
+        <location filename="../../engine/plan_card.py" line="256"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="227"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="229"/>
+        <location filename="../../engine/plan_card.py" line="251"/>
+        <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
+        <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="254"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="257"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="235"/>
+        <location filename="../../engine/plan_card.py" line="261"/>
+        <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
+        <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="237"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="279"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="280"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="263"/>
+        <location filename="../../engine/plan_card.py" line="295"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10533,34 +10630,44 @@ GPU-hour</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="31"/>
+        <location filename="../../engine/planning/rent_report.py" line="32"/>
         <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
         <translation>价格表是一个 JSON 对象 {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: 每 GPU 小时价格}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="35"/>
+        <location filename="../../engine/planning/rent_report.py" line="36"/>
         <source>The price list&apos;s currency must be one of {codes}.</source>
         <translation>价格表的货币必须是以下之一：{codes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="41"/>
+        <location filename="../../engine/planning/rent_report.py" line="42"/>
         <source>The price list names {gpu}, which is not a GPU preset (see `presets gpus`).</source>
         <translation>价格表中的 {gpu} 不是 GPU 预设（见 `presets gpus`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="45"/>
+        <location filename="../../engine/planning/rent_report.py" line="46"/>
         <source>The price of {gpu} must be a number above 0 and at most {most:,.0f} per GPU-hour.</source>
         <translation>{gpu} 的价格必须是大于 0 且不超过每 GPU 小时 {most:,.0f} 的数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="57"/>
+        <location filename="../../engine/planning/rent_report.py" line="58"/>
         <source>The price list {name} cannot be read ({why}).</source>
         <translation>无法读取价格表 {name}（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="62"/>
+        <location filename="../../engine/planning/rent_report.py" line="63"/>
         <source>The price list {name} is not JSON.</source>
         <translation>价格表 {name} 不是 JSON。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="90"/>
+        <source>its slow end runs past the deadline.</source>
+        <translation>其较慢一端会超过截止期限。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="91"/>
+        <source>its slow end costs more than the budget.</source>
+        <translation>其较慢一端的费用会超出预算。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="77"/>
@@ -10673,7 +10780,7 @@ GPU-hour</source>
         <translation>必须为 &quot;auto&quot; 或 0 到 64 之间的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/pipeline_layout.py" line="49"/>
+        <location filename="../../engine/scenario/pipeline_layout.py" line="51"/>
         <source>must be a Megatron pipeline layout: chunks of E (embedding, first), t (decoder layer), m (MTP layer, after every t) and L (loss, last) separated by &quot;|&quot;, with (...)*n and t*n repeats, e.g. &quot;Et*4|(t*4|)*14tmL&quot;, or &quot;&quot; for none; not {p!r}.</source>
         <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
@@ -10698,19 +10805,39 @@ GPU-hour</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="15"/>
+        <location filename="../../engine/serving/report.py" line="16"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="16"/>
+        <location filename="../../engine/serving/report.py" line="17"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="17"/>
+        <location filename="../../engine/serving/report.py" line="18"/>
         <source>host</source>
         <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="21"/>
+        <source>A million output tokens cost {cost} on {n} GPUs</source>
+        <translation>在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="22"/>
+        <source>A million output tokens cost {cost} on one GPU</source>
+        <translation>在 1 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="23"/>
+        <source>{line} (likely {low} to {high}, as the tokens/s range)</source>
+        <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="47"/>
+        <source>{cost} (in the price&apos;s currency)</source>
+        <translation>{cost}（按价格所用货币计）</translation>
     </message>
     <message>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
@@ -11144,7 +11271,7 @@ GPU-hour</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/pipeline_split.py" line="34"/>
+        <location filename="../../engine/scenario/pipeline_split.py" line="39"/>
         <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
@@ -11169,32 +11296,32 @@ GPU-hour</source>
         <translation>冻结层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="29"/>
+        <location filename="../../engine/scenario/runnable.py" line="30"/>
         <source>set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="30"/>
+        <location filename="../../engine/scenario/runnable.py" line="31"/>
         <source>Set {settings} so {framework} can run the layout</source>
         <translation>设置 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="31"/>
+        <location filename="../../engine/scenario/runnable.py" line="32"/>
         <source>with {settings}, so {framework} can run the layout</source>
         <translation>使用 {settings}，使 {framework} 能运行此布局</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="33"/>
+        <location filename="../../engine/scenario/runnable.py" line="34"/>
         <source>set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="34"/>
+        <location filename="../../engine/scenario/runnable.py" line="35"/>
         <source>Set {settings} so {framework} can run the training</source>
         <translation>设置 {settings}，使 {framework} 能运行此训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/runnable.py" line="35"/>
+        <location filename="../../engine/scenario/runnable.py" line="36"/>
         <source>with {settings}, so {framework} can run the training</source>
         <translation>使用 {settings}，使 {framework} 能运行此训练</translation>
     </message>
@@ -11234,7 +11361,12 @@ GPU-hour</source>
         <translation>每个重算的层都要再运行一次前向：重算较少的层比全部重算的计算量更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/recompute_plans.py" line="51"/>
+        <location filename="../../engine/planning/recompute_plans.py" line="52"/>
+        <source>recompute {n} of the {layers} layers (full activation checkpointing of only some layers)</source>
+        <translation>重算 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/recompute_plans.py" line="55"/>
         <source>recompute {n} of the {layers} layers of each pipeline stage (full activation checkpointing of only some layers)</source>
         <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
     </message>
@@ -11387,29 +11519,37 @@ GPU-hour</source>
         <translation>更新（训练步）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="48"/>
+        <location filename="../../engine/posttraining/band_text.py" line="69"/>
+        <source>{phase} {seconds} ({words})</source>
+        <translation>{phase} {seconds}（{words}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="72"/>
+        <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
+        <translation>按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="64"/>
         <source>one source</source>
         <translation>一个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="49"/>
+        <location filename="../../engine/range_words.py" line="65"/>
         <source>{n} sources</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="50"/>
+        <location filename="../../engine/posttraining/band_text.py" line="49"/>
         <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="64"/>
         <source>{phase} {words}</source>
-        <translation>{phase} {words}</translation>
+        <translation type="vanished">{phase} {words}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="71"/>
         <source>By phase, measured runs like this one came to: {parts}</source>
-        <translation>按阶段，与此类似的实测运行为：{parts}</translation>
+        <translation type="vanished">按阶段，与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
         <source>Likely {low} to {high} per step: checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which measured within this spread of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
@@ -11439,19 +11579,29 @@ GPU-hour</source>
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="30"/>
+        <location filename="../../engine/range_words.py" line="31"/>
         <source>{multiples} the model: likely {span}</source>
         <translation>模型值的 {multiples}：可能为 {span}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="31"/>
+        <location filename="../../engine/range_words.py" line="32"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="57"/>
+        <location filename="../../engine/range_words.py" line="58"/>
         <source>measured runs like this one came to {words}</source>
         <translation>与此类似的实测运行为{words}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="68"/>
+        <source>likely {time}, {hours} GPU-hours</source>
+        <translation>可能为 {time}，{hours} GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="69"/>
+        <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
+        <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
     <message>
         <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
@@ -11468,9 +11618,13 @@ GPU-hour</source>
         <translation>首 token 时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="113"/>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources} source(s)</source>
-        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+        <translation type="vanished">与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="113"/>
+        <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
+        <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed_band.py" line="123"/>
@@ -11555,7 +11709,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="190"/>
+        <location filename="../../engine/plan_card.py" line="199"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -11598,6 +11752,11 @@ GPU-hour</source>
         <location filename="../../engine/serving/speed_regime.py" line="20"/>
         <source>without CUDA graphs</source>
         <translation>不使用 CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/listing.py" line="19"/>
+        <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
+        <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
 </context>
 <context>

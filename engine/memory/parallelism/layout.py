@@ -12,10 +12,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Protocol
 
-from ...frameworks.defaults import defaults_for
 from ...models.architecture import ModelSpec
 from ...scenario.pipeline_ends import head_stage
-from ...scenario.pipeline_layout import layout_chunks
+from ...scenario.pipeline_layout import layout_chunks, trained_mtp_layers
 from ..states import LayerGroup
 
 
@@ -48,15 +47,6 @@ def _per_rank(layout: str, pp: int, vpp: int, layers: int) -> tuple[tuple[int, .
     counts = tuple(sum(chunks[i].count("t") for i in range(r, len(chunks), pp)) for r in range(pp))
     holder = next((i % pp for i, c in enumerate(chunks) if "m" in c), -1)
     return counts, holder
-
-
-def trained_mtp_layers(s: object, spec: ModelSpec) -> int:
-    """MTP layers the step trains: Megatron's (Transformer Engine layers) in full training, the mtp_layers key's
-    count or, on auto, the checkpoint's (num_nextn_predict_layers); 0 elsewhere (transformers does not build them)."""
-    if not defaults_for(s.framework).te_layers or s.method != "full":  # type: ignore[attr-defined]
-        return 0
-    n = s.mtp_layers  # type: ignore[attr-defined]
-    return spec.mtp_layers if n == "auto" else int(n)
 
 
 def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool, str]:
