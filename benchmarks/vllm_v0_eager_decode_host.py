@@ -366,6 +366,62 @@ def view_calls(run: dict) -> dict:
     return out
 
 
+def input_runner():
+    """A V0 ModelRunner with what prepare_model_input reads (vllm/worker/model_runner.py GPUModelRunnerBase.__init__),
+    not its model: the decode batch's ModelInputForGPUBuilder, FlashAttentionMetadataBuilder, SamplingMetadata."""
+    import weakref
+
+    import numpy as np
+    import vllm.model_executor.sampling_metadata as sampling_metadata
+    import vllm.worker.model_runner as model_runner
+    from vllm.config import SchedulerConfig
+    from vllm.model_executor.sampling_metadata import SamplingMetadataCache
+    sampling_metadata.is_pin_memory_available = lambda: False  # no GPU here: unpinned, as the sampler benchmark
+    runner = object.__new__(model_runner.ModelRunner)
+    runner.model_config = types.SimpleNamespace(
+        is_encoder_decoder=False, uses_mrope=False, enforce_eager=True, max_seq_len_to_capture=8192, hf_config=None,
+        is_attention_free=False, use_mla=False, dtype=torch.bfloat16)
+    runner.scheduler_config = SchedulerConfig(max_num_batched_tokens=8192, max_num_seqs=1024, max_model_len=4096)
+    runner.attn_backend, runner.sliding_window, runner.block_size = FlashAttentionBackend, None, BLOCK
+    runner.lora_config = runner.prompt_adapter_config = runner.multi_modal_input_mapper = runner.mm_registry = None
+    runner.device, runner.pin_memory, runner.inter_data_cache = torch.device("cpu"), False, {}
+    runner.sampling_metadata_cache, runner.generators, runner.vllm_config = SamplingMetadataCache(), {}, None
+    runner.max_seq_len_to_capture, runner.max_batchsize_to_capture = 8192, 256
+    runner.graph_block_tables = np.zeros((256, 8192 // BLOCK), dtype=np.int32)
+    runner.builder = runner._builder_cls(weakref.proxy(runner))
+    return runner
+
+
+def decode_groups(n_seqs: int):
+    """n_seqs decode-phase groups of one sequence each (verl's n fanned out), verl's sampling parameters."""
+    from vllm.sampling_params import SamplingParams
+    from vllm.sequence import SequenceData, SequenceGroupMetadata
+    params = SamplingParams(n=1, logprobs=0, max_tokens=1024, detokenize=False, temperature=1.0, top_p=1.0, top_k=-1)
+    blocks = -(-CONTEXT // BLOCK)
+    groups = []
+    for i in range(n_seqs):
+        data = SequenceData.from_seqs(list(range(103)), list(range(CONTEXT - 103)))
+        data.update_num_computed_tokens(CONTEXT - 1)  # decoding: one new token
+        groups.append(SequenceGroupMetadata(request_id=str(i), is_prompt=False, seq_data={i: data},
+                                            sampling_params=params,
+                                            block_tables={i: list(range(i * blocks, (i + 1) * blocks))}))
+    return groups
+
+
+def prepare_input_seconds(n_seqs: int, repeats: int = 40) -> float:
+    """Thread seconds of ModelRunner.prepare_model_input for a decode batch (the model runner's per-iteration Python
+    before the forward; engine_loop.py prices it with the scheduling from WukLab's v0.5.4 measurement: a check)."""
+    runner, groups = input_runner(), decode_groups(n_seqs)
+    for _ in range(5):
+        runner.prepare_model_input(groups, 0, [])
+    runs = []
+    for _ in range(repeats):
+        t0 = time.thread_time()
+        runner.prepare_model_input(groups, 0, [])
+        runs.append(time.thread_time() - t0)
+    return statistics.median(runs)
+
+
 if __name__ == "__main__":
     torch.set_num_threads(1)
     init_distributed()
@@ -375,5 +431,7 @@ if __name__ == "__main__":
     summary = {str(n): {key: statistics.median(pr[n][key] for pr in per_run)
                         for key in ("layer_s", "layer_lora_s", "layer_view_calls", "lora_layer_view_calls",
                                     "forward_s", "forward_view_calls")} for n in BATCHES}
+    prepare = {str(n): prepare_input_seconds(n) for n in BATCHES}
     print(json.dumps({"torch": torch.__version__, "python": sys.version.split()[0], "runs": results,
+                      "prepare_model_input_s": prepare,
                       "per_run": [{str(n): v for n, v in pr.items()} for pr in per_run], "median": summary}, indent=1))
