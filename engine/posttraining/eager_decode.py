@@ -18,8 +18,8 @@ stand-ins (vllm._C's rms_norm, fused_add_rms_norm, silu_and_mul, rotary_embeddin
 flash_attn_with_kvcache), Attention through torch.ops.vllm.unified_attention_with_output as on CUDA, and CustomOp's
 forward_cuda path (vLLM's UnspecifiedPlatform dispatches as CUDA does; a CPU platform would walk forward_native, not
 used). Its counts per layer match the model's (10 kernels, 12 module calls; 10 calls without a kernel, views, splits
-and empty_like, against 3 views; the unified-attention custom op); its thread seconds per layer (4 layers less 2) at 1 sequence, less those
-counts at the same CPU's prices (torch.add, torch.narrow, nn.Identity: 1.2, 1.65, 0.76 us), leave
+and empty_like, against 3 views; the unified-attention custom op); its thread seconds per layer (4 layers less 2)
+at 1 sequence, less those counts at the same CPU's prices (torch.add, torch.narrow, nn.Identity: 1.2, 1.65, 0.76 us), leave
 VLLM_V0_LAYER_PYTHON_VIEW_CALLS of the CPU's view call (the layers' and the FlashAttentionImpl's Python, the
 forward-context lookups, the custom op's torch.library dispatch, the QKV split's and the linear method's Python), and
 the forward's own (embedding, final norm, set_forward_context, compute_logits: the 2-layer forward less 2 layers,
