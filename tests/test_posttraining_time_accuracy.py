@@ -75,16 +75,20 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # Sampler.forward timed by benchmarks/vllm_v0_sampler_host.py): generation -53.7% -> -52.3%, the step -54.7% ->
     # -54.0%; FSDP1's own Python per visit of the adapters' units (adapter_units.py FSDP1_PYTHON_VIEW_CALLS, measured
     # by benchmarks/verl_lora_host_counts.py running the logs' transformers / peft / FSDP1 code path on the CPU),
-    # h-rlops: update -56.7% -> -11.5%, scoring -56.5% -> -31.0%, the step -54.0% -> -43.2%, so generation is the
-    # shortest phase and the update the nearest
+    # h-rlops: update -56.7% -> -11.5%, scoring -56.5% -> -31.0%, the step -54.0% -> -43.2%; vLLM V0's own Python of
+    # the eager decode forward beyond its counted calls and of its LoRA layers (eager_decode.py
+    # VLLM_V0_LAYER_PYTHON_VIEW_CALLS, engine_adapters.py LORA_PYTHON_VIEW_CALLS_PER_LINEAR, measured by
+    # benchmarks/vllm_v0_eager_decode_host.py running vllm 0.7.3's Qwen2 and LoRA code on the CPU), h-vllmeager:
+    # generation -52.3% -> -13.0%, the step -43.2% -> -13.1%, so scoring is the shortest phase and the 3B row's step
+    # (generation +22.3%) the one estimated long
     verl_data = ptt.groups(compared)["source verl-data"]
-    assert all(c.error("step") < 0 for c in verl_data)
-    assert (ptt.signed_median(verl_data, "generation") < ptt.signed_median(verl_data, "scoring")
+    assert [c.id for c in verl_data if c.error("step") > 0] == ["verl-data-time-grpo-lora-qwen2.5-3b-2gpu"]
+    assert (ptt.signed_median(verl_data, "scoring") < ptt.signed_median(verl_data, "generation")
             < ptt.signed_median(verl_data, "update") < 0)
     assert -0.36 < ptt.signed_median(verl_data, "scoring") < -0.26
     assert -0.17 < ptt.signed_median(verl_data, "update") < -0.06
-    assert -0.48 < ptt.signed_median(verl_data, "step") < -0.38
-    assert -0.58 < ptt.signed_median(verl_data, "generation") < -0.50
+    assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
+    assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.08
 
 
 def test_decode_iteration_measured_far_above_the_roofline() -> None:
@@ -161,6 +165,10 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     spec = resolve_model(s)  # Qwen2.5-7B: 28 layers, no q/k norm; TP 2
     assert spec.layers == 28 and spec.qk_norm == "none"
     assert abs(eager_decode_host_seconds(s, spec, 2) - 28 * per_layer) < 1e-12
+    # vLLM V0's own Python around those calls (the row's engine is vLLM 0.7.3 V0), measured by
+    # benchmarks/vllm_v0_eager_decode_host.py: 52.5 view calls a layer and 43.3 a forward, on the H100 host (factor 1)
+    v0_python = (28 * 52.5 + 43.3) * fig["view_seconds"]["value"]
+    assert eager_decode_host_seconds(s, spec, 2, "vllm") == pytest.approx(28 * per_layer + v0_python)
     eager = dict(step_time(s).generation)
     graphs = dict(step_time(s.with_unchecked(rollout_enforce_eager=False)).generation)
     # the iteration: the launches' floor (above the roofline here) and then V0's output processing, scheduling and
@@ -181,7 +189,8 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     latest = dict(step_time(s.with_unchecked(rollout_engine_release="latest")).generation)
     assert latest["schedule_input_seconds_per_step"] == 0.0 == latest["serial_output_seconds_per_step"]
     assert latest["sampler_host_seconds_per_step"] == 0.0 < graphs["sampler_host_seconds_per_step"]
-    assert latest["eager_host_seconds_per_step"] == eager["eager_host_seconds_per_step"]
+    # V1's model code was not measured: its eager launches keep the counted calls alone
+    assert latest["eager_host_seconds_per_step"] < eager["eager_host_seconds_per_step"]
     # V1 (the newest vLLM) runs its engine loop in series with each step, eager or not (engine_step_host.py); a V0
     # release has V0's terms instead
     from engine.serving.engine_step_host import engine_step_host_seconds
@@ -606,7 +615,10 @@ def test_the_new_sources_gap_as_reported() -> None:
     for rid, (low, high) in held.items():
         assert low < compared[rid].error("step") < high, (rid, compared[rid].error("step"))
     grpo = compared["verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu"]
-    assert 0.30 < grpo.error("generation") < 0.42 and -0.38 < grpo.error("scoring") < -0.26
+    # vLLM V0's measured model-forward Python (eager_decode.py, h-vllmeager; these rows run V0 eager, full fine-tuning:
+    # no LoRA layers) moves the GRPO row's generation +35.7% -> +43.9% (its 1,280 sequences an engine, away) and the
+    # PPO row's -28.9% -> -19.4%; steps +6.7% -> +11.3%, -31.1% -> -25.4%
+    assert 0.38 < grpo.error("generation") < 0.50 and -0.38 < grpo.error("scoring") < -0.26
     assert -0.30 < grpo.error("update") < -0.17
 
 

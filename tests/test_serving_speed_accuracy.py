@@ -77,7 +77,7 @@ def test_held_errors() -> None:
     summary = ss.summary(ss.compare_all())
     assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.267, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(0.190, abs=0.005)
-    assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.600, abs=0.005)
+    assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.213, abs=0.005)
     assert summary["sglang"]["tpot_ms"]["signed"] == pytest.approx(-0.240, abs=0.005)
     assert summary["sglang"]["tokens_per_second"]["signed"] == pytest.approx(0.368, abs=0.005)
     assert summary["vllm"]["latency_ms"]["signed"] == pytest.approx(-0.162, abs=0.005)
@@ -104,13 +104,16 @@ def test_an_eager_engine_cannot_decode_faster_than_its_host_launches() -> None:
     per_layer = (12 * fig["launch_seconds"]["value"] + 14 * fig["module_call_seconds"]["value"]
                  + 7 * fig["view_seconds"]["value"])  # Qwen3: 10 + 2 q/k-norm kernels, 12 + 2 calls, 3 + 4 views
     assert paged_layer_host_seconds(spec, 1) == pytest.approx(per_layer)
+    # and vLLM's eager Python beyond the counts, measured by benchmarks/vllm_v1_eager_forward_host.py (vLLM 0.11.2):
+    # 55.8 view calls a layer and 37.5 a forward, on the H100 host (factor 1)
+    python = (spec.layers * 55.8 + 37.5) * fig["view_seconds"]["value"]
     memory = serving_memory(eager)
     speed = serving_speed(eager, memory, concurrency=1, context=1024)
     assert speed.bound == "host"
     # and V1's engine loop after the forward's launches, in series (engine_step_host.py)
     loop = engine_step_host_seconds(eager, "vllm", 1)
     assert speed.tpot_seconds == pytest.approx(decode_host_seconds(eager, spec, memory, 1) + loop)
-    assert speed.tpot_seconds == pytest.approx(spec.layers * per_layer + loop)
+    assert speed.tpot_seconds == pytest.approx(spec.layers * per_layer + python + loop)
     graphs = scenario_from_dict(base)
     assert decode_host_seconds(graphs, spec, serving_memory(graphs), 1) == 0.0
     assert serving_speed(graphs, serving_memory(graphs), concurrency=1, context=1024).bound != "host"

@@ -10,6 +10,24 @@ module calls, 3 views; Qwen3's q/k norms add theirs), on the run's host (engine/
 The sampler, the scheduler and the per-sequence input and output work of the engine's loop are not in this floor: it
 is a lower bound of the host's iteration (V0's output processing per running sequence, which an engine without CUDA
 graphs waits for, is added after it: engine_loop.py).
+
+vLLM V0's own Python around those calls, measured: benchmarks/vllm_v0_eager_decode_host.py runs vllm 0.7.3's (the
+PyPI wheel verl-data's logs run) Qwen2ForCausalLM forward and compute_logits on the CPU at tiny widths (hidden 32,
+bf16, 1 thread) for a decode batch under set_forward_context with V0's FlashAttentionMetadata, the compiled kernels
+stand-ins (vllm._C's rms_norm, fused_add_rms_norm, silu_and_mul, rotary_embedding, reshape_and_cache_flash; flash-attn's
+flash_attn_with_kvcache), Attention through torch.ops.vllm.unified_attention_with_output as on CUDA, and CustomOp's
+forward_cuda path (vLLM's UnspecifiedPlatform dispatches as CUDA does; a CPU platform would walk forward_native, not
+used). Its counts per layer match the model's (10 kernels, 12 module calls; 10 calls without a kernel, views, splits
+and empty_like, against 3 views; the unified-attention custom op); its thread seconds per layer (4 layers less 2)
+at 1 sequence, less those counts at the same CPU's prices (torch.add, torch.narrow, nn.Identity: 1.2, 1.65, 0.76 us), leave
+VLLM_V0_LAYER_PYTHON_VIEW_CALLS of the CPU's view call (the layers' and the FlashAttentionImpl's Python, the
+forward-context lookups, the custom op's torch.library dispatch, the QKV split's and the linear method's Python), and
+the forward's own (embedding, final norm, set_forward_context, compute_logits: the 2-layer forward less 2 layers,
+nothing counted for it) VLLM_V0_FORWARD_PYTHON_VIEW_CALLS; at 320 sequences the forward takes more, all of it in
+the CPU's own matrix products (torch.profiler: aten::mm and addmm), which a GPU runs: the forward's Python does not
+grow with the batch (the per-sequence work is the loop's: engine_loop.py). Priced at view_seconds on the run's host,
+as adapter_units.py prices FSDP1's measured Python. Taken for the engines that run vLLM V0 (engine_loop.py
+runs_v0_loop), whose model code was measured.
 """
 
 from __future__ import annotations
@@ -18,14 +36,31 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..serving.host_iteration import paged_layer_host_seconds, transformers_decode_host_seconds
 from ..timing.data import framework_profile
-from ..timing.host import host_speed_factor
+from ..timing.host import host_figures, host_speed_factor
+from .engine_loop import runs_v0_loop
+
+# vLLM 0.7.3 V0's Python per decoder layer beyond the counted calls, and per forward (nothing counted), in view calls
+# of the measuring CPU: benchmarks/vllm_v0_eager_decode_host.py (vllm 0.7.3 wheel, torch 2.14.1 CPU, Python 3.11; the
+# median of three runs at 1 sequence: layer 53.0, 52.5, 49.3; forward 43.3, 42.3, 48.1)
+VLLM_V0_LAYER_PYTHON_VIEW_CALLS = 52.5
+VLLM_V0_FORWARD_PYTHON_VIEW_CALLS = 43.3
 
 
-def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int) -> float:
+def v0_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str) -> float:
+    """Host seconds of vLLM V0's measured Python of one eager decode forward beyond its counted calls (module
+    docstring), on the run's host; 0 for an engine that does not run V0."""
+    if not runs_v0_loop(s, rollout_engine):
+        return 0.0
+    view = host_figures()["view_seconds"]["value"]
+    return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS) * view * host_speed_factor(s)
+
+
+def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_engine: str = "") -> float:
     """Host seconds of one decode iteration's layer launches without a CUDA graph: every layer on each generating
     GPU, `tp` the GPUs the generating model splits over (tensor parallelism splits widths, not layers; it adds the
-    all-reduces)."""
-    return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s)
+    all-reduces), and V0's measured Python around them where the rollout engine runs V0."""
+    return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s) + v0_python_seconds(
+        s, spec, rollout_engine)
 
 
 def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
@@ -42,4 +77,5 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     return transformers_decode_host_seconds(s, spec)
 
 
-__all__ = ["eager_decode_host_seconds", "trainer_generate_host_seconds"]
+__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",
+           "trainer_generate_host_seconds", "v0_python_seconds"]

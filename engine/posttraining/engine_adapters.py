@@ -29,17 +29,19 @@ from 18us to 15us", measured with the launch-latency benchmark of triton-lang/tr
 came after those changes. Newer
 Triton measures in the same range (meta-pytorch/tritonbench pull request #1005: ~12.5 us for a 19-argument nop kernel
 on GB200, 2026; bgmv_shrink passes 14 arguments and 4 constexprs). The fill kernel and the views take
-presets/host_overhead.json launch_seconds and view_seconds; all scaled by the run's host (host_speed_factor). Not
-counted, a lower bound: the torch.library dispatch of vLLM's custom ops (torch.ops.vllm.bgmv_*), the wrappers' Python
-(asserts, strides, get_lora_op_configs) and, for models that list lm_head or embed_tokens (Llama), LoRA's logits and
-embedding work once a step. GPU side: the LoRA weights' bytes are tiny (rank x (in + out) a slice), and each kernel
+presets/host_overhead.json launch_seconds and view_seconds; all scaled by the run's host (host_speed_factor). The
+torch.library dispatch of vLLM's custom ops (torch.ops.vllm.bgmv_*), the wrappers' Python (asserts, strides,
+get_lora_op_configs) and the LoRA layers' and punica wrapper's own, measured on the CPU by running 0.7.3's code
+(LORA_PYTHON_VIEW_CALLS_PER_LINEAR, benchmarks/vllm_v0_eager_decode_host.py), at view_seconds per view call. Not
+counted, a lower bound: for models that list lm_head or embed_tokens (Llama), LoRA's logits and embedding work once a
+step. GPU side: the LoRA weights' bytes are tiny (rank x (in + out) a slice), and each kernel
 takes the small-kernel fixed time of engine/serving/kernel_fixed_time.py. Not counted for want of a measurement: that
 bgmv reads the adapter's weights once per sequence (a GEMV per token, grid (SPLIT_K or SPLIT_N, batch)), so at a
 large batch the slices are re-read from L2 per sequence.
 A check, not a price: vllm-project/vllm issue #13204 (vLLM 0.7.0 V0, Qwen2.5-72B-Instruct-AWQ, TP 1, enforce_eager,
 a LLaMA-Factory adapter of unstated rank and targets, GPU and concurrency unstated) logs 6.5 tokens/s with the adapter
-and 17.6 without, about 1.2 ms more per layer and token; these counts give 0.39 ms a layer at batch 1 on the preset
-host, below it as a lower bound should be.
+and 17.6 without, about 1.2 ms more per layer and token; these counts gave 0.39 ms a layer at batch 1 on the preset
+host, with the measured Python 0.97 ms, still below it.
 """
 
 from __future__ import annotations
@@ -60,6 +62,15 @@ TRITON_LAUNCHES_PER_SLICE, VIEWS_PER_SLICE = 2, 4  # bgmv_shrink, bgmv_expand_sl
 ATTENTION_LINEARS, ATTENTION_SLICES = 2, 4
 MLP_LINEARS = 2
 PUNICA_ENGINES = ("vllm",)
+# The LoRA layers' and punica wrapper's own Python per wrapped linear beyond the counts above (BaseLinearLayerWithLoRA
+# .apply, PunicaWrapperGPU.add_lora_linear / add_shrink / add_expand, the torch.library dispatch of torch.ops.vllm.bgmv_*
+# and their wrappers' asserts, squeeze, get_lora_op_configs and grid), in view calls of the measuring CPU:
+# benchmarks/vllm_v0_eager_decode_host.py runs vllm 0.7.3's LoRAModelManager-wrapped Qwen2 layers (rank 32, max_loras
+# 1, one adapter active for the batch; each Triton kernel a stand-in that runs nothing, its JIT launch priced as
+# TRITON_LAUNCH_SECONDS) on the CPU: a layer's thread seconds with LoRA less without, less the layer's 4 fills, 40
+# views and 14 stand-in calls at that CPU's prices, 192.4, 166.1, 160.0 view calls in three runs at 1 sequence
+# (median 166.1), over a Qwen2 layer's 4 wrapped linears
+LORA_PYTHON_VIEW_CALLS_PER_LINEAR = 166.1 / 4
 
 
 def runs_punica(s: Scenario, rollout_engine: str) -> bool:
@@ -91,7 +102,7 @@ def adapter_decode_host_seconds(s: Scenario, spec: ModelSpec, rollout_engine: st
     fig = host_figures()
     launch, view = fig["launch_seconds"]["value"], fig["view_seconds"]["value"]
     linears, slices = lora_linears_and_slices(spec)
-    per_linear = FILLS_PER_LINEAR * launch + VIEWS_PER_LINEAR * view
+    per_linear = FILLS_PER_LINEAR * launch + (VIEWS_PER_LINEAR + LORA_PYTHON_VIEW_CALLS_PER_LINEAR) * view
     per_slice = TRITON_LAUNCHES_PER_SLICE * TRITON_LAUNCH_SECONDS + VIEWS_PER_SLICE * view
     return (linears * per_linear + slices * per_slice) * host_speed_factor(s)
 
@@ -105,6 +116,6 @@ def adapter_decode_fixed_seconds(s: Scenario, spec: ModelSpec, rollout_engine: s
     return (linears * FILLS_PER_LINEAR + slices * TRITON_LAUNCHES_PER_SLICE) * SMALL_KERNEL_FIXED_SECONDS
 
 
-__all__ = ["ATTENTION_LINEARS", "ATTENTION_SLICES", "FILLS_PER_LINEAR", "MLP_LINEARS", "TRITON_LAUNCHES_PER_SLICE",
-           "TRITON_LAUNCH_SECONDS", "VIEWS_PER_LINEAR", "VIEWS_PER_SLICE", "adapter_decode_fixed_seconds",
-           "adapter_decode_host_seconds", "lora_linears_and_slices", "runs_punica"]
+__all__ = ["ATTENTION_LINEARS", "ATTENTION_SLICES", "FILLS_PER_LINEAR", "LORA_PYTHON_VIEW_CALLS_PER_LINEAR",
+           "MLP_LINEARS", "TRITON_LAUNCHES_PER_SLICE", "TRITON_LAUNCH_SECONDS", "VIEWS_PER_LINEAR", "VIEWS_PER_SLICE",
+           "adapter_decode_fixed_seconds", "adapter_decode_host_seconds", "lora_linears_and_slices", "runs_punica"]

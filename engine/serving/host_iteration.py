@@ -24,7 +24,13 @@ engines launch from Python (presets: none; the facts below, each from its source
 - llama.cpp / ollama launch from C++ (and capture batch-1 decode in a CUDA graph since ggml-org/llama.cpp PR #6766)
   and mlx-lm evaluates a lazy graph: no Python launches, no term here.
 Each count is priced at presets/host_overhead.json launch_seconds, module_call_seconds and view_seconds on the run's
-host (engine/timing/host.py host_speed_factor). The engine loop's scheduler, sampler and per-sequence input and
+host (engine/timing/host.py host_speed_factor). vLLM's own Python around those calls in its eager model code
+(--enforce-eager: no torch.compile, no graphs) is measured by running vLLM 0.11.2's (V1) Qwen2ForCausalLM forward and
+compute_logits on the CPU with the compiled kernels stand-ins (benchmarks/vllm_v1_eager_forward_host.py; V0 0.7.3's
+the same way, engine/posttraining/eager_decode.py): per layer VLLM_V1_LAYER_PYTHON_VIEW_CALLS of that CPU's view call
+beyond these counts, per forward VLLM_V1_FORWARD_PYTHON_VIEW_CALLS (embedding, final norm, forward context, logits),
+priced at view_seconds; not for a batch beyond the captured graphs, which V1 runs through its torch.compile'd code.
+The engine loop's scheduler, sampler and per-sequence input and
 output work are not in this term (no per-iteration figure with its set-up was found): it is a lower bound.
 """
 
@@ -38,6 +44,11 @@ from .result import ServingMemory
 from .scenario_estimate import PAGED_ENGINES
 
 TRANSFORMERS_ENGINE = "transformers"
+VLLM_ENGINE = "vllm"
+# vLLM V1's Python beyond the counted calls, in view calls of the measuring CPU: benchmarks/vllm_v1_eager_forward_host.py
+# (vllm 0.11.2 wheel, torch 2.14.1 CPU, Python 3.11; three runs: layer 55.8, 56.8, 55.0; forward 37.5, 38.0, 36.6)
+VLLM_V1_LAYER_PYTHON_VIEW_CALLS = 55.8
+VLLM_V1_FORWARD_PYTHON_VIEW_CALLS = 37.5
 VLLM_LAUNCHES_PER_LAYER = 10
 VLLM_TP_ALL_REDUCES_PER_LAYER = 2
 VLLM_MODULE_CALLS_PER_LAYER = 12
@@ -115,8 +126,13 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
         return 0.0
     if s.serving_engine == TRANSFORMERS_ENGINE:
         return transformers_decode_host_seconds(s, spec)
-    return -(-spec.layers // max(1, s.pp)) * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s)
+    layers = -(-spec.layers // max(1, s.pp))
+    python = 0.0
+    if s.serving_engine == VLLM_ENGINE and s.enforce_eager:  # its eager model code, measured (module docstring)
+        python = (layers * VLLM_V1_LAYER_PYTHON_VIEW_CALLS + VLLM_V1_FORWARD_PYTHON_VIEW_CALLS) * _per_call()[2]
+    return (layers * paged_layer_host_seconds(spec, s.tp) + python) * host_speed_factor(s)
 
 
-__all__ = ["decode_host_seconds", "graph_capture_size", "launches_from_python", "paged_layer_host_seconds",
-           "runs_without_graph", "transformers_decode_host_seconds", "transformers_layer_host_seconds"]
+__all__ = ["VLLM_ENGINE", "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
+           "graph_capture_size", "launches_from_python", "paged_layer_host_seconds", "runs_without_graph",
+           "transformers_decode_host_seconds", "transformers_layer_host_seconds"]
