@@ -76,7 +76,9 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # -54.0%; FSDP1's own Python per visit of the adapters' units (adapter_units.py FSDP1_PYTHON_VIEW_CALLS, measured
     # by benchmarks/verl_lora_host_counts.py running the logs' transformers / peft / FSDP1 code path on the CPU),
     # h-rlops: update -56.7% -> -11.5%, scoring -56.5% -> -31.0%, the step -54.0% -> -43.2%, so generation is the
-    # shortest phase and the update the nearest
+    # shortest phase and the update the nearest; the eager layer's own Python beyond its counted calls and the
+    # padding-free flash path's 4 host syncs a layer forward (hf_host.py hf_layer_python, measured by
+    # benchmarks/hf_layer_host_seconds.py; h-hflayer): scoring -31.0% -> -30.1%, update and step unchanged to 0.1
     verl_data = ptt.groups(compared)["source verl-data"]
     assert all(c.error("step") < 0 for c in verl_data)
     assert (ptt.signed_median(verl_data, "generation") < ptt.signed_median(verl_data, "scoring")
