@@ -18,7 +18,7 @@ from engine.posttraining.vocab_passes import logit_pass_bytes, vocab_pass_second
 from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
 from engine.timing import hardware_for
 from engine.timing.data import efficiency, framework_profile
-from engine.timing.hf_host import counted_host
+from engine.timing.hf_host import counted_host, padding_free_syncs, synced_layer_idle
 from engine.timing.model import rates_for, stage_time_per_micro_batch
 from engine.timing.stage_listing import distinct_stages
 from engine.workloads import step_time
@@ -71,21 +71,35 @@ def test_only_verls_padding_free_fused_path_runs_them():
         (14 - 8) * 32 * 430 * 5 * spec.vocab / memory)
 
 
-def test_a_scoring_forward_takes_the_later_of_its_gpu_work_and_the_hosts_issuing():
-    # one short sequence a micro-batch: the GPU's forward of Qwen2.5-0.5B is shorter than the host's issuing of its 24
-    # eager layers (transformers' calls, PEFT's adapter path: hf_host.counted_host) and the step's own (head, loss)
-    _, _, train = _parts({**VERL_05B, "micro_batch": 1, "prompt_len": 16, "completion_len": 16})
+def _forward_gpu_and_host(train):
     laid = as_laid_out(train)
     spec, hw = resolve_model(laid), hardware_for(laid)
     prof = framework_profile(laid.framework)
     gpu = stage_time_per_micro_batch(laid, spec, hw, prof, rates_for(laid, hw, prof),
                                      *distinct_stages(laid, spec)[0]).fwd
-    h = counted_host(laid, spec)
+    return laid, spec, gpu, counted_host(laid, spec)
+
+
+def test_a_scoring_forward_takes_the_later_of_its_gpu_work_and_the_hosts_issuing():
+    # SDPA (no host sync in the layer): one short sequence a micro-batch, the GPU's forward of Qwen2.5-0.5B is shorter
+    # than the host's issuing of its 24 eager layers (transformers' calls and own Python, PEFT's adapter path:
+    # hf_host.counted_host) and the step's own (head, loss), which the host issues ahead of the GPU
+    _, _, train = _parts({**VERL_05B, "micro_batch": 1, "prompt_len": 16, "completion_len": 16, "attention": "sdpa"})
+    laid, spec, gpu, h = _forward_gpu_and_host(train)
+    assert padding_free_syncs(laid) == 0
     issued = spec.layers * h.layer_forward + h.step_forward
     assert issued > gpu
     assert policy_forward_seconds(train) == pytest.approx(issued * train.grad_accum)
-    # the row's own micro-batches (32 x 430 tokens): the GPU's forward is the longer, as before
-    _, _, row = _parts(VERL_05B)
-    laid = as_laid_out(row)
-    assert policy_forward_seconds(row) == pytest.approx(row.grad_accum * stage_time_per_micro_batch(
-        laid, spec, hw, prof, rates_for(laid, hw, prof), *distinct_stages(laid, spec)[0]).fwd)
+
+
+def test_the_padding_free_flash_forward_waits_at_each_layer_s_syncs():
+    # the row's own path (padding-free rows through transformers' flash-attention: 4 host syncs a layer forward,
+    # hf_host.padding_free_syncs): the queue empties at each layer, so each pays its round trips and its host seconds
+    # beyond its GPU seconds, also where the GPU's whole forward is the longer (the row's 32 x 430 tokens)
+    for keys in ({**VERL_05B, "micro_batch": 1, "prompt_len": 16, "completion_len": 16}, VERL_05B):
+        _, _, train = _parts(keys)
+        laid, spec, gpu, h = _forward_gpu_and_host(train)
+        assert padding_free_syncs(laid) == 4
+        per_layer = synced_layer_idle(h.layer_forward, gpu / spec.layers, 4, h.round_trip)
+        assert per_layer >= 4 * h.round_trip
+        assert policy_forward_seconds(train) == pytest.approx(train.grad_accum * (gpu + spec.layers * per_layer))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..scenario import Scenario, as_laid_out, resolve_model
 from ..timing.data import framework_profile
 from ..timing.hardware import hardware_for
-from ..timing.hf_host import counted_host, counted_layers
+from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
 
 
@@ -38,9 +38,14 @@ def policy_forward_seconds(train: Scenario) -> float:
     rates = rates_for(s, hw, prof)
     eager = not (s.compile or prof["elementwise"] == "fused") and s.cuda_graphs in ("auto", "none")
     host = counted_host(s, spec) if eager and counted_layers(s) else None
+    syncs = padding_free_syncs(s) if host else 0
     forward = 0.0
     for i, r in distinct_stages(s, spec):
         gpu = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd
+        if syncs:  # each layer on its own after its synchronisations (the layer's GPU share: the stage's over its layers)
+            forward = max(forward, gpu + len(r) * synced_layer_idle(host.layer_forward, gpu / len(r), syncs,
+                                                                    host.round_trip))
+            continue
         # the stage's layers' counted host work, and the step's own (embedding, head) where the stage holds it
         issued = len(r) * host.layer_forward + host.step_forward if host else 0.0
         forward = max(forward, gpu, issued)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..timing.hf_host import eager_counts
+from ..timing.hf_host import decode_python_view_calls, eager_counts
 from ..timing.host import host_figures, host_speed_factor
 from .result import ServingMemory
 from .scenario_estimate import PAGED_ENGINES
@@ -107,9 +107,11 @@ def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     launch, module, view = _per_call()
     c = eager_counts(s, spec)["per_layer"]
     binding = host_figures()["optimizer_syncs"]["binding_call_share"] * view
-    # each Python call pays its binding; a kernel and a view add the rest of a launch and of a view
+    # each Python call pays its binding; a kernel and a view add the rest of a launch and of a view; a dense layer's
+    # own Python beyond those calls, measured in view calls (host_overhead.json hf_layer_python decode)
+    own = decode_python_view_calls(spec) * view
     return (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-            + c["modules"] * module + c["in_op_launches"] * (launch - view))
+            + c["modules"] * module + c["in_op_launches"] * (launch - view) + own)
 
 
 def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:

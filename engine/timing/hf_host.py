@@ -39,7 +39,7 @@ from .host import (
     host_figures,
     linear4bit_layer_seconds,
 )
-from .lora_adapters import adapter_host_seconds, peft_python_seconds
+from .lora_adapters import adapter_host_seconds, peft_adapted_linears, peft_python_seconds
 
 
 class OptimizerWork(Protocol):
@@ -139,7 +139,8 @@ def _idle(segments: tuple[tuple[float, float], ...]) -> float:
 
 class CountedHost(NamedTuple):
     """Host seconds of the counted work of one micro-batch, whatever its batch: per layer, per step (the head and
-    loss), per checkpointed layer (torch's non-reentrant checkpoint's own), and one device-to-host round trip."""
+    loss), per checkpointed layer (torch's non-reentrant checkpoint's own), and one device-to-host round trip;
+    layer_forward is a no-grad forward's (the scoring passes), grad_forward what a layer's forward under grad adds."""
 
     layer_forward: float
     layer_backward: float
@@ -148,6 +149,7 @@ class CountedHost(NamedTuple):
     checkpoint_forward: float
     checkpoint_backward: float
     round_trip: float
+    grad_forward: float = 0.0
 
 
 # Looked up across scenarios that differ only in keys it never reads (host.py LAYER_HOST_MEMO's: the batch, the
@@ -187,7 +189,42 @@ def _counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
     # saved tensor (checkpoint_host.py)
     ck_fwd, ck_bwd = checkpoint_host_seconds(s, spec, view)
     round_trip = host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0]
-    return CountedHost(layer_fwd, layer_bwd, step_fwd, step_bwd, ck_fwd, ck_bwd, round_trip)
+    # the layer's own Python and autograd's C++ beyond the counted calls (measured: hf_layer_python)
+    py = layer_python_view_calls(s, spec)
+    return CountedHost(layer_fwd + py.forward * view, layer_bwd + py.backward * view, step_fwd, step_bwd,
+                       ck_fwd + py.checkpoint_forward * view, ck_bwd + py.checkpoint_backward * view, round_trip,
+                       py.grad_forward * view)
+
+
+class LayerPython(NamedTuple):
+    """View calls per layer and micro-batch of an eager transformers layer's host work beyond its counted calls."""
+
+    forward: float
+    grad_forward: float
+    backward: float
+    checkpoint_forward: float
+    checkpoint_backward: float
+
+
+def _layer_python(model_type: str) -> dict[str, float]:
+    """hf_layer_python's figures for the model type: its own measured ones over the shared (Llama's and Qwen2's)."""
+    table = host_figures()["hf_layer_python"]
+    return {**table, **table["by_model_type"].get(model_type, {})}
+
+
+def layer_python_view_calls(s: Scenario, spec: ModelSpec) -> LayerPython:
+    """presets/host_overhead.json hf_layer_python for one decoder layer of the scenario's model type, with PEFT's
+    per adapted linear where its LoRA modules run (lora_adapters.py peft_adapted_linears)."""
+    table = _layer_python(spec.model_type)
+    adapted = _per_layer(spec, (spec.is_moe, False, ""), lambda k: float(peft_adapted_linears(s, k)))
+    peft_fwd, peft_grad, peft_bwd = (adapted * n for n in table["peft_per_adapted_linear"])
+    return LayerPython(table["forward"] + peft_fwd, table["grad_forward"] + peft_grad, table["backward"] + peft_bwd,
+                       *table["checkpoint"])
+
+
+def decode_python_view_calls(spec: ModelSpec) -> float:
+    """View calls of one decoder layer's no-grad decode step beyond its counted calls (hf_layer_python decode)."""
+    return float(_layer_python(spec.model_type)["decode"])
 
 
 def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
@@ -208,15 +245,42 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
     checkpointed = sum(w.count for w in work if w.recompute)
     ck_fwd, ck_bwd = (h.checkpoint_forward, h.checkpoint_backward) if checkpointed else (0.0, 0.0)
-    recompute = checkpointed * (h.layer_forward + ck_bwd)
+    # a checkpointed layer's backward runs its forward again, under grad
+    recompute = checkpointed * (h.layer_forward + h.grad_forward + ck_bwd)
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    forward = ((h.step_forward + layers * h.layer_forward + checkpointed * ck_fwd, gpu_fwd), (0.0, other_gpu / 3))
+    layer_fwd = h.layer_forward + h.grad_forward + ck_fwd * checkpointed / layers
+    syncs = padding_free_syncs(s)
+    if syncs:  # each layer's forward on its own after its synchronisations (host.py exposed_host_seconds' rule)
+        synced = layers * synced_layer_idle(layer_fwd, gpu_fwd / layers, syncs, h.round_trip)
+        synced += checkpointed * syncs * h.round_trip  # the recomputed forward synchronises again
+        forward = ((h.step_forward, 0.0), (0.0, other_gpu / 3))
+    else:
+        synced = 0.0
+        forward = ((h.step_forward + layers * h.layer_forward + layers * h.grad_forward + checkpointed * ck_fwd,
+                    gpu_fwd), (0.0, other_gpu / 3))
     backward = ((h.step_backward, 2 * other_gpu / 3), (backward_layers * h.layer_backward + recompute, gpu_bwd))
     if synchronised_phases(s):  # each phase on its own, from an idle GPU
-        return _idle(forward) + _idle(backward) + 2 * h.round_trip
+        return synced + _idle(forward) + _idle(backward) + 2 * h.round_trip
     # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of
     # each micro-batch's loss) leaves; its round trip, tens of microseconds, is left out of the general model
-    return _idle(forward + backward)
+    return synced + _idle(forward + backward)
+
+
+def padding_free_syncs(s: Scenario) -> int:
+    """Host synchronisations per layer forward of transformers' flash-attention path on padding-free rows (packing
+    padding-free, or packed: the laid-out scenario's name for it, the sequences of a row told apart by position_ids
+    alone, as transformers runs both; attention flash; presets/host_overhead.json hf_layer_python
+    padding_free_flash_syncs), 0 elsewhere."""
+    if s.packing not in ("padding-free", "packed") or s.attention != "flash":
+        return 0
+    return int(host_figures()["hf_layer_python"]["padding_free_flash_syncs"])
+
+
+def synced_layer_idle(host: float, gpu: float, syncs: int, round_trip: float) -> float:
+    """Seconds the GPU waits in one layer's forward that synchronises `syncs` times: after a synchronisation the
+    queue is empty, so the host cannot run ahead across layers: each costs its round trips and its host seconds beyond
+    its GPU seconds (counted once, as host.py exposed_host_seconds does)."""
+    return syncs * round_trip + max(0.0, host - gpu)
 
 
 def _foreach_launches(tensors: list[float], depth: int) -> int:

@@ -166,6 +166,11 @@ def _runs_peft_modules(s: Scenario) -> bool:
 def peft_python_seconds(s: Scenario, kind: tuple[bool, bool, str], view: float) -> float:
     """Host seconds per layer and micro-batch forward of PEFT's own Python around its adapted linears
     (PEFT_PYTHON_VIEW_CALLS each at `view`, one view call on the run's host); 0 where PEFT's layers do not run."""
+    return peft_adapted_linears(s, kind) * PEFT_PYTHON_VIEW_CALLS * view
+
+
+def peft_adapted_linears(s: Scenario, kind: tuple[bool, bool, str]) -> int:
+    """Adapted linears of one layer of that kind whose PEFT LoRA modules run their Python (0 where none do)."""
     if s.method not in ("lora", "qlora") or not _runs_peft_modules(s):
-        return 0.0
-    return len(lora_targets(s, resolve_model(s), *kind)) * PEFT_PYTHON_VIEW_CALLS * view
+        return 0
+    return len(lora_targets(s, resolve_model(s), *kind))
