@@ -135,3 +135,18 @@ def test_verl_refuses_a_name_no_override_can_carry(name: str) -> None:
     s = scenario_from_dict({**SCENARIOS["verl"][0], "model": {"name": name, "hf_config": TINY_CONFIG}})
     with pytest.raises(ExportError):
         export_config(s, "verl")
+
+
+@pytest.mark.parametrize("name", ["-mymodel", "--load", "--load /x; rm", "plain/model"])
+def test_ms_swift_model_starting_with_a_dash_is_its_value_for_argparse(name: str, tmp_path: Path) -> None:
+    """ms-swift reads its command line with argparse (HfArgumentParser; modelscope/ms-swift@3602360a
+    swift/utils/utils.py:177-185): `--model -mymodel` failed with "expected one argument"."""
+    import argparse
+
+    data = {**SCENARIOS["ms-swift-megatron"][0], "model": {"name": name, "hf_config": TINY_CONFIG}}
+    data = {k: v for k, v in data.items() if k != "ep"}
+    words = parsed("ms-swift-megatron", export_config(scenario_from_dict(data), "ms-swift-megatron"), tmp_path)
+    parser = argparse.ArgumentParser(exit_on_error=False)
+    parser.add_argument("--model")
+    args, _ = parser.parse_known_args(words[words.index("sft") + 1:])
+    assert args.model == name
