@@ -6,6 +6,7 @@
     model name are random hostile text; the export is parsed with its framework's parser (json, yaml.safe_load,
     tomllib, `bash -n` plus shlex; nothing is run) and must equal the export of the same scenario with a plain name.
       clean      equal            injected   anything else (a key, a command, a line of its own, unwritable text)
+      refused model name   verl / ms-swift-megatron refused a model name holding a control character (one sentence)
       refused    the scenario itself refused with one sentence (not expected here: the names stay within bounds)
 (b) outputs: `export-config -o` onto a random hostile target (an existing file, with and without --force, the
     scenario itself, links, dangling links, a link loop, a folder, a missing folder, a file used as a folder, a FIFO,
@@ -120,6 +121,8 @@ def _parsed(fmt: str, text: str, folder: Path) -> Any:
         if check.returncode:
             raise ValueError(f"bash -n: {check.stderr[:200]!r}")
         words = shlex.split(text, comments=True)
+        if fmt == "ms-swift-megatron":  # argparse reads --model=NAME (a name starting with "-") as --model NAME
+            return [part for w in words for part in (w.split("=", 1) if w.startswith("--model=") else [w])]
         if fmt != "verl":
             return words
         # verl's words are Hydra overrides: the model's path (the only text from the user) as verl's config holds it
@@ -143,8 +146,8 @@ def parsed_back_case(rng: random.Random, folder: Path) -> tuple[str, str]:
     custom = fmt in CUSTOM_MODEL_FORMATS and rng.random() < 0.5
     if fmt in PRINTABLE_MODEL_FORMATS and rng.random() < 0.7:  # mostly names the command line can carry
         model = "".join(ch for ch in model if ch.isprintable()) or "m"
-    if custom:  # the small dense model has no experts to spread
-        base = {k: v for k, v in base.items() if k != "ep"}
+    if custom:  # the small dense model has no experts to spread, nor 5 layers a stage to recompute
+        base = {k: v for k, v in base.items() if k not in ("ep", "recompute_num_layers")}
     try:
         scenarios = [scenario_from_dict({**base, "name": n, "notes": notes if n == name else "",
                                          **({"model": {"name": m, "hf_config": TINY_CONFIG}} if custom else {})})
@@ -155,7 +158,7 @@ def parsed_back_case(rng: random.Random, folder: Path) -> tuple[str, str]:
         hostile, plain = (export_config(s, fmt) for s in scenarios)
     except PlannerError as exc:  # the documented refusal: a model name a command line cannot carry
         unprintable = custom and fmt in PRINTABLE_MODEL_FORMATS and not model.isprintable()
-        return ("refused", "") if unprintable else ("traceback", f"{fmt}: refused {exc}"[:300])
+        return ("refused model name", "") if unprintable else ("traceback", f"{fmt}: refused {exc}"[:300])
     try:
         hostile.encode("utf-8")
         back = _renamed(_renamed(_parsed(fmt, hostile, folder), name, PLAIN), model, PLAIN)
