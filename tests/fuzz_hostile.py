@@ -366,6 +366,9 @@ def fuzz_folders(count: int, seed: int) -> Counter:
                     counts["started"] += 1
                     if time.monotonic() - began > 20:
                         counts["slow start"] += 1
+                    if time.monotonic() - began > 60:  # the alarm fired inside a Qt callback, which swallowed the
+                        counts["start past 60 s"] += 1  # Hang ("Error calling Python override"): counted, not lost
+                        print(f"  folder {i} {poisons}: {time.monotonic() - began:.0f} s", flush=True)
             except Hang:
                 counts["hang"] += 1
                 print(f"  folder {i} {poisons}: hang", flush=True)
