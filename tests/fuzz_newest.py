@@ -84,7 +84,8 @@ def declared(key: str) -> list[Any]:
 def _file(data: dict[str, Any], rng: random.Random) -> bytes:
     text = json.dumps(data, ensure_ascii=False)
     if rng.random() < 0.05:  # a non-finite number where a key's value is
-        key = rng.choice([k for k, v in data.items() if isinstance(v, int | float) and not isinstance(v, bool)])
+        numeric = [k for k, v in data.items() if isinstance(v, int | float) and not isinstance(v, bool)]
+        key = rng.choice(numeric or ["micro_batch"])
         text = json.dumps({**data, key: "@@"}, ensure_ascii=False).replace('"@@"', rng.choice(NON_FINITE))
     return text.encode("utf-8", "surrogatepass")
 
