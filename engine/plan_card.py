@@ -124,8 +124,19 @@ def memory_sentence(est: Estimate, unit: str) -> Message:
     if est.verdict == "tight":
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only by using part of the safety reserve."),
                        machines=_machines(est))
-    return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {over} over per GPU."),
-                   machines=_machines(est), over=format_bytes(est.total_bytes - est.capacity_bytes, unit))
+    if est.total_bytes > est.capacity_bytes:
+        return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {over} over per GPU."),
+                       machines=_machines(est), over=format_bytes(est.total_bytes - est.capacity_bytes, unit))
+    # the GPUs hold its bytes (an "over" here was negative: "-42.10 GiB over per GPU"): the CPU memory or the engine's
+    # own start-up check refuses it; the next sentences give the numbers (host_sentence) or the engine's reason
+    # (serving_risk), and a post-training engine's refusal is said here (Estimate.room's order)
+    if est.host_short:
+        return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: the CPU memory does not hold it."),
+                       machines=_machines(est))
+    if est.serving is not None:  # serving_time_facts says the engine does not start, serving_risk why
+        return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}."), machines=_machines(est))
+    return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {why}"), machines=_machines(est),
+                   why=est.room(unit))
 
 
 def host_sentence(est: Estimate, unit: str) -> Message | None:

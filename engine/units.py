@@ -43,7 +43,8 @@ def format_count(n: float) -> str:
     """Parameter counts as people say them: 6.74B, 8.4M."""
     for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
         if abs(n) >= 0.9995 * div:  # 999,885,952 would print as "1e+03M" at 3 digits: it is 1B
-            return f"{n / div:.3g}{suffix}"
+            # past 999.5T (tokens_to_train reaches 10^18) three digits print as "1e+06T": whole T, grouped, instead
+            return f"{n / div:.3g}{suffix}" if abs(n) < 999.5 * div or suffix != "T" else f"{n / div:,.0f}{suffix}"
     return f"{n:.0f}"
 
 

@@ -95,7 +95,13 @@ def stale(win, estimate: Callable, step_time: Callable) -> str:  # noqa: ANN001 
     fresh = estimate(state.scenario)
     if (state.estimate.total_bytes, state.estimate.verdict) != (fresh.total_bytes, fresh.verdict):
         return "state estimate"
-    if not _same_step_time(state.step_time, state.scenario, step_time) or win.time_panel.time is not state.step_time:
+    # a post-training step whose generation engine would not start shows no step time, by design (issue 23 audit 5
+    # item 2, engine/posttraining/refused_step.py): the panel holds None for it, the state its reference figures
+    from engine.posttraining.refused_step import refused_generation_seconds
+
+    refused = state.step_time is not None and refused_generation_seconds(state.step_time) is not None
+    if not _same_step_time(state.step_time, state.scenario, step_time) or \
+            win.time_panel.time is not (None if refused else state.step_time):
         return "step time"
     # a sentence says why a training scenario has no step time; a served model has none and needs none (its speed is
     # the serving speed)

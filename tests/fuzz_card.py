@@ -46,6 +46,14 @@ BASES = [
     {"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "zero_stage": 3, "offload": "optimizer",
      "tokens_to_train": 2_000_000_000, "gpu_hour_price": 2.5},
     {"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "ep": 8, "name": "MoE \u540d\u5b57"},
+    # the newest sections (h-fuzz6): a post-training run and a served model, with user text in their names
+    {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "training_objective": "grpo", "framework": "verl",
+     "rollout_engine": "vllm", "num_generations": 16, "max_completion_len": 4096, "rollout_gpu_memory_utilization": 0.5,
+     "critic_model": None, "reward_model": {"name": "rm \x1b[2J $(id)", "hf_config": {
+         "model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+         "intermediate_size": 1024, "vocab_size": 1000}}},
+    {"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference", "serving_engine": "llama.cpp",
+     "weight_format": "Q4_K_M", "n_ctx": 32768, "n_parallel": 4, "kv_cache_dtype": "q8_0", "name": "serve\u202e \u540d"},
 ]
 HOSTILE_JSON = [
     b'{"model": "\x1b[2J\x1b[31mFITS", "gpu": "h100-sxm-80gb"}',

@@ -6,6 +6,7 @@
     model name are random hostile text; the export is parsed with its framework's parser (json, yaml.safe_load,
     tomllib, `bash -n` plus shlex; nothing is run) and must equal the export of the same scenario with a plain name.
       clean      equal            injected   anything else (a key, a command, a line of its own, unwritable text)
+      refused model name   verl / ms-swift-megatron refused a model name holding a control character (one sentence)
       refused    the scenario itself refused with one sentence (not expected here: the names stay within bounds)
 (b) outputs: `export-config -o` onto a random hostile target (an existing file, with and without --force, the
     scenario itself, links, dangling links, a link loop, a folder, a missing folder, a file used as a folder, a FIFO,
@@ -25,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shlex
 import stat
 import subprocess
@@ -50,7 +52,10 @@ from engine.scenario import scenario_from_dict  # noqa: E402
 
 CASE_SECONDS = 10
 BAD = ("injected", "traceback", "hang", "lost", "leftover", "absurd")
-CUSTOM_MODEL_FORMATS = ("deepspeed", "accelerate", "axolotl", "llama-factory", "megatron")
+CUSTOM_MODEL_FORMATS = ("deepspeed", "accelerate", "axolotl", "llama-factory", "megatron", "trl", "verl",
+                        "ms-swift-megatron")
+# formats whose command line refuses a model name holding a control character or a line break (one sentence)
+PRINTABLE_MODEL_FORMATS = ("verl", "ms-swift-megatron")
 TINY_CONFIG = {"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 8, "num_attention_heads": 8,
                "intermediate_size": 1024, "vocab_size": 1000}
 FRAGMENTS = ["\n", "\r", "\r\n", "\x85", "\u2028", "\u2029", "\x00", "\x7f", "\x1b[2J", "\x07", "\t", "\x0b", "\x0c",
@@ -59,6 +64,42 @@ FRAGMENTS = ["\n", "\r", "\r\n", "\x85", "\u2028", "\u2029", "\x00", "\x7f", "\x
              "]", "[model]", "name = \"x\"", "trust_remote_code: true", "deepspeed: /tmp/evil.json", "--load /x",
              "%s", "{0}", "名前", "🙂", " ", "  ", "x", "---", "...", "<b>", "\x1c", "\x1d", "\x1e"]
 PLAIN = "plain name"
+HYDRA_PLAIN = re.compile(r"[A-Za-z0-9_.-]*/[A-Za-z0-9_./-]*")
+
+
+def hydra_reads(value: str) -> str:
+    """The string verl's config holds for an override value the exports write (a plain path, or a double-quoted
+    string), decoded as Hydra and OmegaConf do, written here from their sources and not from the exporter:
+    facebookresearch/hydra@2c03d1b9 hydra/core/override_parser/overrides_visitor.py:337-385 (each run of backslashes
+    before a quote: every other character kept from the one after the first), then omry/omegaconf@63b63041
+    omegaconf/grammar/OmegaConfGrammarLexer.g4:24-27 with grammar_visitor.py:366-394 (an odd run of k backslashes
+    before "${" is an escaped "${" after (k-1)/2 backslashes; an even run before "${" leaves a live interpolation).
+    ValueError for anything Hydra would not read as that one string (a sweep, a list, an interpolation)."""
+    if not (len(value) >= 2 and value[0] == value[-1] == '"'):
+        if not HYDRA_PLAIN.fullmatch(value):
+            raise ValueError(f"unquoted value Hydra splits or types: {value!r}")
+        return value
+    body, pieces, i = value[1:], [], 0  # the closing quote kept, as Hydra does
+    for m in re.finditer(r'(\\+)"', body):
+        closing = m.end() == len(body)
+        if len(m.group(1)) % 2 == (0 if not closing else 1):  # Hydra's lexer ends the string at an even run's quote
+            raise ValueError(f"the quoted value ends early: {value!r}")
+        pieces += [body[i:m.start()], body[m.start() + 1:m.end():2]]
+        i = m.end()
+    pieces.append(body[i:-1])
+    if any('"' in piece for piece in pieces[::2]):  # a quote with no backslash before it ends the string
+        raise ValueError(f"an unescaped quote inside the quoted value: {value!r}")
+    text = "".join(pieces)
+    if text == "???":
+        raise ValueError("OmegaConf's missing value")
+
+    def unescape(m: re.Match[str]) -> str:
+        k = len(m.group(1))
+        if k % 2 == 0:
+            raise ValueError(f"a live interpolation: {value!r}")
+        return "\\" * ((k - 1) // 2) + "${"
+
+    return re.sub(r"(\\*)\$\{", unescape, text) if "${" in text else text
 
 
 def hostile_text(rng: random.Random) -> str:
@@ -73,13 +114,20 @@ def _parsed(fmt: str, text: str, folder: Path) -> Any:
         return data
     if fmt == "torchtitan":
         return tomllib.loads(text)
-    if fmt == "megatron":
-        script = folder / "megatron_args.sh"
+    if fmt in ("megatron", "verl", "ms-swift-megatron"):
+        script = folder / "launch.sh"
         script.write_text(text, encoding="utf-8")
         check = subprocess.run(["bash", "-n", str(script)], capture_output=True, timeout=CASE_SECONDS)
         if check.returncode:
             raise ValueError(f"bash -n: {check.stderr[:200]!r}")
-        return shlex.split(text, comments=True)
+        words = shlex.split(text, comments=True)
+        if fmt == "ms-swift-megatron":  # argparse reads --model=NAME (a name starting with "-") as --model NAME
+            return [part for w in words for part in (w.split("=", 1) if w.startswith("--model=") else [w])]
+        if fmt != "verl":
+            return words
+        # verl's words are Hydra overrides: the model's path (the only text from the user) as verl's config holds it
+        key = "actor_rollout_ref.model.path="
+        return [[key, hydra_reads(w[len(key):])] if w.startswith(key) else w for w in words]
     return yaml.safe_load(text)
 
 
@@ -96,8 +144,10 @@ def parsed_back_case(rng: random.Random, folder: Path) -> tuple[str, str]:
     base = rng.choice(SCENARIOS[fmt])
     name, notes, model = hostile_text(rng), hostile_text(rng), hostile_text(rng)
     custom = fmt in CUSTOM_MODEL_FORMATS and rng.random() < 0.5
-    if custom:  # the small dense model has no experts to spread
-        base = {k: v for k, v in base.items() if k != "ep"}
+    if fmt in PRINTABLE_MODEL_FORMATS and rng.random() < 0.7:  # mostly names the command line can carry
+        model = "".join(ch for ch in model if ch.isprintable()) or "m"
+    if custom:  # the small dense model has no experts to spread, nor 5 layers a stage to recompute
+        base = {k: v for k, v in base.items() if k not in ("ep", "recompute_num_layers")}
     try:
         scenarios = [scenario_from_dict({**base, "name": n, "notes": notes if n == name else "",
                                          **({"model": {"name": m, "hf_config": TINY_CONFIG}} if custom else {})})
@@ -106,6 +156,10 @@ def parsed_back_case(rng: random.Random, folder: Path) -> tuple[str, str]:
         return "refused", f"{fmt}: {exc}"[:200]
     try:
         hostile, plain = (export_config(s, fmt) for s in scenarios)
+    except PlannerError as exc:  # the documented refusal: a model name a command line cannot carry
+        unprintable = custom and fmt in PRINTABLE_MODEL_FORMATS and not model.isprintable()
+        return ("refused model name", "") if unprintable else ("traceback", f"{fmt}: refused {exc}"[:300])
+    try:
         hostile.encode("utf-8")
         back = _renamed(_renamed(_parsed(fmt, hostile, folder), name, PLAIN), model, PLAIN)
         same = back == _parsed(fmt, plain, folder) and hostile.count("\n") == plain.count("\n")

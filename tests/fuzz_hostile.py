@@ -42,6 +42,7 @@ from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
+from fuzz_newest import fuzz_newest  # noqa: E402 - h-fuzz6: post-training and serving keys, rent search, serve-fit
 from fuzz_open import fuzz_open  # noqa: E402 - issue 25.6: File > Open on scenarios, configs, damaged files
 from fuzz_time import fuzz_time  # noqa: E402
 from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
@@ -365,6 +366,9 @@ def fuzz_folders(count: int, seed: int) -> Counter:
                     counts["started"] += 1
                     if time.monotonic() - began > 20:
                         counts["slow start"] += 1
+                    if time.monotonic() - began > 60:  # the alarm fired inside a Qt callback, which swallowed the
+                        counts["start past 60 s"] += 1  # Hang ("Error calling Python override"): counted, not lost
+                        print(f"  folder {i} {poisons}: {time.monotonic() - began:.0f} s", flush=True)
             except Hang:
                 counts["hang"] += 1
                 print(f"  folder {i} {poisons}: hang", flush=True)
@@ -486,6 +490,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["command line, subprocess"] = counts
     results.update({"time keys": fuzz_time(cases // 5, seed)} if cases else {})
     results.update({"verdict: CPU memory, text, JSON, GPU counts": fuzz_verdict(cases // 5, seed)} if cases else {})
+    results.update({"post-training and serving keys, rent search": fuzz_newest(cases // 5, seed)} if cases else {})
     results.update({"plan cards (PNG/PDF), intact and damaged": fuzz_card(cases * 2, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)

@@ -65,6 +65,17 @@ def test_time_keys_at_and_past_their_bounds():
     assert counts["ok"] > 10 and counts["refused"] > 10, dict(counts)  # both kinds are generated
 
 
+@posix_only
+def test_post_training_serving_and_rent_inputs_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz6: the post-training and serving keys at and past their declared bounds, the rent search's prices,
+    deadline and budget, serve-fit (tests/fuzz_newest.py)."""
+    import fuzz_newest
+
+    counts = fuzz_newest.fuzz_newest(40, seed=1701)
+    assert counts["ok"] + counts["refused"] == 40, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card
@@ -77,8 +88,9 @@ def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
 def test_exports_parse_back_clean_and_outputs_never_lose_a_file():
     counts = fuzz.fuzz_exports(80, seed=2801)
     assert fuzz.failures({"exports": counts}) == 0, dict(counts)
-    assert counts["clean"] + counts["refused"] + counts["written"] == 80, dict(counts)
-    assert counts["clean"] == 40 and counts["written"] > 0 and counts["refused"] > 10  # both halves really ran
+    assert counts["clean"] + counts["refused model name"] + counts["refused"] + counts["written"] == 80, dict(counts)
+    # both halves really ran: every parsed-back case clean or a documented refusal, and -o cases of both kinds
+    assert counts["clean"] + counts["refused model name"] == 40 and counts["written"] > 0 and counts["refused"] > 10
 
 
 def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):

@@ -16,6 +16,7 @@ from engine.cli import main
 from engine.configs import ConfigFileError, import_files, import_texts
 from engine.configs.shell import MAX_EXPANDED_CHARS, MAX_SCRIPT_EXPANSION_CHARS, ExpansionBudget, scan, substitute
 from engine.errors import ModelConfigError, PlannerError
+from engine.messages import SHOWN_CHARS
 from engine.models.config_file import read_config_file
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev as on POSIX")
@@ -156,6 +157,19 @@ def test_import_output_escapes_terminal_controls(tmp_path, capsys):
     for raw in ("\x1b", "\x07", "\u202e", "\x9b"):
         assert raw not in out
     assert not any(line.startswith("Verdict") for line in out.splitlines())
+
+
+def test_import_review_cuts_long_values_from_the_files(tmp_path, capsys):
+    """A 5,000-character model path and 3,000-character numbers in a verl command were printed whole in the review's
+    "Not used" lines (one 5,096-character line): each value from a file is cut to messages.SHOWN_CHARS."""
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=" + "x" * 5000
+                      + " data.max_prompt_length=" + "9" * 3000 + " actor_rollout_ref.rollout.n=a" + "q" * 3000 + "\n")
+    assert main(["import", str(script)]) == 0
+    out = capsys.readouterr().out
+    not_used = out.split("Not used:")[1].splitlines()
+    assert any("x" * 100 in line for line in not_used)  # the value is still shown, cut
+    assert max(len(line) for line in out.splitlines()) < 2 * SHOWN_CHARS + 100  # the key, the sentence, the cut value
 
 
 # ---- item 8: a path in a config stays inside the job's folder --------------------------------------------------------

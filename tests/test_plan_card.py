@@ -221,6 +221,34 @@ def test_the_card_of_a_run_that_does_not_fit_says_what_to_change():
     assert "To make it fit" not in " ".join(str(m) for m in card_facts(fits, estimate(fits), step_time(fits)).sentences)
 
 
+@pytest.mark.parametrize("data", [
+    # ZeRO-3 with everything offloaded to a 1 GiB host: the GPUs hold it, the CPU memory does not
+    {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "zero_stage": 3,
+     "offload": "optimizer+params", "host_memory_bytes": 2**30},
+    # vLLM refuses a max_model_len beyond the model's trained context before allocating anything
+    {"model": "qwen3-32b", "gpu": "rtx-4090", "gpus_per_node": 2, "tp": 2, "workload": "inference",
+     "weight_format": "awq-int4", "max_model_len": 99_999_999},
+    # a colocated vLLM given 5% of the GPU: its budget is below its own weights, so it refuses to start
+    {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "training_objective": "grpo", "rollout_engine": "vllm",
+     "rollout_gpu_memory_utilization": 0.05},
+])
+def test_a_run_the_gpus_hold_but_that_does_not_fit_says_why_not_a_negative_over(data):
+    """The card said "Does not fit on 8×H100: -55.99 GiB over per GPU" (and -0.52, -42.10 GiB): the over-amount was
+    total - capacity where the GPUs hold the bytes and the CPU memory or the engine's start-up check refuses the run.
+    The sentence now says which (the reasons as Estimate.room gives them: engine/memory/breakdown.py)."""
+    from engine import estimate
+
+    s = scenario_from_dict(data)
+    est = estimate(s)
+    assert not est.fits and est.total_bytes <= est.capacity_bytes  # the case: refused, though the GPUs hold it
+    text = " ".join(str(m) for m in card_facts(s, est, None).sentences)
+    assert "over per GPU" not in text and not re.search(r"-\d", text)
+    assert text.startswith("Does not fit on")
+    reason = {"host_memory_bytes": "CPU memory does not hold it", "workload": "vLLM refuses max_model_len",
+              "training_objective": "vLLM refuses"}
+    assert next(v for k, v in reason.items() if k in data) in text
+
+
 def test_a_run_the_solver_cannot_plan_still_gets_a_card(monkeypatch):
     """The card's what-to-change ran the solver behind `except Exception`, so a bug in it read as "no plan". It now
     catches only PlannerError, what the solver raises for a scenario it cannot search (gui/search_panel.py
@@ -468,3 +496,16 @@ def test_a_served_models_card_names_users_beyond_the_cache_its_price_and_its_cos
     assert rows[LIKELY_MILLION].endswith(f"likely {low:,.2f} to {high:,.2f} USD")
     few = s.replace(max_num_seqs=32)  # 32 users fit: no such risk
     assert "max_num_seqs" not in str(main_risk(few, estimate(few)))
+
+
+def test_a_quintillion_tokens_are_written_in_whole_trillions():
+    """tokens_to_train admits 10^18: the card said "413,496,325 d to train on 1e+06T tokens" (format_count's three
+    significant digits of 10^6 T); past 999.5T it now writes whole T, grouped."""
+    from engine import estimate
+    from engine.units import format_count
+
+    assert [format_count(n) for n in (1e18, 2.5e20, 999.4e12, 6.74e9)] == ["1,000,000T", "250,000,000T", "999T",
+                                                                           "6.74B"]
+    s = scenario_from_dict({**PLAN, "tokens_to_train": 10**18})
+    text = " ".join(str(m) for m in card_facts(s, estimate(s), step_time(s)).sentences)
+    assert "1,000,000T tokens" in text and "e+" not in text

@@ -4,6 +4,7 @@ read (engine/configs/trl.py, rl_common.py, verl_rl.py), so importing an export g
 
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Any
 
@@ -110,14 +111,16 @@ def verl_args(s: Scenario) -> str:
         raise ExportError(QT_TRANSLATE_NOOP("engine", "verl's hybrid engine generates with vLLM or SGLang on the "
                                                       "training GPUs; choose one and rollout_placement colocate."))
     name = model_name(s)
-    if not name.isprintable():  # a line break or control character would leave the quoted word
+    # a line break or control character would leave the quoted word; "???" is OmegaConf's missing value
+    # (omry/omegaconf@63b63041 omegaconf/_utils.py:780-782), which no quoting makes a string
+    if not name.isprintable() or name == "???":
         raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
                                                       "carry; rename the model before exporting for verl."))
     a, r = "actor_rollout_ref.actor.", "actor_rollout_ref.rollout."
     args: list[tuple[str, Any]] = [
         ("algorithm.adv_estimator", _VERL_ESTIMATORS[s.training_objective]),
         ("data.max_prompt_length", s.prompt_len), ("data.max_response_length", longest_completion_len(s)),
-        ("actor_rollout_ref.model.path", name),
+        ("actor_rollout_ref.model.path", _HydraText(name)),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", s.checkpointing != "none"),
         (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
         # the plan's optimizer step in prompts: verl multiplies by n and divides by the data-parallel ranks
@@ -154,4 +157,35 @@ def verl_args(s: Scenario) -> str:
 
 
 def _hydra(value: Any) -> str:
+    if isinstance(value, _HydraText):
+        return hydra_string(value)
     return ("True" if value else "False") if isinstance(value, bool) else str(value)
+
+
+class _HydraText(str):
+    """Text from the user (the model's name or path) in an override: written by hydra_string, not as it is."""
+
+
+# A Hub id or a path of these characters holds a "/", so Hydra reads it as several tokens joined into one string
+# (facebookresearch/hydra@2c03d1b9 hydra/core/override_parser/overrides_visitor.py:283-299); verl's own examples pass
+# model paths this way (volcengine/verl@3f388066 examples/grpo_trainer/run_qwen2-7b.sh:14). Anything else is quoted.
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.\-]*/[A-Za-z0-9_./\-]*")
+# each run of backslashes before "${", and each run before a double quote or the end
+_BEFORE_INTERPOLATION = re.compile(r"(\\*)\$\{")
+_BEFORE_QUOTE = re.compile(r'(\\*)("|$)')
+
+
+def hydra_string(text: str) -> str:
+    """`text` as the value of a Hydra override that verl reads back as exactly that string, never as an
+    interpolation, a number, a list, a dict or a sweep. Unquoted, Hydra's grammar takes only letters, digits and
+    /-\\+.$%*@?|: (hydra@2c03d1b9 hydra/grammar/OverrideLexer.g4:62-68): a space or a comma splits or sweeps the value,
+    brackets make a list, and a word alone may read as a number, a bool or null. So other text is double-quoted as
+    Hydra's QuotedString.with_quotes writes it (hydra/core/override_parser/types.py:30-70: a quote escaped, a run of
+    backslashes before a quote or the closing quote doubled). OmegaConf still resolves "${...}" inside a quoted
+    string (oc.env reads the environment), so each "${" is first escaped as OmegaConf un-escapes it: k backslashes
+    before it become 2k, then \\${ (omry/omegaconf@63b63041 omegaconf/grammar/OmegaConfGrammarLexer.g4:24,
+    omegaconf/grammar_visitor.py:366-370)."""
+    if _PLAIN_PATH.fullmatch(text):
+        return text
+    text = _BEFORE_INTERPOLATION.sub(lambda m: m.group(1) * 2 + "\\${", text)
+    return '"' + _BEFORE_QUOTE.sub(lambda m: m.group(1) * 2 + ('\\"' if m.group(2) else ""), text) + '"'

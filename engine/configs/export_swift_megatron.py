@@ -65,7 +65,11 @@ def swift_megatron_args(s: Scenario) -> str:
     if not name.isprintable():  # a line break or control character would leave the quoted word
         raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
                                                       "carry; rename the model before exporting for ms-swift."))
-    args: list[tuple[str, object]] = [("--model", shlex.quote(name)), *_tuner_args(s),
+    # a name starting with "-" (and holding no space) after "--model" is taken by argparse for an option and fails
+    # with "expected one argument" (ms-swift parses with transformers' HfArgumentParser, an ArgumentParser:
+    # modelscope/ms-swift@3602360a swift/utils/utils.py:177-185); one --model=NAME word is the value
+    model = [(shlex.quote(f"--model={name}"), "")] if name.startswith("-") else [("--model", shlex.quote(name))]
+    args: list[tuple[str, object]] = [*model, *_tuner_args(s),
         ("--tensor_model_parallel_size", s.tp), ("--pipeline_model_parallel_size", s.pp),
         ("--context_parallel_size", s.cp), ("--expert_model_parallel_size", s.ep)]
     if s.vpp > 1:
@@ -84,7 +88,7 @@ def swift_megatron_args(s: Scenario) -> str:
         args.append(("--moe_grouped_gemm", _switch(s.moe_grouped_gemm)))
     if s.packing == "packed":
         args.append(("--packing", "true"))
-    lines = [f"    {k} {v}" for k, v in args]
+    lines = [f"    {k} {v}".rstrip() for k, v in args]
     out = ["#!/bin/bash", header(s, "ms-swift-megatron").rstrip(), "",
            f"NPROC_PER_NODE={s.gpus_per_node} \\", f"NNODES={s.nodes} \\", "megatron sft \\"]
     return "\n".join(out + [line + " \\" for line in lines[:-1]] + [lines[-1]]) + "\n"

@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..messages import Message
+from ..messages import Message, shown
 
 
 def as_message(why: str | Message) -> Message:
-    """Reasons are translatable templates; plain text (a number, a name from the file) stays as it is."""
-    return why if isinstance(why, Message) else Message(str(why).replace("{", "{{").replace("}", "}}"))
+    """Reasons are translatable templates; plain text (a number, a name from the file) stays as it is. The text
+    fields of a template are values read from the files (a model name, an optimizer, a trainer): each is shown on one
+    line and cut (messages.shown), so a 5,000-character model path is not printed whole in the review."""
+    if not isinstance(why, Message):
+        return Message(str(why).replace("{", "{{").replace("}", "}}"))
+    return Message(why.template, tuple((k, shown(v) if isinstance(v, str) else v) for k, v in why.params))
 
 
 @dataclass(frozen=True, slots=True)

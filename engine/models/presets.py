@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PresetError
-from ..messages import QT_TRANSLATE_NOOP, one_line
+from ..messages import QT_TRANSLATE_NOOP, shown
 from ..paths import data_dir
 from .architecture import ModelSpec
 from .hf_config import model_from_hf_config
@@ -180,7 +180,7 @@ def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
     # the ids that contain what was typed ("h100"), else the nearest spellings ("llama-3-8bb", "llama3-8b")
     close = [k for k in known if typed in k][:5] or difflib.get_close_matches(typed, list(known), n=5, cutoff=0.75)
     # the id is user text (a file, an edit): shown on one line, so it cannot start a line of its own
-    return PresetError(UNKNOWN_PRESET[kind, bool(close)], key=one_line(key), close=", ".join(close))
+    return PresetError(UNKNOWN_PRESET[kind, bool(close)], key=shown(key), close=", ".join(close))
 
 
 def get_model_preset(model_id: str) -> ModelPreset:

@@ -8734,204 +8734,219 @@ GPU-hour</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="127"/>
+        <location filename="../../engine/plan_card.py" line="128"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="146"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="137"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="166"/>
+        <location filename="../../engine/plan_card.py" line="177"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="179"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="172"/>
+        <location filename="../../engine/plan_card.py" line="183"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="174"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="177"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="157"/>
-        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="149"/>
+        <location filename="../../engine/plan_card.py" line="134"/>
+        <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
+        <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="137"/>
+        <source>Does not fit on {machines}.</source>
+        <translation>在 {machines} 上放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="138"/>
+        <source>Does not fit on {machines}: {why}</source>
+        <translation>在 {machines} 上放不下：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="160"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="154"/>
+        <location filename="../../engine/plan_card.py" line="165"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="191"/>
+        <location filename="../../engine/plan_card.py" line="202"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="194"/>
+        <location filename="../../engine/plan_card.py" line="205"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="196"/>
+        <location filename="../../engine/plan_card.py" line="207"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="197"/>
+        <location filename="../../engine/plan_card.py" line="208"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="198"/>
+        <location filename="../../engine/plan_card.py" line="209"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="213"/>
+        <location filename="../../engine/plan_card.py" line="224"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="221"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="222"/>
+        <location filename="../../engine/plan_card.py" line="233"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="223"/>
+        <location filename="../../engine/plan_card.py" line="234"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="235"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="236"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="233"/>
+        <location filename="../../engine/plan_card.py" line="244"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="235"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="237"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="238"/>
+        <location filename="../../engine/plan_card.py" line="249"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="239"/>
+        <location filename="../../engine/plan_card.py" line="250"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="245"/>
         <location filename="../../engine/plan_card.py" line="256"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="246"/>
+        <location filename="../../engine/plan_card.py" line="257"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="251"/>
+        <location filename="../../engine/plan_card.py" line="262"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="254"/>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="257"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="261"/>
+        <location filename="../../engine/plan_card.py" line="272"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="276"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="278"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="279"/>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="280"/>
+        <location filename="../../engine/plan_card.py" line="291"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="295"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="299"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="311"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -9967,32 +9982,32 @@ GPU-hour</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="28"/>
+        <location filename="../../engine/configs/export_rl.py" line="29"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="85"/>
+        <location filename="../../engine/configs/export_rl.py" line="86"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="97"/>
+        <location filename="../../engine/configs/export_rl.py" line="98"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="106"/>
+        <location filename="../../engine/configs/export_rl.py" line="107"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="110"/>
+        <location filename="../../engine/configs/export_rl.py" line="111"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="114"/>
+        <location filename="../../engine/configs/export_rl.py" line="117"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -11677,7 +11692,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="71"/>
+        <location filename="../../engine/configs/export_rl.py" line="72"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
@@ -11709,7 +11724,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="199"/>
+        <location filename="../../engine/plan_card.py" line="210"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
