@@ -92,6 +92,17 @@ def visit_host_seconds(s: Scenario, visit: str) -> float:
     return kernels * launch + (calls + FSDP1_PYTHON_VIEW_CALLS[visit]) * call + modules * module
 
 
+def layer_unit_visit_seconds(s: Scenario, visit: str) -> float:
+    """Host seconds of one decoder layer's own FSDP1 unit visit (0 where FSDP1 does not shard the layers over more
+    than one rank): FSDP1's auto-wrap policies make every decoder layer a unit (verl 9466d371e fsdp_utils.py
+    get_fsdp_wrap_policy: the decoder-layer class or'd with the LoRA lambda; transformer_auto_wrap_policy elsewhere),
+    visited by the same FSDP1 code as an adapter's unit, so at the same counted calls and measured Python: the 15th of
+    the 15 units a layer that benchmarks/verl_lora_host_counts.py timed, which the adapter terms leave out."""
+    if not (fsdp_shards(s) and fsdp1_wrap(s) and s.dp > 1):
+        return 0.0
+    return visit_host_seconds(s, visit)
+
+
 def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
     """Seconds one micro-batch's visit of every adapter unit adds: per adapted linear, what its two units' host work
     and collectives take beyond the linear's base GEMM (module docstring), over the layers."""
@@ -126,4 +137,4 @@ def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str
 
 
 __all__ = ["FSDP1_PYTHON_VIEW_CALLS", "UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds",
-           "visit_host_seconds", "wraps_adapter_units"]
+           "layer_unit_visit_seconds", "visit_host_seconds", "wraps_adapter_units"]
