@@ -45,6 +45,7 @@ from ..serving.host_iteration import (
     transformers_decode_host_seconds,
 )
 from ..timing.data import framework_profile
+from ..timing.hf_host import peft_forward_host_seconds
 from ..timing.host import host_figures, host_speed_factor
 from .engine_loop import runs_v0_loop
 
@@ -95,10 +96,14 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     transformers_decode_host_seconds, hf_eager_layers' counts). TRL builds its GenerationConfig with
     disable_compile=True (huggingface/trl f2cd577 trl/trainer/grpo_trainer.py:1124), so even a static cache
     (cache_implementation) is not compiled. 0 for a framework whose own loop runs other modeling code (torchtune,
-    litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before)."""
+    litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before). A LoRA policy
+    generates through its peft model, adapters on (trl f2cd577 grpo_trainer.py: get_peft_model at line 447, then
+    unwrap_model_for_generation(self.model_wrapped, ...) and unwrapped_model.generate at lines 1850-1863): each
+    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds)."""
     if framework_profile(s.framework).get("host_layers") != "hf-eager":
         return 0.0
-    return transformers_decode_host_seconds(s, spec)
+    return transformers_decode_host_seconds(s, spec) + -(-spec.layers // max(1, s.pp)) * peft_forward_host_seconds(
+        s, spec)
 
 
 __all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",

@@ -222,6 +222,17 @@ def layer_python_view_calls(s: Scenario, spec: ModelSpec) -> LayerPython:
                        *table["checkpoint"])
 
 
+def peft_forward_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds, on the run's host, of PEFT's LoRA adapters in one decoder layer's no-grad forward: their launches
+    and module calls, PEFT_PYTHON_VIEW_CALLS and hf_layer_python's measured Python per adapted linear, the share of
+    counted_host's layer forward its adapters add; 0 where PEFT's modules do not run. A trainer's own generate() of a
+    peft model runs them in every decode step."""
+    launch, view, _binding, module = _per_call(s)
+    forward_views = _layer_python(spec.model_type)["peft_per_adapted_linear"][0]
+    return _per_layer(spec, (spec.is_moe, False, ""), lambda k: adapter_host_seconds(s, k, launch, module)[0]
+                      + peft_python_seconds(s, k, view) + peft_adapted_linears(s, k) * forward_views * view)
+
+
 def decode_python_view_calls(spec: ModelSpec) -> float:
     """View calls of one decoder layer's no-grad decode step beyond its counted calls (hf_layer_python decode)."""
     return float(_layer_python(spec.model_type)["decode"])
