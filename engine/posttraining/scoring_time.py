@@ -26,8 +26,8 @@ from ..scenario import Scenario, as_laid_out, resolve_model
 from ..timing.data import framework_profile
 from ..timing.hardware import hardware_for
 from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
+from ..timing.host import layer_unit_visit_seconds
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
-from .adapter_units import layer_unit_visit_seconds
 
 
 def policy_forward_seconds(train: Scenario) -> float:
