@@ -35,10 +35,11 @@ from engine.timing.model import step_time  # noqa: E402
 _CALLS: list[tuple[Any, ...]] = []
 
 
-def _spy(s: Any, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
-    """hf_host's exposed_host_seconds, recording each stage's arguments."""
+def _spy(s: Any, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "",
+         layer_units: bool = False) -> float:
+    """hf_host's exposed_host_seconds, recording each stage's arguments (Megatron's rows have no FSDP1 units)."""
     _CALLS.append((s, fused, work, other_gpu, fp8))
-    return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+    return exposed_host_seconds(s, fused, work, other_gpu, fp8, layer_units)
 
 
 def bound(row: dict[str, Any]) -> tuple[float, float, float, int] | None:

@@ -131,3 +131,27 @@ def test_the_padding_free_flash_path_synchronises_four_times_a_layer():
 def test_unsloth_s_patched_layers_are_not_counted():
     """Unsloth runs its own fast paths (its profile has no host_layers hf-eager): none of this applies there."""
     assert counted_layers(_scenario()) and not counted_layers(_scenario(framework="unsloth"))
+
+
+def test_a_trainers_own_generate_of_a_lora_policy_runs_each_layers_peft_modules_every_decode_step():
+    # trl f2cd577 grpo_trainer.py: the policy is get_peft_model(...) (line 447) and generate() runs on it, adapters on
+    # (lines 1850-1863), so each decode step's layer forward adds what PEFT adds to a scoring forward's layer: the
+    # difference between counted_host's LoRA and full-model layer forward (launches, module calls, PEFT's Python and
+    # hf_layer_python's measured 13.8 view calls per adapted linear), every layer
+    from engine.posttraining.eager_decode import trainer_generate_host_seconds
+    from engine.serving.host_iteration import transformers_decode_host_seconds
+    from engine.timing.hf_host import peft_forward_host_seconds
+
+    lora = _scenario("qwen2.5-1.5b", framework="trl", method="lora", lora_rank=16)
+    full = lora.with_unchecked(method="full")
+    spec = resolve_model(lora)
+    adapters = counted_host(lora, spec).layer_forward - counted_host(full, spec).layer_forward
+    assert peft_forward_host_seconds(lora, spec) == pytest.approx(adapters, rel=1e-9)
+    from engine.timing.lora_adapters import peft_adapted_linears
+    adapted = peft_adapted_linears(lora, (False, False, ""))  # the scenario's LoRA targets in one layer
+    assert adapted > 0 and adapters > adapted * 13.8 * host_figures()["view_seconds"]["value"]  # their measured Python
+    assert trainer_generate_host_seconds(lora, spec) == pytest.approx(
+        transformers_decode_host_seconds(lora, spec) + spec.layers * adapters, rel=1e-9)
+    # a full fine-tune, and a served transformers engine (no adapters), none
+    assert peft_forward_host_seconds(full, spec) == 0.0
+    assert trainer_generate_host_seconds(full, spec) == pytest.approx(transformers_decode_host_seconds(full, spec))

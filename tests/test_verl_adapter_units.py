@@ -9,21 +9,27 @@ from pathlib import Path
 
 import pytest
 
+from engine.accuracy.published_throughput import load_rows
 from engine.memory.states import lora_targets
 from engine.posttraining.adapter_units import (
     FSDP1_PYTHON_VIEW_CALLS,
     VISIT_CALLS,
     adapter_unit_seconds,
+    layer_unit_visit_seconds,
     visit_host_seconds,
     wraps_adapter_units,
 )
 from engine.posttraining.estimate import step_parts, training_scenario
-from engine.scenario import resolve_model, scenario_from_dict
+from engine.posttraining.scoring_time import policy_forward_seconds
+from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
 from engine.timing import hardware_for
 from engine.timing.data import framework_profile
+from engine.timing.fsdp1_host import wraps_layer_units
 from engine.timing.gemm import gemm_seconds
+from engine.timing.hf_host import counted_host
+from engine.timing.host import layer_unit_seconds
 from engine.timing.host_table import host_figures
-from engine.timing.model import rates_for
+from engine.timing.model import rates_for, stage_time_per_micro_batch
 from engine.workloads import step_time
 
 ROWS = json.loads((Path(__file__).parent / "data" / "published" / "posttraining_time.json").read_text())["rows"]
@@ -95,3 +101,60 @@ def test_the_update_visits_forward_recompute_and_backward_and_only_where_the_ada
     assert not wraps_adapter_units(scenario_from_dict({**VERL_7B, "method": "full", "reference_model": "separate"}))
     assert not wraps_adapter_units(scenario_from_dict({**VERL_7B, "framework": "trl"}))
     assert wraps_adapter_units(s)
+
+
+def test_each_decoder_layers_own_fsdp1_unit_is_visited_in_a_scoring_forward_and_hidden_behind_its_gpu_work():
+    # verl 9466d371e fsdp_utils.py get_fsdp_wrap_policy or's the decoder-layer class into the LoRA lambda policy, so
+    # each layer is the 15th FSDP1 unit benchmarks/verl_lora_host_counts.py timed: the same visit as an adapter's
+    s, train = _train(VERL_7B)
+    assert layer_unit_visit_seconds(train, "forward") == pytest.approx(visit_host_seconds(train, "forward"))
+    # a full fine-tune's layers are units too (the adapter terms leave it out); one rank runs NO_SHARD, FSDP2 no FSDP1
+    full = scenario_from_dict({**VERL_7B, "method": "full", "reference_model": "separate"})
+    assert layer_unit_visit_seconds(full, "forward") == pytest.approx(visit_host_seconds(full, "forward"))
+    assert layer_unit_visit_seconds(scenario_from_dict({**VERL_7B, "fsdp_version": 2}), "forward") == 0.0
+    one_gpu = scenario_from_dict({**VERL_7B, "gpus_per_node": 1, "rollout_tp": 1, "micro_batch": 8})
+    assert layer_unit_visit_seconds(one_gpu, "forward") == 0.0
+    # where the scoring forward binds: each layer's host (its counted eager work, the unit's visit) against its GPU
+    # share; Qwen2.5-7B at 2,848 tokens a micro-batch: about 2.0 + 0.58 ms of host against about 3.9 ms of GPU a layer,
+    # so the visit hides behind the layer's GPU work (policy_forward_seconds unchanged by it, as in every verl row)
+    spec = resolve_model(train)
+    host = counted_host(train, spec).layer_forward + layer_unit_visit_seconds(train, "forward")
+    prof = framework_profile(train.framework)
+    stage = stage_time_per_micro_batch(train, spec, hardware_for(train), prof, rates_for(train, hardware_for(train), prof),
+                                       0, range(spec.layers))
+    assert host < stage.fwd / spec.layers
+    # a layer whose GPU work is shorter than its host's exposes the visit: the same scenario with one short sequence
+    short = train.with_unchecked(seq_len=64)
+    assert policy_forward_seconds(short) > policy_forward_seconds(short.with_unchecked(fsdp_version=2))
+
+
+def _stage_host(s, layer_units: bool) -> float:
+    laid = as_laid_out(s)
+    spec, hw = resolve_model(laid), hardware_for(laid)
+    prof = framework_profile(laid.framework)
+    return stage_time_per_micro_batch(laid, spec, hw, prof, rates_for(laid, hw, prof), 0, range(spec.layers),
+                                      layer_units).host
+
+
+def test_every_fsdp1_trained_layers_own_unit_adds_its_visits_to_the_training_steps_host_work():
+    # the same FSDP1 code visits each decoder layer's unit in training (transformer_auto_wrap_policy, verl's policy):
+    # forward under grad, backward hooks, and the checkpointed layer's recompute again (host.py layer_unit_seconds)
+    s = scenario_from_dict({"model": "qwen2.5-0.5b", "gpu": "h100-sxm-80gb", "gpus_per_node": 2, "framework":
+                            "huggingface", "method": "full", "precision": "bf16", "fsdp": True, "fsdp_version": 1,
+                            "micro_batch": 1, "seq_len": 128, "checkpointing": "full"})
+    assert wraps_layer_units(s) and not wraps_layer_units(s.with_unchecked(fsdp_version=2))
+    fwd, bwd = layer_unit_seconds(s, True, True, True)
+    assert fwd == pytest.approx(visit_host_seconds(s, "forward_grad"))
+    assert bwd == pytest.approx(visit_host_seconds(s, "backward") + fwd)
+    assert layer_unit_seconds(s, False, True, True) == (0.0, 0.0)
+    # 128 tokens a micro-batch: the host binds (each layer's GPU work is tens of microseconds), so every layer's
+    # visits (about 0.7 + 1.1 + 0.7 ms) add to the micro-batch's wait for the host, in full
+    spec = resolve_model(s)
+    added = _stage_host(s, True) - _stage_host(s, False)
+    assert added == pytest.approx(spec.layers * (fwd + bwd), rel=1e-6)
+    # the training rows that run FSDP1 (llm-foundry, fms-fsdp, litgpt in docs/speed-accuracy.md) give each layer
+    # 13 ms or more of GPU work a micro-batch beyond its host work and these visits: nothing added there
+    foundry = next(r for r in load_rows() if r["id"] == "llm-foundry-h100_80gb-amp_bf16-1b-1024-8-18x4")["scenario"]
+    big = scenario_from_dict(foundry)
+    assert wraps_layer_units(big)
+    assert _stage_host(big, True) == pytest.approx(_stage_host(big, False))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.posttraining.adapter_units import layer_unit_visit_seconds
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.scoring_time import policy_forward_seconds
 from engine.posttraining.vocab_passes import logit_pass_bytes, vocab_pass_seconds
@@ -83,11 +84,14 @@ def _forward_gpu_and_host(train):
 def test_a_scoring_forward_takes_the_later_of_its_gpu_work_and_the_hosts_issuing():
     # SDPA (no host sync in the layer): one short sequence a micro-batch, the GPU's forward of Qwen2.5-0.5B is shorter
     # than the host's issuing of its 24 eager layers (transformers' calls and own Python, PEFT's adapter path:
-    # hf_host.counted_host) and the step's own (head, loss), which the host issues ahead of the GPU
+    # hf_host.counted_host; each layer's own FSDP1 unit visit: verl's wrap policy makes every decoder layer a unit,
+    # adapter_units.py) and the step's own (head, loss), which the host issues ahead of the GPU
     _, _, train = _parts({**VERL_05B, "micro_batch": 1, "prompt_len": 16, "completion_len": 16, "attention": "sdpa"})
     laid, spec, gpu, h = _forward_gpu_and_host(train)
     assert padding_free_syncs(laid) == 0
-    issued = spec.layers * h.layer_forward + h.step_forward
+    unit = layer_unit_visit_seconds(laid, "forward")
+    assert unit > 0.0  # FSDP1 over the row's 2 GPUs
+    issued = spec.layers * (h.layer_forward + unit) + h.step_forward
     assert issued > gpu
     assert policy_forward_seconds(train) == pytest.approx(issued * train.grad_accum)
 
@@ -100,6 +104,7 @@ def test_the_padding_free_flash_forward_waits_at_each_layer_s_syncs():
         _, _, train = _parts(keys)
         laid, spec, gpu, h = _forward_gpu_and_host(train)
         assert padding_free_syncs(laid) == 4
-        per_layer = synced_layer_idle(h.layer_forward, gpu / spec.layers, 4, h.round_trip)
+        layer_host = h.layer_forward + layer_unit_visit_seconds(laid, "forward")  # the layer's own FSDP1 unit too
+        per_layer = synced_layer_idle(layer_host, gpu / spec.layers, 4, h.round_trip)
         assert per_layer >= 4 * h.round_trip
         assert policy_forward_seconds(train) == pytest.approx(train.grad_accum * (gpu + spec.layers * per_layer))

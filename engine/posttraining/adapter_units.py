@@ -20,7 +20,8 @@ _unshard, _reshard, _post_forward_reshard, _register_pre_backward_hooks, _pre_ba
 _cast_grad_to_param_dtype) and _flat_param.py (pre_unshard, _use_low_precision_shard, unshard,
 _alloc_padded_unsharded_flat_param, _all_gather_flat_param, _use_unsharded_flat_param, post_unshard,
 _free_low_precision_sharded_param) at 00ae0bc91ac2 (the stored FSDP1 sources; verl's torch release not named in the
-logs, FSDP1's unit logic is the same in the 2.x releases read): see VISIT_CALLS. Each kernel is costed at
+logs, FSDP1's unit logic is the same in the 2.x releases read): see engine/timing/fsdp1_host.py VISIT_CALLS. Each
+kernel is costed at
 presets/host_overhead.json launch_seconds, each other call through PyTorch at view_seconds, the FSDP wrapper's call of
 the inner module at module_call_seconds (times the host's factor); FSDP's own Python between them (its state
 checks, _p_assert, attribute walks, storage allocs and frees) at view_seconds per view call it takes, as measured by
@@ -43,37 +44,13 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..timing.collectives import ALL_GATHER, REDUCE_SCATTER, small_message_latency
 from ..timing.data import framework_profile
+from ..timing.fsdp1_host import FSDP1_PYTHON_VIEW_CALLS, VISIT_CALLS
 from ..timing.gemm import gemm_seconds
 from ..timing.hardware import hardware_for
-from ..timing.host import host_call_seconds, host_speed_factor
-from ..timing.host_table import host_figures
+from ..timing.host import layer_unit_visit_seconds, visit_host_seconds
 from ..timing.links import nvlink_domain
 from ..timing.model import rates_for
 
-# (kernels, other PyTorch calls, module calls) of one unit's visit, counted from the FSDP1 sources (module docstring):
-# forward (no grad): the pre-unshard stream's enter and exit (2), _use_low_precision_shard's storage alloc, .to and
-# .data set (3) and its copy_ cast (kernel), the unshard stream's wait on it (record + wait: 2), the unshard stream's
-# enter and exit (2), the padded unsharded alloc (1), all_gather_into_tensor (kernel), the unpadded slice, view and
-# .data set (3), _use_unsharded_views' split and view (2), post_unshard's record_stream and free (2), the compute
-# stream's wait (2); the reshard's .data set, record_stream and free (3) and its free event's creation and record (2);
-# the wrapper's record_function enter and exit (2): 2 kernels, 26 calls, 1 call of the inner module.
-# forward with grad: + the pre-backward hook's register_hook on the output (1).
-# backward: _pre_backward_hook's record_function (2) and the unshard as above without the views (17 calls, 2 kernels:
-# cast, all-gather); _post_backward_hook's record_function (2), reshard (5), the post-backward stream's wait and
-# enter/exit (4), the gradient's cast to the fp32 reduce dtype (kernel) and .data set (1), chunk (1), empty_like (1),
-# the reduce-scatter hook's pre- and post-division (2 kernels; one over 2 ranks, whose pre-divide factor is 1), the
-# reduce-scatter (kernel), the sharded gradient's accumulation (kernel) and record_stream (1): 7 kernels, 34 calls.
-VISIT_CALLS = {"forward": (2, 26, 1), "forward_grad": (2, 27, 1), "backward": (7, 34, 0)}
-# FSDP1's own Python per unit visit beyond VISIT_CALLS (its state and handle checks, the hooks' bookkeeping, the
-# Python-level tensor calls around the counted dispatches), in view calls (host_overhead.json view_seconds: the
-# unit peft_python_seconds uses): measured by benchmarks/verl_lora_host_counts.py, which runs the logs' code path
-# (transformers 4.52.4 Qwen2ForCausalLM, peft 0.15.2 LoRA r 32 all-linear, non-reentrant checkpointing, FSDP1 with
-# verl 9466d371e's LoRA wrap policy and mixed precision, torch 2.13.0, 2 gloo ranks, collectives as no-ops) on the
-# CPU at tiny widths: the thread seconds a decoder layer's 15 units add (with FSDP1 less without, 4 layers less 2),
-# per unit, less VISIT_CALLS at the same CPU's per-call prices, over its view call; the median of three runs on a
-# shared 2-core build host (forward 164.0, 120.4, 132.6; forward_grad 200.6, 170.2, 157.2; backward 367.3, 280.9,
-# 263.5; the recompute's visit taken as forward_grad's)
-FSDP1_PYTHON_VIEW_CALLS = {"forward": 132.6, "forward_grad": 170.2, "backward": 280.9}
 UNITS_PER_ADAPTED_LINEAR = 2  # lora_A and lora_B, each its own FSDP unit
 
 
@@ -82,14 +59,6 @@ def wraps_adapter_units(s: Scenario) -> bool:
     NO_SHARD: nothing to unshard)."""
     return (s.method in ("lora", "qlora") and defaults_for(s.framework).posttraining.adapters_sharded
             and fsdp_shards(s) and fsdp1_wrap(s) and s.dp > 1)
-
-
-def visit_host_seconds(s: Scenario, visit: str) -> float:
-    """Host seconds of one unit's visit (VISIT_CALLS) on the scenario's host."""
-    launch, call = host_call_seconds(s)
-    module = host_figures()["module_call_seconds"]["value"] * host_speed_factor(s)
-    kernels, calls, modules = VISIT_CALLS[visit]
-    return kernels * launch + (calls + FSDP1_PYTHON_VIEW_CALLS[visit]) * call + modules * module
 
 
 def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
@@ -126,4 +95,4 @@ def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str
 
 
 __all__ = ["FSDP1_PYTHON_VIEW_CALLS", "UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds",
-           "visit_host_seconds", "wraps_adapter_units"]
+           "layer_unit_visit_seconds", "visit_host_seconds", "wraps_adapter_units"]

@@ -27,15 +27,25 @@ nothing counted for it) VLLM_V0_FORWARD_PYTHON_VIEW_CALLS; at 320 sequences the 
 the CPU's own matrix products (torch.profiler: aten::mm and addmm), which a GPU runs: the forward's Python does not
 grow with the batch (the per-sequence work is the loop's: engine_loop.py). Priced at view_seconds on the run's host,
 as adapter_units.py prices FSDP1's measured Python. Taken for the engines that run vLLM V0 (engine_loop.py
-runs_v0_loop), whose model code was measured.
+runs_v0_loop), whose model code was measured. A V1 engine built with enforce_eager runs V1's eager model code, the
+code a served --enforce-eager vLLM runs: it takes serving's measured V1 figure (engine/serving/host_iteration.py
+VLLM_V1_LAYER_PYTHON_VIEW_CALLS, benchmarks/vllm_v1_eager_forward_host.py), and none for a batch beyond its captured
+graphs, which V1 runs through its torch.compile'd forward (not measured), as serving does.
 """
 
 from __future__ import annotations
 
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..serving.host_iteration import paged_layer_host_seconds, transformers_decode_host_seconds
+from ..serving.host_iteration import (
+    VLLM_ENGINE,
+    VLLM_V1_FORWARD_PYTHON_VIEW_CALLS,
+    VLLM_V1_LAYER_PYTHON_VIEW_CALLS,
+    paged_layer_host_seconds,
+    transformers_decode_host_seconds,
+)
 from ..timing.data import framework_profile
+from ..timing.hf_host import peft_forward_host_seconds
 from ..timing.host import host_figures, host_speed_factor
 from .engine_loop import runs_v0_loop
 
@@ -55,12 +65,27 @@ def v0_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str) -> floa
     return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS) * view * host_speed_factor(s)
 
 
-def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_engine: str = "") -> float:
+def v1_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str, enforce_eager: bool) -> float:
+    """Host seconds of vLLM V1's measured eager model Python of one decode forward beyond its counted calls, the
+    figure serving prices for --enforce-eager (engine/serving/host_iteration.py, benchmarks/
+    vllm_v1_eager_forward_host.py: vllm 0.11.2's Qwen2 forward on the CPU), on the run's host: the same model code
+    runs in a rollout engine built with enforce_eager. 0 for V0 (v0_python_seconds), another engine, or a V1 engine
+    that captured graphs: a batch beyond them runs V1's torch.compile'd forward, whose Python was not measured (as in
+    serving)."""
+    if rollout_engine != VLLM_ENGINE or runs_v0_loop(s, rollout_engine) or not enforce_eager:
+        return 0.0
+    view = host_figures()["view_seconds"]["value"]
+    return (spec.layers * VLLM_V1_LAYER_PYTHON_VIEW_CALLS + VLLM_V1_FORWARD_PYTHON_VIEW_CALLS) * view * host_speed_factor(s)
+
+
+def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_engine: str = "",
+                              enforce_eager: bool = False) -> float:
     """Host seconds of one decode iteration's layer launches without a CUDA graph: every layer on each generating
     GPU, `tp` the GPUs the generating model splits over (tensor parallelism splits widths, not layers; it adds the
-    all-reduces), and V0's measured Python around them where the rollout engine runs V0."""
+    all-reduces), and the engine's measured model Python around them: V0's where the rollout engine runs V0, V1's
+    where a V1 engine runs `enforce_eager`."""
     return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s) + v0_python_seconds(
-        s, spec, rollout_engine)
+        s, spec, rollout_engine) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
 
 
 def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
@@ -71,11 +96,15 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     transformers_decode_host_seconds, hf_eager_layers' counts). TRL builds its GenerationConfig with
     disable_compile=True (huggingface/trl f2cd577 trl/trainer/grpo_trainer.py:1124), so even a static cache
     (cache_implementation) is not compiled. 0 for a framework whose own loop runs other modeling code (torchtune,
-    litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before)."""
+    litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before). A LoRA policy
+    generates through its peft model, adapters on (trl f2cd577 grpo_trainer.py: get_peft_model at line 447, then
+    unwrap_model_for_generation(self.model_wrapped, ...) and unwrapped_model.generate at lines 1850-1863): each
+    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds)."""
     if framework_profile(s.framework).get("host_layers") != "hf-eager":
         return 0.0
-    return transformers_decode_host_seconds(s, spec)
+    return transformers_decode_host_seconds(s, spec) + -(-spec.layers // max(1, s.pp)) * peft_forward_host_seconds(
+        s, spec)
 
 
 __all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",
-           "trainer_generate_host_seconds", "v0_python_seconds"]
+           "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]

@@ -13,10 +13,11 @@ update_actor (0.38-0.62), which holds a forward, a recomputed forward and a back
 
 The host's work of that forward counts too where the framework runs transformers' modeling code eagerly
 (presets/efficiency.json host_layers hf-eager; engine/timing/hf_host.py counted_host: every layer's Python calls,
-kernels, views and module calls, PEFT's adapter path): a micro-batch's forward takes the later of its GPU work and its
-host's issuing of it. The host cannot run ahead into the next micro-batch: verl's remove-padding path starts every
-micro-batch with flash-attn's unpad_input, whose `seqlens_in_batch.max().item()` waits for the GPU (dp_actor.py
-line 104 at 9466d371e; flash_attn/bert_padding.py unpad_input).
+kernels, views and module calls, PEFT's adapter path; under FSDP1 each decoder layer's own unit visit, adapter_units.py
+layer_unit_visit_seconds): a micro-batch's forward takes the later of its GPU work and its host's issuing of it.
+The host cannot run ahead into the next micro-batch: verl's remove-padding path starts every micro-batch with
+flash-attn's unpad_input, whose `seqlens_in_batch.max().item()` waits for the GPU
+(dp_actor.py line 104 at 9466d371e; flash_attn/bert_padding.py unpad_input).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..scenario import Scenario, as_laid_out, resolve_model
 from ..timing.data import framework_profile
 from ..timing.hardware import hardware_for
 from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
+from ..timing.host import layer_unit_visit_seconds
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
 
 
@@ -39,15 +41,17 @@ def policy_forward_seconds(train: Scenario) -> float:
     eager = not (s.compile or prof["elementwise"] == "fused") and s.cuda_graphs in ("auto", "none")
     host = counted_host(s, spec) if eager and counted_layers(s) else None
     syncs = padding_free_syncs(s) if host else 0
+    # each layer's own FSDP1 unit: its pre- and post-forward hooks run on the host around the layer (adapter_units.py)
+    layer_host = host.layer_forward + layer_unit_visit_seconds(s, "forward") if host else 0.0
     forward = 0.0
     for i, r in distinct_stages(s, spec):
         gpu = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd
         if syncs:  # each layer on its own after its synchronisations (the layer's GPU share: the stage's over its layers)
-            forward = max(forward, gpu + len(r) * synced_layer_idle(host.layer_forward, gpu / len(r), syncs,
+            forward = max(forward, gpu + len(r) * synced_layer_idle(layer_host, gpu / len(r), syncs,
                                                                     host.round_trip))
             continue
         # the stage's layers' counted host work, and the step's own (embedding, head) where the stage holds it
-        issued = len(r) * host.layer_forward + host.step_forward if host else 0.0
+        issued = len(r) * layer_host + host.step_forward if host else 0.0
         forward = max(forward, gpu, issued)
     return forward * (s.grad_accum + s.pp - 1)
 

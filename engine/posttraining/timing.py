@@ -226,7 +226,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # serving the LoRA adapters each wrapped linear's punica kernels (engine_adapters.py): an engine that captures
     # none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
     adapters = adapter_decode_host_seconds(s, spec, rs.rollout_engine)
-    launches = eager_decode_host_seconds(s, spec, tp, rs.rollout_engine) + adapters
+    launches = eager_decode_host_seconds(s, spec, tp, rs.rollout_engine, rs.enforce_eager) + adapters
 
     # without an engine the trainer's own generate() runs each layer from Python every step (eager_decode.py)
     generate = trainer_generate_host_seconds(s, spec) if e is None else 0.0

@@ -37,6 +37,7 @@ from .host import (
     exposed_host_seconds,
     host_call_seconds,
     host_figures,
+    layer_unit_seconds,
     linear4bit_layer_seconds,
 )
 from .lora_adapters import adapter_host_seconds, peft_adapted_linears, peft_python_seconds
@@ -222,33 +223,48 @@ def layer_python_view_calls(s: Scenario, spec: ModelSpec) -> LayerPython:
                        *table["checkpoint"])
 
 
+def peft_forward_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds, on the run's host, of PEFT's LoRA adapters in one decoder layer's no-grad forward: their launches
+    and module calls, PEFT_PYTHON_VIEW_CALLS and hf_layer_python's measured Python per adapted linear, the share of
+    counted_host's layer forward its adapters add; 0 where PEFT's modules do not run. A trainer's own generate() of a
+    peft model runs them in every decode step."""
+    launch, view, _binding, module = _per_call(s)
+    forward_views = _layer_python(spec.model_type)["peft_per_adapted_linear"][0]
+    return _per_layer(spec, (spec.is_moe, False, ""), lambda k: adapter_host_seconds(s, k, launch, module)[0]
+                      + peft_python_seconds(s, k, view) + peft_adapted_linears(s, k) * forward_views * view)
+
+
 def decode_python_view_calls(spec: ModelSpec) -> float:
     """View calls of one decoder layer's no-grad decode step beyond its counted calls (hf_layer_python decode)."""
     return float(_layer_python(spec.model_type)["decode"])
 
 
-def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "") -> float:
+def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float, fp8: str = "",
+                       layer_units: bool = False) -> float:
     """Seconds per micro-batch the GPU waits for the host: host.exposed_host_seconds (its launch stacks), or for dense
     Hugging Face eager layers without CUDA graphs the counted host work, run ahead of the GPU over the micro-batch, or
     on a host whose loop synchronises after each phase, over the forward and the backward each on its own (the step's
     own work, head and loss, in the forward's first and the backward's first segment)."""
     eager = not fused and s.cuda_graphs in ("auto", "none")
     if not counted_layers(s) or not eager or not work:
-        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8, layer_units)
     spec = resolve_model(s)
     if any(w.moe for w in work) and not (counted_moe(s, spec, fused) and all(w.moe for w in work)):
         # the counts are of one kind of layer: a stage mixing dense and MoE layers keeps the eager launch model
-        return exposed_host_seconds(s, fused, work, other_gpu, fp8)
+        return exposed_host_seconds(s, fused, work, other_gpu, fp8, layer_units)
     h = counted_host(s, spec)
     layers = sum(w.count for w in work)
     backward_layers = sum(w.count for w in work if w.backward)  # frozen layers below every trained one run none
     gpu_fwd, gpu_bwd = sum(w.count * w.forward for w in work), sum(w.count * w.backward for w in work)
     checkpointed = sum(w.count for w in work if w.recompute)
     ck_fwd, ck_bwd = (h.checkpoint_forward, h.checkpoint_backward) if checkpointed else (0.0, 0.0)
+    # each layer's own FSDP1 unit (host.py layer_unit_seconds): its forward visit, its backward hooks, and its
+    # recompute's visit again
+    unit_fwd, unit_bwd = layer_unit_seconds(s, layer_units, True, False)
     # a checkpointed layer's backward runs its forward again, under grad
-    recompute = checkpointed * (h.layer_forward + h.grad_forward + ck_bwd)
+    recompute = checkpointed * (h.layer_forward + h.grad_forward + ck_bwd + unit_fwd)
     # the head and loss: a third of their GPU time forward (one GEMM, the loss's forward), two thirds backward
-    layer_fwd = h.layer_forward + h.grad_forward + ck_fwd * checkpointed / layers
+    layer_fwd = h.layer_forward + h.grad_forward + ck_fwd * checkpointed / layers + unit_fwd
     syncs = padding_free_syncs(s)
     if syncs:  # each layer's forward on its own after its synchronisations (host.py exposed_host_seconds' rule)
         synced = layers * synced_layer_idle(layer_fwd, gpu_fwd / layers, syncs, h.round_trip)
@@ -256,9 +272,10 @@ def stage_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], ot
         forward = ((h.step_forward, 0.0), (0.0, other_gpu / 3))
     else:
         synced = 0.0
-        forward = ((h.step_forward + layers * h.layer_forward + layers * h.grad_forward + checkpointed * ck_fwd,
+        forward = ((h.step_forward + layers * (h.layer_forward + h.grad_forward + unit_fwd) + checkpointed * ck_fwd,
                     gpu_fwd), (0.0, other_gpu / 3))
-    backward = ((h.step_backward, 2 * other_gpu / 3), (backward_layers * h.layer_backward + recompute, gpu_bwd))
+    backward = ((h.step_backward, 2 * other_gpu / 3),
+                (backward_layers * (h.layer_backward + unit_bwd) + recompute, gpu_bwd))
     if synchronised_phases(s):  # each phase on its own, from an idle GPU
         return synced + _idle(forward) + _idle(backward) + 2 * h.round_trip
     # the host runs ahead over the micro-batch, from the idle GPU the Trainer's loss check (trainer.py: torch.isnan of

@@ -17,6 +17,7 @@ from ..scenario.memo import ScenarioMemo
 from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
+from .fsdp1_host import visit_seconds, wraps_layer_units
 from .hf_moe import (
     PARTS,
     runs_transformers_moe,
@@ -183,6 +184,32 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
 
+def visit_host_seconds(s: Scenario, visit: str) -> float:
+    """Host seconds of one FSDP1 unit's visit (fsdp1_host.py) on the scenario's host."""
+    launch, call = host_call_seconds(s)
+    return visit_seconds(visit, launch, call, host_figures()["module_call_seconds"]["value"] * host_speed_factor(s))
+
+
+def layer_unit_visit_seconds(s: Scenario, visit: str) -> float:
+    """Host seconds of one decoder layer's own FSDP1 unit visit, 0 where FSDP1 does not shard the layers over more
+    than one rank (fsdp1_host.wraps_layer_units): the same FSDP1 code as an adapter's unit, so at the same counted
+    calls and measured Python (the 15th of the 15 units a layer that benchmarks/verl_lora_host_counts.py timed)."""
+    return visit_host_seconds(s, visit) if wraps_layer_units(s) else 0.0
+
+
+def layer_unit_seconds(s: Scenario, layer_units: bool, backward: bool, recompute: bool) -> tuple[float, float]:
+    """(forward, backward) host seconds of one decoder layer's own FSDP1 unit in one training micro-batch, where
+    `layer_units` (fsdp1_host.wraps_layer_units, read by the caller: the stage time's memo ignores ZeRO and FSDP keys):
+    its forward under grad, and where it runs a backward its pre- and post-backward hooks, with the recompute's forward
+    again where the layer is checkpointed (its handle idle again, so _pre_forward unshards anew)."""
+    if not layer_units:
+        return 0.0, 0.0
+    forward = visit_host_seconds(s, "forward_grad")
+    if not backward:
+        return forward, 0.0
+    return forward, visit_host_seconds(s, "backward") + (forward if recompute else 0.0)
+
+
 def linear4bit_layer_seconds(s: Scenario, kind: tuple[bool, bool, str]) -> tuple[float, float]:
     """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's, on the
     scenario's host (bnb_4bit.linear4bit_host_seconds at host_call_seconds' figures)."""
@@ -271,7 +298,7 @@ def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
-                         fp8: str = "") -> float:
+                         fp8: str = "", layer_units: bool = False) -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
     is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
@@ -282,7 +309,10 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     exposed = host_ahead = gpu_ahead = 0.0
     for w in work:
         h = layer_host(s, fused, w.kind or (w.moe, False, ""), fp8)  # the layers' own linears
-        host_bwd = (h.recomputing_backward if w.recompute else h.backward) if w.backward else 0.0
+        # each layer's own FSDP1 unit: its hooks' host work around the layer's (fsdp1_host.py)
+        unit_fwd, unit_bwd = layer_unit_seconds(s, layer_units, bool(w.backward), w.recompute)
+        h = h._replace(forward=h.forward + unit_fwd)
+        host_bwd = (h.recomputing_backward if w.recompute else h.backward) + unit_bwd if w.backward else 0.0
         if h.syncs:
             waits = max(0.0, h.forward - w.forward)
             if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own

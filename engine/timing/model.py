@@ -38,6 +38,7 @@ from .data_parallel import data_parallel_seconds
 from .delayed_amax import delayed_amax_seconds
 from .eager_attention_rate import eager_attention_slowdowns
 from .eager_ops import eager_op_tables
+from .fsdp1_host import wraps_layer_units
 from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
@@ -129,7 +130,7 @@ class _Stage:
 
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-           layers: range, groups: tuple[LayerGroup, ...], chunks: int) -> _Stage:
+           layers: range, groups: tuple[LayerGroup, ...], chunks: int, layer_units: bool = False) -> _Stage:
     tokens, seq = s.micro_batch * s.seq_len / s.cp, attention_tokens(s, s.attention == "eager")  # packing.py
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
@@ -195,7 +196,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
     p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
+    host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8,
+                              layer_units)
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
 
@@ -251,31 +253,34 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 
 
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
-                               index: int, layers: range) -> _Stage:
+                               index: int, layers: range, layer_units: bool = False) -> _Stage:
     """The stage's work per micro-batch. The table ignores vpp, which the stage's work does not read but for the model
-    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key."""
+    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key; and ZeRO
+    and FSDP, which reach it through one fact, `layer_units` (the caller's fsdp1_host.wraps_layer_units: each decoder
+    layer an FSDP1 unit whose hooks add to its host work), also in the key."""
     chunks = recompute_chunks(s)
-    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks)
+    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks, layer_units)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
         if each_stage_listed(s, spec):  # distinct_stages lists the stages one by one: those alike share their work
-            st = _alike_stage(s, spec, hw, prof, rates, index, layers, chunks)
+            st = _alike_stage(s, spec, hw, prof, rates, index, layers, chunks, layer_units)
         else:  # no two of the stages it lists are alike
-            st = _stage(s, spec, hw, prof, rates, index, layers, _stage_groups(s, spec, index, layers), chunks)
+            st = _stage(s, spec, hw, prof, rates, index, layers, _stage_groups(s, spec, index, layers), chunks,
+                        layer_units)
         STAGE_TIME_MEMO.put(key, st)
     return st
 
 
 def _alike_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-                 layers: range, chunks: int) -> _Stage:
+                 layers: range, chunks: int, layer_units: bool) -> _Stage:
     """The stage's work, shared with every stage alike: a stage's place reaches its work only through its layer groups
     (the MTP layers' among them, mtp.py), whether it is the first and whether it holds the head (DeepSeek-V3's middle
     stages, dense and MoE layers mixed, are alike). Looked up where the stage's own key, cheaper to build, missed."""
     groups = _stage_groups(s, spec, index, layers)
-    key = STAGE_TIME_MEMO.key(s, groups, index == 0, holds_head(s, index), len(layers), chunks)
+    key = STAGE_TIME_MEMO.key(s, groups, index == 0, holds_head(s, index), len(layers), chunks, layer_units)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, groups, chunks))
+        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers, groups, chunks, layer_units))
     return st
 
 
@@ -301,13 +306,13 @@ def step_time(s: Scenario) -> StepTime:
     spec, hw = resolve_model(s), hardware_for(s)
     prof, dt = framework_profile(s.framework), dtypes_for(s)
     rates = rates_for(s, hw, prof)
-    listed = distinct_stages(s, spec)
-    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
+    listed, units = distinct_stages(s, spec), wraps_layer_units(s)  # each decoder layer an FSDP1 unit (fsdp1_host.py)
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, units) for i, r in listed}
     busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     def once(part: Callable[[_Stage], float]) -> float:  # every stage but the busiest once: the bubble's compute
         return stages_once(s, spec, listed, lambda i, r: part(timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
-            s, spec, hw, prof, rates, i, r))) - part(busiest)
+            s, spec, hw, prof, rates, i, r, units))) - part(busiest)
     fill = once(lambda st: st.total)
     if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
         fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
