@@ -15,16 +15,20 @@ asynchronous scheduler (vllm-project/vllm PR #19970, opened 2025-06-23, after v0
 series. The planner's vLLM is v0.10-v0.11 (engine/serving/defaults.py), whose default is the synchronous loop; vLLM
 0.9.1 (issue #20469's row) has no asynchronous scheduler at all.
 
-Priced from the one measurement found of these calls' CPU time, with its set-up (vllm-project/vllm PR #42131,
-'Decode fast path for scheduler and model runner', May 2026, vLLM main on B200, decode-only steps of a long-input
-workload, ISL 34K / OSL 32): Scheduler.schedule() 0.2 ms a step (0.04 ms on its fast path), the _update_states fast
-path saves ~0.18 ms and the decode-only _prepare_inputs ~0.05 ms a step: 0.2 + 0.18 + 0.05 = 0.43 ms, a lower bound
-(what the two fast paths save, not the calls' whole time; the sampler's host work is not in it). Per running
-request, Scheduler.update_from_output from vllm-project/vllm PR #46112's micro-benchmark
-(benchmarks/overheads/benchmark_scheduler_update_from_output.py, medians of 5 at merge-base 55c98e370): 0.142 ms at
-batch 128 and 0.287 ms at 256, (0.287 - 0.142) / 128 = 1.13 us a request. ASSUMPTION: these 2026 figures hold for
-the V1 loop of v0.9-v0.11 (the same calls; not measured at those versions). Scaled by the run's host
-(engine/timing/host.py host_speed_factor).
+Measured by running vLLM 0.11.2's own code on the CPU (benchmarks/vllm_v1_engine_step_host.py: the PyPI wheel's
+Python, torch 2.14.1 CPU, Python 3.11, the shared build host): Scheduler.schedule() over N running decode requests
+(real Request objects, a KVCacheManager with its block pool, prefix caching on) 13.3 us + 4.76 us a request,
+Scheduler.update_from_output() 5.2 us + 2.11 us a request, V1's Sampler.forward on the InputBatch's metadata (its
+Python; the growth with N is the CPU drawing the random numbers, torch.profiler) 25.8 us, with torch.narrow at 1.66 us:
+in that CPU's view calls schedule 8.0 + 2.87 a request, update_from_output 3.1 + 1.27 a request, sampler 15.6, priced
+at presets/host_overhead.json view_seconds (as engine/posttraining/adapter_units.py FSDP1_PYTHON_VIEW_CALLS). Not
+reached on the CPU (GPUModelRunner needs a CUDA device): _update_states and _prepare_inputs, still priced from
+vllm-project/vllm PR #42131 ('Decode fast path for scheduler and model runner', May 2026, vLLM main on B200,
+decode-only steps): the _update_states fast path saves ~0.18 ms and the decode-only _prepare_inputs ~0.05 ms a step,
+lower bounds (what the fast paths save, not the calls' whole time). The measurement replaces that PR's 0.2 ms
+Scheduler.schedule() and PR #46112's update_from_output micro-benchmark (0.142 ms at 128, 0.287 ms at 256 requests:
+1.13 us a request on its host, against 2.11 us on the build host, 1.27 view calls). ASSUMPTION: 0.11.2's calls stand
+for the V1 loop of v0.9-v0.11 (the same calls). Scaled by the run's host (engine/timing/host.py host_speed_factor).
 
 SGLang runs its overlap scheduler by default (ServerArgs.disable_overlap_schedule False, python/sglang/srt/
 server_args.py; 'zero-overhead batch scheduler', LMSYS blog 2024-12-04, SGLang v0.4): it prepares step n+1 while
@@ -36,29 +40,38 @@ generate() are not V1 loops: no term here (transformers' per-layer launches are 
 from __future__ import annotations
 
 from ..scenario import Scenario
-from ..timing.host import host_speed_factor
+from ..timing.host import host_figures, host_speed_factor
 
 SYNCHRONOUS_STEP_ENGINES = ("vllm",)
-# vllm-project/vllm PR #42131: Scheduler.schedule() per decode step (normal path)
-SCHEDULE_SECONDS = 0.20e-3
-# PR #42131: what the _update_states and decode-only _prepare_inputs fast paths save per step (lower bounds)
+# benchmarks/vllm_v1_engine_step_host.py (vllm 0.11.2 wheel, torch 2.14.1 CPU, Python 3.11), in view calls of the
+# measuring CPU (torch.narrow 1.66 us): N = 1 and the slope from N = 1 to 256 (13.3 -> 1227.0 us schedule,
+# 5.2 -> 542.6 us update_from_output; a rerun 12.9 -> 1233.1 and 4.9 -> 537.7 us)
+SCHEDULE_VIEW_CALLS = 8.0
+SCHEDULE_VIEW_CALLS_PER_REQUEST = 2.87
+UPDATE_FROM_OUTPUT_VIEW_CALLS = 3.1
+UPDATE_FROM_OUTPUT_VIEW_CALLS_PER_REQUEST = 1.27
+# V1's Sampler.forward + the ids' .tolist() at N = 1 (25.8 us; its growth is the CPU's random draws, torch.profiler)
+SAMPLER_VIEW_CALLS = 15.6
+# vllm-project/vllm PR #42131: what the _update_states and decode-only _prepare_inputs fast paths save per step
+# (lower bounds; GPUModelRunner cannot be built on the CPU, so not measured)
 UPDATE_STATES_SECONDS = 0.18e-3
 PREPARE_INPUTS_SECONDS = 0.05e-3
-# vllm-project/vllm PR #46112: Scheduler.update_from_output 0.142 ms at batch 128, 0.287 ms at batch 256
-UPDATE_FROM_OUTPUT_SECONDS_AT_128 = 0.142e-3
-UPDATE_FROM_OUTPUT_SECONDS_AT_256 = 0.287e-3
-UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST = (UPDATE_FROM_OUTPUT_SECONDS_AT_256 - UPDATE_FROM_OUTPUT_SECONDS_AT_128) / (
-    256 - 128)
-STEP_FIXED_SECONDS = SCHEDULE_SECONDS + UPDATE_STATES_SECONDS + PREPARE_INPUTS_SECONDS
+STEP_FIXED_VIEW_CALLS = SCHEDULE_VIEW_CALLS + UPDATE_FROM_OUTPUT_VIEW_CALLS + SAMPLER_VIEW_CALLS
+STEP_VIEW_CALLS_PER_REQUEST = SCHEDULE_VIEW_CALLS_PER_REQUEST + UPDATE_FROM_OUTPUT_VIEW_CALLS_PER_REQUEST
 
 
 def engine_step_host_seconds(s: Scenario, engine: str, running_requests: int) -> float:
     """Host seconds of one decode step of `engine` that the GPU waits for, besides the forward's launches: vLLM
-    V1's synchronous schedule / input preparation / output update for `running_requests` (0 for other engines)."""
+    V1's synchronous schedule / input preparation / sampler / output update for `running_requests` (0 for other
+    engines)."""
     if engine not in SYNCHRONOUS_STEP_ENGINES or running_requests <= 0:
         return 0.0
-    return (STEP_FIXED_SECONDS + running_requests * UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST) * host_speed_factor(s)
+    view = host_figures()["view_seconds"]["value"]
+    measured = (STEP_FIXED_VIEW_CALLS + running_requests * STEP_VIEW_CALLS_PER_REQUEST) * view
+    return (measured + UPDATE_STATES_SECONDS + PREPARE_INPUTS_SECONDS) * host_speed_factor(s)
 
 
-__all__ = ["PREPARE_INPUTS_SECONDS", "SCHEDULE_SECONDS", "STEP_FIXED_SECONDS", "SYNCHRONOUS_STEP_ENGINES",
-           "UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST", "UPDATE_STATES_SECONDS", "engine_step_host_seconds"]
+__all__ = ["PREPARE_INPUTS_SECONDS", "SAMPLER_VIEW_CALLS", "SCHEDULE_VIEW_CALLS", "SCHEDULE_VIEW_CALLS_PER_REQUEST",
+           "STEP_FIXED_VIEW_CALLS", "STEP_VIEW_CALLS_PER_REQUEST", "SYNCHRONOUS_STEP_ENGINES",
+           "UPDATE_FROM_OUTPUT_VIEW_CALLS", "UPDATE_FROM_OUTPUT_VIEW_CALLS_PER_REQUEST", "UPDATE_STATES_SECONDS",
+           "engine_step_host_seconds"]
