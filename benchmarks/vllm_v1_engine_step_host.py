@@ -1,151 +1,202 @@
-"""Host seconds of one vLLM V1 decode step outside the model forward, measured by running vLLM 0.11.2's own scheduler
-and sampler on the CPU (engine/serving/engine_step_host.py; issue 23: the served vLLM rows with CUDA graphs and the
+"""Host seconds of one vLLM V1 decode step outside the model forward, measured by running vLLM 0.11.2's own engine-core
+loop on the CPU (engine/serving/engine_step_host.py; issue 23: the served vLLM rows with CUDA graphs and the
 post-training rollouts on V1).
 
-What runs (vllm 0.11.2 PyPI wheel's Python, no .so): vllm/v1/core/sched/scheduler.py Scheduler built from a VllmConfig
-(SchedulerConfig max_num_batched_tokens 8192, chunked prefill; CacheConfig block 16, prefix caching on as V1's
-default, 20,000 blocks) with a KVCacheManager over one full-attention group (FullAttentionSpec 8 KV heads x 128), N
-real Request objects (32-token prompts, SamplingParams(ignore_eos=True, temperature 1) as benchmark_latency's, the
-block hasher sha256 as V1's prefix caching sets it), one prefill step, then decode steps: Scheduler.schedule() and
-Scheduler.update_from_output() with a ModelRunnerOutput of one sampled id per request (no log-probs, as the latency
-benchmark); vllm/v1/sample/sampler.py Sampler.forward on an InputBatch's SamplingMetadata (vllm/v1/worker/
-gpu_input_batch.py, device cpu, a 64-token vocabulary) and the ids' .tolist(). torch.profiler puts the sampler's growth
-with N in aten::exponential_ / argmax (the CPU drawing the GPU's random numbers: 83% + 8% of its time at N = 256), so its
-Python is taken at N = 1. Not reached on the CPU: GPUModelRunner._update_states, _prepare_inputs and the attention
-metadata builder (the runner needs a CUDA device to be built), the CUDA-graph replay's host side.
+What runs (vllm 0.11.2 PyPI wheel's Python, no .so), one EngineCore.step's calls (vllm/v1/engine/core.py) in order:
+Scheduler.schedule() (vllm/v1/core/sched/scheduler.py; real Request objects, a KVCacheManager with its block pool,
+prefix caching on as V1's default, chunked prefill, 8,192 batched tokens), GPUModelRunner.execute_model
+(vllm/v1/worker/gpu_model_runner.py: _update_states on the persistent InputBatch, _prepare_inputs, the
+FlashAttentionMetadataBuilder's build for the FlashAttention backend, the CUDA-graph dispatcher's decision, the
+forward's call) and sample_tokens (V1's Sampler, _bookkeeping_sync, the ModelRunnerOutput), then
+Scheduler.update_from_output(). The model and its config are a 2-layer Qwen2 of hidden 128, one head, 64-token
+vocabulary read from a local config.json (ModelConfig, VllmConfig as vLLM builds them, enforce_eager), the runner built
+on device cpu with a gloo group of one; the forward itself is a stand-in module (zeros for the hidden states, random
+logits), whose time and the sampler's arithmetic on the CPU (softmax, exponential_, div, argmax over N x 64: the GPU's
+work, which torch.profiler shows to be the sampler's growth with N) are timed alone and subtracted. Stand-ins for the
+compiled parts: torch.library ops under vLLM's names (as benchmarks/vllm_v1_eager_forward_host.py), vllm_flash_attn's
+functions, numba's jit (the n-gram proposer, not used), torch.cuda's Stream / Event / device properties (no GPU); the
+platform answers as CUDA's (is_cuda, an sm90 capability) with device_type cpu and no pinned memory, so the host-to-
+device copies are CPU copies. Not reached: the CUDA-graph replay's host side (the wrapper's replay call), the
+front-end process's output handling (runs in parallel: not in the step).
 
+Each request: a 32-token prompt, SamplingParams(ignore_eos=True, temperature 1) as benchmark_latency's, no log-probs.
 Prints the median thread seconds (time.thread_time: the build host is shared) of each call at N = 1, 8, 32, 128, 256,
-the fixed and per-request parts (N = 1 and the slope from 1 to 256), and the same in this CPU's view calls
-(torch.narrow's thread time, as benchmarks/vllm_v1_eager_forward_host.py prices its Python).
+the fixed part (N = 1) and the per-request slope (1 to 256) of each, and the same in this CPU's view calls
+(torch.narrow's thread time), the unit engine_step_host.py prices at presets/host_overhead.json view_seconds.
 
-Needs the environment of benchmarks/vllm_v1_output_host.py plus cbor2, msgspec, llguidance, diskcache, xgrammar
-(vllm/v1/core imports them):
-  PYTHONPATH=/tmp/deps:/tmp/site python benchmarks/vllm_v1_engine_step_host.py
+Needs the environment of benchmarks/vllm_v1_output_host.py (vllm 0.11.2 wheel's vllm/ without .so, empty
+vllm/__init__.py; transformers 4.57.1) plus, installed with --no-deps: cbor2 msgspec llguidance diskcache xgrammar
+apache-tvm-ffi pydantic pydantic_core annotated_types typing_inspection gguf pybase64:
+  PYTHONPATH=/tmp/deps2:/tmp/deps:/tmp/site python benchmarks/vllm_v1_engine_step_host.py
 """
 # ruff: noqa
-import statistics
-import sys
-import time
-import types
-
-import numpy as np
+import sys, types, time
 import torch
-import transformers  # before the stubs: transformers probes gguf's spec
-
-
+_lib_c = torch.library.Library("_C", "DEF")
+_lib_cache = torch.library.Library("_C_cache_ops", "DEF")
+_lib_c.define("rms_norm(Tensor(a!) result, Tensor input, Tensor weight, float epsilon) -> ()")
+_lib_c.define("fused_add_rms_norm(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float epsilon) -> ()")
+_lib_c.define("silu_and_mul(Tensor(a!) result, Tensor input) -> ()")
+_lib_c.define("rotary_embedding(Tensor positions, Tensor(a!) query, Tensor(b!)? key, int head_size, Tensor cos_sin_cache, bool is_neox) -> ()")
+_lib_cache.define("reshape_and_cache_flash(Tensor key, Tensor value, Tensor(a!) key_cache, Tensor(b!) value_cache, Tensor slot_mapping, str kv_cache_dtype, Tensor k_scale, Tensor v_scale) -> ()")
+def _noop(*a): return None
+for n in ("rms_norm", "fused_add_rms_norm", "silu_and_mul", "rotary_embedding"): _lib_c.impl(n, _noop, "CPU")
+_lib_cache.impl("reshape_and_cache_flash", _noop, "CPU")
+CALLS = {"fa": 0}
+def _fa(*a, out=None, **k):
+    CALLS["fa"] += 1
+    return out
+fa = types.ModuleType("vllm.vllm_flash_attn")
+fa.flash_attn_varlen_func = _fa; fa.flash_attn_with_kvcache = _fa
+fa.get_scheduler_metadata = lambda *a, **k: None
+fa.fa_version_unsupported_reason = lambda v: None
+fa.is_fa_version_supported = lambda v: v in (2, 3)
+fai = types.ModuleType("vllm.vllm_flash_attn.flash_attn_interface")
+for k in ("flash_attn_varlen_func", "get_scheduler_metadata", "fa_version_unsupported_reason", "is_fa_version_supported"):
+    setattr(fai, k, getattr(fa, k))
+sys.modules["vllm.vllm_flash_attn"] = fa; sys.modules["vllm.vllm_flash_attn.flash_attn_interface"] = fai
+import transformers
 class _Stub(types.ModuleType):
     def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
+        if name.startswith("__"): raise AttributeError(name)
         return type(name, (), {})
-
-
-for _m in ("gguf", "openai_harmony"):
-    sys.modules.setdefault(_m, _Stub(_m))
+for _m in ("gguf", "openai_harmony"): sys.modules.setdefault(_m, _Stub(_m))
+nb = types.ModuleType("numba")
+def _jit(*a, **k):
+    if a and callable(a[0]): return a[0]
+    return lambda f: f
+nb.jit = nb.njit = _jit; nb.prange = range; nb.get_num_threads = lambda: 1; nb.set_num_threads = lambda n: None
+sys.modules["numba"] = nb
 import vllm
 from vllm.platforms import current_platform
-
-current_platform.device_type = "cpu"  # VllmConfig's DeviceConfig must infer a device
+from vllm.platforms.interface import DeviceCapability
+current_platform.device_type = "cpu"
 from vllm.sampling_params import SamplingParams
-
-vllm.SamplingParams = SamplingParams  # the wheel's vllm/__init__.py is emptied (no .so); logits_processor imports it
-from vllm.config import CacheConfig, SchedulerConfig, VllmConfig
-from vllm.utils.hashing import sha256
-from vllm.v1.core.kv_cache_utils import get_request_block_hasher, init_none_hash
-from vllm.v1.core.sched.scheduler import Scheduler
+vllm.SamplingParams = SamplingParams
+from vllm.config import ModelConfig, CacheConfig, SchedulerConfig, VllmConfig, CompilationConfig
+mc = ModelConfig(model="/tmp/v1l/tinyqwen", skip_tokenizer_init=True, dtype="bfloat16", max_model_len=4096, enforce_eager=True)
+import vllm.model_executor.models.qwen2
+current_platform.is_cuda_alike = lambda: True
+current_platform.is_cuda = lambda: True
+current_platform.is_pin_memory_available = lambda: False
+current_platform.get_device_capability = lambda device_id=0: DeviceCapability(9, 0)
+cfg = VllmConfig(model_config=mc, cache_config=CacheConfig(block_size=16), scheduler_config=SchedulerConfig(max_num_seqs=256, max_num_batched_tokens=8192, max_model_len=4096))
+class _Ev:
+    def __init__(self, *a, **k): pass
+    def record(self, *a, **k): pass
+    def synchronize(self): pass
+    def wait(self, *a, **k): pass
+torch.cuda.Stream = _Ev; torch.cuda.Event = _Ev
+torch.cuda.get_device_properties = lambda *a, **k: types.SimpleNamespace(multi_processor_count=132, name="H100")
+torch.cuda.synchronize = lambda *a, **k: None
+torch.cuda.current_stream = lambda *a, **k: _Ev()
+from vllm.v1.worker.gpu_model_runner import GPUModelRunner
+import tempfile, statistics
+import numpy as np
+from vllm.distributed import parallel_state
+from vllm.config import set_current_vllm_config
+import vllm.attention.layer as attention_layer
+from vllm.v1.attention.backends.flash_attn import FlashAttentionBackend
+attention_layer.get_attn_backend = lambda *a, **k: FlashAttentionBackend
+import vllm.v1.worker.gpu_model_runner as gmr
+parallel_state.init_distributed_environment(world_size=1, rank=0, local_rank=0,
+    distributed_init_method=f"file://{tempfile.mktemp()}", backend="gloo")
+parallel_state.initialize_model_parallel(1, 1, backend="gloo")
+from vllm.model_executor.models.qwen2 import Qwen2ForCausalLM
+with set_current_vllm_config(cfg):
+    torch.set_default_dtype(torch.bfloat16)
+    real = Qwen2ForCausalLM(vllm_config=cfg).eval()
+    torch.set_default_dtype(torch.float32)
+    r = GPUModelRunner(cfg, torch.device("cpu"))
+HID = 128
+class Stub(torch.nn.Module):
+    def forward(self, input_ids=None, positions=None, **k):
+        return torch.zeros(positions.shape[-1], HID, dtype=torch.bfloat16)
+    def compute_logits(self, h):
+        return torch.randn(h.shape[0], 64)
+r.model = Stub()
 from vllm.v1.kv_cache_interface import FullAttentionSpec, KVCacheConfig, KVCacheGroupSpec, KVCacheTensor
-from vllm.v1.outputs import ModelRunnerOutput
-from vllm.v1.request import Request
-from vllm.v1.sample.logits_processor import LogitsProcessors
-from vllm.v1.sample.sampler import Sampler
+spec = r.get_kv_cache_spec()
+
+from vllm.v1.core.sched.scheduler import Scheduler
 from vllm.v1.structured_output import StructuredOutputManager
-from vllm.v1.worker.gpu_input_batch import CachedRequestState, InputBatch
-
+from vllm.v1.request import Request, RequestStatus
+from vllm.v1.core.kv_cache_utils import get_request_block_hasher, init_none_hash
+from vllm.utils.hashing import sha256
+init_none_hash(sha256); HASHER = get_request_block_hasher(16, sha256)
+BLOCKS = 3000
+names = list(spec)
+kvc = KVCacheConfig(num_blocks=BLOCKS, kv_cache_tensors=[KVCacheTensor(size=BLOCKS * spec[n].page_size_bytes, shared_by=[n]) for n in names],
+                    kv_cache_groups=[KVCacheGroupSpec(names, spec[names[0]])])
+cfg.cache_config.num_gpu_blocks = BLOCKS
+r.initialize_kv_cache(kvc)
 torch.set_num_threads(1)
-BLOCK, PROMPT, MAX_LEN, BLOCKS, VOCAB, SAMPLER_VOCAB = 16, 32, 4096, 20000, 32000, 64
-BATCHES = (1, 8, 32, 128, 256)
-STEPS, WARMUP = 60, 5
-init_none_hash(sha256)
-HASHER = get_request_block_hasher(BLOCK, sha256)
+BATCHES, STEPS, WARMUP = (1, 8, 32, 128, 256), 40, 5
+PARTS = ("schedule", "execute_model", "sample_tokens", "update_from_output")
 
 
-def scheduler(n: int) -> Scheduler:
-    model = types.SimpleNamespace(is_encoder_decoder=False, max_model_len=MAX_LEN, is_multimodal_model=False,
-                                  skip_tokenizer_init=True, runner_type="generate", get_vocab_size=lambda: VOCAB,
-                                  hf_config=None, uses_mrope=False, enable_return_routed_experts=False)
-    cache = CacheConfig(block_size=BLOCK, gpu_memory_utilization=0.9, swap_space=0, cache_dtype="auto",
-                        enable_prefix_caching=True)
-    cache.num_gpu_blocks = BLOCKS
-    config = VllmConfig()
-    config.scheduler_config = SchedulerConfig(max_num_seqs=max(n, 256), max_num_batched_tokens=8192,
-                                              max_model_len=MAX_LEN, enable_chunked_prefill=True)
-    config.cache_config = cache
-    config.model_config = model
-    kv = KVCacheConfig(num_blocks=BLOCKS, kv_cache_tensors=[KVCacheTensor(size=1, shared_by=["l0"])],
-                       kv_cache_groups=[KVCacheGroupSpec(["l0"], FullAttentionSpec(BLOCK, 8, 128, torch.bfloat16))])
-    return Scheduler(vllm_config=config, kv_cache_config=kv, structured_output_manager=StructuredOutputManager(config),
-                     block_size=BLOCK)
-
-
-def runner_output(so, rng) -> ModelRunnerOutput:
-    ids = list(so.num_scheduled_tokens)
-    return ModelRunnerOutput(req_ids=ids, req_id_to_index={r: i for i, r in enumerate(ids)},
-                             sampled_token_ids=[np.array([int(rng.integers(3, VOCAB))]) for _ in ids], logprobs=None,
-                             prompt_logprobs_dict={}, pooler_output=[])
-
-
-def scheduler_seconds(n: int) -> tuple[float, float]:
+def step_seconds(n: int) -> dict:
+    s = Scheduler(vllm_config=cfg, kv_cache_config=kvc, structured_output_manager=StructuredOutputManager(cfg),
+                  block_size=16)
     rng = np.random.default_rng(0)
-    s = scheduler(n)
     for i in range(n):
-        params = SamplingParams(max_tokens=MAX_LEN - PROMPT - 8, ignore_eos=True, temperature=1.0)
-        s.add_request(Request(str(i), [int(x) for x in rng.integers(1, VOCAB, PROMPT)], params, None, eos_token_id=2,
+        s.add_request(Request(f"{n}-{i}", [int(x) for x in rng.integers(3, 64, 32)],
+                              SamplingParams(max_tokens=1000, ignore_eos=True, temperature=1.0), None, eos_token_id=2,
                               block_hasher=HASHER))
-    so = s.schedule()
-    s.update_from_output(so, runner_output(so, rng))  # the prefill step
-    schedule, update = [], []
-    for k in range(WARMUP + STEPS):
+    runs = {p: [] for p in PARTS}
+    for k in range(1 + WARMUP + STEPS):  # the first step is the prefill
         t0 = time.thread_time()
         so = s.schedule()
         t1 = time.thread_time()
-        out = runner_output(so, rng)
+        assert r.execute_model(so) is None
         t2 = time.thread_time()
-        s.update_from_output(so, out)
+        out = r.sample_tokens(None)
         t3 = time.thread_time()
-        assert len(so.num_scheduled_tokens) == n and sum(so.num_scheduled_tokens.values()) == n  # a decode step
-        if k >= WARMUP:
-            schedule.append(t1 - t0)
-            update.append(t3 - t2)
-    return statistics.median(schedule), statistics.median(update)
+        s.update_from_output(so, out)
+        t4 = time.thread_time()
+        if k > WARMUP:
+            assert so.total_num_scheduled_tokens == n and len(out.req_ids) == n  # a decode step of N requests
+            for p, dt in zip(PARTS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+                runs[p].append(dt)
+    s.finish_requests(list(s.requests), RequestStatus.FINISHED_ABORTED)
+    so = s.schedule()  # the runner drops the finished requests
+    r.execute_model(so)
+    r.sample_tokens(None)
+    return {p: statistics.median(v) for p, v in runs.items()}
 
 
-def sampler_seconds(n: int) -> float:
-    batch = InputBatch(max_num_reqs=max(n, 256), max_model_len=MAX_LEN, max_num_batched_tokens=8192,
-                       device=torch.device("cpu"), pin_memory=False, vocab_size=SAMPLER_VOCAB, block_sizes=[BLOCK],
-                       kernel_block_sizes=[BLOCK], logitsprocs=LogitsProcessors())
-    for i in range(n):
-        params = SamplingParams(max_tokens=4000, ignore_eos=True, temperature=1.0)
-        batch.add_request(CachedRequestState(str(i), [1] * PROMPT, [], params, None, None, ([i],), PROMPT, []))
-    batch.condense()
-    batch.refresh_metadata()
-    sampler, logits, runs = Sampler(), torch.randn(n, SAMPLER_VOCAB), []
-    for k in range(WARMUP + STEPS):
+def median_seconds(fn, repeat: int = 200) -> float:
+    runs = []
+    for _ in range(repeat):
         t0 = time.thread_time()
-        batch.refresh_metadata()
-        sampler(logits, batch.sampling_metadata).sampled_token_ids.tolist()
-        if k >= WARMUP:
-            runs.append(time.thread_time() - t0)
+        fn()
+        runs.append(time.thread_time() - t0)
     return statistics.median(runs)
+
+
+def stand_in_seconds(n: int) -> tuple[float, float]:
+    """The stand-in forward's calls and the sampler's arithmetic (the GPU's work), timed alone."""
+    stub, pos = r.model, torch.zeros(n, dtype=torch.long)
+    forward = median_seconds(lambda: stub.compute_logits(stub(positions=pos)))
+    logits = torch.randn(n, 64)
+    temp = torch.ones(n, 1)
+
+    def arithmetic():
+        x = logits.to(torch.float32).div_(temp)
+        probs = x.softmax(dim=-1, dtype=torch.float32)
+        probs.div_(torch.empty_like(probs).exponential_()).argmax(dim=-1).view(-1).tolist()
+
+    return forward, median_seconds(arithmetic)
 
 
 def view_call_seconds() -> float:
-    x, runs = torch.zeros(64), []
-    for _ in range(20):
-        t0 = time.thread_time()
+    x = torch.zeros(64)
+
+    def thousand():
         for _ in range(1000):
             torch.narrow(x, 0, 0, 8)
-        runs.append((time.thread_time() - t0) / 1000)
-    return statistics.median(runs)
+
+    return median_seconds(thousand, 20) / 1000
 
 
 def main() -> None:
@@ -153,15 +204,18 @@ def main() -> None:
     print(f"torch.narrow {view * 1e6:.2f} us (this CPU's view call)")
     rows = {}
     for n in BATCHES:
-        rows[n] = (*scheduler_seconds(n), sampler_seconds(n))
-        print(f"N={n:4d} schedule {rows[n][0] * 1e6:8.1f} us  update_from_output {rows[n][1] * 1e6:8.1f} us  "
-              f"sampler {rows[n][2] * 1e6:7.1f} us")
+        rows[n] = step_seconds(n)
+        forward, arithmetic = stand_in_seconds(n)
+        rows[n]["execute_model"] -= forward
+        rows[n]["sample_tokens"] -= arithmetic
+        print(f"N={n:4d} " + "  ".join(f"{p} {rows[n][p] * 1e6:7.1f} us" for p in PARTS)
+              + f"  (subtracted: stand-in forward {forward * 1e6:.1f} us, sampler arithmetic {arithmetic * 1e6:.1f} us)")
     lo, hi = BATCHES[0], BATCHES[-1]
-    for i, name in enumerate(("schedule", "update_from_output")):
-        fixed, slope = rows[lo][i], (rows[hi][i] - rows[lo][i]) / (hi - lo)
-        print(f"{name}: {fixed * 1e6:.1f} us + {slope * 1e6:.2f} us a request = {fixed / view:.1f} + "
+    for p in PARTS + ("step",):
+        at = {n: sum(rows[n].values()) if p == "step" else rows[n][p] for n in (lo, hi)}
+        fixed, slope = at[lo], (at[hi] - at[lo]) / (hi - lo)
+        print(f"{p}: {fixed * 1e6:.1f} us + {slope * 1e6:.2f} us a request = {fixed / view:.1f} + "
               f"{slope / view:.2f} view calls a request")
-    print(f"sampler (N = 1): {rows[lo][2] * 1e6:.1f} us = {rows[lo][2] / view:.1f} view calls")
 
 
 if __name__ == "__main__":
