@@ -74,7 +74,14 @@ current_platform.device_type = "cpu"
 from vllm.sampling_params import SamplingParams
 vllm.SamplingParams = SamplingParams
 from vllm.config import ModelConfig, CacheConfig, SchedulerConfig, VllmConfig, CompilationConfig
-mc = ModelConfig(model="/tmp/v1l/tinyqwen", skip_tokenizer_init=True, dtype="bfloat16", max_model_len=4096, enforce_eager=True)
+import json, tempfile
+MODEL_DIR = tempfile.mkdtemp()  # a 2-layer Qwen2 config.json of hidden 128, one head, a 64-token vocabulary
+with open(f"{MODEL_DIR}/config.json", "w") as f:
+    json.dump({"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_size": 128, "intermediate_size": 128,
+               "num_attention_heads": 1, "num_key_value_heads": 1, "num_hidden_layers": 2, "vocab_size": 64,
+               "max_position_embeddings": 4096, "rms_norm_eps": 1e-6, "rope_theta": 10000.0,
+               "tie_word_embeddings": True, "torch_dtype": "bfloat16", "bos_token_id": 1, "eos_token_id": 2}, f)
+mc = ModelConfig(model=MODEL_DIR, skip_tokenizer_init=True, dtype="bfloat16", max_model_len=4096, enforce_eager=True)
 import vllm.model_executor.models.qwen2
 current_platform.is_cuda_alike = lambda: True
 current_platform.is_cuda = lambda: True

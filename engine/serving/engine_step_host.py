@@ -47,7 +47,8 @@ from ..timing.host import host_figures, host_speed_factor
 SYNCHRONOUS_STEP_ENGINES = ("vllm",)
 # benchmarks/vllm_v1_engine_step_host.py (vllm 0.11.2 wheel, torch 2.14.1, Python 3.11): one decode step's host work
 # outside the forward, in view calls of the measuring CPU, at N = 1 and the slope from N = 1 to 256; medians of three
-# runs (step 212.0 / 205.4 / 207.0 + 7.18 / 6.71 / 6.02 a request)
+# runs (step 212.0 / 205.4 / 207.0 + 7.18 / 6.71 / 6.02 a request; a fourth, after the benchmark wrote its own
+# config.json, 210.9 + 5.91: the per-request slope varies 5.9-7.2 on the shared host)
 STEP_VIEW_CALLS = {"schedule": 14.5, "execute_model": 134.0, "sample_tokens": 50.3, "update_from_output": 8.2}
 STEP_VIEW_CALLS_PER_REQUEST = {"schedule": 2.74, "execute_model": 0.95, "sample_tokens": 1.46, "update_from_output": 1.56}
 STEP_FIXED_VIEW_CALLS = 207.0
