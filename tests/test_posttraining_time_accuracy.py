@@ -287,16 +287,20 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # OutputProcessor timed by benchmarks/vllm_v1_output_host.py, x 1.54 on GB200's Grace): -30.0 / -18.5 / -25.7 /
     # -45.7 / -52.9 / -22.5% -> -28.4 / -15.8 / -21.8 / -40.7 / -49.9 / -20.1% (Llama H100, Qwen3-32B H100, 30B-A3B
     # H100, Llama GB200, 30B-A3B GB200, Qwen3-32B GB200)
+    # h-v1loop: vLLM V1's engine-core step outside the forward measured by running 0.11.2's Scheduler, GPUModelRunner
+    # and Sampler on the CPU (benchmarks/vllm_v1_engine_step_host.py; engine/serving/engine_step_host.py: 207.0 + 6.71
+    # view calls a request, where PR #42131 / #46112 priced 0.43 ms + 1.13 us a request): -28.4 / -15.8 / -21.8 /
+    # -40.7 / -49.9 / -20.1% -> -23.9 / -9.5 / -12.6 / -28.2 / -43.0 / -13.6%
     from engine import scenario_from_dict
     from engine.workloads import step_time
 
     compared = {c.id: c for c in ptt.compare()}
-    assert -0.34 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.23
-    assert -0.28 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.17
-    assert -0.47 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.35
-    assert -0.55 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.44
-    assert -0.22 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.10
-    assert -0.26 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.15
+    assert -0.30 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.18
+    assert -0.18 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.07
+    assert -0.34 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.22
+    assert -0.49 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.37
+    assert -0.15 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.04
+    assert -0.19 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.08
     row = next(r for r in ptt.read_rows() if r["id"] == "nemo-rl-perf-grpo-qwen3-32b-32xh100")
     s = scenario_from_dict(row["scenario"])
     assert s.micro_batch * s.grad_accum * s.dp == 2048 and s.world_size // s.rollout_tp == 8
@@ -614,10 +618,10 @@ def test_the_new_sources_gap_as_reported() -> None:
     compared = {c.id: c for c in ptt.compare()}
     held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (0.00, 0.12),
             "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.37, -0.25),
-            "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.39, -0.27),
-            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.35, -0.23),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.29, -0.17),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.57, -0.45),
+            "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.33, -0.21),
+            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.26, -0.14),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.16, -0.04),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.46, -0.34),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-256xh100": (-0.43, -0.31),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-128xgb200": (-0.63, -0.51),
             "nemo-rl-perf-grpo-deepseek-v3-256xh100": (-0.53, -0.41),
@@ -625,6 +629,9 @@ def test_the_new_sources_gap_as_reported() -> None:
             "nemo-rl-perf-v06-grpo-deepseek-v3-256xh100": (-0.53, -0.41),
             "nemo-rl-perf-grpo-deepseek-v3-128xgb200": (-0.76, -0.64),
             "nemo-rl-perf-v06-grpo-deepseek-v3-128xgb200": (-0.71, -0.58)}
+    # h-v1loop (engine/serving/engine_step_host.py measured, benchmarks/vllm_v1_engine_step_host.py): v04 Llama
+    # -31.1% -> -26.7%, v04 Qwen3-32B -25.8% -> -19.9%, v06 30B-A3B H100 -19.2% -> -9.7%, GB200 -47.5% -> -40.2%;
+    # the large-model rows move 1-5 points inside their ranges
     for rid, (low, high) in held.items():
         assert low < compared[rid].error("step") < high, (rid, compared[rid].error("step"))
     grpo = compared["verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu"]

@@ -15,16 +15,22 @@ asynchronous scheduler (vllm-project/vllm PR #19970, opened 2025-06-23, after v0
 series. The planner's vLLM is v0.10-v0.11 (engine/serving/defaults.py), whose default is the synchronous loop; vLLM
 0.9.1 (issue #20469's row) has no asynchronous scheduler at all.
 
-Priced from the one measurement found of these calls' CPU time, with its set-up (vllm-project/vllm PR #42131,
-'Decode fast path for scheduler and model runner', May 2026, vLLM main on B200, decode-only steps of a long-input
-workload, ISL 34K / OSL 32): Scheduler.schedule() 0.2 ms a step (0.04 ms on its fast path), the _update_states fast
-path saves ~0.18 ms and the decode-only _prepare_inputs ~0.05 ms a step: 0.2 + 0.18 + 0.05 = 0.43 ms, a lower bound
-(what the two fast paths save, not the calls' whole time; the sampler's host work is not in it). Per running
-request, Scheduler.update_from_output from vllm-project/vllm PR #46112's micro-benchmark
-(benchmarks/overheads/benchmark_scheduler_update_from_output.py, medians of 5 at merge-base 55c98e370): 0.142 ms at
-batch 128 and 0.287 ms at 256, (0.287 - 0.142) / 128 = 1.13 us a request. ASSUMPTION: these 2026 figures hold for
-the V1 loop of v0.9-v0.11 (the same calls; not measured at those versions). Scaled by the run's host
-(engine/timing/host.py host_speed_factor).
+Measured by running vLLM 0.11.2's own engine-core calls on the CPU (benchmarks/vllm_v1_engine_step_host.py: the PyPI
+wheel's Python, torch 2.14.1, Python 3.11, the shared build host; the forward a stand-in, compiled kernels stood in):
+Scheduler.schedule() over N running decode requests (real Request objects, a KVCacheManager with its block pool,
+prefix caching on), GPUModelRunner.execute_model (_update_states on the InputBatch, _prepare_inputs, the
+FlashAttention backend's metadata build, the CUDA-graph dispatch decision) less the forward, sample_tokens (V1's
+Sampler less its arithmetic, which is the GPU's; _bookkeeping_sync; the ModelRunnerOutput) and
+Scheduler.update_from_output(). In that CPU's view calls (torch.narrow, 1.62 us), medians of three runs: schedule
+14.5 + 2.74 a request, execute_model 134.0 + 0.95, sample_tokens 50.3 + 1.46, update_from_output 8.2 + 1.56; the step
+207.0 + 6.71 a request (runs 212.0 + 7.18, 205.4 + 6.71, 207.0 + 6.02), priced at presets/host_overhead.json
+view_seconds (as engine/posttraining/adapter_units.py FSDP1_PYTHON_VIEW_CALLS) and scaled by the run's host
+(engine/timing/host.py host_speed_factor). This replaces the indirect price it covers: vllm-project/vllm PR #42131's
+Scheduler.schedule() 0.2 ms and its _update_states / _prepare_inputs fast-path savings 0.18 + 0.05 ms (lower bounds:
+what the fast paths save), and PR #46112's update_from_output micro-benchmark (0.142 ms at 128, 0.287 ms at 256
+requests, 1.13 us a request on its host). Not reached on the CPU: the CUDA-graph replay's own host call.
+ASSUMPTION: 0.11.2's calls stand for the V1 loop of v0.9-v0.11 (the same calls; the nightly rows' releases were not
+measured).
 
 SGLang runs its overlap scheduler by default (ServerArgs.disable_overlap_schedule False, python/sglang/srt/
 server_args.py; 'zero-overhead batch scheduler', LMSYS blog 2024-12-04, SGLang v0.4): it prepares step n+1 while
@@ -36,29 +42,28 @@ generate() are not V1 loops: no term here (transformers' per-layer launches are 
 from __future__ import annotations
 
 from ..scenario import Scenario
-from ..timing.host import host_speed_factor
+from ..timing.host import host_figures, host_speed_factor
 
 SYNCHRONOUS_STEP_ENGINES = ("vllm",)
-# vllm-project/vllm PR #42131: Scheduler.schedule() per decode step (normal path)
-SCHEDULE_SECONDS = 0.20e-3
-# PR #42131: what the _update_states and decode-only _prepare_inputs fast paths save per step (lower bounds)
-UPDATE_STATES_SECONDS = 0.18e-3
-PREPARE_INPUTS_SECONDS = 0.05e-3
-# vllm-project/vllm PR #46112: Scheduler.update_from_output 0.142 ms at batch 128, 0.287 ms at batch 256
-UPDATE_FROM_OUTPUT_SECONDS_AT_128 = 0.142e-3
-UPDATE_FROM_OUTPUT_SECONDS_AT_256 = 0.287e-3
-UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST = (UPDATE_FROM_OUTPUT_SECONDS_AT_256 - UPDATE_FROM_OUTPUT_SECONDS_AT_128) / (
-    256 - 128)
-STEP_FIXED_SECONDS = SCHEDULE_SECONDS + UPDATE_STATES_SECONDS + PREPARE_INPUTS_SECONDS
+# benchmarks/vllm_v1_engine_step_host.py (vllm 0.11.2 wheel, torch 2.14.1, Python 3.11): one decode step's host work
+# outside the forward, in view calls of the measuring CPU, at N = 1 and the slope from N = 1 to 256; medians of three
+# runs (step 212.0 / 205.4 / 207.0 + 7.18 / 6.71 / 6.02 a request; a fourth, after the benchmark wrote its own
+# config.json, 210.9 + 5.91: the per-request slope varies 5.9-7.2 on the shared host)
+STEP_VIEW_CALLS = {"schedule": 14.5, "execute_model": 134.0, "sample_tokens": 50.3, "update_from_output": 8.2}
+STEP_VIEW_CALLS_PER_REQUEST = {"schedule": 2.74, "execute_model": 0.95, "sample_tokens": 1.46, "update_from_output": 1.56}
+STEP_FIXED_VIEW_CALLS = 207.0
+STEP_VIEW_CALLS_PER_RUNNING_REQUEST = 6.71
 
 
 def engine_step_host_seconds(s: Scenario, engine: str, running_requests: int) -> float:
     """Host seconds of one decode step of `engine` that the GPU waits for, besides the forward's launches: vLLM
-    V1's synchronous schedule / input preparation / output update for `running_requests` (0 for other engines)."""
+    V1's synchronous schedule / input preparation / sampler / output update for `running_requests` (0 for other
+    engines)."""
     if engine not in SYNCHRONOUS_STEP_ENGINES or running_requests <= 0:
         return 0.0
-    return (STEP_FIXED_SECONDS + running_requests * UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST) * host_speed_factor(s)
+    view_calls = STEP_FIXED_VIEW_CALLS + running_requests * STEP_VIEW_CALLS_PER_RUNNING_REQUEST
+    return view_calls * host_figures()["view_seconds"]["value"] * host_speed_factor(s)
 
 
-__all__ = ["PREPARE_INPUTS_SECONDS", "SCHEDULE_SECONDS", "STEP_FIXED_SECONDS", "SYNCHRONOUS_STEP_ENGINES",
-           "UPDATE_FROM_OUTPUT_SECONDS_PER_REQUEST", "UPDATE_STATES_SECONDS", "engine_step_host_seconds"]
+__all__ = ["STEP_FIXED_VIEW_CALLS", "STEP_VIEW_CALLS", "STEP_VIEW_CALLS_PER_REQUEST",
+           "STEP_VIEW_CALLS_PER_RUNNING_REQUEST", "SYNCHRONOUS_STEP_ENGINES", "engine_step_host_seconds"]
