@@ -86,8 +86,11 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # one point nearer, update and step unchanged to 0.1
     verl_data = ptt.groups(compared)["source verl-data"]
     assert [c.id for c in verl_data if c.error("step") > 0] == ["verl-data-time-grpo-lora-qwen2.5-3b-2gpu"]
-    assert (ptt.signed_median(verl_data, "scoring") < ptt.signed_median(verl_data, "generation")
-            < ptt.signed_median(verl_data, "update") < 0)
+    # one currency for build-host timings (engine_sampler.py run_host_per_build_host_second: the V0 sampler and V1's
+    # output processing in the build host's view calls at view_seconds, as the other measured host terms; lead,
+    # after h-review17): generation -13.0% -> -9.6%, the step -13.0% -> -10.2%, so the update is now the nearer
+    assert (ptt.signed_median(verl_data, "scoring") < ptt.signed_median(verl_data, "update")
+            < ptt.signed_median(verl_data, "generation") < 0)
     assert -0.36 < ptt.signed_median(verl_data, "scoring") < -0.26
     assert -0.17 < ptt.signed_median(verl_data, "update") < -0.06
     assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
@@ -296,8 +299,11 @@ def test_nemo_rl_step_gap_as_reported() -> None:
 
     compared = {c.id: c for c in ptt.compare()}
     assert -0.30 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.18
-    assert -0.18 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.07
-    assert -0.34 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.22
+    # one currency for build-host timings (V1's in-process output processing in the build host's view calls at
+    # view_seconds, x 3.52 / 1.49; lead): -23.9 / -9.5 / -12.6 / -28.2 / -43.0 / -13.6% -> -21.8 / -5.8 / -7.3 / -21.3 /
+    # -39.0 / -10.3%
+    assert -0.14 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.01
+    assert -0.28 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.15
     assert -0.49 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.37
     assert -0.15 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.04
     assert -0.19 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.08
@@ -616,11 +622,14 @@ def test_the_new_sources_gap_as_reported() -> None:
     # (async_engine false): v0.4 Llama -32.6% -> -31.1%, Qwen3-32B -28.4% -> -25.8%; v0.6 Qwen3-30B-A3B -23.3% ->
     # -19.2% / -50.5% -> -47.5%; the AsyncLLM rows (rollout_async_engine true: DeepSeek-V3, Qwen3-235B) unchanged
     compared = {c.id: c for c in ptt.compare()}
-    held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (0.00, 0.12),
-            "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.37, -0.25),
+    # one currency for build-host timings (the V0 sampler in the build host's view calls at view_seconds; lead): MI300X
+    # GRPO +11.3% -> +18.6% (generation +43.9% -> +56.9%: 1,280 sequences an engine, away), PPO -25.4% -> -21.2%; v06
+    # Qwen3-30B-A3B on H100 -9.7% -> -4.2%
+    held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (0.12, 0.25),
+            "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.28, -0.15),
             "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.33, -0.21),
             "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.26, -0.14),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.16, -0.04),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.11, 0.02),
             "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.46, -0.34),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-256xh100": (-0.43, -0.31),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-128xgb200": (-0.63, -0.51),
@@ -638,7 +647,8 @@ def test_the_new_sources_gap_as_reported() -> None:
     # vLLM V0's measured model-forward Python (eager_decode.py, h-vllmeager; these rows run V0 eager, full fine-tuning:
     # no LoRA layers) moves the GRPO row's generation +35.7% -> +43.9% (its 1,280 sequences an engine, away) and the
     # PPO row's -28.9% -> -19.4%; steps +6.7% -> +11.3%, -31.1% -> -25.4%
-    assert 0.38 < grpo.error("generation") < 0.50 and -0.38 < grpo.error("scoring") < -0.26
+    # and the V0 sampler in the build host's view calls (lead): generation +43.9% -> +56.9%
+    assert 0.50 < grpo.error("generation") < 0.63 and -0.38 < grpo.error("scoring") < -0.26
     assert -0.30 < grpo.error("update") < -0.17
 
 

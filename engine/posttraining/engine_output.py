@@ -21,8 +21,9 @@ Priced by running that code (benchmarks/vllm_v1_output_host.py: vLLM 0.11.2's ow
 AMD EPYC, shared; a byte-level BPE tokenizer trained on this repository's docs as PreTrainedTokenizerFast; NeMo-RL's
 SamplingParams; median of 60 steps): one process_outputs call takes 0.011 ms at 1 request and 2.769 ms at 256 with
 logprobs=0 and detokenisation (10.82 us a request more), 0.003 and 0.494 ms with detokenisation alone (1.92 us), 0.005
-and 0.971 ms with log-probs alone (3.79 us). Taken at the presets' host factor 1, as engine_sampler.py takes its
-measurement, and scaled by the run's host (engine/timing/host.py host_speed_factor; 1.54 on GB200's Grace). Not in
+and 0.971 ms with log-probs alone (3.79 us). Carried to the run's host as engine_sampler.py carries its
+measurement (in the build host's view calls at presets/host_overhead.json view_seconds, times the run's host factor:
+1.54 on GB200's Grace). Not in
 it: the engine core's update_from_output (engine/serving/engine_step_host.py prices it) and its slicing of each
 request's log-probs.
 """
@@ -30,7 +31,7 @@ request's log-probs.
 from __future__ import annotations
 
 from ..scenario import Scenario
-from ..timing.host import host_speed_factor
+from .engine_sampler import run_host_per_build_host_second
 
 # benchmarks/vllm_v1_output_host.py (vLLM 0.11.2 OutputProcessor.process_outputs on the build host): seconds per
 # step at 1 and 256 requests, keyed by (sampled log-probs, detokenised)
@@ -57,7 +58,7 @@ def in_process_output_seconds(s: Scenario, running_requests: int, sampled_logpro
         return 0.0
     at_1 = PROCESS_OUTPUTS_SECONDS[(sampled_logprobs, detokenize)][0]
     seconds = at_1 + (running_requests - 1) * per_request_seconds(sampled_logprobs, detokenize)
-    return seconds * host_speed_factor(s)
+    return seconds * run_host_per_build_host_second(s)
 
 
 __all__ = ["MEASURED_LARGEST_BATCH", "PROCESS_OUTPUTS_SECONDS", "in_process_output_seconds", "per_request_seconds"]

@@ -21,11 +21,11 @@ Priced by running that code (benchmarks/vllm_v0_sampler_host.py: vLLM 0.7.3's ow
 sampling_metadata.py, torch 2.14.1 on CPU with a 64-token vocabulary so the tensor arithmetic is negligible and the
 same at every batch; verl's parameters temperature 1, top_p 1, top_k -1; decode groups of one sequence; median of 200
 calls on this project's build host, AMD EPYC, shared): Sampler.forward takes 0.162 ms at 1 sequence and 4.491 ms at
-320 with logprobs=0 (13.57 us a sequence more), 0.094 and 2.807 ms without log-probs (8.51 us). The figures are
-taken at the presets' host factor 1 (a DGX H100's Xeon), as presets/host_overhead.json attention_backend_selection
-takes its build-host measurement, and scaled by the run's host (engine/timing/host.py host_speed_factor). A lower
-bound on a DGX host: torch.narrow takes 1.49 us on the build host where host_overhead.json's view_seconds is 3.52 us
-(FlagGems' H20 host). Not in it: the sampler's GPU kernels (softmax, log-softmax, the exponential draw over the
+320 with logprobs=0 (13.57 us a sequence more), 0.094 and 2.807 ms without log-probs (8.51 us). Carried to the
+run's host as every build-host timing of this model is (adapter_units.py, eager_decode.py, engine_step_host.py): in
+the build host's view calls (torch.narrow took 1.49 us there) priced at presets/host_overhead.json view_seconds
+(3.52 us) times the run's host factor (engine/timing/host.py host_speed_factor; run_host_per_build_host_second).
+Not in it: the sampler's GPU kernels (softmax, log-softmax, the exponential draw over the
 vocabulary; launched per batch, not per sequence), the pinned copies of the sampling tensors, and the GPU wait at the
 read-back (the forward's time, already counted). vLLM V1's sampler is batched on the GPU; its per-request log-prob
 and detokenisation work is the front-end's output processor, not priced here (engine_loop.py).
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ..scenario import Scenario
 from ..timing.host import host_speed_factor
+from ..timing.host_table import host_figures
 
 # benchmarks/vllm_v0_sampler_host.py (vLLM 0.7.3 Sampler.forward on the build host): seconds at 1 and 320 sequences
 SAMPLER_SECONDS_AT_1_LOGPROBS = 0.162e-3
@@ -43,6 +44,18 @@ SAMPLER_SECONDS_AT_1 = 0.094e-3
 SAMPLER_SECONDS_AT_320 = 2.807e-3
 MEASURED_LARGEST_BATCH = 320
 
+
+# the build host's view call when these were timed (torch.narrow, 1.49 us; h-rlgen's session): a build-host second
+# is priced as that many view calls at presets/host_overhead.json view_seconds on the run's host, the one currency
+# of every host figure measured on the build host (adapter_units.py FSDP1_PYTHON_VIEW_CALLS, eager_decode.py,
+# engine/serving/engine_step_host.py), so all are carried to the run's host alike (h-review17 found two conventions)
+BUILD_HOST_VIEW_SECONDS = 1.49e-6
+
+
+def run_host_per_build_host_second(s: Scenario) -> float:
+    """Seconds on the run's host per second measured on the build host: the view call's price there over its price
+    on the build host, times the run's host factor (engine/timing/host.py)."""
+    return host_figures()["view_seconds"]["value"] / BUILD_HOST_VIEW_SECONDS * host_speed_factor(s)
 
 def _per_sequence(at_1: float, at_largest: float) -> float:
     return (at_largest - at_1) / (MEASURED_LARGEST_BATCH - 1)
@@ -61,9 +74,10 @@ def v0_sampler_seconds(s: Scenario, running_sequences: int, sampled_logprobs: bo
         at_1, per_sequence = SAMPLER_SECONDS_AT_1_LOGPROBS, SAMPLER_SECONDS_PER_SEQUENCE_LOGPROBS
     else:
         at_1, per_sequence = SAMPLER_SECONDS_AT_1, SAMPLER_SECONDS_PER_SEQUENCE
-    return (at_1 + (running_sequences - 1) * per_sequence) * host_speed_factor(s)
+    return (at_1 + (running_sequences - 1) * per_sequence) * run_host_per_build_host_second(s)
 
 
-__all__ = ["MEASURED_LARGEST_BATCH", "SAMPLER_SECONDS_AT_1", "SAMPLER_SECONDS_AT_1_LOGPROBS", "SAMPLER_SECONDS_AT_320",
+__all__ = ["BUILD_HOST_VIEW_SECONDS", "MEASURED_LARGEST_BATCH", "SAMPLER_SECONDS_AT_1", "SAMPLER_SECONDS_AT_1_LOGPROBS",
+           "SAMPLER_SECONDS_AT_320",
            "SAMPLER_SECONDS_AT_320_LOGPROBS", "SAMPLER_SECONDS_PER_SEQUENCE", "SAMPLER_SECONDS_PER_SEQUENCE_LOGPROBS",
-           "v0_sampler_seconds"]
+           "run_host_per_build_host_second", "v0_sampler_seconds"]
