@@ -235,9 +235,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                   QT_TRANSLATE_NOOP("engine", "layers x (kernel launches + module calls + views) issued from Python "
                                     "without CUDA graphs; the step is the longer of this and the GPU's")),
         SpeedTerm("decode_engine_step", QT_TRANSLATE_NOOP("engine", "Engine loop per decode step"), step_host,
-                  QT_TRANSLATE_NOOP("engine", "vLLM V1's scheduling, input preparation and output update of each "
-                                    "step (its calls' measured CPU time, a fixed part + one per running request), in "
-                                    "series with the forward")),
+                  QT_TRANSLATE_NOOP("engine", "vLLM V1's scheduling, input preparation, sampling and output update "
+                                    "of each step (its calls' measured CPU time, a fixed part + one per running "
+                                    "request), in series with the forward")),
     )
     if mla:
         decode_terms += (SpeedTerm("decode_mla_attention", QT_TRANSLATE_NOOP("engine", "MLA attention kernel"), mla,
