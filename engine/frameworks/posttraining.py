@@ -121,6 +121,9 @@ class PostTrainingDefaults:
     # the framework runs vLLM V1's engine core in its own process (VLLM_ENABLE_V1_MULTIPROCESSING=0 with LLM): the
     # front-end's output processing then runs in series with each decode step (engine/posttraining/engine_output.py)
     rollout_engine_in_process: bool = False
+    # the rollout engine generates once per gradient-accumulation micro-batch (TRL's GRPOTrainer up to v0.15.2), not
+    # once per optimizer step: engine/posttraining/generate_calls.py
+    rollout_generates_per_micro_batch: bool = False
 
 
 _TRL_SOURCES = (
@@ -332,8 +335,12 @@ UNSLOTH = PostTrainingDefaults(
       "compute_loss calls unsloth_zoo rl_replacements.py grpo_accumulated_loss (2025.3.8 lines 190-224): per "
       "micro-batch the policy with its adapters disabled under inference_mode (the reference's hidden states), then "
       "the policy's forward, both heads' log-probs computed chunk by chunk in UnslothEfficientGRPO: no old-policy "
-      "pass")),
-    rollout_serves_adapters=True, old_policy_pass=False)
+      "pass"),
+     ("generation per micro-batch", "unsloth b22e654e (2025-05-15) pyproject.toml line 51 pins trl<=0.15.2 (the "
+      "releases the notebooks ran); huggingface/trl v0.15.2 trl/trainer/grpo_trainer.py lines 520-544: "
+      "_prepare_inputs, called once per gradient-accumulation micro-batch, makes one llm.generate call with that "
+      "micro-batch's prompts")),
+    rollout_serves_adapters=True, old_policy_pass=False, rollout_generates_per_micro_batch=True)
 
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss

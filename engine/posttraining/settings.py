@@ -103,6 +103,9 @@ class RLSettings:
     # an online objective scores the old policy's log-probs in a forward of its own before the update
     # (old_policy_scored); rl_settings always sets it
     old_policy_pass: bool = False
+    # generate() calls an optimizer step makes: gradient_accumulation_steps where the framework generates per
+    # micro-batch (PostTrainingDefaults.rollout_generates_per_micro_batch: generate_calls.py), else 1
+    generate_calls: int = 1
 
     @property
     def reference_forward(self) -> bool:
@@ -179,6 +182,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         else compute_bytes,
         rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
         old_policy_pass=old_policy_scored(s, online, engine),
+        generate_calls=s.grad_accum if online and facts.rollout_generates_per_micro_batch else 1,
     )
 
 

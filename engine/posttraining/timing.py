@@ -37,6 +37,7 @@ from .estimate import (
     step_sequences,
     training_scenario,
 )
+from .generate_calls import rollout_waves
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
@@ -207,8 +208,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     if not rs.online or sequences == 0:
         return 0.0, {}
     e = p.engine
-    concurrent = max(1, min(sequences, e.running_sequences if e else sequences))  # as the scheduler admits them
-    waves = math.ceil(sequences / concurrent)
+    # in waves of what the engine admits, per generate() call (generate_calls.py: TRL <= 0.15.2 one per micro-batch)
+    concurrent, waves, calls = rollout_waves(rs.generate_calls, sequences, e.running_sequences if e else sequences)
     active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     # weights' matmuls and causal attention (rollout_attention.py); all-reduces one a chunk and layer as serving's
     prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
@@ -269,8 +270,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
     step, parts = iteration(concurrent, s.prompt_len + s.completion_len / 2)
-    # the batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
-    tail = tail_iterations(s)
+    # each call's batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
+    tail = tail_iterations(s) * calls
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
     tail_seconds = tail * tail_step
     full_iterations = waves * s.completion_len
