@@ -91,7 +91,10 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # after h-review17): generation -13.0% -> -9.6%, the step -13.0% -> -10.2%, so the update is now the nearer
     assert (ptt.signed_median(verl_data, "scoring") < ptt.signed_median(verl_data, "update")
             < ptt.signed_median(verl_data, "generation") < 0)
-    assert -0.36 < ptt.signed_median(verl_data, "scoring") < -0.26
+    # FSDP1's weight gathers in the scoring passes (engine/posttraining/scoring_gathers.py: each micro-batch gathers
+    # every layer again, the first layer's exposed behind unpad_input's sync, the others beyond the previous layer's
+    # work queued after the attention's syncs; the root once a pass), h-scoring: scoring -30.1% -> -25.2%
+    assert -0.30 < ptt.signed_median(verl_data, "scoring") < -0.20
     assert -0.17 < ptt.signed_median(verl_data, "update") < -0.06
     assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
     assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.08
