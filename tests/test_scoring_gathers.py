@@ -1,5 +1,6 @@
-"""FSDP1's weight gathers in verl's scoring passes (engine/posttraining/scoring_gathers.py) and the separate reference's
-CPU-offloaded units in the scoring phase (engine/accuracy/posttraining_time.py estimated_phases). Expected values come
+"""FSDP1's weight gathers in verl's scoring passes (engine/posttraining/scoring_gathers.py), the separate reference's
+CPU-offloaded units in the scoring phase (engine/accuracy/posttraining_time.py estimated_phases) and the batch's round
+trip through ray for each scoring call (engine/posttraining/dataproto_dispatch.py). Expected values come
 from the model's config (Qwen2.5-0.5B's config.json: hidden 896, 14 heads of 64, 2 KV heads, intermediate 4864, q/k/v
 biases), from FSDP1's order (torch/distributed/fsdp/_runtime_utils.py: a unit gathers in its pre-forward, the root
 once until verl reshards it at the end of compute_log_prob, volcengine/verl 9466d371e fsdp_workers.py lines 710-713)
@@ -11,9 +12,17 @@ from pathlib import Path
 import pytest
 
 from engine.accuracy import posttraining_time as ptt
+from engine.posttraining.dataproto_dispatch import (
+    DRIVER_RECEIVE_VIEW_CALLS_PER_MB,
+    DRIVER_SEND_VIEW_CALLS_PER_MB,
+    WORKER_RECEIVE_VIEW_CALLS_PER_MB,
+    batch_bytes_per_sequence,
+    scoring_dispatch_seconds,
+)
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.scoring_gathers import after_sync_share, scoring_gather_seconds
 from engine.scenario import scenario_from_dict
+from engine.timing.host import host_call_seconds
 
 ROWS = {r["id"]: r for r in json.loads(
     (Path(__file__).parent / "data" / "published" / "posttraining_time.json").read_text())["rows"]}
@@ -67,3 +76,23 @@ def test_the_separate_references_offloaded_units_count_in_the_scoring_phase():
     phases, parts = ptt.estimated_phases(MI300X_GRPO["scenario"])
     assert parts["frozen_streaming"] > 0.0
     assert phases["scoring"] == pytest.approx(parts["scoring"] + parts["frozen_streaming"])
+
+
+def test_each_scoring_call_sends_the_batch_and_gets_per_token_results_back():
+    # verl's driver sends the whole batch to each scoring call (ray_trainer.py lines 1013-1054): six int64 tensors a
+    # sequence (prompts, responses, response_mask; input_ids, attention_mask, position_ids over both), priced at the
+    # view calls per MB benchmarks/verl_dataproto_dispatch.py measured; old_log_prob returns log-probs and entropies,
+    # ref its log-probs (fsdp_workers.py lines 701-705, 727-729)
+    s = scenario_from_dict(MI300X_GRPO["scenario"])  # 80 x 8 sequences a GPU on 8 GPUs, prompt 82, completions to 1024
+    rs = step_parts(s).rs
+    assert batch_bytes_per_sequence(s) == 8 * (82 + 2 * 1024 + 3 * (82 + 1024))
+    sequences = 80 * 8 * 8
+    sent_mb = sequences * batch_bytes_per_sequence(s) / 1e6
+    view = host_call_seconds(s)[1]
+    def call(results: int) -> float:
+        return view * (sent_mb * DRIVER_SEND_VIEW_CALLS_PER_MB + sent_mb / 8 * WORKER_RECEIVE_VIEW_CALLS_PER_MB
+                       + sequences * results * 4 * 1024 / 1e6 * DRIVER_RECEIVE_VIEW_CALLS_PER_MB)
+    assert scoring_dispatch_seconds(s, rs) == pytest.approx(call(2) + call(1))
+    # a framework whose trainer holds its batch in-process sends nothing
+    trl = scenario_from_dict({**MI300X_GRPO["scenario"], "framework": "trl"})
+    assert scoring_dispatch_seconds(trl, step_parts(trl).rs) == 0.0
