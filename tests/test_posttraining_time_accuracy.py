@@ -91,7 +91,10 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # after h-review17): generation -13.0% -> -9.6%, the step -13.0% -> -10.2%, so the update is now the nearer
     assert (ptt.signed_median(verl_data, "scoring") < ptt.signed_median(verl_data, "update")
             < ptt.signed_median(verl_data, "generation") < 0)
-    assert -0.36 < ptt.signed_median(verl_data, "scoring") < -0.26
+    # FSDP1's weight gathers in the scoring passes (engine/posttraining/scoring_gathers.py: each micro-batch gathers
+    # every layer again, the first layer's exposed behind unpad_input's sync, the others beyond the previous layer's
+    # work queued after the attention's syncs; the root once a pass), h-scoring: scoring -30.1% -> -25.2%
+    assert -0.30 < ptt.signed_median(verl_data, "scoring") < -0.20
     assert -0.17 < ptt.signed_median(verl_data, "update") < -0.06
     assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
     assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.08
@@ -115,6 +118,7 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # and both passes' division by the temperature and compiled entropy over the logits (vocab_passes.py)
     from engine import scenario_from_dict
     from engine.posttraining.adapter_units import adapter_unit_seconds
+    from engine.posttraining.dataproto_dispatch import scoring_dispatch_seconds
     from engine.posttraining.estimate import step_parts, training_scenario
     from engine.posttraining.scoring_time import policy_forward_seconds
     from engine.posttraining.vocab_passes import vocab_pass_seconds
@@ -133,7 +137,10 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     assert 0 < base < one  # the adapters' rank-r matmuls and element-wise passes come off
     logits = vocab_pass_seconds(s, rs, train)["scoring"]
     assert logits > 0
-    assert abs(dict(t.rl_seconds)["scoring"] - (one + base + units + logits) * t.calibration_factor) < 1e-9
+    # and the batch's round trip through ray for each of the two calls (engine/posttraining/dataproto_dispatch.py)
+    dispatch = scoring_dispatch_seconds(s, rs)
+    assert dispatch > 0
+    assert abs(dict(t.rl_seconds)["scoring"] - (one + base + units + logits + dispatch) * t.calibration_factor) < 1e-9
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax
     assert t.breakdown_seconds["recompute"] < one < 1.2 * t.breakdown_seconds["recompute"]
@@ -648,7 +655,9 @@ def test_the_new_sources_gap_as_reported() -> None:
     # no LoRA layers) moves the GRPO row's generation +35.7% -> +43.9% (its 1,280 sequences an engine, away) and the
     # PPO row's -28.9% -> -19.4%; steps +6.7% -> +11.3%, -31.1% -> -25.4%
     # and the V0 sampler in the build host's view calls (lead): generation +43.9% -> +56.9%
-    assert 0.50 < grpo.error("generation") < 0.63 and -0.38 < grpo.error("scoring") < -0.26
+    # FSDP1's gathers in the scoring passes, the separate reference's offloaded units counted in scoring and the batch's
+    # ray round trips (scoring_gathers.py, dataproto_dispatch.py; h-scoring): scoring -31.2% -> -19.4%
+    assert 0.50 < grpo.error("generation") < 0.63 and -0.25 < grpo.error("scoring") < -0.14
     assert -0.30 < grpo.error("update") < -0.17
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from engine.posttraining.adapter_units import layer_unit_visit_seconds
 from engine.posttraining.estimate import step_parts, training_scenario
+from engine.posttraining.scoring_gathers import scoring_gather_seconds
 from engine.posttraining.scoring_time import policy_forward_seconds
 from engine.posttraining.vocab_passes import logit_pass_bytes, vocab_pass_seconds
 from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
@@ -93,7 +94,11 @@ def test_a_scoring_forward_takes_the_later_of_its_gpu_work_and_the_hosts_issuing
     assert unit > 0.0  # FSDP1 over the row's 2 GPUs
     issued = spec.layers * (h.layer_forward + unit) + h.step_forward
     assert issued > gpu
-    assert policy_forward_seconds(train) == pytest.approx(issued * train.grad_accum)
+    # plus FSDP1's weight gathers of the pass (scoring_gathers.py, tested in tests/test_scoring_gathers.py), each layer's
+    # hidden behind the previous layer's issuing
+    gathers = scoring_gather_seconds(train, issued)
+    assert gathers > 0.0
+    assert policy_forward_seconds(train) == pytest.approx(issued * train.grad_accum + gathers)
 
 
 def test_the_padding_free_flash_forward_waits_at_each_layer_s_syncs():
@@ -107,4 +112,6 @@ def test_the_padding_free_flash_forward_waits_at_each_layer_s_syncs():
         layer_host = h.layer_forward + layer_unit_visit_seconds(laid, "forward")  # the layer's own FSDP1 unit too
         per_layer = synced_layer_idle(layer_host, gpu / spec.layers, 4, h.round_trip)
         assert per_layer >= 4 * h.round_trip
-        assert policy_forward_seconds(train) == pytest.approx(train.grad_accum * (gpu + spec.layers * per_layer))
+        forward = gpu + spec.layers * per_layer
+        assert policy_forward_seconds(train) == pytest.approx(train.grad_accum * forward
+                                                              + scoring_gather_seconds(train, forward))

@@ -132,6 +132,8 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     parts = dict(getattr(t, "rl_seconds", ()))
     copies = offload_by_phase(s, parts.get("phase_offload", 0.0))
     refit = refit_by_phase(s, parts.get("refit_offload", 0.0))
+    # the separate reference's (and reward model's) units copied in from CPU for their forwards (timing.py
+    # streamed_frozen_bytes): verl's compute_ref_log_prob, under the `ref` timer, so in the scoring phase
     # the update's own post-training terms (the adapters' FSDP units in update_actor: adapter_units.py; its packed
     # micro-batches' padding: packed_padding.py; verl's passes over the logits: vocab_passes.py) stay in it
     update = (t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
@@ -140,7 +142,8 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     phases = {"step": t.step_seconds,
               "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"]
               + refit["generation"],
-              "scoring": parts.get("scoring", 0.0) + copies["scoring"] + refit["scoring"], "update": update}
+              "scoring": parts.get("scoring", 0.0) + copies["scoring"] + refit["scoring"]
+              + parts.get("frozen_streaming", 0.0), "update": update}
     return phases, parts
 
 

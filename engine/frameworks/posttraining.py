@@ -78,6 +78,9 @@ class PostTrainingDefaults:
     # under FSDP each LoRA adapter is an FSDP unit of its own, so the adapters are sharded over the FSDP ranks like
     # the frozen base (the supervised estimator keeps them whole on every GPU)
     adapters_sharded: bool = False
+    # a single controller sends each worker-group call the step's batch and gets per-token results back through ray,
+    # pickled on the driver one rank's chunk after another (engine/posttraining/dataproto_dispatch.py)
+    batch_dispatched: bool = False
     # PPO without an engine: the trainer generates with the policy inside a wrapper that also holds the value model
     # (TRL's PolicyAndValueWrapper), and unwrap_model_for_generation gathers every parameter of that wrapper under
     # ZeRO-3, so the critic is gathered whole beside the policy for the whole generate()
@@ -209,6 +212,9 @@ VERL = PostTrainingDefaults(
       "/ optimizer_offload, update_actor calls load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy "
       "and offloads both after it; compute_log_prob, compute_ref_log_prob (the LoRA reference inside the actor) and "
       "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload"),
+     ("batch dispatch", "verl 9466d371e verl/trainer/ppo/ray_trainer.py lines 1013-1054: compute_log_prob and "
+      "compute_ref_log_prob called on the worker group with the whole batch (Dispatch.DP_COMPUTE_PROTO chunks it per "
+      "rank); verl/protocol.py lines 261-280: DataProto pickles its TensorDict with torch.save into a BytesIO"),
      ("offload copies", "verl/utils/fsdp_utils.py at b178a3c: offload_fsdp_model_to_cpu / load_fsdp_model_to_gpu "
       "(lines 144-196) move FSDP1's flat parameters with flat_param_to(device, non_blocking=True), offload_fsdp_optimizer "
       "/ load_fsdp_optimizer (lines 204-225) each state with .to(device, non_blocking=True): pinned CPU memory "
@@ -248,7 +254,7 @@ VERL = PostTrainingDefaults(
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, fsdp2_offload_pageable=True,
     update_entropy="compiled",
     reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
-    adapters_sharded=True)
+    adapters_sharded=True, batch_dispatched=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

@@ -28,12 +28,14 @@ from ..timing.hardware import hardware_for
 from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
 from ..timing.host import layer_unit_visit_seconds
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+from .scoring_gathers import scoring_gather_seconds
 
 
 def policy_forward_seconds(train: Scenario) -> float:
     """Seconds of one no-grad forward of the policy over every micro-batch of the step's training scenario `train`
     (engine/posttraining/estimate.py training_scenario): the busiest stage's forward per micro-batch, grad_accum times,
-    plus the pipeline's fill (pp - 1 more) where the forwards run through stages."""
+    plus the pipeline's fill (pp - 1 more) where the forwards run through stages, and FSDP1's weight gathers beyond
+    what the forward hides (scoring_gathers.py)."""
     s = as_laid_out(train)
     spec, hw = resolve_model(s), hardware_for(s)
     prof = framework_profile(s.framework)
@@ -53,7 +55,7 @@ def policy_forward_seconds(train: Scenario) -> float:
         # the stage's layers' counted host work, and the step's own (embedding, head) where the stage holds it
         issued = len(r) * layer_host + host.step_forward if host else 0.0
         forward = max(forward, gpu, issued)
-    return forward * (s.grad_accum + s.pp - 1)
+    return forward * (s.grad_accum + s.pp - 1) + scoring_gather_seconds(train, forward)
 
 
 def adapter_off_forward_seconds(train: Scenario) -> float:

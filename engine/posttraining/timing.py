@@ -26,6 +26,7 @@ from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seco
 from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
+from .dataproto_dispatch import scoring_dispatch_seconds
 from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import loop_host_seconds
@@ -334,7 +335,7 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     # verl's division by the temperature, compiled entropy and out-of-place cross-entropy gradient (vocab_passes.py)
     logits = vocab_pass_seconds(s, rs, train_scenario)
     parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm, train_scenario) + units["scoring"]
-                                          + logits["scoring"])]
+                                          + logits["scoring"] + scoring_dispatch_seconds(s, rs))]  # ray's round trips
     if p.critic is not None:  # with the critic's own offload (as its memory), loaded where it holds between phases
         parts.append(("critic", training_step_time(critic_scenario(s, rs, loaded=True)).step_seconds))
     parts.append(("weight_sync", _sync(p, s, hw)))
