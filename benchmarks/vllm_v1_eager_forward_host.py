@@ -27,29 +27,9 @@ import types
 
 import torch
 
-_lib_c = torch.library.Library("_C", "DEF")
-_lib_cache = torch.library.Library("_C_cache_ops", "DEF")
-_lib_c.define("rms_norm(Tensor(a!) result, Tensor input, Tensor weight, float epsilon) -> ()")
-_lib_c.define("fused_add_rms_norm(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float epsilon) -> ()")
-_lib_c.define("silu_and_mul(Tensor(a!) result, Tensor input) -> ()")
-_lib_c.define("rotary_embedding(Tensor positions, Tensor(a!) query, Tensor(b!)? key, int head_size, Tensor cos_sin_cache, bool is_neox) -> ()")
-_lib_cache.define("reshape_and_cache_flash(Tensor key, Tensor value, Tensor(a!) key_cache, Tensor(b!) value_cache, Tensor slot_mapping, str kv_cache_dtype, Tensor k_scale, Tensor v_scale) -> ()")
-def _noop(*a): return None
-for n in ("rms_norm", "fused_add_rms_norm", "silu_and_mul", "rotary_embedding"): _lib_c.impl(n, _noop, "CPU")
-_lib_cache.impl("reshape_and_cache_flash", _noop, "CPU")
-CALLS = {"fa": 0}
-def _fa(*a, out=None, **k):
-    CALLS["fa"] += 1
-    return out
-fa = types.ModuleType("vllm.vllm_flash_attn")
-fa.flash_attn_varlen_func = _fa; fa.flash_attn_with_kvcache = _fa
-fa.get_scheduler_metadata = lambda *a, **k: None
-fa.fa_version_unsupported_reason = lambda v: None
-fa.is_fa_version_supported = lambda v: v in (2, 3)
-fai = types.ModuleType("vllm.vllm_flash_attn.flash_attn_interface")
-for k in ("flash_attn_varlen_func", "get_scheduler_metadata", "fa_version_unsupported_reason", "is_fa_version_supported"):
-    setattr(fai, k, getattr(fa, k))
-sys.modules["vllm.vllm_flash_attn"] = fa; sys.modules["vllm.vllm_flash_attn.flash_attn_interface"] = fai
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from vllm_cpu_standins import install as _install_standins  # the compiled ops and flash-attn, stood in
+CALLS = _install_standins()
 import transformers
 class _Stub(types.ModuleType):
     def __getattr__(self, name):
