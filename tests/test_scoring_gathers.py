@@ -96,3 +96,14 @@ def test_each_scoring_call_sends_the_batch_and_gets_per_token_results_back():
     # a framework whose trainer holds its batch in-process sends nothing
     trl = scenario_from_dict({**MI300X_GRPO["scenario"], "framework": "trl"})
     assert scoring_dispatch_seconds(trl, step_parts(trl).rs) == 0.0
+
+
+def test_a_ulysses_group_shares_its_sequences_in_the_dispatched_batch():
+    # verl's device mesh (dp, sp) splits the step's batch over dp alone (estimate.step_sequences): with Ulysses 2 on
+    # the MI300X row's 8 GPUs, 4 data-parallel groups of 80 x 8 sequences, 2,560 in the batch the driver sends, where
+    # counting the micro-batches once per GPU gave 5,120; each call's bytes (and so its seconds) are the sequences'
+    s = scenario_from_dict(MI300X_GRPO["scenario"])
+    sp2 = scenario_from_dict({**MI300X_GRPO["scenario"], "ulysses_sequence_parallel_size": 2})
+    assert sp2.dp == s.dp == 8
+    assert scoring_dispatch_seconds(sp2, step_parts(sp2).rs) == pytest.approx(
+        scoring_dispatch_seconds(s, step_parts(s).rs) * 2560 / 5120)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario
 from ..timing.host import host_call_seconds
+from .estimate import step_sequences
 from .longest_completion import longest_completion_len
 from .settings import RLSettings
 
@@ -59,7 +60,9 @@ def scoring_dispatch_seconds(s: Scenario, rs: RLSettings) -> float:
     controller (PostTrainingDefaults.batch_dispatched)."""
     if not (defaults_for(s.framework).posttraining.batch_dispatched and rs.online):
         return 0.0
-    sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum * s.dp  # the step's batch, every rank's
+    # the step's batch, every data-parallel rank's: a Ulysses group shares its sequences (estimate.step_sequences;
+    # verl's device mesh (dp, sp) splits the batch over dp), so the batch is not counted once per sp rank
+    sequences = step_sequences(s)
     seconds = dispatch_call_seconds(s, sequences, 2) if rs.old_policy_pass else 0.0
     if rs.reference_forward:
         seconds += dispatch_call_seconds(s, sequences, 1)
