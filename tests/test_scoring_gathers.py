@@ -21,8 +21,11 @@ from engine.posttraining.dataproto_dispatch import (
 )
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.scoring_gathers import after_sync_share, scoring_gather_seconds
-from engine.scenario import scenario_from_dict
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing.data import framework_profile
+from engine.timing.hardware import hardware_for
 from engine.timing.host import host_call_seconds
+from engine.timing.model import rates_for
 
 ROWS = {r["id"]: r for r in json.loads(
     (Path(__file__).parent / "data" / "published" / "posttraining_time.json").read_text())["rows"]}
@@ -107,3 +110,23 @@ def test_a_ulysses_group_shares_its_sequences_in_the_dispatched_batch():
     assert sp2.dp == s.dp == 8
     assert scoring_dispatch_seconds(sp2, step_parts(sp2).rs) == pytest.approx(
         scoring_dispatch_seconds(s, step_parts(s).rs) * 2560 / 5120)
+
+
+def _root_part(train) -> float:
+    """The part of a scoring pass's gathers that does not grow with its micro-batches."""
+    two = train.with_unchecked(grad_accum=2 * train.grad_accum)
+    return 2 * scoring_gather_seconds(train) - scoring_gather_seconds(two)
+
+
+def test_the_roots_shard_is_cast_once_a_pass_like_its_gather():
+    # FSDP1 casts a unit's fp32 shard to its bf16 copy in the unshard (_use_low_precision_shard), which the root runs
+    # once a pass (_post_forward keeps it gathered until verl reshards it at the end of compute_log_prob): amp-bf16's
+    # fp32 shards add to the once-a-pass part exactly the root's cast, 4 bytes read + 2 written per root parameter
+    # over the 2 ranks at the memory rate; bf16 shards (nothing to cast) gather the same bf16 bytes
+    amp = _train({**VERL_05B, "precision": "amp-bf16"})
+    pure = _train({**VERL_05B, "precision": "bf16"})
+    spec = resolve_model(amp)
+    rates = rates_for(amp, hardware_for(amp), framework_profile(amp.framework))
+    root_cast = (4 + 2) * (spec.embedding_params + spec.head_params) / 2 / rates.memory
+    assert amp.dp == 2 and root_cast > 0.0
+    assert _root_part(amp) - _root_part(pure) == pytest.approx(root_cast)

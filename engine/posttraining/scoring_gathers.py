@@ -23,7 +23,8 @@ pytorch/pytorch torch/distributed/fsdp/_runtime_utils.py (2.1-2.7) and volcengin
   reference, built with CPUOffload(offload_params=True), line 313, whose copies are timing.py
   streamed_frozen_bytes), so it gathers once a pass, before the embedding lookup, exposed;
 * before each gather FSDP1 casts the fp32 shard to its bf16 copy (_use_low_precision_shard, as
-  data_parallel._fsdp1_copy_bytes counts for training: 4 + 2 bytes per shard element), at the memory bandwidth.
+  data_parallel._fsdp1_copy_bytes counts for training: 4 + 2 bytes per shard element), at the memory bandwidth: the
+  root's once a pass, with its one gather.
 
 The hidden part of each gather takes the SMs NCCL holds from the compute it hides behind (contention.py), as in
 training, with the framework's zero3_overlap share.
@@ -59,10 +60,10 @@ def after_sync_share(train: Scenario) -> float:
 def scoring_gather_seconds(train: Scenario, forward_seconds: float = 0.0) -> float:
     """Seconds one scoring pass over the step's micro-batches spends on FSDP1's weight gathers beyond its forward
     (module docstring): per micro-batch the first layer's gather whole and the others' beyond what the previous
-    layer's queued work hides (plus what the hidden part takes from it), the root's once, and the shards' casts; 0
-    without FSDP1 FULL_SHARD over more than one rank. `forward_seconds`: a micro-batch's forward as timed
-    (scoring_time.py: the later of its GPU work and its host's issuing), a layer's share of which is the time the
-    previous layer gives a gather; the GPU's forward where it is longer or not given."""
+    layer's queued work hides (plus what the hidden part takes from it), and the layers' shards' casts; the root's
+    gather and cast once a pass; 0 without FSDP1 FULL_SHARD over more than one rank. `forward_seconds`: a
+    micro-batch's forward as timed (scoring_time.py: the later of its GPU work and its host's issuing), a layer's
+    share of which is the time the previous layer gives a gather; the GPU's forward where it is longer or not given."""
     s = as_laid_out(train)
     prof = framework_profile(s.framework)
     if not (fsdp1_wrap(s) and s.effective_zero == 3 and s.dp * s.cp > 1) or prof.get("zero3_per_module"):
@@ -88,8 +89,11 @@ def scoring_gather_seconds(train: Scenario, forward_seconds: float = 0.0) -> flo
     per_micro_batch = layer_gather + (layers - 1) * contended(layer_gather, window, prof["zero3_overlap"], share)
     dt = dtypes_for(s)
     master = dt.master or dt.weight
-    cast = (master + rates.elem_bytes) * st.params / group.ranks / rates.memory if master != rates.elem_bytes else 0.0
-    return s.grad_accum * (per_micro_batch + cast) + gather(outside)
+    # the fp32 shard's cast precedes each gather: the layers' every micro-batch, the root's once a pass (it stays
+    # gathered between micro-batches, so its later pre-forwards neither gather nor cast)
+    cast_per_param = (master + rates.elem_bytes) / group.ranks / rates.memory if master != rates.elem_bytes else 0.0
+    layers_cast, root_cast = max(st.params - outside, 0.0) * cast_per_param, outside * cast_per_param
+    return s.grad_accum * (per_micro_batch + layers_cast) + gather(outside) + root_cast
 
 
 __all__ = ["after_sync_share", "scoring_gather_seconds"]
