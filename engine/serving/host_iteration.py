@@ -31,7 +31,7 @@ the same way, engine/posttraining/eager_decode.py): per layer VLLM_V1_LAYER_PYTH
 beyond these counts, per forward VLLM_V1_FORWARD_PYTHON_VIEW_CALLS (embedding, final norm, forward context, logits),
 priced at view_seconds; not for a batch beyond the captured graphs, which V1 runs through its torch.compile'd code.
 The engine loop's scheduler, sampler and per-sequence input and
-output work are not in this term (no per-iteration figure with its set-up was found): it is a lower bound.
+output work are not in this term: vLLM V1's are engine_step_host.py's (measured), other engines' are not counted.
 """
 
 from __future__ import annotations
