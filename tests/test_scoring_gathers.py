@@ -130,3 +130,14 @@ def test_the_roots_shard_is_cast_once_a_pass_like_its_gather():
     root_cast = (4 + 2) * (spec.embedding_params + spec.head_params) / 2 / rates.memory
     assert amp.dp == 2 and root_cast > 0.0
     assert _root_part(amp) - _root_part(pure) == pytest.approx(root_cast)
+
+
+def test_the_formulas_name_the_terms_the_step_adds():
+    # the scoring part adds scoring_gather_seconds and scoring_dispatch_seconds (timing.py rl_step_time), the
+    # generation part V1's measured sample_tokens (engine_step_host.py) and one tail per generate() call
+    # (generate_calls.py): the formulas the GUI shows must say so
+    from engine.posttraining.timing import RL_FORMULAS
+    assert "FSDP1 over ranks: each policy pass's weight gathers" in RL_FORMULAS["scoring"]
+    assert "the batch sent to the workers and the per-token results back" in RL_FORMULAS["scoring"]
+    assert "vLLM V1's scheduling, input preparation, sampling and output update" in RL_FORMULAS["generation"]
+    assert "per generate() call" in RL_FORMULAS["generation"]

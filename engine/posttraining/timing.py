@@ -72,9 +72,8 @@ RL_FORMULAS = {
                                     "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
                                     "pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
                                     "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
-                                    "bandwidth and (2 x active params "
-                                    "+ attention over the cached tokens) x sequences / matmul rate (an MLA model's "
-                                    "attention: its own kernel "
+                                    "bandwidth and (2 x active params + attention over the cached tokens) x "
+                                    "sequences / matmul rate (an MLA model's attention: its own kernel "
                                     "after them, the longer of its FLOPs and its latent reads), plus vLLM's and "
                                     "SGLang's kernels' fixed time (the served adapters' LoRA kernels and a "
                                     "bitsandbytes base's kernels too) and the engine's tensor-parallel all-reduces (2 a "
@@ -86,11 +85,12 @@ RL_FORMULAS = {
                                     "scheduling, input preparation and sampler (with the sampled log-prob where the "
                                     "framework asks for it) of every running sequence and, without CUDA "
                                     "graphs, its output processing of each, or vLLM V1's scheduling, input "
-                                    "preparation and output update of each step (and, its engine core in the "
-                                    "trainer's process, its output processing of each request), in waves of the "
-                                    "sequences the "
-                                    "engine holds at once; then, the batch waiting for its longest completion, one "
-                                    "sequence decoding alone from completion_len to max_completion_len"),
+                                    "preparation, sampling and output update of each step (and, its engine core in "
+                                    "the trainer's process, its output processing of each request), in waves of the "
+                                    "sequences the engine holds at once, per generate() call (one per micro-batch "
+                                    "where the framework generates so); then, each call's batch waiting for its "
+                                    "longest completion, one sequence decoding alone from completion_len to "
+                                    "max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -98,7 +98,10 @@ RL_FORMULAS = {
                                  "as FSDP units: + the old-policy pass's visit of each unit beyond its linear's GEMM; "
                                  "packed micro-batches padded to the longest under a pipeline: the policy passes x "
                                  "that padding; each policy pass no faster than the host issues its eager layers; "
-                                 "verl's passes over the logits (temperature, entropy) beyond the loss path's"),
+                                 "verl's passes over the logits (temperature, entropy) beyond the loss path's; "
+                                 "FSDP1 over ranks: each policy pass's weight gathers beyond what its forward hides "
+                                 "(every layer each micro-batch, the root once); a single controller: the batch "
+                                 "sent to the workers and the per-token results back, each scoring call"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
