@@ -39,14 +39,13 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..serving.host_iteration import (
     VLLM_ENGINE,
-    VLLM_V1_FORWARD_PYTHON_VIEW_CALLS,
-    VLLM_V1_LAYER_PYTHON_VIEW_CALLS,
     paged_layer_host_seconds,
     transformers_decode_host_seconds,
+    vllm_v1_eager_python_seconds,
 )
 from ..timing.data import framework_profile
 from ..timing.hf_host import peft_forward_host_seconds
-from ..timing.host import host_figures, host_speed_factor
+from ..timing.host import host_call_seconds, host_speed_factor
 from .engine_loop import runs_v0_loop
 
 # vLLM 0.7.3 V0's Python per decoder layer beyond the counted calls, and per forward (nothing counted), in view calls
@@ -61,8 +60,7 @@ def v0_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str) -> floa
     docstring), on the run's host; 0 for an engine that does not run V0."""
     if not runs_v0_loop(s, rollout_engine):
         return 0.0
-    view = host_figures()["view_seconds"]["value"]
-    return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS) * view * host_speed_factor(s)
+    return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS) * host_call_seconds(s)[1]
 
 
 def v1_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str, enforce_eager: bool) -> float:
@@ -74,8 +72,7 @@ def v1_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str, enforce
     serving)."""
     if rollout_engine != VLLM_ENGINE or runs_v0_loop(s, rollout_engine) or not enforce_eager:
         return 0.0
-    view = host_figures()["view_seconds"]["value"]
-    return (spec.layers * VLLM_V1_LAYER_PYTHON_VIEW_CALLS + VLLM_V1_FORWARD_PYTHON_VIEW_CALLS) * view * host_speed_factor(s)
+    return vllm_v1_eager_python_seconds(s, spec.layers)
 
 
 def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_engine: str = "",

@@ -34,8 +34,7 @@ and detokenisation work is the front-end's output processor, not priced here (en
 from __future__ import annotations
 
 from ..scenario import Scenario
-from ..timing.host import host_speed_factor
-from ..timing.host_table import host_figures
+from ..timing.host import host_call_seconds
 
 # benchmarks/vllm_v0_sampler_host.py (vLLM 0.7.3 Sampler.forward on the build host): seconds at 1 and 320 sequences
 SAMPLER_SECONDS_AT_1_LOGPROBS = 0.162e-3
@@ -55,7 +54,7 @@ BUILD_HOST_VIEW_SECONDS = 1.49e-6
 def run_host_per_build_host_second(s: Scenario) -> float:
     """Seconds on the run's host per second measured on the build host: the view call's price there over its price
     on the build host, times the run's host factor (engine/timing/host.py)."""
-    return host_figures()["view_seconds"]["value"] / BUILD_HOST_VIEW_SECONDS * host_speed_factor(s)
+    return host_call_seconds(s)[1] / BUILD_HOST_VIEW_SECONDS
 
 def _per_sequence(at_1: float, at_largest: float) -> float:
     return (at_largest - at_1) / (MEASURED_LARGEST_BATCH - 1)

@@ -42,7 +42,7 @@ generate() are not V1 loops: no term here (transformers' per-layer launches are 
 from __future__ import annotations
 
 from ..scenario import Scenario
-from ..timing.host import host_figures, host_speed_factor
+from ..timing.host import host_call_seconds
 
 SYNCHRONOUS_STEP_ENGINES = ("vllm",)
 # benchmarks/vllm_v1_engine_step_host.py (vllm 0.11.2 wheel, torch 2.14.1, Python 3.11): one decode step's host work
@@ -62,7 +62,7 @@ def engine_step_host_seconds(s: Scenario, engine: str, running_requests: int) ->
     if engine not in SYNCHRONOUS_STEP_ENGINES or running_requests <= 0:
         return 0.0
     view_calls = STEP_FIXED_VIEW_CALLS + running_requests * STEP_VIEW_CALLS_PER_RUNNING_REQUEST
-    return view_calls * host_figures()["view_seconds"]["value"] * host_speed_factor(s)
+    return view_calls * host_call_seconds(s)[1]
 
 
 __all__ = ["STEP_FIXED_VIEW_CALLS", "STEP_VIEW_CALLS", "STEP_VIEW_CALLS_PER_REQUEST",

@@ -39,7 +39,7 @@ from __future__ import annotations
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..timing.hf_host import decode_python_view_calls, eager_counts
-from ..timing.host import host_figures, host_speed_factor
+from ..timing.host import host_call_seconds, host_figures, host_speed_factor
 from .result import ServingMemory
 from .scenario_estimate import PAGED_ENGINES
 
@@ -121,6 +121,13 @@ def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     return -(-spec.layers // max(1, s.pp)) * transformers_layer_host_seconds(s, spec) * host_speed_factor(s)
 
 
+def vllm_v1_eager_python_seconds(s: Scenario, layers: int) -> float:
+    """Host seconds of vLLM V1's measured eager model Python of one decode forward over `layers` beyond its counted
+    calls (module docstring), on the run's host: the served --enforce-eager engine's and an eager V1 rollout engine's
+    (engine/posttraining/eager_decode.py)."""
+    return (layers * VLLM_V1_LAYER_PYTHON_VIEW_CALLS + VLLM_V1_FORWARD_PYTHON_VIEW_CALLS) * host_call_seconds(s)[1]
+
+
 def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, concurrency: int) -> float:
     """Host seconds of one decode iteration that the GPU cannot run ahead of (0 where the engine does not launch
     from Python); the layers are this GPU's (all of them: tensor parallelism splits widths, not layers)."""
@@ -129,12 +136,11 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
     if s.serving_engine == TRANSFORMERS_ENGINE:
         return transformers_decode_host_seconds(s, spec)
     layers = -(-spec.layers // max(1, s.pp))
-    python = 0.0
-    if s.serving_engine == VLLM_ENGINE and s.enforce_eager:  # its eager model code, measured (module docstring)
-        python = (layers * VLLM_V1_LAYER_PYTHON_VIEW_CALLS + VLLM_V1_FORWARD_PYTHON_VIEW_CALLS) * _per_call()[2]
-    return (layers * paged_layer_host_seconds(spec, s.tp) + python) * host_speed_factor(s)
+    # its eager model code, measured (module docstring)
+    python = vllm_v1_eager_python_seconds(s, layers) if s.serving_engine == VLLM_ENGINE and s.enforce_eager else 0.0
+    return layers * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s) + python
 
 
 __all__ = ["VLLM_ENGINE", "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
            "graph_capture_size", "launches_from_python", "paged_layer_host_seconds", "runs_without_graph",
-           "transformers_decode_host_seconds", "transformers_layer_host_seconds"]
+           "transformers_decode_host_seconds", "transformers_layer_host_seconds", "vllm_v1_eager_python_seconds"]
