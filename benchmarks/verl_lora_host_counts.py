@@ -417,9 +417,10 @@ def model_counts() -> dict[str, Any]:
     from engine import scenario_from_dict
     from engine.accuracy import posttraining_time as ptt
     from engine.memory.states import lora_targets
-    from engine.posttraining.adapter_units import FSDP1_PYTHON_VIEW_CALLS, UNITS_PER_ADAPTED_LINEAR, VISIT_CALLS
+    from engine.posttraining.adapter_units import UNITS_PER_ADAPTED_LINEAR
     from engine.posttraining.estimate import step_parts, training_scenario
     from engine.scenario import resolve_model
+    from engine.timing.fsdp1_host import FSDP1_PYTHON_VIEW_CALLS, VISIT_CALLS
     from engine.timing.hf_host import counted_host, eager_counts
     from engine.timing.lora_adapters import LAUNCHES, PEFT_MODULE_CALLS, adapter_path
 

@@ -11,23 +11,16 @@ import pytest
 
 from engine.accuracy.published_throughput import load_rows
 from engine.memory.states import lora_targets
-from engine.posttraining.adapter_units import (
-    FSDP1_PYTHON_VIEW_CALLS,
-    VISIT_CALLS,
-    adapter_unit_seconds,
-    layer_unit_visit_seconds,
-    visit_host_seconds,
-    wraps_adapter_units,
-)
+from engine.posttraining.adapter_units import adapter_unit_seconds, wraps_adapter_units
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.scoring_time import policy_forward_seconds
 from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
 from engine.timing import hardware_for
 from engine.timing.data import framework_profile
-from engine.timing.fsdp1_host import wraps_layer_units
+from engine.timing.fsdp1_host import FSDP1_PYTHON_VIEW_CALLS, VISIT_CALLS, wraps_layer_units
 from engine.timing.gemm import gemm_seconds
 from engine.timing.hf_host import counted_host
-from engine.timing.host import layer_unit_seconds
+from engine.timing.host import layer_unit_seconds, layer_unit_visit_seconds, visit_host_seconds
 from engine.timing.host_table import host_figures
 from engine.timing.model import rates_for, stage_time_per_micro_batch
 from engine.workloads import step_time

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.posttraining.adapter_units import layer_unit_visit_seconds
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.scoring_gathers import scoring_gather_seconds
 from engine.posttraining.scoring_time import policy_forward_seconds
@@ -21,6 +20,7 @@ from engine.scenario import as_laid_out, resolve_model, scenario_from_dict
 from engine.timing import hardware_for
 from engine.timing.data import efficiency, framework_profile
 from engine.timing.hf_host import counted_host, padding_free_syncs, synced_layer_idle
+from engine.timing.host import layer_unit_visit_seconds
 from engine.timing.model import rates_for, stage_time_per_micro_batch
 from engine.timing.stage_listing import distinct_stages
 from engine.workloads import step_time

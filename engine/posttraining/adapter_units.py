@@ -44,10 +44,9 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..timing.collectives import ALL_GATHER, REDUCE_SCATTER, small_message_latency
 from ..timing.data import framework_profile
-from ..timing.fsdp1_host import FSDP1_PYTHON_VIEW_CALLS, VISIT_CALLS
 from ..timing.gemm import gemm_seconds
 from ..timing.hardware import hardware_for
-from ..timing.host import layer_unit_visit_seconds, visit_host_seconds
+from ..timing.host import visit_host_seconds
 from ..timing.links import nvlink_domain
 from ..timing.model import rates_for
 
@@ -94,5 +93,4 @@ def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str
             "update": micro_batches * update}
 
 
-__all__ = ["FSDP1_PYTHON_VIEW_CALLS", "UNITS_PER_ADAPTED_LINEAR", "VISIT_CALLS", "adapter_unit_seconds",
-           "layer_unit_visit_seconds", "visit_host_seconds", "wraps_adapter_units"]
+__all__ = ["UNITS_PER_ADAPTED_LINEAR", "adapter_unit_seconds", "wraps_adapter_units"]
