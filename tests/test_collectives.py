@@ -229,19 +229,22 @@ def test_mi300x_fp8_rate_takes_amds_same_chip_fp8_to_bf16_ratio_at_its_sustained
     708 TFLOPs at a median 1,207 MHz, FP8 1,273 at 1,230 MHz; MI325X BF16 843, FP8 1,519; peaks 1,307.4 / 2,614.9
     (presets/gpus.json). The clock the power limit leaves is reached within a second, so the warmed-up MAMF (stas00's
     0.514 and 0.604 of the BF16 peak) is already the sustained rate, and the FP8 fraction is the BF16 one x AMD's
-    FP8/BF16 fraction ratio of the same chip."""
+    FP8/BF16 fraction ratio of the same chip. Both are best-shape rates, which the GEMMs keep at a workload's shapes
+    times CDNA3's measured workload share (tests/test_workload_gemm_shapes.py)."""
     from engine.timing.data import framework_profile
     from engine.timing.model import rates_for
+    from engine.timing.workload_gemm import workload_shape_share
 
     for gpu, mamf, maf_bf16, maf_fp8 in (("mi300x", 0.514, 708, 1273), ("mi325x", 0.604, 843, 1519)):
         ratio = (maf_fp8 / 2614.9) / (maf_bf16 / 1307.4)
         s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "torchtitan", "precision": "fp8"})
         hw = hardware_for(s)
         assert hw.sustained_fraction == 1.0
-        assert math.isclose(hw.fp8_matmul_fraction, round(mamf * ratio, 3))
+        fp8_share, bf16_share = workload_shape_share(gpu, "fp8"), workload_shape_share(gpu, "bf16")
+        assert math.isclose(hw.fp8_matmul_fraction, round(mamf * ratio, 3) * fp8_share)
         rates = rates_for(s, hw, framework_profile("torchtitan"))
-        assert math.isclose(rates.linear, 2614.9e12 * round(mamf * ratio, 3))
-        assert math.isclose(rates.gemm, 1307.4e12 * mamf)
+        assert math.isclose(rates.linear, 2614.9e12 * round(mamf * ratio, 3) * fp8_share)
+        assert math.isclose(rates.gemm, 1307.4e12 * mamf * bf16_share)
 
 def test_deepspeed_zero3_issues_a_collective_per_submodule_and_per_reduce_bucket():
     """DeepSpeed ZeRO-3 gathers each submodule's parameters before it runs (deepspeed/runtime/zero/

@@ -657,8 +657,10 @@ def test_the_new_sources_gap_as_reported() -> None:
     # and the V0 sampler in the build host's view calls (lead): generation +43.9% -> +56.9%
     # FSDP1's gathers in the scoring passes, the separate reference's offloaded units counted in scoring and the batch's
     # ray round trips (scoring_gathers.py, dataproto_dispatch.py; h-scoring): scoring -31.2% -> -19.4%
-    assert 0.50 < grpo.error("generation") < 0.63 and -0.25 < grpo.error("scoring") < -0.14
-    assert -0.30 < grpo.error("update") < -0.17
+    # hipBLASLt's measured rate at a workload's GEMM shapes on CDNA3 (workload_gemm.py, h-cdna3: AMD's TAF / MAF):
+    # scoring -19.4% -> -7.2%, update -23.2% -> -16.3%, generation +56.9% -> +57.6% (its prefill's GEMMs)
+    assert 0.50 < grpo.error("generation") < 0.63 and -0.13 < grpo.error("scoring") < -0.01
+    assert -0.23 < grpo.error("update") < -0.10
 
 
 def test_the_unsloth_notebook_rows_are_their_runs_mean_step_and_logged_lengths() -> None:

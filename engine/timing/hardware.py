@@ -13,6 +13,7 @@ from ..models.presets import get_gpu
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, per_gpu
 from .host_cpu import UNKNOWN_HOST, host_cpu_facts
+from .workload_gemm import workload_shape_share
 
 TERA = 1e12
 
@@ -116,8 +117,8 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
     host_raw = host or pcie
     return Hardware(
         name=name, gpu_id=gpu_id, peak_flops=peaks,
-        matmul_fraction=per_gpu("matmul_fraction_of_peak", gpu_id),
-        fp8_matmul_fraction=per_gpu("fp8_matmul_fraction_of_peak", gpu_id),
+        matmul_fraction=_matmul_fraction(gpu_id, "bf16"),
+        fp8_matmul_fraction=_matmul_fraction(gpu_id, "fp8"),
         arch=arch,
         # a GPU whose own stream and collective figures were measured (_gpu) takes them before the defaults
         memory_bytes_per_s=float(memory) * stream_fraction, memory_fraction=stream_fraction,
@@ -135,6 +136,14 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
     )
 
 
+def _matmul_fraction(gpu_id: str | None, fmt: str) -> float:
+    """The best-shape matmul fraction of a format (presets/efficiency.json matmul_fraction_of_peak,
+    fp8_matmul_fraction_of_peak) x what the GPU's GEMM library keeps at a workload's shapes beyond the roofline's
+    tiles and waves (workload_gemm.py: measured on CDNA3, 1.0 elsewhere)."""
+    table = "fp8_matmul_fraction_of_peak" if fmt == "fp8" else "matmul_fraction_of_peak"
+    return per_gpu(table, gpu_id) * workload_shape_share(gpu_id, fmt)
+
+
 def _fp8_sustained(gpu_id: str | None) -> float:
     """The sustained share of fp8 matmuls: the GPU's own fp8 entry where one was measured, else the bf16 one
     (presets/efficiency.json sustained_compute_fraction _fp8)."""
@@ -144,11 +153,12 @@ def _fp8_sustained(gpu_id: str | None) -> float:
 
 def rate_share(gpu_id: str, fmt: str) -> float:
     """The share of a GPU's dense peak in a format its matmuls reach over a step in the time model: the short-run
-    matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak) times the clock its
-    power limit leaves (sustained_compute_fraction, its _fp8 entry where measured): what Hardware's matmul_fraction x
-    sustained_fraction (fp8_matmul_fraction x fp8_sustained_fraction) give the time model."""
+    matmul fraction (presets/efficiency.json matmul_fraction_of_peak, fp8_matmul_fraction_of_peak, at a workload's
+    shapes: _matmul_fraction) times the clock its power limit leaves (sustained_compute_fraction, its _fp8 entry where
+    measured): what Hardware's matmul_fraction x sustained_fraction (fp8_matmul_fraction x fp8_sustained_fraction) give
+    the time model."""
     if fmt == "fp4":  # NVFP4's GEMMs keep the fp8 clock share (presets/efficiency.json fp4_matmul_fraction_of_peak)
         return per_gpu("fp4_matmul_fraction_of_peak", gpu_id) * _fp8_sustained(gpu_id)
     if fmt == "fp8":
-        return per_gpu("fp8_matmul_fraction_of_peak", gpu_id) * _fp8_sustained(gpu_id)
-    return per_gpu("matmul_fraction_of_peak", gpu_id) * per_gpu("sustained_compute_fraction", gpu_id)
+        return _matmul_fraction(gpu_id, "fp8") * _fp8_sustained(gpu_id)
+    return _matmul_fraction(gpu_id, fmt) * per_gpu("sustained_compute_fraction", gpu_id)
