@@ -79,7 +79,7 @@ def test_held_errors() -> None:
     latency tests -16.2% -> -12.3% (p90 22.5% -> 17.5%), vLLM eager TPOT -21.3% -> -19.8%. h-sglangdec: the
     SGLang rows' client (InferenceX's issue-870 branch at 8c145e005a9c) draws lengths with --random-range-ratio 0.8
     (mean 922 of 1,024) over 10 x concurrency prompts; each finished request's replacement prefills ahead of the next
-    decode step (sglang 0.5.7 scheduler.py get_next_batch_to_run, arrivals.py): (concurrency - 1) x 30 ms / 921 a
+    decode step (sglang 0.5.7 scheduler.py get_next_batch_to_run, arrivals.py): (concurrency - 1) x 29.5 ms / 921 a
     step, so SGLang's TPOT -24.0% -> -21.5% (c8 -22.1 -> -20.5, c16 -20.5 -> -18.0, c32 -26.0 -> -22.5, c64
     -28.9 -> -23.6) and tokens/s +36.8% -> +32.2% (the lengths alone: -24.3% and +37.2%). MLA's q_a_proj and
     kv_a_proj_with_mqa whole on each rank (weights.py MLA_REPLICATED_LINEARS; 0.81 GB more a DeepSeek-R1 step reads
