@@ -16,6 +16,7 @@ sys.path.insert(0, str(REPO))
 
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
+from engine.accuracy.moe_kernel_rate import kernel_rates, row_expert_rate  # noqa: E402
 from engine.accuracy.serving_speed import (  # noqa: E402
     METRICS,
     compare_all,
@@ -64,6 +65,27 @@ def _print_mmvq_issue() -> None:
                   f"{b.implied_round_trip_seconds * 1e6:.2f} |")
 
 
+def _print_moe_rates() -> None:
+    """SGLang's MoE rows: the rate the routed experts would need for the remaining gap, beside published fused_moe
+    kernel times (engine/accuracy/moe_kernel_rate.py)."""
+    print("\nSGLang MoE decode: the touched experts' bytes a step and the rate that puts the whole remaining gap on them "
+          "(the estimate reads them at the preset's achieved bandwidth)")
+    print("| row | expert GB a step | gap ms | estimate TB/s | closing TB/s |\n|---|---:|---:|---:|---:|")
+    for row in read_rows():
+        r = row_expert_rate(row)
+        if r is not None:
+            print(f"| {r.id} | {r.expert_bytes / 1e9:.1f} | {r.gap_seconds * 1e3:.2f} | "
+                  f"{r.estimate_bytes_per_s / 1e12:.2f} | {r.closing_bytes_per_s / 1e12:.2f} |")
+    print("\nPublished triton fused_moe kernel times (fp8 [128, 128] blocks; tests/data/published/"
+          "fused_moe_kernel_times.json): bytes read over the time, of the datasheet, and beyond the previous batch")
+    print("| table | GPU | batch | experts read | MB | TB/s | of datasheet | marginal TB/s |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|")
+    for k in kernel_rates():
+        print(f"| {k.table} | {k.gpu} | {k.batch} | {k.experts_read:.1f} | {k.bytes_read / 1e6:.0f} | "
+              f"{k.bytes_per_s / 1e12:.2f} | {k.fraction_of_datasheet:.0%} | "
+              f"{k.marginal_bytes_per_s / 1e12:.2f} |")
+
+
 def main() -> None:
     compared = compare_all()
     print(f"{len(compared)} measured serving rows\n")
@@ -86,6 +108,7 @@ def main() -> None:
             print(f"| {row['id']} | {gap:+.0f} |")
     _print_gguf_rates()
     _print_mmvq_issue()
+    _print_moe_rates()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
     print("| engine | metric | rows | sources | low | high |\n|---|---|---:|---:|---:|---:|")
     for band in bands_data()["bands"]:

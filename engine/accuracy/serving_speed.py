@@ -6,7 +6,8 @@ workload: tokens/s with concurrency / TPOT (decode, at the context the row names
 requests, workload.rate_over "request", with concurrency x outputs / (TTFT + (outputs - 1) x TPOT)), TPOT with
 TPOT, TTFT with TTFT, a prefill rate (llama-bench's pp512) with prompt tokens / the estimate's prefill seconds, and a
 batch's end-to-end latency (vLLM's latency benchmark) with TTFT + (outputs - 1) x TPOT, the batch's prompts prefilled
-together where workload.prefill_together says so.
+together where workload.prefill_together says so; a run that keeps `concurrency` requests in flight over more
+prompts (workload.num_prompts) has each new prompt's prefill between the decode steps (engine/serving/arrivals.py).
 Errors are signed: estimate / measured - 1 of the rate or the time as the source states it. Nothing is fitted.
 """
 
@@ -70,7 +71,10 @@ def estimate_row(row: dict[str, Any]) -> dict[str, float]:
     context = work.get("decode_context") or prompt
     # a batch whose prompts are prefilled together (vLLM's offline latency benchmark): one prefill of all of them
     batched = users * prompt if work.get("prefill_together") else prompt
-    speed = serving_speed(s, serving_memory(s), concurrency=users, context=context, prompt_tokens=batched)
+    # a client that replaces each finished request (more prompts than concurrency): new prompts prefill meanwhile
+    replaced = work.get("num_prompts", 0) > users
+    speed = serving_speed(s, serving_memory(s), concurrency=users, context=context, prompt_tokens=batched,
+                          output_tokens=work.get("output_tokens") if replaced else None)
     prefill = sum(t.seconds for t in speed.prefill_terms)
     rate = speed.tokens_per_second
     if work.get("rate_over") == "request":  # whole requests: the prefill's wait counts against the output tokens

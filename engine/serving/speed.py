@@ -22,6 +22,10 @@ a decompressed GGUF caches and reads every head's K and V.
 
 Weight formats set the compute format: fp8 runs fp8 matmuls (W8A8); the 4-bit and GGUF formats dequantize to 16-bit
 (W4A16), so they save bandwidth, not FLOPs.
+
+A request's TPOT in an engine kept loaded by new requests (a benchmark's --max-concurrency over more prompts) also
+holds the new requests' prefills that SGLang runs between decode steps (arrivals.py), where the caller gives the
+outputs per request.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
+from .arrivals import interleaved_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
@@ -208,8 +213,10 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
 
 
 def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = None, context: int | None = None,
-                  prompt_tokens: int | None = None) -> ServingSpeed:
-    """TTFT, TPOT and tokens/s of `concurrency` sequences decoding at `context` tokens each."""
+                  prompt_tokens: int | None = None, output_tokens: int | None = None) -> ServingSpeed:
+    """TTFT, TPOT and tokens/s of `concurrency` sequences decoding at `context` tokens each. `output_tokens`: each
+    request's outputs where finished requests are replaced by new ones (their prefills between the decode steps,
+    arrivals.py); None: the running batch alone."""
     users = concurrency or max(1, int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9)))
     length = context or memory.max_model_len
     prompt = prompt_tokens or length
@@ -218,8 +225,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
     fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s))  # kernels' fixed time
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
-    tpot = max(max(compute, mem) + mla + fixed + comm, host) + step_host
     prefill = _prefill_seconds(s, memory, prompt)
+    arrivals = interleaved_prefill_seconds(s.serving_engine, users, output_tokens or 0, prefill)  # others' prefills
+    tpot = max(max(compute, mem) + mla + fixed + comm, host) + step_host + arrivals
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
                   QT_TRANSLATE_NOOP("engine", "(2 x active parameters / tp + attention) x sequences / achieved "
@@ -239,6 +247,11 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                     "of each step (its calls' measured CPU time, a fixed part + one per running "
                                     "request), in series with the forward")),
     )
+    if arrivals:
+        decode_terms += (SpeedTerm("decode_prefill_arrivals", QT_TRANSLATE_NOOP("engine", "New requests' prefills"),
+                                   arrivals, QT_TRANSLATE_NOOP("engine", "(sequences - 1) x one prompt's prefill / "
+                                                               "(output tokens - 1): each finished request's "
+                                                               "replacement prefills ahead of the next decode step")),)
     if mla:
         decode_terms += (SpeedTerm("decode_mla_attention", QT_TRANSLATE_NOOP("engine", "MLA attention kernel"), mla,
                                    QT_TRANSLATE_NOOP("engine", "sequences x cached tokens x layers x heads / tp x (2 x "
@@ -248,7 +261,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
                                                  "compute and weight reads, + all-reduces")),)
-    return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
+    return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt,
+                        ttft_seconds=prefill + tpot - arrivals,  # its own prefill and one step, not the others'
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
                         decode_terms=decode_terms, prefill_terms=prefill_terms,
                         bound=_bound(compute, mem, comm + fixed + mla, host), notes=(CPU_LAYERS_NOTE,) if s.serving_engine in

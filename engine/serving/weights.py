@@ -8,7 +8,11 @@ the ftype's default type and output.weight to Q6_K (Q8_0 for Q8_0 and MXFP4_MOE)
 takes the output's type.
 
 Sharding (vLLM/SGLang): tensor parallelism splits every matrix and the vocabulary (padded to a multiple of 64 per
-VocabParallelEmbedding, vllm/model_executor/layers/vocab_parallel_embedding.py), replicates norms and the router;
+VocabParallelEmbedding, vllm/model_executor/layers/vocab_parallel_embedding.py), replicates norms, the router and an
+MLA layer's down-projections to the latents, q_a_proj and kv_a_proj_with_mqa (SGLang 0.5.7 python/sglang/srt/models/
+deepseek_v2.py 1328-1360: ReplicatedLinear fused_qkv_a_proj_with_mqa, kv_a_proj_with_mqa without q_lora_rank; vLLM
+vllm/model_executor/models/deepseek_v2.py DeepseekV2MLAAttention: MergedColumnParallelLinear fused_qkv_a_proj with
+disable_tp=True, ReplicatedLinear kv_a_proj_with_mqa): every rank holds and reads them whole;
 experts are split over max(tp, ep) GPUs; pipeline stages take cdiv(layers, pp) layers, the first the embeddings and
 the last the lm_head.
 """
@@ -88,7 +92,11 @@ class LayerWeights:
 
     matrices: float  # attention and dense MLP / shared-expert matrices (split by tp)
     experts: float  # routed experts (split by max(tp, ep))
-    replicated: float  # router, norms, biases, convolutions (on every rank)
+    replicated: float  # router, norms, biases, convolutions, MLA q_a / kv_a (on every rank)
+
+
+# an MLA layer's projections to the shared latents, whole on every tensor-parallel rank (module docstring)
+MLA_REPLICATED_LINEARS = ("q_a_proj", "kv_a_proj_with_mqa")
 
 
 def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: bool, block: str) -> LayerWeights:
@@ -97,7 +105,7 @@ def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: boo
     for lin in spec.layer_linears(moe, linear_attn, block):
         weight = lin.d_in * lin.d_out * _linear_bits(f, spec, lin, i, False) / 8
         bias = (lin.d_out if lin.bias else 0) * small_bits / 8
-        if lin.group == "router":
+        if lin.group == "router" or lin.name in MLA_REPLICATED_LINEARS:
             replicated += weight + bias
         else:
             matrices += weight + bias

@@ -1,0 +1,33 @@
+"""An MLA layer's down-projections to the latents are whole on every tensor-parallel rank in vLLM and SGLang
+(engine/serving/weights.py MLA_REPLICATED_LINEARS: SGLang 0.5.7 deepseek_v2.py 1328-1360 ReplicatedLinear
+fused_qkv_a_proj_with_mqa; vLLM's fused_qkv_a_proj with disable_tp=True), so a GPU holds and a decode step reads
+them whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.serving.weights import layer_weights, shard
+
+SCENARIO = {"model": "deepseek-r1", "gpu": "h200", "workload": "inference", "serving_engine": "sglang", "tp": 8,
+            "gpus_per_node": 8}
+
+
+def test_deepseek_r1s_q_a_and_kv_a_are_held_whole_on_each_rank() -> None:
+    spec = resolve_model(scenario_from_dict(SCENARIO))
+    # DeepSeek-R1's config.json: hidden 7168, q_lora_rank 1536, kv_lora_rank 512 + qk_rope_head_dim 64; its fp8
+    # checkpoint stores 1 byte a weight and one fp32 scale per [128, 128] block (weight_block_size)
+    down_bytes = 7168 * (1536 + 512 + 64) * (1 + 4 / (128 * 128))
+    first = layer_weights(spec, "checkpoint")[0]  # a dense layer: no router, so replicated = these + norms
+    assert first.replicated - spec.small_params(*spec.layer_keys[0]) * 2 == pytest.approx(down_bytes)
+    one, eight = shard(spec, "checkpoint", tp=1), shard(spec, "checkpoint", tp=8)
+    assert eight.replicated == pytest.approx(one.replicated)  # not divided by tensor parallelism
+    assert eight.replicated >= spec.layers * down_bytes
+
+
+def test_other_attention_keeps_every_matrix_split() -> None:
+    spec = resolve_model(scenario_from_dict({**SCENARIO, "model": "llama-3.1-8b"}))
+    one, eight = shard(spec, "bf16", tp=1), shard(spec, "bf16", tp=8)
+    assert eight.layers == pytest.approx(one.layers / 8)
+    assert eight.replicated == pytest.approx(one.replicated)  # norms only
