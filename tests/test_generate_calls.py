@@ -9,7 +9,7 @@ from engine import scenario_from_dict
 from engine.accuracy import posttraining_time as ptt
 from engine.frameworks import defaults_for
 from engine.posttraining.estimate import step_parts
-from engine.posttraining.generate_calls import rollout_waves
+from engine.posttraining.generate_calls import decode_passes, rollout_waves
 from engine.posttraining.timing import rl_step_time
 from engine.scenario import Scenario
 
@@ -50,3 +50,21 @@ def test_the_llama_row_decodes_its_four_micro_batches_one_after_the_other() -> N
     assert one_call["waves"] == 1 and one_call["decode_iterations"] == s.completion_len
     # prefill is of the same 16 prompts either way
     assert abs(detail["prefill_seconds"] - one_call["prefill_seconds"]) < 1e-9 * one_call["prefill_seconds"] + 1e-12
+
+
+def test_a_call_beyond_what_the_engine_holds_decodes_as_a_continuous_batch() -> None:
+    # vLLM's scheduler admits a waiting sequence as soon as a running one ends and frees its blocks (0.11.2
+    # v1/core/sched/scheduler.py lines 218-333 and 395-402; 0.7.3 core/scheduler.py _schedule_default lines
+    # 1204-1240): the engine stays at its concurrency until the call's sequences x mean completion are decoded, so a
+    # call of 8 beside room for 3 runs 8 / 3 passes of the mean completion where whole waves gave 3; a call the engine
+    # holds whole is one pass (the count before)
+    assert decode_passes(1, 8, 3) == 8 / 3 and rollout_waves(1, 8, 3)[1] == 3
+    assert decode_passes(1, 16, 160) == 1.0 and decode_passes(4, 16, 160) == 4.0
+    assert decode_passes(2, 8, 3) == 2 * 4 / 3  # 4 a call, 3 at once
+    # verl's MI300X GRPO row (verl-training-log-mi300x): 1,280 sequences on an engine running 1,024 at once decode
+    # 1.25 x the mean completion, then the longest completion's tail (longest_completion.py)
+    s = _row_scenario("verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu")
+    detail = dict(rl_step_time(s).generation)
+    assert (detail["sequences"], detail["concurrent_sequences"]) == (1280, 1024)
+    tail = detail["decode_iterations"] - round(1.25 * s.completion_len)
+    assert detail["waves"] == 1.25 and 0 < tail == s.max_completion_len - s.completion_len

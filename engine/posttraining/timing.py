@@ -38,7 +38,7 @@ from .estimate import (
     step_sequences,
     training_scenario,
 )
-from .generate_calls import rollout_waves
+from .generate_calls import decode_passes, rollout_waves
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
@@ -78,19 +78,19 @@ RL_FORMULAS = {
                                     "SGLang's kernels' fixed time (the served adapters' LoRA kernels and a "
                                     "bitsandbytes base's kernels too) and the engine's tensor-parallel all-reduces (2 a "
                                     "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
-                                    "of every layer without a CUDA "
-                                    "graph (eager, or a batch beyond the largest captured), with vLLM's LoRA "
-                                    "kernels of each adapted linear when it serves the adapters; without an engine, "
-                                    "transformers' eager layers where the trainer's generate runs them), plus vLLM V0's "
-                                    "scheduling, input preparation and sampler (with the sampled log-prob where the "
-                                    "framework asks for it) of every running sequence and, without CUDA "
-                                    "graphs, its output processing of each, or vLLM V1's scheduling, input "
-                                    "preparation, sampling and output update of each step (and, its engine core in "
-                                    "the trainer's process, its output processing of each request), in waves of the "
-                                    "sequences the engine holds at once, per generate() call (one per micro-batch "
-                                    "where the framework generates so); then, each call's batch waiting for its "
-                                    "longest completion, one sequence decoding alone from completion_len to "
-                                    "max_completion_len"),
+                                    "of every layer without a CUDA graph (eager, or a batch beyond the largest "
+                                    "captured), with vLLM's LoRA kernels of each adapted linear when it serves the "
+                                    "adapters; without an engine, transformers' eager layers where the trainer's "
+                                    "generate runs them), plus vLLM V0's scheduling, input preparation and sampler "
+                                    "(with the sampled log-prob where the framework asks for it) of every running "
+                                    "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
+                                    "scheduling, input preparation, sampling and output update of each step (and, its "
+                                    "engine core in the trainer's process, its output processing of each request), at "
+                                    "the sequences the engine holds at once, a waiting one taking the place of one "
+                                    "that ends (sequences / that many passes of completion_len iterations), per "
+                                    "generate() call (one per micro-batch where the framework generates so); then, "
+                                    "each call's batch waiting for its longest completion, one sequence decoding "
+                                    "alone from completion_len to max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -131,8 +131,8 @@ RL_FORMULAS = {
 
 RL_PROVENANCE = {
     "generation": Provenance(DERIVED, QT_TRANSLATE_NOOP(
-        "engine", "Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves "
-        "of the sequences the engine holds.")),
+        "engine", "Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), at the "
+        "sequences the engine holds, a waiting one admitted as one ends.")),
     "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The training model's forward of the step's micro-batches "
                                                      "for the policy's passes; forward FLOPs for the other models.")),
     "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
@@ -212,7 +212,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     if not rs.online or sequences == 0:
         return 0.0, {}
     e = p.engine
-    # in waves of what the engine admits, per generate() call (generate_calls.py: TRL <= 0.15.2 one per micro-batch)
+    # at what the engine admits, per generate() call (generate_calls.py: TRL <= 0.15.2 one per micro-batch)
     concurrent, waves, calls = rollout_waves(rs.generate_calls, sequences, e.running_sequences if e else sequences)
     active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     # weights' matmuls and causal attention (rollout_attention.py); all-reduces one a chunk and layer as serving's
@@ -278,10 +278,10 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     tail = tail_iterations(s) * calls
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
     tail_seconds = tail * tail_step
-    full_iterations = waves * s.completion_len
+    full_iterations = (waves := decode_passes(rs.generate_calls, sequences, concurrent)) * s.completion_len
     decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
-                              "concurrent_sequences": concurrent, "waves": waves, "decode_step_seconds": step,
+                              "concurrent_sequences": concurrent, "waves": round(waves, 3), "decode_step_seconds": step,
                               **parts,
                               "decode_iterations": round(full_iterations) + tail,
                               "longest_completion_tokens": longest_completion_len(s),
