@@ -58,10 +58,14 @@ def te_delayed_scaling(recipe: str) -> bool:
 def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     """FLOP/s of the fp8 GEMMs: the GPU's fp8 peak x its per-tensor fp8 MAMF fraction x the share it sustains x the
     rate of the recipe's kernels against per-tensor ones (efficiency.json fp8_gemm_rate_of_tensorwise: MXFP8's
-    block-scaled cuBLAS GEMMs 0.933)."""
+    block-scaled cuBLAS GEMMs 0.933); the bf16 GEMMs' rate for a recipe whose library's fp8 GEMMs were measured at
+    parity with bf16 (efficiency.json fp8_gemm_at_bf16_rate: Transformer Engine's ROCm port of late 2024)."""
     if trains_nvfp4(s):
         return nvfp4_linear_rate(hw)
-    recipe = float(efficiency()["fp8_gemm_rate_of_tensorwise"].get(fp8_casts(s, prof), 1.0))
+    casts = fp8_casts(s, prof)
+    if casts in efficiency()["fp8_gemm_at_bf16_rate"]["recipes"]:
+        return hw.peak("bf16") * hw.matmul_fraction * hw.sustained_fraction
+    recipe = float(efficiency()["fp8_gemm_rate_of_tensorwise"].get(casts, 1.0))
     return hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction * recipe
 
 
