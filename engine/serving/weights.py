@@ -221,7 +221,7 @@ def touched_expert_read_fraction(spec: ModelSpec, tokens: int, expert_share: flo
     touched = 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
     if expert_share is None:
         expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
-    return 1 - expert_share + expert_share * touched / expert_read_share
+    return 1 - expert_share * (1 - touched / expert_read_share)
 
 
 @lru_cache(maxsize=512)
