@@ -16,7 +16,13 @@ sys.path.insert(0, str(REPO))
 
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
-from engine.accuracy.moe_kernel_rate import kernel_rates, row_expert_rate  # noqa: E402
+from engine.accuracy.moe_kernel_rate import (  # noqa: E402
+    fit_overhead_steps,
+    kernel_rates,
+    leave_one_source_out,
+    row_expert_rate,
+    table_shares,
+)
 from engine.accuracy.serving_speed import (  # noqa: E402
     METRICS,
     compare_all,
@@ -76,14 +82,24 @@ def _print_moe_rates() -> None:
         if r is not None:
             print(f"| {r.id} | {r.expert_bytes / 1e9:.1f} | {r.gap_seconds * 1e3:.2f} | "
                   f"{r.estimate_bytes_per_s / 1e12:.2f} | {r.closing_bytes_per_s / 1e12:.2f} |")
-    print("\nPublished triton fused_moe kernel times (fp8 [128, 128] blocks; tests/data/published/"
-          "fused_moe_kernel_times.json): bytes read over the time, of the datasheet, and beyond the previous batch")
-    print("| table | GPU | batch | experts read | MB | TB/s | of datasheet | marginal TB/s |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\nPublished triton fused_moe kernel times (tests/data/published/fused_moe_kernel_times.json): bytes read "
+          "over the time, of the datasheet, beyond the previous batch, and whether the batch times the HBM")
+    print("| table | GPU | batch | experts read | MB | TB/s | of datasheet | marginal TB/s | HBM-bound |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---|")
     for k in kernel_rates():
         print(f"| {k.table} | {k.gpu} | {k.batch} | {k.experts_read:.1f} | {k.bytes_read / 1e6:.0f} | "
               f"{k.bytes_per_s / 1e12:.2f} | {k.fraction_of_datasheet:.0%} | "
-              f"{k.marginal_bytes_per_s / 1e12:.2f} |")
+              f"{k.marginal_bytes_per_s / 1e12:.2f} | {'yes' if k.hbm_bound else 'no'} |")
+    shares = table_shares()
+    print(f"\nThe tables' HBM-bound marginal rate over the preset's achieved bandwidth, beside the fused_moe tile model "
+          f"(engine/serving/fused_moe_rate.py; overhead fitted on these tables: {fit_overhead_steps(shares):.2f} K steps "
+          f"a program), and each table predicted with its source left out")
+    print("| table | GPU | hidden | shard_n | batches | marginal TB/s | fixed us | measured share | model share | "
+          "left-out overhead | left-out error |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for t, (_, overhead, error) in zip(shares, leave_one_source_out(shares), strict=True):
+        print(f"| {t.table} | {t.gpu} | {t.hidden} | {t.shard_n} | {t.batches} | {t.marginal_bytes_per_s / 1e12:.2f} | "
+              f"{t.fixed_seconds * 1e6:.1f} | {t.measured_share:.3f} | {t.predicted_share:.3f} | {overhead:.2f} | "
+              f"{error:+.1%} |")
 
 
 def main() -> None:

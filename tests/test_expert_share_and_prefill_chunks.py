@@ -56,9 +56,9 @@ def test_a_qlora_moe_rollout_takes_its_experts_off_at_their_share_of_the_engines
     seen: list[float | None] = []
     real = timing.touched_expert_read_fraction
 
-    def recording(spec_, tokens: int, expert_share: float | None = None) -> float:
+    def recording(spec_, tokens: int, expert_share: float | None = None, rate_share: float = 1.0) -> float:
         seen.append(expert_share)
-        return real(spec_, tokens, expert_share)
+        return real(spec_, tokens, expert_share, rate_share)
 
     monkeypatch.setattr(timing, "touched_expert_read_fraction", recording)
     step_time(s)

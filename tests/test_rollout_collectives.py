@@ -54,7 +54,9 @@ def test_an_engine_over_four_nodes_runs_nccls_all_reduce() -> None:
     gen = dict(step_time(s).generation)
     assert gen["tp_all_reduce_seconds_per_step"] == pytest.approx(
         forward_all_reduce_seconds(s, hw, spec, 32, gen["concurrent_sequences"]))
-    assert gen["decode_step_seconds"] > gen["tp_all_reduce_seconds_per_step"] > 0.25 * gen["decode_step_seconds"]
+    # (a fifth of the step since h-fusedmoe: the experts' 2,048 / 32 = 64-wide down GEMM reads at the fused_moe's
+    # tile share, engine/serving/fused_moe_rate.py; a quarter before)
+    assert gen["decode_step_seconds"] > gen["tp_all_reduce_seconds_per_step"] > 0.2 * gen["decode_step_seconds"]
 
 
 def test_a_gb200_engine_over_two_trays_is_not_the_custom_all_reduce() -> None:

@@ -12,6 +12,7 @@ from engine.posttraining.estimate import step_parts
 from engine.posttraining.settings import rl_settings
 from engine.scenario import resolve_model
 from engine.serving.engine_step_host import engine_step_host_seconds
+from engine.serving.fused_moe_rate import expert_read_share
 from engine.serving.kernel_fixed_time import decode_fixed_seconds
 from engine.serving.weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 from engine.timing import hardware_for
@@ -33,7 +34,12 @@ def test_one_running_sequence_reads_its_top_k_experts() -> None:
     # the experts' share of the held bytes, each tensor in the engine's format (h-revleft: weights.expert_byte_share,
     # as serving; bf16 throughout here, so near the parameters' share but the embeddings' vocabulary padding counts)
     share = expert_byte_share(spec, "bf16", rs.rollout_tp)
-    read = e.weight_bytes * touched_expert_read_fraction(spec, 1, share) - unread + context * e.kv_bytes_per_token
+    # vLLM runs the bf16 experts in its triton fused_moe, which reads them at its tile share of the achieved rate
+    # (h-fusedmoe: engine/serving/fused_moe_rate.py; Qwen3-30B-A3B's 768-wide experts split rollout_tp ways)
+    rate_share = expert_read_share(spec, "vllm", "bf16", rs.rollout_tp)
+    assert rate_share < 1
+    read = (e.weight_bytes * touched_expert_read_fraction(spec, 1, share, rate_share) - unread
+            + context * e.kv_bytes_per_token)
     memory = read / hw.memory_bytes_per_s
     # memory-bound at one sequence: the matmuls of 3B active parameters take far less than the read
     # + the engine's two tensor-parallel all-reduces a layer (rollout_collectives.py, rollout_tp 2 here)

@@ -12,6 +12,7 @@ from typing import Any
 from ..frameworks import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario
+from ..serving.fused_moe_rate import expert_read_share
 from ..serving.host_iteration import runs_without_graph
 from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.mla_attention import mla_path
@@ -30,14 +31,7 @@ from .dataproto_dispatch import scoring_dispatch_seconds
 from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import loop_host_seconds
-from .estimate import (
-    critic_scenario,
-    generated_per_engine,
-    generation_tp,
-    step_parts,
-    step_sequences,
-    training_scenario,
-)
+from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
 from .generate_calls import decode_passes, rollout_waves
 from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
 from .models import engine_weight_format, model_spec, weight_shards
@@ -225,6 +219,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
+    expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp) if e else 1.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
     fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
     # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py), and an engine
@@ -232,7 +227,6 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # none, or a batch beyond the largest it captured (host_iteration.runs_without_graph, as in serving)
     adapters = adapter_decode_host_seconds(s, spec, rs.rollout_engine)
     launches = eager_decode_host_seconds(s, spec, tp, rs.rollout_engine, rs.enforce_eager) + adapters
-
     # without an engine the trainer's own generate() runs each layer from Python every step (eager_decode.py)
     generate = trainer_generate_host_seconds(s, spec) if e is None else 0.0
 
@@ -248,8 +242,8 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
         """Seconds of one decode iteration over `running` sequences, and the parts the detail shows: the host's
         launches, the GPU's fixed time and all-reduces, the engine loop's host work in series with the forward
         (engine_loop.py loop_host_seconds: V0's or V1's)."""
-        # a MoE reads the experts its sequences' tokens pick, less the unread table and tower, as serving's step
-        read = weights * touched_expert_read_fraction(spec, running, expert_share) - unread
+        # a MoE reads the experts its tokens pick (fused_moe_rate.py's share), less the unread table and tower, as serving
+        read = weights * touched_expert_read_fraction(spec, running, expert_share, expert_share_read) - unread
         # a bitsandbytes 4-bit base is dequantised whole for each GEMM of 2 or more sequences (bnb_decode.py)
         read += bnb_decode_extra_bytes(s, spec, rs.rollout_engine, tp, running, p.dt.compute)
         loop = loop_host_seconds(s, rs.rollout_engine, running, rs.enforce_eager, rs.sampled_logprobs,

@@ -39,6 +39,7 @@ from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
+from .fused_moe_rate import expert_read_share
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
@@ -146,7 +147,9 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
     if spec.is_moe:  # the experts are most of a MoE's held bytes (by their own format's bits); only touched ones read
         # of the GPU-held bytes: llama.cpp keeps token_embd in CPU memory (llama_cpp.py)
         share = expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, s.serving_engine not in GGUF_ENGINES)
-        weights *= touched_expert_read_fraction(spec, tokens, share)
+        # the fused_moe reads them below the achieved rate by its tiles' K loops (fused_moe_rate.py)
+        rate_share = expert_read_share(spec, s.serving_engine, s.weight_format, s.tp, s.ep)
+        weights *= touched_expert_read_fraction(spec, tokens, share, rate_share)
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
     return weights

@@ -205,20 +205,23 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     return max(stage_shards(spec, format_name, tp, pp, ep, mxfp4_padding), key=lambda w: w.total)
 
 
-def touched_expert_read_fraction(spec: ModelSpec, tokens: int, expert_share: float | None = None) -> float:
+def touched_expert_read_fraction(spec: ModelSpec, tokens: int, expert_share: float | None = None,
+                                 expert_read_share: float = 1.0) -> float:
     """The share of the weights one GPU holds that a forward over `tokens` tokens reads: a dense model's all; a MoE's
     all but the routed experts no token picks (each token picks top_k of n_experts, so n x (1 - (1 - k/n)^tokens) are
     touched, routing taken as independent). `expert_share`: the experts' share of the held bytes (expert_byte_share,
     where the experts are stored in another format than the rest: gpt-oss' MXFP4 experts beside 16-bit attention);
     by parameters without it (one format throughout). Apply it to the bytes held, before taking off the unread ones
     (decode_unread_bytes). The one rule for the serving step (speed.py), the rollout's decode
-    (engine/posttraining/timing.py) and the GGUF decode diagnostic."""
+    (engine/posttraining/timing.py) and the GGUF decode diagnostic. `expert_read_share`: the share of the achieved
+    bandwidth the engine's expert kernel reads them at (fused_moe_rate.expert_read_share): their bytes count
+    1 / share times, so the step's one memory roofline carries their slower read."""
     if not spec.is_moe:
         return 1.0
     touched = 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
     if expert_share is None:
         expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
-    return 1 - expert_share * (1 - touched)
+    return 1 - expert_share * (1 - touched / expert_read_share)
 
 
 @lru_cache(maxsize=512)

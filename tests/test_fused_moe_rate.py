@@ -1,0 +1,70 @@
+"""The triton fused_moe's read rate of the routed experts by its tiles' K loops (engine/serving/fused_moe_rate.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.accuracy import serving_speed as ss
+from engine.models.presets import model_spec_for
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.serving import speed
+from engine.serving.fused_moe_rate import (
+    OVERHEAD_STEPS,
+    expert_read_share,
+    expert_stream_share,
+    gemm_stream_share,
+)
+from engine.serving.scenario_estimate import serving_memory
+from engine.serving.weights import expert_byte_share
+from engine.timing.hardware import hardware_for
+
+
+def test_a_gemm_streams_only_inside_its_k_loop() -> None:
+    """A program walks K in BLOCK_SIZE_K = 128 steps (the fp8 [128, 128] decode configs) and pays OVERHEAD_STEPS more:
+    DeepSeek-R1's w13 (K = hidden 7,168: 56 steps) streams at 56 / 57.42 of the achieved rate, its w2 at TP 8
+    (K = 2,048 / 8 = 256: two steps) at 2 / 3.42."""
+    assert gemm_stream_share(7168) == pytest.approx(56 / (56 + OVERHEAD_STEPS))
+    assert gemm_stream_share(256) == pytest.approx(2 / (2 + OVERHEAD_STEPS))
+    # a partial last step is a whole program step that loads a masked slice: 192 = 1.5 steps in two
+    assert gemm_stream_share(192) == pytest.approx(1.5 / (2 + OVERHEAD_STEPS))
+    # an expert's bytes are 2/3 w13 and 1/3 w2 (2 x shard_n x hidden and hidden x shard_n), each at its own share
+    both = 1 / ((2 / 3) / gemm_stream_share(7168) + (1 / 3) / gemm_stream_share(256))
+    assert expert_stream_share(7168, 256) == pytest.approx(both)
+    assert 0.79 < both < 0.81
+
+
+def test_where_the_engine_runs_the_fused_moe() -> None:
+    dsr1 = model_spec_for("deepseek-r1")
+    assert (dsr1.hidden, dsr1.expert_ffn) == (7168, 2048)
+    # SGLang 0.5.7 at TP 8 without DeepEP: triton fused_moe, each expert's 2,048 split 8 ways
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8) == pytest.approx(expert_stream_share(7168, 256))
+    assert expert_read_share(dsr1, "vllm", "checkpoint", tp=8) == pytest.approx(expert_stream_share(7168, 256))
+    # expert parallelism keeps each expert whole: 16 steps for w2
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, ep=8) == pytest.approx(expert_stream_share(7168, 2048))
+    # llama.cpp's mat-vec kernels, Marlin's AWQ MoE and the MXFP4 kernels are other kernels; a dense model has no experts
+    assert expert_read_share(dsr1, "llama.cpp", "Q4_K_M", tp=1) == 1.0
+    assert expert_read_share(model_spec_for("qwen3-30b-a3b"), "vllm", "awq-int4", tp=1) == 1.0
+    assert expert_read_share(model_spec_for("gpt-oss-120b"), "vllm", "mxfp4", tp=1) == 1.0
+    assert expert_read_share(model_spec_for("llama-3.1-8b"), "vllm", "bf16", tp=1) == 1.0
+
+
+def test_the_decode_step_reads_the_touched_experts_at_the_share(monkeypatch) -> None:
+    """SGLang's DeepSeek-R1 row at c8 (tests/data/published/serving_speed.json): the decode memory term grows by the
+    touched experts' bytes x (1 / share - 1) over the achieved bandwidth, nothing else moves."""
+    row = next(r for r in ss.read_rows() if r["id"] == "sglang-inferencex-870-h200-dsr1-fp8-tp8-c8")
+    s = scenario_from_dict(row["scenario"])
+    spec, memory, users = resolve_model(s), serving_memory(s), row["workload"]["concurrency"]
+
+    def memory_seconds() -> float:
+        result = speed.serving_speed(s, memory, concurrency=users, context=1024)
+        return next(t.seconds for t in result.decode_terms if t.key == "decode_memory")
+
+    with_share = memory_seconds()
+    monkeypatch.setattr(speed, "expert_read_share", lambda *args: 1.0)
+    at_achieved_rate = memory_seconds()
+    share = expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, True)
+    touched = 1 - (1 - spec.top_k / spec.n_experts) ** users
+    expert_bytes = memory.bytes_of("weights") * share * touched
+    rate_share = expert_read_share(spec, "sglang", s.weight_format, s.tp, s.ep)
+    assert with_share - at_achieved_rate == pytest.approx(
+        expert_bytes * (1 / rate_share - 1) / hardware_for(s).memory_bytes_per_s, rel=1e-9)
