@@ -7098,6 +7098,11 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
+        <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
@@ -7210,6 +7215,11 @@ GPU-hour</source>
         <location filename="../../engine/planning/fit_options.py" line="116"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="148"/>
+        <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
+        <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
         <location filename="../../engine/planning/fit_options.py" line="169"/>
@@ -7355,6 +7365,16 @@ GPU-hour</source>
         <location filename="../../engine/planning/suggest.py" line="109"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="114"/>
+        <source>Load the base model in {dtype} (as most LoRA recipes do)</source>
+        <translation>以 {dtype} 加载基座模型（大多数 LoRA 配方都这样做）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="116"/>
+        <source>the frozen weights in 2 bytes instead of 4; the adapters train as before</source>
+        <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
         <location filename="../../engine/planning/suggest.py" line="111"/>
