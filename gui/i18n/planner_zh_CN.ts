@@ -11571,9 +11571,14 @@ GPU-hour</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/band_text.py" line="76"/>
+        <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
+        <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/band_text.py" line="72"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
-        <translation>按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
+        <translation type="vanished">按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
         <location filename="../../engine/range_words.py" line="64"/>
