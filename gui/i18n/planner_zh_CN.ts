@@ -1119,6 +1119,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <source>Engine without CUDA graphs (enforce_eager)</source>
+        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
+        <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
