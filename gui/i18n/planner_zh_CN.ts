@@ -3566,6 +3566,26 @@ GPU-hour</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="164"/>
+        <source>captures CUDA graphs</source>
+        <translation>捕获 CUDA Graph</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="165"/>
+        <source>no CUDA graphs (enforce_eager)</source>
+        <translation>不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="167"/>
+        <source>in the trainer&apos;s process (vllm.LLM)</source>
+        <translation>在训练器的进程中（vllm.LLM）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="168"/>
+        <source>a process of its own (AsyncLLM)</source>
+        <translation>独立进程（AsyncLLM）</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="170"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
@@ -3661,6 +3681,16 @@ GPU-hour</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="203"/>
+        <source>Engine without CUDA graphs (enforce_eager)</source>
+        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="204"/>
+        <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
+        <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="197"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
@@ -3754,6 +3784,16 @@ GPU-hour</source>
         <location filename="../rl_rows.py" line="250"/>
         <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="271"/>
+        <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
+        <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="274"/>
+        <source>Whether vLLM runs as its AsyncLLM (NeMo-RL vllm_cfg.async_engine): its engine core is then a process of its own, so turning the last step&apos;s output into tokens overlaps the next decode step instead of adding to it.</source>
+        <translation>vLLM 是否以 AsyncLLM 运行（NeMo-RL vllm_cfg.async_engine）：此时其引擎核心是独立进程，把上一步的输出处理成 token 的工作与下一个解码步重叠，而不是叠加在其上。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="297"/>
