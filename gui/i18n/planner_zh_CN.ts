@@ -3315,6 +3315,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
+        <location filename="../phase_chart.py" line="145"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s).</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。</translation>
+    </message>
+    <message>
         <location filename="../phase_chart.py" line="166"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
@@ -8855,7 +8860,7 @@ GPU-hour</source>
         <location filename="../../engine/plan_card.py" line="168"/>
         <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
-        <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
+        <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="134"/>
@@ -8881,6 +8886,16 @@ GPU-hour</source>
         <location filename="../../engine/plan_card.py" line="165"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="173"/>
+        <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
+        <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="198"/>
+        <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
+        <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="202"/>
