@@ -2099,7 +2099,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../import_review.py" line="36"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
+        <translation type="vanished">已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="36"/>
+        <source>Read %1 files (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="37"/>
+        <source>Read one file (%2): %3 settings used, %4 assumed, %5 not used.</source>
+        <translation>已读取 1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
         <location filename="../import_review.py" line="37"/>
@@ -5649,6 +5659,16 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/configs/review.py" line="21"/>
         <source>Read {n} file(s): {formats}</source>
+        <translation type="vanished">已读取 {n} 个文件：{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="22"/>
+        <source>Read one file: {formats}</source>
+        <translation>已读取 1 个文件：{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="23"/>
+        <source>Read {n} files: {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
