@@ -277,7 +277,8 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
     rows += [(message(QT_TRANSLATE_NOOP("engine", "Time to train")), format_seconds(t.time_to_train_seconds)),
              (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
     if t.cost is not None:
-        price = f"{s.gpu_hour_price:,.2f}"
+        # in its currency: "Cost ≈ 217 EUR at 2.20 per GPU-hour" left the price's unit to be guessed (user audit 7)
+        price = f"{s.gpu_hour_price:,.2f} {s.currency}".rstrip()
         low, high = t.run_range(t.cost) if t.band is not None else (0.0, 0.0)
         sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour (likely {low} to "
                                                              "{high})."),

@@ -55,3 +55,14 @@ def test_the_printed_phase_chart_has_no_hover_sentence(qtbot, tmp_path):
     assert card_png_bytes(win)
     assert seen[0][0] is True and "Hover" not in seen[0][1] and seen[0][1].startswith("One step per GPU")
     assert "Hover a segment" in caption.text()  # the window's caption back afterwards
+
+
+def test_the_price_is_given_in_its_currency() -> None:
+    s = scenario_from_dict({**GRPO, "currency": "EUR", "gpu_hour_price": 2.2})
+    facts = card_facts(s, estimate(s), step_time(s))
+    text = " ".join(str(m) for m in facts.sentences)
+    assert " at 2.20 EUR per GPU-hour " in text
+    assert "Cost (at 2.20 EUR per GPU-hour)" in [str(label) for label, _ in facts.time_rows]
+    unnamed = scenario_from_dict({**GRPO, "currency": "", "gpu_hour_price": 2.2})  # no currency: the number alone
+    assert " at 2.20 per GPU-hour " in " ".join(str(m) for m in card_facts(unnamed, estimate(unnamed),
+                                                                              step_time(unnamed)).sentences)
