@@ -20,6 +20,9 @@ PHASE_NAMES = {
     "scoring": QT_TRANSLATE_NOOP("engine", "scoring"),
     "update": QT_TRANSLATE_NOOP("engine", "update (the training step)"),
 }
+# the comma between the phases, in the reader's language: "生成 … ， 打分 …" (an ASCII ", " inside Chinese text, user
+# audits 6 and 7)
+LIST_COMMA = QT_TRANSLATE_NOOP("engine", ", ")
 # the step's terms that make each phase (RLStepTime.phase_seconds); the update is every other term
 PHASE_TERMS = {"generation": ("generation", "weight_sync"), "scoring": ("scoring",)}
 
@@ -77,7 +80,7 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
                                                                "this one came to (from the {runs} runs that timed "
                                                                "each phase, so the phases' ranges need not add up to "
                                                                "the step's): {parts}"))
-                     .format(parts=", ".join(parts), runs=runs))
+                     .format(parts=tr_engine(LIST_COMMA).join(parts), runs=runs))
     return lines
 
 

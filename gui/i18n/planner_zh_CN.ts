@@ -11651,6 +11651,11 @@ GPU-hour</source>
         <translation>更新（训练步）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/band_text.py" line="25"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/band_text.py" line="69"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
