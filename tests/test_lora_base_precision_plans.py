@@ -44,3 +44,4 @@ def test_a_16_bit_lora_is_not_told_to_load_in_16_bits() -> None:
     s = scenario_from_dict({**STUDENT, "precision": "bf16", "micro_batch": 8})
     assert not any(str(sug.title).startswith("Load the base model") for sug in suggestions(s))
     assert not any(LOAD_BF16 in p.summary.lower() for p in plans(s, max_plans=8))
+
