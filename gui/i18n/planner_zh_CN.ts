@@ -7734,6 +7734,11 @@ GPU-hour</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/importing.py" line="87"/>
+        <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
+        <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/importing.py" line="94"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
