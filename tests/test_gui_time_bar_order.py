@@ -37,3 +37,20 @@ def test_a_training_bar_keeps_the_engines_order(qtbot, tmp_path):
     t = step_time(scenario_from_dict(sft))
     assert [name for name, _ in win.time_panel.bar.segments] == [tr_engine(term.name) for term in t.terms
                                                                  if term.seconds > 0]
+
+
+def test_the_phases_times_and_ranges_are_on_the_tab_not_only_on_hover(qtbot, tmp_path):
+    # the same words `estimate` prints (engine/posttraining/band_text.py); before, the tab said "hover for each phase"
+    # and a keyboard user or a reader of the window never saw them (user audit 7)
+    from html import escape
+
+    from engine.posttraining.band_text import posttraining_band_lines
+    from engine.posttraining.timing import step_provenance
+
+    win = window_from(qtbot, tmp_path, NEMO_GRPO)
+    win.time_panel.refresh()
+    s = scenario_from_dict(NEMO_GRPO)
+    by_phase = posttraining_band_lines(step_time(s), tr_engine, step_provenance(s))[1]
+    assert by_phase.startswith("By phase, the model's time")
+    text = win.time_panel.summary.text()
+    assert escape(by_phase) in text and "hover for each phase" not in text

@@ -5041,6 +5041,11 @@ GPU-hour</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
+        <location filename="../time_panel.py" line="173"/>
+        <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
+        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
+    </message>
+    <message>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
@@ -5172,7 +5177,7 @@ GPU-hour</source>
     <message>
         <location filename="../time_panel.py" line="173"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s; hover for each phase)</source>
-        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+        <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="189"/>
