@@ -16,10 +16,13 @@ from .units import format_cost, format_count, format_seconds
 
 
 def multiple_text(factor: float) -> str:
-    """A multiple of the model's figure to two significant digits: 0.42, 1.5, 4.3, 12."""
+    """A multiple of the model's figure to two decimals below 10, a trailing zero dropped: 0.42, 1.05, 4.3, 1.0, 12.
+    The range beside it is given to three digits, so the multiple is too: "1.0-2.1x the model: likely 28.6 s" beside a
+    27.3 s step read as a contradiction (27.3 x 1.0 is not 28.6; the band's low end was 1.047, user audit 7)."""
     if factor >= 10:
         return f"{factor:.0f}"
-    return f"{factor:.1f}" if factor >= 1 else f"{factor:.2f}"
+    text = f"{factor:.2f}"
+    return text[:-1] if text.endswith("0") else text
 
 
 def multiples_text(factor_low: float, factor_high: float) -> str:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from engine import Estimate, PlannerError, Scenario
 from engine.plan_card import input_counts
+from engine.scenario.key_words import with_one_sharding
 from engine.serving import ServingSpeed
 from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
@@ -303,7 +304,7 @@ class CompareView(QWidget):
 
     def _fill_table(self, shown: list[tuple[Compared, Estimate]], unit: str) -> None:
         rows: list[tuple[str, list[str]]] = []
-        dicts = [self._file_form(item.scenario) for item, _ in shown]
+        dicts = [with_one_sharding(self._file_form(item.scenario)) for item, _ in shown]  # one "Sharding" row
         for key in dicts[0] if dicts else []:
             values = [d.get(key) for d in dicts]
             if key in ("schema_version", "notes") or all(v == values[0] for v in values):

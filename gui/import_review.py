@@ -33,7 +33,8 @@ CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".sh", ".bash", ".slurm")
 CONFIG_FILTER = "Training config (*.json *.yaml *.yml *.toml *.sh);;All files (*)"
 # texts of the dialogs (marked for lupdate here, translated where they are shown)
 TITLE = QT_TRANSLATE_NOOP("ImportReview", "Review the imported training config")
-SUMMARY = QT_TRANSLATE_NOOP("ImportReview", "Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.")
+SUMMARY = QT_TRANSLATE_NOOP("ImportReview", "Read %1 files (%2): %3 settings used, %4 assumed, %5 not used.")
+SUMMARY_ONE = QT_TRANSLATE_NOOP("ImportReview", "Read one file (%2): %3 settings used, %4 assumed, %5 not used.")
 MODEL_KEPT = QT_TRANSLATE_NOOP("ImportReview", "No model preset matched the file; the current model (%1) is kept. "
                                                "Pick another one after the import.")
 SETTING = QT_TRANSLATE_NOOP("ImportReview", "Setting")
@@ -104,7 +105,7 @@ class ImportReview:
         dialog.setWindowTitle(_tr(TITLE))
         dialog.resize(860, 560)
         layout = QVBoxLayout(dialog)
-        summary = _tr(SUMMARY)
+        summary = _tr(SUMMARY_ONE if len(result.formats) == 1 else SUMMARY)  # not "Read 1 file(s)"
         summary = (summary.replace("%1", str(len(result.formats))).replace("%2", ", ".join(result.formats))
                    .replace("%3", str(len(result.mapped))).replace("%4", str(len(result.assumed)))
                    .replace("%5", str(len(result.unmapped))))

@@ -75,6 +75,9 @@ class PhaseChart(QWidget):
         self._view: tuple | None = None
         self.plot.scene().sigMouseMoved.connect(self._hover)
         self.first_bar_end = 0.0  # the first bar's right end, in the chart's unit
+        # a plan card on paper has nothing to hover: its caption leaves the hover sentence out (user audit 7)
+        self.on_paper = False
+        self._captions = ("", "")  # (on screen, on paper)
         self.plot.getPlotItem().vb.sigResized.connect(lambda _vb: self._make_label_room())  # after the label's side
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
@@ -134,11 +137,20 @@ class PhaseChart(QWidget):
         self.first_bar_end = totals[0] if totals else 0.0
         self._make_label_room()
         peak = rl.phase(rl.peak_phase)
-        caption = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
-                                     "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
-                                     "(%(over)s). Hover a segment for its formula.") % {
-            "phase": tr_engine(peak.name) if peak else "", "bytes": format_bytes(peak.peak_bytes if peak else 0, unit),
-            "over": format_bytes(overheads, unit)})
+        figures = {"phase": tr_engine(peak.name) if peak else "",
+                   "bytes": format_bytes(peak.peak_bytes if peak else 0, unit), "over": format_bytes(overheads, unit)}
+        self._captions = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
+                                  "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
+                                  "(%(over)s). Hover a segment for its formula.") % figures,
+                          self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
+                                  "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
+                                  "(%(over)s).") % figures)
+        self.set_on_paper(self.on_paper)
+
+    def set_on_paper(self, on_paper: bool) -> None:
+        """The caption for the screen (with the hover sentence) or for a printed card (without it)."""
+        self.on_paper = on_paper
+        caption = self._captions[on_paper]
         if caption != self.caption.text():  # a new text lays the window out again
             self.caption.setText(caption)
 

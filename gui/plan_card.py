@@ -116,13 +116,16 @@ def _draw_document(painter: QPainter, doc: QTextDocument, y: float) -> None:
 @contextlib.contextmanager
 def printed_in_light(win: PlannerWindow) -> Iterator[None]:
     """The charts drawn in the light theme while the card is made (paper is white; a dark window's charts would
-    print as dark blocks), and the window's own theme back afterwards."""
+    print as dark blocks), the phase chart's caption without its hover sentence, and the window's own back
+    afterwards."""
     theme = win.theme
     if theme != "light":
         win.set_theme("light")
+    win.phases.set_on_paper(True)  # no "Hover a segment" on paper
     try:
         yield
     finally:
+        win.phases.set_on_paper(False)
         if theme != "light":
             win.set_theme(theme)
 

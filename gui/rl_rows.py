@@ -53,6 +53,13 @@ def rows_for(s: Scenario) -> set[str]:
                 keys.add("rollout_max_model_len")
             if engine == "vllm" or s.rollout_engine_release != "latest":
                 keys.add("rollout_engine_release")
+            # the engine's loop (engine/posttraining/settings.py): CUDA graphs wherever an engine runs; AsyncLLM where
+            # the framework runs vLLM in its own process (NeMo-RL); a value set elsewhere stays visible (imported
+            # configs set them: OpenRLHF's enforce_eager, NeMo-RL's async_engine, user audit 7)
+            if engine != "none" or s.rollout_enforce_eager != "auto":
+                keys.add("rollout_enforce_eager")
+            if TABLE[s.framework].posttraining.rollout_engine_in_process or s.rollout_async_engine != "auto":
+                keys.add("rollout_async_engine")
     if objective == "ppo":
         keys.add("critic_model")
     # the bonus costs memory only where the framework's update computes it (engine/frameworks/posttraining.py
@@ -153,6 +160,12 @@ class RLRows(QObject):
             "vllm-0.8-v0": self.tr("vLLM 0.8, V0 engine"),
             "vllm-0.8-v1": self.tr("vLLM 0.8, V1 engine"),
         }))
+        self.enforce_eager = ValueCombo(choice_items("rollout_enforce_eager", {
+            "auto": self.tr("the framework's default (auto)"), False: self.tr("captures CUDA graphs"),
+            True: self.tr("no CUDA graphs (enforce_eager)")}))
+        self.async_engine = ValueCombo(choice_items("rollout_async_engine", {
+            "auto": self.tr("the framework's default (auto)"), False: self.tr("in the trainer's process (vllm.LLM)"),
+            True: self.tr("a process of its own (AsyncLLM)")}))
         self.seq_len = seq_len
         self._shown: set[str] | None = None
         self.widgets: dict[str, QWidget] = {
@@ -165,6 +178,7 @@ class RLRows(QObject):
             "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
             "rollout_kv_cache_dtype": self.kv_dtype, "rollout_max_num_seqs": self.max_num_seqs,
             "rollout_max_model_len": self.max_model_len, "rollout_engine_release": self.release,
+            "rollout_enforce_eager": self.enforce_eager, "rollout_async_engine": self.async_engine,
         }
         labels = {
             "reference_model": self.tr("Reference (reference model)"),
@@ -186,6 +200,8 @@ class RLRows(QObject):
             "rollout_max_num_seqs": self.tr("Sequences generated at once (max_num_seqs)"),
             "rollout_max_model_len": self.tr("Longest request (max_model_len)"),
             "rollout_engine_release": self.tr("vLLM release (start-up accounting)"),
+            "rollout_enforce_eager": self.tr("Engine without CUDA graphs (enforce_eager)"),
+            "rollout_async_engine": self.tr("Engine as vLLM's AsyncLLM (async_engine)"),
         }
         for offset, (key, widget) in enumerate(self.widgets.items(), start=1):
             form.insertRow(row + offset, labels[key], widget)
@@ -252,6 +268,12 @@ class RLRows(QObject):
                                   "itself: its weights, the peak of its trial forward pass and a little non-torch "
                                   "memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated "
                                   "trainer's weights and the CUDA context, so its KV cache is smaller."),
+            self.enforce_eager: self.tr("Whether the engine decodes without CUDA graphs (vLLM enforce_eager, "
+                                        "SGLang --disable-cuda-graph): no graph memory beside its share, but every "
+                                        "decode step launches its kernels one by one, slower for small batches."),
+            self.async_engine: self.tr("Whether vLLM runs as its AsyncLLM (NeMo-RL vllm_cfg.async_engine): its "
+                                       "engine core is then a process of its own, so turning the last step's "
+                                       "output into tokens overlaps the next decode step instead of adding to it."),
         }
         set_form_tooltips(self._form, tips)
 
@@ -259,7 +281,8 @@ class RLRows(QObject):
         for key, combo in (("training_objective", self.objective), ("reference_model", self.reference),
                            ("reward_model", self.reward_model), ("critic_model", self.critic_model),
                            ("rollout_engine", self.rollout_engine), ("rollout_sleep", self.sleep),
-                           ("rollout_kv_cache_dtype", self.kv_dtype), ("rollout_engine_release", self.release)):
+                           ("rollout_kv_cache_dtype", self.kv_dtype), ("rollout_engine_release", self.release),
+                           ("rollout_enforce_eager", self.enforce_eager), ("rollout_async_engine", self.async_engine)):
             combo.valueChosen.connect(lambda v, k=key: edit({k: v}))
         self.placement.valueChosen.connect(self._placement_chosen(edit))
         for key, spin in (("prompt_len", self.prompt_len), ("completion_len", self.completion_len),
@@ -290,7 +313,8 @@ class RLRows(QObject):
                 "reward_model": self.reward_model, "critic_model": self.critic_model,
                 "rollout_engine": self.rollout_engine, "rollout_sleep": self.sleep,
                 "rollout_placement": self.placement, "rollout_kv_cache_dtype": self.kv_dtype,
-                "rollout_engine_release": self.release}
+                "rollout_engine_release": self.release, "rollout_enforce_eager": self.enforce_eager,
+                "rollout_async_engine": self.async_engine}
 
     def show(self, s: Scenario) -> None:
         """The values of `s`, and only the rows its objective uses."""
@@ -300,7 +324,8 @@ class RLRows(QObject):
         for combo, value in ((self.objective, s.training_objective), (self.reference, s.reference_model),
                              (self.rollout_engine, s.rollout_engine), (self.sleep, s.rollout_sleep),
                              (self.placement, s.rollout_placement), (self.kv_dtype, s.rollout_kv_cache_dtype),
-                             (self.release, s.rollout_engine_release)):
+                             (self.release, s.rollout_engine_release), (self.enforce_eager, s.rollout_enforce_eager),
+                             (self.async_engine, s.rollout_async_engine)):
             combo.set_value(value)
         utilization = 0.0 if s.rollout_gpu_memory_utilization == "auto" else float(s.rollout_gpu_memory_utilization)
         for spin, value in ((self.prompt_len, s.prompt_len), (self.completion_len, s.completion_len),

@@ -30,6 +30,7 @@ from .recompute_row import RecomputeRows
 from .rl_rows import RLRows
 from .shard_group_row import ShardGroupRow
 from .state import AppState
+from .tab_order import chain_form_tab_order
 from .vision_rows import VisionRows
 from .widgets import (
     CollapsibleSection,
@@ -153,6 +154,7 @@ class SetupPanel(EditorPanel):
         self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
         self.vision_tower, self.image_tokens = self.vision.vision_tower, self.vision.image_tokens
         self.rl = RLRows(form, lambda changes: self._edit(changes), self.seq_len, self.grad_accum, self)  # post-training
+        chain_form_tab_order(form)  # Tab down the rows as drawn, the rows inserted above included
 
         parallel = QWidget()
         pform = QFormLayout(parallel)

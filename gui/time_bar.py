@@ -32,6 +32,22 @@ TERM_COLOURS = {
 }
 
 
+# a post-training step's terms in the order the phase chart beside it draws its phases (generation, scoring, training,
+# weight sync: engine/posttraining phases): the step's own order put the update's "Matmuls and attention" first,
+# before the generation that starts the step (user audit 6 and 7)
+RUN_ORDER_FIRST = ("generation", "scoring")
+RUN_ORDER_LAST = ("weight_sync", "refit_offload")  # the sync, and the states moved around it (NeMo-RL's refit)
+
+
+def run_order(t: StepTime) -> list:
+    """t's terms as the bar draws them: a post-training step's in the order it runs them, a training step's as is."""
+    if not isinstance(t, RLStepTime):
+        return list(t.terms)
+    rank = {**{key: i for i, key in enumerate(RUN_ORDER_FIRST)},
+            **{key: len(RUN_ORDER_FIRST) + 1 + i for i, key in enumerate(RUN_ORDER_LAST)}}
+    return sorted(t.terms, key=lambda term: rank.get(term.key, len(RUN_ORDER_FIRST)))  # stable: the update's in order
+
+
 def _formula_lines(formula: str, inputs: str) -> str:
     """A formula and the figures it reads, each on its own indented line of the hover text ("" without a formula)."""
     if not formula:
@@ -119,7 +135,7 @@ class TimeBar(QWidget):
         x0, widths, brushes, legend, bases = [], [], [], [], []
         left = 0.0
         self.segments = []
-        for term in t.terms:
+        for term in run_order(t):
             if term.seconds <= 0:
                 continue
             colour = QColor(TERM_COLOURS.get(term.key, "#9e9e9e"))

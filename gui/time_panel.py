@@ -170,12 +170,14 @@ class TimePanel(QWidget):
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
                 *band_multiples(t.band.low, t.band.high), tr_engine)}
             if t.band.regime == POSTTRAINING_REGIME:  # said on the line: a small measured set, one source
-                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)s; hover for "
-                                    "each phase)") % {"runs": t.band.runs,
-                                                      "sources": sources_words(t.band.sources, tr_engine)}
+                lines[1] += self.tr(" (checked against %(runs)d measured post-training runs of %(sources)s)") % {
+                    "runs": t.band.runs, "sources": sources_words(t.band.sources, tr_engine)}
             # a post-training step: its own regime's band, what it was checked against, each phase's range with the
             # kinds of figure that decide it (engine/posttraining/band_text.py)
             posttraining = posttraining_band_lines(t, tr_engine, step_provenance(s))
+            if len(posttraining) > 1:  # each phase's time and range on the tab, as `estimate` prints them: only on
+                # hover, a keyboard user and a reader of the window never saw them (user audit 7)
+                lines.append(escape(posttraining[1]))
             self.summary.setToolTip("<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
                 "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came "
                 "within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.") % {

@@ -464,8 +464,13 @@ def test_the_estimate_text_says_what_the_posttraining_range_was_checked_against(
     # each phase with the model's own time before its range (user audit 6: the ranges alone had nothing to read the
     # multiples against)
     from engine.units import format_seconds
-    generation = step_time(scenario_from_dict(example)).phase_seconds["generation"]
-    assert (f"By phase, the model's time and what measured runs like this one came to: generation (with the weight "
+    t = step_time(scenario_from_dict(example))
+    generation = t.phase_seconds["generation"]
+    # and where the phases' ranges come from: fewer runs than the step's, so they need not add up to it (user audit 7)
+    runs = min(band.runs for _phase, band in t.phase_bands)
+    assert runs < basis["runs"]
+    assert (f"By phase, the model's time and what measured runs like this one came to (from the {runs} runs that "
+            f"timed each phase, so the phases' ranges need not add up to the step's): generation (with the weight "
             f"sync) {format_seconds(generation)} (") in text
 
 

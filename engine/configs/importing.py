@@ -82,6 +82,11 @@ def detect(name: str, text: str) -> tuple[str, Any]:
     ):
         if test(data):
             return fmt, data
+    if "schema_version" in data and "model" in data:  # the planner's own scenario file (engine/scenario/format.py)
+        # imported by mistake, it was refused as "not a training config the planner knows" (user audit 7)
+        raise ConfigFileError(QT_TRANSLATE_NOOP(
+            "engine", "{name} is a scenario of this planner, not a training config: open it instead (File > Open a "
+            "scenario file in the window; `estimate {name}` on the command line)."), name=name)
     raise _unknown(name)
 
 

@@ -18,7 +18,9 @@ def render_import(result: ImportResult, tr: Callable[[str], str] = _identity,
     """The review as text; `line` makes each listed entry one safe line (the command line passes its one_line,
     so a newline or escape inside a name, key or value from a file cannot start a line of its own)."""
     out = [
-        tr(QT_TRANSLATE_NOOP("cli", "Read {n} file(s): {formats}")).format(
+        # one file or several, not "Read 1 file(s)" (user audit 7; round 6 did the same for nodes and sources)
+        (tr(QT_TRANSLATE_NOOP("cli", "Read one file: {formats}")) if len(result.formats) == 1 else
+         tr(QT_TRANSLATE_NOOP("cli", "Read {n} files: {formats}"))).format(
             n=len(result.formats), formats=", ".join(result.formats)
         ),
         "",

@@ -84,6 +84,12 @@ class GpuPreset:
         return self.vendor == "NVIDIA" and any(fmt == "fp4" and v for fmt, v in self.dense_peak_tflops)
 
     @property
+    def runs_triton(self) -> bool:
+        """Whether Triton kernels (Liger-Kernel's) run here: Triton supports NVIDIA and AMD GPUs, on Linux
+        (triton-lang/triton README.md at 0112e82a, 'Compatibility'); Apple's and Intel Gaudi's chips have no backend."""
+        return self.vendor in ("NVIDIA", "AMD")
+
+    @property
     def usable_bytes(self) -> int:
         """What training can use: the whole card, or the GPU's share of unified memory."""
         return int(self.memory_bytes * self.usable_fraction)

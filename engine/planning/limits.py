@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
+from ..models.presets import get_gpu
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
 from ..scenario import Scenario, resolve_model
@@ -74,8 +75,13 @@ def largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
 
 
 def node_size(s: Scenario) -> int:
-    # A one-GPU set-up has no node to grow within: more GPUs are assumed to come as 8-GPU servers.
-    return s.gpus_per_node if s.gpus_per_node > 1 else 8
+    # A one-GPU set-up has no node to grow within: more GPUs are assumed to come as 8-GPU servers, except a GPU with no
+    # GPU-to-GPU link at all (presets/gpus.json interconnect "none": Apple's unified-memory chips, one GPU a machine),
+    # whose more GPUs are more machines: a LoRA on one Mac was offered "2 GPUs (1 x 2) with tp=2" and told "TP needs
+    # fast NVLink" (user audit 7)
+    if s.gpus_per_node > 1:
+        return s.gpus_per_node
+    return 1 if isinstance(s.gpu, str) and get_gpu(s.gpu).interconnect == "none" else 8
 
 
 def gpu_counts(s: Scenario) -> list[int]:

@@ -20,6 +20,9 @@ PHASE_NAMES = {
     "scoring": QT_TRANSLATE_NOOP("engine", "scoring"),
     "update": QT_TRANSLATE_NOOP("engine", "update (the training step)"),
 }
+# the comma between the phases, in the reader's language: "生成 … ， 打分 …" (an ASCII ", " inside Chinese text, user
+# audits 6 and 7)
+LIST_COMMA = QT_TRANSLATE_NOOP("engine", ", ")
 # the step's terms that make each phase (RLStepTime.phase_seconds); the update is every other term
 PHASE_TERMS = {"generation": ("generation", "weight_sync"), "scoring": ("scoring",)}
 
@@ -69,9 +72,15 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(
             phase=tr_engine(PHASE_NAMES[phase]), seconds=format_seconds(t.phase_seconds[phase]), words=words))
     if parts:
+        # the phases' bands come from the fewer runs that timed each phase (9 of the step's 32): their ranges summed
+        # (23.5 s to 36.9 s for a verl GRPO step) are not the step's (28.6 s to 56.3 s), which a reader adds up and
+        # takes for a contradiction (user audit 7), so the line says where they come from
+        runs = min(band.runs for _phase, band in t.phase_bands)
         lines.append(tr_engine(QT_TRANSLATE_NOOP("engine", "By phase, the model's time and what measured runs like "
-                                                               "this one came to: {parts}"))
-                     .format(parts=", ".join(parts)))
+                                                               "this one came to (from the {runs} runs that timed "
+                                                               "each phase, so the phases' ranges need not add up to "
+                                                               "the step's): {parts}"))
+                     .format(parts=tr_engine(LIST_COMMA).join(parts), runs=runs))
     return lines
 
 

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..frameworks.defaults import defaults_for
+from ..models.presets import get_gpu
 from .posttraining_checks import ONLINE_OBJECTIVES
 
 if TYPE_CHECKING:
@@ -78,10 +79,11 @@ def _quantizes_head(framework: str, method: str) -> bool:
 
 
 def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
-    """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA) and the
-    scenario does not already run it."""
+    """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA), the scenario
+    does not already run it, and its GPU runs Liger's Triton kernels (a LoRA on a Mac was told to install
+    liger-kernel, user audit 7)."""
     return (defaults_for(s.framework).offers_liger_kernel and not s.liger_kernels and spec.norm_style == "llama"
-            and spec.mlp_gated and spec.attention != "mla")
+            and spec.mlp_gated and spec.attention != "mla" and (not isinstance(s.gpu, str) or get_gpu(s.gpu).runs_triton))
 
 
 def fsdp_shards(s: Scenario) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..frameworks import TABLE
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import gpu_presets, model_presets
 from ..units import format_bytes, format_count
@@ -121,6 +122,8 @@ FIELD_LABELS: dict[str, str] = {
     "rollout_max_model_len": QT_TRANSLATE_NOOP("Fields", "Longest request (max_model_len)"),
     "rollout_engine_release": QT_TRANSLATE_NOOP("Fields", "vLLM release (start-up accounting)"),
     "rollout_shares_weights": QT_TRANSLATE_NOOP("Fields", "Engine shares the trainer's weights"),
+    "rollout_enforce_eager": QT_TRANSLATE_NOOP("Fields", "Engine without CUDA graphs (enforce_eager)"),
+    "rollout_async_engine": QT_TRANSLATE_NOOP("Fields", "Engine as vLLM's AsyncLLM (async_engine)"),
     "ulysses_sequence_parallel_size": QT_TRANSLATE_NOOP("Fields", "Ulysses sequence parallel size"),
 }
 
@@ -149,6 +152,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                          "flash1": "FlashAttention-1", "flash2": "FlashAttention-2", "flash3": "FlashAttention-3",
                          "flash4": "FlashAttention-4", "cudnn": "cuDNN 9", "cudnn8": "cuDNN 8.9"},
     "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
+    **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
+       for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},
     "fp8_recipe": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},  # a plan that drops torchao's
     # the set-up panel's words, shortened where its item is a sentence (a plan or a comparison cell is narrow)
     "optimizer": {"adamw": "AdamW", "adamw-fused": QT_TRANSLATE_NOOP("Fields", "AdamW fused"),
@@ -192,6 +197,8 @@ def field_label(key: str, tr: Callable[[str], str] = _same) -> str:
 def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
     if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
         return tr(VALUE_WORDS[key][value])
+    if key == "framework" and isinstance(value, str) and value in TABLE:
+        return TABLE[value].label  # "NeMo-RL", not the id "nemo-rl" a comparison showed
     if value is None:
         return tr(NOT_SET)
     presets = {"model": model_presets, "gpu": gpu_presets}.get(key)
@@ -213,6 +220,18 @@ def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
         memory = value.get("memory_bytes")
         return f"{name} ({format_bytes(memory)})" if memory else str(name)
     return str(value)
+
+
+def with_one_sharding(form: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's file form with its sharding under one key: zero_stage holds "FSDP" where fsdp is on, and fsdp
+    goes. Both keys are labelled "Sharding (ZeRO / FSDP)" (the set-up's one combo writes both), so a comparison of a
+    ZeRO-3 and an FSDP run showed two rows of that name, "off | ZeRO-3" and "FSDP | off" (user audit 7)."""
+    if "fsdp" not in form:
+        return form
+    out = {k: v for k, v in form.items() if k != "fsdp"}
+    if form["fsdp"]:
+        out["zero_stage"] = "FSDP"
+    return out
 
 
 def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:

@@ -1119,6 +1119,16 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <source>Engine without CUDA graphs (enforce_eager)</source>
+        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
+        <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
@@ -2089,7 +2099,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../import_review.py" line="36"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
+        <translation type="vanished">已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="36"/>
+        <source>Read %1 files (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="37"/>
+        <source>Read one file (%2): %3 settings used, %4 assumed, %5 not used.</source>
+        <translation>已读取 1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
         <location filename="../import_review.py" line="37"/>
@@ -3305,6 +3325,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
+        <location filename="../phase_chart.py" line="145"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s).</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。</translation>
+    </message>
+    <message>
         <location filename="../phase_chart.py" line="166"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
@@ -3556,6 +3581,26 @@ GPU-hour</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="164"/>
+        <source>captures CUDA graphs</source>
+        <translation>捕获 CUDA Graph</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="165"/>
+        <source>no CUDA graphs (enforce_eager)</source>
+        <translation>不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="167"/>
+        <source>in the trainer&apos;s process (vllm.LLM)</source>
+        <translation>在训练器的进程中（vllm.LLM）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="168"/>
+        <source>a process of its own (AsyncLLM)</source>
+        <translation>独立进程（AsyncLLM）</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="170"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
@@ -3651,6 +3696,16 @@ GPU-hour</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="203"/>
+        <source>Engine without CUDA graphs (enforce_eager)</source>
+        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="204"/>
+        <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
+        <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="197"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
@@ -3744,6 +3799,16 @@ GPU-hour</source>
         <location filename="../rl_rows.py" line="250"/>
         <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="271"/>
+        <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
+        <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="274"/>
+        <source>Whether vLLM runs as its AsyncLLM (NeMo-RL vllm_cfg.async_engine): its engine core is then a process of its own, so turning the last step&apos;s output into tokens overlaps the next decode step instead of adding to it.</source>
+        <translation>vLLM 是否以 AsyncLLM 运行（NeMo-RL vllm_cfg.async_engine）：此时其引擎核心是独立进程，把上一步的输出处理成 token 的工作与下一个解码步重叠，而不是叠加在其上。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="297"/>
@@ -4976,6 +5041,11 @@ GPU-hour</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
+        <location filename="../time_panel.py" line="173"/>
+        <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
+        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
+    </message>
+    <message>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
@@ -5107,7 +5177,7 @@ GPU-hour</source>
     <message>
         <location filename="../time_panel.py" line="173"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s; hover for each phase)</source>
-        <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
+        <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="189"/>
@@ -5594,6 +5664,16 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/configs/review.py" line="21"/>
         <source>Read {n} file(s): {formats}</source>
+        <translation type="vanished">已读取 {n} 个文件：{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="22"/>
+        <source>Read one file: {formats}</source>
+        <translation>已读取 1 个文件：{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="23"/>
+        <source>Read {n} files: {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
@@ -7098,6 +7178,11 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
+        <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
@@ -7210,6 +7295,11 @@ GPU-hour</source>
         <location filename="../../engine/planning/fit_options.py" line="116"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="148"/>
+        <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
+        <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
         <location filename="../../engine/planning/fit_options.py" line="169"/>
@@ -7355,6 +7445,16 @@ GPU-hour</source>
         <location filename="../../engine/planning/suggest.py" line="109"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="114"/>
+        <source>Load the base model in {dtype} (as most LoRA recipes do)</source>
+        <translation>以 {dtype} 加载基座模型（大多数 LoRA 配方都这样做）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="116"/>
+        <source>the frozen weights in 2 bytes instead of 4; the adapters train as before</source>
+        <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
         <location filename="../../engine/planning/suggest.py" line="111"/>
@@ -7637,6 +7737,11 @@ GPU-hour</source>
         <location filename="../../engine/configs/importing.py" line="175"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="87"/>
+        <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
+        <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="94"/>
@@ -8785,7 +8890,7 @@ GPU-hour</source>
         <location filename="../../engine/plan_card.py" line="168"/>
         <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
-        <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
+        <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="134"/>
@@ -8811,6 +8916,16 @@ GPU-hour</source>
         <location filename="../../engine/plan_card.py" line="165"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="173"/>
+        <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
+        <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="198"/>
+        <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
+        <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="202"/>
@@ -11556,14 +11671,24 @@ GPU-hour</source>
         <translation>更新（训练步）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/band_text.py" line="25"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/band_text.py" line="69"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/band_text.py" line="76"/>
+        <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
+        <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/band_text.py" line="72"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
-        <translation>按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
+        <translation type="vanished">按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
         <location filename="../../engine/range_words.py" line="64"/>

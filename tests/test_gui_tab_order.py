@@ -1,0 +1,37 @@
+"""Keyboard-only use of the set-up (user audit 7): Tab goes down the form's rows as they are drawn. The post-training
+rows are inserted below the gradient accumulation after the form is built, and Tab went from there to the
+checkpointing and attention rows at the foot of the form, then back up to the objective. Driven through Qt's own
+focus chain, as the Tab key follows it (the window's focusNextChild)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.window_helpers import window_from
+
+GRPO = {"model": "qwen3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full", "precision": "mixed-bf16",
+        "framework": "nemo-rl", "training_objective": "grpo", "micro_batch": 2, "grad_accum": 8, "fsdp": True,
+        "checkpointing": "full", "rollout_engine": "vllm", "rollout_async_engine": True}
+
+
+def tab_stops(win, start, count: int) -> list:
+    """The next `count` widgets the Tab key reaches from `start` (the window's focusNextChild, as Tab calls it)."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    out = []
+    for _ in range(count):
+        win.focusNextChild()
+        out.append(QApplication.focusWidget())
+    return out
+
+
+def test_tab_goes_from_the_accumulation_through_the_post_training_rows_to_the_checkpointing(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, GRPO)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)  # focus moves only in the active window
+    panel, rl = win.setup_panel, win.setup_panel.rl
+    shown = [w for w in rl.widgets.values() if w.isVisibleTo(win)]
+    stops = tab_stops(win, panel.grad_accum, 1 + len(shown) + 1)
+    assert stops[0] is rl.objective
+    assert stops[1:-1] == shown  # every post-training row in the form's order
+    assert stops[-1] is panel.checkpointing
