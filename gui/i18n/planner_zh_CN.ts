@@ -451,7 +451,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="141"/>
+        <location filename="../compare_view.py" line="142"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -459,37 +459,37 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="160"/>
+        <location filename="../compare_view.py" line="161"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="259"/>
+        <location filename="../compare_view.py" line="260"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="328"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="329"/>
+        <location filename="../compare_view.py" line="330"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="330"/>
+        <location filename="../compare_view.py" line="331"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="331"/>
+        <location filename="../compare_view.py" line="332"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="350"/>
+        <location filename="../compare_view.py" line="351"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -638,483 +638,483 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="17"/>
+        <location filename="../../engine/scenario/key_words.py" line="18"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="18"/>
+        <location filename="../../engine/scenario/key_words.py" line="19"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="19"/>
+        <location filename="../../engine/scenario/key_words.py" line="20"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="20"/>
+        <location filename="../../engine/scenario/key_words.py" line="21"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="21"/>
+        <location filename="../../engine/scenario/key_words.py" line="22"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="22"/>
+        <location filename="../../engine/scenario/key_words.py" line="23"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="23"/>
+        <location filename="../../engine/scenario/key_words.py" line="24"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="24"/>
+        <location filename="../../engine/scenario/key_words.py" line="25"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="25"/>
+        <location filename="../../engine/scenario/key_words.py" line="26"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="26"/>
+        <location filename="../../engine/scenario/key_words.py" line="27"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="27"/>
+        <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="28"/>
+        <location filename="../../engine/scenario/key_words.py" line="29"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="29"/>
+        <location filename="../../engine/scenario/key_words.py" line="30"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="30"/>
+        <location filename="../../engine/scenario/key_words.py" line="31"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="31"/>
+        <location filename="../../engine/scenario/key_words.py" line="32"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="32"/>
+        <location filename="../../engine/scenario/key_words.py" line="33"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="33"/>
+        <location filename="../../engine/scenario/key_words.py" line="34"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="34"/>
+        <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="35"/>
+        <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="36"/>
+        <location filename="../../engine/scenario/key_words.py" line="37"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="37"/>
+        <location filename="../../engine/scenario/key_words.py" line="38"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="38"/>
+        <location filename="../../engine/scenario/key_words.py" line="39"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="39"/>
+        <location filename="../../engine/scenario/key_words.py" line="40"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="40"/>
+        <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="41"/>
+        <location filename="../../engine/scenario/key_words.py" line="42"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="42"/>
+        <location filename="../../engine/scenario/key_words.py" line="43"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="43"/>
+        <location filename="../../engine/scenario/key_words.py" line="44"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="44"/>
+        <location filename="../../engine/scenario/key_words.py" line="45"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="45"/>
         <location filename="../../engine/scenario/key_words.py" line="46"/>
+        <location filename="../../engine/scenario/key_words.py" line="47"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="47"/>
+        <location filename="../../engine/scenario/key_words.py" line="48"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="48"/>
+        <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="49"/>
+        <location filename="../../engine/scenario/key_words.py" line="50"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="50"/>
+        <location filename="../../engine/scenario/key_words.py" line="51"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="52"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="52"/>
+        <location filename="../../engine/scenario/key_words.py" line="53"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="53"/>
+        <location filename="../../engine/scenario/key_words.py" line="54"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="54"/>
+        <location filename="../../engine/scenario/key_words.py" line="55"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="55"/>
+        <location filename="../../engine/scenario/key_words.py" line="56"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="56"/>
+        <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="57"/>
+        <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="58"/>
+        <location filename="../../engine/scenario/key_words.py" line="59"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="59"/>
+        <location filename="../../engine/scenario/key_words.py" line="60"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="60"/>
+        <location filename="../../engine/scenario/key_words.py" line="61"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="61"/>
+        <location filename="../../engine/scenario/key_words.py" line="62"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="62"/>
+        <location filename="../../engine/scenario/key_words.py" line="63"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="63"/>
+        <location filename="../../engine/scenario/key_words.py" line="64"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="64"/>
+        <location filename="../../engine/scenario/key_words.py" line="65"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="65"/>
+        <location filename="../../engine/scenario/key_words.py" line="66"/>
         <source>Shard group (GPUs)</source>
         <translation>分片组（GPU 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="66"/>
+        <location filename="../../engine/scenario/key_words.py" line="67"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="67"/>
+        <location filename="../../engine/scenario/key_words.py" line="68"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="68"/>
+        <location filename="../../engine/scenario/key_words.py" line="69"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="69"/>
+        <location filename="../../engine/scenario/key_words.py" line="70"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="78"/>
+        <location filename="../../engine/scenario/key_words.py" line="79"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="79"/>
+        <location filename="../../engine/scenario/key_words.py" line="80"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="80"/>
+        <location filename="../../engine/scenario/key_words.py" line="81"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="81"/>
+        <location filename="../../engine/scenario/key_words.py" line="82"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="82"/>
+        <location filename="../../engine/scenario/key_words.py" line="83"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="83"/>
+        <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="84"/>
+        <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="85"/>
+        <location filename="../../engine/scenario/key_words.py" line="86"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="86"/>
+        <location filename="../../engine/scenario/key_words.py" line="87"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="87"/>
+        <location filename="../../engine/scenario/key_words.py" line="88"/>
         <source>FP8 amax reduced over tensor-parallel ranks only (tp_only_amax_red)</source>
         <translation>FP8 amax 仅在张量并行组内归约（tp_only_amax_red）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="89"/>
+        <location filename="../../engine/scenario/key_words.py" line="90"/>
         <source>TP collectives overlapped with userbuffers (tp_comm_overlap)</source>
         <translation>张量并行集合通信用 userbuffers 与 GEMM 重叠（tp_comm_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="90"/>
+        <location filename="../../engine/scenario/key_words.py" line="91"/>
         <source>Gradients reduced in FP32 (grad_reduce_fp32)</source>
         <translation>以 FP32 归约梯度（grad_reduce_fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="91"/>
+        <location filename="../../engine/scenario/key_words.py" line="92"/>
         <source>Tokens per packed sequence (packed_sequence_tokens)</source>
         <translation>每个打包序列的 token 数（packed_sequence_tokens）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="92"/>
+        <location filename="../../engine/scenario/key_words.py" line="93"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="93"/>
+        <location filename="../../engine/scenario/key_words.py" line="94"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="94"/>
+        <location filename="../../engine/scenario/key_words.py" line="95"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="95"/>
+        <location filename="../../engine/scenario/key_words.py" line="96"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="96"/>
+        <location filename="../../engine/scenario/key_words.py" line="97"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="97"/>
+        <location filename="../../engine/scenario/key_words.py" line="98"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="98"/>
+        <location filename="../../engine/scenario/key_words.py" line="99"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="99"/>
+        <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="100"/>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
         <source>Sequence packing (packing)</source>
         <translation>序列打包（packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <location filename="../../engine/scenario/key_words.py" line="103"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="103"/>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
@@ -1129,32 +1129,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1309,202 +1309,203 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="70"/>
+        <location filename="../../engine/scenario/key_words.py" line="71"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="71"/>
+        <location filename="../../engine/scenario/key_words.py" line="72"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="72"/>
+        <location filename="../../engine/scenario/key_words.py" line="73"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="73"/>
+        <location filename="../../engine/scenario/key_words.py" line="74"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="75"/>
+        <location filename="../../engine/scenario/key_words.py" line="76"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="77"/>
+        <location filename="../../engine/scenario/key_words.py" line="78"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -2097,7 +2098,6 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>检查导入的训练配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="36"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation type="vanished">已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
@@ -2112,82 +2112,82 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>已读取 1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="37"/>
+        <location filename="../import_review.py" line="38"/>
         <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
         <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="39"/>
+        <location filename="../import_review.py" line="40"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="40"/>
+        <location filename="../import_review.py" line="41"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="41"/>
+        <location filename="../import_review.py" line="42"/>
         <source>Read from</source>
         <translation>读取自</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="42"/>
+        <location filename="../import_review.py" line="43"/>
         <source>Read (%1)</source>
         <translation>已读取（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="43"/>
+        <location filename="../import_review.py" line="44"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="44"/>
+        <location filename="../import_review.py" line="45"/>
         <source>Assumed (%1)</source>
         <translation>已假定（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="45"/>
+        <location filename="../import_review.py" line="46"/>
         <source>In the file</source>
         <translation>文件中的项</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="46"/>
+        <location filename="../import_review.py" line="47"/>
         <source>Why it is not used</source>
         <translation>未使用的原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="47"/>
+        <location filename="../import_review.py" line="48"/>
         <source>Not used (%1)</source>
         <translation>未使用（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="48"/>
+        <location filename="../import_review.py" line="49"/>
         <source>Replace the scenario</source>
         <translation>替换当前方案</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="49"/>
+        <location filename="../import_review.py" line="50"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="50"/>
+        <location filename="../import_review.py" line="51"/>
         <source>Import the training config files of one job</source>
         <translation>导入同一训练任务的配置文件</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="51"/>
+        <location filename="../import_review.py" line="52"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="52"/>
+        <location filename="../import_review.py" line="53"/>
         <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
         <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="55"/>
+        <location filename="../import_review.py" line="56"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
@@ -3315,12 +3315,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="125"/>
+        <location filename="../phase_chart.py" line="128"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="137"/>
+        <location filename="../phase_chart.py" line="142"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
@@ -3330,12 +3330,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="166"/>
+        <location filename="../phase_chart.py" line="178"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="167"/>
+        <location filename="../phase_chart.py" line="179"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -3403,180 +3403,182 @@ GPU-hour</source>
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="81"/>
+        <location filename="../rl_rows.py" line="88"/>
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="82"/>
+        <location filename="../rl_rows.py" line="89"/>
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="83"/>
+        <location filename="../rl_rows.py" line="90"/>
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="84"/>
+        <location filename="../rl_rows.py" line="91"/>
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="85"/>
+        <location filename="../rl_rows.py" line="92"/>
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="86"/>
+        <location filename="../rl_rows.py" line="93"/>
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="87"/>
+        <location filename="../rl_rows.py" line="94"/>
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="88"/>
+        <location filename="../rl_rows.py" line="95"/>
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="89"/>
+        <location filename="../rl_rows.py" line="96"/>
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="90"/>
+        <location filename="../rl_rows.py" line="97"/>
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="91"/>
+        <location filename="../rl_rows.py" line="98"/>
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92"/>
+        <location filename="../rl_rows.py" line="99"/>
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="94"/>
+        <location filename="../rl_rows.py" line="101"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="96"/>
+        <location filename="../rl_rows.py" line="103"/>
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="97"/>
+        <location filename="../rl_rows.py" line="104"/>
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="98"/>
+        <location filename="../rl_rows.py" line="105"/>
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="99"/>
+        <location filename="../rl_rows.py" line="106"/>
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="100"/>
-        <location filename="../rl_rows.py" line="298"/>
+        <location filename="../rl_rows.py" line="107"/>
+        <location filename="../rl_rows.py" line="322"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="114"/>
+        <location filename="../rl_rows.py" line="121"/>
         <source>no entropy bonus (0)</source>
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="120"/>
+        <location filename="../rl_rows.py" line="127"/>
         <source>no NLL term (0)</source>
         <translation>无 NLL 项（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="224"/>
+        <location filename="../rl_rows.py" line="240"/>
         <source>Weight of the chosen answers&apos; negative log-likelihood added to the preference loss (TRL&apos;s rpo_alpha; CPO/SimPO&apos;s cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits&apos; size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
         <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="122"/>
-        <location filename="../rl_rows.py" line="132"/>
-        <location filename="../rl_rows.py" line="134"/>
+        <location filename="../rl_rows.py" line="129"/>
+        <location filename="../rl_rows.py" line="139"/>
+        <location filename="../rl_rows.py" line="141"/>
+        <location filename="../rl_rows.py" line="164"/>
+        <location filename="../rl_rows.py" line="167"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="125"/>
+        <location filename="../rl_rows.py" line="132"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="135"/>
+        <location filename="../rl_rows.py" line="142"/>
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="136"/>
+        <location filename="../rl_rows.py" line="143"/>
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="137"/>
+        <location filename="../rl_rows.py" line="144"/>
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="140"/>
+        <location filename="../rl_rows.py" line="147"/>
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="141"/>
+        <location filename="../rl_rows.py" line="148"/>
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="146"/>
+        <location filename="../rl_rows.py" line="153"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="146"/>
+        <location filename="../rl_rows.py" line="153"/>
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="147"/>
+        <location filename="../rl_rows.py" line="154"/>
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="147"/>
+        <location filename="../rl_rows.py" line="154"/>
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="152"/>
+        <location filename="../rl_rows.py" line="159"/>
         <source>the newest vLLM (latest)</source>
         <translation>最新的 vLLM（latest）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153"/>
+        <location filename="../rl_rows.py" line="160"/>
         <source>vLLM 0.8, V0 engine</source>
         <translation>vLLM 0.8，V0 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="161"/>
         <source>vLLM 0.8, V1 engine</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
@@ -3601,97 +3603,97 @@ GPU-hour</source>
         <translation>独立进程（AsyncLLM）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="170"/>
+        <location filename="../rl_rows.py" line="184"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="171"/>
+        <location filename="../rl_rows.py" line="185"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="172"/>
+        <location filename="../rl_rows.py" line="186"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="173"/>
+        <location filename="../rl_rows.py" line="187"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="174"/>
+        <location filename="../rl_rows.py" line="188"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="175"/>
+        <location filename="../rl_rows.py" line="189"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="176"/>
+        <location filename="../rl_rows.py" line="190"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="177"/>
+        <location filename="../rl_rows.py" line="191"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="178"/>
+        <location filename="../rl_rows.py" line="192"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="179"/>
+        <location filename="../rl_rows.py" line="193"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="180"/>
+        <location filename="../rl_rows.py" line="194"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="181"/>
+        <location filename="../rl_rows.py" line="195"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="182"/>
+        <location filename="../rl_rows.py" line="196"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="183"/>
+        <location filename="../rl_rows.py" line="197"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="184"/>
+        <location filename="../rl_rows.py" line="198"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="185"/>
+        <location filename="../rl_rows.py" line="199"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="186"/>
+        <location filename="../rl_rows.py" line="200"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="187"/>
+        <location filename="../rl_rows.py" line="201"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="188"/>
+        <location filename="../rl_rows.py" line="202"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
@@ -3706,97 +3708,97 @@ GPU-hour</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="197"/>
+        <location filename="../rl_rows.py" line="213"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="200"/>
+        <location filename="../rl_rows.py" line="216"/>
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="203"/>
+        <location filename="../rl_rows.py" line="219"/>
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="204"/>
+        <location filename="../rl_rows.py" line="220"/>
         <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="206"/>
+        <location filename="../rl_rows.py" line="222"/>
         <source>Tokens of the longest completion a step generates (verl data.max_response_length, TRL max_completion_length). The engine decodes until the batch&apos;s longest completion ends, one token an iteration; the tokens generated and trained on follow the completion length, which is then the mean. Unset, every completion is as long as the completion length.</source>
         <translation>每步生成的最长补全的 token 数（verl data.max_response_length，TRL max_completion_length）。引擎每次迭代解码一个 token，一直解码到这批中最长的补全结束；生成和训练的 token 数则按补全长度计算，此时补全长度是平均值。不设置时，每个补全都与补全长度一样长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="212"/>
+        <location filename="../rl_rows.py" line="228"/>
         <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="214"/>
+        <location filename="../rl_rows.py" line="230"/>
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="216"/>
+        <location filename="../rl_rows.py" line="232"/>
         <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="218"/>
+        <location filename="../rl_rows.py" line="234"/>
         <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl&apos;s update compute every token&apos;s entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="230"/>
+        <location filename="../rl_rows.py" line="246"/>
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="232"/>
+        <location filename="../rl_rows.py" line="248"/>
         <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="235"/>
+        <location filename="../rl_rows.py" line="251"/>
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="238"/>
+        <location filename="../rl_rows.py" line="254"/>
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="240"/>
+        <location filename="../rl_rows.py" line="256"/>
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="241"/>
+        <location filename="../rl_rows.py" line="257"/>
         <source>Split the engine&apos;s weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="242"/>
+        <location filename="../rl_rows.py" line="258"/>
         <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="243"/>
+        <location filename="../rl_rows.py" line="259"/>
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="244"/>
+        <location filename="../rl_rows.py" line="260"/>
         <source>The longest request, prompt and completion together, the engine accepts (vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start when its KV cache cannot hold one request this long, and counts how many requests fit in the cache at once at this length; the engine still takes its whole share of the GPU. Unset, it is the prompt plus the completion, as verl passes it.</source>
         <translation>引擎接受的最长请求，提示与回答合计（vLLM max_model_len；verl rollout.max_model_len）。KV 缓存放不下一个这么长的请求时，vLLM 拒绝启动；它还按这个长度计算缓存能同时容纳多少个请求。引擎占用的仍是它在 GPU 上的全部份额。不设置时为提示长度加回答长度，与 verl 的做法相同。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="250"/>
+        <location filename="../rl_rows.py" line="266"/>
         <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
     </message>
@@ -3811,22 +3813,22 @@ GPU-hour</source>
         <translation>vLLM 是否以 AsyncLLM 运行（NeMo-RL vllm_cfg.async_engine）：此时其引擎核心是独立进程，把上一步的输出处理成 token 的工作与下一个解码步重叠，而不是叠加在其上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="297"/>
+        <location filename="../rl_rows.py" line="321"/>
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="299"/>
+        <location filename="../rl_rows.py" line="323"/>
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="314"/>
+        <location filename="../rl_rows.py" line="339"/>
         <source>prompt + completion (%1)</source>
         <translation>提示 + 回答（%1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="317"/>
+        <location filename="../rl_rows.py" line="342"/>
         <source>as completion (%1)</source>
         <translation>与补全长度相同（%1）</translation>
     </message>
@@ -4194,514 +4196,514 @@ GPU-hour</source>
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56"/>
+        <location filename="../setup_panel.py" line="57"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72"/>
+        <location filename="../setup_panel.py" line="73"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="74"/>
+        <location filename="../setup_panel.py" line="75"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129"/>
+        <location filename="../setup_panel.py" line="130"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131"/>
         <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
         <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="192"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="231"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235"/>
+        <location filename="../setup_panel.py" line="237"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="242"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="246"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246"/>
+        <location filename="../setup_panel.py" line="248"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="255"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="255"/>
+        <location filename="../setup_panel.py" line="257"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="260"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="260"/>
+        <location filename="../setup_panel.py" line="262"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="265"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="265"/>
+        <location filename="../setup_panel.py" line="267"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163"/>
+        <location filename="../setup_panel.py" line="165"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="172"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="178"/>
+        <location filename="../setup_panel.py" line="180"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="181"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="347"/>
+        <location filename="../setup_panel.py" line="349"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="351"/>
+        <location filename="../setup_panel.py" line="353"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="351"/>
+        <location filename="../setup_panel.py" line="353"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -4857,92 +4859,92 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="142"/>
+        <location filename="../time_bar.py" line="158"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="145"/>
+        <location filename="../time_bar.py" line="161"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="50"/>
+        <location filename="../time_bar.py" line="66"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="51"/>
+        <location filename="../time_bar.py" line="67"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="52"/>
+        <location filename="../time_bar.py" line="68"/>
         <source>sequences per engine</source>
         <translation>每个引擎的序列数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="53"/>
+        <location filename="../time_bar.py" line="69"/>
         <source>sequences at once</source>
         <translation>同时生成的序列数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="54"/>
+        <location filename="../time_bar.py" line="70"/>
         <source>waves</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="55"/>
+        <location filename="../time_bar.py" line="71"/>
         <source>one decode step</source>
         <translation>一个解码步</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="56"/>
+        <location filename="../time_bar.py" line="72"/>
         <source>kernel launches per decode step (eager)</source>
         <translation>每个解码步的内核启动（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="57"/>
+        <location filename="../time_bar.py" line="73"/>
         <source>of which LoRA kernels of the served adapters</source>
         <translation>其中引擎所服务 LoRA 适配器的内核</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="58"/>
+        <location filename="../time_bar.py" line="74"/>
         <source>kernels&apos; fixed time per decode step</source>
         <translation>每个解码步各内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="59"/>
+        <location filename="../time_bar.py" line="75"/>
         <source>tensor-parallel all-reduces per decode step</source>
         <translation>每个解码步的张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="60"/>
+        <location filename="../time_bar.py" line="76"/>
         <source>output processing per decode step (vLLM V0, eager)</source>
         <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="64"/>
+        <location filename="../time_bar.py" line="80"/>
         <source>sampler per decode step (vLLM V0)</source>
         <translation>每个解码步的采样器（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="66"/>
+        <location filename="../time_bar.py" line="82"/>
         <source>output processing per step (vLLM V1 in process)</source>
         <translation>每步的输出处理（vLLM V1，进程内）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="68"/>
+        <location filename="../time_bar.py" line="84"/>
         <source>decode iterations</source>
         <translation>解码迭代次数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="69"/>
+        <location filename="../time_bar.py" line="85"/>
         <source>longest completion (tokens)</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="70"/>
+        <location filename="../time_bar.py" line="86"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
     </message>
@@ -4951,12 +4953,12 @@ GPU-hour</source>
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="62"/>
+        <location filename="../time_bar.py" line="78"/>
         <source>scheduling and input preparation per decode step (vLLM V0)</source>
         <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="65"/>
+        <location filename="../time_bar.py" line="81"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
     </message>
@@ -4964,7 +4966,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="204"/>
+        <location filename="../time_panel.py" line="206"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5005,7 +5007,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="99"/>
-        <location filename="../time_panel.py" line="247"/>
+        <location filename="../time_panel.py" line="249"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5026,7 +5028,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="107"/>
-        <location filename="../time_panel.py" line="252"/>
+        <location filename="../time_panel.py" line="254"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5050,12 +5052,12 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="180"/>
+        <location filename="../time_panel.py" line="182"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="224"/>
+        <location filename="../time_panel.py" line="226"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5083,17 +5085,17 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="184"/>
+        <location filename="../time_panel.py" line="186"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="189"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="194"/>
+        <location filename="../time_panel.py" line="196"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
@@ -5106,22 +5108,22 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="231"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="243"/>
+        <location filename="../time_panel.py" line="245"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="259"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="266"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5132,40 +5134,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="277"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="280"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="281"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="281"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="285"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="285"/>
+        <location filename="../time_panel.py" line="287"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="290"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5175,22 +5177,21 @@ GPU-hour</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="173"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s; hover for each phase)</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
+        <location filename="../time_panel.py" line="191"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="202"/>
+        <location filename="../time_panel.py" line="204"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="197"/>
+        <location filename="../time_panel.py" line="199"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5662,7 +5663,6 @@ GPU-hour</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="21"/>
         <source>Read {n} file(s): {formats}</source>
         <translation type="vanished">已读取 {n} 个文件：{formats}</translation>
     </message>
@@ -5677,22 +5677,22 @@ GPU-hour</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="25"/>
+        <location filename="../../engine/configs/review.py" line="27"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="28"/>
+        <location filename="../../engine/configs/review.py" line="30"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="31"/>
+        <location filename="../../engine/configs/review.py" line="33"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="34"/>
+        <location filename="../../engine/configs/review.py" line="36"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
     </message>
@@ -6034,7 +6034,7 @@ GPU-hour</source>
         <translation>DeepSpeed 对同时给出已弃用的 {old} 与 {section} 断言失败（两者同时给出无法启动）：按 {section} 读取</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="60"/>
+        <location filename="../../engine/posttraining/timing.py" line="54"/>
         <source>Reference and reward weights copied in from CPU memory</source>
         <translation>参考模型与奖励模型权重从 CPU 内存拷入</translation>
     </message>
@@ -6059,7 +6059,7 @@ GPU-hour</source>
         <translation type="vanished">策略模型的打分次数 × 训练模型对本步各微批次的前向时间；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="61"/>
+        <location filename="../../engine/posttraining/timing.py" line="55"/>
         <source>LoRA adapters&apos; FSDP units in the update (host work of each adapter&apos;s unshard and reshard)</source>
         <translation>更新阶段中 LoRA 适配器的 FSDP 单元（每个适配器 unshard 与 reshard 的主机端开销）</translation>
     </message>
@@ -6100,7 +6100,7 @@ GPU-hour</source>
         <translation type="vanished">策略模型的打分次数 × 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="66"/>
+        <location filename="../../engine/posttraining/timing.py" line="60"/>
         <source>verl&apos;s passes over the logits in the update (temperature, entropy)</source>
         <translation>verl 在更新中对 logits 的额外遍历（温度缩放、熵）</translation>
     </message>
@@ -6121,12 +6121,12 @@ GPU-hour</source>
         <translation type="vanished">策略模型的打分次数（旧策略的打分仅在框架单独计算时计入，TRL 的 GRPO 仅在离策略时计算）× 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例；每次策略打分不快于主机逐层发射其 eager 层的时间；另加 verl 对 logits 超出损失路径部分的额外遍历（温度缩放、熵）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="106"/>
+        <location filename="../../engine/posttraining/timing.py" line="100"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine, instead: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="114"/>
+        <location filename="../../engine/posttraining/timing.py" line="108"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
@@ -6135,32 +6135,32 @@ GPU-hour</source>
         <translation type="vanished">微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的 FSDP1 调用数按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="69"/>
+        <location filename="../../engine/posttraining/timing.py" line="63"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, transformers&apos; eager layers where the trainer&apos;s generate runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
         <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，若训练器的 generate 以 eager 方式运行 transformers 的各层，则计其逐层主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="94"/>
+        <location filename="../../engine/posttraining/timing.py" line="88"/>
         <source>policy passes (the old policy&apos;s where the framework scores it apart, TRL&apos;s GRPO only off policy) x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding; each policy pass no faster than the host issues its eager layers; verl&apos;s passes over the logits (temperature, entropy) beyond the loss path&apos;s; FSDP1 over ranks: each policy pass&apos;s weight gathers beyond what its forward hides (every layer each micro-batch, the root once); a single controller: the batch sent to the workers and the per-token results back, each scoring call</source>
         <translation>策略模型的打分次数（旧策略的打分仅在框架单独计算时计入，TRL 的 GRPO 仅在离策略时计算）× 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例；每次策略打分不快于主机逐层发射其 eager 层的时间；另加 verl 对 logits 超出损失路径部分的额外遍历（温度缩放、熵）；FSDP1 跨多卡分片时：每次策略打分中其前向未能掩盖的权重 all-gather（每个微批次每层一次，根单元每次打分一次）；单控制器时：每次打分调用把批次发送给各 worker、再取回逐 token 结果的往返</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="122"/>
+        <location filename="../../engine/posttraining/timing.py" line="116"/>
         <source>(the bin capacity / the tokens of the whole mean-length sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
         <translation>（打包容量 / 一个打包所容纳的完整平均长度序列的 token 总数 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="125"/>
+        <location filename="../../engine/posttraining/timing.py" line="119"/>
         <source>tokens x vocabulary x (the bytes per logit of verl&apos;s division by the temperature, compiled entropy and out-of-place cross-entropy gradient, forward and backward, less the loss path&apos;s) / memory bandwidth; each scoring pass likewise, forward only, in the scoring</source>
         <translation>token 数 × 词表大小 ×（verl 按温度缩放、编译后的熵计算与非原地交叉熵梯度在前向和反向中每个 logit 读写的字节数，减去损失路径已计入的部分）/ 显存带宽；每次打分前向同样计算（只算前向），计入打分阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="136"/>
+        <location filename="../../engine/posttraining/timing.py" line="130"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="144"/>
+        <location filename="../../engine/posttraining/timing.py" line="138"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
@@ -6169,7 +6169,7 @@ GPU-hour</source>
         <translation type="vanished">FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="157"/>
+        <location filename="../../engine/posttraining/timing.py" line="151"/>
         <source>The passes verl&apos;s actor runs over the padding-free logits, counted from its source, at the memory bandwidth.</source>
         <translation>verl 的 actor 对去填充 logits 的各次遍历，按其源码计数，以显存带宽计时。</translation>
     </message>
@@ -6714,27 +6714,27 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="104"/>
+        <location filename="../../engine/models/presets.py" line="110"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="169"/>
+        <location filename="../../engine/models/presets.py" line="175"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="170"/>
+        <location filename="../../engine/models/presets.py" line="176"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="172"/>
+        <location filename="../../engine/models/presets.py" line="178"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="173"/>
+        <location filename="../../engine/models/presets.py" line="179"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -7182,117 +7182,117 @@ GPU-hour</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="50"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="50"/>
+        <location filename="../../engine/planning/fit_options.py" line="51"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="51"/>
+        <location filename="../../engine/planning/fit_options.py" line="52"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="64"/>
+        <location filename="../../engine/planning/fit_options.py" line="65"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="65"/>
+        <location filename="../../engine/planning/fit_options.py" line="66"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="68"/>
+        <location filename="../../engine/planning/fit_options.py" line="69"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="78"/>
+        <location filename="../../engine/planning/fit_options.py" line="79"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="88"/>
+        <location filename="../../engine/planning/fit_options.py" line="89"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="92"/>
+        <location filename="../../engine/planning/fit_options.py" line="93"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="138"/>
+        <location filename="../../engine/planning/fit_options.py" line="139"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="139"/>
+        <location filename="../../engine/planning/fit_options.py" line="140"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="140"/>
+        <location filename="../../engine/planning/fit_options.py" line="141"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="141"/>
+        <location filename="../../engine/planning/fit_options.py" line="142"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="99"/>
+        <location filename="../../engine/planning/fit_options.py" line="100"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="100"/>
+        <location filename="../../engine/planning/fit_options.py" line="101"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="101"/>
+        <location filename="../../engine/planning/fit_options.py" line="102"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="102"/>
+        <location filename="../../engine/planning/fit_options.py" line="103"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="107"/>
+        <location filename="../../engine/planning/fit_options.py" line="108"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="112"/>
+        <location filename="../../engine/planning/fit_options.py" line="113"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="116"/>
+        <location filename="../../engine/planning/fit_options.py" line="117"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
@@ -7302,27 +7302,27 @@ GPU-hour</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="169"/>
+        <location filename="../../engine/planning/fit_options.py" line="177"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="186"/>
+        <location filename="../../engine/planning/fit_options.py" line="194"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="187"/>
+        <location filename="../../engine/planning/fit_options.py" line="195"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="189"/>
+        <location filename="../../engine/planning/fit_options.py" line="197"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="191"/>
+        <location filename="../../engine/planning/fit_options.py" line="199"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
@@ -7362,87 +7362,87 @@ GPU-hour</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="59"/>
+        <location filename="../../engine/planning/suggest.py" line="60"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="61"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="65"/>
         <source>Use fused AdamW ({setting})</source>
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="70"/>
+        <location filename="../../engine/planning/suggest.py" line="71"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>Recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="74"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>Use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
         <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="78"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="80"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>the same maths in tiles: no attention-score matrix is kept</source>
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>Recompute every layer (full activation checkpointing)</source>
         <translation>重算每一层（完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="84"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>the layers kept whole are recomputed too: one more forward each</source>
         <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="89"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="91"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="94"/>
+        <location filename="../../engine/planning/suggest.py" line="95"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="104"/>
+        <location filename="../../engine/planning/suggest.py" line="105"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="109"/>
+        <location filename="../../engine/planning/suggest.py" line="110"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
@@ -7457,67 +7457,67 @@ GPU-hour</source>
         <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="111"/>
+        <location filename="../../engine/planning/suggest.py" line="121"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="113"/>
+        <location filename="../../engine/planning/suggest.py" line="123"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="116"/>
+        <location filename="../../engine/planning/suggest.py" line="126"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="118"/>
+        <location filename="../../engine/planning/suggest.py" line="128"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="120"/>
+        <location filename="../../engine/planning/suggest.py" line="130"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="122"/>
+        <location filename="../../engine/planning/suggest.py" line="132"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="124"/>
+        <location filename="../../engine/planning/suggest.py" line="134"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="126"/>
+        <location filename="../../engine/planning/suggest.py" line="136"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="129"/>
+        <location filename="../../engine/planning/suggest.py" line="139"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="130"/>
+        <location filename="../../engine/planning/suggest.py" line="140"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="132"/>
+        <location filename="../../engine/planning/suggest.py" line="142"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="134"/>
+        <location filename="../../engine/planning/suggest.py" line="144"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="157"/>
+        <location filename="../../engine/planning/suggest.py" line="167"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -7552,7 +7552,7 @@ GPU-hour</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="229"/>
+        <location filename="../../engine/planning/suggest.py" line="239"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7679,12 +7679,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="138"/>
+        <location filename="../../engine/configs/importing.py" line="143"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="141"/>
+        <location filename="../../engine/configs/importing.py" line="146"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -7714,7 +7714,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="239"/>
+        <location filename="../../engine/configs/importing.py" line="244"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -7729,12 +7729,12 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="263"/>
+        <location filename="../../engine/configs/importing.py" line="268"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="175"/>
+        <location filename="../../engine/configs/importing.py" line="180"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
@@ -7744,37 +7744,37 @@ GPU-hour</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="94"/>
+        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="181"/>
+        <location filename="../../engine/configs/importing.py" line="186"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="193"/>
+        <location filename="../../engine/configs/importing.py" line="198"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="203"/>
+        <location filename="../../engine/configs/importing.py" line="208"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="312"/>
+        <location filename="../../engine/configs/importing.py" line="317"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="332"/>
+        <location filename="../../engine/configs/importing.py" line="337"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="342"/>
+        <location filename="../../engine/configs/importing.py" line="347"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
@@ -8862,33 +8862,31 @@ GPU-hour</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="177"/>
+        <location filename="../../engine/plan_card.py" line="184"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="186"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="183"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="185"/>
+        <location filename="../../engine/plan_card.py" line="192"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="188"/>
+        <location filename="../../engine/plan_card.py" line="195"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
-        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
@@ -8928,148 +8926,148 @@ GPU-hour</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="202"/>
+        <location filename="../../engine/plan_card.py" line="212"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="205"/>
+        <location filename="../../engine/plan_card.py" line="215"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="207"/>
+        <location filename="../../engine/plan_card.py" line="217"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="208"/>
+        <location filename="../../engine/plan_card.py" line="218"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="209"/>
+        <location filename="../../engine/plan_card.py" line="219"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="234"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="242"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="233"/>
+        <location filename="../../engine/plan_card.py" line="243"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="234"/>
+        <location filename="../../engine/plan_card.py" line="244"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="235"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="236"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="244"/>
+        <location filename="../../engine/plan_card.py" line="254"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="246"/>
+        <location filename="../../engine/plan_card.py" line="256"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="258"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="249"/>
+        <location filename="../../engine/plan_card.py" line="259"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="250"/>
+        <location filename="../../engine/plan_card.py" line="260"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="256"/>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="266"/>
+        <location filename="../../engine/plan_card.py" line="277"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="257"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="262"/>
+        <location filename="../../engine/plan_card.py" line="272"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="278"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="272"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="276"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="278"/>
+        <location filename="../../engine/plan_card.py" line="289"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="290"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="291"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="317"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="310"/>
+        <location filename="../../engine/plan_card.py" line="321"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="311"/>
+        <location filename="../../engine/plan_card.py" line="322"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -9094,12 +9092,12 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="81"/>
+        <location filename="../../engine/planning/fit_options.py" line="82"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="87"/>
+        <location filename="../../engine/planning/suggest.py" line="88"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -9537,33 +9535,33 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="23"/>
-        <location filename="../../engine/posttraining/timing.py" line="57"/>
+        <location filename="../../engine/posttraining/timing.py" line="51"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="24"/>
-        <location filename="../../engine/posttraining/timing.py" line="58"/>
+        <location filename="../../engine/posttraining/timing.py" line="52"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="55"/>
+        <location filename="../../engine/posttraining/timing.py" line="49"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="56"/>
+        <location filename="../../engine/posttraining/timing.py" line="50"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="59"/>
+        <location filename="../../engine/posttraining/timing.py" line="53"/>
         <source>Offload between phases (copies to and from CPU memory)</source>
         <translation>阶段间卸载（与 CPU 内存之间的拷贝）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="63"/>
+        <location filename="../../engine/posttraining/timing.py" line="57"/>
         <source>States moved to CPU memory around the weight sync and back, reference swapped in</source>
         <translation>权重同步前后状态移至 CPU 内存并移回，参考模型换入</translation>
     </message>
@@ -9572,22 +9570,22 @@ GPU-hour</source>
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="119"/>
+        <location filename="../../engine/posttraining/timing.py" line="113"/>
         <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="147"/>
+        <location filename="../../engine/posttraining/timing.py" line="141"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, and its own Python per visit, measured by running the logs&apos; code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured per-call host costs.</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），加上其每次访问自身的 Python 开销（在 CPU 上运行日志所用的代码路径实测，benchmarks/verl_lora_host_counts.py），乘以实测的主机单次调用开销。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="151"/>
+        <location filename="../../engine/posttraining/timing.py" line="145"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="65"/>
+        <location filename="../../engine/posttraining/timing.py" line="59"/>
         <source>Packed micro-batches padded to the longest (pipeline parallel)</source>
         <translation>打包的微批次填充到最长者（流水线并行）</translation>
     </message>
@@ -9596,7 +9594,7 @@ GPU-hour</source>
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="154"/>
+        <location filename="../../engine/posttraining/timing.py" line="148"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -9609,7 +9607,7 @@ GPU-hour</source>
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="105"/>
+        <location filename="../../engine/posttraining/timing.py" line="99"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
@@ -9618,17 +9616,17 @@ GPU-hour</source>
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="112"/>
+        <location filename="../../engine/posttraining/timing.py" line="106"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="116"/>
+        <location filename="../../engine/posttraining/timing.py" line="110"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x (FSDP1&apos;s counted calls + its measured Python) per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的（FSDP1 计数的调用 + 其实测的 Python 开销）按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="133"/>
+        <location filename="../../engine/posttraining/timing.py" line="127"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), at the sequences the engine holds, a waiting one admitted as one ends.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），以引擎同时容纳的序列数运行，一个序列结束即补入一个等待中的序列。</translation>
     </message>
@@ -9637,17 +9635,17 @@ GPU-hour</source>
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="138"/>
+        <location filename="../../engine/posttraining/timing.py" line="132"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="139"/>
+        <location filename="../../engine/posttraining/timing.py" line="133"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="141"/>
+        <location filename="../../engine/posttraining/timing.py" line="135"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -9927,77 +9925,77 @@ GPU-hour</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="57"/>
+        <location filename="../../engine/serving/speed.py" line="58"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="232"/>
+        <location filename="../../engine/serving/speed.py" line="235"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="233"/>
+        <location filename="../../engine/serving/speed.py" line="236"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="235"/>
+        <location filename="../../engine/serving/speed.py" line="238"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="236"/>
+        <location filename="../../engine/serving/speed.py" line="239"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="237"/>
+        <location filename="../../engine/serving/speed.py" line="240"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="238"/>
+        <location filename="../../engine/serving/speed.py" line="241"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="239"/>
+        <location filename="../../engine/serving/speed.py" line="242"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="240"/>
+        <location filename="../../engine/serving/speed.py" line="243"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="242"/>
+        <location filename="../../engine/serving/speed.py" line="245"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="243"/>
+        <location filename="../../engine/serving/speed.py" line="246"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="245"/>
+        <location filename="../../engine/serving/speed.py" line="248"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="246"/>
+        <location filename="../../engine/serving/speed.py" line="249"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="251"/>
+        <location filename="../../engine/serving/speed.py" line="254"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="252"/>
+        <location filename="../../engine/serving/speed.py" line="255"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): each finished request&apos;s replacement prefills ahead of the next decode step</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：每个完成的请求由新请求替换，其预填充在下一个解码步之前运行</translation>
     </message>
@@ -10006,22 +10004,22 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="256"/>
+        <location filename="../../engine/serving/speed.py" line="259"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="257"/>
+        <location filename="../../engine/serving/speed.py" line="260"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="261"/>
+        <location filename="../../engine/serving/speed.py" line="264"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="262"/>
+        <location filename="../../engine/serving/speed.py" line="265"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
@@ -11676,32 +11674,31 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="69"/>
+        <location filename="../../engine/posttraining/band_text.py" line="72"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="76"/>
+        <location filename="../../engine/posttraining/band_text.py" line="79"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="72"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to: {parts}</source>
         <translation type="vanished">按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="64"/>
+        <location filename="../../engine/range_words.py" line="67"/>
         <source>one source</source>
         <translation>一个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="65"/>
+        <location filename="../../engine/range_words.py" line="68"/>
         <source>{n} sources</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="49"/>
+        <location filename="../../engine/posttraining/band_text.py" line="52"/>
         <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
@@ -11741,27 +11738,27 @@ GPU-hour</source>
         <translation>规划器未建模 critic 的优化器“{name}”：其状态按 actor 的优化器（AdamW）计算</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="31"/>
+        <location filename="../../engine/range_words.py" line="34"/>
         <source>{multiples} the model: likely {span}</source>
         <translation>模型值的 {multiples}：可能为 {span}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="32"/>
+        <location filename="../../engine/range_words.py" line="35"/>
         <source>{low} to {high}</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="58"/>
+        <location filename="../../engine/range_words.py" line="61"/>
         <source>measured runs like this one came to {words}</source>
         <translation>与此类似的实测运行为{words}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="68"/>
+        <location filename="../../engine/range_words.py" line="71"/>
         <source>likely {time}, {hours} GPU-hours</source>
         <translation>可能为 {time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="69"/>
+        <location filename="../../engine/range_words.py" line="72"/>
         <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
         <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
@@ -11871,7 +11868,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="210"/>
+        <location filename="../../engine/plan_card.py" line="220"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
