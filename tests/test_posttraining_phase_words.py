@@ -15,3 +15,20 @@ def test_the_chinese_phase_line_uses_the_chinese_comma() -> None:
     line = next(text for text in out.splitlines() if text.startswith("按阶段"))
     assert "），打分" in line
     assert "）, " not in line
+
+
+def test_the_phase_kinds_follow_a_translated_semicolon() -> None:
+    # the Time tab's line adds each phase's kinds of figure after "; ", which is a message of its own so that the
+    # Chinese line reads "…；推导", not an ASCII "; " inside Chinese text (lead, session 18; the zh_CN file maps it)
+    import json
+
+    from engine import scenario_from_dict
+    from engine.posttraining.band_text import KINDS_SEMICOLON, posttraining_band_lines
+    from engine.posttraining.timing import step_provenance
+    from engine.workloads import step_time
+
+    s = scenario_from_dict(json.loads(EXAMPLE.read_text()))
+    line = posttraining_band_lines(step_time(s), lambda text: "；" if text == KINDS_SEMICOLON else text,
+                                   step_provenance(s))[-1]
+    assert "；derived" in line
+    assert not any(f"; {kind}" in line for kind in ("measured", "derived", "assumed"))

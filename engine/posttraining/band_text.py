@@ -23,6 +23,8 @@ PHASE_NAMES = {
 # the comma between the phases, in the reader's language: "生成 … ， 打分 …" (an ASCII ", " inside Chinese text, user
 # audits 6 and 7)
 LIST_COMMA = QT_TRANSLATE_NOOP("engine", ", ")
+# the semicolon before a phase's kinds of figure ("…; derived"), likewise the reader's: "…；推导"
+KINDS_SEMICOLON = QT_TRANSLATE_NOOP("engine", "; ")
 # the step's terms that make each phase (RLStepTime.phase_seconds); the update is every other term
 PHASE_TERMS = {"generation": ("generation", "weight_sync"), "scoring": ("scoring",)}
 
@@ -66,7 +68,7 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         words = likely_range_words(format_seconds(phase_low), format_seconds(phase_high),
                                    *band_multiples(band.low, band.high), tr_engine)
         if kinds.get(phase):
-            words += f"; {'/'.join(tr_engine(k) for k in kinds[phase])}"
+            words += tr_engine(KINDS_SEMICOLON) + "/".join(tr_engine(k) for k in kinds[phase])
         # the model's own figure first: the ranges alone left "update likely 8.8 s to 18.1 s" with no update time
         # anywhere to read the multiples against, the step's terms not being split by phase (user audit 6)
         parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(

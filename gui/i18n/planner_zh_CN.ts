@@ -11674,12 +11674,17 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="72"/>
+        <location filename="../../engine/posttraining/band_text.py" line="27"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="74"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="79"/>
+        <location filename="../../engine/posttraining/band_text.py" line="81"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
@@ -11698,7 +11703,7 @@ GPU-hour</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="52"/>
+        <location filename="../../engine/posttraining/band_text.py" line="54"/>
         <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
