@@ -702,7 +702,8 @@ def test_the_unsloth_notebook_rows_are_their_runs_mean_step_and_logged_lengths()
     # h-unsloth3: the T4's GDDR6 at its measured device-to-device copy (efficiency.json memory_bandwidth_fraction t4
     # 0.749, CUDA's bandwidthTest 239.6 GB/s of 320) for the decode's weight and cache reads: Qwen3-4B -26.1% ->
     # -18.2%, Llama-3.2-3B -33.2% -> -27.2%, Llama-3.1-8B -42.7% -> -37.0%, Phi-4 -32.1% -> -25.2%, Qwen2.5-3B -35.4% ->
-    # -29.5%
+    # -29.5%; then Unsloth's load_lora at every generate() call (adapter_load.py: the adapters to the host and into
+    # vLLM's LoRA stacks, tens of ms a call): -18.2%, -26.9%, -36.9%, Mistral -2.4% -> -2.2%, -25.2%, -29.3%
     import re
 
     rows = [r for r in ptt.read_rows() if r["source_name"] == "unsloth-notebooks"]
