@@ -127,6 +127,9 @@ class PostTrainingDefaults:
     # the rollout engine generates once per gradient-accumulation micro-batch (TRL's GRPOTrainer up to v0.15.2), not
     # once per optimizer step: engine/posttraining/generate_calls.py
     rollout_generates_per_micro_batch: bool = False
+    # a LoRA policy's adapters are handed to the engine anew at every generate() call (a fresh LoRA request each
+    # time: copied to the host and into the engine's LoRA stacks): engine/posttraining/adapter_load.py
+    rollout_loads_adapters_per_generate: bool = False
 
 
 _TRL_SOURCES = (
@@ -345,8 +348,14 @@ UNSLOTH = PostTrainingDefaults(
      ("generation per micro-batch", "unsloth b22e654e (2025-05-15) pyproject.toml line 51 pins trl<=0.15.2 (the "
       "releases the notebooks ran); huggingface/trl v0.15.2 trl/trainer/grpo_trainer.py lines 520-544: "
       "_prepare_inputs, called once per gradient-accumulation micro-batch, makes one llm.generate call with that "
-      "micro-batch's prompts")),
-    rollout_serves_adapters=True, old_policy_pass=False, rollout_generates_per_micro_batch=True)
+      "micro-batch's prompts"),
+     ("adapters per generate() call", "unsloth ce9e5475 unsloth/models/rl.py lines 731-737 pass "
+      "lora_request=self.model.load_lora(..., load_tensors=True) to every llm.generate; unsloth-zoo c14e5554 "
+      "vllm_utils.py load_lora (lines 1434-1485) makes a LoRARequest with a new id each call (LORA_REQUEST_ID += 1), "
+      "so vLLM's worker loads it again (vllm_lora_worker_manager.py add_adapter, lines 252-274): "
+      "engine/posttraining/adapter_load.py")),
+    rollout_serves_adapters=True, old_policy_pass=False, rollout_generates_per_micro_batch=True,
+    rollout_loads_adapters_per_generate=True)
 
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss

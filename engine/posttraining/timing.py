@@ -23,6 +23,7 @@ from ..timing.bands import Band, seconds_range
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
+from .adapter_load import per_generate_adapter_load_seconds
 from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
@@ -102,7 +103,9 @@ RL_FORMULAS = {
                                      "full precision over the FSDP link + one host round trip per adapter tensor; "
                                      "vLLM's level-1 sleep: + 2 x the engine's weight bytes / host link bandwidth; a "
                                      "Megatron policy exported whole on every rank: + its stage's bytes from TP/EP "
-                                     "peers / node link + the other stages' bytes / the pipeline peers' link"),
+                                     "peers / node link + the other stages' bytes / the pipeline peers' link; adapters "
+                                     "loaded anew at every generate() call: per call one host round trip per adapter "
+                                     "tensor + 2 x the adapters' bytes / host link bandwidth"),
     "phase_offload": QT_TRANSLATE_NOOP("engine", "2 x (parameter bytes x their loads per step (update, scoring, "
                                        "weight sync) + optimizer-state bytes) / host link bandwidth"),
     "frozen_streaming": QT_TRANSLATE_NOOP("engine", "forwards x the frozen model's parameter bytes / (tp x FSDP "
@@ -304,8 +307,8 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
     """The policy's weights into the engine, and vLLM's level-1 sleep copies around the generation (adapter_sync.py);
     an engine served the LoRA adapters alone gets them after a full-precision gather of the policy instead."""
-    if p.engine is None or p.rs.weight_sync == "shared":
-        return 0.0
+    if p.engine is None or p.rs.weight_sync == "shared":  # a shared engine may still load the adapters per call
+        return per_generate_adapter_load_seconds(p, s, hw)  # (Unsloth's load_lora at each generate(): adapter_load.py)
     sleep = sleep_copy_seconds(p, hw)
     if serves_adapters(s):
         return adapter_sync_seconds(p, s, hw) + sleep
