@@ -11,12 +11,18 @@ and by dispatcher (scenario key moe_token_dispatcher_type; flex split into DeepE
 name the backend), and by routing (benchmarks/routing_imbalance.py routing: forced = Megatron-Core's RandomSTE normal
 logits, moe_router_force_load_balancing; learned = the model's own router on its data).
 
-The runs the brief calls real (NeMo-RL's Megatron backend: moe_token_dispatcher_type left at Megatron-Core's
-alltoall, no capacity factor, examples/configs/grpo_math_1B_megatron.yaml at v0.3.0 freeze_moe_router true,
-moe_router_load_balancing_type none; ms-swift's Megatron-SWIFT: megatron_args.py at 0f31a5a9e line 155 alltoall,
-line 160 moe_expert_capacity_factor None) sit in one regime, dropless alltoall, and NVIDIA's own dropless alltoall
-rows sit there with them, force-balanced or not: the regime, not the data, is what separates the rows the model
-misses from those it fits. Errors are cross-validated (leave the row's source out), as the headline's.
+The real-data runs sit in one regime, dropless alltoall: NeMo-RL's Megatron backend sets moe_token_dispatcher_type
+"alltoall" and moe_enable_deepep false and no capacity factor in every performance recipe's defaults
+(NVIDIA-NeMo/RL at v0.6.0 examples/configs/grpo_math_1B.yaml lines 144-156, passed on by
+nemo_rl/models/megatron/setup.py lines 426-433; freeze_moe_router true, moe_router_load_balancing_type none: the
+pretrained router on the run's prompts), and Megatron-SWIFT's defaults are the same (modelscope/ms-swift at 0f31a5a9e
+swift/megatron/argument/megatron_args.py line 155 alltoall, line 160 moe_expert_capacity_factor None). NVIDIA's own
+dropless alltoall rows sit there with them, force-balanced or not, while its drop-and-pad and HybridEP rows fit: the
+regime, more than the data, separates the rows the model misses from those it fits. The measured pairs of one model
+and layout say the same: Qwen3-30B-A3B on 16 H100 ran 10,494 tokens/s per GPU with 25.09's token drop and 5,275
+with 25.11's dropless alltoall (forced balance, micro-batch 2; the model +5.4% and +182.2%), about the 2.3x by which
+NeMo-RL v0.3's Qwen3-30B-A3B update exceeds the estimate (benchmarks/nemo_rl_v03_phases.py, -55.8%). Errors are
+cross-validated (leave the row's source out), as the headline's.
 
 Run: PYTHONPATH=. python benchmarks/moe_dispatch_regimes.py [--rows] [ID-SUBSTRING ...]
 """
