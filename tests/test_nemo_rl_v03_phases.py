@@ -19,12 +19,16 @@ def test_the_megatron_moe_passes_are_the_short_ones() -> None:
     # held from the benchmark's output at h-nemomoe2 (main 3e73d62c's engine): the dense runs' Megatron passes within
     # 10% of the blog (Llama-3.1-8B update -6.3%, scoring -4.0%; Llama-3.1-70B +2.6%, -2.5%), Qwen3-30B-A3B's at
     # under half (update -55.8%, scoring -70.9%); the rollout (with its refit) short on all three (-29.4%, -23.5%,
-    # -33.1%), so the MoE gap of the table rows sits in the Megatron passes first, the rollout second
+    # -33.1%), so the MoE gap of the table rows sits in the Megatron passes first, the rollout second.
+    # h-moereal: the scoring forward with its collectives (engine/posttraining/scoring_collectives.py: the forward's
+    # dispatch and combine all-to-alls over the two nodes an EP 8 x TP 2 group spans, and its sequence-parallel
+    # gathers): Qwen3-30B-A3B scoring -70.9% -> -23.0%, Llama-3.1-70B (TP 4) -2.5% -> +7.2%, Llama-3.1-8B (TP 1)
+    # unchanged; the MoE update (-55.8%) is the short pass left
     compared = v03.compared()
     for name, phases in compared.items():
         errors = {phase: estimated / measured - 1 for phase, (measured, estimated) in phases.items()}
         if name in v03.MOE_RUNS:
-            assert errors["update"] < -0.45 and errors["scoring"] < -0.60, (name, errors)
+            assert errors["update"] < -0.45 and -0.30 < errors["scoring"] < -0.15, (name, errors)
         else:
             assert abs(errors["update"]) < 0.10 and abs(errors["scoring"]) < 0.10, (name, errors)
         assert -0.40 < errors["generation"] < -0.18, (name, errors)

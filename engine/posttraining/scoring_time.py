@@ -28,6 +28,7 @@ from ..timing.hardware import hardware_for
 from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
 from ..timing.host import layer_unit_visit_seconds
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+from .scoring_collectives import forward_collective_seconds
 from .scoring_gathers import scoring_gather_seconds
 
 
@@ -47,7 +48,8 @@ def policy_forward_seconds(train: Scenario) -> float:
     layer_host = host.layer_forward + layer_unit_visit_seconds(s, "forward") if host else 0.0
     forward = 0.0
     for i, r in distinct_stages(s, spec):
-        gpu = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).fwd
+        stage = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r)
+        gpu = stage.fwd + forward_collective_seconds(stage.tp, stage.cp, stage.ep)
         if syncs:  # each layer on its own after its synchronisations (the layer's GPU share: the stage's over its layers)
             forward = max(forward, gpu + len(r) * synced_layer_idle(layer_host, gpu / len(r), syncs,
                                                                     host.round_trip))
