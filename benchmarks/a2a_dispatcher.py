@@ -129,7 +129,7 @@ def row_costs(s) -> dict[str, float]:
     costs = {}
     for name in ("", "megatron"):
         c = layer_cost(spec, True, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, "fused", "fused",
-                       fp8_casts(s, prof), (), 0, 0, *expert_gemms(s, prof), **{**disp, "permutation": name})
+                       fp8_casts(s, prof), (), 0, None, **{**expert_gemms(s, prof), **disp, "permutation": name})
         costs[name] = c.elem_fwd + c.elem_bwd
     return {
         "launches": sum(t[w]["launches"] for w in t) * launch,
