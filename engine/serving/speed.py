@@ -41,7 +41,7 @@ from .arrivals import interleaved_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .host_iteration import decode_host_seconds
-from .kernel_fixed_time import decode_fixed_seconds
+from .kernel_fixed_time import decode_fixed_seconds, gguf_weights_quantized
 from .kv_layout import tokens_held
 from .layer_split import layer_split_gpus
 from .mla_attention import (
@@ -226,7 +226,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     kv = users * _kv_read_bytes(memory, length)
     compute, mem, comm, mla = _decode_rooflines(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
-    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s))  # kernels' fixed time
+    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s),  # kernels' fixed time
+                                 gguf_weights_quantized(s.weight_format))
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
     prefill = _prefill_seconds(s, memory, prompt)
     arrivals = interleaved_prefill_seconds(s.serving_engine, users, output_tokens or 0, prefill)  # others' prefills
