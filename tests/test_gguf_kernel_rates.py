@@ -83,22 +83,28 @@ def test_held_marginal_rates_by_memory_kind() -> None:
 
 
 def test_held_errors_against_the_other_sources() -> None:
-    """The estimate against the 65 rows: median signed +10.8% with the kernels' fixed time of llama.cpp's graph
-    (h-ggufrate), +27.9% without it (kernel_fixed_time.gguf_decode_fixed_seconds returning 0); the HBM GPUs' q4_0 rows
-    stay the furthest (+41..+78%: their quantized mat-vec's lower share, the table above)."""
+    """The estimate against the 65 rows: median signed +4.0% with both of h-ggufrate's mechanisms (llama.cpp's graph
+    kernels at their fixed time, kernel_fixed_time.gguf_decode_fixed_seconds; the quantized mat-vec's share by memory
+    kind, gguf_matvec.py, fitted on these rows' marginal rates); the HBM GPUs' rows stay the furthest (A100 / H100
+    PCIe 7B q4_0 +36%, F16 +28..+77%: a fixed part of 2.4-4.3 ms a token there, the table's, against 1.5-1.9
+    counted)."""
     errors = {c.id: c.error("tokens_per_second") for c in gkr.compare_rates()}
-    assert statistics.median(errors.values()) == pytest.approx(0.108, abs=0.005)
+    assert statistics.median(errors.values()) == pytest.approx(0.040, abs=0.005)
     hbm_q4 = [e for i, e in errors.items() if i.endswith("q4_0") and any(g in i for g in HBM_GPUS)]
-    assert len(hbm_q4) == 6 and min(hbm_q4) > 0.40
+    assert len(hbm_q4) == 6 and max(hbm_q4) > 0.30
 
 
-def test_without_the_fixed_time_the_other_sources_read_too_fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same 65 rows with llama.cpp's kernels' fixed time taken out: median signed +27.9% (the serving rows' tg
-    median +26.7% before h-ggufrate)."""
+def test_each_mechanism_moves_the_other_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same 65 rows without the kernels' fixed time: +17.6%; without the quantized mat-vec's share as well: +27.9%
+    (the serving rows' tg median was +26.7% before h-ggufrate)."""
     from engine.serving import kernel_fixed_time as kft
+    from engine.serving import speed
     monkeypatch.setattr(kft, "gguf_decode_fixed_seconds", lambda spec, quantized: 0.0)
     kft.decode_fixed_seconds.cache_clear()
     try:
+        errors = [c.error("tokens_per_second") for c in gkr.compare_rates()]
+        assert statistics.median(errors) == pytest.approx(0.176, abs=0.005)
+        monkeypatch.setattr(speed, "gguf_matvec_read_factor", lambda s, tokens: 1.0)
         errors = [c.error("tokens_per_second") for c in gkr.compare_rates()]
         assert statistics.median(errors) == pytest.approx(0.279, abs=0.005)
     finally:

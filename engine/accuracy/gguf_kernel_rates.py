@@ -20,10 +20,12 @@ from typing import Any
 
 from ..models.presets import get_gpu
 from ..scenario import resolve_model, scenario_from_dict
+from ..serving.gguf_matvec import gguf_matvec_read_factor
 from ..serving.kernel_fixed_time import gguf_decode_fixed_seconds, gguf_weights_quantized
 from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
 from ..timing.hardware import hardware_for
+from .gguf_decode_rate import weight_bytes_read_per_token
 from .serving_speed import SpeedCompared, compare_all
 
 RATES_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "llamacpp_decode_rates.json"
@@ -38,7 +40,7 @@ class MarginalRate:
     large_id: str
     marginal_bytes_per_s: float  # (bytes a token large - small) / (seconds a token large - small)
     peak_bytes_per_s: float  # presets/gpus.json memory_bandwidth_bytes_per_s
-    estimate_bytes_per_s: float  # what the estimate reads at (hardware_for(s).memory_bytes_per_s)
+    estimate_bytes_per_s: float  # what the estimate reads the weights at (a quantized type: gguf_matvec.py's share)
     fixed_seconds: float  # the smaller size's measured seconds a token less its bytes at the marginal rate
     estimate_fixed_seconds: float  # the estimate's kernels' fixed time for the smaller size
 
@@ -66,12 +68,14 @@ def compare_rates(rows: list[dict[str, Any]] | None = None) -> list[SpeedCompare
 
 def bytes_per_token(row: dict[str, Any]) -> float:
     """The bytes the estimate's decode step reads for the row at its decode context (weights and KV): its memory
-    term times the rate it reads at."""
+    term times the rate it reads at, less what the quantized mat-vec's slower read adds to the weights' term
+    (gguf_matvec.py), so the bytes are the bytes."""
     s = scenario_from_dict(row["scenario"])
     speed = serving_speed(s, serving_memory(s), concurrency=1, context=row["workload"]["decode_context"],
                           prompt_tokens=1)
     memory = next(t.seconds for t in speed.decode_terms if t.key == "decode_memory")
-    return memory * hardware_for(s).memory_bytes_per_s
+    slower = gguf_matvec_read_factor(s, 1) - 1
+    return memory * hardware_for(s).memory_bytes_per_s - weight_bytes_read_per_token(row) * slower
 
 
 def _pair(small: dict[str, Any], large: dict[str, Any]) -> MarginalRate:
@@ -83,7 +87,7 @@ def _pair(small: dict[str, Any], large: dict[str, Any]) -> MarginalRate:
     return MarginalRate(source_id=small["source_id"], gpu=str(s.gpu), weight_format=s.weight_format,
                         small_id=small["id"], large_id=large["id"], marginal_bytes_per_s=marginal,
                         peak_bytes_per_s=float(get_gpu(str(s.gpu)).memory_bandwidth_bytes_per_s),
-                        estimate_bytes_per_s=hardware_for(s).memory_bytes_per_s,
+                        estimate_bytes_per_s=hardware_for(s).memory_bytes_per_s / gguf_matvec_read_factor(s, 1),
                         fixed_seconds=t_small - b_small / marginal,
                         estimate_fixed_seconds=gguf_decode_fixed_seconds(resolve_model(s),
                                                                          gguf_weights_quantized(s.weight_format)))

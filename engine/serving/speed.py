@@ -40,6 +40,7 @@ from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
+from .gguf_matvec import gguf_matvec_read_factor
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds, gguf_weights_quantized
 from .kv_layout import tokens_held
@@ -169,7 +170,8 @@ def _step(s: Scenario, memory: ServingMemory, tokens: int, attention_flops: floa
         compute = matmul_flops / _rate(hw, fmt) + attention_flops / _rate(hw, attention_fmt)
     else:
         compute = flops / _rate(hw, fmt)
-    moved = _weights_per_step(s, memory, tokens) + kv_bytes
+    # llama.cpp's quantized mat-vec reads below a stream's share at one token (gguf_matvec.py)
+    moved = _weights_per_step(s, memory, tokens) * gguf_matvec_read_factor(s, tokens) + kv_bytes
     return compute, moved / hw.memory_bytes_per_s, _allreduce_seconds(s, tokens, spec.layers), flops
 
 
