@@ -8,6 +8,7 @@ Writes presets/serving_speed_bands.json (engine/accuracy/serving_speed_band.py: 
 
 from __future__ import annotations
 
+import statistics
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
+from engine.accuracy.gguf_kernel_rates import compare_rates, marginal_rates, read_rates_rows  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
 from engine.accuracy.moe_kernel_rate import (  # noqa: E402
     fit_overhead_steps,
@@ -53,6 +55,30 @@ def _print_gguf_rates() -> None:
         print(f"| {rate.id} | {rate.weight_format} | {rate.weight_bytes_per_token / 1e9:.2f} | {size} | "
               f"{rate.effective_bytes_per_s / 1e9:.0f} | {rate.fraction_of_peak:.0%} | "
               f"{rate.estimate_fraction_of_peak:.0%} |")
+
+
+def _print_other_source_rates() -> None:
+    """llama.cpp decode measured by other sources (engine/accuracy/gguf_kernel_rates.py): errors and kernel rates."""
+    rows = {r["id"]: r for r in read_rates_rows()}
+    groups: dict[tuple[str, str, str], list[float]] = {}
+    for c in compare_rates(list(rows.values())):
+        platform = "Metal" if c.gpu.startswith("apple") else "CUDA"
+        groups.setdefault((rows[c.id]["source_id"], platform, c.weight_format), []).append(
+            c.error("tokens_per_second") or 0.0)
+    print("\nllama.cpp decode measured by other sources (tests/data/published/llamacpp_decode_rates.json): tokens/s "
+          "error of the estimate")
+    print("| source | backend | format | rows | median signed |\n|---|---|---|---:|---:|")
+    for (source, platform, fmt), errors in sorted(groups.items()):
+        print(f"| {source} | {platform} | {fmt} | {len(errors)} | {_pct(statistics.median(errors))} |")
+    print("\nTheir mat-vec rate: the extra bytes a token over the extra time between two model sizes of one GGUF type "
+          "on one GPU, and the fixed part it leaves at the smaller size beside the estimate's kernels' fixed time")
+    print("| source | GPU | format | sizes | marginal GB/s | of peak | estimate | fixed ms | estimate fixed ms |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|")
+    for m in marginal_rates(list(rows.values())):
+        sizes = f"{rows[m.small_id]['model']} / {rows[m.large_id]['model']}"
+        print(f"| {m.source_id} | {m.gpu} | {m.weight_format} | {sizes} | {m.marginal_bytes_per_s / 1e9:.0f} | "
+              f"{m.fraction_of_peak:.0%} | {m.estimate_fraction_of_peak:.0%} | {m.fixed_seconds * 1e3:.2f} | "
+              f"{m.estimate_fixed_seconds * 1e3:.2f} |")
 
 
 def _print_mmvq_issue() -> None:
@@ -123,6 +149,7 @@ def main() -> None:
         if gap is not None:
             print(f"| {row['id']} | {gap:+.0f} |")
     _print_gguf_rates()
+    _print_other_source_rates()
     _print_mmvq_issue()
     _print_moe_rates()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")

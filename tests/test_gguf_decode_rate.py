@@ -76,16 +76,18 @@ def test_effective_bandwidth_is_measured_rate_times_weight_bytes() -> None:
 
 
 def test_estimate_reads_weights_faster_than_every_measured_llama_cpp_decode() -> None:
-    """The gap the serving report shows (every llama.cpp tg row estimated too fast) is the weight read: each row's
-    effective fraction of peak lies below the fraction the estimate reads weights at, and its tokens/s error is
-    positive. A characterization of the Jan-May 2024 builds measured, not a correction."""
+    """Each llama.cpp tg row's effective fraction of peak (the whole step over the weight bytes) lies below the
+    fraction the estimate reads weights at: part of the gap is the step's kernels' fixed time (h-ggufrate,
+    kernel_fixed_time.gguf_decode_fixed_seconds), the rest the read rate (gguf_matvec.py). The January-2024 K-quant
+    rows (Q2_K, Q3_K_S on the RTX 3090) stay estimated at about twice their rate: their mat-vec's own share is left
+    open."""
     errors = {c.id: c.error("tokens_per_second") for c in compare_all()}
     for row in ROWS:
         rate = effective_weight_bandwidth(row)
         if rate is None:
             continue
         assert rate.fraction_of_peak < rate.estimate_fraction_of_peak, rate.id
-        assert errors[rate.id] > 0, rate.id
+    assert errors["llamacpp-4766-rtx3090-7b-q2_k-tg128"] > 0.9 and errors["llamacpp-4766-rtx3090-7b-q3_k_s-tg128"] > 0.9
 
 
 def test_rows_of_other_engines_have_no_gguf_rate() -> None:

@@ -58,7 +58,7 @@ def test_kernels_per_layer_are_the_host_count_split_by_kind() -> None:
     assert kft.layer_fixed_seconds(q30, True) == pytest.approx(5 * g + a + 11 * k)
     assert kft.decode_fixed_seconds("vllm", q30) == pytest.approx(48 * (5 * g + a + 11 * k))
     assert kft.decode_fixed_seconds("vllm", llama, stages=2) == pytest.approx(16 * (4 * g + a + 5 * k))
-    assert kft.decode_fixed_seconds("llama.cpp", llama) == 0.0  # its kernels are not the ones counted
+    assert kft.decode_fixed_seconds("transformers", llama) == 0.0  # its kernels are not the ones counted
 
 
 def test_a_pipeline_stage_runs_its_own_layers_split_as_the_weights_and_host_split_them() -> None:
@@ -85,9 +85,10 @@ def test_the_serving_step_adds_the_fixed_time_to_the_gpu_roofline() -> None:
     gpu = max(terms["decode_compute"], terms["decode_memory"]) + terms["decode_kernel_fixed"] + terms[
         "decode_allreduce"]
     assert speed.tpot_seconds == pytest.approx(max(gpu, terms["decode_host"]) + terms["decode_engine_step"])
-    gguf = scenario_from_dict({**H100, "model": "llama-3.1-8b", "serving_engine": "llama.cpp"})
+    # llama.cpp: its own graph's kernels (gguf_decode_fixed_seconds), F16 weights without the q8_1 quantizations
+    gguf = scenario_from_dict({**H100, "model": "llama-3.1-8b", "serving_engine": "llama.cpp", "weight_format": "F16"})
     fixed = {t.key: t.seconds for t in serving_speed(gguf, serving_memory(gguf)).decode_terms}["decode_kernel_fixed"]
-    assert fixed == 0.0
+    assert fixed == pytest.approx(kft.gguf_decode_fixed_seconds(resolve_model(gguf), False))
 
 
 def test_an_unused_measured_decode_step_is_matched_with_the_fixed_times() -> None:
@@ -161,3 +162,21 @@ def test_the_sglang_deepseek_r1_row_takes_the_mla_and_fp8_kernels() -> None:
         5 * kft.GEMM_FIXED_SECONDS + kft.ATTENTION_FIXED_SECONDS + 9 * kft.SMALL_KERNEL_FIXED_SECONDS)
     assert expected - before == pytest.approx(61 * (3 * kft.GEMM_FIXED_SECONDS + 7 * kft.SMALL_KERNEL_FIXED_SECONDS))
     assert expected - before == pytest.approx(1.20e-3, abs=0.01e-3)
+
+
+def test_llama_cpp_decode_kernels_are_its_graph_count() -> None:
+    """ggml-org/llama.cpp@6efb8eb3's decode graph at one token (kernel_fixed_time.py docstring): a dense layer's 7
+    weight mat-vecs at the GEMM t0, its 2 cache mat-vecs and 14 element-wise kernels at the small kernel's t0, and
+    for a quantized GGML type one q8_1 input quantization per weight mat-vec (ggml_cuda_op_mul_mat 8639-8643); the
+    output norm (2) and mat-vec once a token. Llama 2 7B (32 layers) Q4_0: 32 x (7 x 2.54 + 23 x 1.73) + 2.54 + 3 x
+    1.73 us = 1.84 ms; F16: 32 x (7 x 2.54 + 16 x 1.73) + 2.54 + 2 x 1.73 us = 1.46 ms."""
+    g, k = kft.GEMM_FIXED_SECONDS, kft.SMALL_KERNEL_FIXED_SECONDS
+    llama2 = _spec("llama-2-7b")
+    assert kft.gguf_weights_quantized("Q4_0") and kft.gguf_weights_quantized("Q4_K_M")
+    assert not kft.gguf_weights_quantized("F16") and not kft.gguf_weights_quantized("bf16")
+    assert kft.decode_fixed_seconds("llama.cpp", llama2, gguf_quantized=True) == pytest.approx(
+        32 * (7 * g + 23 * k) + g + 3 * k)
+    assert kft.decode_fixed_seconds("ollama", llama2) == pytest.approx(32 * (7 * g + 16 * k) + g + 2 * k)
+    assert kft.decode_fixed_seconds("llama.cpp", llama2, gguf_quantized=True) == pytest.approx(1.84e-3, abs=0.01e-3)
+    # a layer split runs every GPU's layers one after another: all of them, whatever the stages
+    assert kft.decode_fixed_seconds("llama.cpp", llama2, stages=2) == kft.decode_fixed_seconds("llama.cpp", llama2)

@@ -58,6 +58,18 @@ FlashAttention's split-KV combine, the MoE shared experts' own GEMMs where not f
 Checked out of sample (tests/test_kernel_fixed_time.py): SGLang's Qwen3-8B decode on the same H100 (the bundle's
 SGLang table, no figure of it used above) runs 6.28 ms of kernels a step; the estimate gives 6.67 ms with this term,
 5.52 ms without.
+
+llama.cpp and ollama (GGUF engines) launch their own graph's kernels, each priced at the same t0. Counted in the
+decode graph of ggml-org/llama.cpp@6efb8eb3 (January 2024; the graph's shape is the same in later builds) at one
+token: llama.cpp build_llama 4491-4620 with llm_build_norm 4172, llm_build_kv_store 4138, llm_build_ffn 4204 and
+llm_build_kqv 4296; ggml-cuda.cu ggml_cuda_mul_mat 9143-9211. A dense layer runs 7 weight mat-vecs (wq, wk, wv,
+wo, ffn_up, ffn_gate, ffn_down), 2 mat-vecs over the cache (K x q: mul_mat_vec_p021, V x softmax: mul_mat_vec_nc,
+their KV bytes in the roofline) and 14 element-wise kernels (rms_norm and its weight mul twice, rope of Q and K,
+the K and V cache copies, soft_max_ext, the cont of the merged heads, SiLU, the gate x up mul, two residual adds).
+A quantized weight's mat-vec (mul_mat_vec_q: ggml_is_quantized(src0) and one src1 row, 9204-9209) first quantizes
+its input to q8_1 in a kernel of its own (ggml_cuda_op_mul_mat 8639-8643, convert_src1_to_q8_1); F16 weights go
+through dequantize_mul_mat_vec without it. Once a token: the output norm (2 kernels) and the output mat-vec. Without
+CUDA graphs (before PR #6766) each launch also costs the host a cudaLaunchKernel, so t0 is a lower bound there.
 """
 
 from __future__ import annotations
@@ -66,6 +78,8 @@ import functools
 import statistics
 
 from ..models.architecture import ModelSpec
+from ..models.weight_formats import weight_formats
+from ..scenario.serving_keys import GGUF_ENGINES
 from .host_iteration import PAGED_ENGINES, QK_NORM_LAUNCHES, VLLM_LAUNCHES_PER_LAYER
 
 # (measured us a launch, us of its bytes at the H100 preset's 2.97 TB/s): the seven weight GEMMs named above
@@ -80,6 +94,18 @@ MOE_ROUTER_GEMMS, MOE_ROUTING_KERNELS = 1, 4
 MLA_ABSORBED_BMMS = 2  # q_nope x W_UK, attention output x W_UV (module docstring)
 MLA_LATENT_NORMS = 1  # kv_a_layernorm
 MLA_LOW_RANK_Q_GEMMS, MLA_LOW_RANK_Q_NORMS = 1, 1  # q_b_proj, q_a_layernorm (where q_lora_rank)
+# llama.cpp's decode graph at one token (module docstring: ggml-org/llama.cpp@6efb8eb3)
+GGUF_WEIGHT_MATVECS_PER_LAYER = 7  # wq, wk, wv, wo, ffn_up, ffn_gate, ffn_down
+GGUF_CACHE_MATVECS_PER_LAYER = 2  # mul_mat_vec_p021 (K x q), mul_mat_vec_nc (V x softmax)
+GGUF_ELEMENTWISE_PER_LAYER = 14  # 2 x (rms_norm + mul), 2 rope, 2 cache cpy, soft_max_ext, cont, silu, mul, 2 add
+GGUF_OUTPUT_MATVECS, GGUF_OUTPUT_ELEMENTWISE = 1, 2  # output mat-vec; output rms_norm + mul
+GGML_FLOAT_TYPES = ("F32", "F16", "BF16")  # the types ggml_is_quantized is false for (ggml.c type_traits is_quantized)
+
+
+def gguf_weights_quantized(weight_format: str) -> bool:
+    """Whether a weight format's main GGML type is a quantized one (its mat-vecs run mul_mat_vec_q)."""
+    fmt = weight_formats().get(weight_format)
+    return bool(fmt and fmt.gguf and fmt.gguf not in GGML_FLOAT_TYPES)
 
 
 def mla_layer_kernels(spec: ModelSpec) -> tuple[int, int]:
@@ -104,12 +130,39 @@ def layer_fixed_seconds(spec: ModelSpec, moe: bool, fp8_activations: bool = Fals
             + small * SMALL_KERNEL_FIXED_SECONDS)
 
 
+def gguf_layer_fixed_seconds(spec: ModelSpec, moe: bool, quantized: bool) -> float:
+    """Fixed GPU seconds of one llama.cpp decoder layer's kernels at one token (module docstring); `quantized`: the
+    weights are a quantized GGML type, each mat-vec quantizing its input to q8_1 first. A MoE layer adds the router
+    mat-vec and the routing kernels, an MLA layer its extra GEMMs and norms, counted as for the paged engines."""
+    mla_gemms, mla_small = mla_layer_kernels(spec)
+    matvecs = GGUF_WEIGHT_MATVECS_PER_LAYER + mla_gemms + (MOE_ROUTER_GEMMS if moe else 0)
+    small = GGUF_CACHE_MATVECS_PER_LAYER + GGUF_ELEMENTWISE_PER_LAYER + mla_small + (MOE_ROUTING_KERNELS if moe else 0)
+    small += matvecs if quantized else 0
+    return matvecs * GEMM_FIXED_SECONDS + small * SMALL_KERNEL_FIXED_SECONDS
+
+
+@functools.lru_cache(maxsize=512)
+def gguf_decode_fixed_seconds(spec: ModelSpec, quantized: bool) -> float:
+    """Fixed GPU seconds of a llama.cpp decode step at one token: every layer (a layer split runs the GPUs one after
+    another, so the step holds all of them) and the output norm and mat-vec once."""
+    moe_layers = spec.moe_layers if spec.is_moe else 0
+    output = (GGUF_OUTPUT_MATVECS * GEMM_FIXED_SECONDS
+              + (GGUF_OUTPUT_ELEMENTWISE + (GGUF_OUTPUT_MATVECS if quantized else 0)) * SMALL_KERNEL_FIXED_SECONDS)
+    return (gguf_layer_fixed_seconds(spec, False, quantized) * (spec.layers - moe_layers)
+            + gguf_layer_fixed_seconds(spec, True, quantized) * moe_layers + output)
+
+
 @functools.lru_cache(maxsize=512)  # specs hash by identity (architecture.py): one figure per model and engine
-def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_activations: bool = False) -> float:
+def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_activations: bool = False,
+                         gguf_quantized: bool = False) -> float:
     """Fixed GPU seconds of one decode iteration's kernels on one GPU of a paged engine running `stages` pipeline
     stages: the stage with the most, its layers split as weights.stage_shards and host_iteration.decode_host_seconds
-    split them (ceil(layers / stages) each, first stage first). 0 for other engines: their kernels are not the ones
-    counted here. `fp8_activations`: the weights run fp8 W8A8 GEMMs, each quantizing its input first."""
+    split them (ceil(layers / stages) each, first stage first); of a GGUF engine (llama.cpp, ollama), its own graph's
+    kernels (gguf_decode_fixed_seconds; `gguf_quantized`: a quantized GGML weight type). 0 for other engines: their
+    kernels are not the ones counted here. `fp8_activations`: the weights run fp8 W8A8 GEMMs, each quantizing its
+    input first."""
+    if engine in GGUF_ENGINES:
+        return gguf_decode_fixed_seconds(spec, gguf_quantized)
     if engine not in PAGED_ENGINES:
         return 0.0
     dense_layer = layer_fixed_seconds(spec, False, fp8_activations)
@@ -124,4 +177,5 @@ def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_acti
 
 
 __all__ = ["ATTENTION_FIXED_SECONDS", "GEMM_FIXED_SECONDS", "SMALL_KERNEL_FIXED_SECONDS", "decode_fixed_seconds",
+           "gguf_decode_fixed_seconds", "gguf_layer_fixed_seconds", "gguf_weights_quantized",
            "layer_fixed_seconds", "mla_layer_kernels"]

@@ -40,8 +40,9 @@ from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
+from .gguf_matvec import gguf_matvec_read_factor
 from .host_iteration import decode_host_seconds
-from .kernel_fixed_time import decode_fixed_seconds
+from .kernel_fixed_time import decode_fixed_seconds, gguf_weights_quantized
 from .kv_layout import tokens_held
 from .layer_split import layer_split_gpus
 from .mla_attention import (
@@ -169,7 +170,8 @@ def _step(s: Scenario, memory: ServingMemory, tokens: int, attention_flops: floa
         compute = matmul_flops / _rate(hw, fmt) + attention_flops / _rate(hw, attention_fmt)
     else:
         compute = flops / _rate(hw, fmt)
-    moved = _weights_per_step(s, memory, tokens) + kv_bytes
+    # llama.cpp's quantized mat-vec reads below a stream's share at one token (gguf_matvec.py)
+    moved = _weights_per_step(s, memory, tokens) * gguf_matvec_read_factor(s, tokens) + kv_bytes
     return compute, moved / hw.memory_bytes_per_s, _allreduce_seconds(s, tokens, spec.layers), flops
 
 
@@ -226,7 +228,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     kv = users * _kv_read_bytes(memory, length)
     compute, mem, comm, mla = _decode_rooflines(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
-    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s))  # kernels' fixed time
+    fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s),  # kernels' fixed time
+                                 gguf_weights_quantized(s.weight_format))
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
     prefill = _prefill_seconds(s, memory, prompt)
     arrivals = interleaved_prefill_seconds(s.serving_engine, users, output_tokens or 0, prefill)  # others' prefills
@@ -236,7 +239,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                   QT_TRANSLATE_NOOP("engine", "(2 x active parameters / tp + attention) x sequences / achieved "
                                     "peak")),
         SpeedTerm("decode_memory", QT_TRANSLATE_NOOP("engine", "Decode weight and KV reads"), mem,
-                  QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth")),
+                  QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth; "
+                                    "llama.cpp's quantized weights at one token at its mat-vec's measured share")),
         SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
                   QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
         SpeedTerm("decode_kernel_fixed", QT_TRANSLATE_NOOP("engine", "Fixed time of each decode kernel"), fixed,
