@@ -9401,8 +9401,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="81"/>
-        <source>policy parameters x engine bytes / rollout_tp</source>
-        <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
+        <source>policy parameters x engine bytes / rollout_tp, the routers, norms and MLA&apos;s down-projections whole on every engine rank</source>
+        <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp，路由器、归一化层和 MLA 的降维投影在每个引擎 rank 上完整保存</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="86"/>
