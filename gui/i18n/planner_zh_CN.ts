@@ -4889,9 +4889,9 @@ GPU-hour</source>
         <translation>同时生成的序列数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="70"/>
-        <source>waves</source>
-        <translation>轮数</translation>
+        <location filename="../time_bar.py" line="72"/>
+        <source>decode passes (sequences / sequences at once)</source>
+        <translation>解码轮数（序列数 / 同时运行的序列数）</translation>
     </message>
     <message>
         <location filename="../time_bar.py" line="71"/>
