@@ -6,6 +6,7 @@ import pytest
 
 from engine.accuracy import serving_speed as ss
 from engine.models.presets import model_spec_for
+from engine.posttraining.timing import RL_FORMULAS
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving import speed
 from engine.serving.fused_moe_rate import (
@@ -68,3 +69,13 @@ def test_the_decode_step_reads_the_touched_experts_at_the_share(monkeypatch) -> 
     rate_share = expert_read_share(spec, "sglang", s.weight_format, s.tp, s.ep)
     assert with_share - at_achieved_rate == pytest.approx(
         expert_bytes * (1 / rate_share - 1) / hardware_for(s).memory_bytes_per_s, rel=1e-9)
+
+
+def test_the_formulas_say_where_the_share_is_taken() -> None:
+    """The serving decode's memory term and the rollout's generation formula price the touched experts at the
+    share (speed.py _weights_per_step, posttraining/timing.py _generation), so their formula texts say so."""
+    row = next(r for r in ss.read_rows() if r["id"] == "sglang-inferencex-870-h200-dsr1-fp8-tp8-c8")
+    s = scenario_from_dict(row["scenario"])
+    result = speed.serving_speed(s, serving_memory(s), concurrency=8, context=1024)
+    memory_formula = next(t.formula for t in result.decode_terms if t.key == "decode_memory")
+    assert "fused_moe" in memory_formula and "fused_moe" in RL_FORMULAS["generation"]

@@ -28,8 +28,8 @@ from ..models.architecture import ModelSpec
 from .weights import resolve_format
 
 FUSED_MOE_ENGINES = ("vllm", "sglang")  # engines whose routed experts run the triton fused_moe at decode
-# the expert formats they run it for: 16-bit, fp8 (per-tensor or [128, 128] blocks) and int8 (fused_moe's use_fp8_w8a8 /
-# use_int8_w8a16 paths); AWQ / GPTQ experts run Marlin's MoE, MXFP4 and NVFP4 their own kernels, GGUF llama.cpp's
+# the expert formats they run it for: 16-bit, fp8 (per-tensor or [128, 128] blocks) and int8 (compressed-tensors W8A8:
+# fused_moe's use_fp8_w8a8 / use_int8_w8a8 paths); AWQ / GPTQ experts run Marlin's MoE, MXFP4 and NVFP4 their own kernels, GGUF llama.cpp's
 FUSED_MOE_FORMATS = ("bf16", "fp16", "fp8", "int8")
 BLOCK_SIZE_K = 128  # the decode configs' K tile (module docstring)
 # a program's K loop overhead in K steps: the least-squares fit over the published kernel tables

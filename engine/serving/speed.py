@@ -236,7 +236,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                   QT_TRANSLATE_NOOP("engine", "(2 x active parameters / tp + attention) x sequences / achieved "
                                     "peak")),
         SpeedTerm("decode_memory", QT_TRANSLATE_NOOP("engine", "Decode weight and KV reads"), mem,
-                  QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth")),
+                  QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth; "
+                                    "a MoE's routed experts those its tokens pick, in vLLM and SGLang read at the "
+                                    "triton fused_moe's tile share of it")),
         SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
                   QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
         SpeedTerm("decode_kernel_fixed", QT_TRANSLATE_NOOP("engine", "Fixed time of each decode kernel"), fixed,
