@@ -148,7 +148,8 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
         # of the GPU-held bytes: llama.cpp keeps token_embd in CPU memory (llama_cpp.py)
         share = expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, s.serving_engine not in GGUF_ENGINES)
         # the fused_moe reads them below the achieved rate by its tiles' K loops (fused_moe_rate.py)
-        rate_share = expert_read_share(spec, s.serving_engine, s.weight_format, s.tp, s.ep)
+        rate_share = expert_read_share(spec, s.serving_engine, s.weight_format, s.tp, s.ep,
+                                       s.gpu if isinstance(s.gpu, str) else "")
         weights *= touched_expert_read_fraction(spec, tokens, share, rate_share)
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
