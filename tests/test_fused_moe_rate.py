@@ -6,6 +6,7 @@ import pytest
 
 from engine.accuracy import serving_speed as ss
 from engine.models.presets import model_spec_for
+from engine.posttraining.timing import RL_FORMULAS
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving import speed
 from engine.serving.fused_moe_rate import (
@@ -68,3 +69,43 @@ def test_the_decode_step_reads_the_touched_experts_at_the_share(monkeypatch) -> 
     rate_share = expert_read_share(spec, "sglang", s.weight_format, s.tp, s.ep)
     assert with_share - at_achieved_rate == pytest.approx(
         expert_bytes * (1 / rate_share - 1) / hardware_for(s).memory_bytes_per_s, rel=1e-9)
+
+
+def test_the_formulas_say_where_the_share_is_taken() -> None:
+    """The serving decode's memory term and the rollout's generation formula price the touched experts at the
+    share (speed.py _weights_per_step, posttraining/timing.py _generation), so their formula texts say so."""
+    row = next(r for r in ss.read_rows() if r["id"] == "sglang-inferencex-870-h200-dsr1-fp8-tp8-c8")
+    s = scenario_from_dict(row["scenario"])
+    result = speed.serving_speed(s, serving_memory(s), concurrency=8, context=1024)
+    memory_formula = next(t.formula for t in result.decode_terms if t.key == "decode_memory")
+    assert "fused_moe" in memory_formula and "fused_moe" in RL_FORMULAS["generation"]
+
+
+def test_sglang_runs_trtllm_gen_moe_on_sm100_for_fp8_deepseek_and_qwen3(monkeypatch) -> None:
+    """SGLang 0.5.7's server_args.py sets the MoE runner to flashinfer_trtllm on compute capability 10.x for
+    DeepseekV3ForCausalLM and Qwen3 MoE with fp8 experts (presets/efficiency.json fused_moe_other_runner cites the
+    lines), so their experts are not read at the triton kernel's share there; vLLM, bf16 experts, Hopper and
+    capability-12 Blackwell keep it."""
+    dsr1, qwen = model_spec_for("deepseek-r1"), model_spec_for("qwen3-30b-a3b")
+    triton = expert_stream_share(7168, 256)
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8, gpu="b200") == 1.0
+    assert expert_read_share(dsr1, "sglang", "checkpoint", tp=8, gpu="gb200") == 1.0  # R1's own fp8
+    assert expert_read_share(qwen, "sglang", "fp8", tp=1, gpu="b300") == 1.0
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8, gpu="h200") == pytest.approx(triton)
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, gpu="b200") == pytest.approx(triton)
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8, gpu="rtx-pro-6000-blackwell") == pytest.approx(triton)
+    assert expert_read_share(qwen, "sglang", "bf16", tp=1, gpu="b200") < 1.0
+    assert expert_read_share(model_spec_for("mixtral-8x7b"), "sglang", "fp8", tp=2, gpu="b200") < 1.0
+    # the serving estimate passes its GPU: SGLang's DeepSeek-R1 on 8 B200 reads its experts at the achieved rate,
+    # as with the share taken out
+    row = next(r for r in ss.read_rows() if r["id"] == "sglang-inferencex-870-h200-dsr1-fp8-tp8-c8")
+    s = scenario_from_dict({**row["scenario"], "gpu": "b200"})
+    memory = serving_memory(s)
+
+    def memory_seconds() -> float:
+        result = speed.serving_speed(s, memory, concurrency=8, context=1024)
+        return next(t.seconds for t in result.decode_terms if t.key == "decode_memory")
+
+    gated = memory_seconds()
+    monkeypatch.setattr(speed, "expert_read_share", lambda *args: 1.0)
+    assert memory_seconds() == gated

@@ -68,3 +68,7 @@ def test_a_call_beyond_what_the_engine_holds_decodes_as_a_continuous_batch() -> 
     assert (detail["sequences"], detail["concurrent_sequences"]) == (1280, 1024)
     tail = detail["decode_iterations"] - round(1.25 * s.completion_len)
     assert detail["waves"] == 1.25 and 0 < tail == s.max_completion_len - s.completion_len
+    # the window's hover labels the figure as the passes it counts, not whole waves ("waves = 1.25" read as a
+    # contradiction); the key stays, a contract of estimate --json (gui/time_bar.py GENERATION_FIGURE_LABELS)
+    from gui.time_bar import GENERATION_FIGURE_LABELS
+    assert GENERATION_FIGURE_LABELS["waves"] == "decode passes (sequences / sequences at once)"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.accuracy import posttraining_time as ptt
+from engine.posttraining.estimate import step_parts
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.weights import layer_weights, shard
 
@@ -31,3 +33,20 @@ def test_other_attention_keeps_every_matrix_split() -> None:
     one, eight = shard(spec, "bf16", tp=1), shard(spec, "bf16", tp=8)
     assert eight.layers == pytest.approx(one.layers / 8)
     assert eight.replicated == pytest.approx(one.replicated)  # norms only
+
+
+def test_a_rollout_engine_holds_them_whole_too() -> None:
+    """NeMo-RL's DeepSeek-V3 GRPO row (tests/data/published/posttraining_time.json) runs vLLM at rollout_tp 32: every
+    engine rank holds the MLA down-projections and the routers whole, as a serving rank does, in its memory and in
+    each decode step's read (engine/posttraining/models.py engine_weight_bytes), not 1/32 of them."""
+    row = next(r for r in ptt.read_rows() if r["id"] == "nemo-rl-perf-grpo-deepseek-v3-256xh100")
+    s = scenario_from_dict(row["scenario"])
+    spec, e = resolve_model(s), step_parts(s).engine
+    assert s.rollout_tp == 32
+    # DeepSeek-V3's config.json: hidden 7168, q_lora_rank 1536, kv_lora_rank 512 + qk_rope_head_dim 64, 61 layers;
+    # the router of each of its 58 MoE layers (first_k_dense_replace 3) 256 x 7168; bf16 in the engine
+    down_and_router = (61 * 7168 * (1536 + 512 + 64) + 58 * 256 * 7168) * 2
+    sharded = spec.total_params * 2 / 32
+    whole = e.weight_bytes - sharded  # what each rank holds beyond an even 1/32 share
+    # + the norms, a few MB; each decode step reads them (its read is taken of e.weight_bytes: test_rollout_moe_reads)
+    assert whole == pytest.approx(down_and_router * 31 / 32, rel=0.01)

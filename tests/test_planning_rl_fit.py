@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine import scenario_from_dict
 from engine.memory.states import dtypes_for
 from engine.planning.limits import Evaluator
 from engine.planning.rl_suggest import SHARE_STEP, fitting_share, rl_options
 from engine.scenario import resolve_model
 from engine.serving.vllm_load import vllm_load_extra_bytes
+from engine.serving.weights import replicated_layer_bytes
 from engine.workloads import estimate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,12 +107,15 @@ def test_a_colocated_engine_too_large_for_one_gpu_is_split_over_more_gpus():
     split = [g for g in suggestions(s) if "rollout_tp" in g.changes]
     assert len(split) == 1, [str(g.title) for g in suggestions(s)]
     tp = split[0].changes["rollout_tp"]
-    # each engine GPU holds 1/tp of the bf16 weights (32.8B x 2 bytes), beside vLLM's allocator rounding and rotary
+    # each engine GPU holds 1/tp of the bf16 weights (32.8B x 2 bytes) but its layers' norms whole (vLLM's RMSNorm
+    # is not split: engine/serving/weights.py replicated_layer_bytes), beside vLLM's allocator rounding and rotary
     # cache of its own shards (engine/serving/vllm_load.py): the suggestion's estimate is the split engine's
     spec = resolve_model(s)
     weights = [_component_bytes(e, "Generation engine weights") - vllm_load_extra_bytes(spec, t, 2)
                for e, t in ((estimate(s), 1), (split[0].estimate, tp))]
-    assert weights[0] == spec.total_params * 2 and weights[1] * tp == weights[0]
+    norms = 64 * 2 * 5120 * 2  # Qwen2.5-32B's config.json: 64 layers, two RMSNorms of hidden 5120 each, bf16
+    assert replicated_layer_bytes(spec, "bf16") == norms
+    assert weights[0] == spec.total_params * 2 and weights[1] * tp == pytest.approx(weights[0] + (tp - 1) * norms)
     assert split[0].saved_bytes > 0
     groups = rl_options(s, dtypes_for(s).compute)
     tps = [changes["rollout_tp"] for group in groups for _, changes, _, _ in group if "rollout_tp" in changes]

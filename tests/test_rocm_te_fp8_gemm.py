@@ -15,6 +15,7 @@ from engine.timing.data import efficiency, framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.layer_settings import fp8_casts
 from engine.timing.model import rates_for
+from engine.timing.provenance import time_provenance
 
 
 def _rates(gpu: str, framework: str = "megatron", recipe: str = "delayed"):
@@ -56,3 +57,17 @@ def test_other_fp8_paths_keep_the_fp8_rate():
         assert rates.linear == pytest.approx(hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction,
                                              rel=1e-12)
         assert rates.linear > 1.7 * rates.gemm
+
+
+def test_the_time_tab_says_which_rate_decides_the_fp8_matmuls():
+    # a Megatron fp8 plan on MI300X today reaches te-rocm-delayed: its matmul term's provenance names the bf16 rate
+    # and the late-2024 port's measurement, not the fp8 table's derived rate; the other fp8 paths keep theirs
+    def basis(gpu: str, framework: str = "megatron", recipe: str = "delayed") -> str:
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": framework, "precision": "fp8",
+                                "fp8_recipe": recipe})
+        return time_provenance(s)["compute"].basis
+
+    assert "bf16 matmul rate" in basis("mi300x") and "issue #73" in basis("mi300x")
+    for other in (basis("mi300x", "torchtitan", "auto"), basis("mi300x", "megatron", "tensorwise"),
+                  basis("h100-sxm-80gb")):
+        assert "issue #73" not in other

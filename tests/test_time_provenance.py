@@ -79,7 +79,8 @@ def test_a_post_training_term_shows_its_formula_and_figures_on_hover(qtbot, tmp_
         assert RL_FORMULAS[key] in tip, key
     figures = dict(win.time_panel.time.generation)
     # each under its label (gui/time_bar.py GENERATION_FIGURE_LABELS), not its key
-    assert f"waves = {figures['waves']:,}" in tip and f"decode = {format_seconds(figures['decode_seconds'])}" in tip
+    assert f"decode passes (sequences / sequences at once) = {figures['waves']:,}" in tip
+    assert f"decode = {format_seconds(figures['decode_seconds'])}" in tip
     training = window_from(qtbot, tmp_path, BASE).time_panel.bar.legend.toolTip().replace("&#x27;", "'")
     assert not any(formula in training for formula in RL_FORMULAS.values())  # a training step: no post-training terms
     assert FORMULAS["compute"] in training and FORMULAS["communication_dp"] in training  # its own terms' formulas

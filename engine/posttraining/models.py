@@ -14,6 +14,7 @@ from ..scenario import CustomModel, Scenario
 from ..scenario.custom_parts import custom_model_spec
 from ..serving.profile_run import lora_stack_bytes
 from ..serving.vllm_load import vllm_load_extra_bytes
+from ..serving.weights import replicated_layer_bytes
 from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
@@ -151,7 +152,11 @@ def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes
     if s.method == "qlora":
         packed = packed_base_bytes(est) * s.tp * s.pp
         return (packed + whole_model_params(s, spec).frozen * dt.compute) / rs.rollout_tp
-    return spec.total_params * dt.compute / rs.rollout_tp
+    # vLLM's and SGLang's ranks each hold the routers, norms and an MLA layer's down-projections to the latents whole
+    # (serving/weights.py: ReplicatedLinear, disable_tp), not a 1 / rollout_tp share: DeepSeek-V3 at rollout_tp 32
+    # 1.9 GB a GPU more
+    whole = replicated_layer_bytes(spec, "bf16") * dt.compute / 2
+    return spec.total_params * dt.compute / rs.rollout_tp + whole * (1 - 1 / rs.rollout_tp)
 
 
 def engine_weight_format(s: Scenario) -> str:

@@ -78,7 +78,9 @@ def engine_components(e: EngineMemory, awake: str) -> tuple[Component, ...]:
     if awake == "none":
         return ()
     weights = _whole("rollout_weights", QT_TRANSLATE_NOOP("engine", "Generation engine weights"), "model states",
-                     e.weight_bytes, QT_TRANSLATE_NOOP("engine", "policy parameters x engine bytes / rollout_tp"),
+                     e.weight_bytes, QT_TRANSLATE_NOOP(
+                         "engine", "policy parameters x engine bytes / rollout_tp, the routers, norms and MLA's "
+                         "down-projections whole on every engine rank"),
                      (("weight_bytes", round(e.weight_bytes)),))
     if awake == "weights":
         return (weights,)

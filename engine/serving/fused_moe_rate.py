@@ -25,11 +25,13 @@ from __future__ import annotations
 import math
 
 from ..models.architecture import ModelSpec
+from ..timing.data import efficiency
 from .weights import resolve_format
 
 FUSED_MOE_ENGINES = ("vllm", "sglang")  # engines whose routed experts run the triton fused_moe at decode
-# the expert formats they run it for: 16-bit, fp8 (per-tensor or [128, 128] blocks) and int8 (fused_moe's use_fp8_w8a8 /
-# use_int8_w8a16 paths); AWQ / GPTQ experts run Marlin's MoE, MXFP4 and NVFP4 their own kernels, GGUF llama.cpp's
+# the expert formats they run it for: 16-bit, fp8 (per-tensor or [128, 128] blocks) and int8 (compressed-tensors
+# W8A8: fused_moe's use_fp8_w8a8 / use_int8_w8a8 paths); AWQ / GPTQ experts run Marlin's MoE, MXFP4 and NVFP4 their
+# own kernels, GGUF llama.cpp's
 FUSED_MOE_FORMATS = ("bf16", "fp16", "fp8", "int8")
 BLOCK_SIZE_K = 128  # the decode configs' K tile (module docstring)
 # a program's K loop overhead in K steps: the least-squares fit over the published kernel tables
@@ -51,17 +53,26 @@ def expert_stream_share(hidden: int, shard_n: int, overhead_steps: float = OVERH
                 + (1 - GATE_UP_SHARE) / gemm_stream_share(shard_n, overhead_steps))
 
 
-def expert_read_share(spec: ModelSpec, engine: str, format_name: str, tp: int = 1, ep: int = 1) -> float:
+def other_runner(engine: str, gpu: str, model_type: str, format_name: str) -> bool:
+    """Whether `engine` picks a MoE kernel other than the triton fused_moe by itself for this GPU, model type and
+    expert format (presets/efficiency.json fused_moe_other_runner: SGLang's flashinfer_trtllm on sm100 for DeepSeek V3,
+    Llama 4 and Qwen3 MoE in fp8)."""
+    rule = efficiency()["fused_moe_other_runner"].get(engine)
+    return bool(rule) and gpu in rule["gpus"] and model_type in rule["model_types"] and format_name in rule["formats"]
+
+
+def expert_read_share(spec: ModelSpec, engine: str, format_name: str, tp: int = 1, ep: int = 1, gpu: str = "") -> float:
     """The share of the achieved bandwidth at which `engine`'s decode reads a MoE's touched routed experts stored in
-    `format_name`: the fused_moe's tile share where the engine runs it, 1 elsewhere (and for a dense model). Under
-    tensor parallelism each expert's intermediate dimension is split tp / ep ways (expert parallelism keeps experts
-    whole)."""
-    if (not spec.is_moe or engine not in FUSED_MOE_ENGINES or not spec.expert_ffn
-            or resolve_format(spec, format_name).name not in FUSED_MOE_FORMATS):
+    `format_name`: the fused_moe's tile share where the engine runs it, 1 elsewhere (and for a dense model, and where
+    the engine picks another kernel on `gpu`: other_runner). Under tensor parallelism each expert's intermediate
+    dimension is split tp / ep ways (expert parallelism keeps experts whole)."""
+    fmt = resolve_format(spec, format_name).name
+    if (not spec.is_moe or engine not in FUSED_MOE_ENGINES or not spec.expert_ffn or fmt not in FUSED_MOE_FORMATS
+            or other_runner(engine, gpu, spec.model_type, fmt)):
         return 1.0
     shard_n = max(1, spec.expert_ffn // max(1, tp // max(1, ep)))
     return expert_stream_share(spec.hidden, shard_n)
 
 
 __all__ = ["BLOCK_SIZE_K", "FUSED_MOE_ENGINES", "FUSED_MOE_FORMATS", "OVERHEAD_STEPS", "expert_read_share",
-           "expert_stream_share", "gemm_stream_share"]
+           "expert_stream_share", "gemm_stream_share", "other_runner"]

@@ -149,7 +149,8 @@ def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
         # of the GPU-held bytes: llama.cpp keeps token_embd in CPU memory (llama_cpp.py)
         share = expert_byte_share(spec, s.weight_format, s.tp, s.pp, s.ep, s.serving_engine not in GGUF_ENGINES)
         # the fused_moe reads them below the achieved rate by its tiles' K loops (fused_moe_rate.py)
-        rate_share = expert_read_share(spec, s.serving_engine, s.weight_format, s.tp, s.ep)
+        rate_share = expert_read_share(spec, s.serving_engine, s.weight_format, s.tp, s.ep,
+                                       s.gpu if isinstance(s.gpu, str) else "")
         weights *= touched_expert_read_fraction(spec, tokens, share, rate_share)
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp already keeps token_embd in CPU memory (llama_cpp.py)
         weights -= decode_unread_bytes(spec, s.weight_format, s.tp, s.pp, s.ep)
@@ -240,7 +241,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                     "peak")),
         SpeedTerm("decode_memory", QT_TRANSLATE_NOOP("engine", "Decode weight and KV reads"), mem,
                   QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth; "
-                                    "llama.cpp's quantized weights at one token at its mat-vec's measured share")),
+                                    "a MoE's routed experts those its tokens pick, in vLLM and SGLang read at the "
+                                    "triton fused_moe's tile share of it; llama.cpp's quantized weights at one token at "
+                                    "its mat-vec's measured share")),
         SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
                   QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
         SpeedTerm("decode_kernel_fixed", QT_TRANSLATE_NOOP("engine", "Fixed time of each decode kernel"), fixed,

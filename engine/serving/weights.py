@@ -129,6 +129,13 @@ def layer_weights(spec: ModelSpec, format_name: str) -> tuple[LayerWeights, ...]
                  for i, (moe, linear_attn, block) in enumerate(spec.layer_keys))
 
 
+def replicated_layer_bytes(spec: ModelSpec, format_name: str) -> float:
+    """Bytes of the decoder layers' tensors that every tensor-parallel rank holds whole (LayerWeights.replicated:
+    routers, norms, biases, an MLA layer's q_a_proj and kv_a_proj_with_mqa), summed over the layers. A rollout
+    engine's copy (engine/posttraining/models.py engine_weight_bytes) holds them whole too, as serving's shard does."""
+    return sum(w.replicated for w in layer_weights(spec, format_name))
+
+
 def embedding_bits(spec: ModelSpec, format_name: str) -> tuple[float, float]:
     """(token embedding, lm_head) bits per value: 16-bit in dense formats; GGUF as llama_tensor_get_type says."""
     f = resolve_format(spec, format_name)

@@ -23,6 +23,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, framework_profile, per_gpu
 from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SENDS, bubble_formula
+from .layer_settings import fp8_casts
 from .nvfp4 import trains_nvfp4
 from .pipeline import model_chunks, overlaps_chunk_exchanges
 from .tp_overlap import userbuffers_on
@@ -53,6 +54,10 @@ _GEMM_SUSTAINED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
 _GEMM_SAME_CHIP = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention "
     "at the rate its kernel's paper measured."))
+_GEMM_FP8_AT_BF16 = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "The fp8 matmuls at this GPU's measured bf16 matmul rate, not its fp8 one: Transformer Engine's ROCm port "
+    "of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 "
+    "GEMMs runs faster. Attention at the rate its kernel's paper measured."))
 _GEMM_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
     "engine", "No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured."))
 _FIXED = {
@@ -164,6 +169,11 @@ def _gemm(s: Scenario) -> Provenance:
                          if s.precision == "fp8" else "matmul_fraction_of_peak"]
     if s.gpu not in table:
         return _GEMM_ASSUMED
+    # a recipe whose fp8 GEMMs run at the bf16 rate (layer_settings.fp8_linear_rate: efficiency.json
+    # fp8_gemm_at_bf16_rate) is not decided by the fp8 table's figure
+    if s.precision == "fp8" and fp8_casts(s, framework_profile(s.framework)) in efficiency()["fp8_gemm_at_bf16_rate"][
+            "recipes"]:
+        return _GEMM_FP8_AT_BF16
     if s.gpu in table.get("_ratio", ()):
         return _GEMM_DERIVED
     if s.gpu in table.get("_same_chip", ()):
