@@ -7,8 +7,8 @@ its logged steps; the estimate's phases are read from the post-training step tim
 - generation: the engine's generation plus the weight sync into it (verl's timing_s/gen wraps the hybrid engine's
   reshard, the sync and wake-up, around vLLM's generate_sequences: volcengine/verl at b178a3c
   verl/trainer/ppo/ray_trainer.py fit, marked_timer("gen") lines 1390-1392);
-- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref: lines 1501 and 1537, the latter
-  str(Role.RefPolicy), "ref" in verl/trainer/ppo/utils.py lines 43-53);
+- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref where a reference runs: lines 1501 and
+  1537, the latter str(Role.RefPolicy), "ref" in verl/trainer/ppo/utils.py lines 43-53);
 - update: the training step over the RL batch (verl's timing_s/update_actor: line 1606);
 - step: the whole step (timing_s/step: line 1388).
 The offload copies between phases (phase_offload) are counted in the phase whose timer holds them (offload_by_phase).
