@@ -7,8 +7,8 @@ its logged steps; the estimate's phases are read from the post-training step tim
 - generation: the engine's generation plus the weight sync into it (verl's timing_s/gen wraps the hybrid engine's
   reshard, the sync and wake-up, around vLLM's generate_sequences: volcengine/verl at b178a3c
   verl/trainer/ppo/ray_trainer.py fit, marked_timer("gen") lines 1390-1392);
-- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref: lines 1501 and 1537, the latter
-  str(Role.RefPolicy), "ref" in verl/trainer/ppo/utils.py lines 43-53);
+- scoring: the scoring forwards (verl's timing_s/old_log_prob + timing_s/ref where a reference runs: lines 1501 and
+  1537, the latter str(Role.RefPolicy), "ref" in verl/trainer/ppo/utils.py lines 43-53);
 - update: the training step over the RL batch (verl's timing_s/update_actor: line 1606);
 - step: the whole step (timing_s/step: line 1388).
 The offload copies between phases (phase_offload) are counted in the phase whose timer holds them (offload_by_phase).
@@ -37,12 +37,14 @@ from .posttraining import error_stats
 TIME_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "posttraining_time.json"
 PHASES = ("step", "generation", "scoring", "update")
 # what each phase sums of a source's logged timings, per framework's log format (verl: metrics timing_s/<name>)
-LOGGED_PHASES = {"step": ("step",), "generation": ("gen",), "scoring": ("old_log_prob", "ref"),
+LOGGED_PHASES = {"step": ("step",), "generation": ("gen",), "scoring": ("old_log_prob",),
                  "update": ("update_actor",)}
 # what a phase adds where the step logs it: PPO's critic value forward (verl's timing_s/values, marked_timer("values")
 # around _compute_values: ray_trainer.py fit lines 1543-1544 at b178a3c) is in the estimate's scoring
-# (engine/posttraining/timing.py counts the critic's forward there)
-OPTIONAL_LOGGED_PHASES = {"scoring": ("values",)}
+# (engine/posttraining/timing.py counts the critic's forward there); the reference's forward (timing_s/ref), which
+# verl times only where it builds a reference (`if self.use_reference_policy:` around marked_timer("ref"), line 1535
+# at b178a3c: a run without use_kl_loss / use_kl_in_reward logs none)
+OPTIONAL_LOGGED_PHASES = {"scoring": ("ref", "values")}
 
 
 @dataclass(frozen=True)
