@@ -103,6 +103,13 @@ class GpuPreset:
         return int(self.memory_bytes * self.usable_fraction)
 
     @property
+    def cpu_side_bytes(self) -> int | None:
+        """On unified memory, the share the GPU is not given (Metal's recommendedMaxWorkingSetSize leaves it, see the
+        preset's usable_fraction source): what the CPU side (this process's host memory, the system, other programs)
+        has of the one pool. None where the GPU has memory of its own."""
+        return self.memory_bytes - self.usable_bytes if self.gpu_class == "unified memory" else None
+
+    @property
     def cuda_visible_bytes(self) -> int:
         """The total an engine that asks CUDA sees (vLLM and SGLang take their budget from torch.cuda.mem_get_info):
         the measured CUDA total where the preset has one, else the usable bytes."""
