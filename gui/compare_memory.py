@@ -45,7 +45,7 @@ def _cell(est: Estimate, serving: bool, name: str) -> float | str:
     if at_peak and (est.serving is not None) == serving:
         return sum(at_peak)
     if _elsewhere_in_step(est, name):
-        return QCoreApplication.translate("Compare", "not at its peak (%1)").replace(
+        return QCoreApplication.translate("CompareView", "not at its peak (%1)").replace(
             "%1", short_name(est.rl.peak_phase))
     return NOT_APPLICABLE
 
