@@ -11,7 +11,7 @@ from ..models.architecture import ModelSpec
 from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 from ..models.presets import get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
-from ..scenario.behaviour import Behaviour, behaviour, host_capacity
+from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
@@ -186,12 +186,11 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
     if (cannot := precision_cannot_run(s)) is not None:  # the verdict and time say so too (gpu_precision.py)
         out.append(cannot)
-    if gpu.cpu_side_bytes is not None and s.host_memory_bytes is None:  # one pool: the two checks are one sum
+    if gpu.shares_host_memory and s.host_memory_bytes is None:  # one pool: the two checks are one sum (host_pool)
         out.append(message(QT_TRANSLATE_NOOP(
-            "engine", "{gpu}: the CPU and the GPU share one pool of {pool}; by default the GPU may use about "
-            "{share}% of it (the capacity shown), and the CPU memory per node is checked against the other {rest}."),
-            gpu=gpu.name, pool=format_bytes(gpu.memory_bytes), share=round(gpu.usable_fraction * 100),
-            rest=format_bytes(gpu.cpu_side_bytes)))
+            "engine", "{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by "
+            "default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves."),
+            gpu=gpu.name, pool=format_bytes(gpu.memory_bytes), share=round(gpu.usable_fraction * 100)))
     elif gpu.usable_fraction < 1:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
@@ -283,7 +282,7 @@ def estimate(s: Scenario) -> Estimate:
         load_formula=load.load_formula if load else "",
         host_bytes=load.host_bytes if load else 0.0,
         host_formula=load.host_formula if load else "",
-        host_capacity_bytes=host_capacity(s),
+        host_capacity_bytes=s.host_memory_bytes,
         peak_includes_load=fw.peak_includes_load,
         active_params=spec.active_params,
         other_ranks=others,

@@ -103,11 +103,10 @@ class GpuPreset:
         return int(self.memory_bytes * self.usable_fraction)
 
     @property
-    def cpu_side_bytes(self) -> int | None:
-        """On unified memory, the share the GPU is not given (Metal's recommendedMaxWorkingSetSize leaves it, see the
-        preset's usable_fraction source): what the CPU side (this process's host memory, the system, other programs)
-        has of the one pool. None where the GPU has memory of its own."""
-        return self.memory_bytes - self.usable_bytes if self.gpu_class == "unified memory" else None
+    def shares_host_memory(self) -> bool:
+        """Unified memory (Apple's chips, the MI300A APU): the CPU and the GPU draw on one pool of memory_bytes, the GPU
+        at most usable_fraction of it (Metal's recommendedMaxWorkingSetSize, see the preset's source)."""
+        return self.gpu_class == "unified memory"
 
     @property
     def cuda_visible_bytes(self) -> int:

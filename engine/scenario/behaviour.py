@@ -92,15 +92,6 @@ def eight_bit_optimizer_runs(s: Scenario) -> bool:
     return not isinstance(s.gpu, str) or get_gpu(s.gpu).runs_bnb_8bit_optimizers
 
 
-def host_capacity(s: Scenario) -> int | None:
-    """CPU memory of a node to check the run's host memory against: the scenario's host_memory_bytes, or on unified
-    memory (an Apple chip) the share of the one pool the GPU is not given (GpuPreset.cpu_side_bytes): the CPU and the
-    GPU share it, so host and GPU memory are checked as parts of one sum, not left 'not checked'."""
-    if s.host_memory_bytes is not None or not isinstance(s.gpu, str):
-        return s.host_memory_bytes
-    return get_gpu(s.gpu).cpu_side_bytes
-
-
 def fsdp_shards(s: Scenario) -> bool:
     """The scenario shards with FSDP: its fsdp key, or zero_stage 3 under a framework whose only sharding is FSDP
     (its parallelism row: Parallelism.sharding), whose ZeRO-3 is its FSDP (torchtitan's FSDP2: Scenario.effective_zero;

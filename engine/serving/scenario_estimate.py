@@ -12,7 +12,6 @@ from ..memory.breakdown import Estimate, StageEstimate
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
-from ..scenario.behaviour import host_capacity
 from ..scenario.serving_keys import GGUF_ENGINES
 from .apple_engines import apple_gpu_refusal
 from .generation import GenerationInputs, generation_memory
@@ -114,4 +113,4 @@ def serving_estimate(s: Scenario) -> Estimate:
         scenario_name=s.name, estimator=f"serving {memory.engine}", model_name=spec.name, gpu_name=gpu_name,
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
-        host_bytes=memory.host_bytes, host_capacity_bytes=host_capacity(s), serving=memory)
+        host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory)

@@ -6559,8 +6559,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="190"/>
-        <source>{gpu}: the CPU and the GPU share one pool of {pool}; by default the GPU may use about {share}% of it (the capacity shown), and the CPU memory per node is checked against the other {rest}.</source>
-        <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按其余的 {rest} 检查。</translation>
+        <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
+        <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/gpu_precision.py" line="28"/>
