@@ -177,6 +177,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 def _cmd_export_config(args: argparse.Namespace) -> int:
     from .configs import export_config
+    from .configs.export_left_out import left_out_sentence
     from .safe_write import write_output_file
     from .workloads import require_training_launch
 
@@ -187,6 +188,9 @@ def _cmd_export_config(args: argparse.Namespace) -> int:
         write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:
         print(text, end="")
+    lost = left_out_sentence(scenario, args.to, args.tr_fields)
+    if lost is not None:  # on stderr: the printed config stays a file that runs
+        print(terminal_text(lost.format_with(args.tr_engine)), file=sys.stderr)
     return 0
 
 

@@ -16,6 +16,7 @@ from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
 from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
+from .serving.users_curve import slots_set
 from .timing import StepTime
 from .timing.step_result import run_range_words
 from .units import format_bytes, format_cost, format_count, format_seconds
@@ -161,6 +162,10 @@ def serving_risk(est: Estimate, s: Scenario | None = None) -> Message:
                                                    "users at once, not the {asked} the engine is set to decode "
                                                    "(max_num_seqs); the others wait."),
                        length=f"{m.max_model_len:,}", held=int(m.max_concurrent_sequences), asked=asked)
+    if s is not None and slots_set(s) == 1:  # one slot: every request takes it whole, at any length
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: one slot (n_parallel 1) answers one request at a time; "
+                                                   "a second user waits until the first answer is done. Set more "
+                                                   "slots to serve several at once."))
     if m.max_concurrent_sequences < 2:
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: one request at the full context ({length} tokens) "
                                                    "fills the KV cache; the next one waits."),

@@ -230,6 +230,9 @@ def capacity_bars(owner: QWidget, label_position: float) -> tuple[pg.PlotWidget,
     return plot, bar, capacity_line, caption
 
 
+CAPACITY_LABEL_GAP_PX = 5  # between the capacity line's dashes and its label's text
+
+
 def place_capacity_label(plot: pg.PlotWidget, line: pg.InfiniteLine) -> None:
     """Keep the capacity label whole inside the plot: beside the line, on the side with room, and shifted along the
     line's label when neither side holds it (a narrow comparison pane cut "capacity 23.99 Gi" on the right, or the
@@ -241,12 +244,14 @@ def place_capacity_label(plot: pg.PlotWidget, line: pg.InfiniteLine) -> None:
     if plot_px <= 0 or label_px <= 0 or x_max <= x_min:
         return
     at_px = (line.value() - x_min) / (x_max - x_min) * plot_px
-    # the label's anchor is the fraction of its width left of the line: 0 = all right of it, 1 = all left of it;
+    # the label's anchor is the fraction of its width left of the line: 0 = all right of it, 1 = all left of it,
+    # each a few pixels off the 2-pixel dashes (at 0 exactly the "c" of "capacity" sat on them, user audit 7);
     # across the line (the dashes through its text) only where neither side holds it whole
-    if at_px + label_px <= plot_px:
-        fraction = 0.0
-    elif at_px >= label_px:
-        fraction = 1.0
+    gap = CAPACITY_LABEL_GAP_PX / label_px
+    if at_px + CAPACITY_LABEL_GAP_PX + label_px <= plot_px:
+        fraction = -gap
+    elif at_px >= label_px + CAPACITY_LABEL_GAP_PX:
+        fraction = 1.0 + gap
     else:
         fraction = min(max((at_px + label_px - plot_px) / label_px, 0.0), 1.0, max(at_px / label_px, 0.0))
     if label.anchors[0][0] != fraction:

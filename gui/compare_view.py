@@ -25,9 +25,10 @@ from engine.plan_card import input_counts
 from engine.scenario.key_words import with_one_sharding
 from engine.serving import ServingSpeed
 from engine.timing import StepTime
-from engine.units import UNITS, format_bytes
+from engine.units import UNITS
 
 from .charts import BudgetBars, PieChart
+from .compare_memory import NOT_APPLICABLE, component_rows, with_delta
 from .compare_ranges import range_labels, with_ranges
 from .i18n import tr_engine
 from .results import VerdictBanner
@@ -315,21 +316,11 @@ class CompareView(QWidget):
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))
-        # a served model's components are the engine's: its "weights" are not a training run's trainable weights.
-        # One row a name: a post-training step whose peak is generation names its trainer's states as a training
-        # step does under other keys (policy_optimizer_states), and two "Optimizer states" rows split the panes
-        names: dict[tuple[bool, str], None] = {}
-        for _, est in shown:
-            for comp, _b in est.busiest.at_peak():
-                names.setdefault((est.serving is not None, tr_engine(comp.name)))
-        for serving, name in names:
-            values = [sum(b for c, b in est.busiest.at_peak() if tr_engine(c.name) == name)
-                      if (est.serving is not None) == serving else 0.0 for _, est in shown]
-            rows.append((name, _with_delta(values, unit)))
-        rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
-        rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
+        rows += component_rows([e for _, e in shown], unit)
+        rows.append((self.tr("Peak allocated"), with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
+        rows.append((self.tr("Total with overheads"), with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
-        rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
+        rows.append((self.tr("CPU memory per node"), with_delta([e.host_bytes for _, e in shown], unit)))
         speeds = [self._serving_speed(item.scenario) for item, _ in shown]
         times = [self._step_time(item.scenario) for item, _ in shown]
         # each time and speed figure with its likely range below it (compare_ranges.py)
@@ -383,21 +374,6 @@ class CompareView(QWidget):
             return None
 
 
-NOT_APPLICABLE = "—"  # a key that does not count for that pane's workload
-
-
 def _set_text(item: QTableWidgetItem, text: str) -> None:
     if item.text() != text:
         item.setText(text)
-
-
-def _with_delta(values: list[float], unit: str) -> list[str]:
-    """The first scenario as reference; the others show their difference to it."""
-    out = []
-    for k, v in enumerate(values):
-        text = format_bytes(v, unit)
-        if k and values[0] != v:
-            sign = "+" if v > values[0] else "−"
-            text += f" ({sign}{format_bytes(abs(v - values[0]), unit)})"
-        out.append(text)
-    return out

@@ -18,12 +18,13 @@ from engine.configs import (
     export_config,
     import_files,
 )
+from engine.configs.export_left_out import left_out_sentence
 from engine.messages import QT_TRANSLATE_NOOP, message
 from engine.safe_write import write_output_file
 from engine.workloads import require_training_launch
 
 from .dialogs import FileChoice
-from .i18n import tr_error
+from .i18n import tr_error, tr_message
 from .import_review import ConfigFiles, ImportReview, LaunchFormat
 from .names import describe_setup
 from .widgets import message_text
@@ -111,4 +112,8 @@ def export_launch_config(win: PlannerWindow) -> bool:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot export"), message_text(tr_error(exc)))
         return False
     win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % Path(target.path).name, 4000)
+    lost = left_out_sentence(win.state.scenario, choice.fmt, lambda text: QCoreApplication.translate("Fields", text))
+    if lost is not None:  # a plan made for another framework: what the file does not carry, said once
+        QMessageBox.information(win, QCoreApplication.translate("Actions", "Exported %s") % Path(target.path).name,
+                                message_text(tr_message(lost)))
     return True

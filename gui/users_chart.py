@@ -74,9 +74,14 @@ class UsersChart(RefreshWhenShown):
         if ticks != self._ticks:  # an axis draws its ticks anew after setTicks: only on a change
             self._ticks = ticks
             self.plot.getAxis("bottom").setTicks([ticks])
-        cap_shown = 0 < curve.scheduler_cap < top
+        # llama.cpp decodes its n_parallel slots and no more: the bars are the slots the memory would hold, and the
+        # slots set are the line (as vLLM's max_num_seqs), so the axis no longer calls memory's slots users at once
+        self.plot.getAxis("left").setLabel(self.tr("slots the memory holds") if curve.slots_set else
+                                           self.tr("users at once"))
+        cap = curve.slots_set or curve.scheduler_cap
+        cap_shown = 0 < cap < top
         self.cap_line.setVisible(cap_shown)
-        self.cap_line.setPos(curve.scheduler_cap)
+        self.cap_line.setPos(cap)
         view = (len(points), top)
         if view != self._view:  # a new range draws both axes anew: only on a change
             self._view = view
@@ -107,12 +112,16 @@ class UsersChart(RefreshWhenShown):
         text = self.tr("At %1 tokens per user: %2 at once.").replace("%1", f"{current.context:,}").replace(
             "%2", f"{current.users:,}")
         held = next((p.users for p in curve.points if p.context == current.context), current.users)
-        if held != current.users:  # llama.cpp: the slots set (n_parallel) against the most its n_ctx could hold
-            text += " " + self.tr("The GPUs' memory holds %1 slots of this length.").replace("%1", f"{held:,}")
+        if curve.slots_set:  # llama.cpp: the slots set (n_parallel) against the most its n_ctx could hold
+            text += " " + self.tr("The engine decodes %1 at once, its slots (n_parallel%2); the bars are the slots "
+                                  "the GPUs' memory would hold at each length, what n_parallel could be set to.").replace(
+                "%1", f"{curve.slots_set:,}").replace("%2", self.tr(", dashed line") if cap_shown else "")
+            if held != current.users:
+                text += " " + self.tr("The GPUs' memory holds %1 slots of this length.").replace("%1", f"{held:,}")
         if curve.instances > 1:
             text += " " + self.tr("%1 engine instances (each tensor × pipeline parallel group serves alone).").replace(
                 "%1", str(curve.instances))
-        if cap_shown:
+        if cap_shown and not curve.slots_set:
             text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs, dashed line).").replace(
                 "%1", f"{curve.scheduler_cap:,}")
         elif curve.scheduler_cap:

@@ -261,7 +261,9 @@ def test_compare_a_served_model_beside_a_training_run_shows_what_each_reads(qtbo
     assert rows["Tokens per completion (completion length)"] == ["1,024", NOT_APPLICABLE]  # GRPO's only
     weights = estimate(served).serving.components[0]
     assert weights.name == "Model weights"
-    assert rows["Model weights"][0].startswith("0.00") and rows["Trainable weights"][1].startswith("0.00")
+    # each pane's own component only: the other pane has none of that name (a dash, not 0.00 GiB: user audit 7)
+    assert rows["Model weights"][0] == NOT_APPLICABLE and rows["Trainable weights"][1] == NOT_APPLICABLE
+    assert rows["Model weights"][1].endswith("GiB") and rows["Trainable weights"][0].endswith("GiB")
 
 
 def test_the_cost_of_a_million_tokens_is_said_alike_in_the_window_and_estimate_with_its_range(qtbot, tmp_path,

@@ -13,6 +13,7 @@ from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
+from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 from .verl_batch import batch_args
 
@@ -128,6 +129,7 @@ def verl_args(s: Scenario) -> str:
         *batch_args(step_sequences(s), s.num_generations),
         (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
         (a + "fsdp_config.optimizer_offload", s.offload != "none"),
+        *_verl_optimizer(s),
         ("algorithm.use_kl_in_reward", False),
         (r + "name", "vllm" if s.rollout_engine == "auto" else s.rollout_engine),
         (r + "n", s.num_generations), (r + "tensor_model_parallel_size", s.rollout_tp),
@@ -154,6 +156,21 @@ def verl_args(s: Scenario) -> str:
     out = ["#!/bin/bash", header(s, "verl").rstrip(), "", "python3 -m verl.trainer.main_ppo \\"]
     out += [line + " \\" for line in body[:-1]] + [body[-1]]
     return "\n".join(out) + "\n"
+
+
+# bitsandbytes' 8-bit AdamW by the class verl's FSDP actor imports: build_optimizer imports optim.optimizer_impl and
+# takes optim.optimizer from it (volcengine/verl@f9c855f7 (v0.7.0) verl/workers/config/optimizer.py:146-198, its
+# docstring's own example "bitsandbytes.optim" / "AdamW8bit"; fsdp_workers.py:569 builds the actor's with it)
+VERL_BNB_OPTIMIZERS = {"adamw-8bit": "AdamW8bit", "adamw-8bit-paged": "PagedAdamW8bit"}
+
+
+def _verl_optimizer(s: Scenario) -> tuple[tuple[str, Any], ...]:
+    """The 8-bit AdamW a plan proposes, as verl's optim overrides (verl's default is torch.optim.AdamW)."""
+    name = VERL_BNB_OPTIMIZERS.get(optimizer_used(s))
+    if name is None:
+        return ()
+    a = "actor_rollout_ref.actor.optim."
+    return ((a + "optimizer_impl", "bitsandbytes.optim"), (a + "optimizer", name))
 
 
 def _hydra(value: Any) -> str:

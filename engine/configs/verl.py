@@ -129,4 +129,21 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
     c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
         "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
     if not is_megatron_actor(o):  # the Megatron actor's: read_megatron_actor
+        _read_fsdp_optimizer(c, o)
+
+
+def _read_fsdp_optimizer(c: Collector, o: dict[str, Any]) -> None:
+    """actor.optim.optimizer_impl / optimizer: the module and class verl's build_optimizer imports (verl@f9c855f7
+    (v0.7.0) verl/workers/config/optimizer.py:146-198); bitsandbytes' 8-bit AdamW is read, torch.optim.AdamW assumed
+    where none is named."""
+    impl, name = o.get(A + "actor.optim.optimizer_impl"), o.get(A + "actor.optim.optimizer")
+    read = {("bitsandbytes.optim", "AdamW8bit"): "adamw-8bit", ("bitsandbytes.optim", "PagedAdamW8bit"):
+            "adamw-8bit-paged", ("torch.optim", "AdamW"): "adamw"}.get((str(impl or "torch.optim"), str(name or "AdamW")))
+    if read is not None and (impl is not None or name is not None):
+        c.set("optimizer", read, A + "actor.optim." + ("optimizer" if name is not None else "optimizer_impl"))
+        c.use(A + "actor.optim.optimizer_impl", A + "actor.optim.optimizer")
+    elif read is None:
+        c.skip(A + "actor.optim.optimizer", message(QT_TRANSLATE_NOOP("engine", "optimizer '{optim}' is not modelled "
+                                                                                 "yet"), optim=f"{impl}.{name}"))
+    else:
         c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))

@@ -18,6 +18,7 @@ from ..scenario.pipeline_ends import holds_head
 from ..scenario.recompute_layers import unused_recompute_layers
 from ..scenario.shard_group import unused_shard_group
 from ..scenario.unused_pipeline import unused_pipeline_schedule
+from ..units import format_bytes
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_peak
 from .estimators import StageEstimator, StageParts, estimator_for
 from .gpu_precision import precision_cannot_run
@@ -185,7 +186,12 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
     if (cannot := precision_cannot_run(s)) is not None:  # the verdict and time say so too (gpu_precision.py)
         out.append(cannot)
-    if gpu.usable_fraction < 1:
+    if gpu.shares_host_memory and s.host_memory_bytes is None:  # one pool: the two checks are one sum (host_pool)
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by "
+            "default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves."),
+            gpu=gpu.name, pool=format_bytes(gpu.memory_bytes), share=round(gpu.usable_fraction * 100)))
+    elif gpu.usable_fraction < 1:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
             "shown is that share."), gpu=gpu.name, share=round(gpu.usable_fraction * 100)))

@@ -90,9 +90,23 @@ class GpuPreset:
         return self.vendor in ("NVIDIA", "AMD")
 
     @property
+    def runs_bnb_8bit_optimizers(self) -> bool:
+        """Whether bitsandbytes' 8-bit optimizers (AdamW8bit) run here: its accelerator table at release 0.50.1
+        (bitsandbytes-foundation/bitsandbytes@37d2a938 README.md 'Accelerator support') has them on NVIDIA and AMD
+        GPUs, not on Intel Gaudi (hpu, not supported) nor Apple's Metal (mps, planned). Its 4-bit QLoRA runs on all
+        of these (Gaudi partly), so QLoRA is offered everywhere."""
+        return self.vendor in ("NVIDIA", "AMD")
+
+    @property
     def usable_bytes(self) -> int:
         """What training can use: the whole card, or the GPU's share of unified memory."""
         return int(self.memory_bytes * self.usable_fraction)
+
+    @property
+    def shares_host_memory(self) -> bool:
+        """Unified memory (Apple's chips, the MI300A APU): the CPU and the GPU draw on one pool of memory_bytes, the GPU
+        at most usable_fraction of it (Metal's recommendedMaxWorkingSetSize, see the preset's source)."""
+        return self.gpu_class == "unified memory"
 
     @property
     def cuda_visible_bytes(self) -> int:

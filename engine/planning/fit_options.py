@@ -18,7 +18,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import liger_can_patch
+from ..scenario.behaviour import eight_bit_optimizer_runs, liger_can_patch
 from ..scenario.framework_support import capabilities
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_replicas
@@ -88,9 +88,11 @@ def option_axes(s: Scenario) -> list[list[FitOption]]:
                          (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
                          message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
                                  m=m, k=s.micro_batch // m), _MB) for m in mb])
-    if optimizer_used(s) in ("adamw", "adamw-fused"):
-        axes.append([*(FitOption(*o) for o in fused_adamw_options(s)), FitOption("opt", 2.5, (("optimizer", "adamw-8bit"),),
-                               message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
+    if optimizer_used(s) in ("adamw", "adamw-fused"):  # the 8-bit AdamW where bitsandbytes builds it
+        eight_bit = [FitOption("opt", 2.5, (("optimizer", "adamw-8bit"),), message(QT_TRANSLATE_NOOP(
+            "engine", "use the 8-bit AdamW optimizer")), _OPT8)] if eight_bit_optimizer_runs(s) else []
+        if optimizer_axis := [*(FitOption(*o) for o in fused_adamw_options(s)), *eight_bit]:
+            axes.append(optimizer_axis)
     axes.append(_method_axis(s))
     # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
     if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):

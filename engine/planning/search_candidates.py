@@ -10,6 +10,7 @@ from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model, scenario_from_dict
+from ..scenario.behaviour import eight_bit_optimizer_runs
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..scenario.optimizer_used import optimizer_used
@@ -123,7 +124,7 @@ def method_variants(s: Scenario) -> list[Scenario]:
     only those its framework runs on s's GPUs. Not fused AdamW: it changes nothing of what is trained, and these
     variants are shown as the plans that do (SpeedSearch.changes_what_you_train)."""
     variants = []
-    if optimizer_used(s) in ("adamw", "adamw-fused"):
+    if optimizer_used(s) in ("adamw", "adamw-fused") and eight_bit_optimizer_runs(s):
         variants.append(s.with_unchecked(optimizer="adamw-8bit"))
     bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
     if s.method in ("full", "freeze"):

@@ -18,7 +18,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import liger_can_patch
+from ..scenario.behaviour import eight_bit_optimizer_runs, liger_can_patch
 from ..scenario.framework_support import capabilities, framework_runs
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.runnable import RunnableLayout, runnable_layouts
@@ -122,7 +122,7 @@ def _what_or_where_trained(s: Scenario, spec: ModelSpec) -> list[tuple[Message, 
                     {"method": "qlora", **base16},  # keeps its sharding: FSDP and ZeRO-3 run QLoRA (limits.with_gpus)
                     QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
                                                 "cost")))
-    if optimizer_used(s) in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
+    if optimizer_used(s) in ("adamw", "adamw-fused") and s.method in ("full", "freeze") and eight_bit_optimizer_runs(s):
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
                     {"optimizer": "adamw-8bit"},
                     QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))

@@ -86,6 +86,12 @@ def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
             and spec.mlp_gated and spec.attention != "mla" and (not isinstance(s.gpu, str) or get_gpu(s.gpu).runs_triton))
 
 
+def eight_bit_optimizer_runs(s: Scenario) -> bool:
+    """bitsandbytes' 8-bit AdamW runs on the scenario's GPU (GpuPreset.runs_bnb_8bit_optimizers: not Apple's Metal
+    nor Gaudi at bitsandbytes 0.50.1); a GPU typed in by hand is taken to run it."""
+    return not isinstance(s.gpu, str) or get_gpu(s.gpu).runs_bnb_8bit_optimizers
+
+
 def fsdp_shards(s: Scenario) -> bool:
     """The scenario shards with FSDP: its fsdp key, or zero_stage 3 under a framework whose only sharding is FSDP
     (its parallelism row: Parallelism.sharding), whose ZeRO-3 is its FSDP (torchtitan's FSDP2: Scenario.effective_zero;

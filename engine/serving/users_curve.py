@@ -40,6 +40,15 @@ class UsersCurve:
     current: UsersPoint  # the scenario's own context and users
     scheduler_cap: int  # max_num_seqs x instances (the engine decodes no more at once); 0: no such cap
     instances: int
+    # llama.cpp's slots as set (n_parallel): it decodes no more at once whatever the memory holds, so the points are
+    # the slots the memory would hold at each length (what n_parallel could be), not users at once; 0: other engines
+    slots_set: int = 0
+
+
+def slots_set(s: Scenario) -> int:
+    """The slots an engine with a fixed number of them decodes at once (llama-server's n_parallel: each slot one
+    request, a request beyond them waits for a free slot); 0 for an engine that schedules by memory (vLLM, SGLang)."""
+    return max(1, s.n_parallel) if s.serving_engine in GGUF_ENGINES else 0
 
 
 def instances(s: Scenario) -> int:
@@ -114,4 +123,5 @@ def users_vs_context(s: Scenario) -> UsersCurve:
     # llama.cpp's point at the scenario's slot length is the most slots it could have, `current` the slots it has
     points = tuple(current if n == current.context and s.serving_engine not in GGUF_ENGINES
                    else UsersPoint(n, users_at(s, n)) for n in context_lengths(longest, current.context))
-    return UsersCurve(s.serving_engine, points, current, engine_max_num_seqs(s) * instances(s), instances(s))
+    return UsersCurve(s.serving_engine, points, current, engine_max_num_seqs(s) * instances(s), instances(s),
+                      slots_set(s))

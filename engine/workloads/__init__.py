@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import WorkloadError
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate as training_estimate
+from ..memory.host_pool import with_shared_pool
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining import rl_estimate, rl_step_time
 from ..scenario.format import Scenario
@@ -23,10 +24,12 @@ __all__ = ["estimate", "require_training", "require_training_launch", "step_time
 def estimate(s: Scenario) -> Estimate:
     """The memory estimate of whatever `s` runs."""
     if s.workload == "inference":
-        return serving_estimate(s)
-    if s.training_objective != "sft":
-        return rl_estimate(s)
-    return training_estimate(s)
+        est = serving_estimate(s)
+    elif s.training_objective != "sft":
+        est = rl_estimate(s)
+    else:
+        est = training_estimate(s)
+    return with_shared_pool(s, est)  # unified memory: the CPU side is what the GPU leaves of the pool
 
 
 NO_TRAINING_STEP = QT_TRANSLATE_NOOP(

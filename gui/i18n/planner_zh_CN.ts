@@ -503,6 +503,11 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <source>Tokens/s, measured runs like this one (8 in 10)</source>
         <translation>tokens/s，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
+    <message>
+        <location filename="../compare_memory.py" line="48"/>
+        <source>not at its peak (%1)</source>
+        <translation>不在其峰值阶段（%1）</translation>
+    </message>
 </context>
 <context>
     <name>DiagnosePanel</name>
@@ -5218,9 +5223,24 @@ GPU-hour</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
+        <location filename="../users_chart.py" line="79"/>
+        <source>slots the memory holds</source>
+        <translation>内存容纳的槽位数</translation>
+    </message>
+    <message>
         <location filename="../users_chart.py" line="107"/>
         <source>At %1 tokens per user: %2 at once.</source>
         <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="116"/>
+        <source>The engine decodes %1 at once, its slots (n_parallel%2); the bars are the slots the GPUs&apos; memory would hold at each length, what n_parallel could be set to.</source>
+        <translation>引擎同时解码 %1 个请求，即其槽位数（n_parallel%2）；柱形是 GPU 内存在各长度下可容纳的槽位数，即 n_parallel 可设的值。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="118"/>
+        <source>, dashed line</source>
+        <translation>，虚线</translation>
     </message>
     <message>
         <location filename="../users_chart.py" line="111"/>
@@ -6548,6 +6568,11 @@ GPU-hour</source>
         <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/estimate.py" line="190"/>
+        <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
+        <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/gpu_precision.py" line="28"/>
@@ -8921,6 +8946,11 @@ GPU-hour</source>
         <location filename="../../engine/plan_card.py" line="160"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="166"/>
+        <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
+        <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="165"/>
@@ -11950,6 +11980,11 @@ GPU-hour</source>
         <location filename="../../engine/planning/listing.py" line="19"/>
         <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_left_out.py" line="45"/>
+        <source>Not in this {fmt} file (it has no setting for them; set them by hand or in the framework&apos;s own config): {settings}.</source>
+        <translation>此 {fmt} 文件未包含以下设置（该格式没有对应项；请手动设置或写入框架自己的配置）：{settings}。</translation>
     </message>
 </context>
 <context>
