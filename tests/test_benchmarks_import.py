@@ -1,16 +1,18 @@
 """Every benchmark under benchmarks/ still runs as the engine moves (h-benchhealth). The speed, memory and accuracy
 targets are checked by benchmarks that print their figures, and nothing else ran them: a2a_dispatcher.py,
-moe_layer_kernels.py and mxfp8_path.py crashed with a TypeError for days after expert_gemms started returning
-layer_cost's keywords as a dict (b90164af), and te_attention_backend_host.py replaced the process's torch when merely
-imported.
+moe_layer_kernels.py and mxfp8_path.py crashed with a TypeError for a day and a half after expert_gemms started
+returning layer_cost's keywords as a dict (b90164af), and te_attention_backend_host.py could not be imported (it read
+sys.argv and put stand-ins for torch into sys.modules at module level).
 
 One process of its own (tests/benchmark_runs.py) imports every benchmark, which must do no work on import (the work
 sits under `if __name__ == "__main__"`), and runs the quick ones' main() on a small input (benchmark_runs.QUICK_MAINS:
 about 6 s together on the shared 2-core build host, 9 s with the process's start). The benchmarks that run in an
-environment of their own (benchmark_runs.OUTSIDE_ENVIRONMENT) are only compiled here; the reason is the skip's."""
+environment of their own (benchmark_runs.OUTSIDE_ENVIRONMENT) are only compiled here, and started with the planner's
+Python they must stop with one line saying so; the reason is the skip's."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -70,3 +72,15 @@ def test_quick_benchmark_prints_its_figures(runs: dict[str, dict], stem: str):
     assert entry["main"] == "", entry["main"]
     lines = [line for line in entry["printed"].splitlines() if line.strip()]
     assert any(any(c.isdigit() for c in line) for line in lines[1:]), entry["printed"]
+
+
+@pytest.mark.parametrize("stem", sorted(OUTSIDE_ENVIRONMENT))
+def test_outside_benchmark_says_in_one_sentence_where_it_runs(stem: str):
+    """Started with the planner's Python, a benchmark of another environment stops at its first import with one line
+    naming what it needs, not a traceback (where torch or tokenizers is installed it would go on and run: skipped)."""
+    if importlib.util.find_spec("torch") or importlib.util.find_spec("tokenizers"):
+        pytest.skip("torch or tokenizers is installed here: the benchmark would run")
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / f"{stem}.py")], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1 and "environment of its own" in done.stderr, done.stderr
