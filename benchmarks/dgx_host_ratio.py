@@ -47,7 +47,11 @@ from __future__ import annotations
 import statistics
 import time
 
-import torch
+try:
+    import torch
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"dgx_host_ratio.py runs in an environment of its own, not the planner's ({missing}): "
+                     "torch (rows 1-2; row 3 also vLLM 0.11.2's Python files); its docstring says how to make it") from None
 
 # (figure, source, their host, their seconds)
 OPOVERLOAD = ("OpOverload(*10) call", "pytorch/pytorch#187862", "H100 server", 181.7e-9)

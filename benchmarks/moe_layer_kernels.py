@@ -100,7 +100,7 @@ def main() -> None:
         tokens = s.micro_batch * s.seq_len / s.cp
         disp = moe_dispatch(s, prof, nvlink_domain(s, hw))
         cost = layer_cost(spec, True, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, "fused",
-                          "fused", fp8, (), 0, 0, *expert_gemms(s, prof), **disp)
+                          "fused", fp8, (), 0, None, **expert_gemms(s, prof), **disp)
         print(f"\n{row_id}: {spec.hidden} hidden, {spec.n_experts} experts, top {spec.top_k}, expert ffn "
               f"{spec.expert_ffn}, EP {s.ep} ({disp['ep_domains']} NVLink domain(s)), {s.micro_batch} x {s.seq_len} "
               f"tokens, fp8 casts {fp8 or 'none'}")

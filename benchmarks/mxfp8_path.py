@@ -44,7 +44,7 @@ def _layer(s, fp8: str):
     tokens = s.micro_batch * s.seq_len / s.cp
     disp = moe_dispatch(s, prof, nvlink_domain(s, hw))
     return rates, layer_cost(spec, True, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, "fused",
-                             "fused", fp8, (), 0, 0, *expert_gemms(s, prof), **disp)
+                             "fused", fp8, (), 0, None, **expert_gemms(s, prof), **disp)
 
 
 def _gemm(cost) -> float:

@@ -36,7 +36,11 @@ import sys
 import time
 import types
 
-import torch
+try:
+    import torch
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"vllm_v0_eager_decode_host.py runs in an environment of its own, not the planner's ({missing}): "
+                     "torch and vLLM 0.7.3's Python files; its docstring says how to make it") from None
 from torch.utils._python_dispatch import TorchDispatchMode
 
 # head 32 (flash-attn's smallest) and one head: the CPU's arithmetic, which the GPU runs, stays small beside the calls

@@ -29,7 +29,11 @@ import sys
 import time
 import types
 
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+try:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"vllm_v0_output_host.py runs in an environment of its own, not the planner's ({missing}): "
+                     "tokenizers, transformers and vLLM 0.7.3's Python files; its docstring says how to make it") from None
 from transformers import PreTrainedTokenizerFast
 
 from vllm.core.scheduler import ScheduledSequenceGroup

@@ -27,7 +27,11 @@ import statistics
 import sys
 import time
 
-import torch
+try:
+    import torch
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"vllm_v0_sampler_host.py runs in an environment of its own, not the planner's ({missing}): "
+                     "torch and vLLM 0.7.3's Python files; its docstring says how to make it") from None
 
 import vllm.model_executor.sampling_metadata as sampling_metadata
 from vllm.model_executor.layers.sampler import Sampler

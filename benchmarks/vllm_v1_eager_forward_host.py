@@ -25,7 +25,11 @@ import tempfile
 import time
 import types
 
-import torch
+try:
+    import torch
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"vllm_v1_eager_forward_host.py runs in an environment of its own, not the planner's ({missing}): "
+                     "torch and vLLM 0.11.2's Python files; its docstring says how to make it") from None
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from vllm_cpu_standins import install as _install_standins  # the compiled ops and flash-attn, stood in

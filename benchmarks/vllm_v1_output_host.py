@@ -30,7 +30,11 @@ import sys
 import time
 
 import numpy as np
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+try:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+except ImportError as missing:  # the planner's own venv has none of it: say so, not a traceback
+    raise SystemExit(f"vllm_v1_output_host.py runs in an environment of its own, not the planner's ({missing}): "
+                     "tokenizers, transformers and vLLM 0.11.2's Python files; its docstring says how to make it") from None
 from transformers import PreTrainedTokenizerFast
 
 from vllm.sampling_params import RequestOutputKind, SamplingParams
