@@ -194,8 +194,14 @@ def sane_json(text: str) -> str | None:
     gpu_fits = data["total_bytes"] <= data["capacity_bytes"]
     if data["fits"] and not gpu_fits:
         return "fits disagrees with total vs capacity"
-    if not data["fits"] and gpu_fits and data.get("host_verdict") != "does not fit" and "rl" not in data:
+    # a served model's verdict is its engine's: vLLM refuses to start where one request at max_model_len needs more
+    # KV cache than its budget leaves (engine/serving; the reason is given), though the bytes fit under the card
+    engine_refuses = (data.get("serving") or {}).get("verdict") == "does not fit" and bool(data["serving"].get("reason"))
+    if not data["fits"] and gpu_fits and data.get("host_verdict") != "does not fit" and "rl" not in data and not (
+            engine_refuses):
         return "fits disagrees with total vs capacity"
+    if (data.get("serving") or {}).get("verdict") not in (None, data["verdict"]):
+        return "the serving engine's verdict disagrees with the estimate's"
     if data["trainable_params"] < 0 or data["total_params"] <= 0:
         return "parameter counts out of range"
     return None
