@@ -265,7 +265,10 @@ def run_subprocess(case: Case, folder: Path) -> tuple[str, str]:
 
 POISONS = ("fifo", "dev-zero", "huge", "folder", "dangling", "garbage", "deep", "future", "old-format", "odd-name",
            "settings-dir", "settings-zero", "settings-garbage", "temp-leftover", "link-quarantine", "link-trash",
-           "link-backups", "link-lock", "link-log", "estimator-breaker")
+           "link-backups", "link-lock", "link-log", "estimator-breaker",
+           # h-fuzz7: odd schema versions, a catalog section of another type (stopped every start), settings of
+           # the wrong types, a last scenario that is not a plain id
+           "version-odd", "catalog-shape", "catalog-garbage", "settings-types")
 
 
 def _snapshot(folder: Path) -> list[tuple[str, int, int]]:
@@ -324,6 +327,18 @@ def poison_folder(home: Path, outside: Path, rng: random.Random) -> list[str]:
                 (home / name).symlink_to(outside / ("target" if "." in name else ""))
         elif kind == "estimator-breaker":
             target.write_text(json.dumps({**VALID[0], "micro_batch": 1e308}))
+        elif kind == "version-odd":
+            target.write_text(json.dumps({**VALID[0], "schema_version": rng.choice([-1, "2", 10**40, 1.5, None])}))
+        elif kind == "catalog-shape" and not os.path.lexists(home / "catalog.json"):
+            section = rng.choice(["models", "gpus", "model_folders"])
+            (home / "catalog.json").write_text(json.dumps({section: rng.choice([5, None, "x", {"name": "x"}])}))
+        elif kind == "catalog-garbage" and not os.path.lexists(home / "catalog.json"):
+            (home / "catalog.json").write_bytes(next(raw_files(rng))[1])
+        elif kind == "settings-types" and not os.path.lexists(home / "settings.json"):
+            (home / "settings.json").write_text(json.dumps({
+                "schema_version": rng.choice([-1, 99, "2"]), "recent_files": rng.choice([5, ["/dev/zero", "\x00"]]),
+                "theme": 5, "last_scenario": rng.choice(["../../etc/passwd", "a\x00b", "x" * 5000, "good-0"]),
+                "window_geometry": "!!!", "gpu_prices": {"a100-80gb": 1e308}}))
     return chosen
 
 
