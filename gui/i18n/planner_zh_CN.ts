@@ -7534,22 +7534,23 @@ GPU-hour</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="82"/>
+        <location filename="../../engine/scenario/file.py" line="84"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="86"/>
+        <location filename="../../engine/scenario/file.py" line="88"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="97"/>
+        <location filename="../../engine/scenario/file.py" line="99"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="110"/>
+        <location filename="../../engine/scenario/file.py" line="79"/>
+        <location filename="../../engine/scenario/file.py" line="112"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -7574,7 +7575,7 @@ GPU-hour</source>
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="44"/>
+        <location filename="../../engine/configs/reading.py" line="45"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
@@ -7679,54 +7680,54 @@ GPU-hour</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="69"/>
+        <location filename="../../engine/configs/reading.py" line="70"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="61"/>
+        <location filename="../../engine/configs/reading.py" line="62"/>
         <location filename="../../engine/diagnosis/command.py" line="36"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="76"/>
+        <location filename="../../engine/configs/reading.py" line="77"/>
         <source>{name} is damaged UTF-16 text; save it as UTF-8 and import it again.</source>
         <translation>{name} 是已损坏的 UTF-16 文本；请将其另存为 UTF-8 后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="81"/>
+        <location filename="../../engine/configs/reading.py" line="82"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="86"/>
+        <location filename="../../engine/configs/reading.py" line="87"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="93"/>
+        <location filename="../../engine/configs/reading.py" line="94"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="143"/>
+        <location filename="../../engine/configs/reading.py" line="196"/>
         <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
         <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="157"/>
+        <location filename="../../engine/configs/reading.py" line="218"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="172"/>
+        <location filename="../../engine/configs/reading.py" line="210"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="184"/>
+        <location filename="../../engine/configs/reading.py" line="241"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
@@ -8989,7 +8990,7 @@ GPU-hour</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="79"/>
+        <location filename="../../engine/scenario/file.py" line="81"/>
         <source>is not valid JSON; it may be truncated or damaged.</source>
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
@@ -10512,7 +10513,7 @@ GPU-hour</source>
         <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
+        <location filename="../../engine/diagnosis/snapshot.py" line="193"/>
         <source>{bytes} bytes were allocated before recording began; they count as other.</source>
         <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
     </message>
@@ -11784,6 +11785,26 @@ GPU-hour</source>
         <location filename="../../engine/planning/listing.py" line="19"/>
         <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="30"/>
+        <source>a whole number with {digits} digits is longer than the {limit} allowed</source>
+        <translation>其中一个整数有 {digits} 位，超过允许的 {limit} 位</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="38"/>
+        <source>{number} is too large for a number</source>
+        <translation>{number} 作为数值过大</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="43"/>
+        <source>{name} is not a number JSON allows</source>
+        <translation>{name} 不是 JSON 允许的数值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="47"/>
+        <source>it nests lists or objects more than {limit} levels deep</source>
+        <translation>其中列表或对象嵌套超过 {limit} 层</translation>
     </message>
 </context>
 <context>
