@@ -40,6 +40,7 @@ import fuzz_imports  # noqa: E402  (issue 28: config imports)
 from fuzz_appstate import fuzz_appstate  # noqa: E402 - issue 21 item 4: edits, undo, panes checked against the engine
 from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
+from fuzz_diagnose import fuzz_diagnose  # noqa: E402 - h-fuzz7: OOM messages, GPU logs, timelines, snapshots
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_newest import fuzz_newest  # noqa: E402 - h-fuzz6: post-training and serving keys, rent search, serve-fit
@@ -513,6 +514,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
     results.update({"verdict: CPU memory, text, JSON, GPU counts": fuzz_verdict(cases // 5, seed)} if cases else {})
     results.update({"post-training and serving keys, rent search": fuzz_newest(cases // 5, seed)} if cases else {})
     results.update({"plan cards (PNG/PDF), intact and damaged": fuzz_card(cases * 2, seed)} if cases else {})
+    results.update({"diagnose: OOM messages, GPU logs, timelines, snapshots": fuzz_diagnose(cases // 5, seed)}
+                   if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
