@@ -292,3 +292,13 @@ def test_yaml_within_the_bounds_is_read_as_the_safe_loader_reads_it():
 
     text = "a: &a {x: 1, y: [1, 2]}\nb:\n  <<: *a\n  y: 3\nc: [*a, *a]\n"
     assert parse_yaml("train.yaml", text) == yaml.load(text, Loader=yaml.SafeLoader)
+
+
+@pytest.mark.parametrize("name, text", [("ds.json", "[" + "1," * 150_000 + "1]"),
+                                        ("job.toml", "x = [" + "1, " * 150_000 + "]\n")])
+def test_a_json_or_toml_file_of_too_many_values_does_not_blame_yaml_aliases(name, text):
+    # h-fuzz7: the sentence asked "(YAML aliases?)" of a JSON file, which has none
+    with pytest.raises(ConfigFileError) as info:
+        import_texts([(name, text)])
+    assert str(info.value) == (f"{name} holds more than 100,000 values; a training config holds a few hundred, so it "
+                               "is not imported.")

@@ -111,7 +111,7 @@ def _parse(name: str, text: str, kind: str, loads: Callable[[str], Any], syntax_
         raise _malformed(name, kind, exc) from exc
     except ValueError as exc:  # an int past Python's digit limit, a YAML date such as 2024-13-45
         raise _not_a_number_error(name, kind, exc) from exc
-    check_structure(name, data)
+    check_structure(name, data, kind)
     return data
 
 
@@ -146,7 +146,7 @@ def check_nodes(name: str, node: yaml.Node | None) -> None:
         current, depth = stack.pop()
         budget -= 1
         if budget < 0:
-            raise _too_many_values(name)
+            raise _too_many_values(name, "YAML")
         if depth > MAX_DEPTH:
             raise _too_deep(name)
         if isinstance(current, yaml.MappingNode):
@@ -206,7 +206,11 @@ def _not_a_number_error(name: str, kind: str, exc: ValueError) -> ConfigFileErro
     return _too_many_digits(name) if "int_max_str_digits" in str(exc) else _malformed(name, kind, exc)
 
 
-def _too_many_values(name: str) -> ConfigFileError:
+def _too_many_values(name: str, kind: str) -> ConfigFileError:
+    if kind != "YAML":  # only YAML has aliases; a JSON or TOML file of that many values simply holds them
+        return ConfigFileError(QT_TRANSLATE_NOOP("engine", "{name} holds more than {n} values; a training config "
+                                                           "holds a few hundred, so it is not imported."),
+                               name=name, n=f"{MAX_NODES:,}")
     return ConfigFileError(
         QT_TRANSLATE_NOOP("engine", "{name} expands to more than {n} values (YAML aliases?); refused."),
         name=name,
@@ -222,15 +226,16 @@ def _too_deep(name: str) -> ConfigFileError:
     )
 
 
-def check_structure(name: str, data: Any) -> None:
-    """Refuse deep nesting and alias bombs: walk the loaded value with a budget (shared objects count each time)."""
+def check_structure(name: str, data: Any, kind: str = "YAML") -> None:
+    """Refuse deep nesting and alias bombs: walk the loaded value with a budget (shared objects count each time);
+    `kind` words the sentence (a JSON file has no aliases to blame)."""
     budget = MAX_NODES
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
         budget -= 1
         if budget < 0:
-            raise _too_many_values(name)
+            raise _too_many_values(name, kind)
         if depth > MAX_DEPTH:
             raise _too_deep(name)
         if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:  # YAML hex has no digit limit

@@ -7712,22 +7712,27 @@ GPU-hour</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="196"/>
+        <location filename="../../engine/configs/reading.py" line="197"/>
         <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
         <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="218"/>
+        <location filename="../../engine/configs/reading.py" line="211"/>
+        <source>{name} holds more than {n} values; a training config holds a few hundred, so it is not imported.</source>
+        <translation>{name} 含有超过 {n} 个值；训练配置只有几百个，因此不予导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="223"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="210"/>
+        <location filename="../../engine/configs/reading.py" line="215"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="241"/>
+        <location filename="../../engine/configs/reading.py" line="247"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
@@ -11840,92 +11845,92 @@ GPU-hour</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="102"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="104"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="100"/>
+        <location filename="../../engine/report.py" line="112"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="121"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="121"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="122"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="114"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="115"/>
+        <location filename="../../engine/report.py" line="127"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="116"/>
+        <location filename="../../engine/report.py" line="128"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="117"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="117"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="134"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="144"/>
+        <location filename="../../engine/report.py" line="156"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="137"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -11934,12 +11939,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="136"/>
+        <location filename="../../engine/report.py" line="148"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="158"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
