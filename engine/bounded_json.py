@@ -10,25 +10,42 @@ import json
 import math
 from typing import Any
 
+from .messages import QT_TRANSLATE_NOOP, Message, message
+
 MAX_NESTING = 32  # a scenario is 4 levels deep (scenario > model > hf_config > rope_scaling); configs stay well below
 MAX_INT_DIGITS = 30  # 10^30 is far beyond any count or byte size; longer integers are damage (or an attack)
 
 
+class JsonBoundError(ValueError):
+    """Text the JSON parser read but that is past a bound (not damage): `message` says which, translatable; str()
+    is its English phrase, as the ValueError's text was before."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.message: Message = message(template, **params)
+        super().__init__(str(self.message))
+
+
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"a whole number with {len(text)} digits is longer than the {MAX_INT_DIGITS} allowed")
+        raise JsonBoundError(QT_TRANSLATE_NOOP("engine", "a whole number with {digits} digits is longer than the "
+                                                         "{limit} allowed"), digits=len(text), limit=MAX_INT_DIGITS)
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} is too large for a number")
+        raise JsonBoundError(QT_TRANSLATE_NOOP("engine", "{number} is too large for a number"), number=text[:40])
     return value
 
 
 def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise JsonBoundError(QT_TRANSLATE_NOOP("engine", "{name} is not a number JSON allows"), name=name)
+
+
+def _too_deep() -> JsonBoundError:
+    return JsonBoundError(QT_TRANSLATE_NOOP("engine", "it nests lists or objects more than {limit} levels deep"),
+                          limit=MAX_NESTING)
 
 
 def nesting_depth(value: Any) -> int:
@@ -48,7 +65,7 @@ def parse_json(text: str) -> Any:
     try:
         data = json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constants)
     except RecursionError:
-        raise ValueError(f"it nests lists or objects more than {MAX_NESTING} levels deep") from None
+        raise _too_deep() from None
     if nesting_depth(data) > MAX_NESTING:
-        raise ValueError(f"it nests lists or objects more than {MAX_NESTING} levels deep")
+        raise _too_deep()
     return data

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from html import escape
 
 from .memory.breakdown import Estimate
-from .messages import QT_TRANSLATE_NOOP, Message
+from .messages import QT_TRANSLATE_NOOP, Message, one_line
 from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
 from .serving import REFUSED, serving_speed
@@ -33,6 +33,18 @@ SERVING_ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Speed is a roofline with the time model's efficiencies, not a measurement."),
 )
 Translate = Callable[[str], str]
+
+
+def _line(text: str) -> str:
+    """Text in a Markdown line: the scenario's, model's and GPU's names are the user's, and a line break in one
+    started a line of its own ("**Verdict: FITS**", "# ...", "- ..."), an escape code went into the file raw;
+    one_line shows both as escapes, as the plan card and the exports do."""
+    return one_line(text)
+
+
+def _cell(text: str) -> str:
+    """Text in a Markdown table cell: on one line, a "|" escaped so that it does not start another cell."""
+    return one_line(text).replace("|", "\\|")
 
 
 def _same(text: str) -> str:
@@ -161,9 +173,9 @@ def time_section(s: Scenario, est: Estimate, step: StepTime | None, tr: Translat
         return []
     sentences, rows = time_facts(s, est, step)
     shown = lambda v: v.format_with(tr_engine) if isinstance(v, Message) else str(v)  # noqa: E731
-    return [f"## {tr(QT_TRANSLATE_NOOP('report', 'Time and cost'))}", "", *(f"{shown(x)}" for x in sentences),
+    return [f"## {tr(QT_TRANSLATE_NOOP('report', 'Time and cost'))}", "", *(_line(shown(x)) for x in sentences),
             *([""] if sentences else []), "| | |", "|---|---:|",
-            *(f"| {shown(label)} | {shown(value)} |" for label, value in rows), ""]
+            *(f"| {_cell(shown(label))} | {_cell(shown(value))} |" for label, value in rows), ""]
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
@@ -171,13 +183,14 @@ def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _
     """`step`: the step time (engine.workloads.step_time) for the time section; a served model's speed is its own."""
     r = build_report(s, est, unit, tr, tr_engine)
     h = r.headings
-    lines = [f"# {r.title}", "", f"**{r.verdict}**", "", f"## {h['inputs']}", "", f"| {h['key']} | {h['value']} |",
-             "|---|---|", *(f"| {k} | {v} |" for k, v in r.inputs), "", f"## {h['breakdown']}", "",
-             "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
-             *(f"| {name} | {size} | {share} | {where} |" for name, size, share, where, _ in r.rows), "", r.phases, ""]
+    lines = [f"# {_line(r.title)}", "", f"**{_line(r.verdict)}**", "", f"## {h['inputs']}", "",
+             f"| {h['key']} | {h['value']} |", "|---|---|", *(f"| {_cell(k)} | {_cell(v)} |" for k, v in r.inputs), "",
+             f"## {h['breakdown']}", "", "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
+             *(f"| {_cell(name)} | {size} | {share} | {_cell(where)} |" for name, size, share, where, _ in r.rows), "",
+             _line(r.phases), ""]
     lines += time_section(s, est, step, tr, tr_engine)
     if r.warnings:
-        lines += [f"## {h['warnings']}", "", *(f"- {w}" for w in r.warnings), ""]
+        lines += [f"## {h['warnings']}", "", *(f"- {_line(w)}" for w in r.warnings), ""]
     lines += [f"## {h['assumptions']}", "", *(f"- {a}" for a in r.assumptions)]
     return "\n".join(lines) + "\n"
 

@@ -269,12 +269,13 @@ def prune_folder(folder: Path, keep_days: int, keep_at_most: int) -> int:
 
 
 def read_json_object(root: Path, path: Path, max_bytes: int, stem: str, *, locked: bool,
-                     unreadable: Callable[[str], str], damaged: Callable[[str, Path], str]
-                     ) -> tuple[dict, str | None]:
+                     unreadable: Callable[[str], str], damaged: Callable[[str, Path], str],
+                     shape: Callable[[dict], str | None] = lambda data: None) -> tuple[dict, str | None]:
     """A small JSON-object file of the data folder (settings, the catalog): (its object, None), or ({}, a sentence
-    for the user). A file that cannot be read is left alone; a damaged one is moved to quarantine/ (under the lock
-    unless the caller holds it, and only if no other window rewrote it meanwhile). `unreadable(reason)` and
-    `damaged(reason, moved_to)` word the sentence."""
+    for the user). A file that cannot be read is left alone; a damaged one (not a JSON object, or an object whose
+    `shape(data)` names what is wrong with it) is moved to quarantine/ (under the lock unless the caller holds it,
+    and only if no other window rewrote it meanwhile). `unreadable(reason)` and `damaged(reason, moved_to)` word
+    the sentence."""
     try:
         raw = read_capped(path, max_bytes)
     except FileNotFoundError:
@@ -285,6 +286,9 @@ def read_json_object(root: Path, path: Path, max_bytes: int, stem: str, *, locke
         data = parse_json(raw.decode("utf-8-sig"))
         if not isinstance(data, dict):
             raise ValueError("it does not hold a JSON object")
+        wrong = shape(data)
+        if wrong:
+            raise ValueError(wrong)
         return data, None
     except ValueError as exc:
         reason = str(exc) or type(exc).__name__

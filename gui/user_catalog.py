@@ -103,7 +103,7 @@ class UserCatalog:
             self.root, self.path, MAX_CATALOG_BYTES, "catalog", locked=locked,
             unreadable=lambda reason: f"Your saved models and GPUs ({self.path}) cannot be read ({reason}).",
             damaged=lambda reason, dest: (f"The file of your saved models and GPUs was damaged ({reason}); it was "
-                                          f"moved to {dest}."))
+                                          f"moved to {dest}."), shape=_shape_problem)
         if problem:
             self._problem(problem)
         return data
@@ -111,6 +111,17 @@ class UserCatalog:
     def _problem(self, sentence: str) -> None:
         if sentence not in self.problems:
             self.problems.append(sentence)
+
+
+SECTIONS = ("models", "gpus", "model_folders")
+
+
+def _shape_problem(data: dict[str, Any]) -> str | None:
+    """What makes a catalog object unusable: a section that is not a list (a hand edit, another program). Single bad
+    entries are skipped where they are listed; a section of another type would stop every listing and every change,
+    so the file is treated as damaged (moved to quarantine/, nothing lost) instead."""
+    wrong = [key for key in SECTIONS if key in data and not isinstance(data[key], list)]
+    return f'its "{wrong[0]}" is not a list' if wrong else None
 
 
 def _name(entry: Any) -> str:

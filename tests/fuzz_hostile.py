@@ -40,6 +40,7 @@ import fuzz_imports  # noqa: E402  (issue 28: config imports)
 from fuzz_appstate import fuzz_appstate  # noqa: E402 - issue 21 item 4: edits, undo, panes checked against the engine
 from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
+from fuzz_diagnose import fuzz_diagnose  # noqa: E402 - h-fuzz7: OOM messages, GPU logs, timelines, snapshots
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_newest import fuzz_newest  # noqa: E402 - h-fuzz6: post-training and serving keys, rent search, serve-fit
@@ -194,8 +195,14 @@ def sane_json(text: str) -> str | None:
     gpu_fits = data["total_bytes"] <= data["capacity_bytes"]
     if data["fits"] and not gpu_fits:
         return "fits disagrees with total vs capacity"
-    if not data["fits"] and gpu_fits and data.get("host_verdict") != "does not fit" and "rl" not in data:
+    # a served model's verdict is its engine's: vLLM refuses to start where one request at max_model_len needs more
+    # KV cache than its budget leaves (engine/serving; the reason is given), though the bytes fit under the card
+    engine_refuses = (data.get("serving") or {}).get("verdict") == "does not fit" and bool(data["serving"].get("reason"))
+    if not data["fits"] and gpu_fits and data.get("host_verdict") != "does not fit" and "rl" not in data and not (
+            engine_refuses):
         return "fits disagrees with total vs capacity"
+    if (data.get("serving") or {}).get("verdict") not in (None, data["verdict"]):
+        return "the serving engine's verdict disagrees with the estimate's"
     if data["trainable_params"] < 0 or data["total_params"] <= 0:
         return "parameter counts out of range"
     return None
@@ -259,7 +266,10 @@ def run_subprocess(case: Case, folder: Path) -> tuple[str, str]:
 
 POISONS = ("fifo", "dev-zero", "huge", "folder", "dangling", "garbage", "deep", "future", "old-format", "odd-name",
            "settings-dir", "settings-zero", "settings-garbage", "temp-leftover", "link-quarantine", "link-trash",
-           "link-backups", "link-lock", "link-log", "estimator-breaker")
+           "link-backups", "link-lock", "link-log", "estimator-breaker",
+           # h-fuzz7: odd schema versions, a catalog section of another type (stopped every start), settings of
+           # the wrong types, a last scenario that is not a plain id
+           "version-odd", "catalog-shape", "catalog-garbage", "settings-types")
 
 
 def _snapshot(folder: Path) -> list[tuple[str, int, int]]:
@@ -318,6 +328,18 @@ def poison_folder(home: Path, outside: Path, rng: random.Random) -> list[str]:
                 (home / name).symlink_to(outside / ("target" if "." in name else ""))
         elif kind == "estimator-breaker":
             target.write_text(json.dumps({**VALID[0], "micro_batch": 1e308}))
+        elif kind == "version-odd":
+            target.write_text(json.dumps({**VALID[0], "schema_version": rng.choice([-1, "2", 10**40, 1.5, None])}))
+        elif kind == "catalog-shape" and not os.path.lexists(home / "catalog.json"):
+            section = rng.choice(["models", "gpus", "model_folders"])
+            (home / "catalog.json").write_text(json.dumps({section: rng.choice([5, None, "x", {"name": "x"}])}))
+        elif kind == "catalog-garbage" and not os.path.lexists(home / "catalog.json"):
+            (home / "catalog.json").write_bytes(next(raw_files(rng))[1])
+        elif kind == "settings-types" and not os.path.lexists(home / "settings.json"):
+            (home / "settings.json").write_text(json.dumps({
+                "schema_version": rng.choice([-1, 99, "2"]), "recent_files": rng.choice([5, ["/dev/zero", "\x00"]]),
+                "theme": 5, "last_scenario": rng.choice(["../../etc/passwd", "a\x00b", "x" * 5000, "good-0"]),
+                "window_geometry": "!!!", "gpu_prices": {"a100-80gb": 1e308}}))
     return chosen
 
 
@@ -492,6 +514,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
     results.update({"verdict: CPU memory, text, JSON, GPU counts": fuzz_verdict(cases // 5, seed)} if cases else {})
     results.update({"post-training and serving keys, rent search": fuzz_newest(cases // 5, seed)} if cases else {})
     results.update({"plan cards (PNG/PDF), intact and damaged": fuzz_card(cases * 2, seed)} if cases else {})
+    results.update({"diagnose: OOM messages, GPU logs, timelines, snapshots": fuzz_diagnose(cases // 5, seed)}
+                   if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)

@@ -1,5 +1,6 @@
 """Fuzzing the config import (issue 28, items 4-8 and 12): pipes and devices as inputs, adversarial launch scripts,
-huge integers, terminal escapes in what `import` prints, paths that leave the job's folder.
+huge integers, terminal escapes in what `import` prints, paths that leave the job's folder, and (h-fuzz7) structures
+whose parse grows faster than the file: TOML dotted keys, YAML merge keys and alias bombs.
 
     .venv/bin/python tests/fuzz_imports.py [--count 300] [--seed 28]
 
@@ -130,6 +131,37 @@ def _huge_integer(rng: random.Random) -> tuple[str, str]:
                        ("job.toml", f"[job]\ndump_folder = 'x'\n[training]\nlocal_batch_size = {digits}\n")])
 
 
+def _structure(rng: random.Random) -> tuple[str, str]:
+    """h-fuzz7: files whose parse could grow faster than the file (TOML dotted keys and headers, which tomllib reads
+    in time quadratic in the parts; YAML merge keys, which copy the merged mapping; alias bombs) or is large but
+    linear (a long line, deep block nesting, many keys), under the 1 MB limit."""
+    n = rng.choice([2, 31, 32, 33, 200, 5_000, rng.randint(1, 300_000)])
+    kind = rng.choice(["toml-dotted", "toml-header", "toml-inline", "toml-quoted", "yaml-merge", "yaml-laughs",
+                       "yaml-block", "long-line", "many-keys"])
+    if kind == "toml-dotted":
+        return "job.toml", "[training]\n" + "a" + rng.choice([".a", " . a"]) * n + " = 1\n"
+    if kind == "toml-header":
+        return "job.toml", rng.choice(["[", "[["]) + "a." * n + "a" + rng.choice(["]", "]]"]) + "\nx = 1\n"
+    if kind == "toml-inline":
+        return "job.toml", "x = {" + "a" + ".a" * n + " = 1}\n"
+    if kind == "toml-quoted":
+        return "job.toml", '"a".' * min(n, 100_000) + '"a" = 1\n'
+    if kind == "yaml-merge":
+        keys, merges = rng.choice([(10, 10), (5_000, 3_000), (20_000, 30_000)])
+        return "train.yaml", (HF_JOB + "base: &base {" + ", ".join(f"k{i}: 1" for i in range(keys)) + "}\n"
+                              + "".join(f"m{i}: {{<<: *base}}\n" for i in range(merges)))
+    if kind == "yaml-laughs":
+        width, levels = rng.choice([(2, 5), (9, 9), (10, 30)])
+        return "train.yaml", HF_JOB + "l0: &l0 [lol]\n" + "".join(
+            f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * width) + "]\n" for i in range(1, levels))
+    if kind == "yaml-block":
+        depth = min(n, 1_000)
+        return "train.yaml", HF_JOB + "".join(" " * i + f"k{i}:\n" for i in range(depth)) + " " * depth + "x: 1\n"
+    if kind == "long-line":
+        return "train.yaml", HF_JOB + "model_name_or_path: " + "x" * min(n * 3, 900_000) + "\n"
+    return "train.yaml", HF_JOB + "".join(f"k{i}: {i}\n" for i in range(min(n, 20_000)))
+
+
 def _escapes(rng: random.Random) -> str:
     bits = [json.dumps(rng.choice(NASTY) + rng.choice(NASTY)) for _ in range(3)]
     return (f"model_name_or_path: {bits[0]}\nper_device_train_batch_size: 2\noptim: {bits[1]}\n"
@@ -207,7 +239,7 @@ def fuzz_imports(count: int, seed: int) -> Counter:
     for i in range(count):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            family = ("devices", "scripts", "integers", "escapes", "outside", "post-training")[i % 6]
+            family = ("devices", "scripts", "integers", "escapes", "outside", "post-training", "structures")[i % 7]
             if family == "devices" and sys.platform != "win32":
                 paths = _devices(rng, folder)
             elif family == "outside" and sys.platform != "win32":
@@ -215,7 +247,7 @@ def fuzz_imports(count: int, seed: int) -> Counter:
             else:
                 name, text = (("pretrain.sh", _script(rng)) if family == "scripts" else _huge_integer(rng)
                               if family == "integers" else _post_training(rng) if family == "post-training"
-                              else ("train.yaml", _escapes(rng)))
+                              else _structure(rng) if family == "structures" else ("train.yaml", _escapes(rng)))
                 (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
                 paths = [folder / name]
             outcome = _run_case(paths, via_cli=rng.random() < 0.5 or family == "escapes")

@@ -10,6 +10,10 @@ Check.samples / choices, so deep paths run) and otherwise to a hostile one (0, n
 unicode text with escapes, lists, objects). Rent cases add tokens_to_train, gpu_hour_price, --deadline-days,
 --budget and a price list file, fair or hostile.
 
+A third of the other cases (h-fuzz7) set the layout and time keys (engine/scenario/memory_keys.py, time_keys.py:
+pipeline_layout, dp_shard, recompute, offload fractions, calibrations) on Megatron with pp x vpp, DeepSeek-V3 with an
+uneven layout, and HSDP under torchtitan, the same way.
+
 Outcome of one case:
   ok         exit 0; JSON strict (no NaN / Infinity) and sane (tests/fuzz_hostile.py sane_json); no control character
   refused    exit 2 and one line "error: ..." on stderr, no control character, at most MAX_LINE characters
@@ -36,8 +40,10 @@ from fuzz_cli import Hang, run_cli  # noqa: E402
 
 from engine.models.presets import gpu_presets  # noqa: E402
 from engine.scenario.format import KEYS  # noqa: E402
+from engine.scenario.memory_keys import MemoryKeys  # noqa: E402
 from engine.scenario.posttraining_keys import PostTrainingKeys  # noqa: E402
 from engine.scenario.serving_keys import ServingKeys  # noqa: E402
+from engine.scenario.time_keys import TimeKeys  # noqa: E402
 
 CASE_SECONDS = 30  # the rent search over every priced GPU type takes a few seconds on a loaded machine
 MAX_LINE = 600  # a refusal: the key, one sentence and a value cut to 120 characters (engine/messages.py shown)
@@ -45,6 +51,18 @@ BAD = ("traceback", "hang", "absurd")
 SPEC = {k.name: k for k in KEYS}
 RL_KEYS = [k for k in PostTrainingKeys.__dataclass_fields__ if k in SPEC]
 SERVING_KEYS = [k for k in ServingKeys.__dataclass_fields__ if k in SPEC]
+# h-fuzz7: the layout keys (pipeline_layout, dp_shard, recompute, offload fractions, ...) and the time keys, on bases
+# where they count: Megatron with pp x vpp, DeepSeek-V3 with Megatron-Bridge's uneven layout, HSDP under torchtitan
+PARALLEL_KEYS = [k for k in (*MemoryKeys.__dataclass_fields__, *TimeKeys.__dataclass_fields__) if k in SPEC]
+PARALLEL_BASES = [
+    {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "megatron", "tp": 2, "pp": 4,
+     "vpp": 2, "pp_schedule": "interleaved-1f1b", "distributed_optimizer": True, "precision": "mixed-bf16",
+     "micro_batch": 1, "grad_accum": 8, "seq_len": 4096},
+    {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 32, "framework": "megatron", "tp": 2,
+     "pp": 16, "ep": 8, "distributed_optimizer": True, "precision": "mixed-bf16", "micro_batch": 1, "grad_accum": 32,
+     "seq_len": 4096, "pipeline_layout": "Et*4|(t*4|)*14tmL"},
+    {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 2, "framework": "torchtitan",
+     "fsdp": True, "dp_shard": 8, "micro_batch": 2, "seq_len": 8192, "checkpointing": "full"}]
 GRPO = {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "method": "full", "precision": "bf16", "checkpointing": "full",
         "micro_batch": 8, "grad_accum": 4, "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,
         "num_generations": 8, "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.3}
@@ -88,6 +106,14 @@ def _file(data: dict[str, Any], rng: random.Random) -> bytes:
         key = rng.choice(numeric or ["micro_batch"])
         text = json.dumps({**data, key: "@@"}, ensure_ascii=False).replace('"@@"', rng.choice(NON_FINITE))
     return text.encode("utf-8", "surrogatepass")
+
+
+def _parallel_case(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
+    data = dict(rng.choice(PARALLEL_BASES))
+    for key in rng.sample(PARALLEL_KEYS, rng.choice([1, 1, 2, 3])):
+        data[key] = rng.choice(declared(key)) if rng.random() < 0.65 else rng.choice(HOSTILE)
+    commands = (["estimate", "--json"], ["estimate"], ["fit", "--json"], ["export-config", "--to", "megatron"])
+    return [*rng.choice(commands), "{file}"], data
 
 
 def _section_case(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
@@ -173,8 +199,9 @@ def fuzz_newest(count: int, seed: int) -> Counter:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for i in range(count):
-            family = "rent" if i % 4 == 3 else "sections"
-            argv, data = _rent_case(rng, folder) if family == "rent" else _section_case(rng)
+            family = "rent" if i % 4 == 3 else "parallel" if i % 4 == 1 else "sections"
+            argv, data = (_rent_case(rng, folder) if family == "rent" else _parallel_case(rng) if family == "parallel"
+                          else _section_case(rng))
             (folder / "case.json").write_bytes(_file(data, rng))
             argv = [str(folder / "case.json") if a == "{file}" else a for a in argv]
             try:

@@ -132,6 +132,21 @@ def test_any_settings_file_gives_defaults_and_a_sentence(qtbot, planner_home, ki
     assert window.theme == "dark"
 
 
+@pytest.mark.parametrize("section, value", [("models", 5), ("gpus", None), ("model_folders", "/models"),
+                                            ("models", {"name": "x"})])
+def test_a_catalog_section_of_another_type_is_set_aside_and_the_window_starts(qtbot, planner_home, section, value):
+    # h-fuzz7: {"models": 5} raised TypeError in UserCatalog.models, so every start stopped with a traceback
+    planner_home.mkdir(parents=True)
+    raw = json.dumps({"schema_version": 1, section: value, "gpus" if section != "gpus" else "models": []}).encode()
+    (planner_home / "catalog.json").write_bytes(raw)
+    window, _ = start(qtbot, planner_home)
+    problems = window.catalog.problems
+    assert len(problems) == 1 and f'"{section}" is not a list' in problems[0] and "\n" not in problems[0]
+    assert [p.read_bytes() for p in (planner_home / "quarantine").glob("catalog.*.json")] == [raw]  # nothing lost
+    window.catalog.add_gpu("Lab card", 40 * 2**30)  # the catalog works again, in a new file
+    assert [g.name for g in window.catalog.gpus] == ["Lab card"]
+
+
 def test_unwritable_data_folder_starts_and_save_keeps_the_star(qtbot, tmp_path, monkeypatch):
     """A folder that cannot be written (here: its path runs through a regular file, which even root cannot
     write into) starts, says why saving is unavailable, and a failed save keeps the * and shows a dialog."""

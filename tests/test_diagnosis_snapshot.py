@@ -193,6 +193,24 @@ def test_the_profiler_memory_timeline_json_and_raw_exports():
         read_memory_timeline(b"<html><body><img src='data:image/png;base64,AAAA'></body></html>")
 
 
+@pytest.mark.parametrize("addr", [{}, [1], {"a": 1}, [[0]]])
+def test_a_trace_entry_whose_address_is_a_container_is_left_out_not_a_traceback(addr):
+    # h-fuzz7: an "addr" that is a dict or list (no snapshot writes one; torch writes an int) raised TypeError
+    # (unhashable) where the entry was matched to its free; the other entries are still read
+    snap, expected = one_step()
+    snap["device_traces"][0].insert(3, {"action": "alloc", "addr": addr, "size": 7 * MIB, "stream": 0, "frames": []})
+    m = read_snapshot(pickle.dumps(snap, protocol=4))
+    assert m.category_bytes() == expected and m.peak_allocated_bytes == 37 * MIB
+
+
+@pytest.mark.parametrize("late", [None, 5, [], [1000], "x", [[1], 1, 2, 3]])
+def test_a_raw_timeline_event_past_the_first_thousand_that_is_not_four_values_is_skipped(late):
+    # h-fuzz7: the export is recognised by its first 1,000 events; a later None or short list was indexed (TypeError)
+    raw = [[1000 + i, 1, MIB, 0] for i in range(1000)] + [late, [5000, 1, 6 * MIB, 4]]
+    m = read_memory_timeline(json.dumps(raw).encode())
+    assert m.category_bytes()["weights"] == 1000 * MIB and m.category_bytes()["activations"] == 6 * MIB
+
+
 def test_cli_diagnose_reads_a_snapshot_file(tmp_path, capsys):
     snap, expected = one_step()
     path = tmp_path / "snapshot.pickle"

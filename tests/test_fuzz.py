@@ -76,6 +76,16 @@ def test_post_training_serving_and_rent_inputs_end_in_a_sane_answer_or_one_short
     assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
 
 
+@posix_only
+def test_diagnose_inputs_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz7: OOM messages, GPU logs, memory timelines and snapshots made hostile (tests/fuzz_diagnose.py)."""
+    import fuzz_diagnose
+
+    counts = fuzz_diagnose.fuzz_diagnose(40, seed=2701)
+    assert counts["ok"] + counts["refused"] == 40, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

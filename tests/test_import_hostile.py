@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.cli import main
 from engine.configs import ConfigFileError, import_files, import_texts
@@ -247,3 +248,57 @@ def test_unreadable_import_is_one_plain_sentence(tmp_path, monkeypatch):
     with pytest.raises(PlannerError) as info:
         import_files([path])
     assert str(info.value) == "Cannot read train.yaml: permission denied."
+
+
+# ---- h-fuzz7: parses whose time grows faster than the file -----------------------------------------------------------
+
+# The bombs, each under the 1 MB limit. Before the bounds: tomllib took 16 s on a 64 kB dotted key and minutes on
+# these (it copies the key tuple at each part: CPython 3.11.7 Lib/tomllib/_parser.py:387); PyYAML built 15 million
+# pairs in 30 s for 3,000 merges of a 5,000-key mapping (SafeConstructor.flatten_mapping copies the merged pairs).
+MERGE_BOMB = ("base: &base {" + ", ".join(f"k{i}: 1" for i in range(5000)) + "}\n"
+              + "".join(f"m{i}: {{<<: *base}}\n" for i in range(3000)))
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("job.toml", "a" + ".a" * 400_000 + " = 1\n", "nested more than"),
+    ("job.toml", "[" + "a." * 400_000 + "a]\nx = 1\n", "nested more than"),
+    ("job.toml", "[[" + "a ." * 300_000 + "a]]\n", "nested more than"),
+    ("job.toml", "x = {" + "a" + ".a" * 400_000 + " = 1}\n", "nested more than"),
+    ("job.toml", '"a".' * 200_000 + '"a" = 1\n', "nested more than"),
+    ("train.yaml", MERGE_BOMB, "expands to more than"),
+])
+def test_superlinear_parses_are_refused_before_the_parser_runs(tmp_path, name, text, said):
+    path = tmp_path / name
+    path.write_text(text)
+    finished, exc = _import_in_thread([path])
+    assert finished, f"importing {name} ran past the guard"
+    assert isinstance(exc, ConfigFileError) and said in str(exc) and "\n" not in str(exc)
+
+
+@pytest.mark.parametrize("text", [
+    "x = [" + ", ".join(["1.5"] * 200) + "]\n",  # many dots on a line, none of them a key's
+    'x = "' + "a." * 200 + '"\n',  # a string's dots
+    '"' + "a." * 40 + 'b" = 1\n',  # one quoted key holding dots
+    "x = 1  # " + "." * 200 + "\n",  # a comment
+])
+def test_dots_that_are_not_a_deep_key_pass_the_toml_bound(text):
+    from engine.configs.reading import parse_toml
+
+    assert isinstance(parse_toml("job.toml", text), dict)
+
+
+def test_yaml_within_the_bounds_is_read_as_the_safe_loader_reads_it():
+    from engine.configs.reading import parse_yaml
+
+    text = "a: &a {x: 1, y: [1, 2]}\nb:\n  <<: *a\n  y: 3\nc: [*a, *a]\n"
+    assert parse_yaml("train.yaml", text) == yaml.load(text, Loader=yaml.SafeLoader)
+
+
+@pytest.mark.parametrize("name, text", [("ds.json", "[" + "1," * 150_000 + "1]"),
+                                        ("job.toml", "x = [" + "1, " * 150_000 + "]\n")])
+def test_a_json_or_toml_file_of_too_many_values_does_not_blame_yaml_aliases(name, text):
+    # h-fuzz7: the sentence asked "(YAML aliases?)" of a JSON file, which has none
+    with pytest.raises(ConfigFileError) as info:
+        import_texts([(name, text)])
+    assert str(info.value) == (f"{name} holds more than 100,000 values; a training config holds a few hundred, so it "
+                               "is not imported.")

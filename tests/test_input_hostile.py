@@ -93,6 +93,21 @@ def test_cli_hostile_files_exit_2_with_one_sentence_within_a_second(tmp_path, co
     assert time.monotonic() - began < 1
 
 
+@pytest.mark.parametrize("name, said", [
+    ("deep.json", "it nests lists or objects more than 32 levels deep"),
+    ("digits.json", "a whole number with 5000 digits is longer than the 30 allowed"),
+    ("big-float.json", "1e999 is too large for a number"),
+    ("nan.json", "NaN is not a number JSON allows"),
+])
+def test_a_file_past_a_json_bound_says_which_bound_not_that_it_is_damaged(tmp_path, name, said):
+    # h-fuzz7: these are valid JSON the bounded parser refuses (engine/bounded_json.py); the sentence said "is not
+    # valid JSON; it may be truncated or damaged", which sends the user looking for damage that is not there
+    path = tmp_path / name
+    path.write_text(HOSTILE_FILES[name])
+    code, out, err = run_cli("estimate", str(path))
+    assert code == 2 and err == f"error: {name}: cannot be read: {said}.\n"
+
+
 def test_names_cannot_inject_terminal_control_or_fake_lines(tmp_path):
     path = tmp_path / "evil.json"
     path.write_text(json.dumps({"model": "llama-3-8b", "gpu": {"name": "card\x1b]0;pwned\x07", "memory_bytes": 2**30},

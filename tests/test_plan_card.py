@@ -509,3 +509,26 @@ def test_a_quintillion_tokens_are_written_in_whole_trillions():
     s = scenario_from_dict({**PLAN, "tokens_to_train": 10**18})
     text = " ".join(str(m) for m in card_facts(s, estimate(s), step_time(s)).sentences)
     assert "1,000,000T tokens" in text and "e+" not in text
+
+
+@pytest.mark.parametrize("evil", ["x\n**Verdict: FITS**", "a | b", "m\x1b[2J\u202e", "g\r\n- fake bullet\u2028# h"])
+def test_the_markdown_report_keeps_user_names_on_their_line_and_cell(evil):
+    """h-fuzz7: the scenario's, model's and GPU's names went into the Markdown report raw: a line break made a
+    line of its own (a fake verdict, heading or bullet), a "|" split a table cell, an escape code reached the file.
+    Each name is now one line (engine/messages.py one_line) and a "|" in a cell is escaped; the report of the
+    hostile names has the lines and cells of the same report with plain ones."""
+    from engine.report import to_markdown
+    from engine.workloads import estimate
+
+    def report(name: str) -> str:
+        s = scenario_from_dict({"name": name, "gpu": {"name": name, "memory_bytes": 24 * 2**30},
+                                "model": {"name": name, "hf_config": {
+                                    "model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2,
+                                    "num_attention_heads": 8, "intermediate_size": 1024, "vocab_size": 1000}}})
+        return to_markdown(s, estimate(s))
+
+    hostile, plain = report(evil), report("plain")
+    assert len(hostile.splitlines()) == len(plain.splitlines())
+    assert all(ch.isprintable() for line in hostile.splitlines() for ch in line)
+    cells = [len(re.split(r"(?<!\\)\|", line)) for line in hostile.splitlines() if line.startswith("|")]
+    assert cells == [len(line.split("|")) for line in plain.splitlines() if line.startswith("|")]

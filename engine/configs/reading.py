@@ -7,6 +7,7 @@ launch script is scanned for its arguments, never run.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -102,13 +103,15 @@ def _parse(name: str, text: str, kind: str, loads: Callable[[str], Any], syntax_
         if brackets:
             _check_brackets(name, text)
         data = loads(text)
+    except ConfigFileError:  # a bound of the loader's own (check_nodes) is one sentence already
+        raise
     except RecursionError as exc:
         raise _too_deep(name) from exc
     except syntax_error as exc:  # before ValueError: JSON's and TOML's decode errors are ValueErrors
         raise _malformed(name, kind, exc) from exc
     except ValueError as exc:  # an int past Python's digit limit, a YAML date such as 2024-13-45
         raise _not_a_number_error(name, kind, exc) from exc
-    check_structure(name, data)
+    check_structure(name, data, kind)
     return data
 
 
@@ -117,12 +120,63 @@ def parse_json(name: str, text: str) -> Any:
 
 
 def parse_yaml(name: str, text: str) -> Any:
-    # the safe loader: no Python tags, nothing constructed
-    return _parse(name, text, "YAML", lambda t: yaml.load(t, Loader=yaml.SafeLoader), yaml.YAMLError)
+    """The safe loader (no Python tags, nothing constructed), the node graph bounded before any value is built."""
+
+    def loads(t: str) -> Any:  # yaml.load's steps (PyYAML 6.0.4 constructor.py:47-53 get_single_data), checked between
+        loader = yaml.SafeLoader(t)
+        try:
+            node = loader.get_single_node()
+            check_nodes(name, node)
+            return None if node is None else loader.construct_document(node)
+        finally:
+            loader.dispose()
+
+    return _parse(name, text, "YAML", loads, yaml.YAMLError)
+
+
+def check_nodes(name: str, node: yaml.Node | None) -> None:
+    """check_structure's budget on the composed YAML nodes, before construction: an alias used in a merge key
+    (`<<: *big`) copies the aliased mapping's pairs into each mapping that merges it (PyYAML 6.0.4 constructor.py:180-215
+    SafeConstructor.flatten_mapping), so 3,000 merges of a 5,000-key mapping, a 90 kB file, built 15 million pairs
+    (30 s) before the values could be counted. Each visit of a shared node counts, as an alias is expanded, and a
+    key is a node too (a mapping spends two a pair: 50,000 keys, far beyond any config)."""
+    budget = MAX_NODES
+    stack: list[tuple[Any, int]] = [(node, 0)] if node is not None else []
+    while stack:
+        current, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise _too_many_values(name, "YAML")
+        if depth > MAX_DEPTH:
+            raise _too_deep(name)
+        if isinstance(current, yaml.MappingNode):
+            stack.extend((part, depth + 1) for pair in current.value for part in pair)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend((item, depth + 1) for item in current.value)
 
 
 def parse_toml(name: str, text: str) -> Any:
+    _check_toml_keys(name, text)
     return _parse(name, text, "TOML", tomllib.loads, tomllib.TOMLDecodeError, brackets=False)
+
+
+_TOML_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')  # a basic or literal string on one line
+_TOML_DOTTED = re.compile(r"[\w-]+(?:[ \t]*\.[ \t]*[\w-]+)*")  # bare words joined by dots: a dotted key's parts
+
+
+def _check_toml_keys(name: str, text: str) -> None:
+    """Refuse a dotted key or table header of more than MAX_DEPTH parts before tomllib reads it: tomllib grows the key
+    tuple by one part at a time and checks every prefix of a dotted key (CPython 3.11.7 Lib/tomllib/_parser.py:387
+    `key += (key_part,)`, :330-335 Flags.is_ per prefix), so time grows with the square of the parts: a 64 kB line
+    "a.a.a... = 1" took 16 s, a 1 MB one minutes. Each line's quoted strings become one word and its comment is
+    dropped; then the longest run of words joined by dots is counted (floats and dates have one dot; a quoted
+    string's dots are not counted)."""
+    for line in text.splitlines():
+        if line.count(".") <= MAX_DEPTH:
+            continue
+        code = _TOML_QUOTED.sub("q", line).split("#", 1)[0]
+        if any(m.group().count(".") > MAX_DEPTH for m in _TOML_DOTTED.finditer(code)):
+            raise _too_deep(name)
 
 
 def _check_brackets(name: str, text: str) -> None:
@@ -152,6 +206,18 @@ def _not_a_number_error(name: str, kind: str, exc: ValueError) -> ConfigFileErro
     return _too_many_digits(name) if "int_max_str_digits" in str(exc) else _malformed(name, kind, exc)
 
 
+def _too_many_values(name: str, kind: str) -> ConfigFileError:
+    if kind != "YAML":  # only YAML has aliases; a JSON or TOML file of that many values simply holds them
+        return ConfigFileError(QT_TRANSLATE_NOOP("engine", "{name} holds more than {n} values; a training config "
+                                                           "holds a few hundred, so it is not imported."),
+                               name=name, n=f"{MAX_NODES:,}")
+    return ConfigFileError(
+        QT_TRANSLATE_NOOP("engine", "{name} expands to more than {n} values (YAML aliases?); refused."),
+        name=name,
+        n=MAX_NODES,
+    )
+
+
 def _too_deep(name: str) -> ConfigFileError:
     return ConfigFileError(
         QT_TRANSLATE_NOOP("engine", "{name} is nested more than {depth} levels deep; a training config is not."),
@@ -160,19 +226,16 @@ def _too_deep(name: str) -> ConfigFileError:
     )
 
 
-def check_structure(name: str, data: Any) -> None:
-    """Refuse deep nesting and alias bombs: walk the loaded value with a budget (shared objects count each time)."""
+def check_structure(name: str, data: Any, kind: str = "YAML") -> None:
+    """Refuse deep nesting and alias bombs: walk the loaded value with a budget (shared objects count each time);
+    `kind` words the sentence (a JSON file has no aliases to blame)."""
     budget = MAX_NODES
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
         budget -= 1
         if budget < 0:
-            raise ConfigFileError(
-                QT_TRANSLATE_NOOP("engine", "{name} expands to more than {n} values (YAML aliases?); refused."),
-                name=name,
-                n=MAX_NODES,
-            )
+            raise _too_many_values(name, kind)
         if depth > MAX_DEPTH:
             raise _too_deep(name)
         if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:  # YAML hex has no digit limit

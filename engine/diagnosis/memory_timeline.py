@@ -74,8 +74,9 @@ def _raw(events: list[Any]) -> MeasuredMemory:
     """Raw events (t_ns, action, signed bytes, category index): the running sums, in time order."""
     if len(events) > MAX_ROWS:
         raise _not_timeline()
-    rows = sorted((e for e in events if _number(e[0]) is not None and type(e[3]) is int and 0 <= e[3] < 8),
-                  key=lambda e: e[0])
+    # the caller looked at the first 1,000 events only: a later one that is not a list of 4 is skipped, not indexed
+    rows = sorted((e for e in events if isinstance(e, list) and len(e) == 4 and _number(e[0]) is not None
+                   and type(e[3]) is int and 0 <= e[3] < 8), key=lambda e: e[0])
     totals, points, peak, at_peak = [0.0] * 8, [], -1.0, [0.0] * 8
     t0 = rows[0][0] if rows else 0
     for t, _action, size, index in rows:

@@ -97,8 +97,14 @@ def read_snapshot(data: bytes, vocab_size: int | None = None) -> MeasuredMemory:
         raise PlannerError(QT_TRANSLATE_NOOP("engine", "This snapshot has more than {limit} trace events; record "
                                                        "fewer (max_entries)."), limit=f"{MAX_EVENTS:,}")
     device = max(range(len(traces)), key=lambda d: len(traces[d])) if traces else 0
-    events = [e for e in (traces[device] if traces else []) if isinstance(e, dict)]
+    # an entry is followed by its address (torch writes an int); one whose address is a list or a dict could not be
+    # matched to its free and stopped the reading with a TypeError: it is no entry of a snapshot, so it is left out
+    events = [e for e in (traces[device] if traces else []) if isinstance(e, dict) and _hashable(e.get("addr"))]
     return _attribute(events, _segments_of(snap["segments"], device), device, vocab_size)
+
+
+def _hashable(value: Any) -> bool:
+    return value is None or type(value) in (int, float, str, bool, bytes)
 
 
 def _int(value: Any) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..bounded_json import parse_json
+from ..bounded_json import JsonBoundError, parse_json
 from ..errors import ModelConfigError
 from ..messages import QT_TRANSLATE_NOOP
 from ..safe_read import RefusedFileError, read_capped, unreadable_why
@@ -35,8 +35,8 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
         data = parse_json(raw.decode("utf-8-sig"))  # bounded: depth, digits, no NaN
     except ValueError as exc:  # UnicodeDecodeError is a ValueError
         raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "{name} is not a JSON config file ({exc})."), name=p.name, exc=exc
-        ) from exc
+            QT_TRANSLATE_NOOP("engine", "{name} is not a JSON config file ({exc})."), name=p.name,
+            exc=exc.message if isinstance(exc, JsonBoundError) else exc) from exc
     if not isinstance(data, dict) or "model_type" not in data and "text_config" not in data:
         raise ModelConfigError(
             QT_TRANSLATE_NOOP("engine", "{name} does not look like a Hugging Face config.json (no 'model_type')."),

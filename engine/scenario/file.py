@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..bounded_json import parse_json
+from ..bounded_json import JsonBoundError, parse_json
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..safe_read import RefusedFileError, read_capped
@@ -75,6 +75,8 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
     except UnicodeDecodeError:
         raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "is not UTF-8 text; it may be damaged or not a scenario.")
                             ) from None
+    except JsonBoundError as exc:  # valid JSON past a bound (a 41-digit number, 33 levels): say which, not "damaged"
+        raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "cannot be read: {p}."), p=exc.message) from None
     except ValueError:  # the parser's own words (line, column, char) mean nothing to the person reading this
         raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "is not valid JSON; it may be truncated or damaged.")
                             ) from None

@@ -7673,22 +7673,23 @@ GPU-hour</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="82"/>
+        <location filename="../../engine/scenario/file.py" line="84"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="86"/>
+        <location filename="../../engine/scenario/file.py" line="88"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="97"/>
+        <location filename="../../engine/scenario/file.py" line="99"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="110"/>
+        <location filename="../../engine/scenario/file.py" line="79"/>
+        <location filename="../../engine/scenario/file.py" line="112"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -7713,7 +7714,7 @@ GPU-hour</source>
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="44"/>
+        <location filename="../../engine/configs/reading.py" line="45"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
@@ -7823,54 +7824,59 @@ GPU-hour</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="69"/>
+        <location filename="../../engine/configs/reading.py" line="70"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="61"/>
+        <location filename="../../engine/configs/reading.py" line="62"/>
         <location filename="../../engine/diagnosis/command.py" line="36"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="76"/>
+        <location filename="../../engine/configs/reading.py" line="77"/>
         <source>{name} is damaged UTF-16 text; save it as UTF-8 and import it again.</source>
         <translation>{name} 是已损坏的 UTF-16 文本；请将其另存为 UTF-8 后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="81"/>
+        <location filename="../../engine/configs/reading.py" line="82"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="86"/>
+        <location filename="../../engine/configs/reading.py" line="87"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="93"/>
+        <location filename="../../engine/configs/reading.py" line="94"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="143"/>
+        <location filename="../../engine/configs/reading.py" line="197"/>
         <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
         <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="157"/>
+        <location filename="../../engine/configs/reading.py" line="211"/>
+        <source>{name} holds more than {n} values; a training config holds a few hundred, so it is not imported.</source>
+        <translation>{name} 含有超过 {n} 个值；训练配置只有几百个，因此不予导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="223"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="172"/>
+        <location filename="../../engine/configs/reading.py" line="215"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="184"/>
+        <location filename="../../engine/configs/reading.py" line="247"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
@@ -9147,7 +9153,7 @@ GPU-hour</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="79"/>
+        <location filename="../../engine/scenario/file.py" line="81"/>
         <source>is not valid JSON; it may be truncated or damaged.</source>
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
@@ -10692,7 +10698,7 @@ GPU-hour</source>
         <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
+        <location filename="../../engine/diagnosis/snapshot.py" line="193"/>
         <source>{bytes} bytes were allocated before recording began; they count as other.</source>
         <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
     </message>
@@ -11989,6 +11995,26 @@ GPU-hour</source>
         <source>Not in this {fmt} file (it has no setting for them; set them by hand or in the framework&apos;s own config): {settings}.</source>
         <translation>此 {fmt} 文件未包含以下设置（该格式没有对应项；请手动设置或写入框架自己的配置）：{settings}。</translation>
     </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="30"/>
+        <source>a whole number with {digits} digits is longer than the {limit} allowed</source>
+        <translation>其中一个整数有 {digits} 位，超过允许的 {limit} 位</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="38"/>
+        <source>{number} is too large for a number</source>
+        <translation>{number} 作为数值过大</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="43"/>
+        <source>{name} is not a number JSON allows</source>
+        <translation>{name} 不是 JSON 允许的数值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/bounded_json.py" line="47"/>
+        <source>it nests lists or objects more than {limit} levels deep</source>
+        <translation>其中列表或对象嵌套超过 {limit} 层</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -12023,92 +12049,92 @@ GPU-hour</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="102"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="104"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="100"/>
+        <location filename="../../engine/report.py" line="112"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="121"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="121"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="122"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="114"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="115"/>
+        <location filename="../../engine/report.py" line="127"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="116"/>
+        <location filename="../../engine/report.py" line="128"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="117"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="117"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="134"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="144"/>
+        <location filename="../../engine/report.py" line="156"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="137"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -12117,12 +12143,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="136"/>
+        <location filename="../../engine/report.py" line="148"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="158"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
