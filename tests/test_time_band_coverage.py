@@ -46,7 +46,11 @@ from engine.timing.bands import time_band
 # 72.4% -> 74.8%, width 0.286 -> 0.304. The old rule now holds more runs only by being wider and holds fewer per
 # source, so the two are compared on the mean over sources and on the width.
 HELD_OUT_INSIDE_MEASURED = 0.80
-HELD_OUT_SOURCE_MEAN_MEASURED = 0.76
+# h-apple added two sources of Apple-silicon runs with three runs between them (tests/data/published/throughput/
+# mlx-apple-silicon.json), no model change to the others: mlx-examples' M2 Max run (+50.3%) and mlx-tune's M4 Pro run
+# (-6.8%) fall outside the band of all runs, which does not move (-5.48..+21.08%): all runs inside 82.95% -> 82.92%,
+# the mean over sources (now 29) 79.7% -> 76.0% (those two sources 50% and 0% inside); held at 0.75.
+HELD_OUT_SOURCE_MEAN_MEASURED = 0.75
 HELD_OUT_WIDTH_MEASURED = 0.32
 ONE_SOURCE_FRAMEWORKS = ("aleph-alpha-scaling", "deepspeed-2022", "internevo", "torchtune", "megatron-2021")
 
