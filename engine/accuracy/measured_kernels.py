@@ -30,7 +30,7 @@ from ..scenario import resolve_model, scenario_from_dict
 from ..timing.attention import FLASH_BACKWARD_FACTOR, attention_core, head_dim_rate, work_rate
 from ..timing.data import framework_profile
 from ..timing.expert_costs import expert_gemm_seconds
-from ..timing.gemm import Rates, gemm_seconds
+from ..timing.gemm import Rates, gemm_seconds, rate_tile
 from ..timing.hardware import hardware_for
 from ..timing.host import host_figures
 from ..timing.model import rates_for
@@ -159,7 +159,8 @@ def gemm_row(row: dict[str, Any], gpu: str) -> KernelRow:
     if row.get("groups"):  # every expert in one grouped kernel: expert_costs.py expert_gemm_seconds with no streams
         predicted = expert_gemm_seconds(int(row["groups"]), m, k, n, rates, 0)
     else:
-        predicted = gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1])
+        predicted = gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1],
+                                 rate_tile(rates, fp8))
     note = "charged as its forward shape" if row["name"].endswith((" dgrad", " wgrad")) else ""
     return KernelRow("gemm", row["group"], f"{row['dtype']} {row['name']}", float(row["seconds"]), predicted, note)
 

@@ -44,7 +44,7 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..timing.collectives import ALL_GATHER, REDUCE_SCATTER, small_message_latency
 from ..timing.data import framework_profile
-from ..timing.gemm import gemm_seconds
+from ..timing.gemm import gemm_seconds, rate_tile
 from ..timing.hardware import hardware_for
 from ..timing.host import visit_host_seconds
 from ..timing.links import nvlink_domain
@@ -73,7 +73,7 @@ def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
     exposed = 0.0
     for linear in lora_targets(s, spec, spec.is_moe):
         base = gemm_seconds(tokens, linear.d_in, linear.d_out / train.tp, rates.linear, rates.memory,
-                            rates.elem_bytes, rates.sms)
+                            rates.elem_bytes, rates.sms, 0.0, rate_tile(rates, True))
         exposed += max(host, latency, base) - base  # the collectives run on FSDP's streams beside the base GEMM
     return exposed * spec.layers
 

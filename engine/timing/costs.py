@@ -19,7 +19,7 @@ from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
 from .expert_costs import expert_seconds, fp8_padding_bytes, permutation_bytes
-from .gemm import Rates, gemm_seconds
+from .gemm import Rates, gemm_seconds, rate_tile
 from .high_precision_wgrad import dense_wgrad_seconds
 from .lora_adapters import Adapters, adapter_seconds
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
@@ -113,7 +113,8 @@ def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rat
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
         rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
+        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router],
+                               rate_tile(rates, not router))
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
         # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
@@ -302,7 +303,7 @@ def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str,
     """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage; loss_tp:
     the ranks the loss's vocabulary is split over (loss_split; 0: tp)."""
     matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes,
-                          rates.sms, rates.epilogue_k[0])
+                          rates.sms, rates.epilogue_k[0], rate_tile(rates, False))
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
     seconds = tokens * spec.vocab / (loss_tp or tp) * per_vocab / rates.memory
     return matmul, seconds + (liger_head_grad_seconds(spec, tokens, tp, rates) if loss == "fused-linear" else 0.0)

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ..models.architecture import ModelSpec
 from .data import efficiency
-from .gemm import Rates, grouped_gemm_seconds
+from .gemm import Rates, grouped_gemm_seconds, rate_tile
 from .links import experts_missed
 from .sequential_experts import SEQUENTIAL, sequential_loop_bytes
 
@@ -22,11 +22,14 @@ def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, 
     common/util/multi_stream.cpp; presets/efficiency.json expert_gemms): at most `streams` GEMMs run at once, so
     waves form over the tiles of the GEMMs in flight together, not over all experts' tiles."""
     mem, eb, sms, best = rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1]
+    tile = rate_tile(rates, True)
     if streams <= 0 or streams >= local:
-        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
+        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes, best, tile)
     full, rest = divmod(local, streams)
-    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
-    return seconds + (grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes, best) if rest else 0.0)
+    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes, best, tile)
+    if not rest:
+        return seconds
+    return seconds + grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes, best, tile)
 
 
 def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rates, streams: int,

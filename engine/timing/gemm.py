@@ -37,6 +37,9 @@ class Rates(NamedTuple):
     # (head dim, ((log2 sequence length, measured over modelled seconds), ...)) of eager attention measured on this GPU
     # (eager_attention_rate.py); (): none, the roofline
     eager_attention: tuple[tuple[int, tuple[tuple[float, float], ...]], ...] = ()
+    # (gemm, linear): (tile_m, tile_n, tile_k) of the GPU family's GEMM library for the format (gemm_waves
+    # tiles_by_family); (): gemm_waves' own tile
+    tiles: tuple[tuple[int, ...], tuple[int, ...]] | tuple = ()
 
 
 def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:
@@ -48,18 +51,37 @@ def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple
                                                             float(best.get(formats[1], 0)))
 
 
+def gemm_tiles(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[tuple[int, ...], tuple[int, ...]] | tuple:
+    """(gemm, linear) output tiles (tile_m, tile_n, tile_k) of a GPU whose family's GEMM library was read for its
+    tiles (presets/efficiency.json gemm_waves tiles_by_family: fmt the 16/32-bit matmuls' format, linear_fmt the
+    decoder linears'); (): gemm_waves' own tile for both."""
+    tables = efficiency()["gemm_waves"]["tiles_by_family"]
+    family = tables.get(efficiency()["gpu_arch"].get(gpu_id, ""))
+    if not family:
+        return ()
+    default = (efficiency()["gemm_waves"]["tile_m"], efficiency()["gemm_waves"]["tile_n"],
+               efficiency()["gemm_waves"]["tile_k"])
+    formats = ["bf16" if f == "fp16" else f for f in (fmt, linear_fmt)]  # fp16 and bf16 share the matrix cores
+    return tuple(tuple(family[f]) if f in family else default for f in formats)
+
+
+def rate_tile(rates: Rates, linear: bool) -> tuple[int, ...]:
+    """The tile of the 16/32-bit matmuls (linear False) or of the decoder linears (True) of these rates; ()."""
+    return rates.tiles[linear] if rates.tiles else ()
+
+
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0,
-                 best_k: float = 0.0) -> float:
+                 best_k: float = 0.0, tile: tuple[int, ...] = ()) -> float:
     """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
     GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
     along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
     small experts, micro-batch 1) run below the best shape's rate; with best_k, Hopper's epilogue after each tile
-    (grouped_gemm_seconds)."""
-    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms, 0.0, best_k)
+    (grouped_gemm_seconds); tile: (tile_m, tile_n, tile_k) of the GPU's library (Rates.tiles), () gemm_waves' own."""
+    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms, 0.0, best_k, tile)
 
 
 def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
-                         sms: int = 0, out_bytes: float = 0.0, best_k: float = 0.0) -> float:
+                         sms: int = 0, out_bytes: float = 0.0, best_k: float = 0.0, tile: tuple[int, ...] = ()) -> float:
     """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer as
     torch._grouped_mm or a CUTLASS grouped GEMM runs them), or in flight together on parallel streams: partial
     tiles per group, waves over all groups' tiles together, split along k when they do not fill one wave.
@@ -77,7 +99,7 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
     compute = 2.0 * groups * m * (k + epilogue) * n / rate
     if sms and m >= 1 and n >= 1:
         waves = efficiency()["gemm_waves"]
-        tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
+        tile_m, tile_n, tile_k = tile or (waves["tile_m"], waves["tile_n"], waves["tile_k"])
         tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
         split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
         compute = 2.0 * tile_m * tile_n * (k / split + epilogue) * math.ceil(tiles * split / sms) * sms / rate

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..models.architecture import ModelSpec
 from .data import efficiency
-from .gemm import Rates, gemm_seconds
+from .gemm import Rates, gemm_seconds, rate_tile
 from .unaligned_gemm import aligned_rate
 
 
@@ -27,7 +27,7 @@ def wgrad_seconds_16bit(spec: ModelSpec, moe: bool, tokens: float, tp: int, rate
         d_in, d_out = lin.split(tp)
         rate = aligned_rate(rates, rates.gemm, d_in, d_out)
         seconds += gemm_seconds(tokens, d_in, d_out, rate, rates.memory, rates.elem_bytes, rates.sms,
-                                rates.epilogue_k[0])
+                                rates.epilogue_k[0], rate_tile(rates, False))
     return seconds
 
 

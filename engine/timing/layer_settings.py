@@ -69,6 +69,13 @@ def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
     return hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction * recipe
 
 
+def linear_tile_format(s: Scenario, prof: dict[str, Any], linear_fmt: str) -> str:
+    """The format whose library tile the decoder linears' GEMMs take (gemm.py gemm_tiles): the bf16 one for a recipe
+    whose fp8 GEMMs were measured at parity with bf16 GEMMs of the same shapes (efficiency.json fp8_gemm_at_bf16_rate:
+    they cost what a bf16 GEMM costs, in shape as in rate), else the linears' own format."""
+    return "bf16" if fp8_casts(s, prof) in efficiency()["fp8_gemm_at_bf16_rate"]["recipes"] else linear_fmt
+
+
 def expert_gemms(s: Scenario, prof: dict[str, Any]) -> dict[str, Any]:
     """How the routed experts' GEMMs run, as layer_cost's keywords: expert_streams (compute streams the framework
     issues one GEMM per local expert on, 0 for one grouped kernel), wgrad_out_bytes (read + write bytes per element

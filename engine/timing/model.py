@@ -39,10 +39,10 @@ from .delayed_amax import delayed_amax_seconds
 from .eager_attention_rate import eager_attention_slowdowns
 from .eager_ops import eager_op_tables
 from .fsdp1_host import wraps_layer_units
-from .gemm import Rates, gemm_shape_facts
+from .gemm import Rates, gemm_shape_facts, gemm_tiles
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
-from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch
+from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, linear_tile_format, moe_dispatch
 from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import compute_format, mfu_format, step_flops_per_token
@@ -99,7 +99,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
                  hw.arch in efficiency()["attention_tiles"]["head_dim_archs"], attention_by_work(kernel, hw.gpu_id or ""),
                  no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k,
                  hw.memory_fraction, unaligned_gemm_rate(s.cuda_toolkit, fmt, hw),  # rows of no 16-byte multiple
-                 eager_op_tables(prof, hw.gpu_id or ""))  # the framework's eager norm and RoPE as measured here
+                 eager_op_tables(prof, hw.gpu_id or ""),  # the framework's eager norm and RoPE as measured here
+                 tiles=gemm_tiles(hw.gpu_id or "", fmt, linear_tile_format(s, prof, mfu_format(s))))  # library tiles
     if not prof.get("eager_attention_measured"):  # the framework's eager attention is the measured code's
         return rates
     # eager attention as measured on this GPU, over the roofline these rates give the measured code

@@ -19,7 +19,7 @@ from ..memory.parallelism.layout import mtp_groups, mtp_stage, trained_mtp_layer
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .costs import head_cost
-from .gemm import Rates, gemm_seconds
+from .gemm import Rates, gemm_seconds, rate_tile
 
 __all__ = ["mtp_groups", "mtp_seconds"]
 
@@ -41,7 +41,7 @@ def mtp_seconds(s: Scenario, spec: ModelSpec, index: int, tokens: float, rates: 
     h = spec.hidden
     head, loss_s = head_cost(spec, tokens, s.tp, rates, loss)
     eh_proj = gemm_seconds(tokens, 2 * h, h / s.tp, rates.gemm, rates.memory, rates.elem_bytes, rates.sms,
-                           rates.epilogue_k[0])
+                           rates.epilogue_k[0], rate_tile(rates, False))
     unit = tokens / (s.tp if s.sequence_parallel else 1) * h * rates.elem_bytes / rates.memory
     fwd_m, bwd_m = FORWARD_UNITS * unit + loss_s / 3, BACKWARD_UNITS * unit + 2 * loss_s / 3
     matmul = head + eh_proj  # forward; backward: the input's and the weights' gradients, twice that

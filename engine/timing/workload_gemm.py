@@ -16,7 +16,7 @@ from functools import cache
 
 from ..models.presets import get_gpu
 from .data import efficiency
-from .gemm import gemm_seconds
+from .gemm import gemm_seconds, gemm_tiles
 
 
 def _family(gpu_id: str | None) -> str:
@@ -42,19 +42,25 @@ def _share(family: str, fmt: str) -> float:
 
 
 def modelled_workload_share(gpu_id: str, fmt: str) -> float:
-    """The time model's FLOP-weighted harmonic-mean rate over the measured workload shapes, as a share of the
-    best-shape rate it starts from: gemm_seconds of each (m, n, k) at the best-shape rate over the GPU's compute
-    units, its operands read and written at the GPU's element-wise stream rate."""
+    """The time model's FLOP-weighted harmonic-mean rate over the measured workload shapes, as a share of what it
+    gives the measured best shape (the reference the measurement's share is taken against): gemm_seconds of each
+    (m, n, k) at the best-shape rate over the GPU's compute units in its family's tile for the format (gemm_waves
+    tiles_by_family), its operands read and written at the GPU's element-wise stream rate."""
     table = efficiency()["gemm_workload_shapes"]
     gpu = get_gpu(gpu_id)
     stream = efficiency()["memory_bandwidth_fraction"]
     memory = float(gpu.memory_bandwidth_bytes_per_s) * float(stream.get("_gpu", {}).get(gpu_id, stream["value"]))
     sms = int(efficiency()["gemm_waves"]["sms"][gpu_id])
     elem_bytes = 1 if fmt == "fp8" else 2
-    rate = float(table["measured"][_family(gpu_id)][fmt]["best_shape_tflops"]) * 1e12
-    flops = seconds = 0.0
-    for m in table["m"]:
-        for n, k in table["n_k"]:
-            flops += 2.0 * m * n * k
-            seconds += gemm_seconds(m, k, n, rate, memory, elem_bytes, sms)
-    return flops / seconds / rate
+    tiles = gemm_tiles(gpu_id, fmt, fmt)
+    tile = tiles[0] if tiles else ()
+    run = table["measured"][_family(gpu_id)][fmt]
+    rate = float(run["best_shape_tflops"]) * 1e12
+
+    def modelled_rate(shapes: list[tuple[float, float, float]]) -> float:
+        flops = sum(2.0 * m * n * k for m, n, k in shapes)
+        return flops / sum(gemm_seconds(m, k, n, rate, memory, elem_bytes, sms, 0.0, tile) for m, n, k in shapes)
+
+    best_m, best_n, best_k = run["best_shape_mnk"]
+    workload = modelled_rate([(m, n, k) for m in table["m"] for n, k in table["n_k"]])
+    return workload / modelled_rate([(best_m, best_n, best_k)])
