@@ -47,4 +47,13 @@ def engine_prompt_len(s: Scenario) -> int:
     return s.prompt_len_mean or s.prompt_len
 
 
-__all__ = ["engine_prompt_len", "longest_completion_len", "tail_context_tokens", "tail_iterations"]
+def padded_sequence_len(s: Scenario) -> int:
+    """Tokens of each sequence of the step's batch as verl holds it padded: the prompt cap and the response cap,
+    data.max_prompt_length + rollout.response_length (vllm_rollout_spmd.py at ed498f9f line 270 pads every response
+    to response_length), which verl also passes as the engine's max_model_len when unset (line 112): the scenario's
+    rollout_max_model_len, else prompt_len + the longest completion."""
+    return s.rollout_max_model_len or s.prompt_len + longest_completion_len(s)
+
+
+__all__ = ["engine_prompt_len", "longest_completion_len", "padded_sequence_len", "tail_context_tokens",
+           "tail_iterations"]

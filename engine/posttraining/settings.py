@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp
-from .longest_completion import engine_prompt_len, longest_completion_len
+from .longest_completion import engine_prompt_len, padded_sequence_len
 
 # Objectives whose samples are a chosen and a rejected completion of one prompt, both run through the model in one
 # batch (TRL dpo_trainer.py concatenates chosen and rejected ids; reward_trainer.py likewise for reward models);
@@ -197,15 +197,15 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
 
 def critic_layout(s: Scenario, shard_tokens: int) -> tuple[str, int]:
     """PPO's critic's packing where critic_packing sets one apart from the scenario's ("" otherwise), and the tokens of
-    each of its sequences: padded, the caps (prompt_len + the longest completion: verl's batch holds the prompts
-    left-padded to data.max_prompt_length and the responses padded to rollout.response_length, volcengine/verl@ed498f9f
-    vllm_rollout_spmd.py line 270, and a critic with use_remove_padding False, its default, trainer/config/
-    ppo_trainer.yaml line 146, runs that width: workers/critic/dp_critic.py lines 48-68); padding-free, the mean
-    prompt without its padding and the mean completion; else the scenario's own (`shard_tokens`)."""
+    each of its sequences: padded, the batch's width (longest_completion.padded_sequence_len: verl's batch holds the
+    prompts left-padded to data.max_prompt_length and the responses padded to rollout.response_length, and a critic
+    with use_remove_padding False, its default, volcengine/verl@ed498f9f trainer/config/ppo_trainer.yaml line 146,
+    runs that width: workers/critic/dp_critic.py lines 48-68); padding-free, the mean prompt without its padding and
+    the mean completion; else the scenario's own (`shard_tokens`)."""
     if s.critic_packing in ("auto", s.packing) or s.training_objective != "ppo":
         return "", shard_tokens
     if s.critic_packing == "none":
-        return "none", s.prompt_len + longest_completion_len(s)
+        return "none", padded_sequence_len(s)
     return s.critic_packing, engine_prompt_len(s) + s.completion_len
 
 

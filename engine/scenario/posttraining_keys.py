@@ -87,8 +87,9 @@ class PostTrainingKeys:
         applies_to="training_objective ppo")
     critic_packing: str = key(
         "auto", "how PPO's critic lays out its sequences: auto = as packing; none = every sequence padded to the "
-        "caps, prompt_len + the longest completion (verl's critic.model.use_remove_padding False, its default: the "
-        "batch's prompts are left-padded to data.max_prompt_length and its responses to rollout.response_length); "
+        "batch's width, rollout_max_model_len or else prompt_len + the longest completion (verl's "
+        "critic.model.use_remove_padding False, its default: the batch's prompts are left-padded to "
+        "data.max_prompt_length and its responses to rollout.response_length, the engine's max_model_len); "
         "padding-free = each sequence at its own tokens (use_remove_padding True)", Choice(CRITIC_PACKINGS),
         applies_to="training_objective ppo")
     prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
