@@ -309,3 +309,16 @@ def test_verl_batch_sizes_set_the_optimizer_step_and_are_exported() -> None:
     assert "data.train_batch_size=256" in text and "actor_rollout_ref.actor.ppo_mini_batch_size=256" in text
     back = import_texts([("run.sh", text)])
     assert back.scenario["grad_accum"] == s.grad_accum and back.scenario["micro_batch"] == s.micro_batch
+
+
+def test_verl_critic_padding_is_read_apart_from_the_actors() -> None:
+    """verl's critic pads unless critic.model.use_remove_padding is set (default False: volcengine/verl@ed498f9f
+    verl/trainer/config/ppo_trainer.yaml line 146), whatever the actor's: an actor without padding beside an unset
+    critic gives critic_packing none (assumed, the default), a stated critic setting is read as stated."""
+    line = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=gae actor_rollout_ref.model.path=Qwen/Qwen2.5-7B "
+            "critic.model.path=Qwen/Qwen2.5-7B actor_rollout_ref.model.use_remove_padding=True")
+    result = import_texts([("run.sh", line)])
+    assert result.scenario.get("packing") == "padding-free"
+    assert result.scenario.get("critic_packing") == "none"
+    stated = import_texts([("run.sh", line + " critic.model.use_remove_padding=True")])
+    assert stated.scenario.get("critic_packing") == "padding-free"

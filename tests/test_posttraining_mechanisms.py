@@ -4,9 +4,11 @@ posttraining_traces.py)."""
 
 import json
 
+import pytest
+
 from engine.accuracy import posttraining as pt
 from engine.scenario import scenario_from_dict
-from engine.workloads import estimate
+from engine.workloads import estimate, step_time
 
 TRACES = {t["id"]: t for t in pt.read_traces()}
 QWEN05_VOCAB, QWEN05_HIDDEN = 151936, 896  # Qwen2.5-0.5B config.json (the traces' hf_config)
@@ -187,3 +189,46 @@ def test_trl_dpo_reference_runs_inside_the_training_forward():
     measured = trace["measured"]["phases"]["forward"]
     forward = sum(c.moments.forward for c in _phase(est, "training").components)
     assert abs(forward - measured) / measured < 0.01
+
+
+def test_critic_packing_pads_the_critic_to_the_caps_apart_from_the_actor():
+    """verl's critic pads unless critic.model.use_remove_padding (default False, volcengine/verl@ed498f9f
+    ppo_trainer.yaml line 146) while the actor packs (actor_rollout_ref.model.use_remove_padding True): the critic
+    runs prompt cap + response cap tokens a sequence (vllm_rollout_spmd.py line 270 pads the responses to
+    response_length). play-verl's recommended Qwen2-7B PPO run (logs/verl_qwen2_7b_recommended.log at 7716a615)
+    measures update_critic 99.2 s against update_actor 32.9 s on the same model and sequences: the critic's step
+    under critic_packing none must be the longer by at least the token ratio's share of its matmuls, and its memory
+    the larger; the actor's step is untouched."""
+    sc = {"model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
+          "training_objective": "ppo", "method": "full", "fsdp": True, "checkpointing": "full", "packing": "padding-free",
+          "critic_model": "same", "reference_model": "none", "prompt_len": 512, "prompt_len_mean": 94,
+          "completion_len": 198, "max_completion_len": 1024, "num_generations": 1, "micro_batch": 4, "grad_accum": 8,
+          "rollout_engine": "vllm"}
+    packed = step_time(scenario_from_dict(sc))
+    padded = step_time(scenario_from_dict({**sc, "critic_packing": "none"}))
+    critic = {k: dict(t.rl_seconds)["critic"] for k, t in (("packed", packed), ("padded", padded))}
+    tokens_ratio = (512 + 1024) / (94 + 198)
+    assert critic["padded"] > 0.5 * tokens_ratio * critic["packed"]
+    assert padded.step_seconds - dict(padded.rl_seconds)["critic"] == pytest.approx(
+        packed.step_seconds - dict(packed.rl_seconds)["critic"], rel=0.2)  # the values pass moves too, not the actor
+    # the critic's training phase holds the padded micro-batch's activations; the actor's phase keeps its own
+    peaks = {k: {p.key: p.peak_bytes for p in estimate(scenario_from_dict({**sc, **extra})).rl.phases}
+             for k, extra in (("packed", {}), ("padded", {"critic_packing": "none"}))}
+    assert peaks["padded"]["critic_training"] > peaks["packed"]["critic_training"]
+    assert peaks["padded"]["training"] == peaks["packed"]["training"]
+
+
+def test_prompt_len_mean_is_what_the_engine_prefills_and_the_padded_passes_ignore():
+    """verl's vLLM rollout strips each prompt's left padding (volcengine/verl@ed498f9f vllm_rollout_spmd.py
+    _pre_process_inputs, lines 59-64): play-verl's padded Qwen2.5-0.5B PPO run logs prompt_length/mean 103.7 of the
+    512 cap. prompt_len_mean shortens the generation's prefill (and its decode context) and leaves a padded
+    (packing none) training step at prompt_len; a padding-free one runs the mean."""
+    sc = {"model": "qwen2.5-0.5b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
+          "training_objective": "grpo", "method": "full", "fsdp": True, "prompt_len": 512, "completion_len": 256,
+          "num_generations": 4, "micro_batch": 4, "grad_accum": 4, "rollout_engine": "vllm"}
+    whole, mean = (step_time(scenario_from_dict({**sc, **extra})) for extra in ({}, {"prompt_len_mean": 104}))
+    assert dict(mean.rl_seconds)["generation"] < dict(whole.rl_seconds)["generation"]
+    assert dict(mean.rl_seconds)["scoring"] == dict(whole.rl_seconds)["scoring"]
+    free = {**sc, "packing": "padding-free"}
+    free_whole, free_mean = (step_time(scenario_from_dict({**free, **extra})) for extra in ({}, {"prompt_len_mean": 104}))
+    assert dict(free_mean.rl_seconds)["scoring"] < dict(free_whole.rl_seconds)["scoring"]

@@ -138,6 +138,8 @@ def _read_models(c: Collector, o: dict[str, Any], objective: str) -> None:
             model_or_skip(c, "critic_model", path, "critic.model.path")
     c.use("critic.enable")
     _read_critic_offload(c, o)
+    if objective == "ppo":
+        _read_critic_packing(c, o)
     enabled = as_bool(o.get("reward_model.enable"))
     if enabled:
         model_or_skip(c, "reward_model", o.get("reward_model.model.path"), "reward_model.model.path")
@@ -156,3 +158,16 @@ def _read_critic_offload(c: Collector, o: dict[str, Any]) -> None:
     c.set("critic_offload", "optimizer+params" if params else "optimizer" if optim else "none",
           base + ("param_offload" if params is not None else "optimizer_offload"))
     c.use(base + "param_offload", base + "optimizer_offload")
+
+
+def _read_critic_packing(c: Collector, o: dict[str, Any]) -> None:
+    """verl's critic pads or not on its own critic.model.use_remove_padding (default False: volcengine/verl@ed498f9f
+    verl/trainer/config/ppo_trainer.yaml line 146), apart from the actor's: stated, or an actor running without
+    padding beside a critic left at that default, it becomes critic_packing."""
+    critic, actor = as_bool(o.get("critic.model.use_remove_padding")), as_bool(o.get(A + "model.use_remove_padding"))
+    if critic is not None:
+        c.set("critic_packing", "padding-free" if critic else "none", "critic.model.use_remove_padding")
+    elif actor:
+        c.assume("critic_packing", "none", message(QT_TRANSLATE_NOOP(
+            "engine", "verl's critic pads its sequences unless critic.model.use_remove_padding is set (default False), "
+                      "whatever the actor's")))

@@ -59,11 +59,13 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
 
 
 def critic_scenario(s: Scenario, rs: RLSettings, loaded: bool) -> Scenario:
-    """The training scenario of PPO's critic step: its model, a value head's fused loss, its own offload; `loaded`:
-    with its states loaded back for its own phases where its offload holds between phases only."""
+    """The training scenario of PPO's critic step: its model, a value head's fused loss, its own offload and layout;
+    `loaded`: with its states loaded back for its own phases where its offload holds between phases only."""
     offload = "none" if loaded and rs.critic_offload_between_phases else critic_offload(s)
-    return training_scenario(s, rs).with_unchecked(model=s.model if s.critic_model == "same" else s.critic_model,
-                                                   cross_entropy="fused-linear", offload=offload)
+    critic = training_scenario(s, rs).with_unchecked(model=s.model if s.critic_model == "same" else s.critic_model,
+                                                     cross_entropy="fused-linear", offload=offload)
+    # its own layout (critic_packing: settings.critic_layout), each sequence at its tokens
+    return critic.with_unchecked(packing=rs.critic_packing, seq_len=rs.critic_tokens) if rs.critic_packing else critic
 
 
 def _critic(s: Scenario, rs: RLSettings, loaded: bool = False) -> Estimate | None:

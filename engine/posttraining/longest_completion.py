@@ -36,7 +36,24 @@ def tail_iterations(s: Scenario) -> int:
 def tail_context_tokens(s: Scenario) -> float:
     """The lone tail sequence's mean context over its iterations: the prompt plus halfway from the mean to the
     longest completion."""
-    return s.prompt_len + (s.completion_len + longest_completion_len(s)) / 2
+    return engine_prompt_len(s) + (s.completion_len + longest_completion_len(s)) / 2
 
 
-__all__ = ["longest_completion_len", "tail_context_tokens", "tail_iterations"]
+def engine_prompt_len(s: Scenario) -> int:
+    """Tokens of the mean prompt without its padding: prompt_len_mean (at most prompt_len, the cap the trainer pads
+    to: posttraining_checks), else prompt_len. What the engine prefills and decodes after: verl's vLLM rollout strips
+    each prompt's left padding before generate (volcengine/verl@ed498f9f verl/workers/rollout/vllm_rollout/
+    vllm_rollout_spmd.py _pre_process_inputs, lines 59-64), and its padding-free passes drop it (use_remove_padding)."""
+    return s.prompt_len_mean or s.prompt_len
+
+
+def padded_sequence_len(s: Scenario) -> int:
+    """Tokens of each sequence of the step's batch as verl holds it padded: the prompt cap and the response cap,
+    data.max_prompt_length + rollout.response_length (vllm_rollout_spmd.py at ed498f9f line 270 pads every response
+    to response_length), which verl also passes as the engine's max_model_len when unset (line 112): the scenario's
+    rollout_max_model_len, else prompt_len + the longest completion."""
+    return s.rollout_max_model_len or s.prompt_len + longest_completion_len(s)
+
+
+__all__ = ["engine_prompt_len", "longest_completion_len", "padded_sequence_len", "tail_context_tokens",
+           "tail_iterations"]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp
+from .longest_completion import engine_prompt_len, padded_sequence_len
 
 # Objectives whose samples are a chosen and a rejected completion of one prompt, both run through the model in one
 # batch (TRL dpo_trainer.py concatenates chosen and rejected ids; reward_trainer.py likewise for reward models);
@@ -106,6 +107,10 @@ class RLSettings:
     # generate() calls an optimizer step makes: gradient_accumulation_steps where the framework generates per
     # micro-batch (PostTrainingDefaults.rollout_generates_per_micro_batch: generate_calls.py), else 1
     generate_calls: int = 1
+    # PPO's critic's layout where critic_packing sets one apart from the scenario's ("" = the scenario's packing) and
+    # the tokens of each of its sequences (critic_sequence_tokens); rl_settings always sets critic_tokens
+    critic_packing: str = ""
+    critic_tokens: int = 0
 
     @property
     def reference_forward(self) -> bool:
@@ -142,10 +147,13 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         path = "model-loss"
     sp = s.ulysses_sequence_parallel_size
     padding_free = s.packing == "padding-free" or sp > 1
-    logits_tokens = s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len
+    # a padding-free pass runs each prompt without its padding (prompt_len_mean: engine_prompt_len)
+    tokens = (engine_prompt_len(s) if padding_free else s.prompt_len) + s.completion_len
+    logits_tokens = s.completion_len if facts.logits_completion_only and online else tokens
+    critic_packing, critic_tokens = critic_layout(s, -(-tokens // sp))
     return RLSettings(
         objective=objective, online=online, sequences_per_sample=per_sample,
-        sequence_tokens=s.prompt_len + s.completion_len, train_sequences=s.micro_batch * per_sample,
+        sequence_tokens=tokens, train_sequences=s.micro_batch * per_sample,
         reference=_reference(s, facts.kl_by_default, facts.reference_on_cpu), rollout_engine=engine,
         placement=s.rollout_placement if engine != "none" else "colocate", rollout_tp=s.rollout_tp,
         utilization=facts.rollout_gpu_memory_utilization if s.rollout_gpu_memory_utilization == "auto"
@@ -162,7 +170,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
         logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
-        ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
+        ulysses=sp, shard_tokens=-(-tokens // sp), shard_logits_tokens=-(-logits_tokens // sp),
         offload_between_phases=facts.offload_between_phases and s.offload != "none",
         critic_offload_between_phases=facts.offload_between_phases and critic_offload(s) != "none",
         update_entropy=facts.update_entropy if objective in POLICY_GRADIENT and s.entropy_coeff != 0 else "none",
@@ -183,7 +191,22 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
         old_policy_pass=old_policy_scored(s, online, engine),
         generate_calls=s.grad_accum if online and facts.rollout_generates_per_micro_batch else 1,
+        critic_packing=critic_packing, critic_tokens=critic_tokens,
     )
+
+
+def critic_layout(s: Scenario, shard_tokens: int) -> tuple[str, int]:
+    """PPO's critic's packing where critic_packing sets one apart from the scenario's ("" otherwise), and the tokens of
+    each of its sequences: padded, the batch's width (longest_completion.padded_sequence_len: verl's batch holds the
+    prompts left-padded to data.max_prompt_length and the responses padded to rollout.response_length, and a critic
+    with use_remove_padding False, its default, volcengine/verl@ed498f9f trainer/config/ppo_trainer.yaml line 146,
+    runs that width: workers/critic/dp_critic.py lines 48-68); padding-free, the mean prompt without its padding and
+    the mean completion; else the scenario's own (`shard_tokens`)."""
+    if s.critic_packing in ("auto", s.packing) or s.training_objective != "ppo":
+        return "", shard_tokens
+    if s.critic_packing == "none":
+        return "none", padded_sequence_len(s)
+    return s.critic_packing, engine_prompt_len(s) + s.completion_len
 
 
 def old_policy_scored(s: Scenario, online: bool, engine: str) -> bool:

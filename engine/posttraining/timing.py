@@ -34,7 +34,7 @@ from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_s
 from .engine_loop import loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
 from .generate_calls import decode_passes, rollout_waves
-from .longest_completion import longest_completion_len, tail_context_tokens, tail_iterations
+from .longest_completion import engine_prompt_len, longest_completion_len, tail_context_tokens, tail_iterations
 from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
@@ -214,9 +214,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     concurrent, waves, calls = rollout_waves(rs.generate_calls, sequences, e.running_sequences if e else sequences)
     active, tp = spec.active_params, generation_tp(s, rs)  # rollout_tp, or the trainer's tp without an engine
     # weights' matmuls and causal attention (rollout_attention.py); all-reduces one a chunk and layer as serving's
-    prefill = (2 * active * s.prompt_len / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, s.prompt_len)
-               ) * sequences / gemm
-    prefill += prefill_all_reduce_seconds(s, hw, spec, tp, sequences * s.prompt_len, e.batched_tokens if e else 0)
+    prompt = engine_prompt_len(s)  # without its padding (prompt_len_mean)
+    prefill = (2 * active * prompt / tp + prefill_attention_flops(spec, rs.rollout_engine, tp, prompt)) * sequences / gemm
+    prefill += prefill_all_reduce_seconds(s, hw, spec, tp, sequences * prompt, e.batched_tokens if e else 0)
     weights = e.weight_bytes if e else spec.total_params * p.dt.compute / tp
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
@@ -271,7 +271,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             "schedule_input_seconds_per_step": loop.schedule_input, "sampler_host_seconds_per_step": loop.sampler,
             "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
-    step, parts = iteration(concurrent, s.prompt_len + s.completion_len / 2)
+    step, parts = iteration(concurrent, prompt + s.completion_len / 2)
     # each call's batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
     tail = tail_iterations(s) * calls
     tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
@@ -296,13 +296,13 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
         policy += (adapter_off_forward_seconds(train) if rs.reference == "adapter-off"
                    else policy_forward_seconds(train))
     policy *= padded_tokens_ratio(s)  # packed micro-batches padded to the longest under a pipeline
-    params = 0.0
+    params_tokens = 0.0  # each forward's params x tokens: the critic's at its own layout (settings.critic_layout)
     if s.reward_model is not None and rs.online:
-        params += model_spec(s.reward_model).active_params
+        params_tokens += model_spec(s.reward_model).active_params * rs.shard_tokens  # a Ulysses GPU: its slice
     if p.critic is not None:
-        params += p.spec.active_params
+        params_tokens += p.spec.active_params * rs.critic_tokens
     sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
-    return policy + 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU: its slice
+    return policy + 2 * params_tokens * sequences / (s.tp * s.pp) / gemm
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:

@@ -32,6 +32,10 @@ def check_posttraining(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenari
             objective=s.training_objective)
     if s.training_objective in ONLINE_OBJECTIVES:
         _check_rollout(s)
+        if (s.prompt_len_mean or 0) > s.prompt_len:  # the mean of prompts padded to prompt_len cannot exceed it
+            raise ConsistencyError("prompt_len_mean", QT_TRANSLATE_NOOP(
+                "engine", "The mean prompt ({mean} tokens) cannot be longer than the prompt length it is padded to "
+                "({cap} tokens)."), mean=s.prompt_len_mean, cap=s.prompt_len)
     if s.ulysses_sequence_parallel_size > 1:
         _check_ulysses(s, spec)
 

@@ -28,6 +28,9 @@ ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
 # vLLM 0.8 fall back to V0)
 ROLLOUT_ENGINE_RELEASES = ("latest", "vllm-0.8-v0", "vllm-0.8-v1")
 CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = the scenario's offload
+# the critic's own layout ("auto" = the scenario's packing): verl sets it apart from the actor's
+# (critic.model.use_remove_padding, default False, beside actor_rollout_ref.model.use_remove_padding)
+CRITIC_PACKINGS = ("auto", "none", "padding-free")
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
 POLICY_GRADIENT = "training_objective ppo, grpo, rloo"
@@ -82,8 +85,21 @@ class PostTrainingKeys:
         "model); none | optimizer | optimizer+params on their own, as verl's critic.model.fsdp_config "
         "param_offload / optimizer_offload are set apart from the actor's", Choice(CRITIC_OFFLOADS),
         applies_to="training_objective ppo")
+    critic_packing: str = key(
+        "auto", "how PPO's critic lays out its sequences: auto = as packing; none = every sequence padded to the "
+        "batch's width, rollout_max_model_len or else prompt_len + the longest completion (verl's "
+        "critic.model.use_remove_padding False, its default: the batch's prompts are left-padded to "
+        "data.max_prompt_length and its responses to rollout.response_length, the engine's max_model_len); "
+        "padding-free = each sequence at its own tokens (use_remove_padding True)", Choice(CRITIC_PACKINGS),
+        applies_to="training_objective ppo")
     prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
                           WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
+    prompt_len_mean: int | None = key(
+        None, "tokens of the mean prompt without its padding, where prompt_len is the cap every prompt is padded to "
+        "(verl's RLHFDataset left-pads to data.max_prompt_length; its vLLM rollout gets each prompt with the padding "
+        "stripped, and the padding-free passes run the real tokens): what the engine prefills and decodes after, "
+        "and the prompt of a padding-free pass; null = prompt_len (the prompts are that long)",
+        Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     completion_len: int = key(512, "tokens of each completion (generated, or stored for the offline objectives)",
                               WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
     max_completion_len: int | None = key(

@@ -6950,8 +6950,8 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
         <location filename="../../engine/scenario/format.py" line="227"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="152"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="159"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="168"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="175"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -8021,12 +8021,12 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="350"/>
+        <location filename="../../engine/timing/model.py" line="351"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="354"/>
+        <location filename="../../engine/timing/model.py" line="355"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -9183,47 +9183,52 @@ GPU-hour</source>
         <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="45"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="36"/>
+        <source>The mean prompt ({mean} tokens) cannot be longer than the prompt length it is padded to ({cap} tokens).</source>
+        <translation>平均提示（{mean} 个 token）不能长于它被填充到的提示长度（{cap} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
         <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="56"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="60"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="59"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="67"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="66"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="70"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="71"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="43"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="46"/>
         <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
         <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="108"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="124"/>
         <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
@@ -10318,6 +10323,11 @@ GPU-hour</source>
         <location filename="../../engine/configs/verl_rl.py" line="126"/>
         <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="171"/>
+        <source>verl&apos;s critic pads its sequences unless critic.model.use_remove_padding is set (default False), whatever the actor&apos;s</source>
+        <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/against_measured.py" line="50"/>
