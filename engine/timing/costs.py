@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..models.architecture import ModelSpec
+from ..models.layer_shapes import MLA_DOWN_PROJECTIONS
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .block_mixer import block_elementwise_bytes, mixer_core
@@ -99,23 +100,35 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
 
 
+def _mla_down_rows(tokens: float, tp: int, sp: bool, mla_down: str) -> float:
+    """Rows an MLA down projection kept whole on a rank multiplies (FrameworkDefaults.mla_down_proj): Megatron-Core's
+    'duplicated' TELinear takes the layer's input as it comes, the rank's 1/tp of the sequence under sequence
+    parallelism (multi_latent_attention.py at core_v0.14.0 _qkv_down_projection's comments: q_compressed [s / TP, b,
+    q_lora_rank]), the whole sequence without; torchtitan's Replicate gathers the whole sequence first."""
+    return tokens / tp if mla_down == "duplicated" and sp else tokens
+
+
 def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
-                  block: str) -> tuple[float, float, float]:
+                  block: str, sp: bool = False, mla_down: str = "") -> tuple[float, float, float]:
     """(seconds, FLOPs, the seconds op-level selective checkpointing recomputes) of the forward GEMMs of the layer's
-    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds')."""
+    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds');
+    mla_down: how the framework places MLA's down projections ("": split like the rest; _mla_down_rows)."""
     mem, eb = rates.memory, rates.elem_bytes
     gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
     for lin in spec.layer_linears(moe, linear_attn, block):
         router = lin.group == "router"
+        whole = bool(mla_down) and lin.name in MLA_DOWN_PROJECTIONS
+        rows = _mla_down_rows(tokens, tp, sp, mla_down) if whole else tokens
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
         # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
-        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
+        # a row-parallel linear splits its input, a column-parallel one its output, a whole one neither
+        d_in, d_out = (float(lin.d_in), float(lin.d_out)) if whole else lin.split(tp)
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
         rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
+        seconds = gemm_seconds(rows, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
         gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
+        gemm_flops += 2.0 * rows * lin.d_in * lin.d_out / (1 if router or whole else tp)
         # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
         if router:
             every_second += seconds
@@ -134,7 +147,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
                fp8_expert_padding: bool = False, copy_bytes_per_token: tuple[float, float] = (0.0, 0.0),
                expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False,
-               block: str = "") -> LayerCost:
+               block: str = "", mla_down: str = "") -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
@@ -143,10 +156,11 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     SP collectives (sequence_parallel.layer_copy_bytes) and attention's layouts (attention_layout_copies.py).
     expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py); rms_norm_kernel:
     the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own); linear_attn: a gated
-    DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
+    DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py);
+    mla_down: MLA's down projections whole on the rank ("duplicated", "replicated"; FrameworkDefaults.mla_down_proj)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
-    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block)
+    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block, sp, mla_down)
     experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
