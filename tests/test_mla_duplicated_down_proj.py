@@ -26,6 +26,7 @@ from engine.timing.costs import layer_cost
 from engine.timing.data import framework_profile
 from engine.timing.duplicated_grads import duplicated_grad_bytes
 from engine.timing.hardware import hardware_for
+from engine.timing.mla_down import rank_shape
 from engine.timing.model import rates_for
 
 # DeepSeek-V3's config.json: hidden 7168, q_lora_rank 1536, kv_lora_rank 512 + qk_rope_head_dim 64
@@ -103,3 +104,17 @@ def test_megatron_sums_their_gradients_over_tp_once_a_step_under_sp() -> None:
     assert duplicated_grad_bytes(no_sp, spec, prof, dt, 8) == 0.0  # every rank's gradient is already whole
     torchtitan = scenario_from_dict({**SCENARIO, "framework": "torchtitan"})
     assert duplicated_grad_bytes(torchtitan, spec, framework_profile("torchtitan"), dt, 8) == 0.0
+
+
+@pytest.mark.parametrize("mla_down,sp,rows_share", [("duplicated", True, 1 / 8), ("duplicated", False, 1.0),
+                                                    ("replicated", True, 1.0)])
+def test_the_rank_shape_of_a_kept_whole_down_projection(mla_down: str, sp: bool, rows_share: float) -> None:
+    """The shape each rank multiplies (forward, dgrad, and the 16-bit wgrad of high_precision_wgrad.py alike):
+    Megatron's own 1/tp of the sequence under SP, the whole sequence without SP and in torchtitan; the up projection
+    stays column-parallel (TELayerNormColumnParallelLinear / colwise), its output split."""
+    spec = resolve_model(scenario_from_dict(SCENARIO))
+    by_name = {lin.name: lin for lin in spec.layer_linears(True)}
+    rows, d_in, d_out, whole = rank_shape(by_name["kv_a_proj_with_mqa"], 4096.0, 8, sp, mla_down)
+    assert (rows, d_in, d_out, whole) == (4096 * rows_share, 7168, 512 + 64, True)
+    up = rank_shape(by_name["kv_b_proj"], 4096.0, 8, sp, mla_down)
+    assert up == (4096.0, 512, 128 * (128 + 128) / 8, False)  # 128 heads of nope 128 + v 128, split 8 ways

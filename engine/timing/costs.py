@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..models.architecture import ModelSpec
-from ..models.layer_shapes import MLA_DOWN_PROJECTIONS
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .block_mixer import block_elementwise_bytes, mixer_core
@@ -23,6 +22,7 @@ from .expert_costs import expert_seconds, fp8_padding_bytes, permutation_bytes
 from .gemm import Rates, gemm_seconds
 from .high_precision_wgrad import dense_wgrad_seconds
 from .lora_adapters import Adapters, adapter_seconds
+from .mla_down import rank_shape
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
 from .unaligned_gemm import aligned_rate
 
@@ -100,29 +100,18 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
     return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
 
 
-def _mla_down_rows(tokens: float, tp: int, sp: bool, mla_down: str) -> float:
-    """Rows an MLA down projection kept whole on a rank multiplies (FrameworkDefaults.mla_down_proj): Megatron-Core's
-    'duplicated' TELinear takes the layer's input as it comes, the rank's 1/tp of the sequence under sequence
-    parallelism (multi_latent_attention.py at core_v0.14.0 _qkv_down_projection's comments: q_compressed [s / TP, b,
-    q_lora_rank]), the whole sequence without; torchtitan's Replicate gathers the whole sequence first."""
-    return tokens / tp if mla_down == "duplicated" and sp else tokens
-
-
 def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
                   block: str, sp: bool = False, mla_down: str = "") -> tuple[float, float, float]:
     """(seconds, FLOPs, the seconds op-level selective checkpointing recomputes) of the forward GEMMs of the layer's
     linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds');
-    mla_down: how the framework places MLA's down projections ("": split like the rest; _mla_down_rows)."""
+    mla_down: how the framework places MLA's down projections ("": split like the rest; mla_down.rank_shape)."""
     mem, eb = rates.memory, rates.elem_bytes
     gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
     for lin in spec.layer_linears(moe, linear_attn, block):
         router = lin.group == "router"
-        whole = bool(mla_down) and lin.name in MLA_DOWN_PROJECTIONS
-        rows = _mla_down_rows(tokens, tp, sp, mla_down) if whole else tokens
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
         # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
-        # a row-parallel linear splits its input, a column-parallel one its output, a whole one neither
-        d_in, d_out = (float(lin.d_in), float(lin.d_out)) if whole else lin.split(tp)
+        rows, d_in, d_out, whole = rank_shape(lin, tokens, tp, sp, mla_down)
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
         rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
@@ -199,7 +188,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
     # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
-    wgrad = dense_wgrad_seconds(spec, (moe, linear_attn, block), tokens, tp, rates, fp8_recipe, dense)
+    wgrad = dense_wgrad_seconds(spec, (moe, linear_attn, block), tokens, tp, rates, fp8_recipe, dense, (sp, mla_down))
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + experts_dgrad, wgrad + experts_wgrad, tokens * act_fwd / mem,
                      tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad, lora_bwd)
