@@ -22,7 +22,7 @@ from engine.memory.states import dtypes_for, layer_groups, stage_params
 from engine.models.layer_shapes import MLA_DOWN_PROJECTIONS
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.weights import MLA_REPLICATED_LINEARS
-from engine.timing.costs import layer_cost
+from engine.timing.costs import layer_cost, weight_cast_seconds
 from engine.timing.data import framework_profile
 from engine.timing.duplicated_grads import duplicated_grad_bytes
 from engine.timing.hardware import hardware_for
@@ -118,3 +118,12 @@ def test_the_rank_shape_of_a_kept_whole_down_projection(mla_down: str, sp: bool,
     assert (rows, d_in, d_out, whole) == (4096 * rows_share, 7168, 512 + 64, True)
     up = rank_shape(by_name["kv_b_proj"], 4096.0, 8, sp, mla_down)
     assert up == (4096.0, 512, 128 * (128 + 128) / 8, False)  # 128 heads of nope 128 + v 128, split 8 ways
+
+
+def test_an_fp8_recipe_casts_the_whole_weights() -> None:
+    """Transformer Engine's Linear quantizes the weight it holds: a duplicated TELinear its whole weight."""
+    spec = resolve_model(scenario_from_dict(SCENARIO))
+    cast = {"weight_forward": 1.0, "weight_backward": 0.0}  # one byte written a weight element; rate 1 byte/s
+    whole = weight_cast_seconds(spec, False, 8, 1, cast, 1.0, mla_down="duplicated")[0]
+    split = weight_cast_seconds(spec, False, 8, 1, cast, 1.0)[0]
+    assert whole - split == pytest.approx(DOWN_PARAMS * (1 - 1 / 8))

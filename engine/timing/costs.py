@@ -51,41 +51,47 @@ class LayerCost(NamedTuple):
 
 
 def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float,
-                        linear_attn: bool = False, block: str = "") -> tuple[float, float]:
+                        linear_attn: bool = False, block: str = "", mla_down: str = "") -> tuple[float, float]:
     """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
     swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
     bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
     the library keeps the fp8 weight as the GEMM takes it over a step's micro-batches). The work does not depend on
-    the micro-batch's tokens, so it weighs most at micro-batch 1-2."""
+    the micro-batch's tokens, so it weighs most at micro-batch 1-2. mla_down: MLA's down projections kept whole
+    (mla_down.rank_shape), cast whole."""
     fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
     if not (fwd or bwd):
         return 0.0, 0.0
-    weights = sum(lin.params for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router") / tp
+    weights = sum(lin.params / (1 if rank_shape(lin, 1.0, tp, False, mla_down)[3] else tp)
+                  for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router")
     if moe:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
 
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, rates: Rates,
-               sp: bool, linear_attn: bool = False, block: str = "") -> tuple[float, float, float, float]:
+               sp: bool, linear_attn: bool = False, block: str = "",
+               mla_down: str = "") -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
     Under sequence parallelism each rank casts its 1/tp of the sequence before the all-gather (Transformer Engine's
     fp8 all-gather of a column-parallel input and of a row-parallel output gradient), so every width counts 1/tp;
     without it each rank casts its matmul's own operands (Linear.split): a column-parallel linear's whole input
-    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient.
+    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient; an MLA
+    down projection kept whole (mla_down.rank_shape) its own rows' whole input and output gradient.
     The weights' casts run at rates.memory, the GPU's element-wise rate."""
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
     linears = [lin for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router"]  # router: bf16
+    shapes = [rank_shape(lin, 1.0, tp, sp, mla_down) for lin in linears]  # (rows share, d_in, d_out, whole)
     if sp or tp == 1:
-        inputs = sum(lin.d_in for lin in linears) / tp
-        grads = sum(lin.d_out for lin in linears) / tp
+        pairs = list(zip(linears, shapes, strict=True))
+        inputs = sum(rows * d_in if whole else lin.d_in / tp for lin, (rows, d_in, _, whole) in pairs)
+        grads = sum(rows * d_out if whole else lin.d_out / tp for lin, (rows, _, d_out, whole) in pairs)
     else:
-        inputs = sum(lin.split(tp)[0] for lin in linears)
-        grads = sum(lin.split(tp)[1] for lin in linears)
+        inputs = sum(rows * d_in for rows, d_in, _, _ in shapes)
+        grads = sum(rows * d_out for rows, _, d_out, _ in shapes)
     if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
         inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
         grads += spec.top_k * (spec.fc1_factor * spec.expert_ffn / tp + spec.hidden)
@@ -97,7 +103,8 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block,
+                                                     mla_down))
 
 
 def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
@@ -166,7 +173,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * spec.hidden * eb
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp,
-                                                                      linear_attn, block)
+                                                                      linear_attn, block, mla_down)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
