@@ -68,8 +68,9 @@ def test_each_tp_rank_holds_the_down_projections_whole(framework: str, split_eve
 
 
 def test_hugging_face_keeps_splitting_them() -> None:
-    # transformers' tp plans differ by version (q_a_proj colwise in the DeepSeek-V2 plan of 4.x, left out later):
-    # no fact is read for them, so the estimate keeps them split
+    # transformers' tp plans differ by version: DeepseekV2Config's 4.x base_model_tp_plan shards q_a_proj colwise;
+    # later plans leave q_a_proj out (replicated) and give kv_a_proj_with_mqa a style of its own ('mla_kv_a_proj').
+    # No version is pinned for the huggingface row, so it states no fact and the estimate keeps them split
     assert defaults.defaults_for("huggingface").mla_down_proj == ""
 
 
