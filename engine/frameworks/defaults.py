@@ -111,10 +111,15 @@ TABLE: dict[str, FrameworkDefaults] = {
           "compile.components defaults to ['model', 'loss'] since 08b8b24 (2025-08-20); before #1033 each "
           "TransformerBlock only (scenario key compile_loss false)"),
          ("sequence parallelism", "torchtitan/models/llama3/infra/parallelize.py apply_tp: PrepareModuleInput "
-          "gathers each block's input once for wq/wk/wv and once for w1/w3")),
+          "gathers each block's input once for wq/wk/wv and once for w1/w3"),
+         ("MLA down projections", "torchtitan at b5bcd76c torchtitan/models/deepseek_v3/sharding.py "
+          "_set_deepseek_v3_layer_sharding (lines 79-133): the attention input x is gathered to Replicate, wkv_a, "
+          "kv_norm, wq_a and q_norm keep Replicate weights on TP (whole on every rank, over the whole sequence), "
+          "wkv_b, wq_b and wq are colwise")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
         pipeline_returns_outputs=False, sp_gathers_per_block=True, fsdp_keeps_last_layer=True,
         attention_kv_expanded=True, sp_batch_first_copies=True, parallelism=par.TORCHTITAN, runs=rn.TORCHTITAN,
+        mla_down_proj="replicated",
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
@@ -154,6 +159,13 @@ TABLE: dict[str, FrameworkDefaults] = {
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
+        # Megatron-Core's MLA (megatron/core/transformer/multi_latent_attention.py at core_v0.14.0 lines 367-435 and
+        # 24bad8e6 lines 525-601: linear_q_down_proj / linear_kv_down_proj, TELinear in the TE spec (gpt_layer_specs.py
+        # backend.linear()), get parallel_mode 'duplicated'; extensions/transformer_engine.py TELinear (core_v0.14.0
+        # lines 313-335 and 370-378, 24bad8e6 lines 1197-1226 and 1276-1285): tp_size 1 and, under sequence
+        # parallelism, the 'sequence_parallel' attribute that finalize_model_grads.py
+        # _allreduce_non_tensor_model_parallel_grads (core_v0.14.0 lines 298-350, 24bad8e6 416-474) sums over TP
+        mla_down_proj="duplicated",
         # NVIDIA's recipes turn userbuffers on wherever TP > 1 (NeMo nemo/collections/llm/recipes/*: MegatronCommOverlap
         # Callback(tp_comm_overlap=True) with tp_overlap_configs/userbuffers.py; Megatron-Bridge CommOverlapConfig(
         # tp_comm_overlap=True) in its performance configs; dgxc-benchmarking and MLPerf TP_COMM_OVERLAP); Megatron-LM's

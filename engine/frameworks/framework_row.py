@@ -85,6 +85,12 @@ class FrameworkDefaults:
     # modules named by --recompute-modules (default core_attn) rather than the attention core alone
     te_layers: bool = False
     selective_by_modules: bool = False
+    # An MLA layer's down projections (engine/models/layer_shapes.py MLA_DOWN_PROJECTIONS) under tensor parallelism:
+    # "" split like the other attention linears; "duplicated": Megatron-Core's TE spec builds them as TELinear with
+    # parallel_mode 'duplicated', whole on every rank, each rank multiplying its own sequence-parallel tokens (the whole
+    # sequence without SP), their gradients summed over the TP group once a step under SP (finalize_model_grads);
+    # "replicated": torchtitan's Replicate weights on the attention input gathered to the whole sequence
+    mla_down_proj: str = ""
     # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the inverse
     # RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py); its
     # fused LoRA autograd functions (LoRA_QKV / LoRA_W / LoRA_MLP) replace peft's and bitsandbytes' layers

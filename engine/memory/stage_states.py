@@ -13,7 +13,7 @@ from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp_shards
+from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp_shards, whole_mla_down
 from ..scenario.memo import ScenarioMemo
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.pipeline_ends import holds_head
@@ -84,7 +84,7 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
     # autocast caches the bf16 copy of every trainable weight until the forward ends; without
     # checkpointing those copies are the ones saved for backward (counted in the activations).
     cache = 2 * sum(
-        g.count * (spec.linear_params(g.moe, g.linear_attn, g.block) / s.tp
+        g.count * (spec.tp_linear_params(g.moe, g.linear_attn, g.block, s.tp, whole_mla_down(s))
                    + (spec.expert_params_per_layer() / (s.ep * s.expert_tp) if g.moe else 0))
         for g in groups
         if not g.frozen

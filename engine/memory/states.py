@@ -14,7 +14,7 @@ from ..models.architecture import Linear, ModelSpec
 from ..models.base_storage import bytes_per_value, storage_format, stored_values
 from ..models.presets import get_gpu
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import quantizes_head
+from ..scenario.behaviour import quantizes_head, whole_mla_down
 from ..scenario.memo import ScenarioMemo
 from ..scenario.optimizer_used import optimizer_used
 
@@ -288,8 +288,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     expert_adapters = adapters_only and defaults_for(s.framework).lora_adapts_experts
     fmt = storage_format(s, spec)
     largest_unit = 0.0
+    whole = whole_mla_down(s)  # MLA's down projections whole on every TP rank (Megatron-Core, torchtitan)
     for g in groups if groups is not None else layer_groups(s, spec, layers):
-        linear_params = spec.linear_params(g.moe, g.linear_attn, g.block) / tp
+        linear_params = spec.tp_linear_params(g.moe, g.linear_attn, g.block, tp, whole)
         expert = spec.expert_params_per_layer() / (ep * etp) if g.moe else 0.0
         small = spec.small_params(g.moe, g.linear_attn, g.block)
         largest_unit = max(largest_unit, linear_params + expert + small)

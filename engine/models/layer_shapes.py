@@ -44,6 +44,12 @@ class Linear:
 
 ROW_PARALLEL = ("o_proj", "down_proj", "out_proj")  # Linear.row_parallel
 
+# An MLA layer's down projections to the latents every head shares (the query's and the key/value's with the RoPE
+# key). No head owns a part of their output, so the frameworks built for MLA keep them whole on every tensor-parallel
+# rank: in serving (engine/serving/weights.py: SGLang's and vLLM's ReplicatedLinear) and in training where the
+# framework says so (FrameworkDefaults.mla_down_proj: Megatron-Core's TELinear 'duplicated', torchtitan's Replicate).
+MLA_DOWN_PROJECTIONS = ("q_a_proj", "kv_a_proj_with_mqa")
+
 
 class FamilyShapes:
     """ModelSpec methods for the newer layer layouts (the fields live on ModelSpec)."""
@@ -144,6 +150,17 @@ class FamilyShapes:
             Linear("kv_b_proj", self.kv_lora_rank, self.heads * (nope + self.v_head_dim), "attn"),
             Linear("o_proj", self.heads * self.v_head_dim, h, "attn", self.o_bias),
         )
+
+    def mla_down_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
+        """Parameters of one layer's MLA down projections (MLA_DOWN_PROJECTIONS; 0 without MLA)."""
+        linears = self.layer_linears(moe, linear_attn, block)  # type: ignore[attr-defined]  # ModelSpec's
+        return sum(lin.params for lin in linears if lin.name in MLA_DOWN_PROJECTIONS)
+
+    def tp_linear_params(self, moe: bool, linear_attn: bool, block: str, tp: int, whole_mla_down: bool) -> float:
+        """One layer's nn.Linear parameters on one of `tp` tensor-parallel ranks: split `tp` ways, but for the MLA
+        down projections where the framework keeps them whole (`whole_mla_down`)."""
+        whole = self.mla_down_params(moe, linear_attn, block) if whole_mla_down else 0
+        return (self.linear_params(moe, linear_attn, block) - whole) / tp + whole  # type: ignore[attr-defined]
 
     @cached_property
     def linear_attention_small_params(self) -> int:

@@ -106,6 +106,13 @@ def fsdp1_wrap(s: Scenario) -> bool:
     return fsdp_shards(s) and version == 1
 
 
+def whole_mla_down(s: Scenario) -> bool:
+    """Whether each tensor-parallel rank holds an MLA layer's down projections whole (the framework's
+    mla_down_proj: Megatron-Core's 'duplicated' TELinear, torchtitan's Replicate); False without tensor parallelism,
+    where whole and split are one."""
+    return s.tp > 1 and bool(defaults_for(s.framework).mla_down_proj)
+
+
 def main_grads_fp32(s: Scenario) -> bool:
     """Gradients accumulate in an fp32 main_grad buffer: the scenario's main_grads_fp32, or its framework's default
     (what behaviour(s).main_grads_fp32 says, reading no other key: the stage time's memo ignores ZeRO and FSDP)."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..models.architecture import ModelSpec
-from ..models.layer_shapes import Linear
+from ..models.layer_shapes import MLA_DOWN_PROJECTIONS, Linear
 from ..models.weight_formats import (
     CHECKPOINT,
     WeightFormat,
@@ -95,8 +95,9 @@ class LayerWeights:
     replicated: float  # router, norms, biases, convolutions, MLA q_a / kv_a (on every rank)
 
 
-# an MLA layer's projections to the shared latents, whole on every tensor-parallel rank (module docstring)
-MLA_REPLICATED_LINEARS = ("q_a_proj", "kv_a_proj_with_mqa")
+# an MLA layer's projections to the shared latents, whole on every tensor-parallel rank (module docstring): the list
+# declared once in engine/models/layer_shapes.py, which training reads too
+MLA_REPLICATED_LINEARS = MLA_DOWN_PROJECTIONS
 
 
 def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: bool, block: str) -> LayerWeights:

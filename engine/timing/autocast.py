@@ -25,6 +25,7 @@ from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import LayerKind, typical_layer_figure
 from ..scenario import Scenario
+from ..scenario.behaviour import whole_mla_down
 from .block_mixer import block_elementwise_bytes
 from .costs import elementwise_bytes_per_token
 from .data import efficiency
@@ -60,7 +61,7 @@ def autocast_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: 
 def _weight_cast_seconds(s: Scenario, spec: ModelSpec, rates: Rates, dt: Dtypes, busiest: StageWork) -> float:
     def matmul_weights(kind: LayerKind) -> float:  # the layer kind's own linears (a Mamba block's, a DeltaNet's)
         expert = spec.expert_params_per_layer() / (s.ep * s.tp) if kind[0] else 0.0
-        return spec.linear_params(*kind) / s.tp + expert
+        return spec.tp_linear_params(*kind, s.tp, whole_mla_down(s)) + expert
     layers = typical_layer_figure(spec, matmul_weights) * busiest.layers
     weights = layers + (spec.vocab * spec.hidden / s.tp if s.pp == 1 else 0.0)  # the LM head on the only stage
     trained = 0.0 if s.method == "lora" else min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0

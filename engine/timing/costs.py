@@ -22,6 +22,7 @@ from .expert_costs import expert_seconds, fp8_padding_bytes, permutation_bytes
 from .gemm import Rates, gemm_seconds, rate_tile
 from .high_precision_wgrad import dense_wgrad_seconds
 from .lora_adapters import Adapters, adapter_seconds
+from .mla_down import rank_shape
 from .norm_kernel import norm_kernel_row  # a fused RMSNorm in place of the framework's eager one
 from .unaligned_gemm import aligned_rate
 
@@ -50,41 +51,47 @@ class LayerCost(NamedTuple):
 
 
 def weight_cast_seconds(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float,
-                        linear_attn: bool = False, block: str = "") -> tuple[float, float]:
+                        linear_attn: bool = False, block: str = "", mla_down: str = "") -> tuple[float, float]:
     """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank, or of
     swizzling their scales where the library keeps the fp8 weight but not in the GEMM's scale layout (te-mxfp8):
     bytes per weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where
     the library keeps the fp8 weight as the GEMM takes it over a step's micro-batches). The work does not depend on
-    the micro-batch's tokens, so it weighs most at micro-batch 1-2."""
+    the micro-batch's tokens, so it weighs most at micro-batch 1-2. mla_down: MLA's down projections kept whole
+    (mla_down.rank_shape), cast whole."""
     fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
     if not (fwd or bwd):
         return 0.0, 0.0
-    weights = sum(lin.params for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router") / tp
+    weights = sum(lin.params / (1 if rank_shape(lin, 1.0, tp, False, mla_down)[3] else tp)
+                  for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router")
     if moe:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
 
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, rates: Rates,
-               sp: bool, linear_attn: bool = False, block: str = "") -> tuple[float, float, float, float]:
+               sp: bool, linear_attn: bool = False, block: str = "",
+               mla_down: str = "") -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
     the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
     Under sequence parallelism each rank casts its 1/tp of the sequence before the all-gather (Transformer Engine's
     fp8 all-gather of a column-parallel input and of a row-parallel output gradient), so every width counts 1/tp;
     without it each rank casts its matmul's own operands (Linear.split): a column-parallel linear's whole input
-    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient.
+    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient; an MLA
+    down projection kept whole (mla_down.rank_shape) its own rows' whole input and output gradient.
     The weights' casts run at rates.memory, the GPU's element-wise rate."""
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
     linears = [lin for lin in spec.layer_linears(moe, linear_attn, block) if lin.group != "router"]  # router: bf16
+    shapes = [rank_shape(lin, 1.0, tp, sp, mla_down) for lin in linears]  # (rows share, d_in, d_out, whole)
     if sp or tp == 1:
-        inputs = sum(lin.d_in for lin in linears) / tp
-        grads = sum(lin.d_out for lin in linears) / tp
+        pairs = list(zip(linears, shapes, strict=True))
+        inputs = sum(rows * d_in if whole else lin.d_in / tp for lin, (rows, d_in, _, whole) in pairs)
+        grads = sum(rows * d_out if whole else lin.d_out / tp for lin, (rows, _, d_out, whole) in pairs)
     else:
-        inputs = sum(lin.split(tp)[0] for lin in linears)
-        grads = sum(lin.split(tp)[1] for lin in linears)
+        inputs = sum(rows * d_in for rows, d_in, _, _ in shapes)
+        grads = sum(rows * d_out for rows, _, d_out, _ in shapes)
     if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
         inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
         grads += spec.top_k * (spec.fc1_factor * spec.expert_ffn / tp + spec.hidden)
@@ -96,27 +103,29 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, ra
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
     elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
         cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
-    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block))
+    return (cast_fwd, cast_bwd, *weight_cast_seconds(spec, moe, tp, ep, cast, rates.memory, linear_attn, block,
+                                                     mla_down))
 
 
 def _linear_gemms(spec: ModelSpec, moe: bool, tokens: float, tp: int, rates: Rates, linear_attn: bool,
-                  block: str) -> tuple[float, float, float]:
+                  block: str, sp: bool = False, mla_down: str = "") -> tuple[float, float, float]:
     """(seconds, FLOPs, the seconds op-level selective checkpointing recomputes) of the forward GEMMs of the layer's
-    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds')."""
+    linear layers on this rank, the router's among them (the routed experts' are expert_costs.expert_seconds');
+    mla_down: how the framework places MLA's down projections ("": split like the rest; mla_down.rank_shape)."""
     mem, eb = rates.memory, rates.elem_bytes
     gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
     for lin in spec.layer_linears(moe, linear_attn, block):
         router = lin.group == "router"
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the bf16
         # input by the bf16 weight in te_general_gemm (fp32 out with moe_router_dtype fp32); the fp8 casts skip it too
-        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
+        rows, d_in, d_out, whole = rank_shape(lin, tokens, tp, sp, mla_down)
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
         rate = aligned_rate(rates, rates.gemm if router else rates.linear, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router],
+        seconds = gemm_seconds(rows, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router],
                                rate_tile(rates, not router))
         gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
+        gemm_flops += 2.0 * rows * lin.d_in * lin.d_out / (1 if router or whole else tp)
         # torchtitan's op-selective checkpointing recomputes every other nn.Linear matmul (forward order) and the router
         if router:
             every_second += seconds
@@ -135,7 +144,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
                fp8_expert_padding: bool = False, copy_bytes_per_token: tuple[float, float] = (0.0, 0.0),
                expert_rate: float = 1.0, rms_norm_kernel: str = "", linear_attn: bool = False,
-               block: str = "") -> LayerCost:
+               block: str = "", mla_down: str = "") -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
@@ -144,10 +153,11 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     SP collectives (sequence_parallel.layer_copy_bytes) and attention's layouts (attention_layout_copies.py).
     expert_rate: the routed experts' grouped kernel's share of the linears' rate (grouped_mm_rate.py); rms_norm_kernel:
     the RMSNorm kernel in place of the framework's eager one (norm_kernel.py; "": its own); linear_attn: a gated
-    DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py)."""
+    DeltaNet layer (gated_delta.py); block: a hybrid block's kind, "" for a transformer layer (block_mixer.py);
+    mla_down: MLA's down projections whole on the rank ("duplicated", "replicated"; FrameworkDefaults.mla_down_proj)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
-    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block)
+    gemm, gemm_flops, every_second = _linear_gemms(spec, moe, tokens, tp, rates, linear_attn, block, sp, mla_down)
     experts_fwd, experts_dgrad, experts_wgrad = 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
@@ -164,7 +174,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * spec.hidden * eb
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, rates, sp,
-                                                                      linear_attn, block)
+                                                                      linear_attn, block, mla_down)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
@@ -186,7 +196,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     # dense dgrad and wgrad take the forward's time each at the rank's shapes (their own, (tokens x d_out) @ (d_out x d_in)
     # and (d_out x tokens) @ (tokens x d_in), were tried: all rows' median 7.7% -> 7.9%, BigScience, llm-foundry TP 1 worse)
     dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer; a 16-bit wgrad its own
-    wgrad = dense_wgrad_seconds(spec, (moe, linear_attn, block), tokens, tp, rates, fp8_recipe, dense)
+    wgrad = dense_wgrad_seconds(spec, (moe, linear_attn, block), tokens, tp, rates, fp8_recipe, dense, (sp, mla_down))
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + experts_dgrad, wgrad + experts_wgrad, tokens * act_fwd / mem,
                      tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad, lora_bwd)

@@ -18,7 +18,7 @@ from ..memory.states import LayerGroup, dtypes_for, layer_groups
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
-from ..scenario.behaviour import sac_saves_attention
+from ..scenario.behaviour import sac_saves_attention, whole_mla_down
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
@@ -36,6 +36,7 @@ from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds
 from .delayed_amax import delayed_amax_seconds
+from .duplicated_grads import duplicated_grad_seconds
 from .eager_attention_rate import eager_attention_slowdowns
 from .eager_ops import eager_op_tables
 from .fsdp1_host import wraps_layer_units
@@ -152,13 +153,14 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     ring, layout = (layer_copy_bytes(s, spec, behaviour, rates.elem_bytes),  # CP ring, SP reorders
                     attention_layout_copy_bytes(s, spec, prof, rates.elem_bytes))  # sequence-first above micro-batch 1
     copy_bytes_per_token = (ring[0] + layout[0], ring[1] + layout[1])
+    mla_down = behaviour.mla_down_proj if whole_mla_down(s) else ""  # MLA's down projections whole on the rank
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
         lora = adapters_of(s, spec, g.kind, hw, rates) if adapters else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
                        **dispatch, eager_softmax=s.eager_softmax, copy_bytes_per_token=copy_bytes_per_token,
-                       rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block)
+                       rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block, mla_down=mla_down)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
@@ -325,7 +327,8 @@ def step_time(s: Scenario) -> StepTime:
     stream = param_stream_seconds(s, hw, prof, rates, dt, busiest, spec, dp_comm)  # offloaded weights (stream_waits)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
-        "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
+        "communication_tp": ga * busiest.tp + duplicated_grad_seconds(s, spec, hw, prof, dt, busiest.layers),
+        "communication_cp": ga * busiest.cp,
         "communication_ep": ep_seconds(s, busiest), "communication_pp": pp_comm,
         "communication_dp": dp_comm + ga * delayed_amax_seconds(s, prof, hw), "bubble": bubble, "offload": offload + stream,
         "optimizer": optimizer, "host": host_beside_streams(s, spec, ga * busiest.host, dp_comm + stream)

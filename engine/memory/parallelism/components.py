@@ -9,7 +9,7 @@ from ...frameworks.defaults import defaults_for
 from ...messages import QT_TRANSLATE_NOOP
 from ...models.architecture import ModelSpec
 from ...scenario import Scenario
-from ...scenario.behaviour import fsdp1_wrap
+from ...scenario.behaviour import fsdp1_wrap, whole_mla_down
 from ...scenario.shard_group import shard_group_ranks
 from ..activations import ActContext
 from ..breakdown import Component, Moments
@@ -171,7 +171,7 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
                         defaults_for(framework).fsdp_keeps_last_layer and last,
                         defaults_for(framework).fsdp_embedding_unit,
                         # FSDP1 on its own (no TP/PP/EP mesh, which the FSDP2 model covers)
-                        fsdp1_wrap(s) and s.tp == 1 and s.pp == 1 and s.ep == 1)
+                        fsdp1_wrap(s) and s.tp == 1 and s.pp == 1 and s.ep == 1, whole_mla_down(s))
     grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes

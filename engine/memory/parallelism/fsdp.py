@@ -50,11 +50,12 @@ class Fsdp2Units:
     at_root_end: float = 0.0
 
 
-def _layer_params(spec: ModelSpec, g: LayerGroup, tp: int, ep: int) -> float:
+def _layer_params(spec: ModelSpec, g: LayerGroup, tp: int, ep: int, whole_mla_down: bool = False) -> float:
     """Parameters per tp rank of one FSDP unit: one decoder layer, or one block of a hybrid stack (a Mamba-2 block's
-    in_proj, out_proj and conv, a gated DeltaNet layer's projections: each layer kind's own tensors, LayerGroup.kind)."""
+    in_proj, out_proj and conv, a gated DeltaNet layer's projections: each layer kind's own tensors, LayerGroup.kind);
+    whole_mla_down: MLA's down projections whole on every tp rank (behaviour.whole_mla_down)."""
     expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
-    return spec.linear_params(*g.kind) / tp + expert + spec.small_params(*g.kind)
+    return spec.tp_linear_params(*g.kind, tp, whole_mla_down) + expert + spec.small_params(*g.kind)
 
 
 def _expert_params(spec: ModelSpec, groups: tuple[LayerGroup, ...], tp: int, ep: int) -> float:
@@ -73,7 +74,7 @@ def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
 
 
 def _unit_sizes(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool, tp: int,
-                ep: int) -> tuple[int, int, int, float, float, float]:
+                ep: int, whole_mla_down: bool = False) -> tuple[int, int, int, float, float, float]:
     """What FSDP1 and FSDP2 gather and reduce: (gathered bytes per parameter, reduce bytes, unsharded gradient
     bytes, the largest layer's, all layers' and the root's parameters per tp rank). Under mixed precision both
     gather bf16 (FSDP2's MixedPrecisionPolicy(param_dtype=bf16), FSDP1's MixedPrecision), make bf16 gradients and
@@ -81,8 +82,8 @@ def _unit_sizes(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     gather = 2 if dt.amp else dt.weight
     reduce = 4 if dt.amp else dt.grad
     grad_unsharded = 2 if dt.amp else dt.grad
-    layer = max((_layer_params(spec, g, tp, ep) for g in groups), default=0.0)
-    all_layers = sum(g.count * _layer_params(spec, g, tp, ep) for g in groups)
+    layer = max((_layer_params(spec, g, tp, ep, whole_mla_down) for g in groups), default=0.0)
+    all_layers = sum(g.count * _layer_params(spec, g, tp, ep, whole_mla_down) for g in groups)
     return gather, reduce, grad_unsharded, layer, all_layers, root_params(spec, first, last, tp)
 
 
@@ -107,7 +108,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
                 tp: int, ep: int, reshard_after_forward: bool, shards: int = 1, loss_in_root: bool = True,
                 replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
                 split_layer_groups: bool = False, last_layer_kept: bool = False,
-                embedding_unit: bool = False, fsdp1: bool = False) -> Fsdp2Units:
+                embedding_unit: bool = False, fsdp1: bool = False, whole_mla_down: bool = False) -> Fsdp2Units:
     """Gathered parameters and gradient buffers of one GPU, before the loss and the activations are counted.
 
     shards: data-parallel ranks; loss_in_root: the loss is computed inside the model's forward (false when a
@@ -119,11 +120,12 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     last_layer_kept: the last decoder layer is not resharded after forward (torchtitan's default policy).
     embedding_unit: the token embedding is a unit of its own, gathered only for its forward (OLMo-core).
     fsdp1: FullyShardedDataParallel (FSDP1) instead, whose root is never resharded after forward (see fsdp1_units).
+    whole_mla_down: MLA's down projections whole on every tp rank (torchtitan's Replicate: behaviour.whole_mla_down).
     """
     if fsdp1:
         return fsdp1_units(spec, dt, groups, first, last, tp, ep, reshard_after_forward, shards, loss_in_root,
-                           adapter_grads)
-    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep)
+                           adapter_grads, whole_mla_down)
+    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep, whole_mla_down)
     gather, reduce, grad_unsharded, layer, all_layers, root = sizes
     # the embedding's own unit: gathered before the first layer only, never at the moments counted here
     embedding = spec.embedding_params / tp if embedding_unit and first and not spec.tied_embeddings else 0.0
@@ -196,7 +198,7 @@ def fsdp2_moments(units: Fsdp2Units, loss_saved: float = 0.0, loss_backward: flo
 
 def fsdp1_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool, tp: int,
                 ep: int, reshard_after_forward: bool, shards: int, loss_in_root: bool,
-                adapter_grads: float | None) -> Fsdp2Units:
+                adapter_grads: float | None, whole_mla_down: bool = False) -> Fsdp2Units:
     """FSDP1 (FullyShardedDataParallel, FULL_SHARD) at the same moments, read from torch/distributed/fsdp
     (_runtime_utils.py, _flat_param.py; PyTorch 2.6 to 2.13):
 
@@ -209,7 +211,7 @@ def fsdp1_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     * backward_prefetch=BACKWARD_PRE: the root's pre-backward gathers the last layer, each layer's pre-backward the
       one below; a layer's post-backward reshards it before reducing its gradients (as FSDP2).
     """
-    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep)
+    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep, whole_mla_down)
     gather, reduce, _, layer, all_layers, root = sizes
     kept = 0.0 if reshard_after_forward else all_layers * gather  # SHARD_GRAD_OP keeps every unit gathered
     at_loss = root * gather + kept
