@@ -92,7 +92,7 @@ def test_sglang_runs_trtllm_gen_moe_on_sm100_for_fp8_deepseek_and_qwen3(monkeypa
     assert expert_read_share(dsr1, "sglang", "checkpoint", tp=8, gpu="gb200") == 1.0  # R1's own fp8
     assert expert_read_share(qwen, "sglang", "fp8", tp=1, gpu="b300") == 1.0
     assert expert_read_share(dsr1, "sglang", "fp8", tp=8, gpu="h200") == pytest.approx(triton)
-    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, gpu="b200") == pytest.approx(triton)
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, gpu="h200") == pytest.approx(triton)
     assert expert_read_share(dsr1, "sglang", "fp8", tp=8, gpu="rtx-pro-6000-blackwell") == pytest.approx(triton)
     assert expert_read_share(qwen, "sglang", "bf16", tp=1, gpu="b200") < 1.0
     assert expert_read_share(model_spec_for("mixtral-8x7b"), "sglang", "fp8", tp=2, gpu="b200") < 1.0
@@ -109,3 +109,30 @@ def test_sglang_runs_trtllm_gen_moe_on_sm100_for_fp8_deepseek_and_qwen3(monkeypa
     gated = memory_seconds()
     monkeypatch.setattr(speed, "expert_read_share", lambda *args: 1.0)
     assert memory_seconds() == gated
+
+
+def test_vllm_block_fp8_experts_run_cutlass_on_capability_10_0_without_expert_parallelism() -> None:
+    """vLLM 0.11.2 get_fp8_moe_backend (quantization/fp8.py 121-180; presets/efficiency.json fused_moe_other_runner
+    vllm cites the lines): block fp8 experts without deep_gemm installed run CUTLASS's block-scaled grouped GEMM on
+    compute capability exactly 10.0 (B200, GB200), read at the achieved bandwidth; Hopper and B300 (10.3) keep the
+    triton kernel, and so does expert parallelism (an expert_map makes _valid_cutlass_block_scaled_grouped_gemm
+    refuse, cutlass_moe.py 929-933); bf16 experts are no block fp8 and keep it on every GPU."""
+    dsr1, qwen = model_spec_for("deepseek-r1"), model_spec_for("qwen3-30b-a3b")
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, gpu="b200") == 1.0
+    assert expert_read_share(dsr1, "vllm", "checkpoint", tp=8, gpu="gb200") == 1.0  # R1's own block fp8
+    assert expert_read_share(qwen, "vllm", "fp8", tp=1, gpu="b200-750w") == 1.0  # any model type
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, gpu="b300") == pytest.approx(expert_stream_share(7168, 256))
+    assert expert_read_share(dsr1, "vllm", "fp8", tp=8, ep=8, gpu="b200") == pytest.approx(
+        expert_stream_share(7168, 2048))
+    assert expert_read_share(qwen, "vllm", "bf16", tp=1, gpu="b200") < 1.0
+
+
+def test_sglang_expert_parallelism_without_an_all_to_all_backend_keeps_the_triton_kernel() -> None:
+    """SGLang 0.5.7 ep_moe/layer.py get_moe_impl_class (552-577) builds DeepEPMoE only with moe_a2a_backend deepep or
+    mooncake (server_args.py default 'none', line 446; the planner has no such key); --ep-size alone builds FusedMoE,
+    the triton kernel, each rank holding whole experts: the share at shard_n = expert_ffn. The sm100 flashinfer_trtllm
+    choice (server_args.py 1132-1139) asks moe_a2a_backend 'none', not ep_size 1, so it holds under --ep-size too."""
+    dsr1 = model_spec_for("deepseek-r1")
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8, ep=8, gpu="h200") == pytest.approx(
+        expert_stream_share(7168, 2048))
+    assert expert_read_share(dsr1, "sglang", "fp8", tp=8, ep=8, gpu="b200") == 1.0

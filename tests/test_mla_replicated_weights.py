@@ -50,3 +50,19 @@ def test_a_rollout_engine_holds_them_whole_too() -> None:
     whole = e.weight_bytes - sharded  # what each rank holds beyond an even 1/32 share
     # + the norms, a few MB; each decode step reads them (its read is taken of e.weight_bytes: test_rollout_moe_reads)
     assert whole == pytest.approx(down_and_router * 31 / 32, rel=0.01)
+
+
+def test_a_qlora_rollout_engine_holds_them_whole_in_their_own_format() -> None:
+    """A QLoRA policy's engine loads the 4-bit base (engine_weight_bytes' QLoRA branch); its ranks too hold the MLA
+    down-projection and the routers whole (vLLM's ReplicatedLinear), so splitting the engine over two GPUs halves all
+    but them."""
+    base = {"model": "deepseek-v2-lite", "gpu": "h100-sxm-80gb", "method": "qlora", "precision": "bf16",
+            "training_objective": "grpo", "framework": "trl", "rollout_engine": "vllm", "gpus_per_node": 2,
+            "micro_batch": 1, "prompt_len": 256, "completion_len": 256}
+    one, two = (step_parts(scenario_from_dict({**base, "rollout_tp": tp})).engine.weight_bytes for tp in (1, 2))
+    # DeepSeek-V2-Lite's config.json: 27 layers, hidden 2048, no q_lora_rank (q_proj is split), kv_lora_rank 512 +
+    # qk_rope_head_dim 64 in bitsandbytes NF4 (4 bits and an fp32 absmax per 64 values); the routers of its 26 MoE
+    # layers (first_k_dense_replace 1) 64 x 2048 in 16 bits
+    kv_a_and_router = 27 * 2048 * (512 + 64) * (4 + 32 / 64) / 8 + 26 * 64 * 2048 * 2
+    # + the norms, a few hundred kB
+    assert two - one / 2 == pytest.approx(kv_a_and_router / 2, rel=0.02)

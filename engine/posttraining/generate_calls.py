@@ -20,7 +20,11 @@ requests while their blocks allocate and fewer than max_num_seqs run (lines 395-
 admitted by block_manager.can_allocate, lines 1108-1112; _schedule_running preempts by recompute, lines 740-770).
 So the engine runs at its concurrency until the call's work, sequences x the mean completion, is done:
 sequences / concurrency passes of completion_len iterations (decode_passes), not ceil(sequences / concurrency).
-The preempted sequences' re-prefill is not counted.
+The preempted sequences' re-prefill is not counted. The concurrency is EngineMemory.running_sequences, the pool's
+blocks over prompt + the mean completion (RLSettings.sequence_tokens; engine/posttraining/rollout_memory.py), not
+max_model_len-sized slots: V1 admits a waiting request by the blocks its prompt needs (scheduler.py 551-562,
+allocate_slots of its new tokens) and allocates each later block as its tokens come (v1/core/kv_cache_manager.py
+allocate_slots 284-298: computed + new + lookahead tokens, capped at max_model_len); tests/test_longest_completion.py.
 """
 from __future__ import annotations
 

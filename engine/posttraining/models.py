@@ -149,12 +149,14 @@ def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes
     unslothai/notebooks at bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb logs 'Loading model weights took 5.5976 GB' (GiB)
     for the 4-bit Llama-3.1-8B on a T4; this gives 5.31 GiB, the rest being the one MLP Unsloth's dynamic
     checkpoint keeps in 16 bits (llm_int8_skip_modules 'model.layers.1.mlp', 0.26 GB more), which no key states."""
-    if s.method == "qlora":
-        packed = packed_base_bytes(est) * s.tp * s.pp
-        return (packed + whole_model_params(s, spec).frozen * dt.compute) / rs.rollout_tp
     # vLLM's and SGLang's ranks each hold the routers, norms and an MLA layer's down-projections to the latents whole
     # (serving/weights.py: ReplicatedLinear, disable_tp), not a 1 / rollout_tp share: DeepSeek-V3 at rollout_tp 32
-    # 1.9 GB a GPU more
+    # 1.9 GB a GPU more; a QLoRA engine's too, in their own format (the latents' projections packed, routers and
+    # norms 16-bit: engine_weight_format)
+    if s.method == "qlora":
+        packed = packed_base_bytes(est) * s.tp * s.pp
+        whole = replicated_layer_bytes(spec, engine_weight_format(s))
+        return (packed + whole_model_params(s, spec).frozen * dt.compute) / rs.rollout_tp + whole * (1 - 1 / rs.rollout_tp)
     whole = replicated_layer_bytes(spec, "bf16") * dt.compute / 2
     return spec.total_params * dt.compute / rs.rollout_tp + whole * (1 - 1 / rs.rollout_tp)
 

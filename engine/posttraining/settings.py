@@ -134,6 +134,11 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     if not online:
         engine = "none"
     shares = facts.rollout_shares_weights if s.rollout_shares_weights == "auto" else bool(s.rollout_shares_weights)
+    # one weight copy only on the same GPUs (posttraining_checks.py refuses sharing a separate engine's); an engine
+    # that does not share gets the weights copied, by the framework's own sync, or tensor by tensor where the
+    # framework always shares and has none of its own (Unsloth: facts.weight_sync 'shared')
+    shares = shares and engine != "none" and s.rollout_placement == "colocate"
+    sync = "shared" if shares else facts.weight_sync if facts.weight_sync != "shared" else "per-parameter"
     path = facts.logprob_path
     if s.cross_entropy == "fused-linear":
         path = "fused-linear"
@@ -159,13 +164,13 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         utilization=facts.rollout_gpu_memory_utilization if s.rollout_gpu_memory_utilization == "auto"
         else float(s.rollout_gpu_memory_utilization),
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
-        shares_weights=shares and engine != "none" and s.rollout_placement == "colocate",
+        shares_weights=shares,
         kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
         batched_tokens=s.rollout_max_num_batched_tokens or facts.rollout_batched_tokens, logprob_path=path,
         # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
         # logits (dpo_trainer.py outputs.logits[..., :-1, :])
         logits_tokens=logits_tokens,
-        weight_sync="shared" if shares else facts.weight_sync,
+        weight_sync=sync,
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
         fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,

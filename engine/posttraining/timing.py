@@ -23,8 +23,8 @@ from ..timing.bands import Band, seconds_range
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
 from ..timing.provenance import DERIVED, Provenance, time_provenance
-from .adapter_load import per_generate_adapter_load_seconds
-from .adapter_sync import adapter_sync_seconds, serves_adapters, sleep_copy_seconds
+from .adapter_load import adapters_into_engine_seconds, per_generate_adapter_load_seconds
+from .adapter_sync import serves_adapters, sleep_copy_seconds
 from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
@@ -223,7 +223,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
     per_token_kv = e.kv_bytes_per_token if e else 0.0
     expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
-    expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp) if e else 1.0
+    expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp, gpu=s.gpu) if e else 1.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
     fixed = decode_fixed_seconds(rs.rollout_engine, spec) + adapter_decode_fixed_seconds(s, spec, rs.rollout_engine)
     # without a CUDA graph the host launches every layer's kernels each iteration (eager_decode.py), and an engine
@@ -312,7 +312,7 @@ def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
         return per_generate_adapter_load_seconds(p, s, hw)  # (Unsloth's load_lora at each generate(): adapter_load.py)
     sleep = sleep_copy_seconds(p, hw)
     if serves_adapters(s):
-        return adapter_sync_seconds(p, s, hw) + sleep
+        return adapters_into_engine_seconds(p, s, hw) + sleep  # Unsloth's per-generate loads are its sync
     moved = p.spec.total_params * p.dt.compute
     gathered = s.effective_zero == 3 or p.rs.placement == "separate"
     # a Megatron policy's export first gathers every tensor whole on every rank (bridge_export.py)

@@ -53,22 +53,28 @@ def expert_stream_share(hidden: int, shard_n: int, overhead_steps: float = OVERH
                 + (1 - GATE_UP_SHARE) / gemm_stream_share(shard_n, overhead_steps))
 
 
-def other_runner(engine: str, gpu: str, model_type: str, format_name: str) -> bool:
-    """Whether `engine` picks a MoE kernel other than the triton fused_moe by itself for this GPU, model type and
-    expert format (presets/efficiency.json fused_moe_other_runner: SGLang's flashinfer_trtllm on sm100 for DeepSeek V3,
-    Llama 4 and Qwen3 MoE in fp8)."""
+def other_runner(engine: str, gpu: str, model_type: str, format_name: str, ep: int = 1) -> bool:
+    """Whether `engine` picks a MoE kernel other than the triton fused_moe by itself for this GPU, model type, expert
+    format and expert parallelism (presets/efficiency.json fused_moe_other_runner: SGLang's flashinfer_trtllm on sm100
+    for DeepSeek V3, Llama 4 and Qwen3 MoE in fp8; vLLM's CUTLASS block-scaled grouped GEMM for block fp8 experts on
+    compute capability 10.0 without expert parallelism)."""
     rule = efficiency()["fused_moe_other_runner"].get(engine)
-    return bool(rule) and gpu in rule["gpus"] and model_type in rule["model_types"] and format_name in rule["formats"]
+    if not rule or gpu not in rule["gpus"] or format_name not in rule["formats"]:
+        return False
+    if rule.get("without_ep") and ep > 1:  # the kernel refuses an expert map: the triton kernel runs
+        return False
+    return rule["model_types"] is None or model_type in rule["model_types"]
 
 
-def expert_read_share(spec: ModelSpec, engine: str, format_name: str, tp: int = 1, ep: int = 1, gpu: str = "") -> float:
+def expert_read_share(spec: ModelSpec, engine: str, format_name: str, tp: int = 1, ep: int = 1,
+                      gpu: object = "") -> float:
     """The share of the achieved bandwidth at which `engine`'s decode reads a MoE's touched routed experts stored in
     `format_name`: the fused_moe's tile share where the engine runs it, 1 elsewhere (and for a dense model, and where
-    the engine picks another kernel on `gpu`: other_runner). Under tensor parallelism each expert's intermediate
-    dimension is split tp / ep ways (expert parallelism keeps experts whole)."""
+    the engine picks another kernel on `gpu`, a preset id; a custom GPU is none of them: other_runner). Under tensor
+    parallelism each expert's intermediate dimension is split tp / ep ways (expert parallelism keeps experts whole)."""
     fmt = resolve_format(spec, format_name).name
     if (not spec.is_moe or engine not in FUSED_MOE_ENGINES or not spec.expert_ffn or fmt not in FUSED_MOE_FORMATS
-            or other_runner(engine, gpu, spec.model_type, fmt)):
+            or other_runner(engine, gpu if isinstance(gpu, str) else "", spec.model_type, fmt, ep)):
         return 1.0
     shard_n = max(1, spec.expert_ffn // max(1, tp // max(1, ep)))
     return expert_stream_share(spec.hidden, shard_n)

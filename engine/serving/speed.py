@@ -24,8 +24,8 @@ Weight formats set the compute format: fp8 runs fp8 matmuls (W8A8); the 4-bit an
 (W4A16), so they save bandwidth, not FLOPs.
 
 A request's TPOT in an engine kept loaded by new requests (a benchmark's --max-concurrency over more prompts) also
-holds the new requests' prefills that SGLang runs between decode steps (arrivals.py), where the caller gives the
-outputs per request.
+holds the new requests' prefills that SGLang runs between decode steps, or the compute of the chunks vLLM V1 mixes
+into them (arrivals.py), where the caller gives the outputs per request.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
-from .arrivals import interleaved_prefill_seconds
+from .arrivals import interleaved_prefill_seconds, mixed_prefill_seconds
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
@@ -198,11 +198,17 @@ def _rate(hw: Hardware, fmt: str) -> float:
     return hw.peak(fmt) * (hw.fp8_matmul_fraction if fmt == "fp8" else hw.matmul_fraction)
 
 
-def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
-    """Chunked prefill in closed form: every chunk reads the weights; causal attention over prompt^2 / 2 pairs
-    (a sliding layer: prompt x window) by the engine's path (mla_attention.py; a decompressing MLA prefill also lifts
-    the cached prefix of each later chunk); all-reduces of every prompt token, one latency per chunk and layer."""
-    chunk = (s.n_batch if s.serving_engine in GGUF_ENGINES else s.max_num_batched_tokens) or 8192
+def _chunk_tokens(s: Scenario) -> int:
+    """Tokens per prefill chunk: llama.cpp's logical batch, else the scheduler's token budget (max_num_batched_tokens)."""
+    return (s.n_batch if s.serving_engine in GGUF_ENGINES else s.max_num_batched_tokens) or 8192
+
+
+def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[float, float]:
+    """(compute seconds, seconds) of a chunked prefill in closed form: every chunk reads the weights; causal attention
+    over prompt^2 / 2 pairs (a sliding layer: prompt x window) by the engine's path (mla_attention.py; a decompressing
+    MLA prefill also lifts the cached prefix of each later chunk); all-reduces of every prompt token, one latency per
+    chunk and layer."""
+    chunk = _chunk_tokens(s)
     chunks = -(-prompt // chunk)
     spec = resolve_model(s)
     path = mla_path(spec, s.serving_engine, "prefill", s.gguf_mla)
@@ -215,7 +221,17 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
     hw = hardware_for(s)
     comm = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else chunked_all_reduce_seconds(
         lambda message: intra_node_all_reduce_seconds(hw, s.tp, message), spec.layers, prompt, chunk, spec.hidden * 2)
-    return max(compute, reads / hw.memory_bytes_per_s) + comm
+    return compute, max(compute, reads / hw.memory_bytes_per_s) + comm
+
+
+def _prompt_ring(s: Scenario, prompt: int) -> float:
+    """Seconds of a prompt's tokens' bytes in the two tensor-parallel all-reduces a layer, their latencies left out:
+    what they add to the decode steps' all-reduces that carry them (arrivals.py, vLLM V1's mixed chunks)."""
+    if s.tp <= 1 or s.serving_engine in GGUF_ENGINES:
+        return 0.0
+    hw = hardware_for(s)
+    one = intra_node_all_reduce_seconds(hw, s.tp, prompt * resolve_model(s).hidden * 2) - hw.latency_intra_s
+    return 2 * resolve_model(s).layers * one
 
 
 def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = None, context: int | None = None,
@@ -232,8 +248,10 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s),  # kernels' fixed time
                                  gguf_weights_quantized(s.weight_format))
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
-    prefill = _prefill_seconds(s, memory, prompt)
-    arrivals = interleaved_prefill_seconds(s.serving_engine, users, output_tokens or 0, prefill)  # others' prefills
+    prefill_compute, prefill = _prefill_seconds(s, memory, prompt)
+    # others' prefills: ahead of decode (SGLang) or their chunks within the decode steps (vLLM V1), arrivals.py
+    mixed = mixed_prefill_seconds(prefill_compute, compute, mem, prompt, _chunk_tokens(s), users, _prompt_ring(s, prompt))
+    arrivals = interleaved_prefill_seconds(s.serving_engine, users, output_tokens or 0, prefill, mixed)
     tpot = max(max(compute, mem) + mla + fixed + comm, host) + step_host + arrivals
     decode_terms = (
         SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
@@ -260,8 +278,10 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     if arrivals:
         decode_terms += (SpeedTerm("decode_prefill_arrivals", QT_TRANSLATE_NOOP("engine", "New requests' prefills"),
                                    arrivals, QT_TRANSLATE_NOOP("engine", "(sequences - 1) x one prompt's prefill / "
-                                                               "(output tokens - 1): each finished request's "
-                                                               "replacement prefills ahead of the next decode step")),)
+                                                               "(output tokens - 1): SGLang prefills each finished "
+                                                               "request's replacement ahead of the next decode step; "
+                                                               "vLLM V1 puts its chunks into decode steps, adding "
+                                                               "their compute beyond those steps' idle compute")),)
     if mla:
         decode_terms += (SpeedTerm("decode_mla_attention", QT_TRANSLATE_NOOP("engine", "MLA attention kernel"), mla,
                                    QT_TRANSLATE_NOOP("engine", "sequences x cached tokens x layers x heads / tp x (2 x "
