@@ -153,3 +153,17 @@ def test_a_moe_step_reads_its_held_bytes_less_the_untouched_experts_in_their_own
     expected = held - untouched - decode_unread_bytes(spec, "mxfp4") + 100 * memory.kv_bytes_per_token
     mem = next(t.seconds for t in speed.decode_terms if t.key == "decode_memory")
     assert mem == pytest.approx(expected / hardware_for(s).memory_bytes_per_s)
+
+
+def test_an_unset_token_budget_is_the_one_vllm_picks_for_the_gpu():
+    """vLLM 0.11.2 (vllm/engine/arg_utils.py lines 1892-1911, engine/serving/defaults.py) gives GPUs under 70 GiB and
+    the A100 a max_num_batched_tokens of 2048 and larger GPUs 8192; the prefill is chunked by that budget, so an unset
+    budget times the prompt as the engine's own default does (it had taken 8192 everywhere; found by h-revleft18)."""
+    def ttft(gpu: str, budget: int | None) -> float:
+        # tensor-parallel: each chunk pays its all-reduces' latency per layer, so the chunk count shows in the TTFT
+        s = _scenario(gpu=gpu, tp=2, gpus_per_node=2, **({"max_num_batched_tokens": budget} if budget else {}))
+        return serving_speed(s, serving_memory(s), concurrency=1, context=8000, prompt_tokens=8000).ttft_seconds
+
+    assert ttft("a100-80gb", None) == pytest.approx(ttft("a100-80gb", 2048))
+    assert ttft("a100-80gb", None) != pytest.approx(ttft("a100-80gb", 8192))
+    assert ttft("h100-sxm-80gb", None) == pytest.approx(ttft("h100-sxm-80gb", 8192))

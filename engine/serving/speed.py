@@ -34,10 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..scenario import Scenario, resolve_model
+from ..scenario import Scenario, resolve_gpu, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds, mixed_prefill_seconds
+from .defaults import sglang_settings, vllm_settings
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
@@ -199,8 +200,20 @@ def _rate(hw: Hardware, fmt: str) -> float:
 
 
 def _chunk_tokens(s: Scenario) -> int:
-    """Tokens per prefill chunk: llama.cpp's logical batch, else the scheduler's token budget (max_num_batched_tokens)."""
-    return (s.n_batch if s.serving_engine in GGUF_ENGINES else s.max_num_batched_tokens) or 8192
+    """Tokens per prefill chunk: llama.cpp's logical batch, else the scheduler's token budget (max_num_batched_tokens),
+    where unset the one the engine picks for this GPU (defaults.py: vLLM 0.11.2 gives GPUs under 70 GiB and the A100
+    2048, not 8192, vllm/engine/arg_utils.py lines 1892-1911; SGLang its chunked_prefill_size bucket), as the
+    memory model already resolves it (found by h-revleft18)."""
+    if s.serving_engine in GGUF_ENGINES:
+        return s.n_batch or 8192
+    if s.serving_engine in ("vllm", "sglang"):
+        gpu_name, capacity = resolve_gpu(s)
+        settings = (sglang_settings(capacity, s.tp, s.pp, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
+                                    s.gpu_memory_utilization) if s.serving_engine == "sglang" else
+                    vllm_settings(capacity, gpu_name, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
+                                  s.gpu_memory_utilization))
+        return settings.max_num_batched_tokens
+    return s.max_num_batched_tokens or 8192
 
 
 def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[float, float]:
