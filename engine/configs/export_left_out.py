@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from ..scenario import Scenario
+from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.format import KEY_SPECS
 from ..scenario.key_words import describe_changes
 from .exporting import CARRIED, FILE_NAMES, export_config
@@ -31,8 +31,31 @@ def left_out_settings(s: Scenario, fmt: str) -> dict[str, Any]:
     candidates = [k for k in candidates if mine[k] != KEY_SPECS[k].default]
     if not candidates:
         return {}
+    # "auto" is the framework's own choice, which the framework makes again from any file
+    candidates = [k for k in candidates if mine[k] != "auto"]
+    if not candidates:
+        return {}
     back = import_texts([(FILE_NAMES[fmt], export_config(s, fmt))]).scenario
-    return {k: mine[k] for k in candidates if back.get(k, KEY_SPECS[k].default) != mine[k]}
+    lost = {k: mine[k] for k in candidates if back.get(k, KEY_SPECS[k].default) != mine[k]}
+    if "model" in lost and "model" in back and _same_architecture(s, back["model"]):
+        # a format that writes the model's shapes (Megatron's --num-layers, --hidden-size, ...) carries the model,
+        # though it reads back as a custom model of those shapes rather than the preset's id
+        del lost["model"]
+    return lost
+
+
+def _same_architecture(s: Scenario, model_back: Any) -> bool:
+    """Whether the model read back from the file has the plan's shapes (the fields that size memory and time)."""
+    try:
+        back = resolve_model(scenario_from_dict({**s.to_dict(), "model": model_back}))
+    except (ValueError, TypeError, KeyError):
+        return False
+    mine = resolve_model(s)
+    return all(getattr(back, f) == getattr(mine, f) for f in _SHAPE_FIELDS)
+
+
+_SHAPE_FIELDS = ("hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab", "tied_embeddings", "n_experts",
+                 "top_k", "expert_ffn", "shared_ffn")
 
 
 def left_out_sentence(s: Scenario, fmt: str, tr_fields: Any = None) -> Message | None:
