@@ -685,482 +685,487 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="26"/>
+        <source>Layers with adapters (from the top)</source>
+        <translation>带适配器的层数（从顶层起）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="27"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="27"/>
+        <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="28"/>
+        <location filename="../../engine/scenario/key_words.py" line="29"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="29"/>
+        <location filename="../../engine/scenario/key_words.py" line="30"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="30"/>
+        <location filename="../../engine/scenario/key_words.py" line="31"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="31"/>
+        <location filename="../../engine/scenario/key_words.py" line="32"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="32"/>
+        <location filename="../../engine/scenario/key_words.py" line="33"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="33"/>
+        <location filename="../../engine/scenario/key_words.py" line="34"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="34"/>
+        <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="35"/>
+        <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="36"/>
+        <location filename="../../engine/scenario/key_words.py" line="37"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="37"/>
+        <location filename="../../engine/scenario/key_words.py" line="38"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="38"/>
+        <location filename="../../engine/scenario/key_words.py" line="39"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="39"/>
+        <location filename="../../engine/scenario/key_words.py" line="40"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="40"/>
+        <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="41"/>
+        <location filename="../../engine/scenario/key_words.py" line="42"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="42"/>
+        <location filename="../../engine/scenario/key_words.py" line="43"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="43"/>
+        <location filename="../../engine/scenario/key_words.py" line="44"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="44"/>
+        <location filename="../../engine/scenario/key_words.py" line="45"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="45"/>
+        <location filename="../../engine/scenario/key_words.py" line="46"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="46"/>
         <location filename="../../engine/scenario/key_words.py" line="47"/>
+        <location filename="../../engine/scenario/key_words.py" line="48"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="48"/>
+        <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="49"/>
+        <location filename="../../engine/scenario/key_words.py" line="50"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="50"/>
+        <location filename="../../engine/scenario/key_words.py" line="51"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="52"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="52"/>
+        <location filename="../../engine/scenario/key_words.py" line="53"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="53"/>
+        <location filename="../../engine/scenario/key_words.py" line="54"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="54"/>
+        <location filename="../../engine/scenario/key_words.py" line="55"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="55"/>
+        <location filename="../../engine/scenario/key_words.py" line="56"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="56"/>
+        <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="57"/>
+        <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="58"/>
+        <location filename="../../engine/scenario/key_words.py" line="59"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="59"/>
+        <location filename="../../engine/scenario/key_words.py" line="60"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="60"/>
+        <location filename="../../engine/scenario/key_words.py" line="61"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="61"/>
+        <location filename="../../engine/scenario/key_words.py" line="62"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="62"/>
+        <location filename="../../engine/scenario/key_words.py" line="63"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="63"/>
+        <location filename="../../engine/scenario/key_words.py" line="64"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="64"/>
+        <location filename="../../engine/scenario/key_words.py" line="65"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="65"/>
+        <location filename="../../engine/scenario/key_words.py" line="66"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="66"/>
+        <location filename="../../engine/scenario/key_words.py" line="67"/>
         <source>Shard group (GPUs)</source>
         <translation>分片组（GPU 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="67"/>
+        <location filename="../../engine/scenario/key_words.py" line="68"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="68"/>
+        <location filename="../../engine/scenario/key_words.py" line="69"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="69"/>
+        <location filename="../../engine/scenario/key_words.py" line="70"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="70"/>
+        <location filename="../../engine/scenario/key_words.py" line="71"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="79"/>
+        <location filename="../../engine/scenario/key_words.py" line="80"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="80"/>
+        <location filename="../../engine/scenario/key_words.py" line="81"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="81"/>
+        <location filename="../../engine/scenario/key_words.py" line="82"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="82"/>
+        <location filename="../../engine/scenario/key_words.py" line="83"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="83"/>
+        <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="84"/>
+        <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="85"/>
+        <location filename="../../engine/scenario/key_words.py" line="86"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="86"/>
+        <location filename="../../engine/scenario/key_words.py" line="87"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="87"/>
+        <location filename="../../engine/scenario/key_words.py" line="88"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="88"/>
+        <location filename="../../engine/scenario/key_words.py" line="89"/>
         <source>FP8 amax reduced over tensor-parallel ranks only (tp_only_amax_red)</source>
         <translation>FP8 amax 仅在张量并行组内归约（tp_only_amax_red）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="90"/>
+        <location filename="../../engine/scenario/key_words.py" line="91"/>
         <source>TP collectives overlapped with userbuffers (tp_comm_overlap)</source>
         <translation>张量并行集合通信用 userbuffers 与 GEMM 重叠（tp_comm_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="91"/>
+        <location filename="../../engine/scenario/key_words.py" line="92"/>
         <source>Gradients reduced in FP32 (grad_reduce_fp32)</source>
         <translation>以 FP32 归约梯度（grad_reduce_fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="92"/>
+        <location filename="../../engine/scenario/key_words.py" line="93"/>
         <source>Tokens per packed sequence (packed_sequence_tokens)</source>
         <translation>每个打包序列的 token 数（packed_sequence_tokens）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="93"/>
+        <location filename="../../engine/scenario/key_words.py" line="94"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="94"/>
+        <location filename="../../engine/scenario/key_words.py" line="95"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="95"/>
+        <location filename="../../engine/scenario/key_words.py" line="96"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="96"/>
+        <location filename="../../engine/scenario/key_words.py" line="97"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="97"/>
+        <location filename="../../engine/scenario/key_words.py" line="98"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="98"/>
+        <location filename="../../engine/scenario/key_words.py" line="99"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="99"/>
+        <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="100"/>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <location filename="../../engine/scenario/key_words.py" line="103"/>
         <source>Sequence packing (packing)</source>
         <translation>序列打包（packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="103"/>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1315,203 +1320,203 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="71"/>
+        <location filename="../../engine/scenario/key_words.py" line="72"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="72"/>
+        <location filename="../../engine/scenario/key_words.py" line="73"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="73"/>
+        <location filename="../../engine/scenario/key_words.py" line="74"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="74"/>
+        <location filename="../../engine/scenario/key_words.py" line="75"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="76"/>
+        <location filename="../../engine/scenario/key_words.py" line="77"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="78"/>
+        <location filename="../../engine/scenario/key_words.py" line="79"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <location filename="../../engine/scenario/key_words.py" line="145"/>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <location filename="../../engine/scenario/key_words.py" line="155"/>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -6378,7 +6383,7 @@ GPU-hour</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/decoder_activations.py" line="108"/>
+        <location filename="../../engine/memory/decoder_activations.py" line="109"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
@@ -6956,7 +6961,7 @@ GPU-hour</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="109"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="117"/>
         <source>must be a number between 0 and 1, not {p!r}.</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -7066,22 +7071,27 @@ GPU-hour</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="220"/>
+        <location filename="../../engine/scenario/consistency.py" line="216"/>
+        <source>LoRA layers ({adapted}) cannot exceed the model&apos;s {layers} layers.</source>
+        <translation>LoRA 层数（{adapted}）不能超过模型的 {layers} 层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="226"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="230"/>
+        <location filename="../../engine/scenario/consistency.py" line="236"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="237"/>
+        <location filename="../../engine/scenario/consistency.py" line="243"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="242"/>
+        <location filename="../../engine/scenario/consistency.py" line="248"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -8021,12 +8031,12 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="350"/>
+        <location filename="../../engine/timing/model.py" line="352"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="354"/>
+        <location filename="../../engine/timing/model.py" line="356"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -10998,22 +11008,22 @@ GPU-hour</source>
         <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="149"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="157"/>
         <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
         <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="152"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="160"/>
         <source>figure must be one of {choices}.</source>
         <translation>figure 必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="156"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="164"/>
         <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
         <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="159"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="167"/>
         <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
@@ -11061,12 +11071,12 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="15"/>
+        <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="27"/>
+        <location filename="../../engine/timing/mfu.py" line="28"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
