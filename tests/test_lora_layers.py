@@ -89,3 +89,26 @@ def test_backward_runs_through_the_top_layers_only():
 def test_lora_layers_beyond_the_model_is_refused():
     with pytest.raises(ScenarioError):
         estimate(_scenario(lora_layers=LAYERS + 1))
+
+
+AXOLOTL = """base_model: meta-llama/Llama-2-7b-hf
+adapter: lora
+lora_r: 16
+lora_target_linear: true
+peft_layers_to_transform: {indices}
+sequence_len: 2048
+micro_batch_size: 1
+bf16: true
+"""
+
+
+def test_peft_layers_to_transform_of_the_top_layers_imports_as_lora_layers():
+    """axolotl's peft_layers_to_transform goes to PEFT's LoraConfig(layers_to_transform=...) (axolotl
+    src/axolotl/loaders/adapter.py load_lora); Llama-2-7B has 32 layers, so 28..31 are the top 4."""
+    from engine.configs import import_texts
+
+    top = import_texts([("axolotl.yml", AXOLOTL.format(indices="[28, 29, 30, 31]"))])
+    assert top.scenario["lora_layers"] == 4
+    bottom = import_texts([("axolotl.yml", AXOLOTL.format(indices="[0, 1]"))])
+    assert "lora_layers" not in bottom.scenario
+    assert any(u.key == "layers_to_transform" for u in bottom.unmapped)

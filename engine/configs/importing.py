@@ -175,6 +175,8 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     resolve_auto_buckets(scenario, markers, extra_assumed)
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
+    if "_lora_layer_indices" in markers and scenario.get("method") in ("lora", "qlora"):
+        _apply_lora_layers(scenario, markers["_lora_layer_indices"], extra_assumed, unmapped)
     if "model" not in scenario:
         unmapped.append(
             Unmapped("model", message(QT_TRANSLATE_NOOP("engine", "no model preset matched; pick the model in the planner")))
@@ -347,3 +349,23 @@ def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmap
             message(QT_TRANSLATE_NOOP("engine", "{n} trainable layers of the model's {layers}"), n=n, layers=layers),
         )
     )
+
+
+def _apply_lora_layers(scenario: dict[str, Any], indices: tuple[int, ...], assumed: list,
+                       unmapped: list[Unmapped]) -> None:
+    """PEFT's layers_to_transform as lora_layers: the adapted layers must be the model's top ones (as mlx-lm's
+    --num-layers takes them), whose backward stops below the lowest; other sets are listed as not modelled."""
+    try:
+        layers = resolve_model(scenario_from_dict(scenario)).layers
+    except PlannerError:
+        return
+    n = len(indices)
+    if indices == tuple(range(layers - n, layers)):
+        scenario["lora_layers"] = 0 if n == layers else n
+        assumed.append(("lora_layers", scenario["lora_layers"], message(QT_TRANSLATE_NOOP(
+            "engine", "adapters on the top {n} of the model's {layers} layers (layers_to_transform)"),
+            n=n, layers=layers)))
+        return
+    unmapped.append(Unmapped("layers_to_transform", message(QT_TRANSLATE_NOOP(
+        "engine", "adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)"),
+        indices=", ".join(str(i) for i in indices), layers=layers)))

@@ -7764,7 +7764,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="244"/>
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -7779,12 +7779,12 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="268"/>
+        <location filename="../../engine/configs/importing.py" line="270"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="180"/>
+        <location filename="../../engine/configs/importing.py" line="182"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
@@ -7799,34 +7799,44 @@ GPU-hour</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="186"/>
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="198"/>
+        <location filename="../../engine/configs/importing.py" line="200"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="208"/>
+        <location filename="../../engine/configs/importing.py" line="210"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="317"/>
+        <location filename="../../engine/configs/importing.py" line="319"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="337"/>
+        <location filename="../../engine/configs/importing.py" line="339"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="347"/>
+        <location filename="../../engine/configs/importing.py" line="349"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="365"/>
+        <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
+        <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="369"/>
+        <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
+        <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed_merged.py" line="63"/>
@@ -8231,42 +8241,42 @@ GPU-hour</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="44"/>
+        <location filename="../../engine/configs/axolotl.py" line="54"/>
         <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="50"/>
+        <location filename="../../engine/configs/axolotl.py" line="60"/>
         <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="67"/>
+        <location filename="../../engine/configs/axolotl.py" line="77"/>
         <source>load_in_8bit is bitsandbytes&apos; LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
         <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="77"/>
+        <location filename="../../engine/configs/axolotl.py" line="87"/>
         <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="102"/>
+        <location filename="../../engine/configs/axolotl.py" line="113"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="127"/>
+        <location filename="../../engine/configs/axolotl.py" line="138"/>
         <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="132"/>
+        <location filename="../../engine/configs/axolotl.py" line="143"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="194"/>
+        <location filename="../../engine/configs/axolotl.py" line="205"/>
         <source>dp_shard_size x dp_replicate_size x tensor x context parallel sizes: the GPUs axolotl&apos;s parallelism config is built for</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
@@ -8276,7 +8286,7 @@ GPU-hour</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="210"/>
+        <location filename="../../engine/configs/axolotl.py" line="221"/>
         <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
@@ -8337,7 +8347,12 @@ GPU-hour</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="364"/>
+        <location filename="../../engine/configs/common.py" line="351"/>
+        <source>expected layer indices, found {value!r}</source>
+        <translation>应为层序号，实际为 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="381"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
