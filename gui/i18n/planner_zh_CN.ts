@@ -1771,238 +1771,248 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>NeMo-RL，Megatron 后端（后训练）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="60"/>
+        <source>MLX / mlx-lm (Apple GPUs)</source>
+        <translation>MLX / mlx-lm（Apple GPU）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="61"/>
-        <location filename="../framework_options.py" line="201"/>
+        <source>MLX v0.0.6 (December 2023, Apple GPUs)</source>
+        <translation>MLX v0.0.6（2023 年 12 月，Apple GPU）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="203"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="133"/>
+        <location filename="../framework_options.py" line="135"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="135"/>
+        <location filename="../framework_options.py" line="137"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="136"/>
+        <location filename="../framework_options.py" line="138"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="111"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="111"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="115"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="118"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="117"/>
+        <location filename="../framework_options.py" line="119"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="118"/>
+        <location filename="../framework_options.py" line="120"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="119"/>
+        <location filename="../framework_options.py" line="121"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="125"/>
+        <location filename="../framework_options.py" line="127"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="127"/>
+        <location filename="../framework_options.py" line="129"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -6758,27 +6768,27 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="124"/>
+        <location filename="../../engine/models/presets.py" line="131"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="189"/>
+        <location filename="../../engine/models/presets.py" line="196"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="190"/>
+        <location filename="../../engine/models/presets.py" line="197"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="192"/>
+        <location filename="../../engine/models/presets.py" line="199"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="193"/>
+        <location filename="../../engine/models/presets.py" line="200"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -11384,132 +11394,132 @@ GPU-hour</source>
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="18"/>
+        <location filename="../../engine/scenario/framework_support.py" line="19"/>
         <source>{framework} has no pipeline parallelism: pp {pp} cannot run in it.</source>
         <translation>{framework} 没有流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="19"/>
+        <location filename="../../engine/scenario/framework_support.py" line="20"/>
         <source>{framework} has no {schedule} pipeline schedule: it runs {schedules}.</source>
         <translation>{framework} 没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="20"/>
+        <location filename="../../engine/scenario/framework_support.py" line="21"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}): with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 无法在流水线并行（pp {pp}）下同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="27"/>
+        <location filename="../../engine/scenario/framework_support.py" line="28"/>
         <source>{framework} has no {sharding}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="28"/>
+        <location filename="../../engine/scenario/framework_support.py" line="29"/>
         <source>{framework} has no tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 没有张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="29"/>
+        <location filename="../../engine/scenario/framework_support.py" line="30"/>
         <source>{framework} has no ring context parallelism: cp {cp} cannot run in it.</source>
         <translation>{framework} 没有环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="30"/>
+        <location filename="../../engine/scenario/framework_support.py" line="31"/>
         <source>{framework} has no expert parallelism: ep {ep} cannot run in it.</source>
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <location filename="../../engine/scenario/framework_support.py" line="33"/>
         <source>{framework} has no {sharding}: it shards with {stages} only.</source>
         <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="33"/>
+        <location filename="../../engine/scenario/framework_support.py" line="34"/>
         <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
         <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="34"/>
+        <location filename="../../engine/scenario/framework_support.py" line="35"/>
         <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
         <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="43"/>
+        <location filename="../../engine/scenario/framework_support.py" line="44"/>
         <source>{framework} has no optimizer-only offload with FSDP: FSDP&apos;s CPU offload moves the weights and gradients with the optimizer (offload optimizer+params); ZeRO-3 offloads the optimizer alone.</source>
         <translation>{framework} 在 FSDP 下没有仅卸载优化器的方式：FSDP 的 CPU 卸载会把权重和梯度连同优化器一起移到 CPU（offload optimizer+params）；ZeRO-3 可只卸载优化器。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="37"/>
+        <location filename="../../engine/scenario/framework_support.py" line="38"/>
         <source>{framework} shards {sharding} over every data-parallel GPU: a shard group of {group} GPUs cannot run in it; it shards within groups with {group_stages} only.</source>
         <translation>{framework} 的 {sharding} 在所有数据并行 GPU 上分片：无法运行 {group} 块 GPU 的分片组；它只在 {group_stages} 下于组内分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="24"/>
+        <location filename="../../engine/scenario/framework_support.py" line="25"/>
         <source>{framework} cannot run {sharding} with the {schedule} pipeline schedule: with that schedule it shards at most as ZeRO-{most} (ZeRO-0 is plain data parallelism).</source>
         <translation>{framework} 无法在 {schedule} 流水线调度下运行 {sharding}：使用该调度时最多只能按 ZeRO-{most} 分片（ZeRO-0 即普通数据并行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="40"/>
+        <location filename="../../engine/scenario/framework_support.py" line="41"/>
         <source>{framework} has no shard groups: {sharding} spans every data-parallel GPU, so a shard group of {group} GPUs cannot run in it.</source>
         <translation>{framework} 没有分片组：{sharding} 覆盖所有数据并行 GPU，因此无法运行 {group} 块 GPU 的分片组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="49"/>
+        <location filename="../../engine/scenario/framework_support.py" line="50"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="51"/>
+        <location filename="../../engine/scenario/framework_support.py" line="52"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="53"/>
+        <location filename="../../engine/scenario/framework_support.py" line="54"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="56"/>
+        <location filename="../../engine/scenario/framework_support.py" line="57"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="58"/>
+        <location filename="../../engine/scenario/framework_support.py" line="59"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="60"/>
+        <location filename="../../engine/scenario/framework_support.py" line="61"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="62"/>
+        <location filename="../../engine/scenario/framework_support.py" line="63"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="67"/>
+        <location filename="../../engine/scenario/framework_support.py" line="68"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="70"/>
+        <location filename="../../engine/scenario/framework_support.py" line="71"/>
         <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
         <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="72"/>
+        <location filename="../../engine/scenario/framework_support.py" line="73"/>
         <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
         <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="75"/>
+        <location filename="../../engine/scenario/framework_support.py" line="76"/>
         <source>{framework} recomputes every layer or none: recomputing {n} layers per stage cannot run in it.</source>
         <translation>{framework} 要么重算每一层，要么都不重算：无法在其中每个阶段只重算 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="77"/>
+        <location filename="../../engine/scenario/framework_support.py" line="78"/>
         <source>{framework} has no recompute method &quot;{method}&quot;: it runs {methods}.</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
@@ -11519,22 +11529,27 @@ GPU-hour</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="79"/>
+        <location filename="../../engine/scenario/framework_support.py" line="80"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <location filename="../../engine/scenario/framework_support.py" line="81"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="81"/>
+        <location filename="../../engine/scenario/framework_support.py" line="82"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="82"/>
+        <location filename="../../engine/scenario/framework_support.py" line="84"/>
+        <source>{framework} runs on Apple GPUs only (MLX&apos;s Metal kernels): the {gpu} cannot run it.</source>
+        <translation>{framework} 只能在 Apple GPU 上运行（MLX 的 Metal 内核）：{gpu} 无法运行它。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="86"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
