@@ -112,3 +112,29 @@ def test_peft_layers_to_transform_of_the_top_layers_imports_as_lora_layers():
     bottom = import_texts([("axolotl.yml", AXOLOTL.format(indices="[0, 1]"))])
     assert "lora_layers" not in bottom.scenario
     assert any(u.key == "layers_to_transform" for u in bottom.unmapped)
+
+
+MLX_LM = """model: mlx-community/Qwen2.5-7B-Instruct-bf16
+train: true
+fine_tune_type: {kind}
+num_layers: 16
+batch_size: 1
+max_seq_length: 2048
+lora_parameters:
+  keys: ["self_attn.q_proj", "self_attn.v_proj"]
+  rank: 16
+  scale: 20.0
+"""
+
+
+def test_mlx_lm_num_layers_imports_as_lora_layers():
+    """mlx-lm's --num-layers (ml-explore/mlx-lm@d78bf58e mlx_lm/lora.py lines 233-253): LoRA on the top N layers
+    (lora_layers N, framework mlx); with fine_tune_type full, the top N layers' weights trained (Qwen2.5-7B has 28
+    layers: the bottom 12 frozen)."""
+    from engine.configs import import_texts
+
+    lora = import_texts([("lora_config.yaml", MLX_LM.format(kind="lora"))]).scenario
+    assert (lora["framework"], lora["method"], lora["lora_layers"], lora["lora_rank"]) == ("mlx", "lora", 16, 16)
+    assert lora["lora_targets"] == ["q_proj", "v_proj"]
+    full = import_texts([("lora_config.yaml", MLX_LM.format(kind="full"))]).scenario
+    assert (full["method"], full["frozen_layers"], full["freeze_from"]) == ("freeze", 28 - 16, "bottom")

@@ -7724,7 +7724,7 @@ GPU-hour</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="68"/>
+        <location filename="../../engine/configs/importing.py" line="82"/>
         <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
@@ -7739,12 +7739,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="143"/>
+        <location filename="../../engine/configs/importing.py" line="159"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="146"/>
+        <location filename="../../engine/configs/importing.py" line="162"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -7774,7 +7774,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="246"/>
+        <location filename="../../engine/configs/importing.py" line="262"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -7789,62 +7789,66 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="270"/>
+        <location filename="../../engine/configs/importing.py" line="286"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="182"/>
+        <location filename="../../engine/configs/importing.py" line="198"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="87"/>
+        <location filename="../../engine/configs/importing.py" line="102"/>
         <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
-        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
+        <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="188"/>
+        <location filename="../../engine/configs/importing.py" line="114"/>
+        <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, mlx-lm or a Megatron-LM script).</source>
+        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF、mlx-lm 或 Megatron-LM 脚本）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="204"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="200"/>
+        <location filename="../../engine/configs/importing.py" line="216"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="210"/>
+        <location filename="../../engine/configs/importing.py" line="226"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="319"/>
+        <location filename="../../engine/configs/importing.py" line="335"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="339"/>
+        <location filename="../../engine/configs/importing.py" line="355"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="349"/>
+        <location filename="../../engine/configs/importing.py" line="365"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="365"/>
+        <location filename="../../engine/configs/importing.py" line="381"/>
         <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
         <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="369"/>
+        <location filename="../../engine/configs/importing.py" line="385"/>
         <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
         <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
@@ -9777,7 +9781,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
         <location filename="../../engine/serving/llama_cpp.py" line="161"/>
-        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
@@ -9823,7 +9827,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
         <location filename="../../engine/serving/llama_cpp.py" line="168"/>
-        <location filename="../../engine/serving/plain_engines.py" line="65"/>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -9897,7 +9901,7 @@ GPU-hour</source>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
         <location filename="../../engine/serving/llama_cpp.py" line="170"/>
-        <location filename="../../engine/serving/plain_engines.py" line="67"/>
+        <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -9975,42 +9979,42 @@ GPU-hour</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>every tensor in the deployed format (/ the GPUs the layers are spread over)</source>
         <translation>部署格式下的全部张量（/ 各层分布到的 GPU 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="59"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>every tensor in the deployed format</source>
         <translation>部署格式下的全部张量</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <location filename="../../engine/serving/plain_engines.py" line="64"/>
         <source>Prefill activations</source>
         <translation>预填充激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <location filename="../../engine/serving/plain_engines.py" line="65"/>
         <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
         <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="66"/>
+        <location filename="../../engine/serving/plain_engines.py" line="69"/>
         <source>0.75 GiB per process (none on Apple silicon)</source>
         <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <location filename="../../engine/serving/plain_engines.py" line="71"/>
         <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
         <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="74"/>
+        <location filename="../../engine/serving/plain_engines.py" line="77"/>
         <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
         <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="78"/>
+        <location filename="../../engine/serving/plain_engines.py" line="81"/>
         <source>{engine} runs with {free} free.</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
@@ -12054,6 +12058,61 @@ GPU-hour</source>
         <location filename="../../engine/bounded_json.py" line="47"/>
         <source>it nests lists or objects more than {limit} levels deep</source>
         <translation>其中列表或对象嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="33"/>
+        <source>mlx-lm&apos;s default optimizer adam</source>
+        <translation>mlx-lm 的默认优化器 adam</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="35"/>
+        <source>optimizer {name!r} is not modelled</source>
+        <translation>优化器 {name!r} 未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="40"/>
+        <source>mlx-lm&apos;s default grad_checkpoint false</source>
+        <translation>mlx-lm 的默认 grad_checkpoint 为 false</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="41"/>
+        <source>mlx-lm trains in the checkpoint&apos;s own dtype (no mixed precision); taken as bf16</source>
+        <translation>mlx-lm 以检查点自身的数据类型训练（无混合精度）；按 bf16 计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="52"/>
+        <source>mlx-lm&apos;s default {key} {value}</source>
+        <translation>mlx-lm 的默认 {key} {value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="61"/>
+        <source>expected a whole number, found {n!r}</source>
+        <translation>应为整数，实际为 {n!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="74"/>
+        <source>mlx-lm&apos;s default fine_tune_type lora</source>
+        <translation>mlx-lm 的默认 fine_tune_type lora</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="76"/>
+        <source>DoRA&apos;s magnitude vectors and their extra pass are not modelled: planned as LoRA</source>
+        <translation>DoRA 的幅度向量及其额外计算未建模：按 LoRA 规划</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="82"/>
+        <source>mlx-lm&apos;s default num_layers 16</source>
+        <translation>mlx-lm 的默认 num_layers 16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="87"/>
+        <source>mlx-lm&apos;s default LoRA rank 8</source>
+        <translation>mlx-lm 的默认 LoRA 秩 8</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="92"/>
+        <source>mlx-lm adapts every linear layer of the adapted blocks when lora_parameters has no keys</source>
+        <translation>lora_parameters 未给出 keys 时，mlx-lm 为被适配块中的每个线性层加适配器</translation>
     </message>
 </context>
 <context>
