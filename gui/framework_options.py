@@ -57,6 +57,8 @@ class FrameworkOptions(QWidget):
             "meta-llama3": self.tr("Meta's Llama 3 stack (arXiv:2407.21783)"),
             "verl-megatron": self.tr("verl, Megatron actor (post-training)"),
             "nemo-rl-megatron": self.tr("NeMo-RL, Megatron backend (post-training)"),
+            "mlx": self.tr("MLX / mlx-lm (Apple GPUs)"),
+            "mlx-2023": self.tr("MLX v0.0.6 (December 2023, Apple GPUs)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)

@@ -325,7 +325,10 @@ FACT_COLUMNS = {
     "zero_bucket_settings": {*DS_FACTS, "openrlhf", "internevo"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": MEGATRON,
     "lora_adapters_in_model_dtype": {*MEGATRON, "torchtune", "litgpt"}, "loss_in_place": MEGATRON,
-    "adam_fused": {*MEGATRON, "deepspeed-2022", "deepspeed-2021"}, "fsdp_embedding_unit": {"olmo-core"},
+    # mlx: mlx-lm compiles optimizer.update into its step (ml-explore/mlx-lm@d78bf58e mlx_lm/tuner/trainer.py line 246)
+    "adam_fused": {*MEGATRON, "deepspeed-2022", "deepspeed-2021", "mlx"}, "fsdp_embedding_unit": {"olmo-core"},
+    # MLX's Metal kernels (engine/frameworks/mlx.py), on Apple GPUs only
+    "metal_only": {"mlx", "mlx-2023"},
 }
 
 

@@ -10,7 +10,17 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
-from .common import HF_OPTIMIZERS, as_bool, as_int, read_hf_attention, set_flag, set_int, set_model, set_optimizer
+from .common import (
+    HF_OPTIMIZERS,
+    as_bool,
+    as_int,
+    read_hf_attention,
+    read_layers_to_transform,
+    set_flag,
+    set_int,
+    set_model,
+    set_optimizer,
+)
 from .result import Collector
 
 
@@ -86,6 +96,7 @@ def _read_method_and_lora(c: Collector, d: dict[str, Any]) -> None:
         c.set("lora_targets", "all-linear", "lora_target_linear")
     elif isinstance(d.get("lora_target_modules"), list) and d["lora_target_modules"]:
         c.set("lora_targets", [str(m) for m in d["lora_target_modules"]], "lora_target_modules")
+    read_layers_to_transform(c, d)  # peft_layers_to_transform
     if d.get("lora_modules_to_save"):
         c.set("modules_to_save", list(d["lora_modules_to_save"]), "lora_modules_to_save")
 

@@ -332,6 +332,23 @@ def _read_hf_peft(c: Collector, d: dict[str, Any]) -> None:
             t = lora_targets(d[key])
             if t:
                 c.set("lora_targets", t, key)
+    read_layers_to_transform(c, d)
+
+
+def read_layers_to_transform(c: Collector, d: dict[str, Any]) -> None:
+    """PEFT LoraConfig layers_to_transform (axolotl: peft_layers_to_transform): the decoder layer indices with
+    adapters, an int or a list; kept aside until the model's layer count is known (importing.py: lora_layers when
+    they are the top layers)."""
+    for key in ("layers_to_transform", "peft_layers_to_transform"):
+        value = d.get(key)
+        if value is None:
+            continue
+        indices = [value] if isinstance(value, int) else value
+        if isinstance(indices, list) and indices and all(type(i) is int and i >= 0 for i in indices):
+            c.settings.append(("_lora_layer_indices", tuple(sorted(set(indices))), key, False))
+            c.use(key)
+        else:
+            c.skip(key, message(QT_TRANSLATE_NOOP("engine", "expected layer indices, found {value!r}"), value=value))
 
 
 def _read_hf_framework_options(c: Collector, d: dict[str, Any]) -> None:

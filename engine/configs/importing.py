@@ -9,7 +9,21 @@ from typing import Any
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
-from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, openrlhf, swift, torchtitan, torchtune, trl, verl
+from . import (
+    accelerate,
+    axolotl,
+    deepspeed,
+    hf,
+    llamafactory,
+    megatron,
+    mlx_lm,
+    openrlhf,
+    swift,
+    torchtitan,
+    torchtune,
+    trl,
+    verl,
+)
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import shown_value, why_not_read
 from .deepspeed_merged import deepspeed_mixed_precision, resolve_auto_buckets
@@ -21,7 +35,7 @@ from .swift_config import read_swift
 from .swift_megatron import is_swift_megatron
 
 FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
-           "megatron", "verl", "trl", "openrlhf")
+           "megatron", "verl", "trl", "openrlhf", "mlx-lm")
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
 _FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}
@@ -78,6 +92,7 @@ def detect(name: str, text: str) -> tuple[str, Any]:
         ("ms-swift", _is_swift_args),
         ("verl", verl.is_verl_yaml),
         ("trl", lambda d: trl.is_trl_rl(d, text)),
+        ("mlx-lm", mlx_lm.is_mlx_lm),
         ("huggingface", hf.is_hf),
     ):
         if test(data):
@@ -99,8 +114,8 @@ def _unknown(name: str) -> ConfigFileError:
         QT_TRANSLATE_NOOP(
             "engine",
             "{name} is not a training config the planner knows (DeepSpeed, accelerate, "
-            "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF "
-            "or a Megatron-LM script).",
+            "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, "
+            "mlx-lm or a Megatron-LM script).",
         ),
         name=name,
     )
@@ -130,6 +145,7 @@ def _read_one(name: str, text: str) -> Collector:
                 "accelerate": accelerate.read,
                 "axolotl": axolotl.read,
                 "llama-factory": llamafactory.read,
+                "mlx-lm": mlx_lm.read,
                 "huggingface": hf.read,
             }[fmt](c, data)
     if not c.flat and isinstance(data, dict):
@@ -175,6 +191,8 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     resolve_auto_buckets(scenario, markers, extra_assumed)
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
+    if "_lora_layer_indices" in markers and scenario.get("method") in ("lora", "qlora"):
+        _apply_lora_layers(scenario, markers["_lora_layer_indices"], extra_assumed, unmapped)
     if "model" not in scenario:
         unmapped.append(
             Unmapped("model", message(QT_TRANSLATE_NOOP("engine", "no model preset matched; pick the model in the planner")))
@@ -347,3 +365,23 @@ def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmap
             message(QT_TRANSLATE_NOOP("engine", "{n} trainable layers of the model's {layers}"), n=n, layers=layers),
         )
     )
+
+
+def _apply_lora_layers(scenario: dict[str, Any], indices: tuple[int, ...], assumed: list,
+                       unmapped: list[Unmapped]) -> None:
+    """PEFT's layers_to_transform as lora_layers: the adapted layers must be the model's top ones (as mlx-lm's
+    --num-layers takes them), whose backward stops below the lowest; other sets are listed as not modelled."""
+    try:
+        layers = resolve_model(scenario_from_dict(scenario)).layers
+    except PlannerError:
+        return
+    n = len(indices)
+    if indices == tuple(range(layers - n, layers)):
+        scenario["lora_layers"] = 0 if n == layers else n
+        assumed.append(("lora_layers", scenario["lora_layers"], message(QT_TRANSLATE_NOOP(
+            "engine", "adapters on the top {n} of the model's {layers} layers (layers_to_transform)"),
+            n=n, layers=layers)))
+        return
+    unmapped.append(Unmapped("layers_to_transform", message(QT_TRANSLATE_NOOP(
+        "engine", "adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)"),
+        indices=", ".join(str(i) for i in indices), layers=layers)))

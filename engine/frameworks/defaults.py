@@ -18,6 +18,8 @@ from .megatron_2021 import megatron_2021_row
 from .megatron_2022 import megatron_2022_row
 from .megatron_zb import megatron_zb_row
 from .meta_llama3 import meta_llama3_row
+from .mlx import ROW as MLX_ROW
+from .mlx import ROW_2023 as MLX_2023_ROW
 from .nemo_rl_megatron import nemo_rl_megatron_row
 from .posttraining import PostTrainingDefaults
 from .verl_megatron import verl_megatron_row
@@ -25,7 +27,7 @@ from .verl_megatron import verl_megatron_row
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
-              "meta-llama3", "verl-megatron", "nemo-rl-megatron")
+              "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -298,6 +300,7 @@ TABLE["megatron-zb"], TABLE["fms-fsdp"] = megatron_zb_row(TABLE["megatron"]), fm
 TABLE["meta-llama3"] = meta_llama3_row(TABLE["megatron"])  # Meta's Llama 3 stack: meta_llama3.py
 TABLE["verl-megatron"] = verl_megatron_row(TABLE["megatron"])  # verl's Megatron actor: verl_megatron.py
 TABLE["nemo-rl-megatron"] = nemo_rl_megatron_row(TABLE["megatron"])  # NeMo-RL's Megatron backend
+TABLE["mlx"], TABLE["mlx-2023"] = MLX_ROW, MLX_2023_ROW  # MLX through mlx-lm's tuner, on Apple GPUs: mlx.py
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

@@ -139,6 +139,9 @@ class FrameworkDefaults:
     # the optimizer keeps an fp32 master copy of bf16 adapters and accumulates their gradients in the fp32 main_grad
     # buffer, as for any bf16 parameter (peft's fp32 adapters need neither)
     adapters_fp32_master: bool = False
+    # the framework runs on its own Metal kernels (MLX), so only on GPUs that run them (GpuPreset.runs_mlx), not through
+    # PyTorch on CUDA, ROCm or Gaudi
+    metal_only: bool = False
     # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
     vision_tower_replicated: bool = False
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit

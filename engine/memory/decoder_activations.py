@@ -63,7 +63,8 @@ def _layer_signatures(k: ActivationKeys, spec: ModelSpec, groups: tuple) -> dict
     adapters = k.method in ("lora", "qlora")
     signatures: dict[tuple, int] = {}
     for g in groups:
-        names = lora_target_names(spec, k.lora_targets, g.moe, g.linear_attn, g.block) if adapters else _NO_NAMES
+        names = lora_target_names(spec, k.lora_targets, g.moe, g.linear_attn, g.block) if adapters and g.adapted \
+            else _NO_NAMES
         sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn, g.block)
         signatures[sig] = signatures.get(sig, 0) + g.count
     return signatures

@@ -165,10 +165,23 @@ def first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
     if not embeddings_frozen(s):
         return -1
     if s.method in ("lora", "qlora"):
-        return 0
+        return lowest_adapted_layer(s, spec)
     if s.method == "freeze" and s.freeze_from == "bottom":
         return min(s.frozen_layers, spec.layers)
     return 0 if s.frozen_layers < spec.layers else spec.layers
+
+
+def lowest_adapted_layer(s: Scenario, spec: ModelSpec) -> int:
+    """LoRA: the lowest decoder layer with adapters (lora_layers N > 0: the top N layers, as mlx-lm's
+    linear_to_lora_layers adapts model.layers[-N:]; 0: every layer, the lowest is 0)."""
+    return max(spec.layers - s.lora_layers, 0) if s.lora_layers else 0
+
+
+def adapted_layer_share(s: Scenario, spec: ModelSpec) -> float:
+    """The share of the decoder layers that carry LoRA adapters (1.0 unless lora_layers names the top few)."""
+    if not spec.layers or not s.lora_layers:
+        return 1.0
+    return min(s.lora_layers, spec.layers) / spec.layers
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +195,7 @@ class LayerGroup:
     linear_attn: bool = False  # gated DeltaNet layer (Qwen3-Next) instead of softmax attention
     mtp: bool = False  # Megatron's multi-token-prediction layers (memory/parallelism/layout.py mtp_groups)
     block: str = ""  # a hybrid stack's block kind (models/hybrid_blocks.py); "" for a transformer layer
+    adapted: bool = True  # LoRA: the layers carry adapters (False below the top lora_layers ones)
 
     @property
     def kind(self) -> tuple[bool, bool, str]:
@@ -192,15 +206,17 @@ class LayerGroup:
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
     """The stage's layers in runs that keep the same tensors (cached: the solver asks for the same few often)."""
     frozen = s.frozen_layers if s.method == "freeze" else 0
-    return _layer_groups(spec, s.method, frozen, s.freeze_from, embeddings_frozen(s), layers.start, layers.stop)
+    adapted = s.lora_layers if s.method in ("lora", "qlora") else 0
+    return _layer_groups(spec, s.method, frozen, s.freeze_from, embeddings_frozen(s), layers.start, layers.stop,
+                         adapted)
 
 
 @lru_cache(maxsize=4096)
 def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from: str, embed_frozen: bool,
-                  lo: int, hi: int) -> tuple[LayerGroup, ...]:
-    probe = _FreezeSettings(method, frozen_layers, freeze_from, embed_frozen)
+                  lo: int, hi: int, lora_layers: int = 0) -> tuple[LayerGroup, ...]:
+    probe = _FreezeSettings(method, frozen_layers, freeze_from, embed_frozen, lora_layers)
     first = first_trainable_layer(probe, spec)  # type: ignore[arg-type]
-    cuts = {lo, hi, first + 1}
+    cuts = {lo, hi, first, first + 1}
     if method == "freeze":
         cuts |= {frozen_layers, spec.layers - frozen_layers}
     points = sorted(c for c in cuts if lo <= c <= hi)
@@ -210,9 +226,11 @@ def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from:
         if b <= a:
             continue
         frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
+        adapted = method not in ("lora", "qlora") or a >= first  # LoRA: no adapters below the lowest adapted layer
         for (moe, linear_attn, block), prefix in prefixes:
             if prefix[b] - prefix[a]:
-                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn, block=block))
+                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn, block=block,
+                                         adapted=adapted))
     return tuple(groups)
 
 
@@ -224,6 +242,7 @@ class _FreezeSettings:
     frozen_layers: int
     freeze_from: str
     embed_frozen: bool
+    lora_layers: int = 0
 
     @property
     def freeze_embeddings(self) -> bool:
@@ -311,7 +330,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             trainable_linear += n * linear_params
             trainable_expert += n * expert
             factored += n * _factored_per_layer(spec, g.moe, g.linear_attn, g.block) / tp
-        if adapters_only:
+        if adapters_only and g.adapted:
             lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn, g.block) / tp
             if expert_adapters and g.moe:
                 lora_expert += n * expert_lora_params_per_layer(spec, s.lora_targets, s.lora_rank) / (ep * etp)

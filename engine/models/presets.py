@@ -90,6 +90,13 @@ class GpuPreset:
         return self.vendor in ("NVIDIA", "AMD")
 
     @property
+    def runs_mlx(self) -> bool:
+        """Whether MLX's Metal backend runs here (the framework rows with metal_only: engine/frameworks/mlx.py): Apple
+        silicon GPUs (ml-explore/mlx at 846d176227a0 README.md: 'MLX is an array framework for machine learning on
+        Apple silicon'; its Linux packages mlx[cuda] and mlx[cpu] are not offered: no measured training run on them)."""
+        return self.vendor == "Apple"
+
+    @property
     def runs_bnb_8bit_optimizers(self) -> bool:
         """Whether bitsandbytes' 8-bit optimizers (AdamW8bit) run here: its accelerator table at release 0.50.1
         (bitsandbytes-foundation/bitsandbytes@37d2a938 README.md 'Accelerator support') has them on NVIDIA and AMD

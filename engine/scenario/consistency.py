@@ -210,6 +210,12 @@ def _check_training_method(s: Any, spec: ModelSpec) -> None:
             QT_TRANSLATE_NOOP("engine", "Frozen layers ({frozen}) cannot exceed the model's {layers} layers."),
             frozen=s.frozen_layers, layers=spec.layers,
         )
+    if s.lora_layers > spec.layers:
+        raise ConsistencyError(
+            "lora_layers",
+            QT_TRANSLATE_NOOP("engine", "LoRA layers ({adapted}) cannot exceed the model's {layers} layers."),
+            adapted=s.lora_layers, layers=spec.layers,
+        )
     if s.method in ("lora", "qlora"):
         known = lora_target_names(spec)
         if isinstance(s.lora_targets, tuple):

@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..frameworks.defaults import defaults_for
 from ..frameworks.parallelism import ANY, Parallelism
 from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.presets import get_gpu
 from .format import Scenario
 from .pipeline_split import refused_splits
 from .shard_group import shard_replicas
@@ -79,6 +80,9 @@ _NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute
 _NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
+# a framework on its own Metal kernels (FrameworkDefaults.metal_only: MLX) on a GPU that does not run them
+_METAL_ONLY = QT_TRANSLATE_NOOP("engine", "{framework} runs on Apple GPUs only (MLX's Metal kernels): the {gpu} "
+                                          "cannot run it.")
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
@@ -106,11 +110,19 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         names += ("recompute_method",)
     if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
         names += ("fp8_recipe",)
+    if not runs_on_gpu(s):
+        names += ("gpu",)
     names += tuple(name for name, _ in refused_splits(s))  # Megatron's split and layout, ZB-V's: asserted
     # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
     if s.dp_shard and "zero" not in names and not runs_shard_group(s):
         names += ("dp_shard",)
     return names
+
+
+def runs_on_gpu(s: Scenario) -> bool:
+    """Whether s's framework runs on s's GPU: a framework on MLX's Metal kernels (metal_only) needs a GPU that runs
+    them (GpuPreset.runs_mlx); a GPU typed in by hand is taken to run it."""
+    return not defaults_for(s.framework).metal_only or not isinstance(s.gpu, str) or get_gpu(s.gpu).runs_mlx
 
 
 def runs_shard_group(s: Scenario) -> bool:
@@ -198,6 +210,9 @@ def unsupported_settings(s: Scenario) -> list[Message]:
             continue
         if name in split_sentences:  # the split rules' own sentences (pipeline_split.py), whichever they name
             out.append(split_sentences[name])
+            continue
+        if name == "gpu":
+            out.append(message(_METAL_ONLY, framework=row.label, gpu=s.gpu if isinstance(s.gpu, str) else ""))
             continue
         if name == "fp8_recipe":
             out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,

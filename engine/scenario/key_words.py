@@ -23,6 +23,7 @@ FIELD_LABELS: dict[str, str] = {
     "method": QT_TRANSLATE_NOOP("Fields", "Method"),
     "lora_rank": QT_TRANSLATE_NOOP("Fields", "Adapter rank (LoRA r)"),
     "lora_targets": QT_TRANSLATE_NOOP("Fields", "Adapted layers (targets)"),
+    "lora_layers": QT_TRANSLATE_NOOP("Fields", "Layers with adapters (from the top)"),
     "frozen_layers": QT_TRANSLATE_NOOP("Fields", "Frozen layers"),
     "freeze_from": QT_TRANSLATE_NOOP("Fields", "Frozen side"),
     "freeze_embeddings": QT_TRANSLATE_NOOP("Fields", "Freeze the token embeddings"),

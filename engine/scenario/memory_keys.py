@@ -82,6 +82,14 @@ class LayersOrAuto(Check):
 class MemoryKeys:
     """Memory keys declared outside engine/scenario/format.py (a base class of `Scenario`, like ServingKeys)."""
 
+    # mlx-lm's --num-layers (ml-explore/mlx-lm@d78bf58e mlx_lm/lora.py line 58: default 16; tuner/utils.py
+    # linear_to_lora_layers line 104: `for l in model.layers[-max(num_layers, 0):]`, so -1 adapts every layer) and
+    # PEFT's layers_to_transform; autograd (MLX's value_and_grad as PyTorch's) runs no backward below the lowest layer
+    # that has a trainable parameter
+    lora_layers: int = key(0, "decoder layers carrying LoRA adapters, counted from the top (mlx-lm --num-layers, "
+                           "PEFT layers_to_transform of the top layers); the layers below the lowest adapted one run "
+                           "no backward and keep no activations for it; 0: every layer", WholeNumber(0, 100_000),
+                           applies_to="method lora, qlora")
     fsdp_version: int | str = key("auto", "PyTorch FSDP1 (FullyShardedDataParallel: flat parameters, wrapping "
                                   "leaves one unit more in the load peak) or FSDP2 (fully_shard); auto: the "
                                   "framework's (1 for accelerate, the Trainer and litgpt's Fabric)", FsdpVersion(),

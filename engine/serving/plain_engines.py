@@ -24,6 +24,9 @@ from .result import FITS, REFUSED, KvKind, ServingMemory, engine_name
 
 MLX_KV_STEP = 256
 MLX_PREFILL_STEP = 2048
+# the plain engines whose KV cache grows in steps of tokens, with prefill in chunks and no CUDA context (mlx-lm): a
+# table read by engine, not a name comparison ("mlx" is a training framework's name too: engine/frameworks/mlx.py)
+KV_STEP_TOKENS = {"mlx": MLX_KV_STEP}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +47,7 @@ def plain_memory(i: PlainInputs) -> ServingMemory:
     spec = i.spec
     length = i.max_model_len or spec.max_position
     seqs = i.max_num_seqs or 1
-    mlx = i.engine == "mlx"
+    mlx = KV_STEP_TOKENS.get(i.engine, 0) > 0
     cached = cdiv(length, MLX_KV_STEP) * MLX_KV_STEP if mlx else length
     kinds = layer_kinds(spec, i.tp, kv_element_bytes(i.kv_cache_dtype), 2.0)
     split = max(1, i.layer_split)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..memory.states import dtypes_for, lora_targets
+from ..memory.states import adapted_layer_share, dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import adapter_dtype_bytes
@@ -147,10 +147,11 @@ def adapter_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: floa
     """(forward, backward) host seconds the adapters of one layer add per micro-batch: LAUNCHES per adapted linear
     at `launch` each, and in the forward PEFT's module calls at `call` each (none where the framework's own
     adapters or fused kernels run: torchtune, Megatron, litgpt, Unsloth). kind: the layer's (moe, linear_attn,
-    block)."""
+    block), averaged over the layers: lora_layers leaves the layers below the top N without adapters."""
     if s.method not in ("lora", "qlora"):
         return 0.0, 0.0
-    n = len(lora_targets(s, resolve_model(s), *kind))
+    spec = resolve_model(s)
+    n = len(lora_targets(s, spec, *kind)) * adapted_layer_share(s, spec)
     path = adapter_path(s)
     fwd, bwd = (COMPILED_LAUNCHES if s.compile else LAUNCHES)[path]
     return n * (fwd * launch + (PEFT_MODULE_CALLS * call if _runs_peft_modules(s) else 0.0)), n * bwd * launch
@@ -169,8 +170,10 @@ def peft_python_seconds(s: Scenario, kind: tuple[bool, bool, str], view: float) 
     return peft_adapted_linears(s, kind) * PEFT_PYTHON_VIEW_CALLS * view
 
 
-def peft_adapted_linears(s: Scenario, kind: tuple[bool, bool, str]) -> int:
-    """Adapted linears of one layer of that kind whose PEFT LoRA modules run their Python (0 where none do)."""
+def peft_adapted_linears(s: Scenario, kind: tuple[bool, bool, str]) -> float:
+    """Adapted linears of one layer of that kind whose PEFT LoRA modules run their Python (0 where none do), averaged
+    over the layers (lora_layers: the top N carry adapters)."""
     if s.method not in ("lora", "qlora") or not _runs_peft_modules(s):
-        return 0
-    return len(lora_targets(s, resolve_model(s), *kind))
+        return 0.0
+    spec = resolve_model(s)
+    return len(lora_targets(s, spec, *kind)) * adapted_layer_share(s, spec)

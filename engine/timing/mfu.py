@@ -4,6 +4,7 @@ weight gradients that frozen weights never get."""
 from __future__ import annotations
 
 from ..memory.parallelism.layout import last_layer_kind, trained_mtp_layers
+from ..memory.states import adapted_layer_share
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
@@ -90,8 +91,8 @@ def gradient_shares(s: Scenario, spec: ModelSpec) -> tuple[float, float]:
     numerator. LoRA and QLoRA: the gradient flows through every layer to the adapters, whose own weight gradients
     are under 1% of the matmuls (not counted). Frozen layers: the bottom ones get no backward at all; frozen top
     layers pass the gradient down without weight gradients."""
-    if s.method in ("lora", "qlora"):
-        return 1.0, 0.0
+    if s.method in ("lora", "qlora"):  # lora_layers N: the backward runs through the top N layers only
+        return adapted_layer_share(s, spec), 0.0
     if s.method == "freeze" and spec.layers:
         trained = (spec.layers - min(s.frozen_layers, spec.layers)) / spec.layers
         return (trained if s.freeze_from == "bottom" else 1.0), trained

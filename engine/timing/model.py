@@ -155,15 +155,16 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     copy_bytes_per_token = (ring[0] + layout[0], ring[1] + layout[1])
     mla_down = behaviour.mla_down_proj if whole_mla_down(s) else ""  # MLA's down projections whole on the rank
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)
-        lora = adapters_of(s, spec, g.kind, hw, rates) if adapters else ()  # rank's widths, the adapters' path
+        adapted = adapters and g.adapted  # LoRA: lora_layers leaves the layers below the top N without adapters
+        lora = adapters_of(s, spec, g.kind, hw, rates) if adapted else ()  # rank's widths, the adapters' path
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
                        **dispatch, eager_softmax=s.eager_softmax, copy_bytes_per_token=copy_bytes_per_token,
                        rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block, mla_down=mla_down)
-        backward = not g.frozen or adapters or g.input_grad
+        backward = not g.frozen or adapted or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
-        dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
+        dgrad = c.gemm_dgrad if (g.input_grad or adapted or not g.frozen) else 0.0
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + c.lora_bwd + c.dequant) if backward else 0.0

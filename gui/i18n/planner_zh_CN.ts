@@ -685,482 +685,487 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="26"/>
+        <source>Layers with adapters (from the top)</source>
+        <translation>带适配器的层数（从顶层起）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="27"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="27"/>
+        <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="28"/>
+        <location filename="../../engine/scenario/key_words.py" line="29"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="29"/>
+        <location filename="../../engine/scenario/key_words.py" line="30"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="30"/>
+        <location filename="../../engine/scenario/key_words.py" line="31"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="31"/>
+        <location filename="../../engine/scenario/key_words.py" line="32"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="32"/>
+        <location filename="../../engine/scenario/key_words.py" line="33"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="33"/>
+        <location filename="../../engine/scenario/key_words.py" line="34"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="34"/>
+        <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="35"/>
+        <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="36"/>
+        <location filename="../../engine/scenario/key_words.py" line="37"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="37"/>
+        <location filename="../../engine/scenario/key_words.py" line="38"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="38"/>
+        <location filename="../../engine/scenario/key_words.py" line="39"/>
         <source>Recompute layers</source>
         <translation>重算层数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="39"/>
+        <location filename="../../engine/scenario/key_words.py" line="40"/>
         <source>Recompute method</source>
         <translation>重算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="40"/>
+        <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="41"/>
+        <location filename="../../engine/scenario/key_words.py" line="42"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="42"/>
+        <location filename="../../engine/scenario/key_words.py" line="43"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="43"/>
+        <location filename="../../engine/scenario/key_words.py" line="44"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="44"/>
+        <location filename="../../engine/scenario/key_words.py" line="45"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="45"/>
+        <location filename="../../engine/scenario/key_words.py" line="46"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="46"/>
         <location filename="../../engine/scenario/key_words.py" line="47"/>
+        <location filename="../../engine/scenario/key_words.py" line="48"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="48"/>
+        <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="49"/>
+        <location filename="../../engine/scenario/key_words.py" line="50"/>
         <source>Optimizer share on the CPU</source>
         <translation>放到 CPU 上的优化器比例</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="50"/>
+        <location filename="../../engine/scenario/key_words.py" line="51"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="52"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="52"/>
+        <location filename="../../engine/scenario/key_words.py" line="53"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="53"/>
+        <location filename="../../engine/scenario/key_words.py" line="54"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="54"/>
+        <location filename="../../engine/scenario/key_words.py" line="55"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="55"/>
+        <location filename="../../engine/scenario/key_words.py" line="56"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="56"/>
+        <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="57"/>
+        <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="58"/>
+        <location filename="../../engine/scenario/key_words.py" line="59"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="59"/>
+        <location filename="../../engine/scenario/key_words.py" line="60"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="60"/>
+        <location filename="../../engine/scenario/key_words.py" line="61"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="61"/>
+        <location filename="../../engine/scenario/key_words.py" line="62"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="62"/>
+        <location filename="../../engine/scenario/key_words.py" line="63"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="63"/>
+        <location filename="../../engine/scenario/key_words.py" line="64"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="64"/>
+        <location filename="../../engine/scenario/key_words.py" line="65"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="65"/>
+        <location filename="../../engine/scenario/key_words.py" line="66"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="66"/>
+        <location filename="../../engine/scenario/key_words.py" line="67"/>
         <source>Shard group (GPUs)</source>
         <translation>分片组（GPU 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="67"/>
+        <location filename="../../engine/scenario/key_words.py" line="68"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="68"/>
+        <location filename="../../engine/scenario/key_words.py" line="69"/>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="69"/>
+        <location filename="../../engine/scenario/key_words.py" line="70"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="70"/>
+        <location filename="../../engine/scenario/key_words.py" line="71"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="79"/>
+        <location filename="../../engine/scenario/key_words.py" line="80"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="80"/>
+        <location filename="../../engine/scenario/key_words.py" line="81"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="81"/>
+        <location filename="../../engine/scenario/key_words.py" line="82"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="82"/>
+        <location filename="../../engine/scenario/key_words.py" line="83"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="83"/>
+        <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="84"/>
+        <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="85"/>
+        <location filename="../../engine/scenario/key_words.py" line="86"/>
         <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
         <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="86"/>
+        <location filename="../../engine/scenario/key_words.py" line="87"/>
         <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
         <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="87"/>
+        <location filename="../../engine/scenario/key_words.py" line="88"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="88"/>
+        <location filename="../../engine/scenario/key_words.py" line="89"/>
         <source>FP8 amax reduced over tensor-parallel ranks only (tp_only_amax_red)</source>
         <translation>FP8 amax 仅在张量并行组内归约（tp_only_amax_red）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="90"/>
+        <location filename="../../engine/scenario/key_words.py" line="91"/>
         <source>TP collectives overlapped with userbuffers (tp_comm_overlap)</source>
         <translation>张量并行集合通信用 userbuffers 与 GEMM 重叠（tp_comm_overlap）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="91"/>
+        <location filename="../../engine/scenario/key_words.py" line="92"/>
         <source>Gradients reduced in FP32 (grad_reduce_fp32)</source>
         <translation>以 FP32 归约梯度（grad_reduce_fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="92"/>
+        <location filename="../../engine/scenario/key_words.py" line="93"/>
         <source>Tokens per packed sequence (packed_sequence_tokens)</source>
         <translation>每个打包序列的 token 数（packed_sequence_tokens）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="93"/>
+        <location filename="../../engine/scenario/key_words.py" line="94"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="94"/>
+        <location filename="../../engine/scenario/key_words.py" line="95"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="95"/>
+        <location filename="../../engine/scenario/key_words.py" line="96"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="96"/>
+        <location filename="../../engine/scenario/key_words.py" line="97"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="97"/>
+        <location filename="../../engine/scenario/key_words.py" line="98"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="98"/>
+        <location filename="../../engine/scenario/key_words.py" line="99"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="99"/>
+        <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="100"/>
+        <location filename="../../engine/scenario/key_words.py" line="101"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="101"/>
+        <location filename="../../engine/scenario/key_words.py" line="102"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="102"/>
+        <location filename="../../engine/scenario/key_words.py" line="103"/>
         <source>Sequence packing (packing)</source>
         <translation>序列打包（packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="103"/>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1315,203 +1320,203 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="71"/>
+        <location filename="../../engine/scenario/key_words.py" line="72"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="72"/>
+        <location filename="../../engine/scenario/key_words.py" line="73"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="73"/>
+        <location filename="../../engine/scenario/key_words.py" line="74"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="74"/>
+        <location filename="../../engine/scenario/key_words.py" line="75"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="76"/>
+        <location filename="../../engine/scenario/key_words.py" line="77"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="78"/>
+        <location filename="../../engine/scenario/key_words.py" line="79"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <location filename="../../engine/scenario/key_words.py" line="145"/>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <location filename="../../engine/scenario/key_words.py" line="155"/>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1766,238 +1771,248 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>NeMo-RL，Megatron 后端（后训练）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="60"/>
+        <source>MLX / mlx-lm (Apple GPUs)</source>
+        <translation>MLX / mlx-lm（Apple GPU）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="61"/>
-        <location filename="../framework_options.py" line="201"/>
+        <source>MLX v0.0.6 (December 2023, Apple GPUs)</source>
+        <translation>MLX v0.0.6（2023 年 12 月，Apple GPU）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="203"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="133"/>
+        <location filename="../framework_options.py" line="135"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="135"/>
+        <location filename="../framework_options.py" line="137"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="136"/>
+        <location filename="../framework_options.py" line="138"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="111"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="111"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="115"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="118"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="117"/>
+        <location filename="../framework_options.py" line="119"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="118"/>
+        <location filename="../framework_options.py" line="120"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="119"/>
+        <location filename="../framework_options.py" line="121"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="125"/>
+        <location filename="../framework_options.py" line="127"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="127"/>
+        <location filename="../framework_options.py" line="129"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -6378,7 +6393,7 @@ GPU-hour</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/decoder_activations.py" line="108"/>
+        <location filename="../../engine/memory/decoder_activations.py" line="109"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
@@ -6753,27 +6768,27 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="124"/>
+        <location filename="../../engine/models/presets.py" line="131"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="189"/>
+        <location filename="../../engine/models/presets.py" line="196"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="190"/>
+        <location filename="../../engine/models/presets.py" line="197"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="192"/>
+        <location filename="../../engine/models/presets.py" line="199"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="193"/>
+        <location filename="../../engine/models/presets.py" line="200"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -6956,7 +6971,7 @@ GPU-hour</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="109"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="117"/>
         <source>must be a number between 0 and 1, not {p!r}.</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -7066,22 +7081,27 @@ GPU-hour</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="220"/>
+        <location filename="../../engine/scenario/consistency.py" line="216"/>
+        <source>LoRA layers ({adapted}) cannot exceed the model&apos;s {layers} layers.</source>
+        <translation>LoRA 层数（{adapted}）不能超过模型的 {layers} 层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="226"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="230"/>
+        <location filename="../../engine/scenario/consistency.py" line="236"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="237"/>
+        <location filename="../../engine/scenario/consistency.py" line="243"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="242"/>
+        <location filename="../../engine/scenario/consistency.py" line="248"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -7704,7 +7724,7 @@ GPU-hour</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="68"/>
+        <location filename="../../engine/configs/importing.py" line="82"/>
         <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
@@ -7719,12 +7739,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="143"/>
+        <location filename="../../engine/configs/importing.py" line="159"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="146"/>
+        <location filename="../../engine/configs/importing.py" line="162"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -7754,7 +7774,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="244"/>
+        <location filename="../../engine/configs/importing.py" line="262"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -7769,54 +7789,68 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="268"/>
+        <location filename="../../engine/configs/importing.py" line="286"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="180"/>
+        <location filename="../../engine/configs/importing.py" line="198"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="87"/>
+        <location filename="../../engine/configs/importing.py" line="102"/>
         <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
-        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
+        <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="186"/>
+        <location filename="../../engine/configs/importing.py" line="114"/>
+        <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, mlx-lm or a Megatron-LM script).</source>
+        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF、mlx-lm 或 Megatron-LM 脚本）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="204"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="198"/>
+        <location filename="../../engine/configs/importing.py" line="216"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="208"/>
+        <location filename="../../engine/configs/importing.py" line="226"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="317"/>
+        <location filename="../../engine/configs/importing.py" line="335"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="337"/>
+        <location filename="../../engine/configs/importing.py" line="355"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="347"/>
+        <location filename="../../engine/configs/importing.py" line="365"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="381"/>
+        <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
+        <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="385"/>
+        <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
+        <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed_merged.py" line="63"/>
@@ -8021,12 +8055,12 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="354"/>
+        <location filename="../../engine/timing/model.py" line="355"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="358"/>
+        <location filename="../../engine/timing/model.py" line="359"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -8221,42 +8255,42 @@ GPU-hour</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="44"/>
+        <location filename="../../engine/configs/axolotl.py" line="54"/>
         <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="50"/>
+        <location filename="../../engine/configs/axolotl.py" line="60"/>
         <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="67"/>
+        <location filename="../../engine/configs/axolotl.py" line="77"/>
         <source>load_in_8bit is bitsandbytes&apos; LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
         <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="77"/>
+        <location filename="../../engine/configs/axolotl.py" line="87"/>
         <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="102"/>
+        <location filename="../../engine/configs/axolotl.py" line="113"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="127"/>
+        <location filename="../../engine/configs/axolotl.py" line="138"/>
         <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="132"/>
+        <location filename="../../engine/configs/axolotl.py" line="143"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="194"/>
+        <location filename="../../engine/configs/axolotl.py" line="205"/>
         <source>dp_shard_size x dp_replicate_size x tensor x context parallel sizes: the GPUs axolotl&apos;s parallelism config is built for</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
@@ -8266,7 +8300,7 @@ GPU-hour</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="210"/>
+        <location filename="../../engine/configs/axolotl.py" line="221"/>
         <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
@@ -8327,7 +8361,12 @@ GPU-hour</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="364"/>
+        <location filename="../../engine/configs/common.py" line="351"/>
+        <source>expected layer indices, found {value!r}</source>
+        <translation>应为层序号，实际为 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="381"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -9747,7 +9786,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
         <location filename="../../engine/serving/llama_cpp.py" line="161"/>
-        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
@@ -9793,7 +9832,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
         <location filename="../../engine/serving/llama_cpp.py" line="168"/>
-        <location filename="../../engine/serving/plain_engines.py" line="65"/>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -9867,7 +9906,7 @@ GPU-hour</source>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
         <location filename="../../engine/serving/llama_cpp.py" line="170"/>
-        <location filename="../../engine/serving/plain_engines.py" line="67"/>
+        <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
@@ -9945,62 +9984,62 @@ GPU-hour</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>every tensor in the deployed format (/ the GPUs the layers are spread over)</source>
         <translation>部署格式下的全部张量（/ 各层分布到的 GPU 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="59"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>every tensor in the deployed format</source>
         <translation>部署格式下的全部张量</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <location filename="../../engine/serving/plain_engines.py" line="64"/>
         <source>Prefill activations</source>
         <translation>预填充激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <location filename="../../engine/serving/plain_engines.py" line="65"/>
         <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
         <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="66"/>
+        <location filename="../../engine/serving/plain_engines.py" line="69"/>
         <source>0.75 GiB per process (none on Apple silicon)</source>
         <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <location filename="../../engine/serving/plain_engines.py" line="71"/>
         <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
         <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="74"/>
+        <location filename="../../engine/serving/plain_engines.py" line="77"/>
         <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
         <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/plain_engines.py" line="78"/>
+        <location filename="../../engine/serving/plain_engines.py" line="81"/>
         <source>{engine} runs with {free} free.</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="59"/>
+        <location filename="../../engine/serving/speed.py" line="60"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="257"/>
+        <location filename="../../engine/serving/speed.py" line="270"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="258"/>
+        <location filename="../../engine/serving/speed.py" line="271"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="260"/>
+        <location filename="../../engine/serving/speed.py" line="273"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
@@ -10013,57 +10052,57 @@ GPU-hour</source>
         <translation type="vanished">（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="261"/>
+        <location filename="../../engine/serving/speed.py" line="274"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth; a MoE&apos;s routed experts those its tokens pick, in vLLM and SGLang read at the triton fused_moe&apos;s tile share of it; llama.cpp&apos;s quantized weights at one token at its mat-vec&apos;s measured share</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；MoE 的路由专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的该带宽份额读取；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="265"/>
+        <location filename="../../engine/serving/speed.py" line="278"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="266"/>
+        <location filename="../../engine/serving/speed.py" line="279"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="267"/>
+        <location filename="../../engine/serving/speed.py" line="280"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="268"/>
+        <location filename="../../engine/serving/speed.py" line="281"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="270"/>
+        <location filename="../../engine/serving/speed.py" line="283"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="271"/>
+        <location filename="../../engine/serving/speed.py" line="284"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="273"/>
+        <location filename="../../engine/serving/speed.py" line="286"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="274"/>
+        <location filename="../../engine/serving/speed.py" line="287"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="279"/>
+        <location filename="../../engine/serving/speed.py" line="292"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="280"/>
+        <location filename="../../engine/serving/speed.py" line="293"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): SGLang prefills each finished request&apos;s replacement ahead of the next decode step; vLLM V1 puts its chunks into decode steps, adding their compute beyond those steps&apos; idle compute</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：SGLang 在下一个解码步之前为每个完成请求的替换请求运行预填充；vLLM V1 把其分块放入解码步中，只增加超出这些步空闲算力的计算</translation>
     </message>
@@ -10076,22 +10115,22 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="286"/>
+        <location filename="../../engine/serving/speed.py" line="299"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="287"/>
+        <location filename="../../engine/serving/speed.py" line="300"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="291"/>
+        <location filename="../../engine/serving/speed.py" line="304"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="292"/>
+        <location filename="../../engine/serving/speed.py" line="305"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
@@ -11012,22 +11051,22 @@ GPU-hour</source>
         <translation>必须是 Megatron 流水线布局：由 &quot;|&quot; 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 &quot;Et*4|(t*4|)*14tmL&quot;；&quot;&quot; 表示不用布局；而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="149"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="157"/>
         <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
         <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="152"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="160"/>
         <source>figure must be one of {choices}.</source>
         <translation>figure 必须是以下之一：{choices}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="156"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="164"/>
         <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
         <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="159"/>
+        <location filename="../../engine/scenario/memory_keys.py" line="167"/>
         <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
@@ -11075,12 +11114,12 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="15"/>
+        <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="27"/>
+        <location filename="../../engine/timing/mfu.py" line="28"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -11377,132 +11416,132 @@ GPU-hour</source>
         <translation>没有 --optimizer-offload-fraction：Megatron 的默认值是 1.0，全部 Adam 动量在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="18"/>
+        <location filename="../../engine/scenario/framework_support.py" line="19"/>
         <source>{framework} has no pipeline parallelism: pp {pp} cannot run in it.</source>
         <translation>{framework} 没有流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="19"/>
+        <location filename="../../engine/scenario/framework_support.py" line="20"/>
         <source>{framework} has no {schedule} pipeline schedule: it runs {schedules}.</source>
         <translation>{framework} 没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="20"/>
+        <location filename="../../engine/scenario/framework_support.py" line="21"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}): with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 无法在流水线并行（pp {pp}）下同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="27"/>
+        <location filename="../../engine/scenario/framework_support.py" line="28"/>
         <source>{framework} has no {sharding}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="28"/>
+        <location filename="../../engine/scenario/framework_support.py" line="29"/>
         <source>{framework} has no tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 没有张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="29"/>
+        <location filename="../../engine/scenario/framework_support.py" line="30"/>
         <source>{framework} has no ring context parallelism: cp {cp} cannot run in it.</source>
         <translation>{framework} 没有环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="30"/>
+        <location filename="../../engine/scenario/framework_support.py" line="31"/>
         <source>{framework} has no expert parallelism: ep {ep} cannot run in it.</source>
         <translation>{framework} 没有专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="32"/>
+        <location filename="../../engine/scenario/framework_support.py" line="33"/>
         <source>{framework} has no {sharding}: it shards with {stages} only.</source>
         <translation>{framework} 没有 {sharding}：它只用 {stages} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="33"/>
+        <location filename="../../engine/scenario/framework_support.py" line="34"/>
         <source>{framework} has no {offload} offload: it offloads {offloads}.</source>
         <translation>{framework} 没有 {offload} 卸载：它能卸载的是 {offloads}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="34"/>
+        <location filename="../../engine/scenario/framework_support.py" line="35"/>
         <source>{framework} has no CPU offload: offload {offload} cannot run in it.</source>
         <translation>{framework} 没有 CPU 卸载：无法运行 offload {offload}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="43"/>
+        <location filename="../../engine/scenario/framework_support.py" line="44"/>
         <source>{framework} has no optimizer-only offload with FSDP: FSDP&apos;s CPU offload moves the weights and gradients with the optimizer (offload optimizer+params); ZeRO-3 offloads the optimizer alone.</source>
         <translation>{framework} 在 FSDP 下没有仅卸载优化器的方式：FSDP 的 CPU 卸载会把权重和梯度连同优化器一起移到 CPU（offload optimizer+params）；ZeRO-3 可只卸载优化器。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="37"/>
+        <location filename="../../engine/scenario/framework_support.py" line="38"/>
         <source>{framework} shards {sharding} over every data-parallel GPU: a shard group of {group} GPUs cannot run in it; it shards within groups with {group_stages} only.</source>
         <translation>{framework} 的 {sharding} 在所有数据并行 GPU 上分片：无法运行 {group} 块 GPU 的分片组；它只在 {group_stages} 下于组内分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="24"/>
+        <location filename="../../engine/scenario/framework_support.py" line="25"/>
         <source>{framework} cannot run {sharding} with the {schedule} pipeline schedule: with that schedule it shards at most as ZeRO-{most} (ZeRO-0 is plain data parallelism).</source>
         <translation>{framework} 无法在 {schedule} 流水线调度下运行 {sharding}：使用该调度时最多只能按 ZeRO-{most} 分片（ZeRO-0 即普通数据并行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="40"/>
+        <location filename="../../engine/scenario/framework_support.py" line="41"/>
         <source>{framework} has no shard groups: {sharding} spans every data-parallel GPU, so a shard group of {group} GPUs cannot run in it.</source>
         <translation>{framework} 没有分片组：{sharding} 覆盖所有数据并行 GPU，因此无法运行 {group} 块 GPU 的分片组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="49"/>
+        <location filename="../../engine/scenario/framework_support.py" line="50"/>
         <source>{framework} runs no pipeline parallelism with {method}: pp {pp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持流水线并行：无法在其中运行 pp {pp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="51"/>
+        <location filename="../../engine/scenario/framework_support.py" line="52"/>
         <source>{framework} has no {schedule} pipeline schedule with {method}: it runs {schedules}.</source>
         <translation>{framework} 在 {method} 下没有 {schedule} 流水线调度：它支持 {schedules}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="53"/>
+        <location filename="../../engine/scenario/framework_support.py" line="54"/>
         <source>{framework} cannot run {sharding} together with pipeline parallelism (pp {pp}) with {method}: with a pipeline it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下无法在流水线并行（pp {pp}）时同时运行 {sharding}：使用流水线时最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="56"/>
+        <location filename="../../engine/scenario/framework_support.py" line="57"/>
         <source>{framework} has no {sharding} with {method}: it shards at most as ZeRO-{most}.</source>
         <translation>{framework} 在 {method} 下没有 {sharding}：它最多按 ZeRO-{most} 分片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="58"/>
+        <location filename="../../engine/scenario/framework_support.py" line="59"/>
         <source>{framework} runs no tensor parallelism with {method}: tp {tp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持张量并行：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="60"/>
+        <location filename="../../engine/scenario/framework_support.py" line="61"/>
         <source>{framework} runs no ring context parallelism with {method}: cp {cp} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持环形上下文并行：无法在其中运行 cp {cp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="62"/>
+        <location filename="../../engine/scenario/framework_support.py" line="63"/>
         <source>{framework} runs no expert parallelism with {method}: ep {ep} cannot run in it.</source>
         <translation>{framework} 在 {method} 下不支持专家并行：无法在其中运行 ep {ep}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="67"/>
+        <location filename="../../engine/scenario/framework_support.py" line="68"/>
         <source>{framework} cannot shard a 4-bit QLoRA base by tensor parallelism: tp {tp} cannot run in it.</source>
         <translation>{framework} 无法用张量并行切分 4 位 QLoRA 基础权重：无法在其中运行 tp {tp}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="70"/>
+        <location filename="../../engine/scenario/framework_support.py" line="71"/>
         <source>{framework} recomputes whole layers only: checkpointing &quot;{checkpointing}&quot; cannot run in it.</source>
         <translation>{framework} 只能按整层重算：无法在其中运行检查点方式“{checkpointing}”。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="72"/>
+        <location filename="../../engine/scenario/framework_support.py" line="73"/>
         <source>{framework} has no checkpointing &quot;{checkpointing}&quot;: it runs {checkpointings}.</source>
         <translation>{framework} 没有检查点方式“{checkpointing}”：它支持 {checkpointings}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="75"/>
+        <location filename="../../engine/scenario/framework_support.py" line="76"/>
         <source>{framework} recomputes every layer or none: recomputing {n} layers per stage cannot run in it.</source>
         <translation>{framework} 要么重算每一层，要么都不重算：无法在其中每个阶段只重算 {n} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="77"/>
+        <location filename="../../engine/scenario/framework_support.py" line="78"/>
         <source>{framework} has no recompute method &quot;{method}&quot;: it runs {methods}.</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
@@ -11512,22 +11551,27 @@ GPU-hour</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="79"/>
+        <location filename="../../engine/scenario/framework_support.py" line="80"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <location filename="../../engine/scenario/framework_support.py" line="81"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="81"/>
+        <location filename="../../engine/scenario/framework_support.py" line="82"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="82"/>
+        <location filename="../../engine/scenario/framework_support.py" line="84"/>
+        <source>{framework} runs on Apple GPUs only (MLX&apos;s Metal kernels): the {gpu} cannot run it.</source>
+        <translation>{framework} 只能在 Apple GPU 上运行（MLX 的 Metal 内核）：{gpu} 无法运行它。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="86"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
@@ -12009,7 +12053,7 @@ GPU-hour</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_left_out.py" line="45"/>
+        <location filename="../../engine/configs/export_left_out.py" line="68"/>
         <source>Not in this {fmt} file (it has no setting for them; set them by hand or in the framework&apos;s own config): {settings}.</source>
         <translation>此 {fmt} 文件未包含以下设置（该格式没有对应项；请手动设置或写入框架自己的配置）：{settings}。</translation>
     </message>
@@ -12032,6 +12076,61 @@ GPU-hour</source>
         <location filename="../../engine/bounded_json.py" line="47"/>
         <source>it nests lists or objects more than {limit} levels deep</source>
         <translation>其中列表或对象嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="33"/>
+        <source>mlx-lm&apos;s default optimizer adam</source>
+        <translation>mlx-lm 的默认优化器 adam</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="35"/>
+        <source>optimizer {name!r} is not modelled</source>
+        <translation>优化器 {name!r} 未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="40"/>
+        <source>mlx-lm&apos;s default grad_checkpoint false</source>
+        <translation>mlx-lm 的默认 grad_checkpoint 为 false</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="41"/>
+        <source>mlx-lm trains in the checkpoint&apos;s own dtype (no mixed precision); taken as bf16</source>
+        <translation>mlx-lm 以检查点自身的数据类型训练（无混合精度）；按 bf16 计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="52"/>
+        <source>mlx-lm&apos;s default {key} {value}</source>
+        <translation>mlx-lm 的默认 {key} {value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="61"/>
+        <source>expected a whole number, found {n!r}</source>
+        <translation>应为整数，实际为 {n!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="74"/>
+        <source>mlx-lm&apos;s default fine_tune_type lora</source>
+        <translation>mlx-lm 的默认 fine_tune_type lora</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="76"/>
+        <source>DoRA&apos;s magnitude vectors and their extra pass are not modelled: planned as LoRA</source>
+        <translation>DoRA 的幅度向量及其额外计算未建模：按 LoRA 规划</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="82"/>
+        <source>mlx-lm&apos;s default num_layers 16</source>
+        <translation>mlx-lm 的默认 num_layers 16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="87"/>
+        <source>mlx-lm&apos;s default LoRA rank 8</source>
+        <translation>mlx-lm 的默认 LoRA 秩 8</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="92"/>
+        <source>mlx-lm adapts every linear layer of the adapted blocks when lora_parameters has no keys</source>
+        <translation>lora_parameters 未给出 keys 时，mlx-lm 为被适配块中的每个线性层加适配器</translation>
     </message>
 </context>
 <context>
