@@ -3,10 +3,12 @@ process (engine.cli.main) with its exit code and captured output."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import signal
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 
 
 class Hang(Exception):
@@ -41,3 +43,17 @@ def run_cli(argv: list[str], seconds: int) -> tuple[int, str, str]:
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 2
     return code, out.getvalue(), err.getvalue()
+
+
+def suite_main(doc: str, label: str, fuzz: Callable[[int, int], Counter[str]], count: int, seed: int,
+               bad: tuple[str, ...]) -> int:
+    """A fuzz class's command line: --count and --seed, its counts on one line, the failures' sum; exit 1 on any."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--count", type=int, default=count)
+    parser.add_argument("--seed", type=int, default=seed)
+    args = parser.parse_args()
+    counts = fuzz(args.count, args.seed)
+    print(f"{label}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    failures = sum(counts[k] for k in bad)
+    print(f"failures (tracebacks, hangs, absurd outputs or refusals): {failures}")
+    return 1 if failures else 0

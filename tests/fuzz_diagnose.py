@@ -18,7 +18,6 @@ a negative or non-finite byte figure in the JSON.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import pickle
@@ -34,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, run_cli  # noqa: E402
+from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
 from fuzz_newest import classify  # noqa: E402
 
 CASE_SECONDS = 60  # the largest input here (20,000 rows of 300 GPUs) takes a few seconds on a loaded machine
@@ -185,15 +184,7 @@ def fuzz_diagnose(count: int, seed: int) -> Counter:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=27)
-    args = parser.parse_args()
-    counts = fuzz_diagnose(args.count, args.seed)
-    print("diagnose: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    bad = sum(counts[k] for k in BAD)
-    print(f"failures (tracebacks, hangs, absurd outputs or refusals): {bad}")
-    return 1 if bad else 0
+    return suite_main(__doc__, "diagnose", fuzz_diagnose, 400, 27, BAD)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ Outcome of one case:
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -36,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from fuzz_cli import Hang, run_cli  # noqa: E402
+from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
 
 from engine.models.presets import gpu_presets  # noqa: E402
 from engine.scenario.format import KEYS  # noqa: E402
@@ -220,15 +219,7 @@ def fuzz_newest(count: int, seed: int) -> Counter:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=17)
-    args = parser.parse_args()
-    counts = fuzz_newest(args.count, args.seed)
-    print("newest surfaces: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    bad = sum(counts[k] for k in BAD)
-    print(f"failures (tracebacks, hangs, absurd outputs or refusals): {bad}")
-    return 1 if bad else 0
+    return suite_main(__doc__, "newest surfaces", fuzz_newest, 400, 17, BAD)
 
 
 if __name__ == "__main__":
