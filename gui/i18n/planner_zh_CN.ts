@@ -1051,116 +1051,151 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <source>Critic offloaded to CPU memory (critic_offload)</source>
+        <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <source>Critic&apos;s sequences (critic_packing)</source>
+        <translation>评论家的序列（critic_packing）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <source>Mean prompt without padding (prompt_len_mean)</source>
+        <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <source>as the policy&apos;s offload</source>
+        <translation>与策略模型的卸载相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <source>as the policy&apos;s packing</source>
+        <translation>与策略模型的打包相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <source>padded</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <source>padding-free</source>
+        <translation>无填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1315,152 +1350,155 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="134"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="176"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1496,22 +1534,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <location filename="../../engine/scenario/key_words.py" line="154"/>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3409,432 +3447,498 @@ GPU-hour</source>
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="88"/>
+        <location filename="../rl_rows.py" line="92"/>
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="89"/>
+        <location filename="../rl_rows.py" line="93"/>
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="90"/>
+        <location filename="../rl_rows.py" line="94"/>
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="91"/>
+        <location filename="../rl_rows.py" line="95"/>
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92"/>
+        <location filename="../rl_rows.py" line="96"/>
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="93"/>
+        <location filename="../rl_rows.py" line="97"/>
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="94"/>
+        <location filename="../rl_rows.py" line="98"/>
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="95"/>
+        <location filename="../rl_rows.py" line="99"/>
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="96"/>
+        <location filename="../rl_rows.py" line="100"/>
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="97"/>
+        <location filename="../rl_rows.py" line="101"/>
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="98"/>
+        <location filename="../rl_rows.py" line="102"/>
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="99"/>
+        <location filename="../rl_rows.py" line="103"/>
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="101"/>
+        <location filename="../rl_rows.py" line="105"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="103"/>
+        <location filename="../rl_rows.py" line="107"/>
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="104"/>
+        <location filename="../rl_rows.py" line="108"/>
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="105"/>
+        <location filename="../rl_rows.py" line="109"/>
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="106"/>
+        <location filename="../rl_rows.py" line="110"/>
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="107"/>
-        <location filename="../rl_rows.py" line="322"/>
+        <location filename="../rl_rows.py" line="111"/>
+        <location filename="../rl_rows.py" line="121"/>
+        <location filename="../rl_rows.py" line="354"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="121"/>
+        <location filename="../rl_rows.py" line="134"/>
         <source>no entropy bonus (0)</source>
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="127"/>
+        <location filename="../rl_rows.py" line="140"/>
         <source>no NLL term (0)</source>
         <translation>无 NLL 项（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="240"/>
+        <location filename="../rl_rows.py" line="269"/>
         <source>Weight of the chosen answers&apos; negative log-likelihood added to the preference loss (TRL&apos;s rpo_alpha; CPO/SimPO&apos;s cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits&apos; size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
         <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="129"/>
-        <location filename="../rl_rows.py" line="139"/>
-        <location filename="../rl_rows.py" line="141"/>
-        <location filename="../rl_rows.py" line="164"/>
-        <location filename="../rl_rows.py" line="167"/>
+        <location filename="../rl_rows.py" line="142"/>
+        <location filename="../rl_rows.py" line="152"/>
+        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="177"/>
+        <location filename="../rl_rows.py" line="180"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="132"/>
+        <location filename="../rl_rows.py" line="121"/>
+        <source>as the policy&apos;s offload (auto)</source>
+        <translation>与策略模型的卸载相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="122"/>
+        <source>optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="122"/>
+        <source>optimizer states and weights</source>
+        <translation>优化器状态和权重</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="124"/>
+        <source>as the policy&apos;s packing (auto)</source>
+        <translation>与策略模型的打包相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="125"/>
+        <source>padded to the batch&apos;s longest (none)</source>
+        <translation>填充到批次中最长的长度（none）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="126"/>
+        <source>each sequence at its own length (padding-free)</source>
+        <translation>每条序列按自身长度（padding-free）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="145"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="142"/>
+        <location filename="../rl_rows.py" line="155"/>
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="143"/>
+        <location filename="../rl_rows.py" line="156"/>
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="144"/>
+        <location filename="../rl_rows.py" line="157"/>
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="147"/>
+        <location filename="../rl_rows.py" line="160"/>
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="148"/>
+        <location filename="../rl_rows.py" line="161"/>
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153"/>
+        <location filename="../rl_rows.py" line="166"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153"/>
+        <location filename="../rl_rows.py" line="166"/>
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="167"/>
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="167"/>
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="159"/>
+        <location filename="../rl_rows.py" line="172"/>
         <source>the newest vLLM (latest)</source>
         <translation>最新的 vLLM（latest）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="160"/>
+        <location filename="../rl_rows.py" line="173"/>
         <source>vLLM 0.8, V0 engine</source>
         <translation>vLLM 0.8，V0 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="161"/>
+        <location filename="../rl_rows.py" line="174"/>
         <source>vLLM 0.8, V1 engine</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="164"/>
+        <location filename="../rl_rows.py" line="177"/>
         <source>captures CUDA graphs</source>
         <translation>捕获 CUDA Graph</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="165"/>
+        <location filename="../rl_rows.py" line="178"/>
         <source>no CUDA graphs (enforce_eager)</source>
         <translation>不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="167"/>
+        <location filename="../rl_rows.py" line="180"/>
         <source>in the trainer&apos;s process (vllm.LLM)</source>
         <translation>在训练器的进程中（vllm.LLM）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="168"/>
+        <location filename="../rl_rows.py" line="181"/>
         <source>a process of its own (AsyncLLM)</source>
         <translation>独立进程（AsyncLLM）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="184"/>
+        <location filename="../rl_rows.py" line="199"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="185"/>
+        <location filename="../rl_rows.py" line="200"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="186"/>
+        <location filename="../rl_rows.py" line="201"/>
+        <source>Mean prompt without padding (prompt_len_mean)</source>
+        <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="202"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="187"/>
+        <location filename="../rl_rows.py" line="203"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="188"/>
+        <location filename="../rl_rows.py" line="204"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="189"/>
+        <location filename="../rl_rows.py" line="205"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="190"/>
+        <location filename="../rl_rows.py" line="206"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="191"/>
+        <location filename="../rl_rows.py" line="207"/>
+        <source>Critic offloaded to CPU memory (critic_offload)</source>
+        <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="208"/>
+        <source>Critic&apos;s sequences (critic_packing)</source>
+        <translation>评论家的序列（critic_packing）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="209"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="192"/>
+        <location filename="../rl_rows.py" line="210"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="193"/>
+        <location filename="../rl_rows.py" line="211"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="194"/>
+        <location filename="../rl_rows.py" line="212"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="195"/>
+        <location filename="../rl_rows.py" line="213"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="196"/>
+        <location filename="../rl_rows.py" line="214"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="197"/>
+        <location filename="../rl_rows.py" line="215"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="198"/>
+        <location filename="../rl_rows.py" line="216"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="199"/>
+        <location filename="../rl_rows.py" line="217"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="200"/>
+        <location filename="../rl_rows.py" line="218"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="201"/>
+        <location filename="../rl_rows.py" line="219"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="202"/>
+        <location filename="../rl_rows.py" line="220"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="203"/>
+        <location filename="../rl_rows.py" line="221"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="204"/>
+        <location filename="../rl_rows.py" line="222"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="213"/>
+        <location filename="../rl_rows.py" line="231"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="216"/>
+        <location filename="../rl_rows.py" line="234"/>
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="219"/>
+        <location filename="../rl_rows.py" line="237"/>
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="220"/>
+        <location filename="../rl_rows.py" line="238"/>
         <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="222"/>
+        <location filename="../rl_rows.py" line="240"/>
         <source>Tokens of the longest completion a step generates (verl data.max_response_length, TRL max_completion_length). The engine decodes until the batch&apos;s longest completion ends, one token an iteration; the tokens generated and trained on follow the completion length, which is then the mean. Unset, every completion is as long as the completion length.</source>
         <translation>每步生成的最长补全的 token 数（verl data.max_response_length，TRL max_completion_length）。引擎每次迭代解码一个 token，一直解码到这批中最长的补全结束；生成和训练的 token 数则按补全长度计算，此时补全长度是平均值。不设置时，每个补全都与补全长度一样长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="228"/>
+        <location filename="../rl_rows.py" line="246"/>
         <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="230"/>
+        <location filename="../rl_rows.py" line="248"/>
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="232"/>
+        <location filename="../rl_rows.py" line="250"/>
         <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="234"/>
+        <location filename="../rl_rows.py" line="252"/>
+        <source>What of the critic goes to CPU memory between its uses (verl critic.model.fsdp_config param_offload / optimizer_offload), when it is set apart from the policy&apos;s offload.</source>
+        <translation>评论家在两次使用之间有哪些部分移到 CPU 内存（verl critic.model.fsdp_config 的 param_offload / optimizer_offload），用于与策略模型的卸载分开设置时。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="255"/>
+        <source>How the critic lays out its sequences (verl critic.model.use_remove_padding, off by default): padded, every sequence is as long as the batch&apos;s longest prompt plus completion; padding-free, each runs at its own length, which costs less memory and time.</source>
+        <translation>评论家如何排布其序列（verl critic.model.use_remove_padding，默认关闭）：填充时，每条序列都与批次中最长的提示加补全一样长；无填充时，每条序列按自身长度运行，占用的显存和时间更少。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="259"/>
+        <source>Tokens of the average prompt before padding, where the prompt length is the cap every prompt is padded to (verl data.max_prompt_length). The engine generates after the real prompt, and padding-free passes run its real tokens. Unset, every prompt is as long as the prompt length.</source>
+        <translation>填充前平均提示的 token 数，此时提示长度是每个提示被填充到的上限（verl data.max_prompt_length）。生成引擎在真实提示之后生成，无填充的前向/反向按真实 token 运行。不设置时，每个提示都与提示长度一样长。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="263"/>
         <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl&apos;s update compute every token&apos;s entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="246"/>
+        <location filename="../rl_rows.py" line="275"/>
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="248"/>
+        <location filename="../rl_rows.py" line="277"/>
         <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="251"/>
+        <location filename="../rl_rows.py" line="280"/>
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="254"/>
+        <location filename="../rl_rows.py" line="283"/>
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="256"/>
+        <location filename="../rl_rows.py" line="285"/>
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="257"/>
+        <location filename="../rl_rows.py" line="286"/>
         <source>Split the engine&apos;s weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="258"/>
+        <location filename="../rl_rows.py" line="287"/>
         <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="259"/>
+        <location filename="../rl_rows.py" line="288"/>
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="260"/>
+        <location filename="../rl_rows.py" line="289"/>
         <source>The longest request, prompt and completion together, the engine accepts (vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start when its KV cache cannot hold one request this long, and counts how many requests fit in the cache at once at this length; the engine still takes its whole share of the GPU. Unset, it is the prompt plus the completion, as verl passes it.</source>
         <translation>引擎接受的最长请求，提示与回答合计（vLLM max_model_len；verl rollout.max_model_len）。KV 缓存放不下一个这么长的请求时，vLLM 拒绝启动；它还按这个长度计算缓存能同时容纳多少个请求。引擎占用的仍是它在 GPU 上的全部份额。不设置时为提示长度加回答长度，与 verl 的做法相同。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="266"/>
+        <location filename="../rl_rows.py" line="295"/>
         <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="271"/>
+        <location filename="../rl_rows.py" line="300"/>
         <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
         <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="274"/>
+        <location filename="../rl_rows.py" line="303"/>
         <source>Whether vLLM runs as its AsyncLLM (NeMo-RL vllm_cfg.async_engine): its engine core is then a process of its own, so turning the last step&apos;s output into tokens overlaps the next decode step instead of adding to it.</source>
         <translation>vLLM 是否以 AsyncLLM 运行（NeMo-RL vllm_cfg.async_engine）：此时其引擎核心是独立进程，把上一步的输出处理成 token 的工作与下一个解码步重叠，而不是叠加在其上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="321"/>
+        <location filename="../rl_rows.py" line="353"/>
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="323"/>
+        <location filename="../rl_rows.py" line="355"/>
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="339"/>
+        <location filename="../rl_rows.py" line="372"/>
         <source>prompt + completion (%1)</source>
         <translation>提示 + 回答（%1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="342"/>
+        <location filename="../rl_rows.py" line="379"/>
+        <source>as prompt (%1)</source>
+        <translation>与提示长度相同（%1）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="382"/>
         <source>as completion (%1)</source>
         <translation>与补全长度相同（%1）</translation>
     </message>
