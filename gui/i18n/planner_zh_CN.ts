@@ -8130,7 +8130,12 @@ GPU-hour</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="358"/>
+        <location filename="../../engine/timing/ceiling.py" line="125"/>
+        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
+        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="130"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -10289,32 +10294,33 @@ GPU-hour</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="30"/>
+        <location filename="../../engine/configs/export_rl.py" line="31"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="87"/>
+        <location filename="../../engine/configs/export_rl.py" line="88"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="99"/>
+        <location filename="../../engine/configs/export_rl.py" line="100"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="108"/>
+        <location filename="../../engine/configs/export_rl.py" line="109"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="112"/>
+        <location filename="../../engine/configs/export_rl.py" line="113"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="118"/>
+        <location filename="../../engine/configs/export_rl.py" line="119"/>
+        <location filename="../../engine/configs/export_rl.py" line="174"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -10429,7 +10435,7 @@ GPU-hour</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="171"/>
+        <location filename="../../engine/configs/verl_rl.py" line="176"/>
         <source>verl&apos;s critic pads its sequences unless critic.model.use_remove_padding is set (default False), whatever the actor&apos;s</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
@@ -12027,7 +12033,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="73"/>
+        <location filename="../../engine/configs/export_rl.py" line="74"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
