@@ -195,6 +195,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
+        out[-1] += tr(QT_TRANSLATE_NOOP("cli", " ({mfu:.0%} of the bf16 peak)")).format(
+            mfu=t.mfu_bf16_peak)
     if t.band is not None and t.band.regime == POSTTRAINING_REGIME:
         out += posttraining_band_lines(t, tr_engine)
     elif t.band is not None:
