@@ -5583,12 +5583,13 @@ GPU-hour</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
+        <location filename="../../engine/cli.py" line="75"/>
         <location filename="../../engine/estimate_output.py" line="168"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="87"/>
+        <location filename="../../engine/cli.py" line="91"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
@@ -5638,12 +5639,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="358"/>
+        <location filename="../../engine/cli.py" line="362"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="361"/>
+        <location filename="../../engine/cli.py" line="365"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -12148,6 +12149,11 @@ GPU-hour</source>
         <location filename="../../engine/bounded_json.py" line="47"/>
         <source>it nests lists or objects more than {limit} levels deep</source>
         <translation>其中列表或对象嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/scenario_estimate.py" line="132"/>
+        <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
+        <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
 </context>
 <context>
