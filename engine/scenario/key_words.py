@@ -157,6 +157,13 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
     **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
        for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},
+    # Compare read "ppo | ppo | grpo" and a critic "same" (user audit 8): the set-up's words, shortened
+    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "supervised fine-tuning (SFT)"), "dpo": "DPO",
+                           "ipo": "IPO", "kto": "KTO", "orpo": "ORPO", "simpo": "SimPO", "cpo": "CPO",
+                           "reward": QT_TRANSLATE_NOOP("Fields", "reward model on pairs"),
+                           "ppo": QT_TRANSLATE_NOOP("Fields", "PPO (with a critic)"), "grpo": "GRPO", "rloo": "RLOO",
+                           "online-dpo": QT_TRANSLATE_NOOP("Fields", "online DPO")},
+    "critic_model": {"same": QT_TRANSLATE_NOOP("Fields", "a copy of the policy")},
     "critic_offload": {"auto": QT_TRANSLATE_NOOP("Fields", "as the policy's offload"),
                        "none": QT_TRANSLATE_NOOP("Fields", "none"),
                        "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
