@@ -30,3 +30,15 @@ def test_the_time_tab_says_it_too(qtbot, tmp_path):
     win = window_from(qtbot, tmp_path, FP8)
     t = win.state.step_time
     assert f"({t.mfu_bf16_peak:.0%} of the bf16 peak)" in win.time_panel.summary.text()
+
+
+def test_a_post_training_step_scales_both_mfus_by_its_whole_step():
+    """A post-training step's MFU is the update's FLOPs over the whole step (generation included); the bf16-peak
+    figure was left at the update's alone (a bf16 PPO read 'MFU 2% (26% of the bf16 peak)')."""
+    from tests.test_gui_critic_prompt_rows import PPO
+
+    bf16 = step_time(scenario_from_dict(PPO))
+    assert bf16.mfu_bf16_peak == bf16.mfu and "bf16 peak" not in render_time(bf16)
+    fp8 = step_time(scenario_from_dict({**PPO, "precision": "fp8", "framework": "verl"}))
+    peaks = dict(get_gpu("h100-sxm-80gb").dense_peak_tflops)
+    assert abs(fp8.mfu_bf16_peak - fp8.mfu * peaks["fp8"] / peaks["bf16"]) < 1e-9
