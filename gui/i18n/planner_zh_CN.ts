@@ -303,107 +303,111 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="113"/>
+        <location filename="../results.py" line="114"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="127"/>
+        <location filename="../results.py" line="128"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157"/>
+        <location filename="../results.py" line="158"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="160"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="160"/>
+        <location filename="../results.py" line="161"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="181"/>
+        <location filename="../results.py" line="182"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="199"/>
+        <location filename="../results.py" line="200"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="210"/>
+        <location filename="../results.py" line="211"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="210"/>
+        <location filename="../results.py" line="211"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="212"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="212"/>
+        <location filename="../results.py" line="213"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="216"/>
+        <location filename="../results.py" line="217"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
-        <source>process (as nvidia-smi shows it) %s</source>
-        <translation>进程占用（nvidia-smi 所示）%s</translation>
+        <location filename="../results.py" line="218"/>
+        <source>process (as %1 shows it) %2</source>
+        <translation>进程占用（%1 所示）%2</translation>
     </message>
     <message>
-        <location filename="../results.py" line="219"/>
+        <source>process (as nvidia-smi shows it) %s</source>
+        <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="221"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="220"/>
+        <location filename="../results.py" line="222"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -5402,42 +5406,42 @@ GPU-hour</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="70"/>
+        <location filename="../results.py" line="71"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="60"/>
+        <location filename="../results.py" line="61"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="60"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="63"/>
+        <location filename="../results.py" line="64"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="72"/>
+        <location filename="../results.py" line="73"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76"/>
+        <location filename="../results.py" line="77"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -5503,113 +5507,117 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="193"/>
+        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="167"/>
+        <location filename="../../engine/estimate_output.py" line="169"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="116"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="119"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="119"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="121"/>
+        <location filename="../../engine/estimate_output.py" line="122"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129"/>
+        <location filename="../../engine/estimate_output.py" line="130"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="133"/>
+        <location filename="../../engine/estimate_output.py" line="134"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="137"/>
+        <location filename="../../engine/estimate_output.py" line="138"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="140"/>
+        <location filename="../../engine/estimate_output.py" line="141"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="142"/>
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="144"/>
+        <location filename="../../engine/estimate_output.py" line="145"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="147"/>
-        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
-        <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+        <location filename="../../engine/estimate_output.py" line="148"/>
+        <source>Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation>PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="151"/>
+        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="153"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="158"/>
+        <location filename="../../engine/estimate_output.py" line="160"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="162"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="75"/>
-        <location filename="../../engine/estimate_output.py" line="168"/>
+        <location filename="../../engine/estimate_output.py" line="170"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5624,7 +5632,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
+        <location filename="../../engine/estimate_output.py" line="197"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -5633,33 +5641,33 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="190"/>
-        <location filename="../../engine/estimate_output.py" line="212"/>
+        <location filename="../../engine/estimate_output.py" line="192"/>
+        <location filename="../../engine/estimate_output.py" line="214"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="199"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="205"/>
+        <location filename="../../engine/estimate_output.py" line="207"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="216"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="217"/>
+        <location filename="../../engine/estimate_output.py" line="219"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="224"/>
+        <location filename="../../engine/estimate_output.py" line="226"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -5994,13 +6002,13 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="191"/>
+        <location filename="../../engine/estimate_output.py" line="193"/>
         <location filename="../../engine/serving/report.py" line="142"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="218"/>
+        <location filename="../../engine/estimate_output.py" line="220"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6161,7 +6169,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="221"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -6893,27 +6901,27 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="124"/>
+        <location filename="../../engine/models/presets.py" line="131"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="189"/>
+        <location filename="../../engine/models/presets.py" line="196"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="190"/>
+        <location filename="../../engine/models/presets.py" line="197"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="192"/>
+        <location filename="../../engine/models/presets.py" line="199"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="193"/>
+        <location filename="../../engine/models/presets.py" line="200"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -8882,32 +8890,32 @@ GPU-hour</source>
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>detailed</source>
         <translation>逐算子模型，detailed</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>seed-per-op</source>
         <translation>逐层教科书公式，seed-per-op</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="99"/>
         <source>seed-k-factor</source>
         <translation>经验法则，seed-k-factor</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="99"/>
         <source>seed-alpha</source>
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="99"/>
+        <location filename="../../engine/estimate_output.py" line="100"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="180"/>
+        <location filename="../../engine/estimate_output.py" line="182"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
