@@ -64,13 +64,17 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         from .serving.speed import serving_speed
 
         speed = serving_speed(scenario, est.serving)
-        print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed, scenario)})
-              if args.json else
-              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, scenario=scenario,
-                                           title=args.tr(
-                  QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({engine}, {fmt})")).format(
-                  name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
-                  engine=scenario.serving_engine, fmt=scenario.weight_format))))
+        if args.json:
+            print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed, scenario)}))
+            return 0
+        text = render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, scenario=scenario, title=args.tr(
+            QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({engine}, {fmt})")).format(
+            name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+            engine=scenario.serving_engine, fmt=scenario.weight_format))
+        # the estimate's warnings, as the training text gives them (a Mac's shared pool: serving_estimate)
+        text += "".join("\n" + args.tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(
+            text=w.format_with(args.tr_engine)) for w in est.warnings)
+        print(terminal_text(text))
         return 0
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     time = with_memory_notes(time, est, args.unit)  # a step near the memory limit says it may run slower (notes only)

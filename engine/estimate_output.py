@@ -11,6 +11,7 @@ from typing import Any
 from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, one_line
+from .models.presets import memory_tool_named
 from .posttraining import rl_time_to_json, rl_to_json
 from .posttraining.band_text import posttraining_band_lines
 from .posttraining.refused_step import refused_step_text
@@ -144,9 +145,10 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
         out.append(tr(QT_TRANSLATE_NOOP("cli", "GPUs that hold less: {ranks} {total} (peak allocated {peak}).")).format(
             ranks=tr_engine(other.ranks), total=format_bytes(other.estimate.total_bytes, unit),
             peak=format_bytes(other.estimate.peak_allocated_bytes, unit)))
-    out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; "
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; "
                                            "loading the model {load}; host memory per node {host}.")).format(
         reserved=format_bytes(est.peak_reserved_bytes, unit), process=format_bytes(est.process_bytes, unit),
+        tool=memory_tool_named(est.gpu_name),  # rocm-smi on an MI300X, not nvidia-smi (user audit 8)
         load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
                                            "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
@@ -195,6 +197,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
+        out[-1] += tr(QT_TRANSLATE_NOOP("cli", " ({mfu:.0%} of the bf16 peak)")).format(
+            mfu=t.mfu_bf16_peak)
     if t.band is not None and t.band.regime == POSTTRAINING_REGIME:
         out += posttraining_band_lines(t, tr_engine)
     elif t.band is not None:

@@ -35,6 +35,8 @@ LOWERABLE: dict[str, tuple[str, ...]] = {
     "critic_model": ("critic_model",),
     "reference_model": ("reference_model",),
     "rollout_tp": ("rollout_tp",),
+    # the prompts' mean after the cap it is padded to was lowered below it (user audit 8): unset, as the cap
+    "prompt_len_mean": ("prompt_len_mean",),
 }
 MAX_ROUNDS = 8
 
@@ -74,6 +76,8 @@ def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
         return [None]
     if key == "reference_model":
         return ["auto"]
+    if key == "prompt_len_mean":  # unset: every prompt as long as the new cap, the most the mean can be
+        return [None]
 
     return []
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from engine import Estimate, Scenario
 from engine.memory.gpu_precision import precision_cannot_run
+from engine.models.presets import memory_tool_named
 from engine.units import format_bytes
 
 from .explain import explain_component
@@ -214,7 +215,8 @@ class BreakdownTable(QWidget):
             load = f"<b>{load} ◀ {self.tr('peak')}</b>"
         memory = " · ".join([
             self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit),
-            self.tr("process (as nvidia-smi shows it) %s") % format_bytes(est.process_bytes, unit),
+            self.tr("process (as %1 shows it) %2").replace("%1", memory_tool_named(est.gpu_name)).replace(
+                "%2", format_bytes(est.process_bytes, unit)),  # rocm-smi on an MI300X (user audit 8)
             load,
             self.tr("CPU memory per node %s (%s)") % (format_bytes(est.host_bytes, unit), host)])
         self.phases.setText(self.tr("Phase peaks: ") + " · ".join(parts) + "<br>" + memory)

@@ -60,8 +60,12 @@ def rows_for(s: Scenario) -> set[str]:
                 keys.add("rollout_enforce_eager")
             if TABLE[s.framework].posttraining.rollout_engine_in_process or s.rollout_async_engine != "auto":
                 keys.add("rollout_async_engine")
+    if objective in ONLINE_OBJECTIVES:
+        keys.add("prompt_len_mean")  # the prompts' mean without their padding (verl's left padding stripped)
     if objective == "ppo":
         keys.add("critic_model")
+        # the critic's own offload and layout (verl's critic.model.*) matter only where there is a critic
+        keys |= {k for k in ("critic_offload", "critic_packing") if s.critic_model is not None or getattr(s, k) != "auto"}
     # the bonus costs memory only where the framework's update computes it (engine/frameworks/posttraining.py
     # update_entropy); a value set elsewhere stays visible, so it can be seen and reset
     if objective in POLICY_GRADIENT and (TABLE[s.framework].posttraining.update_entropy != "none"
@@ -113,6 +117,15 @@ class RLRows(QObject):
         self.max_completion_len = committed_spin(0, int(declared_count_range("max_completion_len")[1]))
         self.reward_model = ValueCombo()
         self.critic_model = ValueCombo()
+        self.critic_offload = ValueCombo(choice_items("critic_offload", {
+            "auto": self.tr("as the policy's offload (auto)"), "none": self.tr("none"),
+            "optimizer": self.tr("optimizer states"), "optimizer+params": self.tr("optimizer states and weights")}))
+        self.critic_packing = ValueCombo(choice_items("critic_packing", {
+            "auto": self.tr("as the policy's packing (auto)"),
+            "none": self.tr("padded to the batch's longest (none)"),
+            "padding-free": self.tr("each sequence at its own length (padding-free)")}))
+        # 0 stands for null: the prompts are prompt_len long (the special text shows it)
+        self.prompt_len_mean = committed_spin(0, int(declared_count_range("prompt_len_mean")[1]))
         self.entropy_coeff = QDoubleSpinBox()
         self.entropy_coeff.setRange(*declared_range("entropy_coeff"))
         self.entropy_coeff.setDecimals(4)
@@ -169,10 +182,12 @@ class RLRows(QObject):
         self.seq_len = seq_len
         self._shown: set[str] | None = None
         self.widgets: dict[str, QWidget] = {
-            "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
+            "reference_model": self.reference, "prompt_len": self.prompt_len, "prompt_len_mean": self.prompt_len_mean,
+            "completion_len": self.completion_len,
             "max_completion_len": self.max_completion_len, "num_generations": self.num_generations,
             "reward_model": self.reward_model,
-            "critic_model": self.critic_model, "entropy_coeff": self.entropy_coeff, "rpo_alpha": self.rpo_alpha,
+            "critic_model": self.critic_model, "critic_offload": self.critic_offload,
+            "critic_packing": self.critic_packing, "entropy_coeff": self.entropy_coeff, "rpo_alpha": self.rpo_alpha,
             "rollout_engine": self.rollout_engine,
             "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
             "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
@@ -183,11 +198,14 @@ class RLRows(QObject):
         labels = {
             "reference_model": self.tr("Reference (reference model)"),
             "prompt_len": self.tr("Tokens per prompt (prompt length)"),
+            "prompt_len_mean": self.tr("Mean prompt without padding (prompt_len_mean)"),
             "completion_len": self.tr("Tokens per completion (completion length)"),
             "max_completion_len": self.tr("Longest completion (max_completion_len)"),
             "num_generations": self.tr("Completions per prompt (generations)"),
             "reward_model": self.tr("Reward model"),
             "critic_model": self.tr("Critic (value model)"),
+            "critic_offload": self.tr("Critic offloaded to CPU memory (critic_offload)"),
+            "critic_packing": self.tr("Critic's sequences (critic_packing)"),
             "entropy_coeff": self.tr("Entropy bonus weight (entropy_coeff)"),
             "rpo_alpha": self.tr("Chosen answers' NLL weight (rpo_alpha)"),
             "rollout_engine": self.tr("Generation engine (rollout engine)"),
@@ -231,6 +249,17 @@ class RLRows(QObject):
                                        "reward model adds its weights and a forward pass over every completion."),
             self.critic_model: self.tr("PPO's value model: its weights, gradients and optimizer states sit beside "
                                        "the policy's."),
+            self.critic_offload: self.tr("What of the critic goes to CPU memory between its uses (verl "
+                                         "critic.model.fsdp_config param_offload / optimizer_offload), when it is "
+                                         "set apart from the policy's offload."),
+            self.critic_packing: self.tr("How the critic lays out its sequences (verl critic.model."
+                                         "use_remove_padding, off by default): padded, every sequence is as long as "
+                                         "the batch's longest prompt plus completion; padding-free, each runs at its "
+                                         "own length, which costs less memory and time."),
+            self.prompt_len_mean: self.tr("Tokens of the average prompt before padding, where the prompt length is "
+                                          "the cap every prompt is padded to (verl data.max_prompt_length). The "
+                                          "engine generates after the real prompt, and padding-free passes run "
+                                          "its real tokens. Unset, every prompt is as long as the prompt length."),
             self.entropy_coeff: self.tr("Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). "
                                         "Any value but 0 makes verl's update compute every token's entropy over "
                                         "the vocabulary with gradients: one more fp32 buffer the size of the "
@@ -280,6 +309,7 @@ class RLRows(QObject):
     def _connect(self, edit: Callable[[dict[str, Any]], None]) -> None:
         for key, combo in (("training_objective", self.objective), ("reference_model", self.reference),
                            ("reward_model", self.reward_model), ("critic_model", self.critic_model),
+                           ("critic_offload", self.critic_offload), ("critic_packing", self.critic_packing),
                            ("rollout_engine", self.rollout_engine), ("rollout_sleep", self.sleep),
                            ("rollout_kv_cache_dtype", self.kv_dtype), ("rollout_engine_release", self.release),
                            ("rollout_enforce_eager", self.enforce_eager), ("rollout_async_engine", self.async_engine)):
@@ -295,6 +325,7 @@ class RLRows(QObject):
         self.rpo_alpha.valueChanged.connect(lambda v: edit({"rpo_alpha": round(v, 3)}))
         self.max_model_len.valueChanged.connect(lambda v: edit({"rollout_max_model_len": v or None}))
         self.max_completion_len.valueChanged.connect(lambda v: edit({"max_completion_len": v or None}))
+        self.prompt_len_mean.valueChanged.connect(lambda v: edit({"prompt_len_mean": v or None}))
 
     def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
         def chosen(value: str) -> None:
@@ -311,6 +342,7 @@ class RLRows(QObject):
         """key -> combo, for the undo entry's words."""
         return {"training_objective": self.objective, "reference_model": self.reference,
                 "reward_model": self.reward_model, "critic_model": self.critic_model,
+                "critic_offload": self.critic_offload, "critic_packing": self.critic_packing,
                 "rollout_engine": self.rollout_engine, "rollout_sleep": self.sleep,
                 "rollout_placement": self.placement, "rollout_kv_cache_dtype": self.kv_dtype,
                 "rollout_engine_release": self.release, "rollout_enforce_eager": self.enforce_eager,
@@ -325,7 +357,8 @@ class RLRows(QObject):
                              (self.rollout_engine, s.rollout_engine), (self.sleep, s.rollout_sleep),
                              (self.placement, s.rollout_placement), (self.kv_dtype, s.rollout_kv_cache_dtype),
                              (self.release, s.rollout_engine_release), (self.enforce_eager, s.rollout_enforce_eager),
-                             (self.async_engine, s.rollout_async_engine)):
+                             (self.async_engine, s.rollout_async_engine), (self.critic_offload, s.critic_offload),
+                             (self.critic_packing, s.critic_packing)):
             combo.set_value(value)
         utilization = 0.0 if s.rollout_gpu_memory_utilization == "auto" else float(s.rollout_gpu_memory_utilization)
         for spin, value in ((self.prompt_len, s.prompt_len), (self.completion_len, s.completion_len),
@@ -339,6 +372,13 @@ class RLRows(QObject):
         unset = self.tr("prompt + completion (%1)").replace("%1", f"{s.prompt_len + s.completion_len:,}")
         if self.max_model_len.specialValueText() != unset:  # a new text lays the form out again: only on a change
             self.max_model_len.setSpecialValueText(unset)
+        self.prompt_len_mean.blockSignals(True)  # the mean cannot pass the cap (posttraining_checks.py)
+        self.prompt_len_mean.setMaximum(s.prompt_len)
+        self.prompt_len_mean.blockSignals(False)
+        show_value(self.prompt_len_mean, s.prompt_len_mean or 0)
+        padded = self.tr("as prompt (%1)").replace("%1", f"{s.prompt_len:,}")
+        if self.prompt_len_mean.specialValueText() != padded:
+            self.prompt_len_mean.setSpecialValueText(padded)
         every = self.tr("as completion (%1)").replace("%1", f"{s.completion_len:,}")
         if self.max_completion_len.specialValueText() != every:
             self.max_completion_len.setSpecialValueText(every)

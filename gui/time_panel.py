@@ -165,6 +165,8 @@ class TimePanel(QWidget):
             (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]
+        if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
+            lines[0] += self.tr(" (%(mfu)s of the bf16 peak)") % {"mfu": f"{t.mfu_bf16_peak:.0%}"}
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
             lines[1] += self.tr(" · %(likely)s per step") % {"likely": likely_range_sentence(  # engine/range_words.py
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),

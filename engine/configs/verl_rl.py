@@ -137,6 +137,11 @@ def _read_models(c: Collector, o: dict[str, Any], objective: str) -> None:
         else:
             model_or_skip(c, "critic_model", path, "critic.model.path")
     c.use("critic.enable")
+    # the planner runs the critic at the actor's micro-batch (posttraining/estimate.py critic_scenario): the same
+    # value is read, another stays unread (the export writes the actor's, as verl refuses a critic without one)
+    critic_mb = o.get("critic.ppo_micro_batch_size_per_gpu")
+    if critic_mb is not None and as_int(critic_mb) == as_int(o.get(A + "actor.ppo_micro_batch_size_per_gpu")):
+        c.use("critic.ppo_micro_batch_size_per_gpu")
     _read_critic_offload(c, o)
     if objective == "ppo":
         _read_critic_packing(c, o)

@@ -105,6 +105,13 @@ class GpuPreset:
         return self.vendor in ("NVIDIA", "AMD")
 
     @property
+    def memory_tool(self) -> str:
+        """The vendor's tool that shows a process's GPU memory (the footer's "process (as ... shows it)"): AMD's
+        rocm-smi (--showmeminfo vram), Intel Gaudi's hl-smi; nvidia-smi elsewhere, Apple's chips included (no
+        Metal figure of the process overhead yet: user audit 7's open item)."""
+        return {"AMD": "rocm-smi", "Intel": "hl-smi"}.get(self.vendor, "nvidia-smi")
+
+    @property
     def usable_bytes(self) -> int:
         """What training can use: the whole card, or the GPU's share of unified memory."""
         return int(self.memory_bytes * self.usable_fraction)
@@ -228,3 +235,9 @@ def get_gpu(gpu_id: str) -> GpuPreset:
     if gpu_id not in presets:
         raise _unknown("gpu", gpu_id, presets)
     return presets[gpu_id]
+
+
+def memory_tool_named(gpu_name: str) -> str:
+    """memory_tool of the preset of that name (an Estimate carries the GPU's name); nvidia-smi for a custom GPU."""
+    preset = next((g for g in gpu_presets().values() if g.name == gpu_name), None)
+    return preset.memory_tool if preset is not None else "nvidia-smi"

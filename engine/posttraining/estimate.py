@@ -261,7 +261,24 @@ def rl_estimate(s: Scenario) -> Estimate:
     warnings = train.warnings
     if e is not None and (e.refusal or e.caution) is not None:
         warnings += (e.refusal or e.caution,)
-    return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings)
+    host, host_formula = _host_need(s, p)
+    return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings,
+                               host_bytes=host, host_formula=host_formula)
+
+
+def _host_need(s: Scenario, p: StepParts) -> tuple[float, str]:
+    """CPU memory of one node over the step (user audit 8: a verl step with the policy's or the critic's optimizer
+    offloaded read the host need of no offload): the policy's states as kept between phases (offloaded there where
+    the offload holds between phases, p.training being the update's loaded estimate), and PPO's critic's offloaded
+    states beside them, which its own estimate counts apart (the per-process part counted once: verl colocates the
+    critic's worker group with the actor's on the same GPUs, one process per GPU)."""
+    policy = _cached_training(s, p.rs, p.spec) if p.rs.offload_between_phases else p.training
+    critic = _critic(s, p.rs)
+    if critic is None or critic_offload(s) == "none":
+        return policy.host_bytes, policy.host_formula
+    bare = training_estimate(critic_scenario(s, p.rs, False).with_unchecked(offload="none"))
+    extra = max(critic.host_bytes - bare.host_bytes, 0.0)
+    return policy.host_bytes + extra, policy.host_formula + ", + the critic's offloaded states"
 
 
 def engine_max_model_len(s: Scenario) -> int:

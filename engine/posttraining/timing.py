@@ -365,6 +365,7 @@ def rl_step_time(s: Scenario) -> RLStepTime:
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
     base = dataclasses.replace(train, step_seconds=step, tokens_per_second=tps, tokens_per_second_per_gpu=tps /
                                s.world_size, mfu=train.mfu * train.step_seconds / step if step else 0.0,
+                               mfu_bf16_peak=train.mfu_bf16_peak * train.step_seconds / step if step else 0.0,  # as mfu
                                time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
     # a step that generates takes the post-training regime's own band, not the training runs' (time_band.py: its
     # measured runs are online, generating ones); an offline objective (DPO, KTO, ...) runs a training step over

@@ -107,6 +107,9 @@ FIELD_LABELS: dict[str, str] = {
     "reference_model": QT_TRANSLATE_NOOP("Fields", "Reference (reference model)"),
     "reward_model": QT_TRANSLATE_NOOP("Fields", "Reward model"),
     "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
+    "critic_offload": QT_TRANSLATE_NOOP("Fields", "Critic offloaded to CPU memory (critic_offload)"),
+    "critic_packing": QT_TRANSLATE_NOOP("Fields", "Critic's sequences (critic_packing)"),
+    "prompt_len_mean": QT_TRANSLATE_NOOP("Fields", "Mean prompt without padding (prompt_len_mean)"),
     "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
     "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
     "max_completion_len": QT_TRANSLATE_NOOP("Fields", "Longest completion (max_completion_len)"),
@@ -155,6 +158,20 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
     **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
        for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},
+    # Compare read "ppo | ppo | grpo" and a critic "same" (user audit 8): the set-up's words, shortened
+    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "supervised fine-tuning (SFT)"), "dpo": "DPO",
+                           "ipo": "IPO", "kto": "KTO", "orpo": "ORPO", "simpo": "SimPO", "cpo": "CPO",
+                           "reward": QT_TRANSLATE_NOOP("Fields", "reward model on pairs"),
+                           "ppo": QT_TRANSLATE_NOOP("Fields", "PPO (with a critic)"), "grpo": "GRPO", "rloo": "RLOO",
+                           "online-dpo": QT_TRANSLATE_NOOP("Fields", "online DPO")},
+    "critic_model": {"same": QT_TRANSLATE_NOOP("Fields", "a copy of the policy")},
+    "critic_offload": {"auto": QT_TRANSLATE_NOOP("Fields", "as the policy's offload"),
+                       "none": QT_TRANSLATE_NOOP("Fields", "none"),
+                       "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
+                       "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
+    "critic_packing": {"auto": QT_TRANSLATE_NOOP("Fields", "as the policy's packing"),
+                       "none": QT_TRANSLATE_NOOP("Fields", "padded"),
+                       "padding-free": QT_TRANSLATE_NOOP("Fields", "padding-free")},
     "fp8_recipe": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},  # a plan that drops torchao's
     # the set-up panel's words, shortened where its item is a sentence (a plan or a comparison cell is narrow)
     "optimizer": {"adamw": "AdamW", "adamw-fused": QT_TRANSLATE_NOOP("Fields", "AdamW fused"),

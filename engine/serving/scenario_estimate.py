@@ -9,10 +9,12 @@ from __future__ import annotations
 import dataclasses
 
 from ..memory.breakdown import Estimate, StageEstimate
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
+from ..units import format_bytes
 from .apple_engines import apple_gpu_refusal
 from .generation import GenerationInputs, generation_memory
 from .layer_split import layer_split_gpus
@@ -113,4 +115,21 @@ def serving_estimate(s: Scenario) -> Estimate:
         scenario_name=s.name, estimator=f"serving {memory.engine}", model_name=spec.name, gpu_name=gpu_name,
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
-        host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory)
+        host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory,
+        warnings=_shared_pool_words(s))
+
+
+def _shared_pool_words(s: Scenario) -> tuple[Message, ...]:
+    """On one pool of memory (Apple's chips, MI300A) the capacity shown is the GPU's share of it (the preset's
+    usable_fraction, Metal's recommendedMaxWorkingSetSize on a Mac): said beside a served model as beside a trained
+    one (engine/memory/estimate.py), where a Mac user serving with llama.cpp read '48.00 GiB' of a 64 GB Mac with no
+    word why (user audit 8)."""
+    if not isinstance(s.gpu, str):
+        return ()
+    gpu = get_gpu(s.gpu)
+    if not gpu.shares_host_memory or gpu.usable_fraction >= 1:
+        return ()
+    return (message(QT_TRANSLATE_NOOP(
+        "engine", "{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by "
+        "default (the capacity shown), and the rest holds the system and the other programs."),
+        gpu=gpu.name, pool=format_bytes(gpu.memory_bytes), share=round(gpu.usable_fraction * 100)),)

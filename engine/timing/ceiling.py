@@ -40,6 +40,7 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any, NamedTuple
 
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import PRESETS_DIR, get_gpu, read_preset_json
 from ..scenario import Scenario
@@ -60,6 +61,7 @@ class Ceiling(NamedTuple):
     measured: float  # the best measured MFU it comes from (carried to the plan's GPU: hardware.rate_share)
     row: str  # that run's id in tests/data/published/throughput.json
     source: str
+    gpu: str = ""  # that run's GPU (presets/gpus.json id): another GPU of the architecture where none ran on the plan's
 
 
 @cache
@@ -110,7 +112,25 @@ def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], 
     carried = [(e["mfu"] if e["gpu"] == gpu_id else e["mfu"] * own / rate_share(e["gpu"], key[1]), e)
                for e in entries]
     mfu, top = max(carried, key=lambda c: c[0])
-    return _Found(Ceiling(mfu * (1 + table["margin"]), mfu, top["row"], top["source"]), sources)
+    return _Found(Ceiling(mfu * (1 + table["margin"]), mfu, top["row"], top["source"], top["gpu"]), sources)
+
+
+def ceiling_note(ceiling: Ceiling, gpu_id: str | None, own: float, held: float) -> Message:
+    """The sentence saying a plan was held to its ceiling. It names the run's GPU where that is another GPU of the
+    plan's architecture (user audit 8: an M4 Max LoRA read 'the best published run on this GPU' of a run on an M4
+    Pro, carried at the two chips' rate shares)."""
+    values = {"mfu": own, "cap": ceiling.mfu, "best": ceiling.measured, "row": ceiling.row,
+              "margin": ceiling.mfu / ceiling.measured - 1, "held": held}
+    if ceiling.gpu and ceiling.gpu != gpu_id:
+        return message(QT_TRANSLATE_NOOP(
+            "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on "
+            "this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to "
+            "this GPU's rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}."),
+            run_gpu=get_gpu(ceiling.gpu).name, **values)
+    return message(QT_TRANSLATE_NOOP(
+        "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published "
+        "run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU "
+        "{held:.0%}."), **values)
 
 
 DENSE, MOE = "dense", "moe"  # the model kind

@@ -29,7 +29,7 @@ from .bands import time_band
 from .bf16_optimizer import kept_gradients_seconds
 from .bnb_4bit import quant_base
 from .bounds import calibration, check_finite
-from .ceiling import frozen_weights, held_mfu, mfu_ceiling
+from .ceiling import ceiling_note, frozen_weights, held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, nccl_nvls, tp_unit_seconds
 from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path, loss_split
@@ -356,11 +356,7 @@ def step_time(s: Scenario) -> StepTime:
             "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
             "for those; enter them for a custom GPU."), gpu=hw.name))
     if ceiling is not None and held < own:
-        notes.append(message(QT_TRANSLATE_NOOP(
-            "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published "
-            "run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU "
-            "{held:.0%}."), mfu=own, cap=ceiling.mfu, best=ceiling.measured, row=ceiling.row,
-            margin=ceiling.mfu / ceiling.measured - 1, held=held))
+        notes.append(ceiling_note(ceiling, hw.gpu_id, own, held))
     notes += [scaled] if scaled else []
     ttt = hours = cost = None
     if s.tokens_to_train:

@@ -303,107 +303,111 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="112"/>
+        <location filename="../results.py" line="113"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="113"/>
+        <location filename="../results.py" line="114"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="127"/>
+        <location filename="../results.py" line="128"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157"/>
+        <location filename="../results.py" line="158"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="160"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="160"/>
+        <location filename="../results.py" line="161"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="181"/>
+        <location filename="../results.py" line="182"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="197"/>
+        <location filename="../results.py" line="198"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="199"/>
+        <location filename="../results.py" line="200"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="210"/>
+        <location filename="../results.py" line="211"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="210"/>
+        <location filename="../results.py" line="211"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="212"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="212"/>
+        <location filename="../results.py" line="213"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="216"/>
+        <location filename="../results.py" line="217"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
-        <source>process (as nvidia-smi shows it) %s</source>
-        <translation>进程占用（nvidia-smi 所示）%s</translation>
+        <location filename="../results.py" line="218"/>
+        <source>process (as %1 shows it) %2</source>
+        <translation>进程占用（%1 所示）%2</translation>
     </message>
     <message>
-        <location filename="../results.py" line="219"/>
+        <source>process (as nvidia-smi shows it) %s</source>
+        <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="221"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="220"/>
+        <location filename="../results.py" line="222"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -1056,116 +1060,176 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <source>Critic offloaded to CPU memory (critic_offload)</source>
+        <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <source>Critic&apos;s sequences (critic_packing)</source>
+        <translation>评论家的序列（critic_packing）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <source>Mean prompt without padding (prompt_len_mean)</source>
+        <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <source>supervised fine-tuning (SFT)</source>
+        <translation>监督微调（SFT）</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <source>reward model on pairs</source>
+        <translation>在回答对上训练奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <source>PPO (with a critic)</source>
+        <translation>PPO（带评论家）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <source>online DPO</source>
+        <translation>在线 DPO</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <source>a copy of the policy</source>
+        <translation>策略模型的一份副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <source>as the policy&apos;s offload</source>
+        <translation>与策略模型的卸载相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <source>as the policy&apos;s packing</source>
+        <translation>与策略模型的打包相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <source>padded</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <source>padding-free</source>
+        <translation>无填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1320,152 +1384,155 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="135"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="136"/>
+        <location filename="../../engine/scenario/key_words.py" line="139"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="171"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="186"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="187"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="191"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1501,22 +1568,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="155"/>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3424,432 +3491,498 @@ GPU-hour</source>
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="88"/>
+        <location filename="../rl_rows.py" line="92"/>
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="89"/>
+        <location filename="../rl_rows.py" line="93"/>
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="90"/>
+        <location filename="../rl_rows.py" line="94"/>
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="91"/>
+        <location filename="../rl_rows.py" line="95"/>
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92"/>
+        <location filename="../rl_rows.py" line="96"/>
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="93"/>
+        <location filename="../rl_rows.py" line="97"/>
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="94"/>
+        <location filename="../rl_rows.py" line="98"/>
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="95"/>
+        <location filename="../rl_rows.py" line="99"/>
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="96"/>
+        <location filename="../rl_rows.py" line="100"/>
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="97"/>
+        <location filename="../rl_rows.py" line="101"/>
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="98"/>
+        <location filename="../rl_rows.py" line="102"/>
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="99"/>
+        <location filename="../rl_rows.py" line="103"/>
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="101"/>
+        <location filename="../rl_rows.py" line="105"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="103"/>
+        <location filename="../rl_rows.py" line="107"/>
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="104"/>
+        <location filename="../rl_rows.py" line="108"/>
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="105"/>
+        <location filename="../rl_rows.py" line="109"/>
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="106"/>
+        <location filename="../rl_rows.py" line="110"/>
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="107"/>
-        <location filename="../rl_rows.py" line="322"/>
+        <location filename="../rl_rows.py" line="111"/>
+        <location filename="../rl_rows.py" line="121"/>
+        <location filename="../rl_rows.py" line="354"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="121"/>
+        <location filename="../rl_rows.py" line="134"/>
         <source>no entropy bonus (0)</source>
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="127"/>
+        <location filename="../rl_rows.py" line="140"/>
         <source>no NLL term (0)</source>
         <translation>无 NLL 项（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="240"/>
+        <location filename="../rl_rows.py" line="269"/>
         <source>Weight of the chosen answers&apos; negative log-likelihood added to the preference loss (TRL&apos;s rpo_alpha; CPO/SimPO&apos;s cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits&apos; size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
         <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="129"/>
-        <location filename="../rl_rows.py" line="139"/>
-        <location filename="../rl_rows.py" line="141"/>
-        <location filename="../rl_rows.py" line="164"/>
-        <location filename="../rl_rows.py" line="167"/>
+        <location filename="../rl_rows.py" line="142"/>
+        <location filename="../rl_rows.py" line="152"/>
+        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="177"/>
+        <location filename="../rl_rows.py" line="180"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="132"/>
+        <location filename="../rl_rows.py" line="121"/>
+        <source>as the policy&apos;s offload (auto)</source>
+        <translation>与策略模型的卸载相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="122"/>
+        <source>optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="122"/>
+        <source>optimizer states and weights</source>
+        <translation>优化器状态和权重</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="124"/>
+        <source>as the policy&apos;s packing (auto)</source>
+        <translation>与策略模型的打包相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="125"/>
+        <source>padded to the batch&apos;s longest (none)</source>
+        <translation>填充到批次中最长的长度（none）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="126"/>
+        <source>each sequence at its own length (padding-free)</source>
+        <translation>每条序列按自身长度（padding-free）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="145"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="142"/>
+        <location filename="../rl_rows.py" line="155"/>
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="143"/>
+        <location filename="../rl_rows.py" line="156"/>
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="144"/>
+        <location filename="../rl_rows.py" line="157"/>
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="147"/>
+        <location filename="../rl_rows.py" line="160"/>
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="148"/>
+        <location filename="../rl_rows.py" line="161"/>
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153"/>
+        <location filename="../rl_rows.py" line="166"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153"/>
+        <location filename="../rl_rows.py" line="166"/>
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="167"/>
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154"/>
+        <location filename="../rl_rows.py" line="167"/>
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="159"/>
+        <location filename="../rl_rows.py" line="172"/>
         <source>the newest vLLM (latest)</source>
         <translation>最新的 vLLM（latest）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="160"/>
+        <location filename="../rl_rows.py" line="173"/>
         <source>vLLM 0.8, V0 engine</source>
         <translation>vLLM 0.8，V0 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="161"/>
+        <location filename="../rl_rows.py" line="174"/>
         <source>vLLM 0.8, V1 engine</source>
         <translation>vLLM 0.8，V1 引擎</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="164"/>
+        <location filename="../rl_rows.py" line="177"/>
         <source>captures CUDA graphs</source>
         <translation>捕获 CUDA Graph</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="165"/>
+        <location filename="../rl_rows.py" line="178"/>
         <source>no CUDA graphs (enforce_eager)</source>
         <translation>不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="167"/>
+        <location filename="../rl_rows.py" line="180"/>
         <source>in the trainer&apos;s process (vllm.LLM)</source>
         <translation>在训练器的进程中（vllm.LLM）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="168"/>
+        <location filename="../rl_rows.py" line="181"/>
         <source>a process of its own (AsyncLLM)</source>
         <translation>独立进程（AsyncLLM）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="184"/>
+        <location filename="../rl_rows.py" line="199"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="185"/>
+        <location filename="../rl_rows.py" line="200"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="186"/>
+        <location filename="../rl_rows.py" line="201"/>
+        <source>Mean prompt without padding (prompt_len_mean)</source>
+        <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="202"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="187"/>
+        <location filename="../rl_rows.py" line="203"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="188"/>
+        <location filename="../rl_rows.py" line="204"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="189"/>
+        <location filename="../rl_rows.py" line="205"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="190"/>
+        <location filename="../rl_rows.py" line="206"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="191"/>
+        <location filename="../rl_rows.py" line="207"/>
+        <source>Critic offloaded to CPU memory (critic_offload)</source>
+        <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="208"/>
+        <source>Critic&apos;s sequences (critic_packing)</source>
+        <translation>评论家的序列（critic_packing）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="209"/>
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="192"/>
+        <location filename="../rl_rows.py" line="210"/>
         <source>Chosen answers&apos; NLL weight (rpo_alpha)</source>
         <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="193"/>
+        <location filename="../rl_rows.py" line="211"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="194"/>
+        <location filename="../rl_rows.py" line="212"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="195"/>
+        <location filename="../rl_rows.py" line="213"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="196"/>
+        <location filename="../rl_rows.py" line="214"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="197"/>
+        <location filename="../rl_rows.py" line="215"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="198"/>
+        <location filename="../rl_rows.py" line="216"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="199"/>
+        <location filename="../rl_rows.py" line="217"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="200"/>
+        <location filename="../rl_rows.py" line="218"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="201"/>
+        <location filename="../rl_rows.py" line="219"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="202"/>
+        <location filename="../rl_rows.py" line="220"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="203"/>
+        <location filename="../rl_rows.py" line="221"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="204"/>
+        <location filename="../rl_rows.py" line="222"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="213"/>
+        <location filename="../rl_rows.py" line="231"/>
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="216"/>
+        <location filename="../rl_rows.py" line="234"/>
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="219"/>
+        <location filename="../rl_rows.py" line="237"/>
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="220"/>
+        <location filename="../rl_rows.py" line="238"/>
         <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="222"/>
+        <location filename="../rl_rows.py" line="240"/>
         <source>Tokens of the longest completion a step generates (verl data.max_response_length, TRL max_completion_length). The engine decodes until the batch&apos;s longest completion ends, one token an iteration; the tokens generated and trained on follow the completion length, which is then the mean. Unset, every completion is as long as the completion length.</source>
         <translation>每步生成的最长补全的 token 数（verl data.max_response_length，TRL max_completion_length）。引擎每次迭代解码一个 token，一直解码到这批中最长的补全结束；生成和训练的 token 数则按补全长度计算，此时补全长度是平均值。不设置时，每个补全都与补全长度一样长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="228"/>
+        <location filename="../rl_rows.py" line="246"/>
         <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="230"/>
+        <location filename="../rl_rows.py" line="248"/>
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="232"/>
+        <location filename="../rl_rows.py" line="250"/>
         <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="234"/>
+        <location filename="../rl_rows.py" line="252"/>
+        <source>What of the critic goes to CPU memory between its uses (verl critic.model.fsdp_config param_offload / optimizer_offload), when it is set apart from the policy&apos;s offload.</source>
+        <translation>评论家在两次使用之间有哪些部分移到 CPU 内存（verl critic.model.fsdp_config 的 param_offload / optimizer_offload），用于与策略模型的卸载分开设置时。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="255"/>
+        <source>How the critic lays out its sequences (verl critic.model.use_remove_padding, off by default): padded, every sequence is as long as the batch&apos;s longest prompt plus completion; padding-free, each runs at its own length, which costs less memory and time.</source>
+        <translation>评论家如何排布其序列（verl critic.model.use_remove_padding，默认关闭）：填充时，每条序列都与批次中最长的提示加补全一样长；无填充时，每条序列按自身长度运行，占用的显存和时间更少。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="259"/>
+        <source>Tokens of the average prompt before padding, where the prompt length is the cap every prompt is padded to (verl data.max_prompt_length). The engine generates after the real prompt, and padding-free passes run its real tokens. Unset, every prompt is as long as the prompt length.</source>
+        <translation>填充前平均提示的 token 数，此时提示长度是每个提示被填充到的上限（verl data.max_prompt_length）。生成引擎在真实提示之后生成，无填充的前向/反向按真实 token 运行。不设置时，每个提示都与提示长度一样长。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="263"/>
         <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl&apos;s update compute every token&apos;s entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="246"/>
+        <location filename="../rl_rows.py" line="275"/>
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="248"/>
+        <location filename="../rl_rows.py" line="277"/>
         <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="251"/>
+        <location filename="../rl_rows.py" line="280"/>
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="254"/>
+        <location filename="../rl_rows.py" line="283"/>
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="256"/>
+        <location filename="../rl_rows.py" line="285"/>
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="257"/>
+        <location filename="../rl_rows.py" line="286"/>
         <source>Split the engine&apos;s weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="258"/>
+        <location filename="../rl_rows.py" line="287"/>
         <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="259"/>
+        <location filename="../rl_rows.py" line="288"/>
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="260"/>
+        <location filename="../rl_rows.py" line="289"/>
         <source>The longest request, prompt and completion together, the engine accepts (vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start when its KV cache cannot hold one request this long, and counts how many requests fit in the cache at once at this length; the engine still takes its whole share of the GPU. Unset, it is the prompt plus the completion, as verl passes it.</source>
         <translation>引擎接受的最长请求，提示与回答合计（vLLM max_model_len；verl rollout.max_model_len）。KV 缓存放不下一个这么长的请求时，vLLM 拒绝启动；它还按这个长度计算缓存能同时容纳多少个请求。引擎占用的仍是它在 GPU 上的全部份额。不设置时为提示长度加回答长度，与 verl 的做法相同。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="266"/>
+        <location filename="../rl_rows.py" line="295"/>
         <source>Which vLLM release&apos;s start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8&apos;s V0 engine take from the engine&apos;s share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8&apos;s V1 engine also takes what is already on the GPU, a colocated trainer&apos;s weights and the CUDA context, so its KV cache is smaller.</source>
         <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="271"/>
+        <location filename="../rl_rows.py" line="300"/>
         <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
         <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="274"/>
+        <location filename="../rl_rows.py" line="303"/>
         <source>Whether vLLM runs as its AsyncLLM (NeMo-RL vllm_cfg.async_engine): its engine core is then a process of its own, so turning the last step&apos;s output into tokens overlaps the next decode step instead of adding to it.</source>
         <translation>vLLM 是否以 AsyncLLM 运行（NeMo-RL vllm_cfg.async_engine）：此时其引擎核心是独立进程，把上一步的输出处理成 token 的工作与下一个解码步重叠，而不是叠加在其上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="321"/>
+        <location filename="../rl_rows.py" line="353"/>
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="323"/>
+        <location filename="../rl_rows.py" line="355"/>
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="339"/>
+        <location filename="../rl_rows.py" line="372"/>
         <source>prompt + completion (%1)</source>
         <translation>提示 + 回答（%1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="342"/>
+        <location filename="../rl_rows.py" line="379"/>
+        <source>as prompt (%1)</source>
+        <translation>与提示长度相同（%1）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="382"/>
         <source>as completion (%1)</source>
         <translation>与补全长度相同（%1）</translation>
     </message>
@@ -4991,7 +5124,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="206"/>
+        <location filename="../time_panel.py" line="208"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5032,7 +5165,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="99"/>
-        <location filename="../time_panel.py" line="249"/>
+        <location filename="../time_panel.py" line="251"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5053,7 +5186,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="107"/>
-        <location filename="../time_panel.py" line="254"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5064,11 +5197,16 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="169"/>
+        <source> (%(mfu)s of the bf16 peak)</source>
+        <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="171"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="173"/>
+        <location filename="../time_panel.py" line="175"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
@@ -5077,12 +5215,12 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="182"/>
+        <location filename="../time_panel.py" line="184"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="226"/>
+        <location filename="../time_panel.py" line="228"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5110,17 +5248,17 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="186"/>
+        <location filename="../time_panel.py" line="188"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
+        <location filename="../time_panel.py" line="191"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="196"/>
+        <location filename="../time_panel.py" line="198"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
@@ -5133,22 +5271,22 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="231"/>
+        <location filename="../time_panel.py" line="233"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="245"/>
+        <location filename="../time_panel.py" line="247"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="261"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="268"/>
+        <location filename="../time_panel.py" line="270"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5159,40 +5297,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="281"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="280"/>
+        <location filename="../time_panel.py" line="282"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="281"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="285"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="285"/>
+        <location filename="../time_panel.py" line="287"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="287"/>
+        <location filename="../time_panel.py" line="289"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="290"/>
+        <location filename="../time_panel.py" line="292"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5206,17 +5344,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="193"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="204"/>
+        <location filename="../time_panel.py" line="206"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
+        <location filename="../time_panel.py" line="201"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5283,42 +5421,42 @@ GPU-hour</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="70"/>
+        <location filename="../results.py" line="71"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="60"/>
+        <location filename="../results.py" line="61"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="59"/>
+        <location filename="../results.py" line="60"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="63"/>
+        <location filename="../results.py" line="64"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="72"/>
+        <location filename="../results.py" line="73"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76"/>
+        <location filename="../results.py" line="77"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -5384,117 +5522,122 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="193"/>
+        <location filename="../../engine/estimate_output.py" line="195"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="167"/>
+        <location filename="../../engine/estimate_output.py" line="169"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="116"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="119"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="119"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="121"/>
+        <location filename="../../engine/estimate_output.py" line="122"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="128"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="129"/>
+        <location filename="../../engine/estimate_output.py" line="130"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="133"/>
+        <location filename="../../engine/estimate_output.py" line="134"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="137"/>
+        <location filename="../../engine/estimate_output.py" line="138"/>
         <source>Post-training step ({objective}), allocated per phase: {phases}</source>
         <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="140"/>
+        <location filename="../../engine/estimate_output.py" line="141"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="142"/>
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="144"/>
+        <location filename="../../engine/estimate_output.py" line="145"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="147"/>
-        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
-        <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+        <location filename="../../engine/estimate_output.py" line="148"/>
+        <source>Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation>PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="151"/>
+        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="153"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="158"/>
+        <location filename="../../engine/estimate_output.py" line="160"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="162"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="168"/>
+        <location filename="../../engine/cli.py" line="75"/>
+        <location filename="../../engine/estimate_output.py" line="170"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="87"/>
+        <location filename="../../engine/cli.py" line="91"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
@@ -5504,7 +5647,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
+        <location filename="../../engine/estimate_output.py" line="197"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -5513,38 +5656,43 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="190"/>
-        <location filename="../../engine/estimate_output.py" line="209"/>
+        <location filename="../../engine/estimate_output.py" line="192"/>
+        <location filename="../../engine/estimate_output.py" line="214"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="202"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
+        <source> ({mfu:.0%} of the bf16 peak)</source>
+        <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="207"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="211"/>
+        <location filename="../../engine/estimate_output.py" line="216"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="219"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="221"/>
+        <location filename="../../engine/estimate_output.py" line="226"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="358"/>
+        <location filename="../../engine/cli.py" line="362"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="361"/>
+        <location filename="../../engine/cli.py" line="365"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -5869,13 +6017,13 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="191"/>
+        <location filename="../../engine/estimate_output.py" line="193"/>
         <location filename="../../engine/serving/report.py" line="142"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="215"/>
+        <location filename="../../engine/estimate_output.py" line="220"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6036,7 +6184,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="218"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -6768,27 +6916,27 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="131"/>
+        <location filename="../../engine/models/presets.py" line="138"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="196"/>
+        <location filename="../../engine/models/presets.py" line="203"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="197"/>
+        <location filename="../../engine/models/presets.py" line="204"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="199"/>
+        <location filename="../../engine/models/presets.py" line="206"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="200"/>
+        <location filename="../../engine/models/presets.py" line="207"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -8060,7 +8208,12 @@ GPU-hour</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/ceiling.py" line="125"/>
+        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
+        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="130"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -8776,32 +8929,32 @@ GPU-hour</source>
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>detailed</source>
         <translation>逐算子模型，detailed</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="97"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>seed-per-op</source>
         <translation>逐层教科书公式，seed-per-op</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="99"/>
         <source>seed-k-factor</source>
         <translation>经验法则，seed-k-factor</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="98"/>
+        <location filename="../../engine/estimate_output.py" line="99"/>
         <source>seed-alpha</source>
         <translation>激活公式 α，seed-alpha</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="99"/>
+        <location filename="../../engine/estimate_output.py" line="100"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="180"/>
+        <location filename="../../engine/estimate_output.py" line="182"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -10228,32 +10381,33 @@ GPU-hour</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="30"/>
+        <location filename="../../engine/configs/export_rl.py" line="31"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="87"/>
+        <location filename="../../engine/configs/export_rl.py" line="88"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="99"/>
+        <location filename="../../engine/configs/export_rl.py" line="100"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="108"/>
+        <location filename="../../engine/configs/export_rl.py" line="109"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="112"/>
+        <location filename="../../engine/configs/export_rl.py" line="113"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="118"/>
+        <location filename="../../engine/configs/export_rl.py" line="119"/>
+        <location filename="../../engine/configs/export_rl.py" line="174"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -10368,7 +10522,7 @@ GPU-hour</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="171"/>
+        <location filename="../../engine/configs/verl_rl.py" line="176"/>
         <source>verl&apos;s critic pads its sequences unless critic.model.use_remove_padding is set (default False), whatever the actor&apos;s</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
@@ -11971,7 +12125,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="73"/>
+        <location filename="../../engine/configs/export_rl.py" line="74"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
@@ -12131,6 +12285,11 @@ GPU-hour</source>
         <location filename="../../engine/configs/mlx_lm.py" line="92"/>
         <source>mlx-lm adapts every linear layer of the adapted blocks when lora_parameters has no keys</source>
         <translation>lora_parameters 未给出 keys 时，mlx-lm 为被适配块中的每个线性层加适配器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/scenario_estimate.py" line="132"/>
+        <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
+        <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,29 @@
+"""The note of a plan held to its MFU ceiling names the GPU the bounding run was on when that is another GPU of the
+plan's family (user audit 8): a Qwen2.5-7B LoRA on an M4 Max read "the best published run on this GPU in this
+format" of mlx-tune's Qwen3-0.6B run on an M4 Pro 48GB (ARahim3/mlx-tune@6a22a508 docs/performance.html, the only
+bf16 Apple LoRA run in tests/data/published/throughput.json), carried at the two chips' rate shares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.scenario import scenario_from_dict
+from engine.timing.ceiling import Ceiling, ceiling_note
+from engine.workloads import step_time
+
+M4_MAX_LORA = json.loads((Path(__file__).parent.parent / "examples" / "qwen2.5-7b-lora-m4-max.json").read_text())
+
+
+def test_an_m4_max_plan_held_by_an_m4_pro_run_says_so():
+    notes = [str(n) for n in step_time(scenario_from_dict(M4_MAX_LORA)).notes]
+    held = [n for n in notes if "stretched to MFU" in n]
+    assert len(held) == 1
+    assert "on this GPU in this format, " not in held[0]
+    assert "mlx-tune-qwen3-0.6b-lora-4096-m4-pro-48gb on Apple M4 Pro 48GB" in held[0]
+
+
+def test_a_run_on_the_plans_own_gpu_keeps_the_short_words():
+    ceiling = Ceiling(mfu=0.55, measured=0.5, row="some-row", source="src", gpu="h100-sxm-80gb")
+    text = str(ceiling_note(ceiling, "h100-sxm-80gb", own=0.6, held=0.52))
+    assert "the best published run on this GPU in this format, 50% in some-row, + 10%" in text
