@@ -301,8 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export-config", help="the launch settings of a scenario for a framework")
     p.add_argument("scenario", help=SCENARIO_HELP)
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
-                                                   "torchtitan", "megatron", "trl", "verl", "ms-swift-megatron",
-                                                   "mlx-lm"),
+                   "torchtitan", "megatron", "trl", "verl", "ms-swift-megatron", "mlx-lm"),
                    help="the framework whose config to write")
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
