@@ -105,7 +105,7 @@ def hydra_reads(value: str) -> str:
 class MlxLmLoader(yaml.SafeLoader):
     """The loader `mlx_lm.lora --config` reads its file with, written here from its source and not from the exporter:
     ml-explore/mlx-lm@d78bf58e mlx_lm/lora.py lines 28-42 (yaml.SafeLoader with an implicit float resolver that
-    reads "1e5" or "5." as a float, which PyYAML's own leaves a string) and line 389 (yaml.load(file, yaml_loader))."""
+    reads "1e5" or "5." as a float, which PyYAML's own leaves a string) and line 381 (yaml.load(file, yaml_loader))."""
 
 
 MlxLmLoader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"""^(?:

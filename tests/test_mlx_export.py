@@ -1,7 +1,7 @@
 """export-config --to mlx-lm: a plan as the YAML `mlx_lm.lora --config` reads (engine/configs/export_mlx_lm.py), read
 back by the mlx-lm importer (engine/configs/mlx_lm.py). What mlx-lm does with each key is taken from
 ml-explore/mlx-lm@d78bf58e: mlx_lm/lora.py (CONFIG_DEFAULTS lines 44-80, the config merged key by key over them in
-main lines 385-398, train_model lines 225-240), tuner/utils.py linear_to_lora_layers, tuner/lora.py line 98 (the
+main lines 372-391, train_model lines 224-253), tuner/utils.py linear_to_lora_layers, tuner/lora.py line 98 (the
 adapter's output times scale) and tuner/trainer.py iterate_batches (batch_size split between the workers)."""
 
 from __future__ import annotations
@@ -79,10 +79,13 @@ def test_full_and_frozen_bottom_fine_tuning_round_trip():
     text, back = exported({**MAC, "method": "full"})
     assert (mlx_lm_args(text)["fine_tune_type"], mlx_lm_args(text)["num_layers"]) == ("full", -1)
     assert back["method"] == "full" and "lora_parameters" not in yaml.load(text, MlxLmLoader)  # noqa: S506
+    # model.freeze(), then only model.layers unfrozen (train_model): the plan's trained embeddings are said
+    assert "keeps the embeddings and the output layer frozen" in text
     # Qwen2.5-7B has 28 layers (config.json num_hidden_layers): 20 frozen from the bottom -> the top 8 trained
     text, back = exported({**MAC, "method": "freeze", "frozen_layers": 20})
     assert (mlx_lm_args(text)["fine_tune_type"], mlx_lm_args(text)["num_layers"]) == ("full", 8)
     assert (back["method"], back["frozen_layers"], back["freeze_from"]) == ("freeze", 20, "bottom")
+    assert "keeps the embeddings" not in text  # freeze_embeddings (the default): the same as mlx-lm
 
 
 def test_iters_come_from_the_tokens_to_train():

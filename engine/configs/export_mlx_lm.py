@@ -1,15 +1,16 @@
 """A plan as mlx-lm's fine-tuning YAML (`mlx_lm.lora --config FILE`), which engine/configs/mlx_lm.py reads back.
 
-Sources: ml-explore/mlx-lm at d78bf58e217c. mlx_lm/lora.py: CONFIG_DEFAULTS (lines 44-80), the config file loaded
-with yaml.SafeLoader plus an implicit float resolver (lines 28-42) and merged key by key over the defaults, so a
-lora_parameters mapping replaces the default one whole (main, lines 385-398: rank, scale and dropout are all
-written); train_model (lines 225-240: fine_tune_type full unfreezes model.layers[-num_layers:] after model.freeze(),
-lora / dora call linear_to_lora_layers); run raises unless train or test is set (lines 346-349).
-mlx_lm/tuner/utils.py linear_to_lora_layers (lines 40-111): keys are module paths inside a decoder layer
+Sources: ml-explore/mlx-lm at d78bf58e217c. mlx_lm/lora.py: CONFIG_DEFAULTS (lines 44-80); main (lines 372-391) loads
+the file with yaml.SafeLoader plus an implicit float resolver (lines 28-42) and puts each key over the defaults, so
+a lora_parameters mapping replaces the default one whole (rank, scale and dropout are all written); train_model
+(lines 224-253: fine_tune_type full unfreezes model.layers[-num_layers:] after model.freeze(), lora / dora call
+linear_to_lora_layers); run raises unless train or test is set (line 365); --optimizer choices (line 116).
+mlx_lm/tuner/utils.py linear_to_lora_layers (lines 39-111): keys are module paths inside a decoder layer
 ("self_attn.q_proj"), none = every linear of the layer. mlx_lm/tuner/lora.py line 98: the adapter's output is
 multiplied by scale (PEFT's lora_alpha / r). mlx_lm/tuner/trainer.py: iterate_batches (lines 102-170) splits
 batch_size between the distributed workers (batch_size // world each), one iteration is one batch, the optimizer
-steps every grad_accumulation_steps iterations (lines 240-260, 321-325), grad_checkpoint wraps each decoder layer.
+steps every grad_accumulation_steps iterations (lines 240-257, 321-325); grad_checkpoint (line 236) checkpoints
+every decoder layer.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ _LAYER_PATHS = {**{p: f"self_attn.{p}" for p in _ATTENTION_NAMES},
                 **{p: f"mlp.{p}" for p in ("gate_proj", "up_proj", "down_proj", "gate_up_proj")}}
 _MODEL_TYPES = frozenset(("llama", "mistral", "qwen2", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3", "gemma3_text",
                           "phi3", "deepseek_v2", "deepseek_v3", "nemotron", "olmo2", "mixtral"))
-# optimizers mlx-lm's --optimizer offers (lora.py line 113), as the planner names them
+# optimizers mlx-lm's --optimizer offers (lora.py line 116), as the planner names them
 _OPTIMIZERS = {"adamw": "adamw", "adamw-fused": "adamw", "sgd": "sgd", "adafactor": "adafactor"}
 FILE_NAME = "mlx_lm_lora.yaml"
 
@@ -73,8 +74,11 @@ def mlx_lm_config(s: Scenario) -> str:
     launch = f"mlx_lm.lora --config {FILE_NAME} --data DATA"
     if world > 1:
         launch = f"mlx.launch -n {world} --hostfile HOSTS -- {launch}"
+    note = ""
+    if s.method == "full" or (s.method == "freeze" and not s.freeze_embeddings):  # the plan trains the embeddings
+        note = "# mlx-lm's full fine-tuning keeps the embeddings and the output layer frozen (lora.py train_model)\n"
     return (f"# Launch: {launch} (DATA: a folder of train/valid .jsonl files or a Hugging Face dataset)\n"
-            + yaml_config(s, "mlx-lm", data, _MlxLmDumper))
+            + yaml_config(s, "mlx-lm", data, _MlxLmDumper) + note)
 
 
 def _method(s: Scenario) -> dict[str, Any]:
