@@ -12144,22 +12144,22 @@ GPU-hour</source>
         <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_mlx_lm.py" line="83"/>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="87"/>
         <source>mlx-lm trains QLoRA when its model is a quantized MLX checkpoint: convert the model with mlx_lm.convert --hf-path {model} -q --q-bits {bits}, then export this plan as LoRA and set its model to the converted folder.</source>
         <translation>mlx-lm 只在模型是量化的 MLX 检查点时训练 QLoRA：先用 mlx_lm.convert --hf-path {model} -q --q-bits {bits} 转换模型，再把此计划按 LoRA 导出，并把其中的 model 设为转换后的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_mlx_lm.py" line="92"/>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="96"/>
         <source>mlx-lm trains the top layers of the model (num_layers), not the bottom ones: freeze the bottom layers to export this plan.</source>
         <translation>mlx-lm 训练的是模型顶部的层（num_layers），而不是底部的层：请冻结底部的层后再导出此计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_mlx_lm.py" line="108"/>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="112"/>
         <source>mlx-lm names the adapted modules by their path in a decoder layer, and the exporter does not know the path of &apos;{name}&apos; in this model: pick all-linear to export this plan.</source>
         <translation>mlx-lm 按模块在解码器层中的路径指定适配的模块，而导出器不知道此模型中 &apos;{name}&apos; 的路径：请选择 all-linear 以导出此计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_mlx_lm.py" line="114"/>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="118"/>
         <source>mlx-lm&apos;s mixture-of-experts layers keep their MLP projections under the experts&apos; own path: pick all-linear or the attention projections to export this plan.</source>
         <translation>mlx-lm 的混合专家层把 MLP 投影放在专家自己的路径下：请选择 all-linear 或注意力投影以导出此计划。</translation>
     </message>
