@@ -298,14 +298,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_kv)
     p = sub.add_parser("import", help="a scenario from training config files of one job (DeepSpeed, accelerate, "
                                       "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, "
-                                      "Megatron-LM script, verl, OpenRLHF; post-training ones too)")
+                                      "Megatron-LM script, verl, OpenRLHF, mlx-lm; post-training ones too)")
     p.add_argument("files", nargs="+", help="the config files of one job (JSON, YAML, TOML or a launch script)")
     p.add_argument("--json", action="store_true", help="print one JSON object: scenario, mapped, unmapped, assumed")
     p.set_defaults(func=_cmd_import)
     p = sub.add_parser("export-config", help="the launch settings of a scenario for a framework")
     p.add_argument("scenario", help=SCENARIO_HELP)
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
-                                                   "torchtitan", "megatron", "trl", "verl", "ms-swift-megatron"),
+                   "torchtitan", "megatron", "trl", "verl", "ms-swift-megatron", "mlx-lm"),
                    help="the framework whose config to write")
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")

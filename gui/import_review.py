@@ -57,7 +57,8 @@ FRAMEWORK = QT_TRANSLATE_NOOP("ImportReview", "Framework")
 FORMAT_LABELS = {"deepspeed": "DeepSpeed (JSON)", "accelerate": "accelerate (YAML)", "torchtune": "torchtune (YAML)",
                  "axolotl": "axolotl (YAML)", "llama-factory": "LLaMA-Factory (YAML)", "torchtitan": "torchtitan (TOML)",
                  "megatron": "Megatron-LM (arguments)", "trl": "TRL GRPOConfig / DPOConfig (YAML)",
-                 "verl": "verl main_ppo (arguments)", "ms-swift-megatron": "ms-swift megatron sft (arguments)"}
+                 "verl": "verl main_ppo (arguments)", "ms-swift-megatron": "ms-swift megatron sft (arguments)",
+                 "mlx-lm": "mlx-lm lora (YAML)"}
 
 
 def _tr(text: str) -> str:

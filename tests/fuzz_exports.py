@@ -53,7 +53,7 @@ from engine.scenario import scenario_from_dict  # noqa: E402
 CASE_SECONDS = 10
 BAD = ("injected", "traceback", "hang", "lost", "leftover", "absurd")
 CUSTOM_MODEL_FORMATS = ("deepspeed", "accelerate", "axolotl", "llama-factory", "megatron", "trl", "verl",
-                        "ms-swift-megatron")
+                        "ms-swift-megatron", "mlx-lm")
 # formats whose command line refuses a model name holding a control character or a line break (one sentence)
 PRINTABLE_MODEL_FORMATS = ("verl", "ms-swift-megatron")
 TINY_CONFIG = {"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 8, "num_attention_heads": 8,
@@ -62,7 +62,7 @@ FRAGMENTS = ["\n", "\r", "\r\n", "\x85", "\u2028", "\u2029", "\x00", "\x7f", "\x
              "\ud800", "\udfff", "\u202e", "\ufeff", "$(id)", "`id`", "${HOME}", "$((1+1))", ";", "&&", "|", "#",
              ": ", "- ", "? ", "&a", "*a", "!!python/object/apply:os.system", "'", '"', "\\", "\\n", "{", "}", "[",
              "]", "[model]", "name = \"x\"", "trust_remote_code: true", "deepspeed: /tmp/evil.json", "--load /x",
-             "%s", "{0}", "名前", "🙂", " ", "  ", "x", "---", "...", "<b>", "\x1c", "\x1d", "\x1e"]
+             "%s", "{0}", "1e5", "5.", ".inf", "名前", "🙂", " ", "  ", "x", "---", "...", "<b>", "\x1c", "\x1d", "\x1e"]
 PLAIN = "plain name"
 HYDRA_PLAIN = re.compile(r"[A-Za-z0-9_.-]*/[A-Za-z0-9_./-]*")
 
@@ -102,6 +102,21 @@ def hydra_reads(value: str) -> str:
     return re.sub(r"(\\*)\$\{", unescape, text) if "${" in text else text
 
 
+class MlxLmLoader(yaml.SafeLoader):
+    """The loader `mlx_lm.lora --config` reads its file with, written here from its source and not from the exporter:
+    ml-explore/mlx-lm@d78bf58e mlx_lm/lora.py lines 28-42 (yaml.SafeLoader with an implicit float resolver that
+    reads "1e5" or "5." as a float, which PyYAML's own leaves a string) and line 381 (yaml.load(file, yaml_loader))."""
+
+
+MlxLmLoader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"""^(?:
+     [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+    |\.[0-9_]+(?:[eE][-+][0-9]+)?
+    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""", re.X), list("-+0123456789."))
+
+
 def hostile_text(rng: random.Random) -> str:
     text = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(1, 25)))
     return text[:400]  # names are at most 500 characters (engine/input_bounds.py)
@@ -128,6 +143,8 @@ def _parsed(fmt: str, text: str, folder: Path) -> Any:
         # verl's words are Hydra overrides: the model's path (the only text from the user) as verl's config holds it
         key = "actor_rollout_ref.model.path="
         return [[key, hydra_reads(w[len(key):])] if w.startswith(key) else w for w in words]
+    if fmt == "mlx-lm":
+        return yaml.load(text, MlxLmLoader)  # noqa: S506 - a SafeLoader subclass, as mlx-lm reads it
     return yaml.safe_load(text)
 
 
@@ -146,8 +163,9 @@ def parsed_back_case(rng: random.Random, folder: Path) -> tuple[str, str]:
     custom = fmt in CUSTOM_MODEL_FORMATS and rng.random() < 0.5
     if fmt in PRINTABLE_MODEL_FORMATS and rng.random() < 0.7:  # mostly names the command line can carry
         model = "".join(ch for ch in model if ch.isprintable()) or "m"
-    if custom:  # the small dense model has no experts to spread, nor 5 layers a stage to recompute
-        base = {k: v for k, v in base.items() if k not in ("ep", "recompute_num_layers")}
+    if custom:  # the small dense model has no experts to spread, nor 5 layers a stage to recompute, nor 16 to adapt
+        base = {k: v for k, v in base.items() if k not in ("ep", "recompute_num_layers", "lora_layers",
+                                                              "frozen_layers")}
     try:
         scenarios = [scenario_from_dict({**base, "name": n, "notes": notes if n == name else "",
                                          **({"model": {"name": m, "hf_config": TINY_CONFIG}} if custom else {})})

@@ -17,6 +17,9 @@ from engine.scenario import scenario_from_dict
 ROOT = Path(__file__).resolve().parent.parent
 
 BASE = {"model": "llama-3.1-8b", "micro_batch": 2, "grad_accum": 4, "seq_len": 4096, "gpus_per_node": 8}
+# one Mac (mlx-lm's batch_size is split between workers; one worker reads back as micro_batch)
+MAC = {"model": "qwen2.5-7b", "gpu": "apple-m4-max-64gb", "framework": "mlx", "precision": "bf16", "micro_batch": 2,
+       "grad_accum": 4, "seq_len": 2048}
 READ_AS = {"ms-swift-megatron": "ms-swift"}  # the importer's name of the format an export is read back as
 SCENARIOS = {
     "deepspeed": [
@@ -111,6 +114,16 @@ SCENARIOS = {
         {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
          "distributed_optimizer": True, "framework": "megatron", "dp_shard": 2},
         {**BASE, "precision": "fp32", "distributed_optimizer": False, "checkpointing": "none", "framework": "megatron"},
+    ],
+    # mlx-lm's `mlx_lm.lora --config` YAML (export_mlx_lm.py): LoRA on the top layers, on every layer with the
+    # attention projections, a layer list, full and frozen-bottom fine-tuning, on one Mac
+    "mlx-lm": [
+        {**MAC, "method": "lora", "lora_rank": 16, "lora_alpha": 32, "lora_targets": "all-linear", "lora_layers": 16,
+         "checkpointing": "full"},
+        {**MAC, "method": "lora", "lora_rank": 8, "lora_alpha": 20, "lora_targets": "attention"},
+        {**MAC, "model": "qwen3-0.6b", "method": "lora", "lora_targets": ["q_proj", "v_proj"], "lora_layers": 16},
+        {**MAC, "method": "full", "grad_accum": 1, "optimizer": "adamw"},
+        {**MAC, "method": "freeze", "frozen_layers": 20, "checkpointing": "full"},
     ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,

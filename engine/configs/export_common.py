@@ -43,7 +43,7 @@ def half_precision(s: Scenario) -> str | None:
     return "bf16" if "bf16" in s.precision else "fp16" if "fp16" in s.precision else None
 
 
-class _OneLineDumper(yaml.SafeDumper):
+class OneLineDumper(yaml.SafeDumper):
     """safe_dump, but every value stays on its own line: text holding a line break or another non-printable
     character is written double-quoted, where it is escaped (PyYAML would write it across lines, and writes NEL,
     LS and PS raw even there, which a reader folds into spaces or line breaks)."""
@@ -53,7 +53,7 @@ def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=None if text.isprintable() else '"')
 
 
-_OneLineDumper.add_representer(str, _represent_text)
+OneLineDumper.add_representer(str, _represent_text)
 
 
 def _all_printable(value: Any) -> bool:
@@ -64,10 +64,11 @@ def _all_printable(value: Any) -> bool:
     return not isinstance(value, str) or value.isprintable()
 
 
-def yaml_config(s: Scenario, fmt: str, data: dict[str, Any]) -> str:
+def yaml_config(s: Scenario, fmt: str, data: dict[str, Any], dumper: type[OneLineDumper] = OneLineDumper) -> str:
+    # dumper: OneLineDumper or a subclass resolving scalars as the framework's own loader does (export_mlx_lm.py).
     # Non-ASCII text is written as itself (a Chinese model name stays readable) unless some text holds characters
     # that must be escaped: PyYAML only escapes NEL, LS and PS when it escapes all non-ASCII.
-    text = yaml.dump(data, Dumper=_OneLineDumper, sort_keys=False, allow_unicode=_all_printable(data),
+    text = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=_all_printable(data),
                      width=float("inf"))
     return header(s, fmt) + text
 

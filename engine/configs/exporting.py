@@ -13,12 +13,14 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
+from .export_mlx_lm import FILE_NAME as MLX_LM_FILE
+from .export_mlx_lm import mlx_lm_config
 from .export_native import megatron_args, torchtitan_config, torchtune_config
 from .export_rl import trl_config, verl_args
 from .export_swift_megatron import swift_megatron_args
 
 EXPORT_FORMATS = ("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "torchtitan", "megatron", "trl",
-                  "verl", "ms-swift-megatron")
+                  "verl", "ms-swift-megatron", "mlx-lm")
 FILE_NAMES = {
     "deepspeed": "ds_config.json",
     "accelerate": "accelerate_config.yaml",
@@ -30,6 +32,7 @@ FILE_NAMES = {
     "trl": "trl_config.yaml",
     "verl": "verl_main_ppo.sh",
     "ms-swift-megatron": "swift_megatron_sft.sh",
+    "mlx-lm": MLX_LM_FILE,
 }
 _RL_CARRIED = ("model", "training_objective", "prompt_len", "completion_len", "num_generations", "rollout_engine",
                "rollout_gpu_memory_utilization", "rollout_tp", "reference_model", "micro_batch", "checkpointing",
@@ -138,6 +141,11 @@ CARRIED: dict[str, tuple[str, ...]] = {
                           "precision", "distributed_optimizer", "checkpointing", "recompute_num_layers",
                           "recompute_method", "offload", "optimizer_offload_fraction", "moe_grouped_gemm", "dp_shard",
                           "fp8_param_gather", "packing"),
+    # mlx-lm's `mlx_lm.lora --config` YAML (export_mlx_lm.py); batch_size is one worker's on one Mac. Not carried:
+    # checkpointing (grad_checkpoint is whole layers: selective reads back as full, and the left-out sentence says
+    # so), the optimizer (mlx-lm has no 8-bit one), tokens_to_train (iters, rounded up to whole batches)
+    "mlx-lm": ("model", "method", "lora_rank", "lora_alpha", "lora_targets", "lora_layers", "frozen_layers",
+               "micro_batch", "grad_accum", "seq_len"),
 }
 _HF_OPT = {
     "adamw": "adamw_torch",
@@ -166,6 +174,7 @@ def export_config(s: Scenario, fmt: str) -> str:
         "trl": trl_config,
         "verl": verl_args,
         "ms-swift-megatron": swift_megatron_args,
+        "mlx-lm": mlx_lm_config,
     }[fmt](s)
 
 

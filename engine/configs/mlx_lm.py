@@ -6,6 +6,7 @@ their weights unfrozen (the rest of the model, the embeddings included, stays fr
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
@@ -14,6 +15,8 @@ from .result import Collector
 
 _OWN_KEYS = ("fine_tune_type", "lora_parameters", "num_layers", "grad_checkpoint", "adapter_path")
 # mlx_lm/lora.py --optimizer choices, as the planner's optimizers (Adam and AdamW keep the same two states)
+# the planner's "attention" targets (engine/configs/export_common.py lora_target_list), sorted
+_ATTENTION = ["k_proj", "o_proj", "q_proj", "v_proj"]
 _OPTIMIZERS = {"adam": "adamw", "adamw": "adamw", "sgd": "sgd", "adafactor": "adafactor"}
 
 
@@ -38,6 +41,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("checkpointing", "full" if checkpoint else "none", "grad_checkpoint")
     else:
         c.assume("checkpointing", "none", message(QT_TRANSLATE_NOOP("engine", "mlx-lm's default grad_checkpoint false")))
+    _read_iters(c, d)
     c.assume("precision", "bf16", message(QT_TRANSLATE_NOOP(
         "engine", "mlx-lm trains in the checkpoint's own dtype (no mixed precision); taken as bf16")))
 
@@ -85,9 +89,38 @@ def _read_method(c: Collector, d: dict[str, Any]) -> None:
         set_int(c, "lora_rank", params["rank"], "lora_parameters.rank")
     else:
         c.assume("lora_rank", 8, message(QT_TRANSLATE_NOOP("engine", "mlx-lm's default LoRA rank 8")))
+    _read_scale(c, params)
     keys = params.get("keys")
     if isinstance(keys, list) and keys and all(isinstance(k, str) for k in keys):
-        c.set("lora_targets", sorted({k.rsplit(".", 1)[-1] for k in keys}), "lora_parameters.keys")
+        names = sorted({k.rsplit(".", 1)[-1] for k in keys})
+        c.set("lora_targets", "attention" if names == _ATTENTION else names, "lora_parameters.keys")
     else:  # linear_to_lora_layers adapts every linear of the decoder layers where no keys are given
         c.assume("lora_targets", "all-linear", message(QT_TRANSLATE_NOOP(
             "engine", "mlx-lm adapts every linear layer of the adapted blocks when lora_parameters has no keys")))
+
+
+def _read_scale(c: Collector, params: dict[str, Any]) -> None:
+    """lora_parameters.scale multiplies the adapter's output (mlx_lm/tuner/lora.py line 98), as PEFT's lora_alpha / r
+    does: lora_alpha = scale x rank (default scale 20, lora.py CONFIG_DEFAULTS)."""
+    scale, rank = params.get("scale", 20.0), params.get("rank", 8)
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in (scale, rank))
+    if numbers and 0 < scale * rank <= 1_000_000 and "scale" in params:
+        c.set("lora_alpha", round(scale * rank, 6), "lora_parameters.scale")
+    elif numbers and 0 < scale * rank <= 1_000_000:
+        c.assume("lora_alpha", round(scale * rank, 6), message(QT_TRANSLATE_NOOP(
+            "engine", "mlx-lm's default LoRA scale 20 (lora_alpha = scale x rank)")))
+    elif "scale" in params:
+        c.skip("lora_parameters.scale", message(QT_TRANSLATE_NOOP("engine", "expected a positive number, found {n!r}"),
+                                                n=scale))
+
+
+def _read_iters(c: Collector, d: dict[str, Any]) -> None:
+    """iters (one batch of batch_size sequences each, trainer.py) as tokens to train: every sequence taken at
+    max_seq_length tokens, the most a batch holds (iterate_batches pads to the longest, capped there)."""
+    if "iters" not in d:
+        return
+    iters, batch, seq = d["iters"], d.get("batch_size", 4), d.get("max_seq_length", 2048)
+    if all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (iters, batch, seq)):
+        c.set("tokens_to_train", iters * batch * seq, "iters")
+    else:
+        c.skip("iters", message(QT_TRANSLATE_NOOP("engine", "expected a whole number, found {n!r}"), n=iters))

@@ -8108,17 +8108,17 @@ GPU-hour</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="154"/>
+        <location filename="../../engine/configs/exporting.py" line="162"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="214"/>
+        <location filename="../../engine/configs/exporting.py" line="223"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="295"/>
+        <location filename="../../engine/configs/exporting.py" line="304"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -11805,7 +11805,7 @@ GPU-hour</source>
         <translation>重算每个流水线阶段 {layers} 层中的 {n} 层（只对部分层做完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_common.py" line="89"/>
+        <location filename="../../engine/configs/export_common.py" line="90"/>
         <source>A shard group of {group} GPUs is not a multiple of the context-parallel size {cp}: an HSDP mesh cannot express it.</source>
         <translation>{group} 块 GPU 的分片组不是上下文并行规模 {cp} 的整数倍：HSDP 网格无法表示它。</translation>
     </message>
@@ -12232,64 +12232,95 @@ GPU-hour</source>
         <translation>其中列表或对象嵌套超过 {limit} 层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="33"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="36"/>
         <source>mlx-lm&apos;s default optimizer adam</source>
         <translation>mlx-lm 的默认优化器 adam</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="35"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="38"/>
         <source>optimizer {name!r} is not modelled</source>
         <translation>优化器 {name!r} 未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="40"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="43"/>
         <source>mlx-lm&apos;s default grad_checkpoint false</source>
         <translation>mlx-lm 的默认 grad_checkpoint 为 false</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="41"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="45"/>
         <source>mlx-lm trains in the checkpoint&apos;s own dtype (no mixed precision); taken as bf16</source>
         <translation>mlx-lm 以检查点自身的数据类型训练（无混合精度）；按 bf16 计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="52"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="56"/>
         <source>mlx-lm&apos;s default {key} {value}</source>
         <translation>mlx-lm 的默认 {key} {value}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="61"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="65"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="126"/>
         <source>expected a whole number, found {n!r}</source>
         <translation>应为整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="74"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="78"/>
         <source>mlx-lm&apos;s default fine_tune_type lora</source>
         <translation>mlx-lm 的默认 fine_tune_type lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="76"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="80"/>
         <source>DoRA&apos;s magnitude vectors and their extra pass are not modelled: planned as LoRA</source>
         <translation>DoRA 的幅度向量及其额外计算未建模：按 LoRA 规划</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="82"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="86"/>
         <source>mlx-lm&apos;s default num_layers 16</source>
         <translation>mlx-lm 的默认 num_layers 16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="87"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="91"/>
         <source>mlx-lm&apos;s default LoRA rank 8</source>
         <translation>mlx-lm 的默认 LoRA 秩 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/mlx_lm.py" line="92"/>
+        <location filename="../../engine/configs/mlx_lm.py" line="98"/>
         <source>mlx-lm adapts every linear layer of the adapted blocks when lora_parameters has no keys</source>
         <translation>lora_parameters 未给出 keys 时，mlx-lm 为被适配块中的每个线性层加适配器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="110"/>
+        <source>mlx-lm&apos;s default LoRA scale 20 (lora_alpha = scale x rank)</source>
+        <translation>mlx-lm 的默认 LoRA scale 20（lora_alpha = scale x rank）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/mlx_lm.py" line="113"/>
+        <source>expected a positive number, found {n!r}</source>
+        <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
         <location filename="../../engine/serving/scenario_estimate.py" line="132"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="87"/>
+        <source>mlx-lm trains QLoRA when its model is a quantized MLX checkpoint: convert the model with mlx_lm.convert --hf-path {model} -q --q-bits {bits}, then export this plan as LoRA and set its model to the converted folder.</source>
+        <translation>mlx-lm 只在模型是量化的 MLX 检查点时训练 QLoRA：先用 mlx_lm.convert --hf-path {model} -q --q-bits {bits} 转换模型，再把此计划按 LoRA 导出，并把其中的 model 设为转换后的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="96"/>
+        <source>mlx-lm trains the top layers of the model (num_layers), not the bottom ones: freeze the bottom layers to export this plan.</source>
+        <translation>mlx-lm 训练的是模型顶部的层（num_layers），而不是底部的层：请冻结底部的层后再导出此计划。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="112"/>
+        <source>mlx-lm names the adapted modules by their path in a decoder layer, and the exporter does not know the path of &apos;{name}&apos; in this model: pick all-linear to export this plan.</source>
+        <translation>mlx-lm 按模块在解码器层中的路径指定适配的模块，而导出器不知道此模型中 &apos;{name}&apos; 的路径：请选择 all-linear 以导出此计划。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_mlx_lm.py" line="118"/>
+        <source>mlx-lm&apos;s mixture-of-experts layers keep their MLP projections under the experts&apos; own path: pick all-linear or the attention projections to export this plan.</source>
+        <translation>mlx-lm 的混合专家层把 MLP 投影放在专家自己的路径下：请选择 all-linear 或注意力投影以导出此计划。</translation>
     </message>
 </context>
 <context>
