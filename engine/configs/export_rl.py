@@ -11,7 +11,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
-from ..posttraining.settings import critic_offload
+from ..posttraining.settings import critic_offload, reference_for
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..scenario.optimizer_used import optimizer_used
@@ -136,8 +136,13 @@ def verl_args(s: Scenario) -> str:
         (r + "n", s.num_generations), (r + "tensor_model_parallel_size", s.rollout_tp),
         (r + "max_num_seqs", s.rollout_max_num_seqs),
     ]
-    if s.reference_model != "auto":  # auto: verl's default, use_kl_loss false, no reference (as the estimate has it)
-        args.append((a + "use_kl_loss", s.reference_model != "none"))
+    # verl builds a reference only for a KL term (need_reference_policy: use_kl_in_reward or use_kl_loss, both false
+    # by default: engine/frameworks/posttraining.py VERL "kl default"); the plan's reference (its own, or what "auto"
+    # resolves to for the plan's framework and objective) is scored for the actor's KL loss, none in the reward. An
+    # "auto" that resolves to none is verl's own default and is left unwritten, so importing the command gives "auto"
+    reference = reference_for(s)
+    if s.reference_model != "auto" or reference != "none":
+        args.append((a + "use_kl_loss", reference != "none"))
     if s.rollout_gpu_memory_utilization != "auto":
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
     if s.rollout_max_model_len is not None:  # unset, verl passes prompt_length + response_length

@@ -25,7 +25,9 @@ class PostTrainingDefaults:
     rollout_shares_weights: bool  # the engine and the trainer hold one weight copy
     placement: str  # colocate | separate: where the framework runs the engine unless told (documentation only)
     reference_on_cpu: bool  # a full fine-tune's reference weights wait in CPU memory, copied in for its forward
-    kl_by_default: bool  # GRPO-style runs score a reference by default (KL coefficient above 0)
+    # the KL-optional objectives (engine/posttraining/settings.py KL_OPTIONAL: PPO, GRPO, RLOO) whose framework
+    # defaults score a reference (a KL coefficient above 0, a KL switch on): "auto" keeps none for the others
+    kl_by_default: tuple[str, ...]
     logprob_path: str  # standard: fp32 log-softmax of the whole b·s·V; rows: bf16 log-softmax one sequence at a
     # time; fused: one kernel keeping one log-sum-exp per token; fused-fp32: that kernel on an fp32 copy of the
     # logits; fused-linear: logits never materialised; model-loss: the model's own per-token loss (the training
@@ -141,6 +143,10 @@ _TRL_SOURCES = (
     ("reference", "trl/trainer/grpo_trainer.py: beta=0.0 (default) loads no reference; a PEFT model uses the base with "
      "adapters disabled; otherwise create_model_from_path builds a frozen copy (dpo_trainer.py likewise, and "
      "precompute_ref_log_probs drops it)"),
+    ("kl default", "f2cd577 trl/trainer/grpo_config.py:671-672 beta default 0.0 (0.04 up to v0.18.0, 0.0 from "
+     "v0.19.0), grpo_trainer.py:955-957 beta == 0.0: ref_model None; rloo_config.py:494-495 beta default 0.05, "
+     "rloo_trainer.py:593-609 builds the reference unless beta == 0.0; trl/experimental/ppo/ppo_trainer.py:439-444 "
+     "PPO always keeps one (ref_model, or the PEFT base, or create_reference_model), ppo_config.py:240 kl_coef 0.05"),
     ("log-probs", "grpo_trainer.py _get_per_token_logps_and_entropies: logits_to_keep = completion tokens, "
      "utils.py selective_log_softmax: bf16 logits log-softmaxed one sequence (row) at a time"),
     ("weight sync", "vllm_generation.py sync_weights: each parameter gathered on its own (ZeRO-3 gather_params([param]) "
@@ -165,7 +171,8 @@ _TRL_SOURCES = (
      "to(copy=True, dtype=torch.float32)"),
 )
 
-TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
+TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, ("ppo", "rloo"), "rows", True, "per-parameter",
+                           0,
                            _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768),
                            logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True,
                            # trl/experimental/cpo/cpo_trainer.py:825-844 cross_entropy_loss(all_logits[:len_chosen])
@@ -192,7 +199,7 @@ TRL_TRAINERS = replace(TRL, outputs_fp32_without_deepspeed=True, outputs_fp32_on
                        old_policy_pass_off_policy_only=("grpo",))
 
 VERL = PostTrainingDefaults(
-    "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
+    "vllm", 0.5, "level-2", False, "colocate", False, (), "fused", False, "bucket", 2048 << 20,
     (("rollout engine", "verl/trainer/config/rollout/rollout.yaml: gpu_memory_utilization 0.5, free_cache_engine True, "
       "tensor_model_parallel_size 2, max_num_seqs 256; examples run rollout.name=vllm in the hybrid (colocated) "
       "engine"),
@@ -201,6 +208,10 @@ VERL = PostTrainingDefaults(
      ("reference", "verl/trainer/ppo/ray_trainer.py: ref_in_actor when lora_rank > 0 (the actor with LoRA switched "
       "off); a reference is scored only when use_kl_loss or use_kl_in_reward, both false in actor.yaml / "
       "ppo_trainer.yaml"),
+     ("kl default", "b178a3c verl/trainer/ppo/utils.py:72-76 need_reference_policy = algorithm.use_kl_in_reward or "
+      "actor.use_kl_loss (ray_trainer.py:285 use_reference_policy; ed498f9f main_ppo.py:158-160 adds the RefPolicy "
+      "role on the same test), config/algorithm.py:606 use_kl_in_reward False, config/actor/actor.yaml:95 use_kl_loss "
+      "false: PPO and GRPO score no reference unless a run turns one on (the GRPO example scripts set use_kl_loss=True)"),
      ("log-probs", "verl/utils/torch_functional.py logprobs_from_logits: flash-attn's cross_entropy_loss "
       "(inplace_backward=True) when flash-attn is installed"),
      ("weight sync", "verl/workers/fsdp_workers.py: per-tensor full_tensor() generator; vllm_rollout.py update_weights "
@@ -260,7 +271,7 @@ VERL = PostTrainingDefaults(
     adapters_sharded=True, batch_dispatched=True)
 
 OPENRLHF = PostTrainingDefaults(
-    "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,
+    "vllm", 0.95, "none", False, "separate", False, ("ppo", "grpo", "rloo"), "fused-fp32", False, "per-parameter", 0,
     (("rollout engine", "openrlhf/cli/train_ppo_ray.py: --vllm.gpu_memory_utilization 0.95, --vllm.enable_sleep off "
       "(only with --train.colocate_all), vLLM engines, actor, reference and reward on GPUs of their own unless "
       "--train.colocate_*"),
@@ -273,10 +284,12 @@ OPENRLHF = PostTrainingDefaults(
       "([param]) and broadcast (NCCL) or handed over by CUDA IPC")))
 
 MS_SWIFT = PostTrainingDefaults(
-    "none", 0.9, "none", False, "colocate", False, True, "rows", True, "per-parameter", 0,
+    "none", 0.9, "none", False, "colocate", False, ("ppo", "grpo", "rloo"), "rows", True, "per-parameter", 0,
     (("rollout engine", "swift/rlhf_trainers/args_mixin.py: use_vllm off, vllm_gpu_memory_utilization 0.9, "
       "vllm_max_num_seqs 256, sleep_level 0, offload_model / offload_optimizer off"),
      ("reference", "swift/arguments/rlhf_args.py: GRPO beta defaults to 0.04 (a reference is scored)"),
+     ("kl default", "3602360 swift/arguments/rlhf_args.py:291-296: a full dpo / kto / ppo / grpo run takes the model "
+      "as its ref_model unless GRPO's beta is 0.0; line 356 GRPO beta 0.04 (RLOO runs as GRPO's advantage_estimator)"),
      ("log-probs", "swift/rlhf_trainers/grpo_trainer.py uses trl.trainer.utils.selective_log_softmax; its "
       "_get_per_token_logps_and_entropies slices outputs.logits[:, -(logits_to_keep + 1):-1, :] and divides the view "
       "in place (logits.div_(self.temperature))"),
@@ -299,7 +312,8 @@ MS_SWIFT = PostTrainingDefaults(
     ppo_rollout_chunk=64)
 
 NEMO_RL = PostTrainingDefaults(
-    "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,
+    "vllm", 0.6, "level-1", False, "colocate", True, ("ppo", "grpo", "rloo"), "standard", False, "free-memory-buffers",
+    0,
     (("rollout engine", "examples/configs/grpo_math_1B.yaml: generation.backend vllm, vllm_cfg.gpu_memory_utilization "
       "0.6, colocated.enabled true, num_generations_per_prompt 16"),
      ("sleep", "nemo_rl/models/generation/vllm/vllm_worker.py: self.llm.sleep(level=1)"),
@@ -323,7 +337,7 @@ NEMO_RL = PostTrainingDefaults(
     refit_offload=True, rollout_sampled_logprobs=True, rollout_engine_in_process=True)
 
 UNSLOTH = PostTrainingDefaults(
-    "none", 0.5, "none", True, "colocate", False, False, "fused-linear", True, "shared", 0,
+    "none", 0.5, "none", True, "colocate", False, ("ppo", "rloo"), "fused-linear", True, "shared", 0,
     (("rollout engine", "unsloth/models/llama.py from_pretrained: fast_inference=False, gpu_memory_utilization=0.5, "
       "unsloth_vllm_standby=False"),
      ("shared weights", "llama.py: with fast_inference vLLM loads first and the trainer's model is built from the "

@@ -19,8 +19,9 @@ ONLINE_OBJECTIVES = ("ppo", "grpo", "rloo", "online-dpo")
 # Objectives with no reference model: ORPO, SimPO and CPO are reference-free by construction (their papers' losses);
 # a reward model is trained on its own.
 REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
-# Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
-KL_OPTIONAL = ("grpo", "rloo")
+# Objectives whose reference is optional: only a KL term scores one (PPO's KL in the reward or loss, GRPO/RLOO's beta);
+# "auto" follows the framework's defaults (engine/frameworks/posttraining.py kl_by_default)
+KL_OPTIONAL = ("ppo", "grpo", "rloo")
 POLICY_GRADIENT = ("ppo", "grpo", "rloo")  # objectives whose loss can carry an entropy bonus (entropy_coeff)
 KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
 # KTO estimates its KL term from a batch of mismatched prompt/completion pairs beside the real one: the policy scores
@@ -159,7 +160,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     return RLSettings(
         objective=objective, online=online, sequences_per_sample=per_sample,
         sequence_tokens=tokens, train_sequences=s.micro_batch * per_sample,
-        reference=_reference(s, facts.kl_by_default, facts.reference_on_cpu), rollout_engine=engine,
+        reference=reference_for(s), rollout_engine=engine,
         placement=s.rollout_placement if engine != "none" else "colocate", rollout_tp=s.rollout_tp,
         utilization=facts.rollout_gpu_memory_utilization if s.rollout_gpu_memory_utilization == "auto"
         else float(s.rollout_gpu_memory_utilization),
@@ -237,14 +238,21 @@ def old_policy_scored(s: Scenario, online: bool, engine: str) -> bool:
     return True
 
 
-def _reference(s: Scenario, kl_by_default: bool, on_cpu: bool) -> str:
+def reference_for(s: Scenario) -> str:
+    """The reference the plan's step keeps (none | separate | cpu-swap | adapter-off): the scenario's reference_model,
+    or on "auto" what the framework's defaults build for the objective."""
+    facts = defaults_for(s.framework).posttraining
+    return _reference(s, facts.kl_by_default, facts.reference_on_cpu)
+
+
+def _reference(s: Scenario, kl_by_default: tuple[str, ...], on_cpu: bool) -> str:
     """The reference the step keeps: the scenario's choice, or the objective's and framework's default."""
     if s.reference_model != "auto":
         return s.reference_model
     if s.training_objective in REFERENCE_FREE:
         return "none"
-    if s.training_objective in KL_OPTIONAL and not kl_by_default:
-        return "none"  # TRL GRPOConfig beta=0.0 and verl use_kl_loss=false load no reference
+    if s.training_objective in KL_OPTIONAL and s.training_objective not in kl_by_default:
+        return "none"  # e.g. TRL GRPOConfig beta=0.0, verl use_kl_loss / use_kl_in_reward false load no reference
     if s.method in ("lora", "qlora"):
         return "adapter-off"  # TRL (is_peft_model: ref_model None), verl (ref_in_actor when lora_rank > 0)
     return "cpu-swap" if on_cpu else "separate"
