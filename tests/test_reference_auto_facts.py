@@ -88,3 +88,25 @@ def test_verls_command_turns_the_kl_loss_on_exactly_when_the_plan_scores_a_refer
     # a TRL PPO plan ("auto": TRL's reference) exported for verl asks verl for that reference
     trl = ppo.replace(framework="trl")
     assert _overrides(export_config(trl, "verl"))["actor_rollout_ref.actor.use_kl_loss"] == "True"
+
+
+def test_trl_grpo_export_keeps_an_explicit_reference_through_beta():
+    """TRL's GRPOConfig beta defaults to 0.0 from v0.19.0 (trl@f2cd577 grpo_config.py lines 671-672), which loads no
+    reference model: a plan that keeps one writes beta 0.04 (the default up to v0.18.0) so that TRL loads it, and the
+    importer reads a non-zero beta back as the reference TRL builds (adapter-off under PEFT, else a frozen copy)."""
+    import yaml
+
+    from engine.configs import export_config
+    from engine.configs.importing import import_texts
+    from engine.scenario import scenario_from_dict
+
+    base = {"model": "qwen2.5-1.5b", "gpu": "h100-sxm-80gb", "framework": "trl", "training_objective": "grpo",
+            "method": "full", "precision": "bf16"}
+    for method, reference in (("full", "separate"), ("lora", "adapter-off")):
+        s = scenario_from_dict({**base, "method": method, "reference_model": reference})
+        text = export_config(s, "trl")
+        assert yaml.safe_load(text.split("\n", 1)[1])["beta"] == 0.04
+        back = import_texts([("trl_config.yaml", text)]).scenario
+        assert back["reference_model"] == reference
+    s = scenario_from_dict(base)  # auto: TRL's own default, no beta written
+    assert "beta" not in yaml.safe_load(export_config(s, "trl").split("\n", 1)[1])

@@ -84,6 +84,10 @@ def _trl_generation(s: Scenario) -> dict[str, Any]:
     data: dict[str, Any] = {"num_generations": s.num_generations}
     if s.reference_model == "none":
         data["beta"] = 0.0  # grpo_trainer.py: beta 0.0 loads no reference model
+    elif s.reference_model != "auto" and reference_for(s) != "none":
+        # a reference the plan keeps needs a KL term: TRL's GRPOConfig beta defaults to 0.0 from v0.19.0 (no reference
+        # model, grpo_config.py lines 671-672 at f2cd577), so the file says 0.04, the default up to v0.18.0
+        data["beta"] = 0.04
     if s.rollout_engine == "sglang":
         raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL generates with vLLM or the model's own generate, not "
                                                       "SGLang; choose rollout_engine vllm or none."))

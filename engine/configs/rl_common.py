@@ -85,6 +85,10 @@ def read_trl_rl(c: Collector, d: dict[str, Any], objective: str) -> None:
             zero = False
         if zero and objective in ONLINE:  # grpo_trainer.py: beta == 0.0 loads no reference model
             c.set("reference_model", "none", "beta")
+        elif not zero and objective in ONLINE and c.fmt == "trl" and isinstance(beta, int | float):
+            # a KL term loads the reference: the base with its adapters off under PEFT (TRL's is_peft_model), else a
+            # frozen copy; set explicitly, since TRL's own default (beta 0.0 from v0.19.0) keeps none
+            c.set("reference_model", "adapter-off" if as_bool(d.get("use_peft")) else "separate", "beta")
         c.use("beta")
     if as_bool(d.get("precompute_ref_log_probs")) and objective not in ONLINE:
         c.set("reference_model", "precomputed", "precompute_ref_log_probs")
