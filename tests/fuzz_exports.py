@@ -140,9 +140,10 @@ def _parsed(fmt: str, text: str, folder: Path) -> Any:
             return [part for w in words for part in (w.split("=", 1) if w.startswith("--model=") else [w])]
         if fmt != "verl":
             return words
-        # verl's words are Hydra overrides: the model's path (the only text from the user) as verl's config holds it
-        key = "actor_rollout_ref.model.path="
-        return [[key, hydra_reads(w[len(key):])] if w.startswith(key) else w for w in words]
+        # verl's words are Hydra overrides: the models' paths (the only text from the user: the policy's and, for PPO,
+        # the critic's, which user audit 8 added) as verl's config holds them
+        keys = ("actor_rollout_ref.model.path=", "critic.model.path=")
+        return [next(([k, hydra_reads(w[len(k):])] for k in keys if w.startswith(k)), w) for w in words]
     if fmt == "mlx-lm":
         return yaml.load(text, MlxLmLoader)  # noqa: S506 - a SafeLoader subclass, as mlx-lm reads it
     return yaml.safe_load(text)
