@@ -91,6 +91,11 @@ ROW = FrameworkDefaults(
      ("GPUs", MLX_AT + " README.md: MLX runs on Apple silicon (Metal); its CUDA and CPU Linux packages (mlx[cuda], "
       "mlx[cpu]) are not offered here: no measured MLX training run on them")),
     adam_fused=True, metal_only=True, parallelism=PARALLELISM, runs=RUNS,
+    # MLX's own allocator: freed Metal buffers stay in its cache ("memory not currently used that has not been
+    # returned to the system allocator": ml-explore/mlx at 846d176227a0 mlx/memory.h get_cache_memory, Python
+    # mx.get_cache_memory, formerly mx.metal.get_cache_memory), the analogue of PyTorch's reserved-but-unallocated;
+    # no model of its size here, so it is named without a figure
+    allocator_cache=QT_TRANSLATE_NOOP("engine", "MLX's Metal buffer cache (mx.get_cache_memory)"),
 )
 
 # MLX of December 2023 (v0.0.6), which ran the transformer_lm runs of ml-explore/mlx-examples issue #127: the same

@@ -388,12 +388,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
+        <location filename="../results.py" line="218"/>
+        <source>%1: not estimated</source>
+        <translation>%1：未估算</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="219"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="218"/>
+        <location filename="../results.py" line="222"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -402,12 +407,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="221"/>
+        <location filename="../results.py" line="225"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="222"/>
+        <location filename="../results.py" line="226"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -5522,12 +5527,12 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
+        <location filename="../../engine/estimate_output.py" line="199"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="169"/>
+        <location filename="../../engine/estimate_output.py" line="173"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -5607,32 +5612,46 @@ GPU-hour</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="148"/>
+        <location filename="../../engine/estimate_output.py" line="149"/>
+        <source>{cache}: not estimated</source>
+        <translation>{cache}：未估算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="150"/>
+        <source>Reserved by PyTorch {reserved}</source>
+        <translation>PyTorch 预留 {reserved}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="152"/>
+        <source>{reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation>{reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+    </message>
+    <message>
         <source>Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
-        <translation>PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+        <translation type="vanished">PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="153"/>
+        <location filename="../../engine/estimate_output.py" line="157"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="160"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="168"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="75"/>
-        <location filename="../../engine/estimate_output.py" line="170"/>
+        <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5647,7 +5666,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="197"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -5656,33 +5675,33 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="192"/>
-        <location filename="../../engine/estimate_output.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="196"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="205"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
+        <location filename="../../engine/estimate_output.py" line="211"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="216"/>
+        <location filename="../../engine/estimate_output.py" line="220"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="219"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="226"/>
+        <location filename="../../engine/estimate_output.py" line="230"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6017,13 +6036,13 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="193"/>
+        <location filename="../../engine/estimate_output.py" line="197"/>
         <location filename="../../engine/serving/report.py" line="142"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="224"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6184,7 +6203,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="227"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -8954,7 +8973,7 @@ GPU-hour</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="182"/>
+        <location filename="../../engine/estimate_output.py" line="186"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -12366,6 +12385,11 @@ GPU-hour</source>
         <location filename="../../engine/frameworks/mlx.py" line="67"/>
         <source>MLX attention op by op (stores b·a·s² scores)</source>
         <translation>MLX 逐算子注意力（保存 b·a·s² 分数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="98"/>
+        <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
+        <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
 </context>
 <context>
