@@ -145,9 +145,13 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
         out.append(tr(QT_TRANSLATE_NOOP("cli", "GPUs that hold less: {ranks} {total} (peak allocated {peak}).")).format(
             ranks=tr_engine(other.ranks), total=format_bytes(other.estimate.total_bytes, unit),
             peak=format_bytes(other.estimate.peak_allocated_bytes, unit)))
-    out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; "
-                                           "loading the model {load}; host memory per node {host}.")).format(
-        reserved=format_bytes(est.peak_reserved_bytes, unit), process=format_bytes(est.process_bytes, unit),
+    # an allocator that is not PyTorch's (MLX's Metal cache): named with no figure, as the window says it
+    reserved = (tr(QT_TRANSLATE_NOOP("cli", "{cache}: not estimated")).format(cache=tr_engine(est.allocator_cache))
+                if est.allocator_cache else tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}")).format(
+                    reserved=format_bytes(est.peak_reserved_bytes, unit)))
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "{reserved}; process (as {tool} shows it) {process}; loading the model "
+                                           "{load}; host memory per node {host}.")).format(
+        reserved=reserved, process=format_bytes(est.process_bytes, unit),
         tool=memory_tool_named(est.gpu_name),  # rocm-smi on an MI300X, not nvidia-smi (user audit 8)
         load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "

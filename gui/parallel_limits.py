@@ -25,7 +25,7 @@ from engine.scenario.framework_support import cannot_run, capabilities, method_n
 from engine.scenario.pipeline_ends import V_CHUNKS, V_SCHEDULES
 
 from .choices import choice_items
-from .i18n import tr_message
+from .i18n import tr_engine, tr_message
 from .theme import restyle, text_colour
 from .widgets import ValueCombo, committed_spin, show_value
 from .words import field_label
@@ -180,6 +180,8 @@ class ParallelLimits(QObject):
         value stays chosen and enabled, marked, where the framework cannot run it (a loaded file keeps its value)."""
         current = getattr(s, key)
         reasons = {v: _reason(s, key, v) for v, _ in items}
+        own = defaults_for(s.framework).runs
+        items = [(v, tr_engine(own.own_name(key, v)) if own.own_name(key, v) else text) for v, text in items]
         marked = self.tr("⚠ %1 — this framework cannot run it")
         offered = tuple((v, marked.replace("%1", text) if reasons[v] and v == current else text) for v, text in items)
         # rebuilding a combo is slow: only on a change (of the items, their reasons, or the theme's grey)

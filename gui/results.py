@@ -213,8 +213,12 @@ class BreakdownTable(QWidget):
         load = self.tr("loading the model %s") % format_bytes(est.load_gpu_bytes, unit)
         if est.load_is_peak:
             load = f"<b>{load} ◀ {self.tr('peak')}</b>"
+        # an allocator that is not PyTorch's (MLX's Metal cache) is named, with no figure: the reserved figure is
+        # PyTorch's caching allocator's (engine/frameworks/allocator.py)
+        reserved = (self.tr("%1: not estimated").replace("%1", tr_engine(est.allocator_cache)) if est.allocator_cache
+                    else self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit))
         memory = " · ".join([
-            self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit),
+            reserved,
             self.tr("process (as %1 shows it) %2").replace("%1", memory_tool_named(est.gpu_name)).replace(
                 "%2", format_bytes(est.process_bytes, unit)),  # rocm-smi on an MI300X (user audit 8)
             load,

@@ -42,7 +42,7 @@ from .widgets import (
     show_checked,
     show_value,
 )
-from .words import field_label, value_words
+from .words import field_label, framework_value_words
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
 
@@ -185,7 +185,8 @@ class SetupPanel(EditorPanel):
         self.limits = ParallelLimits(pform, {"tp": self.tp, "pp": self.pp, "ep": self.ep, "cp": self.cp}, self.zero,
                                      lambda changes: self._edit(changes), self,
                                      runs={"checkpointing": self.checkpointing, "method": self.method,
-                                           "offload": self.offload})
+                                           "offload": self.offload, "optimizer": self.optimizer,
+                                           "attention": self.attention})
         self.pp_schedule, self.vpp = self.limits.schedule, self.limits.vpp
         self.shard_group_row = ShardGroupRow(pform, self.zero, lambda changes: self._edit(changes), self)  # HSDP
         pform.addRow(self.tr("Offload (slow)"), self.offload)
@@ -339,13 +340,14 @@ class SetupPanel(EditorPanel):
         window showed the light theme's dark brown on its dark grey)."""
         s = self.state.scenario
         self.limits.show(s, resolve_model(s).is_moe)
+        self._name_auto_optimizer(s)
 
     def _name_auto_optimizer(self, s: Scenario) -> None:
         """The "auto" item says what it resolves to under the scenario's framework ("AdamW as the framework runs it:
         AdamW fused" under torchtitan)."""
         index = self.optimizer.findData("auto")
         if index >= 0:
-            used = value_words("optimizer", framework_optimizer(s.framework))
+            used = framework_value_words(s.framework, "optimizer", framework_optimizer(s.framework))
             self.optimizer.setItemText(index, self.tr("AdamW as the framework runs it: %1").replace("%1", used))
 
     def show_scenario(self, s: Scenario) -> None:
@@ -374,7 +376,6 @@ class SetupPanel(EditorPanel):
         ]
         for combo, value in widgets:
             combo.set_value(value)
-        self._name_auto_optimizer(s)
         for spin, value in (
             (self.lora_rank, s.lora_rank),
             (self.frozen_layers, s.frozen_layers),
@@ -396,6 +397,7 @@ class SetupPanel(EditorPanel):
         self.micro_batch.set_value(s.micro_batch)
         self.seq_len.set_value(s.seq_len)
         self.limits.show(s, spec.is_moe)  # a dense model's EP, and what the framework has no parallelism for
+        self._name_auto_optimizer(s)  # after: a framework's own optimizer names (limits.show) rebuild the list
         mark_precisions(self.precision, s)  # NVFP4 greyed where the GPU has no FP4 tensor cores
         self.vision.show(s, spec.vision)
         self.rl.show(s)

@@ -7,11 +7,19 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from engine.frameworks.defaults import defaults_for
 from engine.scenario import key_words
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("Fields", text)
+
+
+def framework_value_words(framework: str, key: str, value: Any) -> str:
+    """An optimizer or attention kernel as the framework runs it (its row's Runs.own_names: MLX's mlx.optimizers,
+    mx.fast.scaled_dot_product_attention), else value_words' PyTorch words."""
+    own = defaults_for(framework).runs.own_name(key, value) if framework else ""
+    return QCoreApplication.translate("engine", own) if own else value_words(key, value)
 
 
 def field_label(key: str) -> str:

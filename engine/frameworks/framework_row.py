@@ -142,6 +142,9 @@ class FrameworkDefaults:
     # the framework runs on its own Metal kernels (MLX), so only on GPUs that run them (GpuPreset.runs_mlx), not through
     # PyTorch on CUDA, ROCm or Gaudi
     metal_only: bool = False
+    # the cache of an allocator that is not PyTorch's (MLX's Metal buffer cache), named where the planner's "reserved"
+    # figure would stand: PyTorch's caching-allocator model (frameworks/allocator.py) is not its; "": PyTorch's
+    allocator_cache: str = ""
     # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
     vision_tower_replicated: bool = False
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit

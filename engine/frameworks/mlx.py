@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..messages import QT_TRANSLATE_NOOP
 from .framework_row import FrameworkDefaults
 from .parallelism_row import Parallelism
 from .runs import WHOLE_LAYERS, Runs
@@ -46,7 +47,28 @@ RUNS = Runs(WHOLE_LAYERS, recompute_methods=(), optimizer="adamw", sources=(
     ("optimizer", MLX_LM_AT + " mlx_lm/lora.py lines 47-48 and 284-300: --optimizer adam (default), adamw, muon, sgd or "
      "adafactor, mlx.optimizers' classes (" + MLX_AT + " python/mlx/optimizers/optimizers.py Adam.init_single lines "
      "519-520: m and v zeros_like the parameter, in its dtype); taken as the planner's AdamW (the same two states)"),
+    ("optimizers", MLX_AT + " python/mlx/optimizers/optimizers.py: SGD (momentum), Adam, AdamW, Adafactor and others, "
+     "each updated inside mlx-lm's compiled step (AdamW: its own, fused by mx.compile, FrameworkDefaults.adam_fused); "
+     "no torch.optim fused=True switch and no bitsandbytes 8-bit or paged AdamW (bitsandbytes is CUDA/ROCm code)"),
+    ("attention", MLX_LM_AT + " mlx_lm/models/base.py line 132 scaled_dot_product_attention: every training forward "
+     "calls mx.fast.scaled_dot_product_attention (" + MLX_AT + " mlx/fast.cpp); no FlashAttention package and no "
+     "eager-attention switch"),
+), optimizers=("auto", "adamw", "sgd", "sgd-momentum", "adafactor"), attentions=("sdpa",), own_names=(
+    ("optimizer", "adamw", QT_TRANSLATE_NOOP("engine", "AdamW (mlx.optimizers, compiled into the step)")),
+    ("optimizer", "sgd", QT_TRANSLATE_NOOP("engine", "SGD (mlx.optimizers)")),
+    ("optimizer", "sgd-momentum", QT_TRANSLATE_NOOP("engine", "SGD with momentum (mlx.optimizers)")),
+    ("optimizer", "adafactor", QT_TRANSLATE_NOOP("engine", "Adafactor (mlx.optimizers)")),
+    ("attention", "sdpa", QT_TRANSLATE_NOOP("engine", "MLX fused attention (mx.fast.scaled_dot_product_attention)")),
 ))
+# MLX v0.0.6 had no mx.fast: attention ran op by op (scores stored), its AdamW eager (no mx.compile)
+RUNS_2023 = replace(RUNS, attentions=("eager",), own_names=(
+    *(name for name in RUNS.own_names if name[0] == "optimizer" and name[1] != "adamw"),
+    ("optimizer", "adamw", QT_TRANSLATE_NOOP("engine", "AdamW (mlx.optimizers, eager)")),
+    ("attention", "eager", QT_TRANSLATE_NOOP("engine", "MLX attention op by op (stores b·a·s² scores)"))),
+    sources=(*RUNS.sources, ("attention at v0.0.6", "ml-explore/mlx at v0.0.6 (8385f93ce) python/mlx/nn/layers/"
+                             "transformer.py MultiHeadAttention: queries @ keys, softmax, @ values as separate ops (no "
+                             "mx.fast before ccf164599, 2024-02-14); the optimizers as at 846d176227a0 (SGD and "
+                             "AdamW there at v0.0.6; Adafactor not checked at that release)")))
 
 ROW = FrameworkDefaults(
     "mlx", "MLX (mlx-lm)", "standard", False, 1, 0, "attention", False, "direct", True, False, False, "torchao",
@@ -69,13 +91,18 @@ ROW = FrameworkDefaults(
      ("GPUs", MLX_AT + " README.md: MLX runs on Apple silicon (Metal); its CUDA and CPU Linux packages (mlx[cuda], "
       "mlx[cpu]) are not offered here: no measured MLX training run on them")),
     adam_fused=True, metal_only=True, parallelism=PARALLELISM, runs=RUNS,
+    # MLX's own allocator: freed Metal buffers stay in its cache ("memory not currently used that has not been
+    # returned to the system allocator": ml-explore/mlx at 846d176227a0 mlx/memory.h get_cache_memory, Python
+    # mx.get_cache_memory, formerly mx.metal.get_cache_memory), the analogue of PyTorch's reserved-but-unallocated;
+    # no model of its size here, so it is named without a figure
+    allocator_cache=QT_TRANSLATE_NOOP("engine", "MLX's Metal buffer cache (mx.get_cache_memory)"),
 )
 
 # MLX of December 2023 (v0.0.6), which ran the transformer_lm runs of ml-explore/mlx-examples issue #127: the same
 # trainer shape (value_and_grad, one mx.eval per step) before mx.compile and the mx.fast kernels existed
 MLX_2023_AT = "ml-explore/mlx at v0.0.6 (8385f93ce, 2023-12-21)"
 ROW_2023 = replace(
-    ROW, id="mlx-2023", label="MLX (v0.0.6, December 2023)", profile="mlx-2023", adam_fused=False,
+    ROW, id="mlx-2023", label="MLX (v0.0.6, December 2023)", profile="mlx-2023", adam_fused=False, runs=RUNS_2023,
     sources=(("release", MLX_2023_AT + ": no mx.compile (mlx/compile.cpp added in 8fa6b322b, 2024-01-26, pull request "
               "#476) and no mx.fast kernels (mlx/fast.cpp added in ccf164599, 2024-02-14, #676): every element-wise op, "
               "norm and the unfused attention's ops run as kernels of their own"),

@@ -38,6 +38,23 @@ class Runs:
     # step updates in place with no foreach temporaries: Make it fit offers it (engine/planning/fused_adamw.py); "":
     # not read, or its "adamw" is fused already (FrameworkDefaults.adam_fused)
     fused_adamw: str = ""
+    # the scenario's optimizers (engine/scenario/choices.py OPTIMIZERS) and attention kernels (ATTENTIONS) it has; ():
+    # not read, every one allowed (a framework on PyTorch builds any torch optimizer and runs any SDPA backend)
+    optimizers: tuple[str, ...] = ()
+    attentions: tuple[str, ...] = ()
+    # (key, value, its name in this framework): the form's and the text's words for an optimizer or attention kernel
+    # it runs its own way (MLX's mlx.optimizers, mx.fast.scaled_dot_product_attention); translated in context "engine"
+    own_names: tuple[tuple[str, str, str], ...] = ()
+
+    def has_choice(self, key: str, value: str) -> bool:
+        """Whether it has the optimizer or attention kernel (key "optimizer" or "attention"); "auto", its own
+        optimizer, always."""
+        offered = {"optimizer": self.optimizers, "attention": self.attentions}[key]
+        return not offered or value == "auto" or value in offered
+
+    def own_name(self, key: str, value: str) -> str:
+        """What it calls the optimizer or attention kernel ("" where it runs it as PyTorch does)."""
+        return next((name for k, v, name in self.own_names if k == key and v == value), "")
 
     def runs_fp8_recipe(self, precision: str, fp8_recipe: str) -> bool:
         """Whether it runs the fp8 recipe (its own default, "auto", always; any recipe where it trains no fp8)."""

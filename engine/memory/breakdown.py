@@ -217,6 +217,9 @@ class Estimate(VerdictWords):
     # Post-training objectives (engine/posttraining): every phase of the step, the estimate itself being its peak
     # phase; None for supervised training (left out of the repr, so a supervised estimate prints as before).
     rl: Any = field(default=None, repr=False)
+    # an allocator that is not PyTorch's (MLX's Metal cache): its cache's name, said instead of "reserved by PyTorch",
+    # whose figure (peak_reserved_bytes) models PyTorch's caching allocator; left out of the repr as serving is
+    allocator_cache: str = field(default="", repr=False)
 
     def __init__(self, scenario_name: str, estimator: str, model_name: str, gpu_name: str, capacity_bytes: int,
                  world_size: int, stages: tuple[StageEstimate, ...], busiest_stage: int, trainable_params: int,
@@ -224,7 +227,7 @@ class Estimate(VerdictWords):
                  notes: tuple[str, ...] = (), load_gpu_bytes: float = 0.0, load_formula: str = "",
                  host_bytes: float = 0.0, host_formula: str = "", host_capacity_bytes: int | None = None,
                  peak_includes_load: bool = False, other_ranks: tuple[OtherRank, ...] = (), serving: Any = None,
-                 rl: Any = None) -> None:
+                 rl: Any = None, allocator_cache: str = "") -> None:
         # Written out, one dict update, because the generated __init__ of a frozen dataclass sets its 22 fields one
         # object.__setattr__ at a time: ~2.8 us of every estimate (benchmarks/time_speed.py).
         self.__dict__.update(
@@ -233,7 +236,8 @@ class Estimate(VerdictWords):
             trainable_params=trainable_params, total_params=total_params, warnings=warnings,
             active_params=active_params, notes=notes, load_gpu_bytes=load_gpu_bytes, load_formula=load_formula,
             host_bytes=host_bytes, host_formula=host_formula, host_capacity_bytes=host_capacity_bytes,
-            peak_includes_load=peak_includes_load, other_ranks=other_ranks, serving=serving, rl=rl)
+            peak_includes_load=peak_includes_load, other_ranks=other_ranks, serving=serving, rl=rl,
+            allocator_cache=allocator_cache)
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)

@@ -284,6 +284,7 @@ def estimate(s: Scenario) -> Estimate:
         host_formula=load.host_formula if load else "",
         host_capacity_bytes=s.host_memory_bytes,
         peak_includes_load=fw.peak_includes_load,
+        allocator_cache=fw.allocator_cache,
         active_params=spec.active_params,
         other_ranks=others,
     )

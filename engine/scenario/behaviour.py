@@ -41,6 +41,7 @@ class Behaviour:
     grads_reduced_in_buffer: bool = False  # DDP reduces the gradient buffer in place (Megatron), no flat copy
     main_grad_aliases_grad: bool = False  # the last step's gradients stay referenced all step (Megatron 2021, fp16)
     loss_in_place: bool = False  # the loss works in place on one fp32 copy of the logits (Megatron)
+    allocator_cache: str = ""  # an allocator that is not PyTorch's: its cache's name (FrameworkDefaults.allocator_cache)
     nf4_tensor_build: bool = False  # QLoRA weights are torchao NF4Tensors, quantised on the GPU as they are built
 
 
@@ -164,6 +165,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         main_grad_aliases_grad=d.main_grad_aliases_grad and not main_fp32,
         loss_in_place=d.loss_in_place and ce == "standard",
         nf4_tensor_build=d.qlora_kernel == "torchao",
+        allocator_cache=d.allocator_cache,
     )
 
 

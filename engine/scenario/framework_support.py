@@ -83,6 +83,10 @@ _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU onl
 # a framework on its own Metal kernels (FrameworkDefaults.metal_only: MLX) on a GPU that does not run them
 _METAL_ONLY = QT_TRANSLATE_NOOP("engine", "{framework} runs on Apple GPUs only (MLX's Metal kernels): the {gpu} "
                                           "cannot run it.")
+# an optimizer or attention kernel it has no code for (Runs.optimizers, Runs.attentions: MLX's own)
+_NO_CHOICE = {"optimizer": QT_TRANSLATE_NOOP("engine", "{framework} has no optimizer \"{value}\": it runs {values}."),
+              "attention": QT_TRANSLATE_NOOP("engine", "{framework} has no attention kernel \"{value}\": it runs "
+                                                       "{values}.")}
 _METHOD_NAMES = {"freeze": message(QT_TRANSLATE_NOOP("engine", "frozen layers")), "lora": "LoRA", "qlora": "QLoRA"}
 
 
@@ -110,6 +114,7 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         names += ("recompute_method",)
     if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
         names += ("fp8_recipe",)
+    names += tuple(key for key in ("optimizer", "attention") if not runs.has_choice(key, getattr(s, key)))
     if not runs_on_gpu(s):
         names += ("gpu",)
     names += tuple(name for name, _ in refused_splits(s))  # Megatron's split and layout, ZB-V's: asserted
@@ -213,6 +218,11 @@ def unsupported_settings(s: Scenario) -> list[Message]:
             continue
         if name == "gpu":
             out.append(message(_METAL_ONLY, framework=row.label, gpu=s.gpu if isinstance(s.gpu, str) else ""))
+            continue
+        if name in _NO_CHOICE:
+            offered = {"optimizer": row.runs.optimizers, "attention": row.runs.attentions}[name]
+            out.append(message(_NO_CHOICE[name], framework=row.label, value=getattr(s, name),
+                               values=", ".join(offered)))
             continue
         if name == "fp8_recipe":
             out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,

@@ -138,6 +138,10 @@ def _fixes(s: Scenario, names: tuple[str, ...], layout: str | None) -> list[dict
             fix.update(recompute_num_layers=0)
         elif name == "fp8_recipe":  # a recipe it has no code for: its own default
             fix.update(fp8_recipe="auto")
+        elif name == "optimizer":  # an optimizer it has no code for (bitsandbytes' in MLX): the AdamW it builds
+            fix.update(optimizer="auto")
+        elif name == "attention":  # an attention kernel it lacks: the one its models call
+            fix.update(attention=defaults_for(s.framework).runs.attentions[0])
         elif name == "zbv_layers":  # layers that do not split into its V's chunks: its 1F1B, one chunk a rank
             fix.update(pp_schedule="1f1b", vpp=1)
         elif name == "pipeline_split":

@@ -388,12 +388,17 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
+        <location filename="../results.py" line="218"/>
+        <source>%1: not estimated</source>
+        <translation>%1：未估算</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="219"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="218"/>
+        <location filename="../results.py" line="222"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -402,12 +407,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="221"/>
+        <location filename="../results.py" line="225"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="222"/>
+        <location filename="../results.py" line="226"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -3364,8 +3369,8 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>%1 只支持这一种流水线调度（%2）。</translation>
     </message>
     <message>
-        <location filename="../parallel_limits.py" line="183"/>
-        <location filename="../parallel_limits.py" line="202"/>
+        <location filename="../parallel_limits.py" line="185"/>
+        <location filename="../parallel_limits.py" line="204"/>
         <source>⚠ %1 — this framework cannot run it</source>
         <translation>⚠ %1 — 此框架无法运行</translation>
     </message>
@@ -4592,152 +4597,152 @@ GPU-hour</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="201"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="218"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="222"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="234"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="237"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="241"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="245"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248"/>
+        <location filename="../setup_panel.py" line="249"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="252"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="255"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="257"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="259"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="260"/>
+        <location filename="../setup_panel.py" line="261"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="262"/>
+        <location filename="../setup_panel.py" line="263"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="265"/>
+        <location filename="../setup_panel.py" line="266"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="267"/>
+        <location filename="../setup_panel.py" line="268"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
@@ -4842,22 +4847,22 @@ GPU-hour</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="192"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="349"/>
+        <location filename="../setup_panel.py" line="351"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="353"/>
+        <location filename="../setup_panel.py" line="355"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="353"/>
+        <location filename="../setup_panel.py" line="355"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
@@ -5522,12 +5527,12 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="195"/>
+        <location filename="../../engine/estimate_output.py" line="199"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="169"/>
+        <location filename="../../engine/estimate_output.py" line="173"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -5607,32 +5612,46 @@ GPU-hour</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="148"/>
+        <location filename="../../engine/estimate_output.py" line="149"/>
+        <source>{cache}: not estimated</source>
+        <translation>{cache}：未估算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="150"/>
+        <source>Reserved by PyTorch {reserved}</source>
+        <translation>PyTorch 预留 {reserved}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="152"/>
+        <source>{reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation>{reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+    </message>
+    <message>
         <source>Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
-        <translation>PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+        <translation type="vanished">PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="153"/>
+        <location filename="../../engine/estimate_output.py" line="157"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="160"/>
+        <location filename="../../engine/estimate_output.py" line="164"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="168"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="75"/>
-        <location filename="../../engine/estimate_output.py" line="170"/>
+        <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -5647,7 +5666,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="197"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -5656,33 +5675,33 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="192"/>
-        <location filename="../../engine/estimate_output.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="196"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="205"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
+        <location filename="../../engine/estimate_output.py" line="211"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="216"/>
+        <location filename="../../engine/estimate_output.py" line="220"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="219"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="226"/>
+        <location filename="../../engine/estimate_output.py" line="230"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6017,13 +6036,13 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="193"/>
+        <location filename="../../engine/estimate_output.py" line="197"/>
         <location filename="../../engine/serving/report.py" line="142"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="224"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6184,7 +6203,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="227"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -8954,7 +8973,7 @@ GPU-hour</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="182"/>
+        <location filename="../../engine/estimate_output.py" line="186"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -11725,7 +11744,17 @@ GPU-hour</source>
         <translation>{framework} 只能在 Apple GPU 上运行（MLX 的 Metal 内核）：{gpu} 无法运行它。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="86"/>
+        <location filename="../../engine/scenario/framework_support.py" line="87"/>
+        <source>{framework} has no optimizer &quot;{value}&quot;: it runs {values}.</source>
+        <translation>{framework} 没有优化器“{value}”：它支持 {values}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="88"/>
+        <source>{framework} has no attention kernel &quot;{value}&quot;: it runs {values}.</source>
+        <translation>{framework} 没有注意力内核“{value}”：它支持 {values}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/framework_support.py" line="90"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
@@ -12321,6 +12350,46 @@ GPU-hour</source>
         <location filename="../../engine/configs/export_mlx_lm.py" line="118"/>
         <source>mlx-lm&apos;s mixture-of-experts layers keep their MLP projections under the experts&apos; own path: pick all-linear or the attention projections to export this plan.</source>
         <translation>mlx-lm 的混合专家层把 MLP 投影放在专家自己的路径下：请选择 all-linear 或注意力投影以导出此计划。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="57"/>
+        <source>AdamW (mlx.optimizers, compiled into the step)</source>
+        <translation>AdamW（mlx.optimizers，编译进训练步）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="58"/>
+        <source>SGD (mlx.optimizers)</source>
+        <translation>SGD（mlx.optimizers）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="59"/>
+        <source>SGD with momentum (mlx.optimizers)</source>
+        <translation>带动量的 SGD（mlx.optimizers）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="60"/>
+        <source>Adafactor (mlx.optimizers)</source>
+        <translation>Adafactor（mlx.optimizers）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="61"/>
+        <source>MLX fused attention (mx.fast.scaled_dot_product_attention)</source>
+        <translation>MLX 融合注意力（mx.fast.scaled_dot_product_attention）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="66"/>
+        <source>AdamW (mlx.optimizers, eager)</source>
+        <translation>AdamW（mlx.optimizers，逐算子执行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="67"/>
+        <source>MLX attention op by op (stores b·a·s² scores)</source>
+        <translation>MLX 逐算子注意力（保存 b·a·s² 分数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/mlx.py" line="98"/>
+        <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
+        <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
 </context>
 <context>
