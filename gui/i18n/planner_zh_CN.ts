@@ -9538,12 +9538,12 @@ GPU-hour</source>
         <translation>TRL 的 PPO rollout 对一块 rollout 批次的前向（no_grad，output_hidden_states）：每层的隐藏状态（层数 + 1）× b·s·h + 循环保留的 fp32 采样分数 b·r·V × 4 + 单层张量与输出头张量中的较大者（参考模型：整个序列的 logits b·s·V + 两个回复行的 log-softmax；价值 / 奖励模型：每个 token 一个分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="107"/>
+        <location filename="../../engine/configs/rl_common.py" line="111"/>
         <source>cpo_alpha not set: TRL&apos;s and ms-swift&apos;s default 1.0 adds the chosen sequences&apos; NLL</source>
         <translation>未设置 cpo_alpha：TRL 和 ms-swift 的默认值 1.0 会加入被选序列的 NLL</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="118"/>
+        <location filename="../../engine/configs/rl_common.py" line="122"/>
         <source>expected a weight from 0 to 100, found {value!r}</source>
         <translation>应为 0 到 100 之间的权重，实际为 {value!r}</translation>
     </message>
@@ -10405,28 +10405,28 @@ GPU-hour</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="88"/>
+        <location filename="../../engine/configs/export_rl.py" line="92"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="100"/>
+        <location filename="../../engine/configs/export_rl.py" line="104"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="109"/>
+        <location filename="../../engine/configs/export_rl.py" line="113"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="113"/>
+        <location filename="../../engine/configs/export_rl.py" line="117"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="119"/>
-        <location filename="../../engine/configs/export_rl.py" line="174"/>
+        <location filename="../../engine/configs/export_rl.py" line="123"/>
+        <location filename="../../engine/configs/export_rl.py" line="183"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -10456,17 +10456,17 @@ GPU-hour</source>
         <translation>训练器“{name}”不是规划器建模的训练目标</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="132"/>
+        <location filename="../../engine/configs/rl_common.py" line="136"/>
         <source>max_length less max_prompt_length: the completion&apos;s room in a pair</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="150"/>
+        <location filename="../../engine/configs/rl_common.py" line="154"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="174"/>
+        <location filename="../../engine/configs/rl_common.py" line="178"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -12176,7 +12176,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="163"/>
+        <location filename="../../engine/configs/rl_common.py" line="167"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
