@@ -16,19 +16,27 @@ from ..scenario import Scenario
 from .breakdown import Estimate
 
 
+def shares_pool(s: Scenario) -> bool:
+    """Whether the node's CPU memory is the rest of its GPUs' pool: a unified-memory preset GPU and no
+    host_memory_bytes given."""
+    return s.host_memory_bytes is None and isinstance(s.gpu, str) and get_gpu(s.gpu).shares_host_memory
+
+
 def shared_pool_host_bytes(s: Scenario, gpu_total_bytes: float) -> int | None:
     """CPU memory of a node on unified memory: the pool of its GPUs less what they hold; None where the scenario gives
     the node's CPU memory or the GPU has memory of its own."""
-    if s.host_memory_bytes is not None or not isinstance(s.gpu, str):
+    if not shares_pool(s):
         return None
     gpu = get_gpu(s.gpu)
-    if not gpu.shares_host_memory:
-        return None
     return int(s.gpus_per_node * max(0.0, gpu.memory_bytes - gpu_total_bytes))
 
 
 def with_shared_pool(s: Scenario, est: Estimate) -> Estimate:
-    """The estimate with its host capacity the shared pool's rest (unchanged where that does not apply)."""
+    """The estimate with its host capacity the shared pool's rest (unchanged where that does not apply). The GPU is
+    checked first: the estimate's total is asked for only on unified memory (asking every estimate for it cost ~6 us
+    of the 60 us budget of one estimate with time, benchmarks/time_speed.py)."""
+    if not shares_pool(s):
+        return est
     capacity = shared_pool_host_bytes(s, est.total_bytes)
     if capacity is None or capacity == est.host_capacity_bytes:
         return est
