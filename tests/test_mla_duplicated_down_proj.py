@@ -128,3 +128,15 @@ def test_an_fp8_recipe_casts_the_whole_weights() -> None:
     whole = weight_cast_seconds(spec, False, 8, 1, cast, 1.0, mla_down="duplicated")[0]
     split = weight_cast_seconds(spec, False, 8, 1, cast, 1.0)[0]
     assert whole - split == pytest.approx(DOWN_PARAMS * (1 - 1 / 8))
+
+
+def test_frozen_down_projections_have_no_gradients_to_sum() -> None:
+    """finalize_model_grads' _allreduce_non_tensor_model_parallel_grads (core_v0.14.0 lines 298-350) collects the
+    parameters with requires_grad: a LoRA plan's frozen base down projections are not summed (its adapters' few values
+    left out), a plan freezing the bottom 30 of DeepSeek-V3's 61 layers sums the 31 trained layers' share."""
+    s = scenario_from_dict({**SCENARIO, "method": "lora"})
+    spec, prof, dt = resolve_model(s), framework_profile(s.framework), dtypes_for(s)
+    assert duplicated_grad_bytes(s, spec, prof, dt, 8) == 0.0
+    freeze = scenario_from_dict({**SCENARIO, "method": "freeze", "frozen_layers": 30})
+    assert duplicated_grad_bytes(freeze, spec, prof, dtypes_for(freeze), 8) == pytest.approx(
+        8 * DOWN_PARAMS * 4 * 31 / 61)

@@ -9,7 +9,9 @@ data-parallel gradient sync (finish_grad_sync, line 422), sums them over the TP 
 their main gradients (_allreduce_non_tensor_model_parallel_grads, lines 298-350): once a step, with no compute left
 to hide it. Without sequence parallelism every rank multiplies the whole sequence and holds the whole gradient: no sum.
 torchtitan's Replicate weights ("replicated") see the whole sequence too. The norms' few weights that ride in the
-same all-reduce are left out.
+same all-reduce are left out. Only weights that train take part (the function collects parameters with
+requires_grad): a LoRA plan's frozen down projections none (its adapters' few values left out), a freeze plan's the
+trained layers' share (mfu.gradient_shares).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .collectives import ALL_REDUCE, collective_latency, nccl_nvls, tp_unit_seco
 from .grad_reduce import grad_reduce_bytes
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .mfu import gradient_shares
 
 
 def duplicated_grad_bytes(s: Scenario, spec: ModelSpec, prof: dict[str, Any], dt: Dtypes, layers: int) -> float:
@@ -32,7 +35,8 @@ def duplicated_grad_bytes(s: Scenario, spec: ModelSpec, prof: dict[str, Any], dt
     tensor-parallel group a step (0 where nothing is summed: module docstring)."""
     if not (whole_mla_down(s) and s.sequence_parallel and defaults_for(s.framework).mla_down_proj == "duplicated"):
         return 0.0
-    return layers * spec.mla_down_params(False) * grad_reduce_bytes(s, prof, dt)  # the same in every MLA layer
+    trained = gradient_shares(s, spec)[1]  # the share of the layers whose weights get a gradient
+    return trained * layers * spec.mla_down_params(False) * grad_reduce_bytes(s, prof, dt)  # same in every MLA layer
 
 
 def duplicated_grad_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], dt: Dtypes,
