@@ -138,3 +138,24 @@ def test_mlx_lm_num_layers_imports_as_lora_layers():
     assert lora["lora_targets"] == ["q_proj", "v_proj"]
     full = import_texts([("lora_config.yaml", MLX_LM.format(kind="full"))]).scenario
     assert (full["method"], full["frozen_layers"], full["freeze_from"]) == ("freeze", 28 - 16, "bottom")
+
+
+def test_fsdp2_holds_one_adapted_layers_adapter_gradients_not_an_average_over_every_layer():
+    """FSDP2's post-backward holds one layer's unsharded adapter gradients and their reduce-scatter input: a layer
+    with adapters holds its own, the stage's adapters over the N layers that carry them (here equal to the N-layer
+    model's figure), not over all 8 layers."""
+    keys = {"framework": "torchtitan", "gpus_per_node": 4, "fsdp": True}
+    top = next(c for c in estimate(_scenario(lora_layers=ADAPTED, **keys)).stages[0].components
+               if c.key == "zero3_gather")
+    cut = next(c for c in estimate(_scenario(layers=ADAPTED, **keys)).stages[0].components if c.key == "zero3_gather")
+    assert top.moments.backward_end == pytest.approx(cut.moments.backward_end, rel=1e-12)
+
+
+def test_deepspeed_zero3_counts_one_adapted_layers_gradients_in_its_gather_buffers():
+    """DeepSpeed ZeRO-3 (deepspeed_buckets): the backward's gradient unit is one layer's adapter gradients, the
+    stage's adapters over the N layers that carry them (the N-layer model's figure), not over all 8."""
+    keys = {"framework": "deepspeed", "gpus_per_node": 4, "zero_stage": 3}
+    top = next(c for c in estimate(_scenario(lora_layers=ADAPTED, **keys)).stages[0].components
+               if c.key == "zero3_gather")
+    cut = next(c for c in estimate(_scenario(layers=ADAPTED, **keys)).stages[0].components if c.key == "zero3_gather")
+    assert top.moments.backward_end == pytest.approx(cut.moments.backward_end, rel=1e-12)

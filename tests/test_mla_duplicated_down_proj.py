@@ -31,6 +31,9 @@ from engine.timing.model import rates_for
 
 # DeepSeek-V3's config.json: hidden 7168, q_lora_rank 1536, kv_lora_rank 512 + qk_rope_head_dim 64
 DOWN_PARAMS = 7168 * 1536 + 7168 * (512 + 64)
+# its router: 256 experts x hidden 7168 in each of the 58 MoE layers of 61 (first_k_dense_replace 3), whole on every TP
+# rank and marked sequence_parallel (megatron/core/transformer/moe/router.py at core_v0.14.0 line 63)
+ROUTER_PARAMS_PER_LAYER = 256 * 7168 * 58 / 61
 SCENARIO = {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 8, "framework": "megatron",
             "precision": "bf16", "micro_batch": 1, "grad_accum": 8, "seq_len": 4096, "tp": 2, "pp": 8, "ep": 4, "etp": 1,
             "sequence_parallel": True, "zero_stage": 1}
@@ -100,7 +103,7 @@ def test_megatron_sums_their_gradients_over_tp_once_a_step_under_sp() -> None:
     s = scenario_from_dict(SCENARIO)
     spec, prof, dt = resolve_model(s), framework_profile(s.framework), dtypes_for(s)
     # Megatron's main gradients: fp32 (--accumulate-allreduce-grads-in-fp32 with bf16, engine/timing/grad_reduce.py)
-    assert duplicated_grad_bytes(s, spec, prof, dt, 8) == 8 * DOWN_PARAMS * 4
+    assert duplicated_grad_bytes(s, spec, prof, dt, 8) == pytest.approx(8 * (DOWN_PARAMS + ROUTER_PARAMS_PER_LAYER) * 4)
     no_sp = scenario_from_dict({**SCENARIO, "sequence_parallel": False})
     assert duplicated_grad_bytes(no_sp, spec, prof, dt, 8) == 0.0  # every rank's gradient is already whole
     torchtitan = scenario_from_dict({**SCENARIO, "framework": "torchtitan"})
@@ -128,3 +131,26 @@ def test_an_fp8_recipe_casts_the_whole_weights() -> None:
     whole = weight_cast_seconds(spec, False, 8, 1, cast, 1.0, mla_down="duplicated")[0]
     split = weight_cast_seconds(spec, False, 8, 1, cast, 1.0)[0]
     assert whole - split == pytest.approx(DOWN_PARAMS * (1 - 1 / 8))
+
+
+def test_frozen_down_projections_have_no_gradients_to_sum() -> None:
+    """finalize_model_grads' _allreduce_non_tensor_model_parallel_grads (core_v0.14.0 lines 298-350) collects the
+    parameters with requires_grad: a LoRA plan's frozen base down projections and routers are not summed (its adapters'
+    few values left out), a plan freezing the bottom 30 of DeepSeek-V3's 61 layers sums the 31 trained layers' share."""
+    s = scenario_from_dict({**SCENARIO, "method": "lora"})
+    spec, prof, dt = resolve_model(s), framework_profile(s.framework), dtypes_for(s)
+    assert duplicated_grad_bytes(s, spec, prof, dt, 8) == 0.0
+    freeze = scenario_from_dict({**SCENARIO, "method": "freeze", "frozen_layers": 30})
+    assert duplicated_grad_bytes(freeze, spec, prof, dtypes_for(freeze), 8) == pytest.approx(
+        8 * (DOWN_PARAMS + ROUTER_PARAMS_PER_LAYER) * 4 * 31 / 61)
+
+
+def test_megatron_sums_a_moe_routers_gradients_over_tp_under_sp_without_mla() -> None:
+    """Megatron-Core's Router marks its whole [experts, hidden] weight sequence_parallel (router.py at core_v0.14.0
+    line 63), so finalize_model_grads sums it over TP with SP on a model without MLA too: Qwen3-30B-A3B's 128 x 2048
+    router in each of its 48 layers, fp32 main gradients; a dense model has nothing to sum (norms left out)."""
+    moe = scenario_from_dict({**SCENARIO, "model": "qwen3-30b-a3b", "pp": 1, "nodes": 1, "ep": 4})
+    spec, prof, dt = resolve_model(moe), framework_profile(moe.framework), dtypes_for(moe)
+    assert duplicated_grad_bytes(moe, spec, prof, dt, 48) == 48 * 128 * 2048 * 4
+    dense = scenario_from_dict({**SCENARIO, "model": "llama-3.1-8b", "pp": 1, "nodes": 1, "ep": 1})
+    assert duplicated_grad_bytes(dense, resolve_model(dense), prof, dtypes_for(dense), 32) == 0.0

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine.accuracy import posttraining as pt
+from engine.models.presets import model_spec_for
 from engine.scenario import scenario_from_dict
 from engine.workloads import estimate, step_time
 
@@ -232,3 +233,44 @@ def test_prompt_len_mean_is_what_the_engine_prefills_and_the_padded_passes_ignor
     free = {**sc, "packing": "padding-free"}
     free_whole, free_mean = (step_time(scenario_from_dict({**free, **extra})) for extra in ({}, {"prompt_len_mean": 104}))
     assert dict(free_mean.rl_seconds)["scoring"] < dict(free_whole.rl_seconds)["scoring"]
+
+
+def _ppo_7b(**extra):
+    sc = {"model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
+          "training_objective": "ppo", "method": "full", "fsdp": True, "checkpointing": "full", "packing": "padding-free",
+          "critic_model": "same", "reference_model": "none", "prompt_len": 512, "prompt_len_mean": 94,
+          "completion_len": 198, "max_completion_len": 1024, "num_generations": 1, "micro_batch": 4, "grad_accum": 8,
+          "rollout_engine": "vllm"}
+    return scenario_from_dict({**sc, **extra})
+
+
+def test_the_critics_values_forward_runs_the_critics_own_model():
+    """verl's compute_values runs the critic module (critic.model.path), not the actor: its forward's matmul seconds
+    are 2 x the critic's active parameters x its tokens / the rate, so the scoring phase moves linearly with the critic
+    model's parameters (the policy's own passes unchanged): the drop from 'same' (Qwen2.5-7B) to Qwen2.5-0.5B over the
+    drop to Qwen2.5-1.5B is the ratio of the parameter differences."""
+    scoring = {m: dict(step_time(_ppo_7b(critic_model=m)).rl_seconds)["scoring"]
+               for m in ("same", "qwen2.5-0.5b", "qwen2.5-1.5b")}
+    active = {m: model_spec_for(m).active_params for m in ("qwen2.5-7b", "qwen2.5-0.5b", "qwen2.5-1.5b")}
+    expected = (active["qwen2.5-7b"] - active["qwen2.5-0.5b"]) / (active["qwen2.5-7b"] - active["qwen2.5-1.5b"])
+    got = (scoring["same"] - scoring["qwen2.5-0.5b"]) / (scoring["same"] - scoring["qwen2.5-1.5b"])
+    assert got == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_critics_values_forward_holds_its_own_layout_in_the_scoring_phase(monkeypatch):
+    """critic_packing none: the critic's values forward (dp_critic.py compute_values, the same padded batch as its
+    update, volcengine/verl@ed498f9f lines 48-68) runs prompt cap + response cap tokens a sequence (512 + 1024), as
+    its update does (settings.critic_layout); the scoring phase's transient of it is sized at those tokens, where a
+    packed critic runs the actor's (the mean prompt and completion, 94 + 198)."""
+    from engine.posttraining import phases
+    seen = {}
+
+    def spy(key, *args, **kwargs):
+        seen[key] = args[3]  # sequence_tokens
+        return real(key, *args, **kwargs)
+    real = phases.scoring_forward
+    monkeypatch.setattr(phases, "scoring_forward", spy)
+    estimate(_ppo_7b(critic_packing="none"))
+    assert seen["score_values"] == 512 + 1024
+    estimate(_ppo_7b())
+    assert seen["score_values"] == 94 + 198

@@ -135,3 +135,14 @@ def test_bitsandbytes_syncs_follow_the_trained_tensors():
                              "precision": "bf16", "optimizer": "adamw-8bit", "zero_stage": 1,
                              "gpus_per_node": 2})
     assert abs(optimizer_sync_seconds(ds, framework_profile("deepspeed"), spec, _stage(28)) - 2 * _round_trip()) < 1e-12
+
+
+def test_bitsandbytes_syncs_only_the_adapted_layers_tensors():
+    """lora_layers N (PEFT layers_to_transform, mlx-lm --num-layers): adapters exist on the top N layers only, so the
+    8-bit optimizer steps (and synchronises after) A and B of the targets of those N layers, not of all 28."""
+    spec = model_spec_for("llama-3.2-3b")
+    top = scenario_from_dict({"model": "llama-3.2-3b", "gpu": "a100-80gb", "framework": "torchtune",
+                              "precision": "bf16", "optimizer": "adamw-8bit", "method": "lora",
+                              "lora_targets": ["q_proj", "v_proj"], "lora_layers": 7})
+    got = optimizer_sync_seconds(top, framework_profile("torchtune"), spec, _stage(28))
+    assert abs(got - 7 * 2 * 2 * _round_trip()) < 1e-12

@@ -62,3 +62,10 @@ def test_level_two_sleep_copies_nothing_back_and_a_full_fine_tune_syncs_its_weig
     assert not serves_adapters(scenario_from_dict(full))
     full_sleep = 2 * step_parts(scenario_from_dict(full)).engine.weight_bytes / hw.host_bytes_per_s
     assert _sync(full) == pytest.approx(spec.total_params * 2 / hw.intra_bytes_per_s + full_sleep, rel=1e-9)
+
+
+def test_only_the_adapted_layers_adapters_are_copied_to_the_host():
+    """lora_layers N (PEFT layers_to_transform): get_peft_model_state_dict holds the adapters that exist, those of the
+    top N layers, so N x 7 x 2 tensors are .cpu()'d, not 28 x 7 x 2."""
+    s = scenario_from_dict({**VERL_7B, "lora_layers": 10})
+    assert adapter_tensors(s, resolve_model(s)) == 2 * 7 * 10

@@ -151,3 +151,14 @@ def test_every_fsdp1_trained_layers_own_unit_adds_its_visits_to_the_training_ste
     big = scenario_from_dict(foundry)
     assert wraps_layer_units(big)
     assert _stage_host(big, True) == pytest.approx(_stage_host(big, False))
+
+
+def test_only_the_adapted_layers_adapters_are_units_of_their_own():
+    """lora_layers N: PEFT creates lora_A / lora_B modules (FSDP1's own units under verl's wrap policy) on the top N
+    layers only, so a visit of the units costs N / 28 of the every-layer figure (each layer's the same)."""
+    s, train = _train(VERL_7B)
+    top, top_train = _train({**VERL_7B, "lora_layers": 7})
+    every = adapter_unit_seconds(s, train, True)
+    some = adapter_unit_seconds(top, top_train, True)
+    assert some["scoring"] == pytest.approx(every["scoring"] * 7 / 28, rel=1e-9)
+    assert some["update"] == pytest.approx(every["update"] * 7 / 28, rel=1e-9)

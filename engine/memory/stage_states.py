@@ -68,8 +68,13 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     load = load_parts(s, dt, p, fw, st.adapter_bytes, _largest_linear(s, spec), len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
-                       () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
+                       () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, _adapted_count(layers, groups)),
                        _optimizer_temp(s, dt, fw, p, st), load, fsdp2)
+
+
+def _adapted_count(layers: range, groups: tuple[LayerGroup, ...]) -> int:
+    """The stage's decoder layers less those without LoRA adapters (below the top lora_layers; all of them else)."""
+    return len(layers) - sum(g.count for g in groups if not g.adapted)
 
 
 def _largest_linear(s: Scenario, spec: ModelSpec) -> float:
@@ -103,7 +108,8 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
 
 def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageParams, first: bool, last: bool,
               layer_count: int) -> tuple[Component, ...]:
-    """ZeRO-3 / FSDP1 / DeepSpeed gather buffers, and ZeRO-1/2 buckets."""
+    """ZeRO-3 / FSDP1 / DeepSpeed gather buffers, and ZeRO-1/2 buckets; layer_count: the stage's layers that carry
+    adapters (one layer's adapter gradients are the stage's over them)."""
     zero = s.effective_zero
     if zero == 3:
         return _zero3_buffers(s, spec, dt, fw, p, first, last, layer_count)

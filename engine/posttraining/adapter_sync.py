@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..frameworks import defaults_for
-from ..memory.states import lora_targets
+from ..memory.states import lora_targets, lowest_adapted_layer
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp_shards
 from ..timing.host_table import host_figures
@@ -51,8 +51,9 @@ def serves_adapters(s: Scenario) -> bool:
 
 
 def adapter_tensors(s: Scenario, spec: Any) -> int:
-    """The adapter tensors of the policy: A and B of every adapted linear in every layer."""
-    return 2 * len(lora_targets(s, spec, spec.is_moe)) * spec.layers
+    """The adapter tensors of the policy: A and B of every adapted linear in every layer that carries adapters (the
+    top lora_layers; every layer by default)."""
+    return 2 * len(lora_targets(s, spec, spec.is_moe)) * (spec.layers - lowest_adapted_layer(s, spec))
 
 
 def full_precision_gather_seconds(p: StepParts, s: Scenario, hw: Any) -> float:

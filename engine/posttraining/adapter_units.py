@@ -39,7 +39,7 @@ reduce-scatters (NCCL small-message latency each) run on FSDP's side streams bes
 from __future__ import annotations
 
 from ..frameworks import defaults_for
-from ..memory.states import lora_targets
+from ..memory.states import lora_targets, lowest_adapted_layer
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
 from ..timing.collectives import ALL_GATHER, REDUCE_SCATTER, small_message_latency
@@ -75,7 +75,7 @@ def _exposed(s: Scenario, train: Scenario, visit: str) -> float:
         base = gemm_seconds(tokens, linear.d_in, linear.d_out / train.tp, rates.linear, rates.memory,
                             rates.elem_bytes, rates.sms, 0.0, rate_tile(rates, True))
         exposed += max(host, latency, base) - base  # the collectives run on FSDP's streams beside the base GEMM
-    return exposed * spec.layers
+    return exposed * (spec.layers - lowest_adapted_layer(s, spec))  # the layers with adapters (the top lora_layers)
 
 
 def adapter_unit_seconds(s: Scenario, train: Scenario, online: bool) -> dict[str, float]:

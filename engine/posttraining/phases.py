@@ -234,8 +234,9 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
                                         rs.logprob_path, compute, tp, False, extras=_streamed(p, reward)))
     if p.critic is not None:
         critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
+        # at the critic's own layout (critic_packing: settings.critic_layout), as its training step and time
         forwards.append(scoring_forward("score_values", QT_TRANSLATE_NOOP("engine", "Critic values forward"),
-                                        critic, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
+                                        critic, rs.train_sequences, rs.critic_tokens, rs.shard_logits_tokens,
                                         rs.logprob_path, compute, tp, False))
     if not forwards:
         return None

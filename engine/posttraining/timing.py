@@ -299,8 +299,9 @@ def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
     params_tokens = 0.0  # each forward's params x tokens: the critic's at its own layout (settings.critic_layout)
     if s.reward_model is not None and rs.online:
         params_tokens += model_spec(s.reward_model).active_params * rs.shard_tokens  # a Ulysses GPU: its slice
-    if p.critic is not None:
-        params_tokens += p.spec.active_params * rs.critic_tokens
+    if p.critic is not None:  # the critic's own model (critic_model), not the policy's unless "same"
+        critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
+        params_tokens += critic.active_params * rs.critic_tokens
     sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
     return policy + 2 * params_tokens * sequences / (s.tp * s.pp) / gemm
 

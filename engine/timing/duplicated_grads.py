@@ -8,8 +8,14 @@ and finalize_model_grads (megatron/core/distributed/finalize_model_grads.py at c
 data-parallel gradient sync (finish_grad_sync, line 422), sums them over the TP group in one coalesced all-reduce of
 their main gradients (_allreduce_non_tensor_model_parallel_grads, lines 298-350): once a step, with no compute left
 to hide it. Without sequence parallelism every rank multiplies the whole sequence and holds the whole gradient: no sum.
-torchtitan's Replicate weights ("replicated") see the whole sequence too. The norms' few weights that ride in the
-same all-reduce are left out.
+torchtitan's Replicate weights ("replicated") see the whole sequence too. Megatron-Core's MoE router is whole on
+every rank too and marks its weight the same way (megatron/core/transformer/moe/router.py at core_v0.14.0 line 63,
+Router.reset_parameters: setattr(self.weight, 'sequence_parallel', self.config.sequence_parallel)), so under
+sequence parallelism its gradients join the same all-reduce (mla_down_proj 'duplicated' names the frameworks that
+run Megatron-Core's finalize_model_grads). The norms' few weights that ride in the same all-reduce are left out.
+Only weights that train take part (the function collects parameters with requires_grad): a LoRA plan's frozen down
+projections and routers none (its adapters' few values left out), a freeze plan's the trained layers' share
+(mfu.gradient_shares).
 """
 
 from __future__ import annotations
@@ -25,14 +31,20 @@ from .collectives import ALL_REDUCE, collective_latency, nccl_nvls, tp_unit_seco
 from .grad_reduce import grad_reduce_bytes
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .mfu import gradient_shares
 
 
 def duplicated_grad_bytes(s: Scenario, spec: ModelSpec, prof: dict[str, Any], dt: Dtypes, layers: int) -> float:
-    """Bytes of the duplicated MLA down projections' main gradients that `layers` decoder layers sum over the
-    tensor-parallel group a step (0 where nothing is summed: module docstring)."""
-    if not (whole_mla_down(s) and s.sequence_parallel and defaults_for(s.framework).mla_down_proj == "duplicated"):
+    """Bytes of the duplicated MLA down projections' and MoE routers' main gradients that `layers` decoder layers
+    sum over the tensor-parallel group a step (0 where nothing is summed: module docstring)."""
+    if not (s.tp > 1 and s.sequence_parallel and defaults_for(s.framework).mla_down_proj == "duplicated"):
         return 0.0
-    return layers * spec.mla_down_params(False) * grad_reduce_bytes(s, prof, dt)  # the same in every MLA layer
+    per_layer = spec.mla_down_params(False) if whole_mla_down(s) else 0.0  # the same in every MLA layer
+    if spec.layers and spec.moe_layers:  # the router's weight in each MoE layer, the stage's average share of them
+        router = sum(lin.params for lin in spec.layer_linears(True) if lin.group == "router")
+        per_layer += router * spec.moe_layers / spec.layers
+    trained = gradient_shares(s, spec)[1]  # the share of the layers whose weights get a gradient
+    return trained * layers * per_layer * grad_reduce_bytes(s, prof, dt)
 
 
 def duplicated_grad_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], dt: Dtypes,

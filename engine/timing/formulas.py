@@ -15,7 +15,8 @@ FORMULAS = {
                                              "router and the element-wise work (op-selective)"),
     "communication_tp": QT_TRANSLATE_NOOP("engine", "4 collectives of b x s x h per layer per micro-batch over the TP "
                                                     "link, minus overlap; under sequence parallelism Megatron adds "
-                                                    "one all-reduce a step of the MLA down projections' gradients"),
+                                                    "one all-reduce a step of the MLA down projections' and MoE "
+                                                    "routers' gradients"),
     "communication_cp": QT_TRANSLATE_NOOP("engine", "ring exchange of K/V blocks: each of the cp - 1 blocks hides "
                                                     "behind one step's attention (attention / cp), the rest is "
                                                     "exposed"),

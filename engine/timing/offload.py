@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..memory.hybrid_offload import hybrid_offload_fraction
-from ..memory.states import Dtypes, lora_targets
+from ..memory.states import Dtypes, adapted_layer_share, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_figure
 from ..scenario import Scenario
@@ -80,14 +80,16 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     path to that kernel (python_calls_per_parameter_tensor: those through the dispatcher at the Python-call cost, the
     rest, which stop in PyTorch's Python binding, at binding_call_share of it) and a launch. The
     tensors are the stage's trained ones as the optimizer holds them: every layer's weights, biases and norms (and
-    the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
-    partition (one per parameter group, two)."""
+    the embedding, head and final norm), an adapted LoRA layer's A and B of each target (the top lora_layers), or
+    DeepSpeed ZeRO-1/2's flat partition (one per parameter group, two)."""
     table, optimizer = host_figures()["optimizer_syncs"], optimizer_used(s)
     syncs = table["per_parameter_tensor"].get(optimizer, 0)
     if not syncs:
         return 0.0
     if s.method in ("lora", "qlora"):  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
-        tensors = 2.0 * typical_layer_figure(spec, lambda k: len(lora_targets(s, spec, *k))) * busiest.layers
+        # on the layers that carry adapters (lora_layers: the top N; the stage's share, as lora_adapters.py counts)
+        adapted = busiest.layers * adapted_layer_share(s, spec)
+        tensors = 2.0 * typical_layer_figure(spec, lambda k: len(lora_targets(s, spec, *k))) * adapted
     elif (s.effective_zero >= 1 or bf16_optimizer(s)) and not prof.get("zero_by_fsdp"):
         tensors = 2.0
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's

@@ -163,7 +163,9 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
                 first: bool, last: bool, framework: str, layer_count: int) -> Fsdp2Stage:
     adapters = s.method in ("lora", "qlora")
     pp_keeps = pipeline_keeps_weights(s.pp, framework)
-    adapter_grads = p.lora / max(layer_count, 1) if adapters else None
+    # one layer's adapter gradients: the stage's adapters over the layers that carry them (lora_layers: the top N)
+    adapted = layer_count - sum(g.count for g in groups if not g.adapted)
+    adapter_grads = p.lora / max(adapted, 1) if adapters else None
     reshard = s.reshard_after_forward and not pp_keeps
     units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, shard_group_ranks(s), loss_inside_model(s),
                         _replicated_embedding(s, spec, first, last), adapter_grads,
