@@ -34,11 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds, mixed_prefill_seconds
-from .defaults import sglang_settings, vllm_settings
+from .engine_settings import scenario_engine_settings
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
@@ -206,12 +206,7 @@ def _chunk_tokens(s: Scenario) -> int:
     memory model already resolves it (found by h-revleft18)."""
     if s.serving_engine in GGUF_ENGINES:
         return s.n_batch or 8192
-    if s.serving_engine in ("vllm", "sglang"):
-        gpu_name, capacity = resolve_gpu(s)
-        settings = (sglang_settings(capacity, s.tp, s.pp, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
-                                    s.gpu_memory_utilization) if s.serving_engine == "sglang" else
-                    vllm_settings(capacity, gpu_name, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
-                                  s.gpu_memory_utilization))
+    if (settings := scenario_engine_settings(s)) is not None:
         return settings.max_num_batched_tokens
     return s.max_num_batched_tokens or 8192
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..monotone import largest_passing
-from ..scenario import Scenario, resolve_gpu, resolve_model
-from .defaults import sglang_settings, vllm_settings
+from ..scenario import Scenario, resolve_model
+from .engine_settings import scenario_engine_settings
 from .layer_split import layer_split_gpus
 from .result import REFUSED
 from .scenario_estimate import GGUF_ENGINES, serving_memory
@@ -101,13 +101,8 @@ def engine_max_num_seqs(s: Scenario) -> int:
     llama.cpp (its slots are n_parallel) and for an engine without the setting left unset."""
     if s.serving_engine in GGUF_ENGINES:
         return 0
-    gpu_name, capacity = resolve_gpu(s)
-    if s.serving_engine == "sglang":
-        return sglang_settings(capacity, s.tp, s.pp, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
-                               s.gpu_memory_utilization).max_num_seqs
-    if s.serving_engine == "vllm":
-        return vllm_settings(capacity, gpu_name, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
-                             s.gpu_memory_utilization).max_num_seqs
+    if (settings := scenario_engine_settings(s)) is not None:
+        return settings.max_num_seqs
     return s.max_num_seqs or 0
 
 
