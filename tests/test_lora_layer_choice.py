@@ -1,8 +1,8 @@
 """lora_layers (LoRA adapters on the top N decoder layers only) on a framework whose LoRA adapts every layer alike
 (engine/frameworks/runs.py Runs.lora_layer_choice, each fact with its source read at the row's commit): the estimate
 says it cannot run there, the nearest runnable scenario adapts every layer (lora_layers 0), and the searches propose
-no plan with it. Frameworks that train a PEFT model (PEFT's LoraConfig.layers_to_transform), Megatron-Bridge (wildcard
-target_modules) and mlx-lm (--num-layers) run it."""
+no plan with it. Frameworks that train a PEFT model (layers_to_transform, or layer-qualified target_modules: OpenRLHF,
+verl, ms-swift), Megatron-Bridge and NeMo-RL's Automodel (wildcard target_modules) and mlx-lm (--num-layers) run it."""
 
 from __future__ import annotations
 
@@ -42,8 +42,6 @@ EVERY_LAYER = [
     ("torchtitan", {"fsdp": True}, "last segment of the FQN"),
     # litgpt 26857050fe3f litgpt/lora.py lines 499 and 541: every Block gets the model-wide lora_query ... switches
     ("litgpt", {"zero_stage": 0}, "Block(config, block_idx) for every block_idx"),
-    # OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 180-187: LoraConfig without layers_to_transform
-    ("openrlhf", {}, "no layers_to_transform"),
 ]
 
 
@@ -74,6 +72,12 @@ def test_every_layer_and_full_training_run_there(framework, keys):
     ("unsloth", {"zero_stage": 0, "gpus_per_node": 1}, "layers_to_transform"),  # get_peft_model hands it to PEFT
     ("megatron", {"zero_stage": 1}, "'*.layers.0.*.linear_qkv'"),  # Megatron-Bridge module_matcher.py lines 59-61
     ("mlx", {"zero_stage": 0, "gpus_per_node": 1, "gpu": "apple-m2-ultra-192gb"}, "--num-layers"),  # mlx_lm/lora.py
+    # PEFT 5d602fdbff04 tuners_utils.py lines 2326-2332: target_modules entries match a module's name suffix, so
+    # layers.31.self_attn.q_proj adapts layer 31 only; OpenRLHF, verl and ms-swift hand their target_modules to PEFT
+    ("openrlhf", {}, "layers.31.self_attn.q_proj"),
+    ("verl", {"fsdp": True}, "key.endswith(f'.{target_key}')"),
+    ("ms-swift", {}, "--target_regex"),
+    ("nemo-rl", {"fsdp": True}, "'*.layers.0.*.linear_qkv'"),  # Automodel 24b47e856263 module_matcher.py lines 65-69
 ])
 def test_peft_megatron_bridge_and_mlx_lm_choose_their_layers(framework, keys, words):
     runs = defaults_for(framework).runs

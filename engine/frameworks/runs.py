@@ -109,9 +109,14 @@ _HF_FUSED = ("fused AdamW", "transformers src/transformers/trainer.py Trainer.ge
              "Trainer, commit not pinned here)")
 # PEFT's LoraConfig adapts only the layer indices it is given (axolotl's peft_layers_to_transform, LLaMA-Factory's and
 # TRL's LoraConfig, Unsloth's get_peft_model pass it on)
-_PEFT_LAYERS = ("lora layers", "huggingface/peft src/peft/tuners/lora/config.py LoraConfig.layers_to_transform: "
-                "Optional[Union[list[int], int]], 'the layer indices to transform' (the rest keep no adapter); read in "
-                "peft's config, commit not pinned here")
+_PEFT_LAYERS = ("lora layers", "huggingface/peft at 5d602fdbff04 src/peft/tuners/lora/config.py lines 703-709 "
+                "LoraConfig.layers_to_transform: 'PEFT will transform only the layers indexes that are specified' "
+                "(with target_modules a list)")
+# PEFT's target_modules as a list matches a module's whole name or its suffix, as a string a regular expression: a
+# layer-qualified name adapts that layer only
+_PEFT_SUFFIX = ("huggingface/peft at 5d602fdbff04 src/peft/tuners/tuners_utils.py lines 2326-2332 "
+                "check_target_module_exists matches as key in target_modules or key.endswith(f'.{target_key}') (a "
+                "string: a regular expression over the whole name): that layer's module only")
 HUGGINGFACE = Runs(WHOLE_LAYERS, fused_adamw='optim="adamw_torch_fused"', sources=(
     ("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ, _HF_FUSED,
                                           ("recompute layers", "every decoder layer or none: " + _TRANSFORMERS_LAYERS),
@@ -314,6 +319,9 @@ POST_TRAINING = {
          "hf_model.yaml lines 43-49 lora_rank, target_modules: LoRA through peft, line 471), then line 437 "
          "actor_module.to(torch_dtype), which transformers' PreTrainedModel.to refuses for a bitsandbytes model "
          "('You cannot cast a bitsandbytes model in a new `dtype`'): no QLoRA; freezing not read (allowed)"),
+        ("lora layers", "verl b178a3cd56f5 verl/workers/fsdp_workers.py lines 463-471 LoraConfig(target_modules="
+         "model.target_modules) for peft's get_peft_model (hf_model.yaml line 49, all-linear by default): a list of "
+         "layer-qualified names or a regular expression, which " + _PEFT_SUFFIX),
     )),
     "openrlhf": Runs(WHOLE_LAYERS, optimizer="adamw-fused", sources=(
         ("optimizer", "OpenRLHF 3c3be6234e0c openrlhf/utils/deepspeed/deepspeed.py lines 358-366 hands DeepSpeed a config "
@@ -326,15 +334,16 @@ POST_TRAINING = {
          "BitsAndBytesConfig) and lines 177-188 lora_rank (peft LoraConfig): LoRA and QLoRA; freezing not read "
          "(allowed)"),
         ("lora layers", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 180-187 LoraConfig(task_type, r, "
-         "lora_alpha, target_modules, lora_dropout, bias): no layers_to_transform; cli/train_ppo_ray.py line 367 "
-         "--ds.lora.target_modules nargs='*' (a list, which peft matches by module-name suffix in every layer): no "
-         "layer choice"),
-    ), lora_layer_choice=False),
+         "lora_alpha, target_modules, lora_dropout, bias), no layers_to_transform, but cli/train_ppo_ray.py line 367 "
+         "--ds.lora.target_modules nargs='*' takes module names such as layers.31.self_attn.q_proj, which " + _PEFT_SUFFIX),
+    )),
     "ms-swift": Runs(WHOLE_LAYERS, sources=(
         ("checkpointing", _SWIFT + _TRANSFORMERS_LAYERS),
         ("methods", "ms-swift 3602360a5623 swift/arguments/base_args/quant_args.py lines 51-53 quant_method bnb with "
          "quant_bits 4 (QLoRA's base), tuner_args.py line 116 freeze_parameters, train_type lora / full: every "
          "method"),
+        ("lora layers", "ms-swift 3602360a5623 swift/arguments/tuner_args.py lines 127 and 201-202 --target_regex "
+         "becomes peft's target_modules, a regular expression over the module's whole name, which " + _PEFT_SUFFIX),
     )),
     "nemo-rl": Runs(WHOLE_LAYERS, sources=(
         ("checkpointing", _NEMO_RL),
@@ -342,5 +351,8 @@ POST_TRAINING = {
          "no 4-bit option of its own, but dtensor_cfg.automodel_kwargs reach Automodel's from_pretrained (line 770), "
          "whose quantization_config takes a BitsAndBytesConfig (Automodel 24b47e856263 _transformers/auto_model.py "
          "line 542): QLoRA not tried (allowed); freezing not read (allowed)"),
+        ("lora layers", "NeMo-RL's lora_cfg builds NVIDIA-NeMo/Automodel's own LoRA (24b47e856263 "
+         "nemo_automodel/components/_peft/module_matcher.py lines 65-69: target_modules with wildcards, "
+         "['*.layers.0.*.linear_qkv'] adapts that layer only)"),
     )),
 }
