@@ -45,6 +45,13 @@ class Runs:
     # (key, value, its name in this framework): the form's and the text's words for an optimizer or attention kernel
     # it runs its own way (MLX's mlx.optimizers, mx.fast.scaled_dot_product_attention); translated in context "engine"
     own_names: tuple[tuple[str, str, str], ...] = ()
+    # whether its LoRA can put adapters on chosen decoder layers only (scenario key lora_layers: the top N; PEFT's
+    # layers_to_transform, mlx-lm's --num-layers); True where not read, or where it trains a PEFT model it is given
+    lora_layer_choice: bool = True
+
+    def runs_lora_layers(self, method: str, lora_layers: int) -> bool:
+        """Whether it runs s's adapters on the top lora_layers layers only (0: every layer, which any LoRA runs)."""
+        return method not in ("lora", "qlora") or not lora_layers or self.lora_layer_choice
 
     def has_choice(self, key: str, value: str) -> bool:
         """Whether it has the optimizer or attention kernel (key "optimizer" or "attention"); "auto", its own
@@ -100,16 +107,33 @@ _HF_FUSED = ("fused AdamW", "transformers src/transformers/trainer.py Trainer.ge
              "[ADAMW_TORCH, ADAMW_TORCH_FUSED] builds torch.optim.AdamW, with fused=True for adamw_torch_fused; "
              "training_args.py: '--optim adamw_torch_fused requires PyTorch 2.0 or higher' (read in the transformers "
              "Trainer, commit not pinned here)")
+# PEFT's LoraConfig adapts only the layer indices it is given (axolotl's peft_layers_to_transform, LLaMA-Factory's and
+# TRL's LoraConfig, Unsloth's get_peft_model pass it on)
+_PEFT_LAYERS = ("lora layers", "huggingface/peft at 5d602fdbff04 src/peft/tuners/lora/config.py lines 703-709 "
+                "LoraConfig.layers_to_transform: 'PEFT will transform only the layers indexes that are specified' "
+                "(with target_modules a list)")
+# PEFT's target_modules as a list matches a module's whole name or its suffix, as a string a regular expression: a
+# layer-qualified name adapts that layer only
+_PEFT_SUFFIX = ("huggingface/peft at 5d602fdbff04 src/peft/tuners/tuners_utils.py lines 2326-2332 "
+                "check_target_module_exists matches as key in target_modules or key.endswith(f'.{target_key}') (a "
+                "string: a regular expression over the whole name): that layer's module only")
 HUGGINGFACE = Runs(WHOLE_LAYERS, fused_adamw='optim="adamw_torch_fused"', sources=(
     ("checkpointing", _TRANSFORMERS_LAYERS), _NOT_READ, _HF_FUSED,
-                                          ("recompute layers", "every decoder layer or none: " + _TRANSFORMERS_LAYERS)),
-                   recompute_methods=())
+                                          ("recompute layers", "every decoder layer or none: " + _TRANSFORMERS_LAYERS),
+    _PEFT_LAYERS), recompute_methods=())
 UNSLOTH = Runs(WHOLE_LAYERS, fused_adamw='optim="adamw_torch_fused"', sources=(_HF_FUSED,
     ("checkpointing", "unslothai/unsloth at 015bdef0d94a unsloth/models/llama.py: use_gradient_checkpointing True or "
      "'unsloth' (offloaded) checkpoints transformers' decoder layers whole: " + _TRANSFORMERS_LAYERS),
     _NOT_READ,
     ("recompute layers", "every decoder layer or none (transformers' gradient_checkpointing)"),
+    ("lora layers", "Unsloth FastLanguageModel.get_peft_model(..., layers_to_transform=None, layers_pattern=None) "
+     "hands them to peft's LoraConfig: " + _PEFT_LAYERS[1]),
 ), recompute_methods=())
+# LoRA on every decoder layer or none: the builders and converters below adapt each layer alike
+_TORCHTUNE_EVERY_LAYER = ("lora layers", "pytorch/torchtune at bd2a0fc7c314 torchtune/models/llama3/_component_builders.py "
+                          "lines 225-265 lora_llama3: `for _ in range(num_layers)` builds every layer with the same "
+                          "lora_attn_modules, apply_lora_to_mlp; no layer index or filter (the other models' builders "
+                          "alike): no layer choice")
 # torchtune's recipes: enable_activation_checkpointing wraps each TransformerSelfAttentionLayer; ac_mode selective is
 # every n-th layer (whole layers too), and its 'op' option cannot run (int('op'))
 TORCHTUNE = Runs(WHOLE_LAYERS, fused_adamw="optimizer: fused: True", sources=(
@@ -125,7 +149,8 @@ TORCHTUNE = Runs(WHOLE_LAYERS, fused_adamw="optimizer: fused: True", sources=(
     ("recompute layers", "training/activations.py checkpoint_wrapper's ac_mode 'selective' with an integer "
      "ac_option checkpoints every n-th layer whole (block with floor(layers / n)); whether bd2a0fc7c314's recipes "
      "reach it was not read (allowed); no groups"),
-), recompute_methods=("block",))
+    _TORCHTUNE_EVERY_LAYER,
+), recompute_methods=("block",), lora_layer_choice=False)
 # torchtitan: activation_checkpoint none | full | selective (per-op SAC) | memory-budget
 TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), fused_adamw='optimizer.implementation = "fused"',
                   sources=(
@@ -144,7 +169,10 @@ TORCHTITAN = Runs(lacks=("qlora",), recompute_methods=("block",), fused_adamw='o
      "torchtitan/config_manager.py at 3faaa1a0 lines 185-189 and 9dec370 lines 194-197), which their rows state"),
     ("fused AdamW", "torchtitan at b5bcd76c66d0 torchtitan/components/optimizer/optimizer.py lines 109-111: "
      "[optimizer] implementation = 'fused' (its default; the 2024 releases' --optimizer.fused true)"),
-), optimizer="adamw-fused")
+    ("lora layers", "torchtitan at b5bcd76c66d0 torchtitan/components/lora.py lines 162-164 LoRAConverter.Config "
+     "target_modules 'matched against the last segment of the FQN' (lines 209-212: fqn.rsplit('.', 1)[-1] in "
+     "target_modules), None for every Linear: a name such as wq adapts it in every layer, no layer choice"),
+), optimizer="adamw-fused", lora_layer_choice=False)
 LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
     ("checkpointing", "Lightning-AI/litgpt at 26857050fe3f finetune/full.py line 110 (and adapter.py, lora_legacy.py) "
      "FSDPStrategy(activation_checkpointing_policy={Block}), finetune/lora.py parallelize_fn (line 522) "
@@ -152,7 +180,10 @@ LITGPT = Runs(WHOLE_LAYERS, one_gpu=("qlora",), sources=(
     ("methods", "litgpt 26857050fe3f finetune/lora.py lines 152-156: --quantize with devices * num_nodes > 1 raises "
      "NotImplementedError('Quantization is currently not supported for multi-GPU training'): QLoRA on one GPU"),
     ("recompute layers", "every Block or none (activation_checkpointing_policy={Block})"),
-), recompute_methods=())
+    ("lora layers", "litgpt 26857050fe3f litgpt/lora.py lines 470-475 Config lora_query ... lora_mlp, lora_head: "
+     "model-wide switches; line 499 builds Block(config, block_idx) for every block_idx and line 541 gives each "
+     "the same enable_lora=(config.lora_query, config.lora_key, config.lora_value): no layer choice"),
+), recompute_methods=(), lora_layer_choice=False)
 OLMO_CORE = Runs(sources=(
     ("checkpointing", "allenai/OLMo-core at fa6c5014c9f6 src/olmo_core/nn/transformer/config.py "
      "TransformerActivationCheckpointingMode: full, selected_blocks, selected_modules (any module by name, the "
@@ -173,6 +204,9 @@ MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",),
      "tensorwise, mxfp8, blockwise (and custom, a user's own); torchao's rowwise recipes are not Transformer Engine's"),
     ("methods", "NVIDIA-NeMo/Megatron-Bridge at 067f987df03b has no QLoRA (src/megatron/bridge/peft: LoRA, canonical "
      "LoRA, DoRA; models/README.md line 314 lists 'PEFT model support (LoRA, QLoRA)' under Future Enhancements)"),
+    ("lora layers", "Megatron-Bridge 067f987df03b src/megatron/bridge/peft/module_matcher.py lines 59-61: target_modules "
+     "'can also contain wildcards', e.g. ['*.layers.0.*.linear_qkv'] adapts that layer only (line 144: name == "
+     "pattern or wildcard_match(pattern, full_name)); under pipeline parallelism the index is the stage's own"),
 ))
 MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sources=(
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11) lines 593-595: "
@@ -285,6 +319,9 @@ POST_TRAINING = {
          "hf_model.yaml lines 43-49 lora_rank, target_modules: LoRA through peft, line 471), then line 437 "
          "actor_module.to(torch_dtype), which transformers' PreTrainedModel.to refuses for a bitsandbytes model "
          "('You cannot cast a bitsandbytes model in a new `dtype`'): no QLoRA; freezing not read (allowed)"),
+        ("lora layers", "verl b178a3cd56f5 verl/workers/fsdp_workers.py lines 463-471 LoraConfig(target_modules="
+         "model.target_modules) for peft's get_peft_model (hf_model.yaml line 49, all-linear by default): a list of "
+         "layer-qualified names or a regular expression, which " + _PEFT_SUFFIX),
     )),
     "openrlhf": Runs(WHOLE_LAYERS, optimizer="adamw-fused", sources=(
         ("optimizer", "OpenRLHF 3c3be6234e0c openrlhf/utils/deepspeed/deepspeed.py lines 358-366 hands DeepSpeed a config "
@@ -296,12 +333,17 @@ POST_TRAINING = {
         ("methods", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 115-121 --ds.load_in_4bit (nf4 "
          "BitsAndBytesConfig) and lines 177-188 lora_rank (peft LoraConfig): LoRA and QLoRA; freezing not read "
          "(allowed)"),
+        ("lora layers", "OpenRLHF 3c3be6234e0c openrlhf/models/actor.py lines 180-187 LoraConfig(task_type, r, "
+         "lora_alpha, target_modules, lora_dropout, bias), no layers_to_transform, but cli/train_ppo_ray.py line 367 "
+         "--ds.lora.target_modules nargs='*' takes module names such as layers.31.self_attn.q_proj, which " + _PEFT_SUFFIX),
     )),
     "ms-swift": Runs(WHOLE_LAYERS, sources=(
         ("checkpointing", _SWIFT + _TRANSFORMERS_LAYERS),
         ("methods", "ms-swift 3602360a5623 swift/arguments/base_args/quant_args.py lines 51-53 quant_method bnb with "
          "quant_bits 4 (QLoRA's base), tuner_args.py line 116 freeze_parameters, train_type lora / full: every "
          "method"),
+        ("lora layers", "ms-swift 3602360a5623 swift/arguments/tuner_args.py lines 127 and 201-202 --target_regex "
+         "becomes peft's target_modules, a regular expression over the module's whole name, which " + _PEFT_SUFFIX),
     )),
     "nemo-rl": Runs(WHOLE_LAYERS, sources=(
         ("checkpointing", _NEMO_RL),
@@ -309,5 +351,8 @@ POST_TRAINING = {
          "no 4-bit option of its own, but dtensor_cfg.automodel_kwargs reach Automodel's from_pretrained (line 770), "
          "whose quantization_config takes a BitsAndBytesConfig (Automodel 24b47e856263 _transformers/auto_model.py "
          "line 542): QLoRA not tried (allowed); freezing not read (allowed)"),
+        ("lora layers", "NeMo-RL's lora_cfg builds NVIDIA-NeMo/Automodel's own LoRA (24b47e856263 "
+         "nemo_automodel/components/_peft/module_matcher.py lines 65-69: target_modules with wildcards, "
+         "['*.layers.0.*.linear_qkv'] adapts that layer only)"),
     )),
 }

@@ -77,6 +77,9 @@ _EVERY_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} recomputes every layer o
                                            "stage cannot run in it.")
 _NO_RECOMPUTE_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no recompute method \"{method}\": it runs "
                                                    "{methods}.")
+# LoRA on the top lora_layers layers only, where its LoRA adapts every layer alike (Runs.lora_layer_choice)
+_EVERY_LORA_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} puts LoRA adapters on every layer: adapters on the top "
+                                                "{n} layers only (lora_layers) cannot run in it.")
 _NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
 _ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
@@ -114,6 +117,8 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         names += ("recompute_method",)
     if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
         names += ("fp8_recipe",)
+    if not runs.runs_lora_layers(s.method, s.lora_layers):
+        names += ("lora_layers",)
     names += tuple(key for key in ("optimizer", "attention") if not runs.has_choice(key, getattr(s, key)))
     if not runs_on_gpu(s):
         names += ("gpu",)
@@ -223,6 +228,9 @@ def unsupported_settings(s: Scenario) -> list[Message]:
             offered = {"optimizer": row.runs.optimizers, "attention": row.runs.attentions}[name]
             out.append(message(_NO_CHOICE[name], framework=row.label, value=getattr(s, name),
                                values=", ".join(offered)))
+            continue
+        if name == "lora_layers":
+            out.append(message(_EVERY_LORA_LAYER, framework=row.label, n=s.lora_layers))
             continue
         if name == "fp8_recipe":
             out.append(message(_NO_FP8_RECIPE, framework=row.label, recipe=s.fp8_recipe,

@@ -136,6 +136,8 @@ def _fixes(s: Scenario, names: tuple[str, ...], layout: str | None) -> list[dict
             fix.update(_runs_fix(s, name))
         elif name == "recompute_method":  # every layer recomputed, each its own checkpoint: what "full" runs anywhere
             fix.update(recompute_num_layers=0)
+        elif name == "lora_layers":  # adapters on chosen layers where its LoRA adapts every layer: every layer
+            fix.update(lora_layers=0)
         elif name == "fp8_recipe":  # a recipe it has no code for: its own default
             fix.update(fp8_recipe="auto")
         elif name == "optimizer":  # an optimizer it has no code for (bitsandbytes' in MLX): the AdamW it builds

@@ -11723,42 +11723,47 @@ GPU-hour</source>
         <translation>{framework} 没有重算方式“{method}”：它支持 {methods}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="81"/>
+        <source>{framework} puts LoRA adapters on every layer: adapters on the top {n} layers only (lora_layers) cannot run in it.</source>
+        <translation>{framework} 在每一层都放置 LoRA 适配器：仅在顶部 {n} 层放置适配器（lora_layers）无法在其中运行。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/pipeline_split.py" line="39"/>
         <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="80"/>
+        <location filename="../../engine/scenario/framework_support.py" line="83"/>
         <source>{framework} has no fp8 recipe &quot;{recipe}&quot;: it runs {recipes}.</source>
         <translation>{framework} 没有 fp8 方案“{recipe}”：它支持 {recipes}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="81"/>
+        <location filename="../../engine/scenario/framework_support.py" line="84"/>
         <source>{framework} has no {method}.</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="82"/>
+        <location filename="../../engine/scenario/framework_support.py" line="85"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
         <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="84"/>
+        <location filename="../../engine/scenario/framework_support.py" line="87"/>
         <source>{framework} runs on Apple GPUs only (MLX&apos;s Metal kernels): the {gpu} cannot run it.</source>
         <translation>{framework} 只能在 Apple GPU 上运行（MLX 的 Metal 内核）：{gpu} 无法运行它。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="87"/>
+        <location filename="../../engine/scenario/framework_support.py" line="90"/>
         <source>{framework} has no optimizer &quot;{value}&quot;: it runs {values}.</source>
         <translation>{framework} 没有优化器“{value}”：它支持 {values}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="88"/>
+        <location filename="../../engine/scenario/framework_support.py" line="91"/>
         <source>{framework} has no attention kernel &quot;{value}&quot;: it runs {values}.</source>
         <translation>{framework} 没有注意力内核“{value}”：它支持 {values}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="90"/>
+        <location filename="../../engine/scenario/framework_support.py" line="93"/>
         <source>frozen layers</source>
         <translation>冻结层</translation>
     </message>
