@@ -2624,42 +2624,42 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>LoraRows</name>
     <message>
-        <location filename="../lora_rows.py" line="37"/>
+        <location filename="../lora_rows.py" line="38"/>
         <source>every layer</source>
         <translation>每一层</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="38"/>
+        <location filename="../lora_rows.py" line="39"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="39"/>
+        <location filename="../lora_rows.py" line="40"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="42"/>
+        <location filename="../lora_rows.py" line="43"/>
         <source>Decoder layers carrying LoRA adapters, counted from the top (mlx-lm --num-layers, PEFT layers_to_transform of the top layers). The layers below the lowest adapted one run no backward pass and keep no activations for it: fewer layers is less activation memory and a shorter step. &quot;every layer&quot; (0) adapts them all.</source>
         <translation>带 LoRA 适配器的解码器层数，从顶层起算（mlx-lm --num-layers，PEFT 对顶部各层的 layers_to_transform）。最低一个带适配器的层以下的各层不运行反向传播，也不为它保留激活值：层数越少，激活显存越少、每步越短。“每一层”（0）表示所有层都加适配器。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="47"/>
+        <location filename="../lora_rows.py" line="48"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="49"/>
+        <location filename="../lora_rows.py" line="50"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="60"/>
+        <location filename="../lora_rows.py" line="61"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="60"/>
+        <location filename="../lora_rows.py" line="61"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
