@@ -22,5 +22,12 @@ def per_gpu(table: str, gpu_id: str | None) -> float:
     return float(rows.get(gpu_id, rows["default"])) if gpu_id else float(rows["default"])
 
 
+def memory_stream_fraction(gpu_id: str | None) -> float:
+    """The share of its datasheet bandwidth a GPU's element-wise kernels stream at: its measured figure
+    (memory_bandwidth_fraction _gpu), else the table's value."""
+    table = efficiency()["memory_bandwidth_fraction"]
+    return float(table.get("_gpu", {}).get(gpu_id or "", table["value"]))
+
+
 def framework_profile(framework: str) -> dict[str, Any]:
     return efficiency()["frameworks"][defaults_for(framework).profile or framework]

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ..models.presets import get_gpu
 from ..scenario import CustomGpu, Scenario
-from .data import efficiency, per_gpu
+from .data import efficiency, memory_stream_fraction, per_gpu
 from .host_cpu import UNKNOWN_HOST, host_cpu_facts
 from .workload_gemm import workload_shape_share
 
@@ -81,7 +81,6 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
               host_cpu: tuple[str, str] = UNKNOWN_HOST) -> Hardware:
     eff = efficiency()
     coll, pcie_fraction = eff["collective_bandwidth_fraction"], eff["pcie"]["achieved_fraction"]
-    mem_fraction = eff["memory_bandwidth_fraction"]["value"]
     if isinstance(gpu, CustomGpu):
         v = gpu.speed_value
         peaks = tuple((fmt, v(f"{fmt}_tflops") * TERA) for fmt in ("fp32", "bf16", "fp16", "fp8")
@@ -111,7 +110,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         network = preset.network_bandwidth_bytes_per_s
         domain = preset.nvlink_domain_gpus or 0
     assert pcie is not None
-    stream_fraction = eff["memory_bandwidth_fraction"].get("_gpu", {}).get(gpu_id, mem_fraction)
+    stream_fraction = memory_stream_fraction(gpu_id)
     intra_raw = intra or link or pcie  # no NVLink: GPUs talk over PCIe
     inter_raw = inter or network or 12.5e9  # stated fallback: 100 Gb/s
     host_raw = host or pcie

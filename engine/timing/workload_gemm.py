@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..models.presets import get_gpu
-from .data import efficiency
+from .data import efficiency, memory_stream_fraction
 from .gemm import gemm_seconds, gemm_tiles
 
 
@@ -48,8 +48,7 @@ def modelled_workload_share(gpu_id: str, fmt: str) -> float:
     tiles_by_family), its operands read and written at the GPU's element-wise stream rate."""
     table = efficiency()["gemm_workload_shapes"]
     gpu = get_gpu(gpu_id)
-    stream = efficiency()["memory_bandwidth_fraction"]
-    memory = float(gpu.memory_bandwidth_bytes_per_s) * float(stream.get("_gpu", {}).get(gpu_id, stream["value"]))
+    memory = float(gpu.memory_bandwidth_bytes_per_s) * memory_stream_fraction(gpu_id)
     sms = int(efficiency()["gemm_waves"]["sms"][gpu_id])
     elem_bytes = 1 if fmt == "fp8" else 2
     tiles = gemm_tiles(gpu_id, fmt, fmt)
