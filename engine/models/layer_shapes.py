@@ -156,13 +156,17 @@ class FamilyShapes:
         linears = self.layer_linears(moe, linear_attn, block)  # type: ignore[attr-defined]  # ModelSpec's
         return sum(lin.params for lin in linears if lin.name in MLA_DOWN_PROJECTIONS)
 
+    def router_params(self, moe: bool, linear_attn: bool = False, block: str = "") -> int:
+        """Parameters of one layer's MoE router (the Linear of group "router"; 0 in a dense layer)."""
+        linears = self.layer_linears(moe, linear_attn, block)  # type: ignore[attr-defined]  # ModelSpec's
+        return sum(lin.params for lin in linears if lin.group == "router")
+
     def tp_linear_params(self, moe: bool, linear_attn: bool, block: str, tp: int, whole_mla_down: bool) -> float:
         """One layer's nn.Linear parameters on one of `tp` tensor-parallel ranks: split `tp` ways, but for the MLA
         down projections where the framework keeps them whole (`whole_mla_down`) and the MoE router, whole on every
         rank as Linear.split times it (Megatron-Core's TopKRouter holds one [experts, hidden] weight per rank,
         megatron/core/transformer/moe/router.py Router.__init__; found by h-mladup)."""
-        linears = self.layer_linears(moe, linear_attn, block)  # type: ignore[attr-defined]  # ModelSpec's
-        whole = sum(lin.params for lin in linears if lin.group == "router")
+        whole = self.router_params(moe, linear_attn, block)
         whole += self.mla_down_params(moe, linear_attn, block) if whole_mla_down else 0
         return (self.linear_params(moe, linear_attn, block) - whole) / tp + whole  # type: ignore[attr-defined]
 

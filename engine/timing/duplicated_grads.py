@@ -41,8 +41,7 @@ def duplicated_grad_bytes(s: Scenario, spec: ModelSpec, prof: dict[str, Any], dt
         return 0.0
     per_layer = spec.mla_down_params(False) if whole_mla_down(s) else 0.0  # the same in every MLA layer
     if spec.layers and spec.moe_layers:  # the router's weight in each MoE layer, the stage's average share of them
-        router = sum(lin.params for lin in spec.layer_linears(True) if lin.group == "router")
-        per_layer += router * spec.moe_layers / spec.layers
+        per_layer += spec.router_params(True) * spec.moe_layers / spec.layers
     trained = gradient_shares(s, spec)[1]  # the share of the layers whose weights get a gradient
     return trained * layers * per_layer * grad_reduce_bytes(s, prof, dt)
 
