@@ -33,8 +33,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
-from fuzz_newest import classify  # noqa: E402
+from fuzz_cli import suite_main  # noqa: E402
+from fuzz_newest import run_case  # noqa: E402
 
 CASE_SECONDS = 60  # the largest input here (20,000 rows of 300 GPUs) takes a few seconds on a loaded machine
 BAD = ("traceback", "hang", "absurd")
@@ -165,15 +165,7 @@ def fuzz_diagnose(count: int, seed: int) -> Counter:
             scenario = rng.choice(SCENARIOS)
             argv = ["diagnose", *(["--json"] if rng.random() < 0.5 else []), str(path),
                     *([str(REPO / scenario)] if scenario else [])]
-            try:
-                code, out, err = run_cli(argv, CASE_SECONDS)
-                outcome, detail = classify(code, out, err, "--json" in argv)
-                if outcome == "ok" and "--json" in argv and (problem := _sane(out)):
-                    outcome, detail = "absurd", problem
-            except Hang:
-                outcome, detail = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
+            outcome, detail = run_case(argv, CASE_SECONDS, _sane)
             counts[outcome] += 1
             counts[f"cases: {kind}"] += 1
             if outcome in BAD:

@@ -29,6 +29,7 @@ import random
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,21 @@ def _strict_json(text: str) -> Any:
     return json.loads(text, parse_constant=refuse)
 
 
+def run_case(argv: list[str], seconds: int, check_json: Callable[[str], str | None] | None = None) -> tuple[str, str]:
+    """One command run in this process and classified (outcome, detail): a hang past `seconds` and a traceback are
+    outcomes too; `check_json`, on a JSON answer classified ok, names what is absurd in it ("" where nothing is)."""
+    try:
+        code, out, err = run_cli(argv, seconds)
+        outcome, detail = classify(code, out, err, "--json" in argv)
+        if outcome == "ok" and check_json is not None and "--json" in argv and (problem := check_json(out)):
+            outcome, detail = "absurd", problem
+    except Hang:
+        outcome, detail = "hang", ""
+    except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
+        outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
+    return outcome, detail
+
+
 def classify(code: int, out: str, err: str, is_json: bool) -> tuple[str, str]:
     from fuzz_hostile import sane_json
 
@@ -203,12 +219,7 @@ def fuzz_newest(count: int, seed: int) -> Counter:
                           else _section_case(rng))
             (folder / "case.json").write_bytes(_file(data, rng))
             argv = [str(folder / "case.json") if a == "{file}" else a for a in argv]
-            try:
-                outcome, detail = classify(*run_cli(argv, CASE_SECONDS), "--json" in argv)
-            except Hang:
-                outcome, detail = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
+            outcome, detail = run_case(argv, CASE_SECONDS)
             counts[outcome] += 1
             counts[f"cases: {family}"] += 1
             if outcome in BAD:
