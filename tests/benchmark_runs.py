@@ -68,6 +68,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "routing_imbalance": ["qwen3_30b_a3b-dgx-h100"],
     "serving_accuracy": [],
     "stage_bound": ["lora-llama3_70b-dgx-h100"],
+    "torchao_linear_kernels": [],
     "ub_overlap_count": [],
     "verl_lora_host_counts": ["--model-counts"],
 }

@@ -1,0 +1,130 @@
+"""What one torchao Float8Linear costs per call in the time model, kernel by kernel, at the published runs' shapes,
+against torchao's own per-linear measurements (issue 23 item 4; h-fp8rate).
+
+Part 1, the runs' shapes: for torchao's Llama3-8b tables (pytorch/ao torchao/float8/README.md: 8 x H100 at 500 W and
+8 x MI300X; torchao/prototype/mx_formats/README.md: 8 x B200 at 750 W; torchtitan, FSDP2, batch 1 x 8,192 tokens,
+so every linear runs at M = 8,192 on every rank) it prints, per linear of a decoder layer (wq, wk, wv, wo, w1, w3,
+w2), the seconds the engine charges one call, forward and backward together: the bf16 linear (three GEMMs at the
+16-bit rate) and the row's fp8 linear (forward, input-gradient and weight-gradient GEMMs at the fp8 linear rate,
+rowwise_with_gw_hp's weight gradient at the 16-bit one; the recipe's casts of the input, the output gradient and
+the weight at the element-wise rate, bytes per element from presets/efficiency.json fp8_cast_bytes), and the
+speed-up; then the layer's total against the speed-up the row's twin implies.
+
+Part 2, the kernel-level check: torchao timed its compiled Float8Linear (rowwise recipe, with the tensorwise cuBLAS
+GEMM plus rescale in the backward that float8_ops.py runs) against the compiled bf16 linear on an H100, forward and
+backward, at four Llama 3 70B shapes under TP 8 (pytorch/ao pull request #2185, 2025-05-08, danielvegamyhre,
+benchmarks/float8/bench_linear_float8.py, table 'tensorwise w/ rescale', use_fast_accum True): ref_time_sec /
+pt_fp8_time_sec = 1.112 (M 16384, K 8192, N 1280), 1.426 (16384, 1024, 8192), 1.730 (16384, 8192, 7168), 1.711
+(16384, 3584, 8192). The engine's speed-up at the same shapes is printed beside them for the two H100 presets (the
+pull request does not name the part; Meta's devgpus of the same team ran the 95 GiB, 500 W one for the README's
+table). Nothing here is fitted: the figures are the engine's own per-kernel terms (engine/timing/gemm.py
+gemm_seconds, the rates engine.timing.model.rates_for gives the row's scenario).
+
+Run: .venv/bin/python benchmarks/torchao_linear_kernels.py
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.accuracy.published_throughput import load_rows  # noqa: E402
+from engine.scenario import scenario_from_dict  # noqa: E402
+from engine.timing.data import efficiency, framework_profile  # noqa: E402
+from engine.timing.gemm import Rates, gemm_seconds, rate_tile  # noqa: E402
+from engine.timing.hardware import hardware_for  # noqa: E402
+from engine.timing.layer_settings import fp8_casts  # noqa: E402
+from engine.timing.model import rates_for  # noqa: E402
+
+# Llama 3 8B's decoder linears (hidden 4,096, 32 query and 8 key/value heads of 128, FFN 14,336): (name, K, N)
+LLAMA3_8B_LINEARS = (("wq", 4096, 4096), ("wk", 4096, 1024), ("wv", 4096, 1024), ("wo", 4096, 4096),
+                     ("w1", 4096, 14336), ("w3", 4096, 14336), ("w2", 14336, 4096))
+TOKENS_PER_RANK = 8192  # batch 1 x sequence 8,192 under FSDP2: the whole sequence on every rank
+
+# pytorch/ao pull request #2185 (H100, compiled Float8Linear, rowwise recipe as float8_ops.py runs it): (M, K, N) and
+# the measured speed-up ref_time_sec / pt_fp8_time_sec, use_fast_accum True
+PR2185_ROWWISE_H100 = (((16384, 8192, 1280), 1.111733), ((16384, 1024, 8192), 1.426141),
+                       ((16384, 8192, 7168), 1.729502), ((16384, 3584, 8192), 1.711090))
+
+
+def linear_seconds(m: float, k: float, n: float, rates: Rates, recipe: str) -> dict[str, float]:
+    """Seconds of one linear's call, forward and backward, by kernel: the three GEMMs (the fp8 recipe's at the fp8
+    linear rate, a 16-bit weight gradient where the recipe keeps it; recipe '' = bf16) and the recipe's casts."""
+    def gemm(rate: float, linear: bool) -> float:
+        return gemm_seconds(m, k, n, rate, rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[linear],
+                            rate_tile(rates, linear))
+    if not recipe:
+        bf16 = gemm(rates.gemm, False)
+        return {"fwd": bf16, "dgrad": bf16, "wgrad": bf16, "casts": 0.0}
+    cast = efficiency()["fp8_cast_bytes"][recipe]
+    fp8 = gemm(rates.linear, True)
+    wgrad = gemm(rates.gemm, False) if cast.get("weight_gradient_gemm") == "bf16" else fp8
+    cast_bytes = ((cast["forward_input"] + cast["backward_input"]) * m * k + cast["backward_grad_output"] * m * n
+                  + (cast.get("weight_forward", 0) + cast.get("weight_backward", 0)) * k * n)
+    return {"fwd": fp8, "dgrad": fp8, "wgrad": wgrad, "casts": cast_bytes / rates.memory}
+
+
+def row_rates(row: dict[str, Any], gpu: str = "") -> tuple[Rates, str]:
+    """(rates, fp8 cast recipe key) of a published row's scenario, on another GPU preset where one is named."""
+    s = scenario_from_dict(row["scenario"])
+    if gpu:
+        s = dataclasses.replace(s, gpu=gpu)
+    prof = framework_profile(s.framework)
+    return rates_for(s, hardware_for(s), prof), (fp8_casts(s, prof) if s.precision == "fp8" else "")
+
+
+def _total(parts: dict[str, float]) -> float:
+    return sum(parts.values())
+
+
+def print_runs(rows: dict[str, dict[str, Any]]) -> None:
+    """Part 1: per linear and per layer at the rows' shapes, each fp8 row against its bf16 twin."""
+    for prefix in ("torchao-float8-llama3-8b-8xh100", "torchao-float8-llama3-8b-8xmi300x", "torchao-mx-llama3-8b-8xb200pl"):
+        twins = {rid: row for rid, row in rows.items() if rid.startswith(prefix)}
+        base_id = next(rid for rid in twins if rid.endswith(("-none", "-bf16")))
+        bf16_rates, _ = row_rates(twins[base_id])
+        bf16 = {name: _total(linear_seconds(TOKENS_PER_RANK, k, n, bf16_rates, "")) for name, k, n in LLAMA3_8B_LINEARS}
+        print(f"{prefix} ({twins[base_id]['scenario']['gpu']}): bf16 linear ms per call (fwd+bwd) "
+              + "  ".join(f"{name} {1e3 * sec:.3f}" for name, sec in bf16.items()))
+        for rid, row in twins.items():
+            if rid == base_id:
+                continue
+            rates, recipe = row_rates(row)
+            if recipe not in efficiency()["fp8_cast_bytes"]:
+                continue  # MXFP8's recipes: block scales, not this benchmark's casts
+            parts = {name: linear_seconds(TOKENS_PER_RANK, k, n, rates, recipe) for name, k, n in LLAMA3_8B_LINEARS}
+            layer_fp8 = sum(_total(p) for p in parts.values())
+            layer_casts = sum(p["casts"] for p in parts.values())
+            measured = float(row["measured"]) / float(twins[base_id]["measured"])  # tokens/s over the bf16 twin's
+            print(f"  {rid.removeprefix(prefix + '-')} ({recipe}): fp8 GEMM rate x{rates.linear / bf16_rates.gemm:.2f}"
+                  f" bf16's; per call " + "  ".join(f"{name} x{bf16[name] / _total(p):.2f}" for name, p in parts.items())
+                  + f"; layer {1e3 * sum(bf16.values()):.2f} -> {1e3 * layer_fp8:.2f} ms (casts {1e3 * layer_casts:.2f})"
+                  f" x{sum(bf16.values()) / layer_fp8:.2f}; twins measured x{measured:.3f}")
+
+
+def print_kernel_check(rows: dict[str, dict[str, Any]]) -> None:
+    """Part 2: the engine's rowwise Float8Linear speed-up against pull request #2185's measured one on H100."""
+    row = rows["torchao-float8-llama3-8b-8xh100-rowwise"]
+    for gpu in ("h100-sxm-80gb", "h100-sxm-96gb-hbm2e-500w"):
+        bf16_rates, _ = row_rates(rows["torchao-float8-llama3-8b-8xh100-none"], gpu)
+        rates, recipe = row_rates(row, gpu)
+        cells = []
+        for (m, k, n), measured in PR2185_ROWWISE_H100:
+            model = _total(linear_seconds(m, k, n, bf16_rates, "")) / _total(linear_seconds(m, k, n, rates, recipe))
+            cells.append(f"({m},{k},{n}) model x{model:.3f} measured x{measured:.3f}")
+        print(f"pytorch/ao #2185 rowwise Float8Linear on H100, engine on {gpu}: " + "; ".join(cells))
+
+
+def main() -> None:
+    rows = {row["id"]: row for row in load_rows()}
+    print_runs(rows)
+    print_kernel_check(rows)
+
+
+if __name__ == "__main__":
+    main()
