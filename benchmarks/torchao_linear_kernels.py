@@ -35,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.accuracy.published_throughput import load_rows  # noqa: E402
 from engine.scenario import scenario_from_dict  # noqa: E402
+from engine.timing import step_time  # noqa: E402
+from engine.timing.ceiling import without_ceilings  # noqa: E402
 from engine.timing.data import efficiency, framework_profile  # noqa: E402
 from engine.timing.gemm import Rates, gemm_seconds, rate_tile  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
@@ -120,10 +122,31 @@ def print_kernel_check(rows: dict[str, dict[str, Any]]) -> None:
         print(f"pytorch/ao #2185 rowwise Float8Linear on H100, engine on {gpu}: " + "; ".join(cells))
 
 
+def step_seconds(row: dict[str, Any]) -> tuple[float, float]:
+    """(measured, predicted without MFU ceilings) seconds of the row's step on one rank."""
+    with without_ceilings():
+        t = step_time(scenario_from_dict(row["scenario"]))
+    return t.step_seconds * t.tokens_per_second_per_gpu / float(row["measured"]), t.step_seconds
+
+
+def print_recipe_pairs(rows: dict[str, dict[str, Any]]) -> None:
+    """Part 3: what each recipe costs over another on the same GPU, measured and in the model (no ceilings): the
+    kernels two recipes do not share (a 16-bit or fp8 weight-gradient GEMM, the rowwise path's GEMMs and casts, the
+    float8 or bf16 all-gather) take the whole difference."""
+    for prefix in ("torchao-float8-llama3-8b-8xh100", "torchao-float8-llama3-8b-8xmi300x", "torchao-mx-llama3-8b-8xb200pl"):
+        steps = {rid.removeprefix(prefix + "-"): step_seconds(row) for rid, row in rows.items() if rid.startswith(prefix)}
+        names = list(steps)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        print(f"{prefix}: step s measured / predicted " + "  ".join(f"{n} {m:.3f}/{p:.3f}" for n, (m, p) in steps.items()))
+        print("  " + "  ".join(f"{b} - {a}: {steps[b][0] - steps[a][0]:+.3f} / {steps[b][1] - steps[a][1]:+.3f}"
+                             for a, b in pairs))
+
+
 def main() -> None:
     rows = {row["id"]: row for row in load_rows()}
     print_runs(rows)
     print_kernel_check(rows)
+    print_recipe_pairs(rows)
 
 
 if __name__ == "__main__":
