@@ -26,6 +26,17 @@ forward and backward, below the engine's bf16 rate. Nothing here is fitted: the 
 per-kernel terms (engine/timing/gemm.py gemm_seconds, the rates engine.timing.model.rates_for gives the row's
 scenario).
 
+Part 2b, torchao's rowwise speed-up table (pytorch/ao docs/static/fp8-rowwise-perf.png, added by pull request #2312,
+fdddb2cf, 2025-06-06, to torchao/float8/README.md 'Rowwise scaling' for NVIDIA H100: 'Speedup observed vs bfloat16
+for LayerNorm -> Linear -> Sigmoid fwd + bwd by forward M, K, N, dynamic row-wise scaling, PyTorch version
+2.8.0a0+git48807d5'; an image, its cells read by eye): here the output gradient is the sigmoid's, a real one. The
+layer norm and the sigmoid run in both and are counted as element-wise passes of 10 bytes per element each (forward
+read and write 2 + 2, backward read 2 + 2 and write 2) over M x K and M x N; the table's cells at the runs' M (8,192,
+Llama 3 8B's K and N, 14,336 read at 16,384) and at the largest shape: per call the engine's rowwise speed-up is above
+the measured one at the runs' shapes (x1.17 against 1.00 at 8192 x 4096 x 4096 on h100-sxm-80gb, x0.90 against 0.52
+at N 1,024) and meets it at 16384^3 (x1.51 against 1.42): the rowwise linear carries a cost per call the engine
+does not count, which no per-kernel figure here splits.
+
 Part 3, recipe against recipe: each row's step against its twins' on the same GPU, measured and predicted without
 MFU ceilings; the kernels two recipes do not share take the whole difference.
 
@@ -118,6 +129,27 @@ def print_runs(rows: dict[str, dict[str, Any]]) -> None:
                   f" x{sum(bf16.values()) / layer_fp8:.2f}; twins measured x{measured:.3f}")
 
 
+# docs/static/fp8-rowwise-perf.png (pytorch/ao fdddb2cf): (M, K, N) -> measured speed-up of compiled LayerNorm ->
+# Float8Linear (rowwise) -> Sigmoid, forward and backward, over bf16, on H100; Llama 3 8B's shapes at M 8,192 and 16384^3
+ROWWISE_TABLE_H100 = (((8192, 4096, 4096), 1.00), ((8192, 4096, 1024), 0.52), ((8192, 4096, 16384), 1.17),
+                      ((8192, 16384, 4096), 1.03), ((16384, 16384, 16384), 1.42))
+NORM_AND_SIGMOID_BYTES = 10  # per element, forward and backward, of the layer norm (M x K) and the sigmoid (M x N)
+
+
+def print_table_check(rows: dict[str, dict[str, Any]]) -> None:
+    """Part 2b: the engine's LayerNorm -> rowwise Float8Linear -> Sigmoid speed-up against torchao's H100 table."""
+    for gpu in ("h100-sxm-80gb", "h100-sxm-96gb-hbm2e-500w"):
+        bf16_rates, _ = row_rates(rows["torchao-float8-llama3-8b-8xh100-none"], gpu)
+        rates, recipe = row_rates(rows["torchao-float8-llama3-8b-8xh100-rowwise"], gpu)
+        cells = []
+        for (m, k, n), measured in ROWWISE_TABLE_H100:
+            around = NORM_AND_SIGMOID_BYTES * m * (k + n) / bf16_rates.memory
+            bf16 = _total(linear_seconds(m, k, n, bf16_rates, "")) + around
+            fp8 = _total(linear_seconds(m, k, n, rates, recipe)) + around
+            cells.append(f"({m},{k},{n}) model x{bf16 / fp8:.2f} measured x{measured:.2f}")
+        print(f"torchao rowwise table (LN -> Linear -> Sigmoid, H100), engine on {gpu}: " + "; ".join(cells))
+
+
 def print_kernel_check(rows: dict[str, dict[str, Any]]) -> None:
     """Part 2: the engine's rowwise Float8Linear speed-up against pull request #2185's measured one on H100."""
     row = rows["torchao-float8-llama3-8b-8xh100-rowwise"]
@@ -158,6 +190,7 @@ def main() -> None:
     rows = {row["id"]: row for row in load_rows()}
     print_runs(rows)
     print_kernel_check(rows)
+    print_table_check(rows)
     print_recipe_pairs(rows)
 
 
