@@ -86,9 +86,14 @@ def linear_seconds(m: float, k: float, n: float, rates: Rates, recipe: str) -> d
     cast = efficiency()["fp8_cast_bytes"][recipe]
     fp8 = gemm(rates.linear, True)
     wgrad = gemm(rates.gemm, False) if cast.get("weight_gradient_gemm") == "bf16" else fp8
-    cast_bytes = ((cast["forward_input"] + cast["backward_input"]) * m * k + cast["backward_grad_output"] * m * n
-                  + (cast.get("weight_forward", 0) + cast.get("weight_backward", 0)) * k * n)
-    return {"fwd": fp8, "dgrad": fp8, "wgrad": wgrad, "casts": cast_bytes / rates.memory}
+    operands = (cast["forward_input"] + cast["backward_input"]) * m * k + cast["backward_grad_output"] * m * n
+    if "bandwidth_fraction" in cast:  # a quantize kernel measured below the element-wise rate, as costs._fp8_casts
+        stream = rates.memory_fraction or efficiency()["memory_bandwidth_fraction"]["value"]
+        operands *= stream / cast["bandwidth_fraction"]
+    elif "rate_of_elementwise" in cast:
+        operands /= cast["rate_of_elementwise"]
+    weights = (cast.get("weight_forward", 0) + cast.get("weight_backward", 0)) * k * n
+    return {"fwd": fp8, "dgrad": fp8, "wgrad": wgrad, "casts": (operands + weights) / rates.memory}
 
 
 def row_rates(row: dict[str, Any], gpu: str = "") -> tuple[Rates, str]:
