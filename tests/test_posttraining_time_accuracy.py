@@ -85,9 +85,10 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # Hugging Face layer's own Python beyond its counted calls and the padding-free flash path's 4 host syncs a layer
     # forward (hf_host.py hf_layer_python, measured by benchmarks/hf_layer_host_seconds.py; h-hflayer): scoring about
     # one point nearer, update and step unchanged to 0.1
-    # the figures below are the seven GRPO-LoRA baseline logs' (the FSDP2 run h-rlrows3 added from the same repository
-    # is held by its own test)
-    verl_data = [c for c in ptt.groups(compared)["source verl-data"] if "-grpo-lora-" in c.id]
+    # the figures below are the seven GRPO-LoRA baseline logs' on GSM8K (the FSDP2 run h-rlrows3 added from the same
+    # repository, and the MATH / GSM8K + MATH runs of the recipe h-rlrows4 added, are held by their own tests)
+    verl_data = [c for c in ptt.groups(compared)["source verl-data"] if c.id.startswith("verl-data-time-grpo-lora-qwen")]
+    assert len(verl_data) == 7
     # vLLM admits a waiting sequence as a running one ends (engine/posttraining/generate_calls.py decode_passes; vLLM
     # 0.7.3 scheduler.py _schedule_default), h-nemomoe2: the 3B row's 320 sequences on an engine holding 232 decode
     # 320 / 232 = 1.38 passes of the mean completion, not 2 whole waves: generation +27.0% -> -1.6%, the step
@@ -966,6 +967,51 @@ def test_the_verl_data_fsdp2_row_runs_its_batch_on_the_card_verls_mfu_names() ->
     for phase, (low, high) in {"step": (-0.10, 0.05), "generation": (-0.12, 0.05), "scoring": (-0.07, 0.10),
                                "update": (-0.12, 0.05)}.items():
         assert low < compared.error(phase) < high, (phase, compared.error(phase))
+
+
+def test_the_math_runs_of_the_lora_recipe_are_their_memory_rows_at_the_logged_lengths() -> None:
+    # eric-haibin-lin/verl-data math/Qwen2.5-*-prompt1024-resp512-*.log (verl docs/algo/baseline.md; h-rlrows4): the
+    # GSM8K GRPO-LoRA recipe at prompt 1,024 / response 512, seven runs on MATH (bcff590b, cc499463; July 2025, each
+    # with its memory row in posttraining.json) and the 7B and 32B on GSM8K + MATH (f2960497; June 2025, the same
+    # script but the data files, so the MATH run's memory row of that size): every setting is the memory row's, only
+    # the lengths (logged medians of steps 2 and 3), the optimizer's micro-batches and the V0 release are the time row's
+    import json
+
+    from engine.accuracy.posttraining import PUBLISHED_FILE
+
+    memory = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
+    memory = {m["id"]: m for m in (memory["rows"] if isinstance(memory, dict) else memory)}
+    rows = [r for r in ptt.read_rows()
+            if r["id"].startswith(("verl-data-time-grpo-lora-math-", "verl-data-time-grpo-lora-mixed-"))]
+    assert len(rows) == 9
+    own = {"name", "prompt_len", "prompt_len_mean", "completion_len", "max_completion_len", "grad_accum",
+           "rollout_engine_release"}
+    # verl's perf/mfu/actor divides the update's FLOPs by the device's promised peak (verl/utils/flops_counter.py at
+    # b178a3c: 'H100' / 'H800' / 'H200' 989e12, 'A100' / 'A800' 312e12, 'H20' 148e12): 6 x the Qwen2.5 parameters
+    # (7.62e9, 14.77e9, 32.76e9, 72.71e9: the models' configs) x perf/total_num_tokens / timing_s/update_actor /
+    # GPUs / mfu reads 0.88-0.93 of 989e12 on every logged step of the 7B-72B runs (the update timer also holds the
+    # offload copies), the card class the rows enter (an 80 GB H100, as verl docs/perf/device_tuning.rst lists the
+    # recipe's runs), not an A100's or H20's
+    params = {"7b": 7.62e9, "14b": 14.77e9, "32b": 32.76e9, "72b": 72.71e9}
+    for row in rows:
+        memory_id = row.get("memory_row") or row["id"].replace("-time-", "-").replace("-mixed-", "-math-")
+        expected = {k: v for k, v in memory[memory_id]["scenario"].items() if k not in own}
+        assert {k: v for k, v in row["scenario"].items() if k not in own} == expected, row["id"]
+        size = row["id"].split("qwen2.5-")[1].split("-")[0]
+        for step in row["steps"]:
+            assert step["response_length_max"] == row["scenario"]["max_completion_len"] == 512
+            if size in params:
+                peak = (6 * params[size] * step["perf_total_num_tokens"] / step["timing_s"]["update_actor"]
+                        / row["scenario"]["gpus_per_node"] / step["mfu_actor"])
+                assert 0.85 < peak / 989e12 < 1.0, (row["id"], peak)
+    # held as reported (h-rlrows4), the whole step: MATH 0.5B -3.9%, 1.5B -5.9%, 3B +7.6% (generation +8.7%: the one
+    # row estimated long), 7B -8.0%, 14B -20.0%, 32B -24.3%, 72B -28.4%; GSM8K + MATH 7B -11.3%, 32B -19.7%. The rollout
+    # of the TP-8 engines (14B, 32B, 72B) is the shortest phase: generation -21.5%, -28.8%, -34.0%
+    compared = {c.id: c for c in ptt.compare() if c.id in {r["id"] for r in rows}}
+    steps = sorted(c.error("step") for c in compared.values())
+    assert -0.14 < statistics.median(steps) < -0.08 and -0.32 < steps[0] and steps[-1] < 0.12
+    for size in ("14b", "32b", "72b"):
+        assert compared[f"verl-data-time-grpo-lora-math-qwen2.5-{size}-8gpu"].error("generation") < -0.15
 
 
 def test_the_gpg_megatron_twin_runs_without_recompute_on_the_same_card_class() -> None:
