@@ -832,7 +832,8 @@ def test_the_coursia_probe_rows_are_the_probes_mean_step_on_the_memory_rows_run(
 def test_the_new_ms_swift_dpo_rows_are_their_examples_global_batch() -> None:
     # examples/megatron/lora/dpo.sh ('2 * 65GiB; 4.50s/it'): global_batch_size 16 = micro_batch_size 8 x
     # data-parallel 2 (EP 2 on 2 GPUs, TP 1) x 1; examples/megatron/multimodal/dense/dpo.sh ('4 * 50GiB 14s/it'):
-    # 4 = 1 x data-parallel 1 (TP 4 on 4 GPUs) x 4; both scripts set rpo_alpha 0.1
+    # 4 = 1 x data-parallel 1 (TP 4 on 4 GPUs) x 4. Both scripts set rpo_alpha 0.1 at 3602360a, but only since
+    # 8382fb061 (2025-12-25), after their figures were written (3bbc7fe43, a161d54d4): the runs had none (h-verlrows)
     import json
 
     from engine import scenario_from_dict
@@ -848,9 +849,12 @@ def test_the_new_ms_swift_dpo_rows_are_their_examples_global_batch() -> None:
         memory = memory_rows[row["memory_row"]]
         assert row["stated"] == memory["reported_as"] and ptt.measured_phases(row) == {"step": global_batch[rid][1]}
         s = scenario_from_dict(row["scenario"])
-        assert s.grad_accum * s.micro_batch * s.dp == global_batch[rid][0] and s.rpo_alpha == 0.1
-        assert {k: v for k, v in row["scenario"].items() if k not in ("name", "grad_accum", "rpo_alpha")} == {
+        assert s.grad_accum * s.micro_batch * s.dp == global_batch[rid][0] and s.rpo_alpha == 0.0
+        assert {k: v for k, v in row["scenario"].items() if k not in ("name", "grad_accum")} == {
             k: v for k, v in memory["scenario"].items() if k != "name"}
+    # ms-swift's Megatron arguments default padding_free True (swift/megatron/argument/megatron_args.py line 82 at
+    # 3bbc7fe43) and its DPO trainer runs a micro-batch as one 'thd' sequence: the LoRA run's 8 pairs unpadded
+    assert rows["ms-swift-example-time-megatron-dpo-lora-qwen3-30b-a3b-2gpu"]["scenario"]["packing"] == "padding-free"
 
 
 def test_the_rlrows2_sources_gap_as_reported() -> None:
@@ -893,11 +897,15 @@ def test_the_gpg_log_runs_its_batch_on_the_card_verls_mfu_names() -> None:
     # rollout.n 5 = 5120 sequences a step, held as ppo_micro_batch_size_per_gpu 16 x grad_accum 40 x 8 GPUs; verl's
     # mfu/actor divides the update's FLOPs by the card's peak (verl/utils/flops_counter.py at f9a7cf30: 'A100' /
     # 'A800' 312e12, 'H100' / 'H800' / 'H200' 989e12): 6 x Qwen2-7B's 7.6e9 params x the logged tokens name the A100
-    # class the row enters. Held as reported (h-rlrows2): every phase about half the measured (step -51.2%,
-    # generation -53.4%, scoring -47.4%, update -50.4%); the card between A100 and A800 is not said
+    # class the row enters; its 80 GB part (perf/max_memory_allocated_gb 66.1). prompt_len is data.max_prompt_length
+    # 1024 (the command line the log traces), prompt_len_mean the logged mean (h-verlrows). Held as reported: every
+    # phase about half the measured (step -51.0%, generation -53.4%, scoring -46.2%, update -50.4%); A100 or A800,
+    # SXM4 or PCIe, is not said (at a PCIe-class 25 GB/s link the step would be -15.4%: the row's largest unknown)
     row = next(r for r in ptt.read_rows() if r["id"] == "diqiuzhuanzhuan-verl-gpg-qwen2-7b-8gpu")
     s = row["scenario"]
     assert s["micro_batch"] * s["grad_accum"] * s["gpus_per_node"] == 5120 and s["reference_model"] == "none"
+    assert s["prompt_len"] == 1024 and s["prompt_len_mean"] == round(statistics.mean(
+        step["prompt_length_mean"] for step in row["steps"]))
     for step in row["steps"]:
         assert abs(step["total_num_tokens"] / (step["prompt_length_mean"] + step["response_length_mean"]) - 5120) < 3
         peak = 6 * 7.6e9 * step["total_num_tokens"] / step["timing_s"]["update_actor"] / 8 / step["mfu_actor"]
