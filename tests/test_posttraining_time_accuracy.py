@@ -1000,3 +1000,18 @@ def test_the_gpg_megatron_twin_runs_without_recompute_on_the_same_card_class() -
                                "update": (-0.62, -0.46)}.items():
         assert low < megatron.error(phase) < high, (phase, megatron.error(phase))
     assert abs(megatron.error("step") - compared["diqiuzhuanzhuan-verl-gpg-qwen2-7b-8gpu"].error("step")) < 0.1
+
+
+def test_the_play_verl_qwen2_7b_logs_ran_on_the_h100_class_verls_mfu_names() -> None:
+    # dingxianzhong/play-verl's README said 8xA100-80GB when the logs were added (976b3cf, c5fbcb2) and 8xH100-80GB
+    # from 7716a615. verl's perf/mfu/actor is the update's FLOPs (6 x params x the batch's tokens) over update_policy's
+    # own time, the GPUs and the card's peak (verl/utils/flops_counter.py: 'A100' / 'A800' 312e12, 'H100' / 'H800' /
+    # 'H200' 989e12), and timing_s/update_actor contains update_policy: only the H100 class fits every logged step
+    for rid in ("play-verl-ppo-qwen2-7b-min-8xh100", "play-verl-ppo-qwen2-7b-recommended-8xh100"):
+        row = next(r for r in ptt.read_rows() if r["id"] == rid)
+        assert row["scenario"]["gpu"] == "h100-sxm-80gb"
+        for step in row["steps"]:
+            flops_per_gpu = 6 * 7.62e9 * step["total_num_tokens"] / 8
+            update_actor = step["timing_s"]["update_actor"]
+            assert flops_per_gpu / (step["mfu_actor"] * 989e12) < update_actor, (rid, step["step"])
+            assert flops_per_gpu / (step["mfu_actor"] * 312e12) > update_actor, (rid, step["step"])
