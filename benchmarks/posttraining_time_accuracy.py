@@ -43,7 +43,8 @@ def main() -> int:
                       f"{c.error(phase):+.1%} |")
         offload = c.estimated_parts.get("phase_offload", 0.0)
         if offload:
-            print(f"| {c.id} | (phase_offload, in the phases above) | | {offload:.2f} | |")
+            print(f"| {c.id} | (phase_offload, in the phases above; a PPO critic's update copies in the step only) "
+                  f"| | {offload:.2f} | |")
     print("\n| row | generation s per decode iteration, measured (gen / response_length max) | estimated decode step s "
           "| estimated decode s per iteration to the longest | sequences per engine |")
     print("|---|---:|---:|---:|---:|")

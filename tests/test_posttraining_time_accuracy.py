@@ -833,7 +833,8 @@ def test_the_coursia_probe_rows_are_the_probes_mean_step_on_the_memory_rows_run(
 def test_the_new_ms_swift_dpo_rows_are_their_examples_global_batch() -> None:
     # examples/megatron/lora/dpo.sh ('2 * 65GiB; 4.50s/it'): global_batch_size 16 = micro_batch_size 8 x
     # data-parallel 2 (EP 2 on 2 GPUs, TP 1) x 1; examples/megatron/multimodal/dense/dpo.sh ('4 * 50GiB 14s/it'):
-    # 4 = 1 x data-parallel 1 (TP 4 on 4 GPUs) x 4; both scripts set rpo_alpha 0.1
+    # 4 = 1 x data-parallel 1 (TP 4 on 4 GPUs) x 4. Both scripts set rpo_alpha 0.1 at 3602360a, but only since
+    # 8382fb061 (2025-12-25), after their figures were written (3bbc7fe43, a161d54d4): the runs had none (h-verlrows)
     import json
 
     from engine import scenario_from_dict
@@ -849,9 +850,12 @@ def test_the_new_ms_swift_dpo_rows_are_their_examples_global_batch() -> None:
         memory = memory_rows[row["memory_row"]]
         assert row["stated"] == memory["reported_as"] and ptt.measured_phases(row) == {"step": global_batch[rid][1]}
         s = scenario_from_dict(row["scenario"])
-        assert s.grad_accum * s.micro_batch * s.dp == global_batch[rid][0] and s.rpo_alpha == 0.1
-        assert {k: v for k, v in row["scenario"].items() if k not in ("name", "grad_accum", "rpo_alpha")} == {
+        assert s.grad_accum * s.micro_batch * s.dp == global_batch[rid][0] and s.rpo_alpha == 0.0
+        assert {k: v for k, v in row["scenario"].items() if k not in ("name", "grad_accum")} == {
             k: v for k, v in memory["scenario"].items() if k != "name"}
+    # ms-swift's Megatron arguments default padding_free True (swift/megatron/argument/megatron_args.py line 82 at
+    # 3bbc7fe43) and its DPO trainer runs a micro-batch as one 'thd' sequence: the LoRA run's 8 pairs unpadded
+    assert rows["ms-swift-example-time-megatron-dpo-lora-qwen3-30b-a3b-2gpu"]["scenario"]["packing"] == "padding-free"
 
 
 def test_the_rlrows2_sources_gap_as_reported() -> None:
@@ -894,11 +898,17 @@ def test_the_gpg_log_runs_its_batch_on_the_card_verls_mfu_names() -> None:
     # rollout.n 5 = 5120 sequences a step, held as ppo_micro_batch_size_per_gpu 16 x grad_accum 40 x 8 GPUs; verl's
     # mfu/actor divides the update's FLOPs by the card's peak (verl/utils/flops_counter.py at f9a7cf30: 'A100' /
     # 'A800' 312e12, 'H100' / 'H800' / 'H200' 989e12): 6 x Qwen2-7B's 7.6e9 params x the logged tokens name the A100
-    # class the row enters. Held as reported (h-rlrows2): every phase about half the measured (step -51.2%,
-    # generation -53.4%, scoring -47.4%, update -50.4%); the card between A100 and A800 is not said
+    # class the row enters; its 80 GB part (perf/max_memory_allocated_gb 66.1). prompt_len is data.max_prompt_length
+    # 1024 (the command line the log traces); prompt_len_mean and completion_len the medians of the logged means, as
+    # its twins take them (h-verlrows). Held as reported: every phase about half the measured (step -48.7%,
+    # generation -52.9%, scoring -43.0%, update -47.3%); A100 or A800, SXM4 or PCIe, is not said (at a PCIe-class
+    # 25 GB/s link the step would be -14.5%: the row's largest unknown)
     row = next(r for r in ptt.read_rows() if r["id"] == "diqiuzhuanzhuan-verl-gpg-qwen2-7b-8gpu")
     s = row["scenario"]
     assert s["micro_batch"] * s["grad_accum"] * s["gpus_per_node"] == 5120 and s["reference_model"] == "none"
+    assert s["prompt_len"] == 1024 and s["prompt_len_mean"] == round(statistics.median(
+        step["prompt_length_mean"] for step in row["steps"]))
+    assert s["completion_len"] == round(statistics.median(step["response_length_mean"] for step in row["steps"]))
     for step in row["steps"]:
         assert abs(step["total_num_tokens"] / (step["prompt_length_mean"] + step["response_length_mean"]) - 5120) < 3
         peak = 6 * 7.6e9 * step["total_num_tokens"] / step["timing_s"]["update_actor"] / 8 / step["mfu_actor"]
@@ -932,7 +942,8 @@ def test_the_play_verl_qwen2_7b_ppo_rows_pad_the_critic_apart_from_the_actor() -
     # held as reported (h-rlrows3): the recommended run's critic update (measured update_critic 99.2 s, the
     # median of steps 2-4) estimated 110.6 s at the padded width, 22.1 s at the actor's layout; the step -7.1%
     # (-59.4% at the actor's layout), generation -23.7%, scoring -16.8%, update -33.3%; the min run's step -30.3%
-    # (-53.2%), generation -13.3%, scoring -31.5%, update -40.9%
+    # (-53.2%), generation -13.3%, scoring -29.3%, update -47.5% (its critic's offload copies in values and
+    # update_critic, not update_actor, h-verlrows: before, scoring -31.5%, update -40.9%)
     compared = {c.id: c for c in ptt.compare()}
     held = {("play-verl-ppo-qwen2-7b-recommended-8xh100", "step"): (-0.15, 0.0),
             ("play-verl-ppo-qwen2-7b-recommended-8xh100", "generation"): (-0.32, -0.15),
@@ -1036,3 +1047,41 @@ def test_the_gpg_megatron_twin_runs_without_recompute_on_the_same_card_class() -
                                "update": (-0.62, -0.46)}.items():
         assert low < megatron.error(phase) < high, (phase, megatron.error(phase))
     assert abs(megatron.error("step") - compared["diqiuzhuanzhuan-verl-gpg-qwen2-7b-8gpu"].error("step")) < 0.1
+
+
+def test_the_play_verl_qwen2_7b_logs_ran_on_the_h100_class_verls_mfu_names() -> None:
+    # dingxianzhong/play-verl's README said 8xA100-80GB when the logs were added (976b3cf, c5fbcb2) and 8xH100-80GB
+    # from 7716a615. verl's perf/mfu/actor is the update's FLOPs (6 x params x the batch's tokens) over update_policy's
+    # own time, the GPUs and the card's peak (verl/utils/flops_counter.py: 'A100' / 'A800' 312e12, 'H100' / 'H800' /
+    # 'H200' 989e12), and timing_s/update_actor contains update_policy: only the H100 class fits every logged step
+    for rid in ("play-verl-ppo-qwen2-7b-min-8xh100", "play-verl-ppo-qwen2-7b-recommended-8xh100"):
+        row = next(r for r in ptt.read_rows() if r["id"] == rid)
+        assert row["scenario"]["gpu"] == "h100-sxm-80gb"
+        for step in row["steps"]:
+            flops_per_gpu = 6 * 7.62e9 * step["total_num_tokens"] / 8
+            update_actor = step["timing_s"]["update_actor"]
+            assert flops_per_gpu / (step["mfu_actor"] * 989e12) < update_actor, (rid, step["step"])
+            assert flops_per_gpu / (step["mfu_actor"] * 312e12) > update_actor, (rid, step["step"])
+
+
+def test_the_critics_offload_copies_are_timed_in_values_and_update_critic() -> None:
+    # verl b178a3c fsdp_workers.py: compute_values loads and offloads the critic's parameters (lines 1540-1555),
+    # update_critic its parameters and optimizer (1560-1586); ray_trainer.py times them as timing_s/values (line
+    # 1543, the comparison's scoring) and timing_s/update_critic (1598, the step only), not as update_actor
+    from engine import scenario_from_dict
+    from engine.posttraining.estimate import step_parts
+    from engine.workloads import step_time
+
+    row = next(r for r in ptt.read_rows() if r["id"] == "play-verl-ppo-qwen2-7b-min-8xh100")
+    s = scenario_from_dict(row["scenario"])
+    moves = step_parts(s).moves
+    total = dict(step_time(s).rl_seconds)["phase_offload"]
+    split = ptt.offload_by_phase(s, total)
+    assert moves.critic_params_bytes > 0 and moves.critic_update_bytes > 0
+    assert abs(sum(split.values()) - total) < 1e-12
+    # the actor: one parameter load in generation (weight sync), one in scoring (old policy), one in the update
+    actor_load = split["generation"]
+    critic_load = split["scoring"] - actor_load
+    assert critic_load > 0 and abs(critic_load / actor_load - moves.critic_params_bytes / moves.params_bytes) < 1e-9
+    assert abs(split["critic"] - critic_load * (1 + moves.critic_update_bytes / moves.critic_params_bytes)) < 1e-9
+    assert abs(split["update"] - actor_load * (1 + moves.update_bytes / moves.params_bytes)) < 1e-9

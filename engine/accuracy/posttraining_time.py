@@ -26,7 +26,7 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..posttraining.estimate import step_parts
-from ..posttraining.phase_offload import policy_parameter_share
+from ..posttraining.phase_offload import critic_shares, policy_parameter_share
 from ..posttraining.phases import step_parameter_loads_by_phase
 from ..posttraining.refit_offload import refit_offload_by_phase
 from ..scenario import Scenario, scenario_from_dict
@@ -102,17 +102,23 @@ def offload_by_phase(s: Scenario, total: float) -> dict[str, float]:
     verl's timers hold them (engine/posttraining/phase_offload.py: update_actor loads the parameters and the
     optimizer, compute_log_prob the parameters for the old policy and for an adapter-off reference, the weight sync
     the parameters): each parameter load an equal share of the parameters' copy seconds (at their own rate, pageable
-    under FSDP2: policy_parameter_share), the optimizer's with the update. PPO's critic copies stay with the update."""
+    under FSDP2: policy_parameter_share), the optimizer's with the update. PPO's critic: the parameters its values
+    pass loads in scoring (timing_s/values), those its update loads with its optimizer under `critic`, in the step
+    only, as timing_s/update_critic (critic_shares)."""
     if not total:
-        return {"generation": 0.0, "scoring": 0.0, "update": 0.0}
+        return {"generation": 0.0, "scoring": 0.0, "update": 0.0, "critic": 0.0}
     p = step_parts(s)
     loads_by_phase = step_parameter_loads_by_phase(p)
     loads = sum(loads_by_phase.values())
-    share = policy_parameter_share(s, p.moves, loads, defaults_for(s.framework).posttraining.fsdp2_offload_pageable)
+    pageable = defaults_for(s.framework).posttraining.fsdp2_offload_pageable
+    share = policy_parameter_share(s, p.moves, loads, pageable)
+    values, critic_update = critic_shares(s, p.moves, loads, pageable)
     per_load = total * share / loads  # host link and pageable rate alike for every parameter load
     generation = per_load * loads_by_phase["generation"]
-    scoring = per_load * loads_by_phase["scoring"]
-    return {"generation": generation, "scoring": scoring, "update": total - generation - scoring}
+    scoring = per_load * loads_by_phase["scoring"] + total * values
+    critic = total * critic_update
+    return {"generation": generation, "scoring": scoring, "update": total - generation - scoring - critic,
+            "critic": critic}
 
 
 def refit_by_phase(s: Scenario, total: float) -> dict[str, float]:

@@ -115,6 +115,18 @@ def parameter_rate_fraction(s: Scenario, fsdp2_pageable: bool) -> float:
     return pageable_fraction(s) if fsdp2_pageable and fsdp_shards(s) and not fsdp1_wrap(s) else 1.0
 
 
+def critic_shares(s: Scenario, moves: PhaseMoves, loads: int, fsdp2_pageable: bool) -> tuple[float, float]:
+    """(compute_values, update_critic) shares of phase_offload_seconds, by time: the critic's parameters loaded and
+    offloaded around its values pass, and its parameters and optimizer around its update (verl b178a3c
+    fsdp_workers.py lines 1540-1555 and 1560-1586), which verl times as timing_s/values and timing_s/update_critic
+    (ray_trainer.py lines 1543 and 1598), not as update_actor."""
+    fraction = parameter_rate_fraction(s, fsdp2_pageable)
+    one_load = moves.critic_params_bytes / fraction
+    whole = (moves.params_bytes * loads / fraction + moves.update_bytes + CRITIC_PARAMETER_LOADS * one_load
+             + moves.critic_update_bytes)
+    return one_load / max(whole, 1.0), (one_load + moves.critic_update_bytes) / max(whole, 1.0)
+
+
 def policy_parameter_share(s: Scenario, moves: PhaseMoves, loads: int, fsdp2_pageable: bool) -> float:
     """Share of phase_offload_seconds that is the policy's parameter loads, by time: the parameters may copy at the
     pageable rate where the optimizer's states copy pinned (parameter_rate_fraction)."""
