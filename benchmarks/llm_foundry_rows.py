@@ -6,7 +6,8 @@ The README's tables come from three sweeps with different stacks (the rows' sour
 40GB table from the MPT release (torch 1.13.1, attn_impl triton), the H100 BF16 / FP8 and A100 80GB tables from
 commit b2a43a14 (2023-10-19: torch 2.1.0, llm-foundry v0.3.0, attn_impl triton), the H100 large-scale table from
 commit 5e85bd62 (2024-01-06: flash-attn 2.4.2 for MPT-1b, 3b, 7b and 70b, triton for 13b and 30b). The Triton
-FlashAttention kernel (triton-pre-mlir) has no rate of its own in the time model and is costed as flash1. Prints the
+FlashAttention kernel (triton-pre-mlir) is attention_kernel triton, with no measured rate of its own (FlashAttention-1's
+generic figure: presets/efficiency.json attention_fraction_of_bf16_peak triton). Prints the
 cross-validated median signed error per table, GPU, attention kernel and model, and per sequence length on each GPU
 (where the attention kernel's share grows with the length and the element-wise share shrinks); --rows prints every
 row with its layout and the predicted share of memory-bound time.
@@ -35,7 +36,7 @@ def main() -> None:
     by_seq: dict[tuple[str, int], list[float]] = {}
     for r in rows:
         sc = r["scenario"]
-        kernel = "triton (as flash1)" if sc["attention_kernel"] == "flash1" else sc["attention_kernel"]
+        kernel = sc["attention_kernel"]
         model = r["id"].split("-")[-4]
         groups.setdefault((_table(r), sc["gpu"], sc["precision"], kernel, model), []).append(errors[r["id"]])
         by_seq.setdefault((sc["gpu"], sc["seq_len"]), []).append(errors[r["id"]])

@@ -83,6 +83,7 @@ class FrameworkOptions(QWidget):
             "flash4": self.tr("FlashAttention-4, Blackwell (flash4)"),
             "cudnn": self.tr("cuDNN 9 fused attention, Transformer Engine (cudnn)"),
             "cudnn8": self.tr("cuDNN 8.9 fused attention, older NeMo containers (cudnn8)"),
+            "triton": self.tr("Triton FlashAttention, llm-foundry's attn_impl triton (triton)"),
         }))
         self.attention_kernel.setToolTip(self.tr(
             "Which fused attention kernel the step time assumes. Their speed differs by GPU generation "

@@ -161,4 +161,4 @@ def test_flashattention2_on_hopper_slows_on_small_calls_as_the_fa3_paper_measure
     assert math.isclose(work_rate(curve, at_8k), 1.0)
     assert math.isclose(work_rate(curve, at_512), _combined(191, 214) / ref)
     assert math.isclose(work_rate(curve, 4 * 24 * 128 * 2048**2 / 2), _combined(191, 214) / ref)
-    assert attention_by_work("flash2", "h200") == curve and attention_by_work("flash2", "a100-80gb") == ()
+    assert attention_by_work("flash2", "h200") == curve and attention_by_work("flash2", "h100-pcie-80gb") == ()

@@ -238,7 +238,8 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     vision_tower: str = key("frozen", "vision-language models: train the tower and projector?",
                             Choice(choices.VISION_TOWER_MODES), applies_to=VISION)
     attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's; cudnn8: "
-                                "cuDNN 8.9's; flash4: FlashAttention-4", Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
+                                "cuDNN 8.9's; flash4: FlashAttention-4; triton: the Triton FlashAttention kernel "
+                                "(llm-foundry's attn_impl triton)", Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
     moe_token_dispatcher_type: str = key("alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall "
         "sends each routed copy of a token to its expert's rank; allgather gathers every rank's tokens; flex (DeepEP / "
         "HybridEP) sends a token once to each other node that holds one of its experts and forwards it inside the node "

@@ -154,7 +154,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                     "full-iteration": QT_TRANSLATE_NOOP("Fields", "the whole forward and backward")},
     "attention_kernel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it"),
                          "flash1": "FlashAttention-1", "flash2": "FlashAttention-2", "flash3": "FlashAttention-3",
-                         "flash4": "FlashAttention-4", "cudnn": "cuDNN 9", "cudnn8": "cuDNN 8.9"},
+                         "flash4": "FlashAttention-4", "cudnn": "cuDNN 9", "cudnn8": "cuDNN 8.9",
+                         "triton": "Triton FlashAttention"},
     "fp8_all_gather": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
     **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
        for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},

@@ -11,7 +11,9 @@ from ..messages import QT_TRANSLATE_NOOP
 from .keys import MEGATRON, TIME_ONLY, Choice, Flag, Number, WholeNumber
 from .keys import key as declare
 
-ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
+# triton: the Triton FlashAttention kernel (llm-foundry's attn_impl triton, llmfoundry/models/layers/flash_attn_triton.py
+# compiled by triton-pre-mlir), which has no measured rate here and takes FlashAttention-1's generic figure
+ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4", "triton")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 # rowwise / rowwise_with_gw_hp: torchao's Float8LinearRecipeName values (torchao/float8/config.py), as torchtitan's
 # float8 recipe_name passes them on

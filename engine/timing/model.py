@@ -91,6 +91,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
             kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
+    elif kernel == "flash4" and hw.arch not in ("hopper", "blackwell"):
+        kernel = "flash2"  # FlashAttention-4 neither (flash_attn.cute: sm90 and sm100): the A100's measured FA2 rates
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
     # a GPU whose kernel was measured on it (_gpu: the data-centre Blackwells, whose exp units differ) before its family
     fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
