@@ -152,7 +152,7 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
     out.append(tr(QT_TRANSLATE_NOOP("cli", "{reserved}; process (as {tool} shows it) {process}; loading the model "
                                            "{load}; host memory per node {host}.")).format(
         reserved=reserved, process=format_bytes(est.process_bytes, unit),
-        tool=memory_tool_named(est.gpu_name),  # rocm-smi on an MI300X, not nvidia-smi (user audit 8)
+        tool=tr_engine(memory_tool_named(est.gpu_name)),  # rocm-smi on an MI300X (user audit 8), Activity Monitor on a Mac
         load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
                                            "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),

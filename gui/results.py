@@ -219,7 +219,7 @@ class BreakdownTable(QWidget):
                     else self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit))
         memory = " · ".join([
             reserved,
-            self.tr("process (as %1 shows it) %2").replace("%1", memory_tool_named(est.gpu_name)).replace(
+            self.tr("process (as %1 shows it) %2").replace("%1", tr_engine(memory_tool_named(est.gpu_name))).replace(
                 "%2", format_bytes(est.process_bytes, unit)),  # rocm-smi on an MI300X (user audit 8)
             load,
             self.tr("CPU memory per node %s (%s)") % (format_bytes(est.host_bytes, unit), host)])

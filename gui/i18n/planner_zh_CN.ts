@@ -3466,22 +3466,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="142"/>
-        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+        <location filename="../phase_chart.py" line="144"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="145"/>
-        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s).</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。</translation>
+        <location filename="../phase_chart.py" line="147"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s).</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="178"/>
+        <location filename="../phase_chart.py" line="180"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="179"/>
+        <location filename="../phase_chart.py" line="181"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -6730,77 +6730,77 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="125"/>
+        <location filename="../../engine/models/presets.py" line="47"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="99"/>
+        <location filename="../../engine/memory/estimate.py" line="100"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="128"/>
+        <location filename="../../engine/models/presets.py" line="48"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="102"/>
+        <location filename="../../engine/memory/estimate.py" line="103"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="109"/>
+        <location filename="../../engine/memory/estimate.py" line="110"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="112"/>
+        <location filename="../../engine/memory/estimate.py" line="113"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="151"/>
+        <location filename="../../engine/memory/estimate.py" line="150"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="160"/>
+        <location filename="../../engine/memory/estimate.py" line="159"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="164"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="167"/>
+        <location filename="../../engine/memory/estimate.py" line="166"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="172"/>
+        <location filename="../../engine/memory/estimate.py" line="171"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="176"/>
+        <location filename="../../engine/memory/estimate.py" line="175"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="185"/>
+        <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="190"/>
+        <location filename="../../engine/memory/estimate.py" line="189"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -6815,18 +6815,18 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="195"/>
+        <location filename="../../engine/memory/estimate.py" line="194"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="206"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="211"/>
+        <location filename="../../engine/memory/estimate.py" line="210"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -6981,27 +6981,52 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="138"/>
+        <location filename="../../engine/models/presets.py" line="50"/>
+        <source>HIP context and library workspaces</source>
+        <translation>HIP 上下文和库工作区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="51"/>
+        <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
+        <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="53"/>
+        <source>Metal device, command queues and kernel library</source>
+        <translation>Metal 设备、命令队列和内核库</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="54"/>
+        <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
+        <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="129"/>
+        <source>Activity Monitor</source>
+        <translation>活动监视器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="162"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="203"/>
+        <location filename="../../engine/models/presets.py" line="227"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="204"/>
+        <location filename="../../engine/models/presets.py" line="228"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="206"/>
+        <location filename="../../engine/models/presets.py" line="230"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="207"/>
+        <location filename="../../engine/models/presets.py" line="231"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
