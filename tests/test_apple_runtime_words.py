@@ -15,6 +15,8 @@ from engine.memory.estimate import CUDA_CONTEXT_BYTES
 from engine.models.presets import context_words_of, get_gpu, gpu_presets
 from engine.report import to_markdown
 from engine.scenario import scenario_from_dict
+from engine.serving.report import render_serving
+from engine.serving.scenario_estimate import serving_memory
 from engine.workloads import estimate
 from tests.window_helpers import window_from
 
@@ -66,3 +68,15 @@ def test_the_post_training_phase_chart_names_the_runtimes_context(qtbot, tmp_pat
     win = window_from(qtbot, tmp_path, {**grpo, "gpu": "mi300x"})
     caption = win.phases.caption.text()
     assert "Hatched: HIP context and library workspaces, fragmentation and reserve" in caption
+
+
+def test_llama_cpp_on_a_mac_names_the_metal_backends_objects_with_the_figure_kept():
+    """ggml's Metal backend opens the device, a command queue and its kernel library (ikawrakow/ik_llama.cpp@8337e4cd
+    ggml/src/ggml-metal.m lines 518, 525, 558, 608); on an RTX 4090 the CUDA words stay."""
+    serve = json.loads((EXAMPLES / "serve-llama3.1-8b-q4km-llamacpp.json").read_text())
+    mac = serving_memory(scenario_from_dict({**serve, "gpu": "apple-m4-max-64gb"}))
+    rtx = serving_memory(scenario_from_dict(serve))
+    mac_context, rtx_context = ({c.key: c for c in m.components}["cuda_context"] for m in (mac, rtx))
+    assert mac_context.name == "Metal device, command queues and kernel library" and rtx_context.name == "CUDA context"
+    assert mac_context.peak_bytes == rtx_context.peak_bytes == CUDA_CONTEXT_BYTES
+    assert "CUDA" not in render_serving(mac, None)
