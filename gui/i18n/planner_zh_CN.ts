@@ -6083,7 +6083,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="142"/>
+        <location filename="../../engine/serving/report.py" line="146"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -6148,17 +6148,12 @@ GPU-hour</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="135"/>
+        <location filename="../../engine/serving/report.py" line="137"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="138"/>
-        <source>CPU memory for layers kept off the GPU: {host}</source>
-        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="143"/>
+        <location filename="../../engine/serving/report.py" line="147"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6243,7 +6238,12 @@ GPU-hour</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="145"/>
+        <location filename="../../engine/serving/report.py" line="141"/>
+        <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
+        <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="149"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
