@@ -198,7 +198,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     if fits and not runs:
         out.append(tr(QT_TRANSLATE_NOOP("cli", "This GPU cannot run this plan as stated: time shown for reference "
                                                "only.")))
-    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")
+               if t.world_size > 1 else  # one GPU: no "(1.51K per GPU)" repeating the plan's rate (user audit 9)
+               QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
     if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
