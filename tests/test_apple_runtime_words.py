@@ -80,3 +80,13 @@ def test_llama_cpp_on_a_mac_names_the_metal_backends_objects_with_the_figure_kep
     assert mac_context.name == "Metal device, command queues and kernel library" and rtx_context.name == "CUDA context"
     assert mac_context.peak_bytes == rtx_context.peak_bytes == CUDA_CONTEXT_BYTES
     assert "CUDA" not in render_serving(mac, None)
+
+
+def test_the_plan_cards_assumption_names_mlxs_own_peak_counter():
+    """mlx-lm's trainer reports mx.get_peak_memory() (ml-explore/mlx-lm@d78bf58e mlx_lm/tuner/trainer.py line 345;
+    mlx/memory.h get_peak_memory at 846d1762): the card said torch.cuda.max_memory_allocated under MLX."""
+    s = scenario_from_dict(MAC_LORA)
+    card = to_markdown(s, estimate(s))
+    assert "Peak allocated memory is what mx.get_peak_memory reports" in card and "torch.cuda" not in card
+    rtx = scenario_from_dict({**MAC_LORA, "gpu": "rtx-4090", "framework": "huggingface"})
+    assert "Peak allocated memory is what torch.cuda.max_memory_allocated reports" in to_markdown(rtx, estimate(rtx))
