@@ -4286,6 +4286,11 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
+        <location filename="../serve_mode.py" line="130"/>
+        <source>KV cache per token on each GPU: %1 KiB</source>
+        <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
+    </message>
+    <message>
         <location filename="../serving_rows.py" line="21"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
