@@ -9299,123 +9299,128 @@ GPU-hour</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="239"/>
+        <location filename="../../engine/plan_card.py" line="242"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="250"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="251"/>
+        <source>Time to first token, measured runs like this one (8 in 10)</source>
+        <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="252"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="249"/>
+        <location filename="../../engine/plan_card.py" line="253"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="250"/>
+        <location filename="../../engine/plan_card.py" line="254"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="251"/>
+        <location filename="../../engine/plan_card.py" line="255"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="259"/>
+        <location filename="../../engine/plan_card.py" line="263"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="261"/>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="263"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="264"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="269"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
-        <location filename="../../engine/plan_card.py" line="282"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="272"/>
+        <location filename="../../engine/plan_card.py" line="276"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="277"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="280"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="292"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="294"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="307"/>
+        <location filename="../../engine/plan_card.py" line="311"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="322"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="327"/>
+        <location filename="../../engine/plan_card.py" line="331"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
