@@ -94,7 +94,8 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                                           "estimator {estimator}.")).format(
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
-        room=est.room(unit).format_with(tr_engine), estimator=tr_engine(est.estimator))
+        # a served model's room is the engine's sentence: its full stop inside the brackets read "(... cache.);"
+        room=est.room(unit).format_with(tr_engine).rstrip(".。"), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
     if (change := change_sentence(s, est, unit)) is not None:  # it does not fit: Make it fit's first plans

@@ -29,3 +29,14 @@ def test_the_card_gives_the_first_tokens_range_under_its_figure():
     first = next(i for i, line in enumerate(lines) if line.startswith("| Time to first token |"))
     assert lines[first + 1].startswith("| Time to first token, measured runs like this one (8 in 10) |")
     assert likely in lines[first + 1]
+
+
+def test_the_markdown_verdict_closes_the_engines_sentence_once():
+    """The room of a served model is the engine's own sentence ("vLLM starts with 10.32 GiB for the KV cache."): set in
+    brackets it read "(vLLM starts with 10.32 GiB for the KV cache.); estimator ..." (user audit 9)."""
+    s = scenario_from_dict(EXAMPLE)
+    est = estimate(s)
+    reason = est.serving.reason.format_with(str)
+    assert reason.endswith(".")
+    verdict = to_markdown(s, est).splitlines()[2]
+    assert f"({reason[:-1]}); estimator" in verdict and ".)" not in verdict
