@@ -1596,7 +1596,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="123"/>
+        <location filename="../fit_panel.py" line="128"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1605,73 +1605,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="152"/>
+        <location filename="../fit_panel.py" line="157"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="176"/>
+        <location filename="../fit_panel.py" line="181"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="179"/>
+        <location filename="../fit_panel.py" line="184"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="181"/>
+        <location filename="../fit_panel.py" line="186"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="183"/>
+        <location filename="../fit_panel.py" line="188"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="186"/>
+        <location filename="../fit_panel.py" line="191"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="190"/>
+        <location filename="../fit_panel.py" line="195"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="197"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="200"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197"/>
-        <location filename="../fit_panel.py" line="239"/>
+        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="244"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="207"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="205"/>
+        <location filename="../fit_panel.py" line="210"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1680,27 +1680,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="224"/>
+        <location filename="../fit_panel.py" line="229"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="228"/>
+        <location filename="../fit_panel.py" line="233"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="232"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2528,17 +2528,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="104"/>
-        <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
-        <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+        <location filename="../fit_panel.py" line="102"/>
+        <source>fewest GPUs %(z3)s, %(tp)s</source>
+        <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="107"/>
-        <source>With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
-        <translation>保留安全余量时：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+        <location filename="../fit_panel.py" line="105"/>
+        <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
+        <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="110"/>
+        <location filename="../fit_panel.py" line="109"/>
+        <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
+        <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="112"/>
+        <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
+        <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="115"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
@@ -12530,87 +12540,87 @@ GPU-hour</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="107"/>
+        <location filename="../../engine/report.py" line="108"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="108"/>
+        <location filename="../../engine/report.py" line="109"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="110"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="115"/>
+        <location filename="../../engine/report.py" line="116"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="124"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="124"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="128"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="130"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="130"/>
+        <location filename="../../engine/report.py" line="131"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="131"/>
+        <location filename="../../engine/report.py" line="132"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="132"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="132"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="149"/>
+        <location filename="../../engine/report.py" line="150"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="159"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="140"/>
+        <location filename="../../engine/report.py" line="141"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -12619,12 +12629,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="151"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="161"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
