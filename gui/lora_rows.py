@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import ModelSpec, Scenario
@@ -22,6 +23,7 @@ from engine.frameworks.defaults import defaults_for
 from engine.scenario import KEY_SPECS, lora_target_names
 
 from .parallel_limits import cannot_run_sentences, mark_warning
+from .theme import text_colour
 from .widgets import ValueCombo, committed_spin, set_form_tooltips, show_value
 from .words import field_label
 
@@ -32,6 +34,7 @@ class LoraRows(QObject):
         super().__init__(parent)
         self._form = form
         self._targets_shown: list[tuple[str, str]] | None = None
+        self._warned = False  # the layers box drawn in the warning colour
         self.rank = committed_spin(1, 1024)
         self.targets = ValueCombo()
         check = KEY_SPECS["lora_layers"].check
@@ -97,4 +100,12 @@ class LoraRows(QObject):
         for w in (self.layers, self.layers_label):
             w.setEnabled(enabled)
             w.setToolTip(sentence or self._layers_tip)
-            mark_warning(w, warn)
+        mark_warning(self.layers_label, warn)
+        # the box in the warning colour through its palette: a style sheet (mark_warning) draws a spin box with the
+        # style sheet's wider frame and arrows, and the rank's line then wrapped below its label (user audit 9)
+        if warn != self._warned:  # a new palette repaints the box: only on a change
+            self._warned = warn
+            palette = QPalette()  # empty: the theme's, as any other box
+            if warn:
+                palette.setColor(QPalette.ColorRole.Text, QColor(text_colour("tight")))
+            self.layers.setPalette(palette)

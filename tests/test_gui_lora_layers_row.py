@@ -11,8 +11,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from PySide6.QtGui import QColor, QPalette
+
 from engine.workloads import estimate, step_time
 from gui.parallel_limits import cannot_run_sentences
+from gui.theme import text_colour
 from tests.window_helpers import window_from
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "examples" / "qwen2.5-7b-lora-m4-max.json").read_text())
@@ -66,10 +70,13 @@ def test_row_is_shown_for_lora_and_qlora_only(qtbot, tmp_path):
     assert win.setup_panel.lora_layers.isVisibleTo(win)
 
 
-def test_layers_share_the_rank_line_so_a_lora_set_up_is_no_taller(qtbot, tmp_path):
+@pytest.mark.parametrize("extra", [{}, {"gpu": "h100-sxm-80gb", "framework": "torchtune", "lora_layers": 8}])
+def test_layers_share_the_rank_line_so_a_lora_set_up_is_no_taller(qtbot, tmp_path, extra):
     """The reverted first row (h-loraform) pushed 'Steps per update' below the fold at 1280x720
-    (tests/test_gui_small_screens.py); on the rank's line, beside its label, the set-up keeps its height."""
-    win = window_from(qtbot, tmp_path, EXAMPLE)
+    (tests/test_gui_small_screens.py); on the rank's line, beside its label, the set-up keeps its height. A file's
+    value the framework cannot run is drawn in the warning colour through the palette: a style sheet widened the box
+    and wrapped the line below its label."""
+    win = window_from(qtbot, tmp_path, {**EXAMPLE, **extra})
     win.setMinimumSize(0, 0)
     win.resize(1280, 720 - 70)  # the small-screen test's 1280x720 less panel and title bar
     win.show()
@@ -81,3 +88,5 @@ def test_layers_share_the_rank_line_so_a_lora_set_up_is_no_taller(qtbot, tmp_pat
     label_top = label.mapTo(panel, label.rect().topLeft())
     assert rank_top.y() == box_top.y() and box_top.x() > rank_top.x()
     assert abs(label_top.y() - rank_top.y()) < rank.height()  # beside its label, not wrapped below it
+    if extra:
+        assert box.palette().color(QPalette.ColorRole.Text) == QColor(text_colour("tight"))
