@@ -34,7 +34,7 @@ class LoraRows(QObject):
         super().__init__(parent)
         self._form = form
         self._targets_shown: list[tuple[str, str]] | None = None
-        self._warned = False  # the layers box drawn in the warning colour
+        self._warned = ""  # the warning colour the layers box is drawn in ("": the theme's text colour)
         self.rank = committed_spin(1, 1024)
         self.targets = ValueCombo()
         check = KEY_SPECS["lora_layers"].check
@@ -103,9 +103,10 @@ class LoraRows(QObject):
         mark_warning(self.layers_label, warn)
         # the box in the warning colour through its palette: a style sheet (mark_warning) draws a spin box with the
         # style sheet's wider frame and arrows, and the rank's line then wrapped below its label (user audit 9)
-        if warn != self._warned:  # a new palette repaints the box: only on a change
-            self._warned = warn
+        colour = text_colour("tight") if warn else ""  # the theme's warning colour: a switched theme changes it
+        if colour != self._warned:  # a new palette repaints the box: only on a change
+            self._warned = colour
             palette = QPalette()  # empty: the theme's, as any other box
             if warn:
-                palette.setColor(QPalette.ColorRole.Text, QColor(text_colour("tight")))
+                palette.setColor(QPalette.ColorRole.Text, QColor(colour))
             self.layers.setPalette(palette)
