@@ -152,7 +152,7 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
     out.append(tr(QT_TRANSLATE_NOOP("cli", "{reserved}; process (as {tool} shows it) {process}; loading the model "
                                            "{load}; host memory per node {host}.")).format(
         reserved=reserved, process=format_bytes(est.process_bytes, unit),
-        tool=memory_tool_named(est.gpu_name),  # rocm-smi on an MI300X, not nvidia-smi (user audit 8)
+        tool=tr_engine(memory_tool_named(est.gpu_name)),  # rocm-smi on an MI300X (user audit 8), Activity Monitor on a Mac
         load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
                                            "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
@@ -198,7 +198,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     if fits and not runs:
         out.append(tr(QT_TRANSLATE_NOOP("cli", "This GPU cannot run this plan as stated: time shown for reference "
                                                "only.")))
-    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")
+               if t.world_size > 1 else  # one GPU: no "(1.51K per GPU)" repeating the plan's rate (user audit 9)
+               QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
     if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's

@@ -227,8 +227,11 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
     ranges = speed_ranges(m.engine, speed)
+    # each under its figure, from the bottom up; the first token's too, as `estimate` and the Users tab give it (user
+    # audit 9: the card and the Markdown gave 14.4 s alone where `estimate` said likely 12.3 s to 21.5 s)
     for figure, label, show, after in (("tokens_per_second", LIKELY_TOKENS, format_count, 3),
-                                       ("tpot_seconds", LIKELY_TPOT, format_seconds, 2)):  # each under its figure
+                                       ("tpot_seconds", LIKELY_TPOT, format_seconds, 2),
+                                       ("ttft_seconds", LIKELY_TTFT, format_seconds, 1)):
         if (r := ranges.get(figure)) is not None:  # the model's multiples, then the range (engine/range_words.py)
             value = float(getattr(speed, figure))
             rows.insert(after + 1, (message(label), likely_range_message(
@@ -245,6 +248,7 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
 
 
 LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
+LIKELY_TTFT = QT_TRANSLATE_NOOP("engine", "Time to first token, measured runs like this one (8 in 10)")
 LIKELY_TPOT = QT_TRANSLATE_NOOP("engine", "Time per output token, measured runs like this one (8 in 10)")
 LIKELY_TOKENS = QT_TRANSLATE_NOOP("engine", "Output tokens/s, measured runs like this one (8 in 10)")
 LIKELY_MILLION = QT_TRANSLATE_NOOP("engine", "A million output tokens, as the tokens/s range")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
+from .frameworks.defaults import defaults_for
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, one_line
 from .plan_card import change_sentence, time_facts
@@ -20,8 +21,10 @@ from .units import format_bytes, format_count, format_seconds
 ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Steady state: the second training step, optimizer states alive; gradients freed by "
                                 "zero_grad(set_to_none=True)."),
-    QT_TRANSLATE_NOOP("report", "Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, "
-                                "fragmentation and the reserve are added on top."),
+    # {counter}: the framework's own peak counter (FrameworkDefaults.peak_counter): MLX's mx.get_peak_memory, which
+    # the card said was torch.cuda.max_memory_allocated (user audit 9)
+    QT_TRANSLATE_NOOP("report", "Peak allocated memory is what {counter} reports; context, fragmentation and the "
+                                "reserve are added on top."),
     QT_TRANSLATE_NOOP("report", "Sequences are packed or unpadded (no b x s x s attention mask is materialised)."),
     QT_TRANSLATE_NOOP("report", "The detailed estimator is checked against traced Hugging Face training steps "
                                 "(docs/accuracy.md)."),
@@ -91,7 +94,8 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                                           "estimator {estimator}.")).format(
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
-        room=est.room(unit).format_with(tr_engine), estimator=tr_engine(est.estimator))
+        # a served model's room is the engine's sentence: its full stop inside the brackets read "(... cache.);"
+        room=est.room(unit).format_with(tr_engine).rstrip(".。"), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
     if (change := change_sentence(s, est, unit)) is not None:  # it does not fit: Make it fit's first plans
@@ -113,7 +117,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         phases=", ".join(f"{name} {format_bytes(peak_bytes, unit)}" for name, peak_bytes in peaks), peak=peak_name)
     if est.rl is not None and est.rl.peak_phase == "training":  # the step's other phases, as `estimate` lists them
         phases = rl_phases_line(est, unit, tr, tr_engine) + " " + phases
-    assumptions = ASSUMPTIONS
+    assumptions, counter = ASSUMPTIONS, defaults_for(s.framework).peak_counter or "torch.cuda.max_memory_allocated"
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
         phases, assumptions = serving_line(s, est, tr, tr_engine), SERVING_ASSUMPTIONS
     return Report(
@@ -121,7 +125,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
                 tr(QT_TRANSLATE_NOOP("report", "lives in"))),
         rows=rows, phases=phases, warnings=[w.format_with(tr_engine) for w in est.warnings],
-        assumptions=[tr(a) for a in assumptions],
+        assumptions=[tr(a).replace("{counter}", counter) for a in assumptions],
         headings={"inputs": tr(QT_TRANSLATE_NOOP("report", "Inputs")),
                   "breakdown": tr(QT_TRANSLATE_NOOP("report", "Breakdown (busiest GPU, at the peak)")),
                   "warnings": tr(QT_TRANSLATE_NOOP("report", "Warnings")),

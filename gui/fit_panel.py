@@ -99,12 +99,17 @@ class LimitsLabel(QLabel):
                  if shard else self.tr("none with sharding (%s has none)") % label,
                  "tp": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[split], "n": gpus.get("tp_pp") or none}
                  if split else self.tr("none with TP/PP (%s has neither)") % label}
+        gpus_words = self.tr("fewest GPUs %(z3)s, %(tp)s") % words
+        if not shard and not split:  # "fewest GPUs none with sharding (X has none), none with TP/PP (X has
+            # neither)" on a Mac read as a riddle (user audit 9): one clause says why more GPUs do not help
+            gpus_words = self.tr("more GPUs cannot share the model (%s has no sharding, TP or PP)") % label
+        words["gpus"] = gpus_words
         if layouts:
             words["settings"] = layouts[0].settings
             text = self.tr("With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): "
-                           "%(batch)s · fewest GPUs %(z3)s, %(tp)s")
+                           "%(batch)s · %(gpus)s")
         else:
-            text = self.tr("With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s")
+            text = self.tr("With the safety reserve kept: %(batch)s · %(gpus)s")
         text = text % words
         if lim.engine_split_varied:  # the counts split a colocated engine as far as they can (limits.engine_split)
             text += self.tr(" (the generation engine split up to a node)")

@@ -25,7 +25,7 @@ from .i18n import tr_engine
 from .theme import text_colour
 from .widgets import colour_for
 
-# The CUDA context, the allocator's fragmentation and the reserve, drawn after each phase's allocations
+# The runtime's context, the allocator's fragmentation and the reserve, drawn after each phase's allocations
 OVERHEAD_KEY = "reserve"
 LABEL_POSITION = 0.04  # the capacity label's place along the line, from the top
 LABEL_GAP_PX = 3  # between the label and the first bar under it
@@ -137,13 +137,15 @@ class PhaseChart(QWidget):
         self.first_bar_end = totals[0] if totals else 0.0
         self._make_label_room()
         peak = rl.phase(rl.peak_phase)
-        figures = {"phase": tr_engine(peak.name) if peak else "",
+        # the context in its runtime's words (a Metal device on Apple's chips: engine/models/presets.py context_words)
+        context = next((c.name for c in est.busiest.overheads if c.key == "cuda_context"), "CUDA context")
+        figures = {"phase": tr_engine(peak.name) if peak else "", "context": tr_engine(context),
                    "bytes": format_bytes(peak.peak_bytes if peak else 0, unit), "over": format_bytes(overheads, unit)}
         self._captions = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
-                                  "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
+                                  "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
                                   "(%(over)s). Hover a segment for its formula.") % figures,
                           self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
-                                  "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
+                                  "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
                                   "(%(over)s).") % figures)
         self.set_on_paper(self.on_paper)
 

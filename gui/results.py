@@ -177,7 +177,9 @@ class BreakdownTable(QWidget):
         grey = QBrush(QColor(text_colour("muted")))  # overheads: set apart, still readable in either theme
         self.table.setRowCount(len(rows) + len(overheads))
         for r, (comp, b) in enumerate(rows + overheads):
-            is_overhead = comp.category == "overhead"
+            # set apart: the overheads added on top of the peak, not a served model's own components of the overhead
+            # category (CUDA graphs, context), which are part of its total as the pie and the Markdown give them
+            is_overhead = r >= len(rows)
             cells = [tr_engine(comp.name), format_bytes(b, unit), "" if is_overhead else f"{b / peak:.1%}",
                      self.tr("on top of the peak") if is_overhead else tr_engine(comp.phase)]
             tip = explain_component(comp, b, peak, unit)
@@ -219,7 +221,7 @@ class BreakdownTable(QWidget):
                     else self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit))
         memory = " · ".join([
             reserved,
-            self.tr("process (as %1 shows it) %2").replace("%1", memory_tool_named(est.gpu_name)).replace(
+            self.tr("process (as %1 shows it) %2").replace("%1", tr_engine(memory_tool_named(est.gpu_name))).replace(
                 "%2", format_bytes(est.process_bytes, unit)),  # rocm-smi on an MI300X (user audit 8)
             load,
             self.tr("CPU memory per node %s (%s)") % (format_bytes(est.host_bytes, unit), host)])

@@ -125,7 +125,11 @@ def attach(window: Any) -> None:
                 "ServeMode", "the engine's budget: %1 of the %2 CUDA reports per GPU (the card's %3)")
             budget = budget.replace("%1", format_bytes(est.serving.budget_bytes, state.unit)).replace(
                 "%2", format_bytes(cuda_total, state.unit)).replace("%3", format_bytes(est.capacity_bytes, state.unit))
-            window.table.phases.setText(serving_summary(est, state.unit) + "<br>" + budget)
+            # the line above the charts already gives the KV cache's tokens and users (serving_summary): the footer
+            # said it a second time (user audit 9); it gives the cache's bytes per token instead, as `estimate` does
+            per_token = QCoreApplication.translate("ServeMode", "KV cache per token on each GPU: %1 KiB").replace(
+                "%1", f"{est.serving.kv_bytes_per_token / 1024:,.1f}")
+            window.table.phases.setText(per_token + " · " + budget)
 
     state.scenarioChanged.connect(show_mode)
     state.estimateChanged.connect(show_serving)

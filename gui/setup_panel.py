@@ -17,12 +17,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, resolve_model
-from engine.scenario import SCENARIO_MAXIMA, lora_target_names
+from engine.scenario import SCENARIO_MAXIMA
 from engine.scenario.optimizer_used import framework_optimizer
 
 from .choices import choice_items
 from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
+from .lora_rows import LoraRows
 from .offload_fraction_row import OffloadFractionRow, offload_changes
 from .parallel_limits import ParallelLimits
 from .precision_marks import mark_precisions
@@ -59,9 +60,6 @@ class SetupPanel(EditorPanel):
             "qlora": self.tr("Adapters on a 4-bit model (QLoRA)"),
         }))
         form.addRow(self.tr("Method"), self.method)
-        self.lora_rank = committed_spin(1, 1024)
-        self.lora_targets = ValueCombo()
-        self.lora_targets.setToolTip(self.tr("Which linear layers get adapters"))
         self.frozen_layers = committed_spin(0, 1000)
         self.freeze_from = ValueCombo(choice_items("freeze_from", {
             "bottom": self.tr("bottom layers (near the input)"),
@@ -89,13 +87,14 @@ class SetupPanel(EditorPanel):
             "mxfp4": self.tr("MXFP4: 4.25 bits per weight"),
             "fp8": self.tr("FP8: 8 bits per weight"),
         }))
+        self.lora = LoraRows(form, lambda changes: self._edit(changes), self)  # rank, targets, layers
+        self.lora_rank, self.lora_targets, self.lora_layers = self.lora.rank, self.lora.targets, self.lora.layers
+        lora_rows = [self.lora.rank_line, self.lora_targets]  # the form's rows: rank and layers share a line
         self._method_rows: dict[str, list[QWidget]] = {
-            "lora": [self.lora_rank, self.lora_targets, self.weights_row],
-            "qlora": [self.lora_rank, self.lora_targets, self.weights_row],
+            "lora": [*lora_rows, self.weights_row],
+            "qlora": [*lora_rows, self.weights_row],
             "freeze": [self.frozen_layers, self.freeze_from, self.freeze_embeddings],
         }
-        form.addRow(self.tr("Adapter rank (LoRA r)"), self.lora_rank)
-        form.addRow(self.tr("Adapted layers (targets)"), self.lora_targets)
         form.addRow(self.tr("Frozen layers"), self.frozen_layers)
         form.addRow(self.tr("Frozen side"), self.freeze_from)
         form.addRow("", self.freeze_embeddings)
@@ -219,10 +218,6 @@ class SetupPanel(EditorPanel):
                                  "weight (the most memory); frozen layers skip them for part of the model; LoRA trains "
                                  "small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 "
                                  "bits (least memory, slightly slower)."),
-            self.lora_rank: self.tr("Width of each adapter. Memory for adapters, their gradients and optimizer states "
-                                    "grows in proportion; 8–64 is usual."),
-            self.lora_targets: self.tr("Which linear layers get adapters. More layers: more trainable weights and "
-                                       "a little more activation memory, usually better quality."),
             self.frozen_layers: self.tr("How many decoder layers are not trained. Each frozen layer saves its "
                                         "gradients and optimizer states."),
             self.freeze_from: self.tr("Freezing the bottom layers also saves the activations kept for their backward "
@@ -291,10 +286,6 @@ class SetupPanel(EditorPanel):
     def _connect(self) -> None:
         edit = self._edit
         self.method.valueChosen.connect(self._method_chosen)
-        self.lora_rank.valueChanged.connect(lambda v: edit({"lora_rank": v}))
-        self.lora_targets.valueChosen.connect(
-            lambda v: edit({"lora_targets": v if v in ("attention", "all-linear") else v.split(",")})
-        )
         self.frozen_layers.valueChanged.connect(lambda v: edit({"frozen_layers": v}))
         self.freeze_from.valueChosen.connect(lambda v: edit({"freeze_from": v}))
         self.freeze_embeddings.toggled.connect(lambda v: edit({"freeze_embeddings": v}))
@@ -352,15 +343,7 @@ class SetupPanel(EditorPanel):
 
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
-        targets = [("attention", self.tr("all attention projections")), ("all-linear", self.tr("all linear layers"))]
-        targets += [(name, name) for name in lora_target_names(spec)]
-        current = ",".join(s.lora_targets) if isinstance(s.lora_targets, tuple) else s.lora_targets
-        if current not in [value for value, _ in targets]:
-            targets.insert(0, (current, current.replace(",", " + ")))
-        if targets != getattr(self, "_targets_shown", None):  # rebuilding a combo is slow: only on a change
-            self._targets_shown = targets
-            self.lora_targets.set_items(targets)
-        self.lora_targets.set_value(current)
+        self.lora.show(s, spec)
         widgets: list[tuple[Any, Any]] = [
             (self.method, s.method),
             (self.freeze_from, s.freeze_from),
@@ -377,7 +360,6 @@ class SetupPanel(EditorPanel):
         for combo, value in widgets:
             combo.set_value(value)
         for spin, value in (
-            (self.lora_rank, s.lora_rank),
             (self.frozen_layers, s.frozen_layers),
             (self.grad_accum, s.grad_accum),
             (self.tp, s.tp),

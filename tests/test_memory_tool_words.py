@@ -1,7 +1,7 @@
 """The footer's "process (as ... shows it)" names the vendor's own tool (user audit 8: an MI300X user read
 "process (as nvidia-smi shows it)"): AMD's rocm-smi (ROCm SMI, `rocm-smi --showmeminfo vram`), Intel Gaudi's hl-smi,
-nvidia-smi on NVIDIA cards (and, until a Metal figure of the process overhead is measured, on Apple's chips:
-user audit 7's open item). The vendor is the preset's (presets/gpus.json)."""
+nvidia-smi on NVIDIA cards, Activity Monitor on Apple's chips (tests/test_apple_runtime_words.py). The vendor is the
+preset's (presets/gpus.json)."""
 
 from __future__ import annotations
 

@@ -73,4 +73,4 @@ def test_one_sequence_is_said_in_the_singular():
     texts = [render_serving(est.serving, speed), to_markdown(s, est),
              " ".join(str(label) for label, _ in time_facts(s, est, None)[1])]
     assert all("1 sequences" not in x for x in texts)
-    assert "Speed for one sequence of 8.19K tokens" in texts[0] and "Output tokens/s for one sequence" in texts[2]
+    assert "Speed for one sequence of 8,192 tokens" in texts[0] and "Output tokens/s for one sequence" in texts[2]

@@ -145,6 +145,9 @@ class FrameworkDefaults:
     # the cache of an allocator that is not PyTorch's (MLX's Metal buffer cache), named where the planner's "reserved"
     # figure would stand: PyTorch's caching-allocator model (frameworks/allocator.py) is not its; "": PyTorch's
     allocator_cache: str = ""
+    # the framework's own counter of the peak allocated memory, the figure the planner's "peak allocated" stands for
+    # (the plan card's assumptions name it); "": PyTorch's torch.cuda.max_memory_allocated
+    peak_counter: str = ""
     # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
     vision_tower_replicated: bool = False
     # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit

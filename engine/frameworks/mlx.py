@@ -96,6 +96,8 @@ ROW = FrameworkDefaults(
     # mx.get_cache_memory, formerly mx.metal.get_cache_memory), the analogue of PyTorch's reserved-but-unallocated;
     # no model of its size here, so it is named without a figure
     allocator_cache=QT_TRANSLATE_NOOP("engine", "MLX's Metal buffer cache (mx.get_cache_memory)"),
+    # the peak mlx-lm's trainer reports (the "peak memory" source above; mlx/memory.h get_peak_memory at 846d176227a0)
+    peak_counter="mx.get_peak_memory",
 )
 
 # MLX of December 2023 (v0.0.6), which ran the transformer_lm runs of ml-explore/mlx-examples issue #127: the same

@@ -9,7 +9,7 @@ from ..frameworks.allocator import reserved_gap_bytes
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
-from ..models.presets import get_gpu
+from ..models.presets import context_words_of, get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.framework_support import unsupported_settings
@@ -76,7 +76,8 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
     else:
         reserve = float(s.reserve), "set by the scenario"
     return _overhead_components(s.world_size, s.memory_calibration, charges_allocator and fw.expandable_segments,
-                                charges_allocator, reserve, peak_moment, peak, static, loss_spike)
+                                charges_allocator, reserve, peak_moment, peak, static, loss_spike,
+                                context_words_of(s.gpu))
 
 
 # The same components for every estimate of a scenario (a window's repeated estimates). Small: a search's stages
@@ -85,7 +86,7 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
 @lru_cache(maxsize=256, typed=True)
 def _overhead_components(world_size: int, cal: MemoryCalibration | None, expandable: bool, charges_allocator: bool,
                          reserve: tuple[float, str], peak_moment: str, peak: float, static: float,
-                         loss_spike: float) -> tuple[Component, ...]:
+                         loss_spike: float, context_words: tuple[str, str]) -> tuple[Component, ...]:
     dynamic = peak - static
     if charges_allocator:
         frag, _ = calibrated(cal, reserved_gap_bytes(loss_spike, expandable), 0.0)
@@ -93,7 +94,7 @@ def _overhead_components(world_size: int, cal: MemoryCalibration | None, expanda
         frag = 0.0
     fraction, why = reserve
     return (
-        _context_component(world_size, cal, charges_allocator),
+        _context_component(world_size, cal, charges_allocator, context_words),
         Component(
             "fragmentation",
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
@@ -116,18 +117,16 @@ def _overhead_components(world_size: int, cal: MemoryCalibration | None, expanda
 
 
 @lru_cache(maxsize=256, typed=True)  # one per world size and calibration: the same for every stage of a search
-def _context_component(world_size: int, cal: MemoryCalibration | None, charges_allocator: bool) -> Component:
+def _context_component(world_size: int, cal: MemoryCalibration | None, charges_allocator: bool,
+                       words: tuple[str, str]) -> Component:
+    """The runtime's context outside the allocator, named in the GPU's runtime's words (GpuPreset.context_words:
+    a Metal device on Apple's chips, HIP's on AMD's); the key stays "cuda_context" (a JSON contract)."""
     context = 0.0  # the seeds fold it into their own context term
     if charges_allocator:
         _, context = calibrated(cal, 0.0, CUDA_CONTEXT_BYTES + (NCCL_BYTES if world_size > 1 else 0.0))
-    return Component(
-        "cuda_context",
-        QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
-        "overhead",
-        Moments.whole_step(context),
-        QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
-        (("world_size", world_size), *_calibration_input(cal, "nvidia_smi")),
-    )
+    name, formula = words
+    return Component("cuda_context", name, "overhead", Moments.whole_step(context), formula,
+                     (("world_size", world_size), *_calibration_input(cal, "nvidia_smi")))
 
 
 def _calibration_input(cal: MemoryCalibration | None, figure: str) -> tuple[tuple[str, int], ...]:

@@ -38,6 +38,23 @@ class ModelPreset:
         return model_spec_for(self.id)
 
 
+# What a process holds on the device outside the framework's allocator (name, formula), in the vendor runtime's words.
+# The figure is CUDA's measured 0.75 GiB on every GPU (engine/memory/estimate.py CUDA_CONTEXT_BYTES): no HIP or Metal
+# figure is measured, so the formula says whose figure it is. Apple: MLX opens the Metal device with its residency
+# sets, a command queue per stream and its kernel library mlx.metallib (ml-explore/mlx@846d1762
+# mlx/backend/metal/device.cpp lines 109, 315, 586); PyTorch's MPS backend runs on the same Metal objects. AMD: PyTorch
+# on ROCm runs HIP's context and hipBLAS/hipBLASLt workspaces where CUDA runs CUDA's and cuBLAS's.
+CUDA_CONTEXT_WORDS = (QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
+                      QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"))
+_CONTEXT_WORDS = {
+    "AMD": (QT_TRANSLATE_NOOP("engine", "HIP context and library workspaces"),
+            QT_TRANSLATE_NOOP("engine", "0.75 GiB per process, CUDA's measured figure (+0.25 GiB RCCL buffers when "
+                                        "world size > 1)")),
+    "Apple": (QT_TRANSLATE_NOOP("engine", "Metal device, command queues and kernel library"),
+              QT_TRANSLATE_NOOP("engine", "0.75 GiB per process, CUDA's measured figure: no Metal figure is measured")),
+}
+
+
 @dataclass(frozen=True)
 class GpuPreset:
     id: str
@@ -107,9 +124,16 @@ class GpuPreset:
     @property
     def memory_tool(self) -> str:
         """The vendor's tool that shows a process's GPU memory (the footer's "process (as ... shows it)"): AMD's
-        rocm-smi (--showmeminfo vram), Intel Gaudi's hl-smi; nvidia-smi elsewhere, Apple's chips included (no
-        Metal figure of the process overhead yet: user audit 7's open item)."""
-        return {"AMD": "rocm-smi", "Intel": "hl-smi"}.get(self.vendor, "nvidia-smi")
+        rocm-smi (--showmeminfo vram), Intel Gaudi's hl-smi, nvidia-smi on NVIDIA; on Apple's chips, whose GPU
+        memory is the process's own unified memory, Activity Monitor's Memory column (there is no nvidia-smi)."""
+        apple = QT_TRANSLATE_NOOP("engine", "Activity Monitor")  # macOS's own name for it in each language
+        return {"AMD": "rocm-smi", "Intel": "hl-smi", "Apple": apple}.get(self.vendor, "nvidia-smi")
+
+    @property
+    def context_words(self) -> tuple[str, str]:
+        """(name, formula) of what a process holds on the device outside the framework's allocator, in the vendor
+        runtime's words (see _CONTEXT_WORDS)."""
+        return _CONTEXT_WORDS.get(self.vendor, CUDA_CONTEXT_WORDS)
 
     @property
     def usable_bytes(self) -> int:
@@ -235,6 +259,12 @@ def get_gpu(gpu_id: str) -> GpuPreset:
     if gpu_id not in presets:
         raise _unknown("gpu", gpu_id, presets)
     return presets[gpu_id]
+
+
+def context_words_of(gpu_id: object) -> tuple[str, str]:
+    """GpuPreset.context_words of a scenario's gpu (a preset id); CUDA's words for a custom GPU."""
+    presets = gpu_presets()
+    return presets[gpu_id].context_words if isinstance(gpu_id, str) and gpu_id in presets else CUDA_CONTEXT_WORDS
 
 
 def memory_tool_named(gpu_name: str) -> str:

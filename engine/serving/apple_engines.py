@@ -39,4 +39,11 @@ def apple_gpu_refusal(s: Scenario) -> Message | None:
         engine=engine_name(s.serving_engine))
 
 
-__all__ = ["APPLE", "CUDA_ONLY_ENGINES", "apple_gpu_refusal"]
+def metal_context_words(s: Scenario) -> tuple[str, str] | None:
+    """The process overhead's (name, formula) on an Apple silicon preset, in Metal's words (GpuPreset.context_words);
+    None elsewhere: the engine keeps its CUDA words (a custom GPU has no vendor to tell)."""
+    gpu = gpu_presets().get(s.gpu) if isinstance(s.gpu, str) else None
+    return gpu.context_words if gpu is not None and gpu.vendor == APPLE else None
+
+
+__all__ = ["APPLE", "CUDA_ONLY_ENGINES", "apple_gpu_refusal", "metal_context_words"]

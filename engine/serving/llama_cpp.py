@@ -62,6 +62,10 @@ class LlamaCppInputs:
     engine: str = "llama.cpp"
     n_ctx_padding: str = "256"  # 256 | by_flash_attn | none: the build's era (module docstring)
     gguf_mla: str = "absorbed"  # an MLA model's GGUF: absorbed (latent cache) | decompressed (per-head K and V)
+    # the process's runtime overhead in its runtime's words (name, formula): None is CUDA's; on Apple's chips ggml's
+    # Metal backend opens the device, a command queue and its kernel library (ikawrakow/ik_llama.cpp@8337e4cd
+    # ggml/src/ggml-metal.m lines 518, 525, 558, 608): GpuPreset.context_words, the figure kept
+    context_words: tuple[str, str] | None = None
 
     @property
     def pad(self) -> int:
@@ -153,6 +157,8 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
     kv = kv_total / i.gpus
     compute = _compute_bytes(i, n_ctx, output_on_gpu) if layers_on_gpu else 0.0
     context = CUDA_CONTEXT_BYTES if layers_on_gpu else 0.0
+    context_name, context_formula = i.context_words or (QT_TRANSLATE_NOOP("engine", "CUDA context"),
+                                                        QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"))
     cpu_layers = sum(w.matrices + w.experts + w.replicated for w in weights[:first])
     cpu_kv = sum(n * _layer_kv(i, kind, n_ctx)[0] for kind, n in _kind_counts(i, 0, first).items())
     host = cpu_layers + cpu_kv + spec.vocab * spec.hidden * embed_bits / 8 + (0.0 if output_on_gpu else head)
@@ -165,8 +171,7 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                    QT_TRANSLATE_NOOP("engine", "max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads "
                                      "without flash attention, FFN) + residual"),
                    (("n_ubatch", i.n_ubatch), ("n_ctx", n_ctx), ("flash_attn", i.flash_attn))),
-        _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
-                   QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"), ()),
+        _component("cuda_context", context_name, "overhead", context, context_formula, ()),
         _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", kv,
                    QT_TRANSLATE_NOOP("engine", "n_ctx padded (256; 32 without flash attention in builds of 2024-05 "
                                      "to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding "

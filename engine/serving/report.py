@@ -129,13 +129,17 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
         "per sequence {users} sequences at once; longest single sequence {longest} tokens") if paged else
         QT_TRANSLATE_NOOP("cli", "KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per "
                                  "sequence {users} sequences at once; longest single sequence {longest} tokens")).format(
-        tokens=format_count(memory.kv_tokens), blocks=format_count(memory.blocks), block=memory.block_size,
-        per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=format_count(memory.max_model_len),
-        users=f"{memory.max_concurrent_sequences:.2f}", longest=format_count(memory.longest_context)))
+        # whole token counts, as the window and the plan card print them: "41K" for Qwen3-32B's 40,960 read as more
+        # than the model's context (user audit 9)
+        tokens=f"{memory.kv_tokens:,}", blocks=f"{memory.blocks:,}", block=memory.block_size,
+        per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=f"{memory.max_model_len:,}",
+        users=f"{memory.max_concurrent_sequences:.2f}", longest=f"{memory.longest_context:,}"))
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} - {reason}")).format(
         verdict=tr_engine(memory.verdict).upper(), reason=memory.reason.format_with(tr_engine)))
     if memory.host_bytes:
-        lines.append(tr(QT_TRANSLATE_NOOP("cli", "CPU memory for layers kept off the GPU: {host}")).format(
+        # llama.cpp keeps the token embeddings in CPU memory even with every layer offloaded (llama_cpp.py)
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "CPU memory (the token embeddings, and any layers kept off the GPU): "
+                                                 "{host}")).format(
             host=format_bytes(memory.host_bytes, unit)))
     if speed is not None:
         if memory.verdict == REFUSED:  # the engine does not start: its speed is what it would be, as for training
@@ -145,7 +149,7 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             "token, {tps} tokens/s ({bound}-bound)") if speed.concurrency != 1 else QT_TRANSLATE_NOOP(
             "cli", "Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output "
             "token, {tps} tokens/s ({bound}-bound)")).format(
-            users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
+            users=speed.concurrency, context=f"{speed.context:,}", ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
             bound=tr_engine(BOUND_WORDS[speed.bound])))
         if likely := speed_range_text(memory.engine, speed, tr_engine):

@@ -58,7 +58,7 @@ class ServingMemory:
     verdict: str
     reason: Message
     notes: tuple[Message, ...] = ()
-    host_bytes: float = 0.0  # CPU memory for layers kept off the GPU (llama.cpp partial offload)
+    host_bytes: float = 0.0  # llama.cpp's CPU memory: token embeddings, and layers kept off the GPU (partial offload)
     # vLLM: what its budget leaves for the KV cache before it is clamped at 0, what one request at max_model_len needs
     # to start, and the start-up accounting's measured uncertainty in bytes (engine/serving/startup_band.py)
     kv_pool_signed_bytes: float | None = None

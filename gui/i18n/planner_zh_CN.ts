@@ -1596,7 +1596,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="123"/>
+        <location filename="../fit_panel.py" line="128"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1605,73 +1605,73 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="152"/>
+        <location filename="../fit_panel.py" line="157"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="176"/>
+        <location filename="../fit_panel.py" line="181"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="179"/>
+        <location filename="../fit_panel.py" line="184"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="181"/>
+        <location filename="../fit_panel.py" line="186"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="183"/>
+        <location filename="../fit_panel.py" line="188"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="186"/>
+        <location filename="../fit_panel.py" line="191"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="190"/>
+        <location filename="../fit_panel.py" line="195"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="197"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="200"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197"/>
-        <location filename="../fit_panel.py" line="239"/>
+        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="244"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="207"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="205"/>
+        <location filename="../fit_panel.py" line="210"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1680,27 +1680,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="224"/>
+        <location filename="../fit_panel.py" line="229"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="228"/>
+        <location filename="../fit_panel.py" line="233"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="232"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2533,17 +2533,27 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="104"/>
-        <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
-        <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+        <location filename="../fit_panel.py" line="102"/>
+        <source>fewest GPUs %(z3)s, %(tp)s</source>
+        <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="107"/>
-        <source>With the safety reserve kept: %(batch)s · fewest GPUs %(z3)s, %(tp)s</source>
-        <translation>保留安全余量时：%(batch)s · 最少 GPU 数 %(z3)s，%(tp)s</translation>
+        <location filename="../fit_panel.py" line="105"/>
+        <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
+        <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="110"/>
+        <location filename="../fit_panel.py" line="109"/>
+        <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
+        <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="112"/>
+        <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
+        <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="115"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
@@ -2624,6 +2634,59 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <location filename="../local_models.py" line="45"/>
         <source>Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.</source>
         <translation>检查点：%(files)s中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
+    </message>
+</context>
+<context>
+    <name>LoraRows</name>
+    <message>
+        <location filename="../lora_rows.py" line="51"/>
+        <source>Adapter rank (LoRA r)</source>
+        <translation>适配器秩（LoRA r）</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="52"/>
+        <source>Adapted layers (targets)</source>
+        <translation>适配的层（targets）</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="41"/>
+        <source>all layers</source>
+        <translation>所有层</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="42"/>
+        <source>top </source>
+        <translation>顶部 </translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="44"/>
+        <source>on</source>
+        <translation>作用于</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="54"/>
+        <source>decoder layers carrying LoRA adapters, counted from the top (mlx-lm --num-layers, PEFT layers_to_transform of the top layers). The layers below the lowest adapted one run no backward pass and keep no activations for it: fewer layers is less activation memory and a shorter step. &quot;all layers&quot; (0) adapts them all.</source>
+        <translation>带 LoRA 适配器的解码器层数，从顶层起算（mlx-lm --num-layers，PEFT 对顶部各层的 layers_to_transform）。最低一个带适配器的层以下的各层不运行反向传播，也不为它保留激活值：层数越少，激活显存越少、每步越短。“所有层”（0）表示所有层都加适配器。</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="58"/>
+        <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
+        <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="62"/>
+        <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
+        <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="72"/>
+        <source>all attention projections</source>
+        <translation>全部注意力投影层</translation>
+    </message>
+    <message>
+        <location filename="../lora_rows.py" line="72"/>
+        <source>all linear layers</source>
+        <translation>全部线性层</translation>
     </message>
 </context>
 <context>
@@ -3418,22 +3481,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="142"/>
-        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+        <location filename="../phase_chart.py" line="144"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="145"/>
-        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s).</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。</translation>
+        <location filename="../phase_chart.py" line="147"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s).</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="178"/>
+        <location filename="../phase_chart.py" line="180"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="179"/>
+        <location filename="../phase_chart.py" line="181"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -4238,6 +4301,11 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
+        <location filename="../serve_mode.py" line="130"/>
+        <source>KV cache per token on each GPU: %1 KiB</source>
+        <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
+    </message>
+    <message>
         <location filename="../serving_rows.py" line="21"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
@@ -4360,516 +4428,509 @@ GPU-hour</source>
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="53"/>
+        <location filename="../setup_panel.py" line="54"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56"/>
+        <location filename="../setup_panel.py" line="57"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="62"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
         <source>Which linear layers get adapters</source>
-        <translation>哪些线性层加适配器</translation>
+        <translation type="vanished">哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="65"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="75"/>
+        <location filename="../setup_panel.py" line="73"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="85"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
         <source>Adapter rank (LoRA r)</source>
-        <translation>适配器秩（LoRA r）</translation>
+        <translation type="vanished">适配器秩（LoRA r）</translation>
+    </message>
+    <message>
+        <source>Adapted layers (targets)</source>
+        <translation type="vanished">适配的层（targets）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="98"/>
-        <source>Adapted layers (targets)</source>
-        <translation>适配的层（targets）</translation>
-    </message>
-    <message>
-        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
+        <location filename="../setup_panel.py" line="131"/>
         <location filename="../setup_panel.py" line="132"/>
-        <location filename="../setup_panel.py" line="133"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
+        <location filename="../setup_panel.py" line="134"/>
         <location filename="../setup_panel.py" line="135"/>
-        <location filename="../setup_panel.py" line="136"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="201"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
-        <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
+        <translation type="vanished">每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="224"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
-        <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
+        <translation type="vanished">哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="245"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="242"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="252"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="249"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="259"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="266"/>
+        <location filename="../setup_panel.py" line="261"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="268"/>
+        <location filename="../setup_panel.py" line="263"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="165"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="172"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177"/>
+        <location filename="../setup_panel.py" line="176"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="178"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181"/>
+        <location filename="../setup_panel.py" line="180"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="192"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="351"/>
+        <location filename="../setup_panel.py" line="342"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="355"/>
         <source>all attention projections</source>
-        <translation>全部注意力投影层</translation>
+        <translation type="vanished">全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="355"/>
         <source>all linear layers</source>
-        <translation>全部线性层</translation>
+        <translation type="vanished">全部线性层</translation>
     </message>
     <message>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
@@ -5134,7 +5195,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="208"/>
+        <location filename="../time_panel.py" line="209"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5175,7 +5236,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="99"/>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="252"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5196,7 +5257,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="107"/>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="257"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5206,17 +5267,22 @@ GPU-hour</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="169"/>
+        <location filename="../time_panel.py" line="165"/>
+        <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
+        <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="170"/>
         <source> (%(mfu)s of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="171"/>
+        <location filename="../time_panel.py" line="172"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="175"/>
+        <location filename="../time_panel.py" line="176"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
@@ -5225,27 +5291,27 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="184"/>
+        <location filename="../time_panel.py" line="185"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="228"/>
+        <location filename="../time_panel.py" line="229"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="161"/>
+        <location filename="../time_panel.py" line="163"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="165"/>
+        <location filename="../time_panel.py" line="166"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="167"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
@@ -5258,17 +5324,17 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="188"/>
+        <location filename="../time_panel.py" line="189"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="192"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="198"/>
+        <location filename="../time_panel.py" line="199"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
@@ -5281,22 +5347,22 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="233"/>
+        <location filename="../time_panel.py" line="234"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="247"/>
+        <location filename="../time_panel.py" line="248"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="261"/>
+        <location filename="../time_panel.py" line="262"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="270"/>
+        <location filename="../time_panel.py" line="271"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5307,40 +5373,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="281"/>
+        <location filename="../time_panel.py" line="282"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="284"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="285"/>
+        <location filename="../time_panel.py" line="286"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="287"/>
+        <location filename="../time_panel.py" line="288"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="289"/>
+        <location filename="../time_panel.py" line="290"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="292"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5354,17 +5420,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="193"/>
+        <location filename="../time_panel.py" line="194"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="206"/>
+        <location filename="../time_panel.py" line="207"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="201"/>
+        <location filename="../time_panel.py" line="202"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5681,32 +5747,37 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="218"/>
+        <location filename="../../engine/estimate_output.py" line="220"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="205"/>
+        <location filename="../../engine/estimate_output.py" line="203"/>
+        <source>Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}</source>
+        <translation>时间：每步 {step}，{tps} tokens/s，MFU {mfu:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="207"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="211"/>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="222"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="225"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="230"/>
+        <location filename="../../engine/estimate_output.py" line="232"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6042,12 +6113,12 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="142"/>
+        <location filename="../../engine/serving/report.py" line="146"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="224"/>
+        <location filename="../../engine/estimate_output.py" line="226"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6107,17 +6178,12 @@ GPU-hour</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="135"/>
+        <location filename="../../engine/serving/report.py" line="137"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="138"/>
-        <source>CPU memory for layers kept off the GPU: {host}</source>
-        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="143"/>
+        <location filename="../../engine/serving/report.py" line="147"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6202,13 +6268,18 @@ GPU-hour</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="145"/>
+        <location filename="../../engine/serving/report.py" line="141"/>
+        <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
+        <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="149"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="227"/>
+        <location filename="../../engine/estimate_output.py" line="229"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -6689,77 +6760,77 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="125"/>
+        <location filename="../../engine/models/presets.py" line="47"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="99"/>
+        <location filename="../../engine/memory/estimate.py" line="100"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="128"/>
+        <location filename="../../engine/models/presets.py" line="48"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="102"/>
+        <location filename="../../engine/memory/estimate.py" line="103"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="109"/>
+        <location filename="../../engine/memory/estimate.py" line="110"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="112"/>
+        <location filename="../../engine/memory/estimate.py" line="113"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="151"/>
+        <location filename="../../engine/memory/estimate.py" line="150"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="160"/>
+        <location filename="../../engine/memory/estimate.py" line="159"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="164"/>
+        <location filename="../../engine/memory/estimate.py" line="163"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="167"/>
+        <location filename="../../engine/memory/estimate.py" line="166"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="172"/>
+        <location filename="../../engine/memory/estimate.py" line="171"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="176"/>
+        <location filename="../../engine/memory/estimate.py" line="175"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="185"/>
+        <location filename="../../engine/memory/estimate.py" line="184"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="190"/>
+        <location filename="../../engine/memory/estimate.py" line="189"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -6774,18 +6845,18 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="195"/>
+        <location filename="../../engine/memory/estimate.py" line="194"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="206"/>
+        <location filename="../../engine/memory/estimate.py" line="205"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="211"/>
+        <location filename="../../engine/memory/estimate.py" line="210"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -6940,27 +7011,52 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="138"/>
+        <location filename="../../engine/models/presets.py" line="50"/>
+        <source>HIP context and library workspaces</source>
+        <translation>HIP 上下文和库工作区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="51"/>
+        <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
+        <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="53"/>
+        <source>Metal device, command queues and kernel library</source>
+        <translation>Metal 设备、命令队列和内核库</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="54"/>
+        <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
+        <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="129"/>
+        <source>Activity Monitor</source>
+        <translation>活动监视器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="162"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="203"/>
+        <location filename="../../engine/models/presets.py" line="227"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="204"/>
+        <location filename="../../engine/models/presets.py" line="228"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="206"/>
+        <location filename="../../engine/models/presets.py" line="230"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="207"/>
+        <location filename="../../engine/models/presets.py" line="231"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
@@ -9218,123 +9314,128 @@ GPU-hour</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="239"/>
+        <location filename="../../engine/plan_card.py" line="242"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="250"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="251"/>
+        <source>Time to first token, measured runs like this one (8 in 10)</source>
+        <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="252"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="249"/>
+        <location filename="../../engine/plan_card.py" line="253"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="250"/>
+        <location filename="../../engine/plan_card.py" line="254"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="251"/>
+        <location filename="../../engine/plan_card.py" line="255"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="259"/>
+        <location filename="../../engine/plan_card.py" line="263"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="261"/>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="263"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="264"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="269"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
-        <location filename="../../engine/plan_card.py" line="282"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="272"/>
+        <location filename="../../engine/plan_card.py" line="276"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="277"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="280"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="292"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="294"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="307"/>
+        <location filename="../../engine/plan_card.py" line="311"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="322"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="327"/>
+        <location filename="../../engine/plan_card.py" line="331"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -9962,7 +10063,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
         <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -10008,7 +10109,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="160"/>
         <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -10082,7 +10183,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="170"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="175"/>
         <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
@@ -10118,17 +10219,17 @@ GPU-hour</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="170"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="171"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="176"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -10137,12 +10238,12 @@ GPU-hour</source>
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="171"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="169"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -10151,12 +10252,12 @@ GPU-hour</source>
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="181"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="186"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="186"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="191"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
@@ -12341,7 +12442,7 @@ GPU-hour</source>
         <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="132"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="133"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
@@ -12409,122 +12510,122 @@ GPU-hour</source>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="21"/>
+        <location filename="../../engine/report.py" line="22"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="23"/>
-        <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
-        <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
+        <location filename="../../engine/report.py" line="26"/>
+        <source>Peak allocated memory is what {counter} reports; context, fragmentation and the reserve are added on top.</source>
+        <translation>峰值分配显存即 {counter} 报告的数值；运行时上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="25"/>
+        <location filename="../../engine/report.py" line="28"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="26"/>
+        <location filename="../../engine/report.py" line="29"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="30"/>
+        <location filename="../../engine/report.py" line="33"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="33"/>
+        <location filename="../../engine/report.py" line="36"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="93"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="102"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="104"/>
+        <location filename="../../engine/report.py" line="108"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="105"/>
+        <location filename="../../engine/report.py" line="109"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106"/>
+        <location filename="../../engine/report.py" line="110"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="112"/>
+        <location filename="../../engine/report.py" line="116"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="121"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="121"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="122"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="130"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="127"/>
+        <location filename="../../engine/report.py" line="131"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="128"/>
+        <location filename="../../engine/report.py" line="132"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="150"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="156"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="137"/>
+        <location filename="../../engine/report.py" line="141"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -12533,12 +12634,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="148"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="158"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
