@@ -343,62 +343,62 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="182"/>
+        <location filename="../results.py" line="184"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="198"/>
+        <location filename="../results.py" line="200"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="198"/>
+        <location filename="../results.py" line="200"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="198"/>
+        <location filename="../results.py" line="200"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="202"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="213"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="211"/>
+        <location filename="../results.py" line="213"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="212"/>
+        <location filename="../results.py" line="214"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="213"/>
+        <location filename="../results.py" line="215"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="218"/>
+        <location filename="../results.py" line="220"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="219"/>
+        <location filename="../results.py" line="221"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="222"/>
+        <location filename="../results.py" line="224"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -407,12 +407,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="225"/>
+        <location filename="../results.py" line="227"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="226"/>
+        <location filename="../results.py" line="228"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -2639,52 +2639,52 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>LoraRows</name>
     <message>
-        <location filename="../lora_rows.py" line="51"/>
+        <location filename="../lora_rows.py" line="54"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="52"/>
+        <location filename="../lora_rows.py" line="55"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="41"/>
+        <location filename="../lora_rows.py" line="44"/>
         <source>all layers</source>
         <translation>所有层</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="42"/>
+        <location filename="../lora_rows.py" line="45"/>
         <source>top </source>
         <translation>顶部 </translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="44"/>
+        <location filename="../lora_rows.py" line="47"/>
         <source>on</source>
         <translation>作用于</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="54"/>
+        <location filename="../lora_rows.py" line="57"/>
         <source>decoder layers carrying LoRA adapters, counted from the top (mlx-lm --num-layers, PEFT layers_to_transform of the top layers). The layers below the lowest adapted one run no backward pass and keep no activations for it: fewer layers is less activation memory and a shorter step. &quot;all layers&quot; (0) adapts them all.</source>
         <translation>带 LoRA 适配器的解码器层数，从顶层起算（mlx-lm --num-layers，PEFT 对顶部各层的 layers_to_transform）。最低一个带适配器的层以下的各层不运行反向传播，也不为它保留激活值：层数越少，激活显存越少、每步越短。“所有层”（0）表示所有层都加适配器。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="58"/>
+        <location filename="../lora_rows.py" line="61"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="62"/>
+        <location filename="../lora_rows.py" line="65"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="72"/>
+        <location filename="../lora_rows.py" line="75"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../lora_rows.py" line="72"/>
+        <location filename="../lora_rows.py" line="75"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
