@@ -49,12 +49,12 @@ def test_a_ubatch_above_32_tokens_reads_the_quantized_weights_and_writes_them_in
     12.55 GiB in F16, each with the 32,016 x 4,096 token_embd that llama.cpp keeps in CPU memory (Q4_0: 18 bytes a
     32-weight block; F16: 2 bytes a weight)."""
     s = scenario_from_dict(LLAMA2_7B_PP512)
-    held = serving_memory(s).bytes_of("weights")
+    memory = serving_memory(s)
     embd = 32016 * 4096
     expected = (3.56 * GIB - embd * 18 / 32) + (12.55 * GIB - embd * 2)
-    assert dequantize_bytes(s, resolve_model(s), held, 512) == pytest.approx(expected, rel=0.01)
+    assert dequantize_bytes(s, resolve_model(s), memory, 512) == pytest.approx(expected, rel=0.01)
     # a 4,096-token prompt in ubatches of 512: eight passes
-    assert dequantize_bytes(s, resolve_model(s), held, 4096) == pytest.approx(8 * expected, rel=0.01)
+    assert dequantize_bytes(s, resolve_model(s), memory, 4096) == pytest.approx(8 * expected, rel=0.01)
 
 
 def test_the_pass_only_where_the_build_runs_f16_cublas_on_quantized_weights() -> None:
@@ -64,10 +64,10 @@ def test_the_pass_only_where_the_build_runs_f16_cublas_on_quantized_weights() ->
     assert MMQ_MAX_BATCH_SIZE == 32  # ggml-cuda.cu@005de593: '#define  MMQ_MAX_BATCH_SIZE 32'
     for change in ({"weight_format": "F16"}, {"gguf_batch_matmul": "mmq"}, {"gpu": "apple-m3-ultra-512gb"}):
         s = scenario_from_dict({**LLAMA2_7B_PP512, **change})
-        assert dequantize_bytes(s, resolve_model(s), 1e9, 512) == 0.0, change
+        assert dequantize_bytes(s, resolve_model(s), serving_memory(s), 512) == 0.0, change
     s = scenario_from_dict(LLAMA2_7B_PP512)
-    assert dequantize_bytes(s, resolve_model(s), 1e9, MMQ_MAX_BATCH_SIZE) == 0.0
-    assert dequantize_bytes(s, resolve_model(s), 1e9, MMQ_MAX_BATCH_SIZE + 1) > 0.0
+    assert dequantize_bytes(s, resolve_model(s), serving_memory(s), MMQ_MAX_BATCH_SIZE) == 0.0
+    assert dequantize_bytes(s, resolve_model(s), serving_memory(s), MMQ_MAX_BATCH_SIZE + 1) > 0.0
     # the pass adds its bytes at the achieved bandwidth, after the GEMM
     assert _prefill_seconds(LLAMA2_7B_PP512, 512) > _prefill_seconds({**LLAMA2_7B_PP512, "gguf_batch_matmul": "mmq"},
                                                                       512)

@@ -31,6 +31,8 @@ from ..models.presets import get_gpu
 from ..scenario import Scenario
 from ..scenario.serving_keys import GGUF_ENGINES
 from .kernel_fixed_time import gguf_weights_quantized
+from .layer_split import layer_split_gpus
+from .result import ServingMemory
 from .weights import layer_weights
 
 MMQ_MAX_BATCH_SIZE = 32  # ggerganov/llama.cpp@005de593 ggml-cuda.cu: batches above it run F16 cuBLAS
@@ -58,14 +60,16 @@ def f16_over_format_bytes(spec: ModelSpec, weight_format: str) -> float:
     return f16 / held if held > 0 else 0.0
 
 
-def dequantize_bytes(s: Scenario, spec: ModelSpec, held_bytes: float, prompt: int) -> float:
-    """Bytes the dequantize-to-F16 kernels move over a prompt (read the quantized matrices, write them in F16, once
-    per ubatch of more than 32 tokens) where the build runs F16 cuBLAS on quantized weights; 0 elsewhere."""
+def dequantize_bytes(s: Scenario, spec: ModelSpec, memory: ServingMemory, prompt: int) -> float:
+    """Bytes the dequantize-to-F16 kernels move over a prompt (read the GPU-held quantized matrices, every GPU's of a
+    layer split one after another, and write them in F16, once per ubatch of more than 32 tokens) where the build
+    runs F16 cuBLAS on quantized weights; 0 elsewhere."""
     if (s.serving_engine not in GGUF_ENGINES or s.gguf_batch_matmul != "dequantize_cublas"
             or _vendor(s) != "NVIDIA" or not gguf_weights_quantized(s.weight_format)):
         return 0.0
     passes = sum(1 for t in ubatch_sizes(prompt, s.n_batch, s.n_ubatch) if t > MMQ_MAX_BATCH_SIZE)
-    return passes * held_bytes * (1.0 + f16_over_format_bytes(spec, s.weight_format))
+    held = memory.bytes_of("weights") * layer_split_gpus(s)
+    return passes * held * (1.0 + f16_over_format_bytes(spec, s.weight_format))
 
 
 @lru_cache(maxsize=1024)

@@ -229,8 +229,10 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[f
     compute = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))[0]
     # llama.cpp's kernels for a prompt batch (gguf_prefill.py): Metal's 32-row expert tiles, the dequantize-to-F16
     # pass of builds that ran quantized weights through F16 cuBLAS
-    compute += expert_tile_padding_flops(s, spec, prompt) / _rate(hw, _compute_format(s))
-    dequantize = dequantize_bytes(s, spec, memory.bytes_of("weights") * layer_split_gpus(s), prompt)
+    dequantize = 0.0
+    if s.serving_engine in GGUF_ENGINES:
+        compute += expert_tile_padding_flops(s, spec, prompt) / _rate(hw, _compute_format(s))
+        dequantize = dequantize_bytes(s, spec, memory, prompt)
     reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
     comm = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else chunked_all_reduce_seconds(
         lambda message: intra_node_all_reduce_seconds(hw, s.tp, message), spec.layers, prompt, chunk, spec.hidden * 2)
