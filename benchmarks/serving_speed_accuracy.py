@@ -18,6 +18,7 @@ sys.path.insert(0, str(REPO))
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
 from engine.accuracy.gguf_kernel_rates import compare_rates, marginal_rates, read_rates_rows  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
+from engine.accuracy.gguf_prefill_rates import compare_prefill_rates, errors_by_source, type_pairs  # noqa: E402
 from engine.accuracy.moe_kernel_rate import (  # noqa: E402
     fit_overhead_steps,
     kernel_rates,
@@ -97,6 +98,25 @@ def _print_mmvq_issue() -> None:
                   f"{b.implied_round_trip_seconds * 1e6:.2f} |")
 
 
+def _print_prefill_pairs() -> None:
+    """llama.cpp prompt processing by GGUF type from other sources (engine/accuracy/gguf_prefill_rates.py)."""
+    errors = [c.error("prefill_tokens_per_second") or 0.0 for c in compare_prefill_rates()]
+    print(f"\nllama.cpp prefill by GGUF type from other sources (tests/data/published/llamacpp_prefill_rates.json, "
+          f"{len(errors)} rows, median signed {_pct(statistics.median(errors))}): the quantized file's rate over the F16 "
+          f"file's on one GPU and build, and the seconds it takes beyond the F16 file's (the builds' dequantize-to-F16 "
+          f"pass, engine/serving/gguf_prefill.py)")
+    print("| source | GPU | model | format | measured ratio | ratio error | without the pass | extra ms | "
+          "estimate extra ms |\n|---|---|---|---|---:|---:|---:|---:|---:|")
+    for p in type_pairs():
+        print(f"| {p.source_id} | {p.gpu} | {p.model} | {p.weight_format} | {p.measured_ratio:.3f} | "
+              f"{_pct(p.ratio_error)} | {_pct(p.ratio_error_without_pass)} | {p.measured_extra_seconds * 1e3:.1f} | "
+              f"{p.estimated_extra_seconds * 1e3:.1f} |")
+    print("| source | pairs | ratio error | without the pass | extra seconds error |\n|---|---:|---:|---:|---:|")
+    for source, e in errors_by_source().items():
+        print(f"| {source} | {e['pairs']:.0f} | {_pct(e['ratio'])} | {_pct(e['ratio_without_pass'])} | "
+              f"{_pct(e['extra'])} |")
+
+
 def _print_moe_rates() -> None:
     """SGLang's MoE rows: the rate the routed experts would need for the remaining gap, beside published fused_moe
     kernel times (engine/accuracy/moe_kernel_rate.py)."""
@@ -151,6 +171,7 @@ def main() -> None:
     _print_gguf_rates()
     _print_other_source_rates()
     _print_mmvq_issue()
+    _print_prefill_pairs()
     _print_moe_rates()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
     print("| engine | metric | rows | sources | low | high |\n|---|---|---:|---:|---:|---:|")

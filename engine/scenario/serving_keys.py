@@ -21,6 +21,7 @@ KV_CACHE_DTYPES = ("auto", "fp8", "q8_0", "q4_0")
 FLASH_ATTN = ("auto", "on", "off")
 N_CTX_PADDINGS = ("256", "by_flash_attn", "none")  # llama.cpp's eras, engine/serving/llama_cpp.py cites each
 GGUF_MLA = ("absorbed", "decompressed")  # how an MLA model's GGUF runs in llama.cpp, engine/serving/mla_attention.py
+GGUF_BATCH_MATMULS = ("mmq", "dequantize_cublas")  # llama.cpp's CUDA prompt matmul by build, engine/serving/gguf_prefill.py
 WEIGHT_FORMATS = weight_format_names()
 GGUF_FORMATS = gguf_format_names()
 GGUF_ENGINES = ("llama.cpp", "ollama")
@@ -86,6 +87,11 @@ class ServingKeys:
                         "kv_lora_rank + rope dim cached per token, attention over it), decompressed (older files with "
                         "attn_kv_b only: every head's K and V cached, multi-head attention)", Choice(GGUF_MLA),
                         applies_to=LLAMA_CPP)
+    gguf_batch_matmul: str = key("mmq", "how the llama.cpp build multiplies a batch of more than 32 tokens by "
+                                 "quantized weights on an NVIDIA GPU: mmq (builds since PR #8075, 2024-06: the int8 "
+                                 "kernels on the quantized blocks), dequantize_cublas (PR #3776 of 2023-10 to PR "
+                                 "#8075: each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM)",
+                                 Choice(GGUF_BATCH_MATMULS), applies_to=LLAMA_CPP)
 
 
 def check_serving(s: Any) -> None:

@@ -42,6 +42,7 @@ from .engine_settings import scenario_engine_settings
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
+from .gguf_prefill import dequantize_bytes, expert_tile_padding_flops
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds, gguf_weights_quantized
 from .kv_layout import tokens_held
@@ -224,12 +225,18 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[f
     attention = attention_flops_per_pair(spec, heads, path) * causal_pairs(memory.kv_kinds, prompt)
     if path == "decompressed":  # chunk i lifts the i x chunk tokens before it
         attention += spec.layers * prefix_lift_flops_per_token(spec, heads) * chunk * chunks * (chunks - 1) / 2
-    compute = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))[0]
-    reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
     hw = hardware_for(s)
+    compute = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))[0]
+    # llama.cpp's kernels for a prompt batch (gguf_prefill.py): Metal's 32-row expert tiles, the dequantize-to-F16
+    # pass of builds that ran quantized weights through F16 cuBLAS
+    dequantize = 0.0
+    if s.serving_engine in GGUF_ENGINES:
+        compute += expert_tile_padding_flops(s, spec, prompt) / _rate(hw, _compute_format(s))
+        dequantize = dequantize_bytes(s, spec, memory, prompt)
+    reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
     comm = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else chunked_all_reduce_seconds(
         lambda message: intra_node_all_reduce_seconds(hw, s.tp, message), spec.layers, prompt, chunk, spec.hidden * 2)
-    return compute, max(compute, reads / hw.memory_bytes_per_s) + comm
+    return compute, max(compute, reads / hw.memory_bytes_per_s) + dequantize / hw.memory_bytes_per_s + comm
 
 
 def _prompt_ring(s: Scenario, prompt: int) -> float:
@@ -298,7 +305,9 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                                      "its own kernel after the weight reads")),)
     prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
-                                                 "compute and weight reads, + all-reduces")),)
+                                                 "compute and weight reads, + all-reduces; llama.cpp: + the "
+                                                 "dequantization to F16 of builds before PR #8075, Metal's 32-row "
+                                                 "expert tiles")),)
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt,
                         ttft_seconds=prefill + tpot - arrivals,  # its own prefill and one step, not the others'
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
