@@ -820,7 +820,7 @@ def test_the_coursia_probe_rows_are_the_probes_mean_step_on_the_memory_rows_run(
     memory_rows = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
     memory_rows = {m["id"]: m for m in (memory_rows["rows"] if isinstance(memory_rows, dict) else memory_rows)}
     rows = [r for r in ptt.read_rows() if r["source_name"] == "coursia-vram-probe"]
-    assert len(rows) == 4
+    assert len(rows) == 7  # Qwen3-14B at 3 caps and 16 generations, Qwen3.5-9B at 3 caps (h-qwen35)
     for row in rows:
         train_s, per_step = (float(v) for v in re.findall(r"[0-9.]+", row["stated"]))
         assert abs(train_s / 3 - per_step) <= 0.051 and ptt.measured_phases(row) == {"step": per_step}
@@ -878,6 +878,34 @@ def test_the_rlrows2_sources_gap_as_reported() -> None:
             ("play-verl-grpo-qwen2.5-0.5b-8xh100", "update"): (-0.29, -0.13)}
     for (rid, phase), (low, high) in held.items():
         assert low < compared[rid].error(phase) < high, (rid, phase, compared[rid].error(phase))
+
+
+def test_the_qwen35_probe_rows_gap_as_reported() -> None:
+    # held as reported at this commit (benchmarks/posttraining_time_accuracy.py, h-qwen35): the same probe's Qwen3.5-9B
+    # lines (18.2 / 27.6 / 65.1 s at caps 96 / 160 / 288) on the same RTX 4090, estimated 8.61 / 13.98 / 24.73 s:
+    # -52.7% / -49.3% / -62.0%, as short as its Qwen3-14B rows (-47.3% / -50.5% / -42.4%) up to 160 tokens. At 288
+    # the 9B's measured step passes the 14B's (65.1 against 56.5 s) where the estimate keeps the 9B below the 14B
+    # (24.73 against 32.57 s): the measured 9B grows 2.36x from 160 to 288 tokens (the 14B 1.51x, the estimate 1.77x);
+    # not modelled (candidates: the DeltaNet layers' torch loops if fla / causal-conv1d were absent, not stated)
+    compared = {c.id: c for c in ptt.compare()}
+    held = {"coursia-time-trl-grpo-qlora-qwen3.5-9b-c96-g8-rtx-4090": (-0.60, -0.45),
+            "coursia-time-trl-grpo-qlora-qwen3.5-9b-c160-g8-rtx-4090": (-0.57, -0.42),
+            "coursia-time-trl-grpo-qlora-qwen3.5-9b-c288-g8-rtx-4090": (-0.69, -0.55)}
+    for rid, (low, high) in held.items():
+        assert low < compared[rid].error("step") < high, (rid, compared[rid].error("step"))
+    steps = [compared[rid].measured["step"] for rid in held]
+    assert steps == [18.2, 27.6, 65.1]
+
+
+def test_no_source_holds_more_than_30_percent_of_the_runs() -> None:
+    # the validation standard of issue 23: no single source above 30% of the measured post-training runs. At this
+    # commit NeMo-RL's performance summary and verl-data hold 17 of 59 each (28.8%; 17 of 56 = 30.4% before the
+    # three Qwen3.5-9B probe rows)
+    compared = ptt.compare()
+    counts: dict[str, int] = {}
+    for c in compared:
+        counts[c.source_name] = counts.get(c.source_name, 0) + 1
+    assert max(counts.values()) / len(compared) <= 0.30, counts
 
 
 def test_every_left_out_run_states_its_source_figures_and_reason() -> None:

@@ -91,9 +91,10 @@ def test_apple_unified_memory_uses_the_gpu_share():
 # preset's published_params_source: Qwen3-Next: Qwen/Qwen3-Next-80B-A3B-Instruct model card, "80B in total and 3B
 # activated"; GLM-4.5-Air: zai-org/GLM-4.5-Air model card, "106 billion total parameters and 12 billion active
 # parameters"; DeepSeek-V2-Lite: DeepSeek-V2 paper (arXiv:2405.04434) appendix B, "15.7B total parameters, of which
-# 2.4B are activated for each token".
+# 2.4B are activated for each token"; Qwen3.5-397B-A17B: SGLang's Qwen3.5 cookbook, "397B total / 17B active".
 @pytest.mark.parametrize("model_id, published, digits", [
     ("qwen3-next-80b-a3b", 3_000_000_000, 1),
+    ("qwen3.5-397b-a17b", 17_000_000_000, 2),
     ("glm-4.5-air", 12_000_000_000, 2),
     ("deepseek-v2-lite", 2_400_000_000, 2),
 ])

@@ -60,6 +60,7 @@ class ModelSpec(FamilyShapes):
     linear_k_dim: int = 0
     linear_v_dim: int = 0
     linear_conv: int = 0
+    linear_split_projections: bool = False  # Qwen3.5: in_proj_qkv, in_proj_z, in_proj_b, in_proj_a (Qwen3-Next fuses them)
     norm_position: str = "pre"  # pre | post (OLMo-2 normalises the sub-layer outputs instead of the inputs)
     expert_bias: bool = False  # gpt-oss experts carry biases
     router_bias: bool = False

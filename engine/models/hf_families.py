@@ -19,8 +19,8 @@ from .nemotron_family import nemotron_fields
 ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2", "mistral3": "mistral",
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
-                "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
-                "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron", "nemotron_h")
+                "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl",
+                "qwen2_5_vl_text", "mistral3", "mpt", "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron", "nemotron_h")
 
 
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:
@@ -184,6 +184,15 @@ def _qwen3_next(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     return f
 
 
+def _qwen3_5(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """Qwen3.5 (qwen3_5_text, qwen3_5_moe_text): Qwen3-Next's layers (transformers 5.25.0 modeling_qwen3_5.py: the
+    decoder layer, gated attention, zero-centred RMSNorm and MoE block are Qwen3-Next's) with the gated DeltaNet's
+    input projections split in four (in_proj_qkv, in_proj_z, in_proj_b, in_proj_a; lines 591-598)."""
+    f = _qwen3_next(cfg, model_type)
+    f["linear_split_projections"] = True
+    return f
+
+
 def _olmo2(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     f = base_fields(cfg, model_type)
     bias = bool(cfg.get("attention_bias", False))
@@ -229,6 +238,8 @@ _READERS = {
     "llama4_text": _llama4,
     "gpt_oss": _gpt_oss,
     "qwen3_next": _qwen3_next,
+    "qwen3_5_text": _qwen3_5,
+    "qwen3_5_moe_text": _qwen3_5,
     "olmo2": _olmo2,
     "glm4_moe": _glm4_moe,
     "mpt": mpt_fields,

@@ -75,6 +75,7 @@ class FamilyShapes:
     linear_k_dim: int
     linear_v_dim: int
     linear_conv: int
+    linear_split_projections: bool
     block_kinds: tuple[str, ...]
     mlp_gated: bool
     expert_ffn: int
@@ -128,6 +129,17 @@ class FamilyShapes:
     def _linear_attention_linears(self) -> tuple[Linear, ...]:
         # Qwen3NextGatedDeltaNet: fused q/k/v/z and b/a input projections, output projection.
         h, k, v = self.hidden, self.linear_key_dim, self.linear_value_dim
+        if self.linear_split_projections:
+            # Qwen3_5GatedDeltaNet (transformers 5.25.0 models/qwen3_5/modeling_qwen3_5.py lines 591-598): the same
+            # widths as four separate nn.Linear, so each is its own LoRA / 4-bit target
+            vh = self.linear_v_heads
+            return (
+                Linear("in_proj_qkv", h, 2 * k + v, "attn"),
+                Linear("in_proj_z", h, v, "attn"),
+                Linear("in_proj_b", h, vh, "attn"),
+                Linear("in_proj_a", h, vh, "attn"),
+                Linear("out_proj", v, h, "attn"),
+            )
         return (
             Linear("in_proj_qkvz", h, 2 * k + 2 * v, "attn"),
             Linear("in_proj_ba", h, 2 * self.linear_v_heads, "attn"),

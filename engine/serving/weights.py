@@ -37,7 +37,10 @@ GGUF_NAMES = {"q_proj": "attn_q", "k_proj": "attn_k", "v_proj": "attn_v", "o_pro
               "qkv_proj": "attn_qkv", "gate_proj": "ffn_gate", "up_proj": "ffn_up", "down_proj": "ffn_down",
               "gate_up_proj": "ffn_up", "gate": "ffn_gate_inp", "q_a_proj": "attn_q_a", "q_b_proj": "attn_q_b",
               "kv_a_proj_with_mqa": "attn_kv_a_mqa", "kv_b_proj": "attn_kv_b", "in_proj_qkvz": "ssm_in",
-              "in_proj_ba": "ssm_ba", "out_proj": "ssm_out"}
+              "in_proj_ba": "ssm_ba", "out_proj": "ssm_out",
+              # Qwen3.5's split projections: llama.cpp src/models/qwen35.cpp build_layer_attn_linear (attn_qkv,
+              # attn_gate, ssm_beta, ssm_alpha, ssm_out), as docs.rs frink-models 0.49.0 src/gdn.rs quotes it
+              "in_proj_qkv": "attn_qkv", "in_proj_z": "attn_gate", "in_proj_b": "ssm_beta", "in_proj_a": "ssm_alpha"}
 VOCAB_PADDING = 64
 
 
