@@ -44,7 +44,7 @@ from ..serving.host_iteration import (
     vllm_v1_eager_python_seconds,
 )
 from ..timing.data import framework_profile
-from ..timing.hf_host import peft_forward_host_seconds
+from ..timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
 from ..timing.host import host_call_seconds, host_speed_factor
 from .engine_loop import runs_v0_loop
 
@@ -96,11 +96,16 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before). A LoRA policy
     generates through its peft model, adapters on (trl f2cd577 grpo_trainer.py: get_peft_model at line 447, then
     unwrap_model_for_generation(self.model_wrapped, ...) and unwrapped_model.generate at lines 1850-1863): each
-    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds)."""
+    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds). A QLoRA policy's
+    bitsandbytes Linear4bit base layers run their own Python and dequantisation launches in every decode step, as in
+    the training forward but without the autograd function (the step runs under torch.no_grad:
+    hf_host.linear4bit_decode_host_seconds); TRL generates 2 or more sequences at a time, so each call takes
+    matmul_4bit's batched path, not the one-token gemv_4bit."""
     if framework_profile(s.framework).get("host_layers") != "hf-eager":
         return 0.0
-    return transformers_decode_host_seconds(s, spec) + -(-spec.layers // max(1, s.pp)) * peft_forward_host_seconds(
-        s, spec)
+    layers = -(-spec.layers // max(1, s.pp))
+    return transformers_decode_host_seconds(s, spec) + layers * (peft_forward_host_seconds(s, spec)
+                                                                 + linear4bit_decode_host_seconds(s, spec))
 
 
 __all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",

@@ -1,0 +1,67 @@
+"""A TRL trainer's own generate() decode step on a QLoRA policy (issue 23, post-training time: jsboige/CoursIA's TRL
+GRPO probe, QLoRA Qwen3-14B on an RTX 4090 without vLLM). Each expected value is built from the source named beside
+it (a library's code at a release, a preset's counted figure), never from the measured rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.posttraining.eager_decode import trainer_generate_host_seconds
+from engine.scenario import resolve_model
+from engine.serving.host_iteration import transformers_decode_host_seconds
+from engine.timing.bnb_4bit import bnb_figures
+from engine.timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
+from engine.timing.host import host_call_seconds, host_figures, linear4bit_layer_seconds
+
+# the probe's run (tests/data/published/posttraining_time.json coursia-time-* rows' scenario)
+PROBE = {"model": "qwen3-14b", "gpu": "rtx-4090", "gpus_per_node": 1, "framework": "trl", "training_objective": "grpo",
+         "method": "qlora", "precision": "bf16", "lora_rank": 8, "lora_targets": "all-linear", "lora_dropout": 0.05,
+         "checkpointing": "full", "attention": "sdpa", "micro_batch": 8, "num_generations": 8, "prompt_len": 11,
+         "completion_len": 160, "reference_model": "none", "rollout_engine": "none", "grad_accum": 4}
+DENSE = (False, False, "")
+
+
+def _probe(**keys: object):
+    return scenario_from_dict({**PROBE, **keys})
+
+
+def test_a_decode_steps_linear4bit_calls_skip_the_autograd_function() -> None:
+    # bitsandbytes 0.50.1 autograd/_functions.py matmul_4bit: without grad (line 453-454) it calls
+    # torch.ops.bitsandbytes.gemm_4bit itself; only a call under grad reaches MatMul4Bit.apply (line 491). So a layer's
+    # no-grad forward is its training forward less one apply per 4-bit linear (presets/bnb_4bit.json
+    # function_apply_seconds, scaled with the host's call price as the training count scales it)
+    s = _probe()
+    launch, call = host_call_seconds(s)
+    linears = len(resolve_model(s).layer_linears(*DENSE))  # q, k, v, o, gate, up, down
+    apply = bnb_figures()["host"]["function_apply_seconds"]["value"] * call / host_figures()["view_seconds"]["value"]
+    grad_forward = linear4bit_layer_seconds(s, DENSE)[0]
+    assert linears == 7
+    assert linear4bit_layer_seconds(s, DENSE, under_grad=False)[0] == pytest.approx(grad_forward - linears * apply)
+
+
+def test_the_no_grad_count_is_the_presets_double_quantised_forward() -> None:
+    # presets/bnb_4bit.json host.forward with double quantisation (the probe's bnb_4bit_use_double_quant=True): 3
+    # launches (dequantize_blockwise of the absmax, absmax + offset, dequantize_4bit), 7 dispatcher calls, 1
+    # binding-only call, 4 Params4bit __torch_function__ calls, each at the run's host prices
+    s = _probe()
+    launch, call = host_call_seconds(s)
+    share = host_figures()["optimizer_syncs"]["binding_call_share"]
+    per_call = 3 * launch + 7 * call + 1 * call * share + 4 * call
+    assert linear4bit_decode_host_seconds(s, resolve_model(s)) == pytest.approx(7 * per_call)
+    assert linear4bit_decode_host_seconds(_probe(qlora_double_quant=False), resolve_model(s)) == pytest.approx(
+        7 * (1 * launch + 6 * call + 4 * call))
+
+
+def test_trls_generate_on_a_qlora_policy_pays_the_4bit_linears_every_decode_step() -> None:
+    # transformers' bitsandbytes integration puts bnb.nn.Linear4bit under each of PEFT's LoRA layers; TRL generates
+    # through the peft model (trl f2cd577 grpo_trainer.py 1850-1863), so each decode step runs every layer's
+    # transformers modules, PEFT's adapters and the 4-bit linears' own Python and dequantisation launches
+    s = _probe()
+    spec = resolve_model(s)
+    expected = transformers_decode_host_seconds(s, spec) + spec.layers * (
+        peft_forward_host_seconds(s, spec) + linear4bit_decode_host_seconds(s, spec))
+    assert trainer_generate_host_seconds(s, spec) == pytest.approx(expected)
+    assert linear4bit_decode_host_seconds(s, spec) > 0.0
+    # a LoRA policy on 16-bit weights has no 4-bit linears
+    assert linear4bit_decode_host_seconds(_probe(method="lora"), spec) == 0.0
