@@ -13,6 +13,16 @@ from engine.serving.host_iteration import transformers_decode_host_seconds
 from engine.timing.bnb_4bit import bnb_figures
 from engine.timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
 from engine.timing.host import host_call_seconds, host_figures, linear4bit_layer_seconds
+from engine.timing.lora_adapters import (
+    LAUNCHES,
+    SAME,
+    Adapters,
+    adapter_bytes_per_token,
+    adapter_host_seconds,
+    adapter_path,
+    clones_base,
+    runs_lora_dropout,
+)
 
 # the probe's run (tests/data/published/posttraining_time.json coursia-time-* rows' scenario)
 PROBE = {"model": "qwen3-14b", "gpu": "rtx-4090", "gpus_per_node": 1, "framework": "trl", "training_objective": "grpo",
@@ -65,3 +75,39 @@ def test_trls_generate_on_a_qlora_policy_pays_the_4bit_linears_every_decode_step
     assert linear4bit_decode_host_seconds(s, spec) > 0.0
     # a LoRA policy on 16-bit weights has no 4-bit linears
     assert linear4bit_decode_host_seconds(_probe(method="lora"), spec) == 0.0
+
+
+def test_peft_copies_a_4bit_base_output_on_the_16_bit_adapter_path_too() -> None:
+    # peft v0.20.0 src/peft/tuners/lora/bnb.py Linear4bit.forward line 533: result = result.clone() on every call, before
+    # the adapters' product is added; TRL casts a quantised model's trainable adapters to bf16 (trl f2cd577
+    # grpo_trainer.py 495-503; the planner's "auto" keeps peft's fp32 upcast, so the test states the 16-bit
+    # adapters): the 16-bit ("same") path runs lora_A, lora_B, * scaling, + (LAUNCHES) and the clone, per adapted
+    # linear; a 16-bit base (peft's plain Linear) copies nothing
+    s = _probe(lora_dropout=0.0, lora_adapter_dtype="compute")
+    assert adapter_path(s) == SAME and clones_base(s, SAME)
+    per_linear_launches = adapter_host_seconds(s, DENSE, 1.0, 0.0)[0] / 7
+    assert per_linear_launches == pytest.approx(LAUNCHES[SAME][0] + 1)
+    assert not clones_base(_probe(method="lora", lora_dropout=0.0, lora_adapter_dtype="compute"), SAME)
+    # its bytes: the base output read and written once more, per token and adapted linear
+    a = Adapters(((5120, 5120),), SAME, 2, 2, 1e12)
+    copied = a._replace(clones_base=True)
+    assert adapter_bytes_per_token(copied, 5120, 5120, 2)[0] - adapter_bytes_per_token(a, 5120, 5120, 2)[0] == 2 * 2 * 5120
+
+
+def test_lora_dropout_launches_its_kernel_each_way_in_training_mode() -> None:
+    # peft v0.20.0 src/peft/tuners/lora/layer.py update_layer lines 251-254: nn.Dropout(p) above 0, nn.Identity at 0;
+    # in training mode aten's dropout runs native_dropout (the output and a bool mask) and its backward
+    # native_dropout_backward: one launch each way per adapted linear; the probe's lora_dropout=0.05
+    with_dropout, without = _probe(), _probe(lora_dropout=0.0)
+    assert runs_lora_dropout(with_dropout) and not runs_lora_dropout(without)
+    fwd, bwd = adapter_host_seconds(with_dropout, DENSE, 1.0, 0.0)
+    fwd0, bwd0 = adapter_host_seconds(without, DENSE, 1.0, 0.0)
+    assert (fwd - fwd0, bwd - bwd0) == (pytest.approx(7.0), pytest.approx(7.0))
+    # bytes per token: x read, the output written and a 1-byte mask forward; the gradient, the mask and the result back
+    a = Adapters(((5120, 1024),), SAME, 2, 2, 1e12)
+    dropped = a._replace(dropout=True)
+    extra = [d - b for d, b in zip(adapter_bytes_per_token(dropped, 5120, 1024, 2),
+                                   adapter_bytes_per_token(a, 5120, 1024, 2), strict=True)]
+    assert extra == [5120 * (2 * 2 + 1), 5120 * (2 * 2 + 1)]
+    # a framework whose own adapters run (torchtune's) has no PEFT module to drop out
+    assert not runs_lora_dropout(_probe(framework="torchtune", rollout_engine="none"))
