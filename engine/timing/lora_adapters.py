@@ -37,8 +37,8 @@ from ..frameworks.defaults import defaults_for
 from ..memory.states import adapted_layer_share, dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
-from .bnb_4bit import quant_base
 from ..scenario.behaviour import adapter_dtype_bytes
+from .bnb_4bit import quant_base
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
 
