@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from engine import scenario_from_dict
-from engine.posttraining.eager_decode import trainer_generate_host_seconds
+from engine.posttraining.eager_decode import dynamic_cache_bytes_per_token, trainer_generate_host_seconds
 from engine.scenario import resolve_model
-from engine.serving.host_iteration import transformers_decode_host_seconds
+from engine.serving import host_iteration
+from engine.serving.host_iteration import transformers_decode_host_seconds, transformers_layer_host_seconds
 from engine.timing.bnb_4bit import bnb_figures
 from engine.timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
 from engine.timing.host import host_call_seconds, host_figures, linear4bit_layer_seconds
@@ -111,3 +112,20 @@ def test_lora_dropout_launches_its_kernel_each_way_in_training_mode() -> None:
     assert extra == [5120 * (2 * 2 + 1), 5120 * (2 * 2 + 1)]
     # a framework whose own adapters run (torchtune's) has no PEFT module to drop out
     assert not runs_lora_dropout(_probe(framework="torchtune", rollout_engine="none"))
+
+
+def test_dynamic_cache_concatenates_keys_and_values_each_decode_step() -> None:
+    # transformers' DynamicCache.update (huggingface/transformers@67dd5524 src/transformers/cache_utils.py) appends
+    # the token with torch.cat for keys and for values: two launches a layer on the GPU (their CPU dispatch is in the
+    # measured decode residual, so a launch less a view call each) and the whole cache read and written again
+    s = _probe()
+    spec = resolve_model(s)
+    launch, view = host_call_seconds(s)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(host_iteration, "DYNAMIC_CACHE_CATS_PER_LAYER", 0)
+        without = transformers_layer_host_seconds(s, spec)
+    assert transformers_layer_host_seconds(s, spec) - without == pytest.approx(2 * (launch - view))
+    # Qwen3-14B (presets/models): 40 layers x K and V x 8 KV heads x head_dim 128 x 2 bytes (bf16) a token and
+    # sequence, read by SDPA and read and written by the concatenation: 3 passes
+    assert (spec.layers, spec.kv_heads, spec.head_dim) == (40, 8, 128)
+    assert dynamic_cache_bytes_per_token(spec, 1, 2) == 3 * 40 * 2 * 8 * 128 * 2

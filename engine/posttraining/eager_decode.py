@@ -35,6 +35,7 @@ graphs, which V1 runs through its torch.compile'd forward (not measured), as ser
 
 from __future__ import annotations
 
+from ..memory.estimate import kv_cache_bytes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..serving.host_iteration import (
@@ -85,6 +86,15 @@ def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_eng
         s, spec, rollout_engine) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
 
 
+def dynamic_cache_bytes_per_token(spec: ModelSpec, tp: int, compute_bytes: int) -> float:
+    """GPU bytes one decode step of the trainer's own generate() moves per cached token and sequence: SDPA reads each
+    layer's keys and values, and DynamicCache.update's torch.cat (host_iteration.py DYNAMIC_CACHE_CATS_PER_LAYER)
+    reads them and writes them anew with the new token's (3 passes over the cache, where a paged engine's attention
+    reads it once); the cache's per-token growth (a fixed recurrent state cancels), in the compute dtype, over tp."""
+    per_token = kv_cache_bytes(spec, 1, 2, compute_bytes) - kv_cache_bytes(spec, 1, 1, compute_bytes)
+    return 3 * per_token / max(1, tp)
+
+
 def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     """Host seconds of one decode iteration of the trainer's own generate() (rollout_engine none), where the
     framework runs transformers' modeling code eagerly (presets/efficiency.json frameworks: host_layers hf-eager, the
@@ -108,5 +118,5 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
                                                                  + linear4bit_decode_host_seconds(s, spec))
 
 
-__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",
-           "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]
+__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "dynamic_cache_bytes_per_token",
+           "eager_decode_host_seconds", "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]

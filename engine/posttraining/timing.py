@@ -29,7 +29,7 @@ from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
 from .dataproto_dispatch import scoring_dispatch_seconds
-from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
+from .eager_decode import dynamic_cache_bytes_per_token, eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
@@ -221,7 +221,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
-    per_token_kv = e.kv_bytes_per_token if e else 0.0
+    per_token_kv = e.kv_bytes_per_token if e else dynamic_cache_bytes_per_token(spec, tp, p.dt.compute)
     expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
     expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp, gpu=s.gpu) if e else 1.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters

@@ -20,7 +20,8 @@ engines launch from Python (presets: none; the facts below, each from its source
   generation floor (engine/posttraining/eager_decode.py).
 - transformers' generate() runs its modeling code eagerly at every step: a layer's forward as counted in
   presets/host_overhead.json hf_eager_layers (engine/timing/hf_host.py eager_counts: Python calls, kernels, views,
-  module calls of the model type's layer), the two torch.cat of DynamicCache.update not counted (a lower bound).
+  module calls of the model type's layer), and the two torch.cat of DynamicCache.update (keys, values) as GPU launches
+  (DYNAMIC_CACHE_CATS_PER_LAYER: their Python is in hf_layer_python's measured decode residual).
 - llama.cpp / ollama launch from C++ (and capture batch-1 decode in a CUDA graph since ggml-org/llama.cpp PR #6766)
   and mlx-lm evaluates a lazy graph: no Python launches, no term here.
 Each count is priced at presets/host_overhead.json launch_seconds, module_call_seconds and view_seconds on the run's
@@ -55,6 +56,11 @@ VLLM_MODULE_CALLS_PER_LAYER = 12
 VLLM_VIEWS_PER_LAYER = 3
 # Qwen3Attention's q_norm / k_norm: two RMSNorm kernels and module calls, a view by head and back for each of q, k
 QK_NORM_LAUNCHES, QK_NORM_MODULE_CALLS, QK_NORM_VIEWS = 2, 2, 4
+# transformers' DynamicCache appends each decode token by concatenation, a new tensor for keys and one for values per
+# layer (huggingface/transformers@67dd5524 src/transformers/cache_utils.py DynamicCache.update: torch.cat([...,
+# key_states], dim=-2) and the same for values; 5.x DynamicLayer.update the same two): a kernel each on the GPU, whose
+# Python and CPU dispatch the measured decode residual (hf_layer_python decode, timed on the CPU) already holds
+DYNAMIC_CACHE_CATS_PER_LAYER = 2
 
 
 def graph_capture_size(memory: ServingMemory) -> int | None:
@@ -111,7 +117,7 @@ def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     # own Python beyond those calls, measured in view calls (host_overhead.json hf_layer_python decode)
     own = decode_python_view_calls(spec) * view
     return (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-            + c["modules"] * module + c["in_op_launches"] * (launch - view) + own)
+            + c["modules"] * module + (c["in_op_launches"] + DYNAMIC_CACHE_CATS_PER_LAYER) * (launch - view) + own)
 
 
 def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:
@@ -141,6 +147,7 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
     return layers * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s) + python
 
 
-__all__ = ["VLLM_ENGINE", "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
-           "graph_capture_size", "launches_from_python", "paged_layer_host_seconds", "runs_without_graph",
-           "transformers_decode_host_seconds", "transformers_layer_host_seconds", "vllm_v1_eager_python_seconds"]
+__all__ = ["DYNAMIC_CACHE_CATS_PER_LAYER", "VLLM_ENGINE", "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS",
+           "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds", "graph_capture_size", "launches_from_python",
+           "paged_layer_host_seconds", "runs_without_graph", "transformers_decode_host_seconds",
+           "transformers_layer_host_seconds", "vllm_v1_eager_python_seconds"]
