@@ -24,6 +24,7 @@ from engine.timing.lora_adapters import (
     clones_base,
     runs_lora_dropout,
 )
+from engine.workloads import step_time
 
 # the probe's run (tests/data/published/posttraining_time.json coursia-time-* rows' scenario)
 PROBE = {"model": "qwen3-14b", "gpu": "rtx-4090", "gpus_per_node": 1, "framework": "trl", "training_objective": "grpo",
@@ -129,3 +130,20 @@ def test_dynamic_cache_concatenates_keys_and_values_each_decode_step() -> None:
     # sequence, read by SDPA and read and written by the concatenation: 3 passes
     assert (spec.layers, spec.kv_heads, spec.head_dim) == (40, 8, 128)
     assert dynamic_cache_bytes_per_token(spec, 1, 2) == 3 * 40 * 2 * 8 * 128 * 2
+
+
+def test_sixteen_generations_run_the_same_one_generate_call_of_32_completions() -> None:
+    # trl f2cd577 grpo_config.py 1077-1079: steps_per_generation = gradient_accumulation_steps (4) and
+    # generation_batch_size = per_device_train_batch_size x processes x steps_per_generation = 8 x 1 x 4 = 32 rows;
+    # grpo_trainer.py 1213-1233 / 1264-1270: the dataloader yields those 32 rows, RepeatSampler's batch of
+    # generation_batch_size // num_generations prompts (4 at 8 generations, 2 at 16) each repeated num_generations
+    # times; _prepare_inputs (1571-1579) generates once every steps_per_generation x num_iterations micro-steps, one
+    # transformers generate() over all 32 (1850-1863). So the probe's 16-generation run decodes the same 32 sequences
+    # in one call as its 8-generation run, and the estimate is the same step (the measured 54.4 s against 37.4 s is
+    # not from the code's work: same shapes, the same peak allocation to the byte, 13.001 GB, in both lines)
+    eight, sixteen = step_time(_probe()), step_time(_probe(num_generations=16))
+    for t in (eight, sixteen):
+        detail = dict(t.generation)
+        assert (detail["sequences"], detail["concurrent_sequences"], detail["waves"]) == (32, 32, 1)
+        assert detail["decode_iterations"] == PROBE["completion_len"]
+    assert sixteen.step_seconds == pytest.approx(eight.step_seconds)
