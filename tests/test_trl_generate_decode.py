@@ -13,7 +13,7 @@ from engine.serving import host_iteration
 from engine.serving.host_iteration import transformers_decode_host_seconds, transformers_layer_host_seconds
 from engine.timing.bnb_4bit import bnb_figures
 from engine.timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
-from engine.timing.host import host_call_seconds, host_figures, linear4bit_layer_seconds
+from engine.timing.host import host_call_seconds, host_figures, host_speed_factor, linear4bit_layer_seconds
 from engine.timing.lora_adapters import (
     LAUNCHES,
     SAME,
@@ -147,3 +147,17 @@ def test_sixteen_generations_run_the_same_one_generate_call_of_32_completions() 
         assert (detail["sequences"], detail["concurrent_sequences"], detail["waves"]) == (32, 32, 1)
         assert detail["decode_iterations"] == PROBE["completion_len"]
     assert sixteen.step_seconds == pytest.approx(eight.step_seconds)
+
+
+def test_generates_own_loop_is_paid_once_a_decode_step() -> None:
+    # benchmarks/hf_generate_loop_host.py (transformers 5.17.0 GenerationMixin._sample at TRL's sampling config, on
+    # the CPU): outside the decoder layers a decode step runs GENERATE_LOOP_KERNELS ATen kernels (a launch each on the
+    # GPU) and GENERATE_LOOP_PYTHON_VIEW_CALLS view calls of Python beyond them, once a step whatever the depth
+    s = _probe()
+    spec = resolve_model(s)
+    launch, view = (host_figures()[k]["value"] for k in ("launch_seconds", "view_seconds"))
+    loop = host_iteration.GENERATE_LOOP_KERNELS * launch + host_iteration.GENERATE_LOOP_PYTHON_VIEW_CALLS * view
+    factor = host_speed_factor(s)
+    assert transformers_decode_host_seconds(s, spec) == pytest.approx(
+        (spec.layers * transformers_layer_host_seconds(s, spec) + loop) * factor)
+    assert (host_iteration.GENERATE_LOOP_KERNELS, host_iteration.GENERATE_LOOP_PYTHON_VIEW_CALLS) == (67, 372.9)
