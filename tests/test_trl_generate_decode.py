@@ -12,7 +12,7 @@ from engine.scenario import resolve_model
 from engine.serving import host_iteration
 from engine.serving.host_iteration import transformers_decode_host_seconds, transformers_layer_host_seconds
 from engine.timing.bnb_4bit import bnb_figures
-from engine.timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
+from engine.timing.hf_host import eager_counts, linear4bit_decode_host_seconds, peft_forward_host_seconds
 from engine.timing.host import host_call_seconds, host_figures, host_speed_factor, linear4bit_layer_seconds
 from engine.timing.lora_adapters import (
     LAUNCHES,
@@ -161,3 +161,18 @@ def test_generates_own_loop_is_paid_once_a_decode_step() -> None:
     assert transformers_decode_host_seconds(s, spec) == pytest.approx(
         (spec.layers * transformers_layer_host_seconds(s, spec) + loop) * factor)
     assert (host_iteration.GENERATE_LOOP_KERNELS, host_iteration.GENERATE_LOOP_PYTHON_VIEW_CALLS) == (67, 372.9)
+
+
+def test_a_qwen3_layer_counts_its_query_and_key_norms() -> None:
+    # transformers 5.17.0 models/qwen3 modeling_qwen3.py: Qwen3Attention runs q_norm and k_norm, a Qwen3RMSNorm each
+    # (hidden_states.to(float32), pow(2), mean, + eps, rsqrt, *, .to(input dtype), weight *: 8 kernels in bf16), on
+    # the per-head queries and keys; Llama's layer has neither. presets/host_overhead.json hf_eager_layers qwen3
+    # (validation/hf_host_counts.py qwen3-8b) is Llama's layer plus those two modules and their kernels
+    s = _probe()
+    qwen3 = eager_counts(s, resolve_model(s))["per_layer"]
+    llama = eager_counts(_probe(model="llama-3.1-8b"), resolve_model(_probe(model="llama-3.1-8b")))["per_layer"]
+    assert qwen3["kernels"] - llama["kernels"] == 2 * 8
+    assert qwen3["modules"] - llama["modules"] == 2
+    assert qwen3["views"] == llama["views"]
+    assert transformers_layer_host_seconds(s, resolve_model(s)) > transformers_layer_host_seconds(
+        _probe(model="llama-3.1-8b"), resolve_model(_probe(model="llama-3.1-8b")))
