@@ -129,7 +129,9 @@ def test_dynamic_cache_concatenates_keys_and_values_each_decode_step() -> None:
     # Qwen3-14B (presets/models): 40 layers x K and V x 8 KV heads x head_dim 128 x 2 bytes (bf16) a token and
     # sequence, read by SDPA and read and written by the concatenation: 3 passes
     assert (spec.layers, spec.kv_heads, spec.head_dim) == (40, 8, 128)
-    assert dynamic_cache_bytes_per_token(spec, 1, 2) == 3 * 40 * 2 * 8 * 128 * 2
+    assert dynamic_cache_bytes_per_token(s, spec, 1, 2) == 3 * 40 * 2 * 8 * 128 * 2
+    # torchtune's own generate writes its cache in place: its attention reads it once
+    assert dynamic_cache_bytes_per_token(_probe(framework="torchtune"), spec, 1, 2) == 40 * 2 * 8 * 128 * 2
 
 
 def test_sixteen_generations_run_the_same_one_generate_call_of_32_completions() -> None:

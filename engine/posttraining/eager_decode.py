@@ -86,13 +86,15 @@ def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_eng
         s, spec, rollout_engine) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
 
 
-def dynamic_cache_bytes_per_token(spec: ModelSpec, tp: int, compute_bytes: int) -> float:
-    """GPU bytes one decode step of the trainer's own generate() moves per cached token and sequence: SDPA reads each
-    layer's keys and values, and DynamicCache.update's torch.cat (host_iteration.py DYNAMIC_CACHE_CATS_PER_LAYER)
-    reads them and writes them anew with the new token's (3 passes over the cache, where a paged engine's attention
-    reads it once); the cache's per-token growth (a fixed recurrent state cancels), in the compute dtype, over tp."""
+def dynamic_cache_bytes_per_token(s: Scenario, spec: ModelSpec, tp: int, compute_bytes: int) -> float:
+    """GPU bytes one decode step of the trainer's own generate() moves per cached token and sequence: the attention
+    reads each layer's keys and values once; where the framework runs transformers' modeling code (host_layers
+    hf-eager), DynamicCache.update's torch.cat (host_iteration.py DYNAMIC_CACHE_CATS_PER_LAYER) also reads them and
+    writes them anew with the new token's (3 passes over the cache; torchtune's and litgpt's caches are written in
+    place). The cache's per-token growth (a fixed recurrent state cancels), in the compute dtype, over tp."""
     per_token = kv_cache_bytes(spec, 1, 2, compute_bytes) - kv_cache_bytes(spec, 1, 1, compute_bytes)
-    return 3 * per_token / max(1, tp)
+    passes = 3 if framework_profile(s.framework).get("host_layers") == "hf-eager" else 1
+    return passes * per_token / max(1, tp)
 
 
 def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:

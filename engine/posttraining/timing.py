@@ -220,7 +220,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
-    per_token_kv = e.kv_bytes_per_token if e else dynamic_cache_bytes_per_token(spec, tp, p.dt.compute)
+    per_token_kv = e.kv_bytes_per_token if e else dynamic_cache_bytes_per_token(s, spec, tp, p.dt.compute)
     expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
     expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp, gpu=s.gpu) if e else 1.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters
