@@ -35,6 +35,7 @@ graphs, which V1 runs through its torch.compile'd forward (not measured), as ser
 
 from __future__ import annotations
 
+from ..memory.estimate import kv_cache_bytes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..serving.host_iteration import (
@@ -44,7 +45,7 @@ from ..serving.host_iteration import (
     vllm_v1_eager_python_seconds,
 )
 from ..timing.data import framework_profile
-from ..timing.hf_host import peft_forward_host_seconds
+from ..timing.hf_host import linear4bit_decode_host_seconds, peft_forward_host_seconds
 from ..timing.host import host_call_seconds, host_speed_factor
 from .engine_loop import runs_v0_loop
 
@@ -85,6 +86,17 @@ def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_eng
         s, spec, rollout_engine) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
 
 
+def dynamic_cache_bytes_per_token(s: Scenario, spec: ModelSpec, tp: int, compute_bytes: int) -> float:
+    """GPU bytes one decode step of the trainer's own generate() moves per cached token and sequence: the attention
+    reads each layer's keys and values once; where the framework runs transformers' modeling code (host_layers
+    hf-eager), DynamicCache.update's torch.cat (host_iteration.py DYNAMIC_CACHE_CATS_PER_LAYER) also reads them and
+    writes them anew with the new token's (3 passes over the cache; torchtune's and litgpt's caches are written in
+    place). The cache's per-token growth (a fixed recurrent state cancels), in the compute dtype, over tp."""
+    per_token = kv_cache_bytes(spec, 1, 2, compute_bytes) - kv_cache_bytes(spec, 1, 1, compute_bytes)
+    passes = 3 if framework_profile(s.framework).get("host_layers") == "hf-eager" else 1
+    return passes * per_token / max(1, tp)
+
+
 def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     """Host seconds of one decode iteration of the trainer's own generate() (rollout_engine none), where the
     framework runs transformers' modeling code eagerly (presets/efficiency.json frameworks: host_layers hf-eager, the
@@ -96,12 +108,17 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     litgpt, Unsloth's patched forward: no count of their layers here, a lower bound as before). A LoRA policy
     generates through its peft model, adapters on (trl f2cd577 grpo_trainer.py: get_peft_model at line 447, then
     unwrap_model_for_generation(self.model_wrapped, ...) and unwrapped_model.generate at lines 1850-1863): each
-    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds)."""
+    layer's PEFT modules run too, as in a scoring forward (hf_host.peft_forward_host_seconds). A QLoRA policy's
+    bitsandbytes Linear4bit base layers run their own Python and dequantisation launches in every decode step, as in
+    the training forward but without the autograd function (the step runs under torch.no_grad:
+    hf_host.linear4bit_decode_host_seconds); TRL generates 2 or more sequences at a time, so each call takes
+    matmul_4bit's batched path, not the one-token gemv_4bit."""
     if framework_profile(s.framework).get("host_layers") != "hf-eager":
         return 0.0
-    return transformers_decode_host_seconds(s, spec) + -(-spec.layers // max(1, s.pp)) * peft_forward_host_seconds(
-        s, spec)
+    layers = -(-spec.layers // max(1, s.pp))
+    return transformers_decode_host_seconds(s, spec) + layers * (peft_forward_host_seconds(s, spec)
+                                                                 + linear4bit_decode_host_seconds(s, spec))
 
 
-__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "eager_decode_host_seconds",
-           "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]
+__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "dynamic_cache_bytes_per_token",
+           "eager_decode_host_seconds", "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]

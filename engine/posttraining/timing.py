@@ -29,7 +29,7 @@ from .adapter_units import adapter_unit_seconds
 from .bnb_decode import bnb_decode_extra_bytes, bnb_decode_fixed_seconds
 from .bridge_export import export_gather_seconds
 from .dataproto_dispatch import scoring_dispatch_seconds
-from .eager_decode import eager_decode_host_seconds, trainer_generate_host_seconds
+from .eager_decode import dynamic_cache_bytes_per_token, eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
 from .engine_loop import loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
@@ -61,32 +61,31 @@ RL_TERM_NAMES = {
     "vocab_passes": QT_TRANSLATE_NOOP("engine", "verl's passes over the logits in the update (temperature, entropy)"),
 }
 RL_FORMULAS = {
-    "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at "
-                                    "the matmul rate, plus the engine's tensor-parallel all-reduces of those "
-                                    "tokens; decode: per token, max(the longer of the weights read (not an "
-                                    "untied embedding table nor a vision tower; of a MoE's experts, those its tokens "
-                                    "pick, at the triton fused_moe's tile share of the bandwidth in vLLM and SGLang; "
-                                    "a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into "
-                                    "a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory "
-                                    "bandwidth and (2 x active params + attention over the cached tokens) x "
-                                    "sequences / matmul rate (an MLA model's attention: its own kernel "
-                                    "after them, the longer of its FLOPs and its latent reads), plus vLLM's and "
-                                    "SGLang's kernels' fixed time (the served adapters' LoRA kernels and a "
-                                    "bitsandbytes base's kernels too) and the engine's tensor-parallel all-reduces (2 a "
-                                    "layer of tokens x hidden x 2 bytes, NCCL's beyond a node); the host's launches "
-                                    "of every layer without a CUDA graph (eager, or a batch beyond the largest "
-                                    "captured), with vLLM's LoRA kernels of each adapted linear when it serves the "
-                                    "adapters; without an engine, transformers' eager layers where the trainer's "
-                                    "generate runs them), plus vLLM V0's scheduling, input preparation and sampler "
-                                    "(with the sampled log-prob where the framework asks for it) of every running "
+    "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at the "
+                                    "matmul rate, plus the engine's tensor-parallel all-reduces of those tokens; decode: "
+                                    "per token, max(the longer of the weights read (not an untied embedding table nor a "
+                                    "vision tower; of a MoE's experts, those its tokens pick, at the triton fused_moe's "
+                                    "tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or "
+                                    "more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the "
+                                    "sequences in flight / memory bandwidth and (2 x active params + attention over the "
+                                    "cached tokens) x sequences / matmul rate (an MLA model's attention: its own kernel "
+                                    "after them, the longer of its FLOPs and its latent reads), plus vLLM's and SGLang's "
+                                    "kernels' fixed time (the served adapters' LoRA kernels and a bitsandbytes base's "
+                                    "kernels too) and the engine's tensor-parallel all-reduces (2 a layer of tokens x "
+                                    "hidden x 2 bytes, NCCL's beyond a node); the host's launches of every layer without a "
+                                    "CUDA graph (eager, or a batch beyond the largest captured), with vLLM's LoRA kernels "
+                                    "of each adapted linear when it serves the adapters; without an engine, the trainer's "
+                                    "generate(): its loop, transformers' eager layers, PEFT's adapters and bitsandbytes' "
+                                    "4-bit linears where it runs them), plus vLLM V0's scheduling, input preparation and "
+                                    "sampler (with the sampled log-prob where the framework asks for it) of every running "
                                     "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
                                     "scheduling, input preparation, sampling and output update of each step (and, its "
-                                    "engine core in the trainer's process, its output processing of each request), at "
-                                    "the sequences the engine holds at once, a waiting one taking the place of one "
-                                    "that ends (sequences / that many passes of completion_len iterations), per "
-                                    "generate() call (one per micro-batch where the framework generates so); then, "
-                                    "each call's batch waiting for its longest completion, one sequence decoding "
-                                    "alone from completion_len to max_completion_len"),
+                                    "engine core in the trainer's process, its output processing of each request), at the "
+                                    "sequences the engine holds at once, a waiting one taking the place of one that ends "
+                                    "(sequences / that many passes of completion_len iterations), per generate() call (one "
+                                    "per micro-batch where the framework generates so); then, each call's batch waiting "
+                                    "for its longest completion, one sequence decoding alone from completion_len to "
+                                    "max_completion_len"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -221,7 +220,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
     # a decode step looks up its tokens' rows of an untied embedding table, and runs no vision encoder
     table_bytes = 2 if s.method == "qlora" else p.dt.compute  # bitsandbytes keeps embeddings in 16 bits
     unread = decode_unread_bytes(spec, "bf16", tp) * table_bytes / 2
-    per_token_kv = e.kv_bytes_per_token if e else 0.0
+    per_token_kv = e.kv_bytes_per_token if e else dynamic_cache_bytes_per_token(s, spec, tp, p.dt.compute)
     expert_share = expert_byte_share(spec, engine_weight_format(s) if e else "bf16", tp)  # each tensor's own format
     expert_share_read = expert_read_share(spec, rs.rollout_engine, engine_weight_format(s), tp, gpu=s.gpu) if e else 1.0
     # each kernel's fixed GPU time (kernel_fixed_time.py), the LoRA kernels' too when the engine serves the adapters

@@ -20,7 +20,8 @@ engines launch from Python (presets: none; the facts below, each from its source
   generation floor (engine/posttraining/eager_decode.py).
 - transformers' generate() runs its modeling code eagerly at every step: a layer's forward as counted in
   presets/host_overhead.json hf_eager_layers (engine/timing/hf_host.py eager_counts: Python calls, kernels, views,
-  module calls of the model type's layer), the two torch.cat of DynamicCache.update not counted (a lower bound).
+  module calls of the model type's layer), and the two torch.cat of DynamicCache.update (keys, values) as GPU launches
+  (DYNAMIC_CACHE_CATS_PER_LAYER: their Python is in hf_layer_python's measured decode residual).
 - llama.cpp / ollama launch from C++ (and capture batch-1 decode in a CUDA graph since ggml-org/llama.cpp PR #6766)
   and mlx-lm evaluates a lazy graph: no Python launches, no term here.
 Each count is priced at presets/host_overhead.json launch_seconds, module_call_seconds and view_seconds on the run's
@@ -55,6 +56,18 @@ VLLM_MODULE_CALLS_PER_LAYER = 12
 VLLM_VIEWS_PER_LAYER = 3
 # Qwen3Attention's q_norm / k_norm: two RMSNorm kernels and module calls, a view by head and back for each of q, k
 QK_NORM_LAUNCHES, QK_NORM_MODULE_CALLS, QK_NORM_VIEWS = 2, 2, 4
+# transformers' DynamicCache appends each decode token by concatenation, a new tensor for keys and one for values per
+# layer (huggingface/transformers@67dd5524 src/transformers/cache_utils.py DynamicCache.update: torch.cat([...,
+# key_states], dim=-2) and the same for values; 5.x DynamicLayer.update the same two): a kernel each on the GPU, whose
+# Python and CPU dispatch the measured decode residual (hf_layer_python decode, timed on the CPU) already holds
+DYNAMIC_CACHE_CATS_PER_LAYER = 2
+# generate()'s own work per decode step outside the decoder layers (GenerationMixin._sample: the inputs' preparation,
+# the model's embedding, rotary, mask, final norm and lm_head, the logits processors, sampling, the stopping criteria),
+# at TRL's sampling config: ATen kernels, and the rest in view calls of the measuring CPU, measured by
+# benchmarks/hf_generate_loop_host.py (transformers 5.17.0, torch 2.13.0 CPU: 67 kernels, 35 views, 2 host syncs a
+# step; the Python beyond the kernels in three runs of 5 rounds: 360.8, 377.5, 372.9 view calls, the median)
+GENERATE_LOOP_KERNELS = 67
+GENERATE_LOOP_PYTHON_VIEW_CALLS = 372.9
 
 
 def graph_capture_size(memory: ServingMemory) -> int | None:
@@ -111,14 +124,18 @@ def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     # own Python beyond those calls, measured in view calls (host_overhead.json hf_layer_python decode)
     own = decode_python_view_calls(spec) * view
     return (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-            + c["modules"] * module + c["in_op_launches"] * (launch - view) + own)
+            + c["modules"] * module + (c["in_op_launches"] + DYNAMIC_CACHE_CATS_PER_LAYER) * (launch - view) + own)
 
 
 def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     """Host seconds of one decode iteration of transformers' generate(), every layer of this GPU's (all of them:
     tensor parallelism splits widths, not layers) run eagerly on the run's host: the served transformers engine's,
-    and a post-training trainer's own generate (engine/posttraining/eager_decode.py)."""
-    return -(-spec.layers // max(1, s.pp)) * transformers_layer_host_seconds(s, spec) * host_speed_factor(s)
+    and a post-training trainer's own generate (engine/posttraining/eager_decode.py); once a step, its loop's own
+    work outside the layers (GENERATE_LOOP_KERNELS launches, GENERATE_LOOP_PYTHON_VIEW_CALLS view calls)."""
+    launch, _module, view = _per_call()
+    loop = GENERATE_LOOP_KERNELS * launch + GENERATE_LOOP_PYTHON_VIEW_CALLS * view
+    layers = -(-spec.layers // max(1, s.pp))
+    return (layers * transformers_layer_host_seconds(s, spec) + loop) * host_speed_factor(s)
 
 
 def vllm_v1_eager_python_seconds(s: Scenario, layers: int) -> float:
@@ -141,6 +158,7 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
     return layers * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s) + python
 
 
-__all__ = ["VLLM_ENGINE", "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
+__all__ = ["DYNAMIC_CACHE_CATS_PER_LAYER", "GENERATE_LOOP_KERNELS", "GENERATE_LOOP_PYTHON_VIEW_CALLS", "VLLM_ENGINE",
+           "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
            "graph_capture_size", "launches_from_python", "paged_layer_host_seconds", "runs_without_graph",
            "transformers_decode_host_seconds", "transformers_layer_host_seconds", "vllm_v1_eager_python_seconds"]

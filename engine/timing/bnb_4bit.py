@@ -67,14 +67,18 @@ def _call_seconds(part: dict[str, Any], nested: bool, launch: float, call: float
 
 
 def linear4bit_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: float, call: float, base_call: float,
-                            share: float) -> tuple[float, float]:
+                            share: float, under_grad: bool = True) -> tuple[float, float]:
     """(forward, backward) host seconds per decoder layer and micro-batch of its 4-bit linears beyond what the layer
     stacks count for nn.Linear: each call's dequantisation launches and Python calls and MatMul4Bit.apply (PEFT's
     clone of the adapted outputs is lora_adapters.py's). launch / call: the run's host figures
     (host.host_call_seconds); base_call: the preset's call figure they scale (the autograd function's apply scales
     with it); share: a binding-only call's share of a call; kind: the layer's (moe, linear_attn, block), whose own
-    linears are 4-bit (a gated DeltaNet layer's projections, a Mamba-2 block's in_proj and out_proj). (0, 0) without
-    bitsandbytes' Linear4bit."""
+    linears are 4-bit (a gated DeltaNet layer's projections, a Mamba-2 block's in_proj and out_proj); under_grad
+    False: a no-grad call (a generate() decode step), which skips the autograd function (bitsandbytes 0.50.1
+    autograd/_functions.py matmul_4bit lines 453-490: without grad it calls torch.ops.bitsandbytes.gemm_4bit itself,
+    not MatMul4Bit.apply at line 491; the dequantise + F.linear path's launches and calls are the same, so the counts
+    bound from above the fused 4-bit GEMM bitsandbytes >= 0.50 takes below its per-architecture batch limits: one
+    launch where the fallback has three). (0, 0) without bitsandbytes' Linear4bit."""
     q = quant_base(s)
     if q is None or not q.linear4bit:
         return 0.0, 0.0
@@ -82,5 +86,6 @@ def linear4bit_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: f
     host = bnb_figures()["host"]
     linears = len(spec.layer_linears(*kind))
     apply = host["forward"]["function_applies"] * host["function_apply_seconds"]["value"] * call / base_call
+    apply = apply if under_grad else 0.0
     forward = linears * (_call_seconds(host["forward"], q.double_quant, launch, call, share) + apply)
     return forward, linears * _call_seconds(host["backward"], q.double_quant, launch, call, share)

@@ -234,6 +234,15 @@ def peft_forward_host_seconds(s: Scenario, spec: ModelSpec) -> float:
                       + peft_python_seconds(s, k, view) + peft_adapted_linears(s, k) * forward_views * view)
 
 
+def linear4bit_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds, on the run's host, of one decoder layer's bitsandbytes 4-bit linears beyond nn.Linear's in a
+    no-grad decode step (bnb_4bit.py's forward counts without MatMul4Bit.apply), a transformer's dense layer standing
+    for all as in counted_host; 0 without bitsandbytes' Linear4bit. A trainer's own generate() of a QLoRA policy
+    runs them in every decode step (transformers' bitsandbytes integration replaces each linear of the decoder
+    layers with bnb.nn.Linear4bit, whose forward calls bnb.matmul_4bit: bitsandbytes 0.50.1 nn/modules.py 609-637)."""
+    return _per_layer(spec, (False, False, ""), lambda k: linear4bit_layer_seconds(s, k, under_grad=False)[0])
+
+
 def decode_python_view_calls(spec: ModelSpec) -> float:
     """View calls of one decoder layer's no-grad decode step beyond its counted calls (hf_layer_python decode)."""
     return float(_layer_python(spec.model_type)["decode"])

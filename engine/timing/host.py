@@ -210,15 +210,16 @@ def layer_unit_seconds(s: Scenario, layer_units: bool, backward: bool, recompute
     return forward, visit_host_seconds(s, "backward") + (forward if recompute else 0.0)
 
 
-def linear4bit_layer_seconds(s: Scenario, kind: tuple[bool, bool, str]) -> tuple[float, float]:
+def linear4bit_layer_seconds(s: Scenario, kind: tuple[bool, bool, str], under_grad: bool = True) -> tuple[float, float]:
     """(forward, backward) host seconds per layer of its bitsandbytes 4-bit linears beyond nn.Linear's, on the
-    scenario's host (bnb_4bit.linear4bit_host_seconds at host_call_seconds' figures)."""
+    scenario's host (bnb_4bit.linear4bit_host_seconds at host_call_seconds' figures; under_grad False: no-grad
+    calls, without the autograd function)."""
     if s.method != "qlora":
         return 0.0, 0.0
     fig = host_figures()
     launch, call = host_call_seconds(s)
     return linear4bit_host_seconds(s, kind, launch, call, fig["view_seconds"]["value"],
-                                   fig["optimizer_syncs"]["binding_call_share"])
+                                   fig["optimizer_syncs"]["binding_call_share"], under_grad)
 
 
 def _module_seconds(s: Scenario, fused: bool, moe: bool,

@@ -38,6 +38,7 @@ from ..memory.states import adapted_layer_share, dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import adapter_dtype_bytes
+from .bnb_4bit import quant_base
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
 
@@ -73,6 +74,8 @@ class Adapters(NamedTuple):
     input_bytes: int  # bytes of one element of the adapted linear's input (the residual stream's dtype)
     rate: float  # FLOP/s of the rank-r matmuls (fp32 CUDA-core SGEMM on the casts path)
     compiled: bool = False  # torch.compile fuses the element-wise kernels around the matmuls (COMPILED_LAUNCHES)
+    clones_base: bool = False  # PEFT's Linear4bit wrapper copies the base output (same / autocast paths: clones_base)
+    dropout: bool = False  # lora_dropout above 0: nn.Dropout's kernel on the adapter's input (runs_lora_dropout)
 
 
 def adapter_path(s: Scenario) -> str:
@@ -99,8 +102,9 @@ def adapters_of(s: Scenario, spec: ModelSpec, kind: tuple[bool, bool, str], hw: 
     if path in (CASTS, CASTS_4BIT):
         fp32 = hw.peak("fp32") * hw.matmul_fraction * hw.sustained_fraction  # the bf16 rate's share of its peak
         return Adapters(widths, path, adapter_dtype_bytes(s, dtypes_for(s).compute), rates.elem_bytes, fp32,
-                        s.compile)
-    return Adapters(widths, path, rates.elem_bytes, dtypes_for(s).residual, rates.gemm, s.compile and path != FUSED)
+                        s.compile, dropout=runs_lora_dropout(s))
+    return Adapters(widths, path, rates.elem_bytes, dtypes_for(s).residual, rates.gemm, s.compile and path != FUSED,
+                    clones_base(s, path), runs_lora_dropout(s))
 
 
 def adapter_seconds(a: Adapters, rank: int, tokens: float, memory: float, elem_bytes: int) -> tuple[float, float]:
@@ -127,6 +131,17 @@ def adapter_bytes_per_token(a: Adapters, d_in: int, d_out: int, elem_bytes: int)
         forward = cast + d_out * (ab + 2 * e)  # read the product and the base output, write the sum
         backward = d_out * (e + ab) + d_in * (ab + 2 * xb)  # the scaled gradient; A's dgrad into x's gradient
         return forward, backward
+    forward, backward = _path_bytes_per_token(a, d_in, d_out, elem_bytes)
+    # PEFT's copy of a 4-bit base output (read and written); the dropout of the adapter's input (fp32 after the casts
+    # path's x.to), aten's native_dropout writing the output and a 1-byte mask, its backward reading both back
+    clone = 2 * e * d_out if a.clones_base else 0
+    dropped = d_in * (2 * (ab if a.path in (CASTS, CASTS_4BIT) else xb) + 1) if a.dropout else 0
+    return forward + clone + dropped, backward + dropped
+
+
+def _path_bytes_per_token(a: Adapters, d_in: int, d_out: int, elem_bytes: int) -> tuple[float, float]:
+    """(forward, backward) bytes per token of one adapted linear's element-wise kernels on its eager path."""
+    e, ab, xb = elem_bytes, a.matmul_bytes, a.input_bytes
     if a.path == CASTS:  # e.g. bf16 model, fp32 adapters: e = 2, ab = 4
         forward = d_in * (e + ab) + d_out * (2 * ab + (e + 2 * ab) + (ab + e))  # x.to; scale; bf16 + fp32; .to
         backward = d_out * ((e + ab) + (ab + e) + 2 * ab) + d_in * ((ab + e) + 3 * e)  # .to's; add's cast; scale;
@@ -154,7 +169,27 @@ def adapter_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: floa
     n = len(lora_targets(s, spec, *kind)) * adapted_layer_share(s, spec)
     path = adapter_path(s)
     fwd, bwd = (COMPILED_LAUNCHES if s.compile else LAUNCHES)[path]
+    fwd += int(clones_base(s, path)) + int(runs_lora_dropout(s))  # the clone; native_dropout
+    bwd += int(runs_lora_dropout(s))  # native_dropout_backward
     return n * (fwd * launch + (PEFT_MODULE_CALLS * call if _runs_peft_modules(s) else 0.0)), n * bwd * launch
+
+
+def clones_base(s: Scenario, path: str) -> bool:
+    """PEFT's LoRA layer over a bitsandbytes Linear4bit copies the base output before adding the adapters' product,
+    on every call (peft v0.20.0 src/peft/tuners/lora/bnb.py Linear4bit.forward line 533: result = result.clone());
+    the casts-4bit path's counts hold it, the same path (16-bit adapters: TRL casts a quantised model's trainable
+    adapters to bf16) and the autocast path do not."""
+    q = quant_base(s)
+    return path in (SAME, AUTOCAST) and q is not None and q.linear4bit and _runs_peft_modules(s)
+
+
+def runs_lora_dropout(s: Scenario) -> bool:
+    """PEFT's lora_dropout above 0 is an nn.Dropout (peft v0.20.0 src/peft/tuners/lora/layer.py update_layer lines
+    251-254; nn.Identity at 0.0), applied to each adapted linear's input: in training mode (the training step, and TRL's
+    generate and scoring, run with the model in train mode: transformers' Trainer.training_step calls model.train()
+    before TRL's _prepare_inputs generates) aten's dropout launches its fused native_dropout kernel, and the backward
+    native_dropout_backward; not where PEFT's modules do not run."""
+    return s.lora_dropout > 0 and s.method in ("lora", "qlora") and _runs_peft_modules(s)
 
 
 def _runs_peft_modules(s: Scenario) -> bool:
