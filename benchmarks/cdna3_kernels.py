@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 import engine.timing.model as time_model  # noqa: E402
 from engine.accuracy.published_throughput import MICRO_BATCH_WITH_STEP, load_rows  # noqa: E402
 from engine.scenario import scenario_from_dict  # noqa: E402
+from engine.scenario.memo import memo_tables  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import without_ceilings  # noqa: E402
 from engine.timing.data import efficiency  # noqa: E402
@@ -49,6 +50,8 @@ def recorded_costs() -> Iterator[dict[str, Any]]:
     """Record the last layer cost (with its model spec) and head cost engine.timing.model computes inside the block."""
     seen: dict[str, Any] = {}
     layer_cost, head_cost = time_model.layer_cost, time_model.head_cost
+    for table in memo_tables():  # a stage time memoised by an earlier estimate would skip the layer costs
+        table.clear()
 
     def layer(*args: Any, **kwargs: Any) -> Any:
         seen["layer"], seen["spec"] = layer_cost(*args, **kwargs), args[0]
@@ -63,6 +66,8 @@ def recorded_costs() -> Iterator[dict[str, Any]]:
         yield seen
     finally:
         time_model.layer_cost, time_model.head_cost = layer_cost, head_cost
+        for table in memo_tables():  # nothing computed under the recording wrappers outlives them
+            table.clear()
 
 
 def cdna3_gpus() -> set[str]:
