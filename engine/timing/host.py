@@ -18,6 +18,7 @@ from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .fsdp1_host import visit_seconds, wraps_layer_units
+from .gpt_oss_host import gpt_oss_eager
 from .hf_moe import (
     PARTS,
     runs_transformers_moe,
@@ -290,11 +291,13 @@ def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str
     lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
     mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, moe, kind)  # TE's and Megatron's modules (te_module_host)
     syncs = syncs_per_forward(s, moe, fused)
-    block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
+    oss = gpt_oss_eager(s, fused, moe, captured_parts(s))  # GPT-OSS's eager kernels (gpt_oss_host.py)
+    block = (_experts_launches(s, fused, fp8) + oss.experts) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
+    fwd, bwd = fwd + oss.forward + oss.experts, bwd + oss.backward
     forward = fwd * launch + extra_fwd + lora_fwd + mod_fwd
     backward = bwd * launch + extra_bwd + lora_bwd + mod_bwd
     recomputing = (bwd + fwd) * launch + extra_bwd + lora_bwd + mod_bwd + (extra_fwd + lora_fwd + mod_fwd)
-    return LayerHost(forward, backward, recomputing, syncs, block)
+    return LayerHost(forward, backward, recomputing, syncs + oss.syncs if syncs else syncs, block)
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
