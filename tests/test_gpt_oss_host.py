@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.scenario import scenario_from_dict
-from engine.timing.gpt_oss_host import NONE, gpt_oss_eager
-from engine.timing.host import captured_parts, host_call_seconds, layer_host
+import engine.timing.host as host
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing.gpt_oss_host import NONE, glu_tail_gpu, glu_tail_host, gpt_oss_eager
+from engine.timing.host import LayerHost, LayerWork, captured_parts, exposed_host_seconds, host_call_seconds, layer_host
 
 
 def _scenario(**keys):
@@ -31,9 +32,9 @@ def _eager(s):
 def test_counts_per_layer_follow_the_local_experts():
     """EP 8 of 128 experts leaves 16 local experts: 5 + 2 x 16 = 37 launches after the sync; backward 13 + 3 + 7 +
     (4 + 2) x 16 = 119; EP 64 leaves 2: 9 and 35. One extra synchronisation per forward (the GLU's offset copy)."""
-    assert _eager(_scenario()) == (23, 119, 37, 1)
+    assert _eager(_scenario()) == (23, 119, 37, 1, 33)
     assert _eager(_scenario(ep=64, pp=1, micro_batch=4, grad_accum=5, nodes=16, gpus_per_node=4, gpu="gb200")) == (
-        23, 35, 9, 1)
+        23, 35, 9, 1, 5)
 
 
 def test_recomputed_activation_runs_the_clamps_again():
@@ -49,7 +50,7 @@ def test_captured_or_fused_parts_launch_nothing_of_their_own():
     graphed = _eager(_scenario(cuda_graphs="attention"))
     assert (graphed.forward, graphed.experts) == (0, 37)
     fused = _eager(_scenario(fused_expert_mlp=True))
-    assert (fused.forward, fused.backward, fused.experts, fused.syncs) == (23, 13 + 3, 0, 0)
+    assert fused == (23, 13 + 3, 0, 0, 0)
 
 
 def test_only_a_model_with_expert_biases_under_megatron_gets_them():
@@ -72,3 +73,32 @@ def test_the_launches_reach_the_layer_host_at_the_launch_price():
     assert with_oss.forward - with_oss.block >= extra.forward * launch - 1e-12
     assert with_oss.backward >= extra.backward * launch
     assert extra.forward * launch == pytest.approx(23 * 9.02e-6)
+
+
+def test_the_glu_synchronisation_splits_the_experts_block():
+    """After the GLU's offset copy the host issues the activation, fc2, unsort, combine, unpermute and residual (6
+    stack launches), fc2's bias per local expert and its cat (2 x 16 + 1), fc2's half of the GroupedLinear per-expert
+    work and 5 of the 9 moe_experts module calls; the GPU work it can hide behind is the activation and fc2's GEMMs,
+    a third of a gated expert's GEMM time (fc2 is f x h against fc1's 2f x h)."""
+    s = _scenario()
+    launch = host_call_seconds(s)[0]
+    oss = _eager(s)
+    assert oss.tail == 2 * 16 + 1
+    assert glu_tail_host(oss, launch, 0.0, 0.0) == pytest.approx((6 + 33) * launch)
+    assert glu_tail_host(oss, launch, 2e-3, 9e-4) == pytest.approx((6 + 33) * launch + 1e-3 + 5e-4)
+    assert glu_tail_host(NONE, launch, 2e-3, 9e-4) == 0.0
+    assert glu_tail_gpu(resolve_model(s), 3e-3, 1e-4) == pytest.approx(1e-3 + 1e-4)
+    assert glu_tail_gpu(resolve_model(_scenario(model="qwen3-30b-a3b")), 3e-3, 1e-4) == 0.0
+    assert layer_host(s, True, (True, False, "")).tail > (6 + 33) * launch
+
+
+def test_a_host_bound_tail_is_exposed_even_where_the_whole_block_hides(monkeypatch):
+    """exposed_host_seconds: with the block's host (1.8 ms) under its GPU (1.9 ms) nothing of the block waited; the
+    tail's host (1.1 ms) over its GPU (0.8 ms) now waits 0.3 ms, the part before (0.7 against 1.1 ms) none."""
+    s = _scenario()
+    work = (LayerWork(1, True, 3.5e-3, 0.0, False, 1.9e-3, (True, False, ""), 0.8e-3),)
+    monkeypatch.setattr(host, "layer_host", lambda *a, **k: LayerHost(3.0e-3, 0.0, 0.0, 2, 1.8e-3, 1.1e-3))
+    split = exposed_host_seconds(s, True, work, 0.0)
+    monkeypatch.setattr(host, "layer_host", lambda *a, **k: LayerHost(3.0e-3, 0.0, 0.0, 2, 1.8e-3, 0.0))
+    whole = exposed_host_seconds(s, True, work, 0.0)
+    assert split - whole == pytest.approx(0.3e-3)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..frameworks.defaults import defaults_for
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
 from .data import framework_profile
 from .host_table import host_figures
@@ -27,6 +28,7 @@ class GptOssEager(NamedTuple):
     backward: int
     experts: int  # forward launches between the dispatcher's synchronisation and the combine (host.py LayerHost.block)
     syncs: int  # host synchronisations per forward beyond the dispatcher's
+    tail: int = 0  # of `experts`, the launches after the GLU's synchronisation (fc2's bias per expert and its cat)
 
 
 NONE = GptOssEager(0, 0, 0, 0)
@@ -45,15 +47,40 @@ def gpt_oss_eager(s: Scenario, fused: bool, moe: bool, captured: frozenset[str])
     local = max(spec.n_experts // max(s.ep, 1), 1)
     forward, backward = (0, 0) if "attention" in captured else table["attention"]
     backward += table["bias_grad_hooks"]  # autograd's hooks run after a graphed backward too
-    experts = syncs = 0
+    experts = syncs = tail = 0
     if "moe_experts" not in captured and not s.fused_expert_mlp:
         per_forward, per_backward = table["per_local_expert"]
         experts = table["experts_forward"] + per_forward * local
+        tail = per_forward * local + table["after_glu_sync"]["bias_cat_launches"]
         backward += table["experts_backward"] + (per_backward + table["bias_grad_hooks_per_local_expert"]) * local
         syncs = table["syncs_forward"]
         if _recomputes_moe_act(s):
             backward += table["recompute_moe_act"]
-    return GptOssEager(forward, backward, experts, syncs)
+    return GptOssEager(forward, backward, experts, syncs, tail)
+
+
+def glu_tail_host(oss: GptOssEager, launch: float, grouped_forward: float, module_experts: float) -> float:
+    """Host seconds a GPT-OSS MoE layer issues after the clamped GLU's synchronisation and before its combine ends
+    (presets/host_overhead.json gpt_oss_eager after_glu_sync): the stacks' launches from the activation on, fc2's
+    half of TE's per-expert GroupedLinear work (grouped_forward: host.py expert_host_seconds' forward), the module
+    calls from the activation Function on (of module_experts: te_modules' moe_experts calls' seconds), and fc2's
+    bias per expert. 0 where the GLU does not synchronise (captured or fused experts, other models)."""
+    if not oss.syncs:
+        return 0.0
+    fig = host_figures()
+    after = fig["gpt_oss_eager"]["after_glu_sync"]
+    share = after["module_calls"] / fig["te_modules"]["calls"]["moe_experts"][0]
+    return (after["stack_launches"] + oss.tail) * launch + grouped_forward / 2 + module_experts * share
+
+
+def glu_tail_gpu(spec: ModelSpec, experts_forward: float, activation_forward: float) -> float:
+    """GPU seconds of a GPT-OSS MoE layer's forward after the GLU's synchronisation that its tail host work can hide
+    behind: the activation and fc2's GEMMs, fc2 being expert_ffn x hidden against fc1's 2 x expert_ffn x hidden in a
+    gated expert (a third of experts_forward); 0 for a model whose experts carry no biases (no such synchronisation)."""
+    if not spec.expert_bias:
+        return 0.0
+    fc1_width = 2 if spec.mlp_gated else 1
+    return activation_forward + experts_forward / (fc1_width + 1)
 
 
 def _recomputes_moe_act(s: Scenario) -> bool:
