@@ -32,9 +32,9 @@ def _eager(s):
 def test_counts_per_layer_follow_the_local_experts():
     """EP 8 of 128 experts leaves 16 local experts: 5 + 2 x 16 = 37 launches after the sync; backward 13 + 3 + 7 +
     (4 + 2) x 16 = 119; EP 64 leaves 2: 9 and 35. One extra synchronisation per forward (the GLU's offset copy)."""
-    assert _eager(_scenario()) == (23, 119, 37, 1, 33)
+    assert _eager(_scenario()) == (23, 119, 37, 1, 33, 0)
     assert _eager(_scenario(ep=64, pp=1, micro_batch=4, grad_accum=5, nodes=16, gpus_per_node=4, gpu="gb200")) == (
-        23, 35, 9, 1, 5)
+        23, 35, 9, 1, 5, 0)
 
 
 def test_recomputed_activation_runs_the_clamps_again():
@@ -42,6 +42,7 @@ def test_recomputed_activation_runs_the_clamps_again():
     plain = _eager(_scenario())
     recomputed = _eager(_scenario(checkpointing="selective", recompute_modules=["layernorm", "moe_act"]))
     assert recomputed.backward - plain.backward == 4
+    assert (plain.backward_syncs, recomputed.backward_syncs) == (0, 1)  # the offset copy synchronises again
 
 
 def test_captured_or_fused_parts_launch_nothing_of_their_own():
@@ -50,7 +51,7 @@ def test_captured_or_fused_parts_launch_nothing_of_their_own():
     graphed = _eager(_scenario(cuda_graphs="attention"))
     assert (graphed.forward, graphed.experts) == (0, 37)
     fused = _eager(_scenario(fused_expert_mlp=True))
-    assert fused == (23, 13 + 3, 0, 0, 0)
+    assert fused == (23, 13 + 3, 0, 0, 0, 0)
 
 
 def test_only_a_model_with_expert_biases_under_megatron_gets_them():
@@ -102,3 +103,15 @@ def test_a_host_bound_tail_is_exposed_even_where_the_whole_block_hides(monkeypat
     monkeypatch.setattr(host, "layer_host", lambda *a, **k: LayerHost(3.0e-3, 0.0, 0.0, 2, 1.8e-3, 0.0))
     whole = exposed_host_seconds(s, True, work, 0.0)
     assert split - whole == pytest.approx(0.3e-3)
+
+
+def test_a_backward_synchronisation_costs_its_round_trip_and_launch(monkeypatch):
+    """The recomputed GLU's synchronisation in the backward: sync_seconds + launch_seconds per layer that runs a
+    backward (presets/host_overhead.json: 26.11 us + 9.02 us on the DGX H100 host), none in a forward-only pass."""
+    s = _scenario()
+    fig = host.host_figures()
+    monkeypatch.setattr(host, "layer_host", lambda *a, **k: LayerHost(0.0, 0.0, 0.0, 0, 0.0, 0.0, 1))
+    with_backward = exposed_host_seconds(s, True, (LayerWork(3, True, 1e-3, 2e-3, False),), 0.0)
+    forward_only = exposed_host_seconds(s, True, (LayerWork(3, True, 1e-3, 0.0, False),), 0.0)
+    assert with_backward == pytest.approx(3 * (fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"]))
+    assert forward_only == 0.0

@@ -29,6 +29,7 @@ class GptOssEager(NamedTuple):
     experts: int  # forward launches between the dispatcher's synchronisation and the combine (host.py LayerHost.block)
     syncs: int  # host synchronisations per forward beyond the dispatcher's
     tail: int = 0  # of `experts`, the launches after the GLU's synchronisation (fc2's bias per expert and its cat)
+    backward_syncs: int = 0  # the GLU's synchronisation again where moe_act is recomputed in the backward
 
 
 NONE = GptOssEager(0, 0, 0, 0)
@@ -47,7 +48,7 @@ def gpt_oss_eager(s: Scenario, fused: bool, moe: bool, captured: frozenset[str])
     local = max(spec.n_experts // max(s.ep, 1), 1)
     forward, backward = (0, 0) if "attention" in captured else table["attention"]
     backward += table["bias_grad_hooks"]  # autograd's hooks run after a graphed backward too
-    experts = syncs = tail = 0
+    experts = syncs = tail = rerun = 0
     if "moe_experts" not in captured and not s.fused_expert_mlp:
         per_forward, per_backward = table["per_local_expert"]
         experts = table["experts_forward"] + per_forward * local
@@ -56,7 +57,8 @@ def gpt_oss_eager(s: Scenario, fused: bool, moe: bool, captured: frozenset[str])
         syncs = table["syncs_forward"]
         if _recomputes_moe_act(s):
             backward += table["recompute_moe_act"]
-    return GptOssEager(forward, backward, experts, syncs, tail)
+            rerun = syncs
+    return GptOssEager(forward, backward, experts, syncs, tail, rerun)
 
 
 def glu_tail_host(oss: GptOssEager, launch: float, grouped_forward: float, module_experts: float) -> float:

@@ -261,6 +261,7 @@ class LayerHost(NamedTuple):
     syncs: int  # host synchronisations per forward (syncs_per_forward)
     block: float  # of the forward: the part issued after the MoE dispatcher's synchronisation (0 for a dense layer)
     tail: float = 0.0  # of the block: the part issued after GPT-OSS's GLU synchronisation (gpt_oss_host.py)
+    backward_syncs: int = 0  # host synchronisations per backward (GPT-OSS's GLU recomputed: gpt_oss_host.py)
 
 
 # A step time asks each of its stages, and each stage each of its groups of layers, for the same few kinds of layer
@@ -302,7 +303,8 @@ def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str
     backward = bwd * launch + extra_bwd + lora_bwd + mod_bwd
     recomputing = (bwd + fwd) * launch + extra_bwd + lora_bwd + mod_bwd + (extra_fwd + lora_fwd + mod_fwd)
     tail = glu_tail_host(oss, launch, grouped_fwd, mod_experts) if syncs and moe else 0.0
-    return LayerHost(forward, backward, recomputing, syncs + oss.syncs if syncs else syncs, block, tail)
+    return LayerHost(forward, backward, recomputing, syncs + oss.syncs if syncs else syncs, block, tail,
+                     oss.backward_syncs)
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
@@ -336,6 +338,8 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
         else:
             host_ahead += w.count * h.forward
             gpu_ahead += w.count * w.forward
+        if w.backward:  # a synchronisation in the backward costs its round trip and first launch
+            exposed += w.count * h.backward_syncs * (sync + launch)
         host_ahead += w.count * host_bwd
         gpu_ahead += w.count * w.backward
     return exposed + max(0.0, host_ahead - gpu_ahead - other_gpu)
