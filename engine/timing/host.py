@@ -18,6 +18,7 @@ from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .fsdp1_host import visit_seconds, wraps_layer_units
+from .gpt_oss_host import glu_tail_host, gpt_oss_eager
 from .hf_moe import (
     PARTS,
     runs_transformers_moe,
@@ -76,6 +77,8 @@ class LayerWork(NamedTuple):
     # not behind the combine and the next layer's attention, which the host issues after it. 0: the whole forward
     block: float = 0.0
     kind: tuple[bool, bool, str] | None = None  # (moe, linear_attn, block): the layers' own linears; None: (moe, ...)
+    # GPT-OSS: GPU seconds of the block after the clamped GLU's synchronisation (activation, fc2; gpt_oss_host.py)
+    tail: float = 0.0
 
 
 def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "",
@@ -258,6 +261,8 @@ class LayerHost(NamedTuple):
     recomputing_backward: float  # of a backward that runs the layer's forward again (full recompute)
     syncs: int  # host synchronisations per forward (syncs_per_forward)
     block: float  # of the forward: the part issued after the MoE dispatcher's synchronisation (0 for a dense layer)
+    tail: float = 0.0  # of the block: the part issued after GPT-OSS's GLU synchronisation (gpt_oss_host.py)
+    backward_syncs: int = 0  # host synchronisations per backward (GPT-OSS's GLU recomputed: gpt_oss_host.py)
 
 
 # A step time asks each of its stages, and each stage each of its groups of layers, for the same few kinds of layer
@@ -286,16 +291,21 @@ def _layer_host(s: Scenario, fused: bool, kind: tuple[bool, bool, str], fp8: str
     launch, call = host_call_seconds(s)
     fwd, bwd = launches(s, fused, moe, fp8, kind)
     extra_fwd, extra_bwd = expert_host_seconds(s, fp8, fused) if moe else (0.0, 0.0)
+    grouped_fwd = extra_fwd
     q_fwd, q_bwd = linear4bit_layer_seconds(s, kind)  # bitsandbytes' 4-bit linears (bnb_4bit.py)
     extra_fwd, extra_bwd = extra_fwd + q_fwd, extra_bwd + q_bwd
     lora_fwd, lora_bwd = adapter_host_seconds(s, kind, launch, call)  # the LoRA adapters' own (lora_adapters.py)
     mod_fwd, mod_bwd, mod_experts = _module_seconds(s, fused, moe, kind)  # TE's and Megatron's modules (te_module_host)
     syncs = syncs_per_forward(s, moe, fused)
-    block = _experts_launches(s, fused, fp8) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
+    oss = gpt_oss_eager(s, fused, moe, captured_parts(s))  # GPT-OSS's eager kernels (gpt_oss_host.py)
+    block = (_experts_launches(s, fused, fp8) + oss.experts) * launch + extra_fwd + mod_experts if syncs and moe else 0.0
+    fwd, bwd = fwd + oss.forward + oss.experts, bwd + oss.backward
     forward = fwd * launch + extra_fwd + lora_fwd + mod_fwd
     backward = bwd * launch + extra_bwd + lora_bwd + mod_bwd
     recomputing = (bwd + fwd) * launch + extra_bwd + lora_bwd + mod_bwd + (extra_fwd + lora_fwd + mod_fwd)
-    return LayerHost(forward, backward, recomputing, syncs, block)
+    tail = glu_tail_host(oss, launch, grouped_fwd, mod_experts) if syncs and moe else 0.0
+    return LayerHost(forward, backward, recomputing, syncs + oss.syncs if syncs else syncs, block, tail,
+                     oss.backward_syncs)
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
@@ -318,6 +328,9 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
             waits = max(0.0, h.forward - w.forward)
             if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own
                 waits = max(0.0, h.block - w.block) + max(0.0, h.forward - h.block - (w.forward - w.block))
+                if h.tail > 0.0 and w.tail > 0.0:  # GPT-OSS's GLU syncs again inside the block: each part on its own
+                    waits += max(0.0, h.block - h.tail - (w.block - w.tail)) + max(0.0, h.tail - w.tail) - max(
+                        0.0, h.block - w.block)
             # each synchronisation costs its round trip and first launch; the layer's host seconds beyond its GPU seconds
             # are counted once, not once per synchronisation (each second of the layer's GPU work hides host work once)
             exposed += w.count * (h.syncs * (sync + launch) + waits)
@@ -326,6 +339,8 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
         else:
             host_ahead += w.count * h.forward
             gpu_ahead += w.count * w.forward
+        if w.backward:  # a synchronisation in the backward costs its round trip and first launch
+            exposed += w.count * h.backward_syncs * (sync + launch)
         host_ahead += w.count * host_bwd
         gpu_ahead += w.count * w.backward
     return exposed + max(0.0, host_ahead - gpu_ahead - other_gpu)

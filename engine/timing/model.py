@@ -41,6 +41,7 @@ from .eager_attention_rate import eager_attention_slowdowns
 from .eager_ops import eager_op_tables
 from .fsdp1_host import wraps_layer_units
 from .gemm import Rates, gemm_shape_facts, gemm_tiles
+from .gpt_oss_host import glu_tail_gpu
 from .hardware import Hardware, hardware_for
 from .hf_host import LayerWork, optimizer_host_seconds, stage_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, linear_tile_format, moe_dispatch
@@ -195,8 +196,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                           else PairedLayers(n, 2 * a2a, 4 * a2a, 6 * a2a))
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
+        tail = glu_tail_gpu(spec, c.experts_fwd, c.act_fwd) if g.moe else 0.0  # gpt-oss's second sync, to fc2
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
-                              backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind))
+                              backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind,
+                              tail))
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
     compute, memory, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, act_bytes, (
         index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
