@@ -6533,7 +6533,7 @@ GPU-hour</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="115"/>
+        <location filename="../../engine/models/hf_config.py" line="120"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
@@ -6548,7 +6548,7 @@ GPU-hour</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="125"/>
+        <location filename="../../engine/models/hf_config.py" line="130"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -7982,14 +7982,19 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="132"/>
+        <location filename="../../engine/models/vision.py" line="155"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="150"/>
+        <location filename="../../engine/models/vision.py" line="173"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="207"/>
+        <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
+        <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="82"/>
