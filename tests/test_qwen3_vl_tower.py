@@ -149,3 +149,38 @@ def test_a_pasted_config_estimates_with_images_and_the_tower_frozen_or_trained()
     assert "vision_activations" in {c.key for c in trained.busiest.components}
     assert trained.trainable_params - frozen.trainable_params == 456_010_480
     assert frozen.total_params == 9_409_813_744
+
+
+def test_the_saved_tensors_match_a_cpu_trace_of_transformers_modules():
+    """validation/qwen3_vl_tower_trace.py (torch 2.14.1 CPU, transformers 5.25.0, bf16, SDPA, one 768 px image):
+    block 98,224,128 bytes, outside the blocks 29,758,464, one deepstack merger 15,927,552. The CPU LayerNorm keeps
+    mean / rstd in bf16 (4 bytes a row); the engine counts them in fp32 (8), as CUDA's kernel keeps them."""
+    n = 2304
+    v = model_from_hf_config(_released("qwen3.5-9b")).vision
+    cpu_stats_saving = 4 * n  # bytes a LayerNorm over n rows keeps less on CPU
+    assert tower_block_bytes(v, n, 2) - 2 * cpu_stats_saving == 98_224_128
+    assert tower_outside_bytes(v, n, 2) - cpu_stats_saving == 29_758_464
+    deepstack = model_from_hf_config(json.loads(json.dumps(_QWEN3_VL_8B))).vision
+    one_merger = (tower_outside_bytes(deepstack, n, 2) - tower_outside_bytes(v, n, 2)) / 3
+    assert one_merger - cpu_stats_saving / 4 == 15_927_552  # its LayerNorm runs over the n / 4 merged rows
+
+
+@pytest.mark.parametrize("name, text, tower, projector_left_out", [
+    # LLaMA-Factory 00577a85 finetuning_args.py: freeze_vision_tower / freeze_multi_modal_projector, both True by default
+    ("sft.yaml", "model_name_or_path: Qwen/Qwen3.5-9B\nfinetuning_type: full\nfreeze_vision_tower: false\n", "trained",
+     False),
+    ("sft.yaml", "model_name_or_path: Qwen/Qwen3.5-9B\nfinetuning_type: full\nfreeze_multi_modal_projector: false\n",
+     None, True),
+    # ms-swift 815aa287 tuner_args.py: freeze_vit / freeze_aligner, both True by default
+    ("train.sh", "swift sft --model Qwen/Qwen3-VL-8B-Instruct --train_type full --freeze_vit false", "trained", False),
+    ("train.sh", "swift sft --model Qwen/Qwen3-VL-8B-Instruct --train_type full --freeze_vit true", "frozen", False),
+])
+def test_the_frameworks_freeze_flags_set_the_tower(name, text, tower, projector_left_out):
+    """The engine trains the tower and its projector together (vision_tower): a framework's tower flag sets it; a
+    projector trained alone is said, not modelled."""
+    from engine.configs import import_texts
+
+    result = import_texts([(name, text)])
+    assert result.scenario.get("vision_tower") == tower
+    said = any("projector" in str(u.why) for u in result.unmapped)
+    assert said == projector_left_out

@@ -2,7 +2,8 @@
 
 Parameter counts follow the transformers modules named in each function; activations are counted per tensor of
 each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3 steps
-with images (tests/data/ground_truth/*_img*, docs/accuracy.md).
+with images (tests/data/ground_truth/*_img*, docs/accuracy.md); Qwen3-VL's / Qwen3.5's against a CPU trace of
+transformers' modules (validation/qwen3_vl_tower_trace.py, tests/test_qwen3_vl_tower.py).
 """
 
 from __future__ import annotations
