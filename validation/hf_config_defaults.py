@@ -21,7 +21,7 @@ from transformers import CONFIG_MAPPING
 TYPES = ("llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "phi3",
          "olmoe", "deepseek_v2", "deepseek_v3", "gemma3_text", "llama4_text", "gpt_oss", "qwen3_next", "olmo2",
          "glm4_moe", "smollm3", "qwen2_5_vl_text", "mistral3", "mpt", "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron",
-         "nemotron_h", "qwen3_5_text", "qwen3_5_moe_text")
+         "nemotron_h", "qwen3_5_text", "qwen3_5_moe_text", "qwen3_vl_text", "qwen3_vl_moe_text")
 SIZE_KEYS = {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "intermediate_size",
              "max_position_embeddings", "n_embd", "n_layer", "n_head", "d_model", "n_layers", "n_heads",
              "n_positions", "max_seq_len"}

@@ -379,3 +379,21 @@ def read_hf_fsdp(c: Collector, value: Any, src: str) -> None:
         c.set("offload", "optimizer+params", src)
     if not words:
         c.skip(src, message(QT_TRANSLATE_NOOP("engine", "unrecognised FSDP setting {value!r}"), value=value))
+
+
+def set_vision_freezing(c: Collector, d: dict[str, Any], tower_key: str, projector_key: str) -> None:
+    """A framework's freeze flags for a vision-language model's tower and its projector (merger / aligner): the
+    engine's vision_tower trains the two together. Both flags default to frozen in LLaMA-Factory (00577a85
+    src/llamafactory/hparams/finetuning_args.py freeze_vision_tower, freeze_multi_modal_projector) and ms-swift
+    (815aa287 swift/llm/argument/tuner_args.py freeze_vit, freeze_aligner), as the engine's default does."""
+    tower = as_bool(d[tower_key]) if tower_key in d else None
+    projector = as_bool(d[projector_key]) if projector_key in d else None
+    if tower is False:
+        c.set("vision_tower", "trained", tower_key)
+    elif tower is True:
+        c.set("vision_tower", "frozen", tower_key)
+    if projector is False and tower is not False:
+        c.skip(projector_key, message(QT_TRANSLATE_NOOP(
+            "engine", "a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen")))
+    elif projector is not None:
+        c.use(projector_key)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, lora_targets, read_hf_args, set_flag, set_int
+from .common import as_bool, lora_targets, read_hf_args, set_flag, set_int, set_vision_freezing
 from .result import Collector
 from .rl_common import set_objective
 
@@ -35,6 +35,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_method_and_lora(c, d, ft)
     _read_length_precision_checkpointing(c, d, ft)
     _read_kernels_and_extras(c, d)
+    set_vision_freezing(c, d, "freeze_vision_tower", "freeze_multi_modal_projector")
 
 
 def _read_method_and_lora(c: Collector, d: dict[str, Any], ft: Any) -> None:

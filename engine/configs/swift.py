@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, read_hf_args, set_int
+from .common import as_bool, as_int, read_hf_args, set_int, set_vision_freezing
 from .result import Collector
 from .rl_common import read_trl_rl, set_objective
 from .shell import scan
@@ -68,6 +68,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
         if hf["target_modules"] == ["all-linear"]:
             hf["target_modules"] = "all-linear"
     read_hf_args(c, hf, weights_follow_dtype=True)
+    set_vision_freezing(c, args, "freeze_vit", "freeze_aligner")
     if "gradient_checkpointing" not in args:
         c.assume(
             "checkpointing",

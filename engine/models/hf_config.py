@@ -109,6 +109,11 @@ def _text_model_config(config: dict[str, Any]) -> tuple[dict[str, Any], str]:
     text = config.get("text_config")
     if isinstance(text, dict) and ("hidden_size" in text or "model_type" in text):
         cfg = {**text, "model_type": text.get("model_type", config.get("model_type"))}
+        if "tie_word_embeddings" not in text and "tie_word_embeddings" in config:
+            # the ForConditionalGeneration model ties by its own (outer) config: modeling_utils.py line 2494 reads
+            # self.config.tie_word_embeddings (transformers 5.25.0); a text_config that leaves the key out would
+            # otherwise take its text class's default (Qwen3VLMoeTextConfig: True, the outer class: False)
+            cfg["tie_word_embeddings"] = config["tie_word_embeddings"]
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str):
         raise ModelConfigError(

@@ -17,10 +17,15 @@ from .nemotron_family import nemotron_fields
 
 # model_types that are an existing layout under another name
 ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2", "mistral3": "mistral",
-           "gemma3": "gemma3_text", "llama4": "llama4_text"}
+           "gemma3": "gemma3_text", "llama4": "llama4_text",
+           # Qwen3-VL's language models are Qwen3's and Qwen3-MoE's layers (transformers 5.25.0
+           # models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLTextAttention: q/k RMSNorm per head; qwen3_vl_moe: the
+           # Qwen3-MoE block); the interleaved M-RoPE changes no tensor's size
+           "qwen3_vl": "qwen3", "qwen3_vl_text": "qwen3", "qwen3_vl_moe": "qwen3_moe", "qwen3_vl_moe_text": "qwen3_moe"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
                 "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl",
-                "qwen2_5_vl_text", "mistral3", "mpt", "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron", "nemotron_h")
+                "qwen2_5_vl_text", "mistral3", "qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe", "qwen3_vl_moe_text", "mpt",
+                "gpt_neox", "phi", "gpt2", "starcoder2", "nemotron", "nemotron_h")
 
 
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:

@@ -2,7 +2,8 @@
 
 Parameter counts follow the transformers modules named in each function; activations are counted per tensor of
 each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3 steps
-with images (tests/data/ground_truth/*_img*, docs/accuracy.md).
+with images (tests/data/ground_truth/*_img*, docs/accuracy.md); Qwen3-VL's / Qwen3.5's against a CPU trace of
+transformers' modules (validation/qwen3_vl_tower_trace.py, tests/test_qwen3_vl_tower.py).
 """
 
 from __future__ import annotations
@@ -20,12 +21,17 @@ _KINDS = {
     "pixtral": "pixtral",  # Mistral Small 3.x (Mistral3ForConditionalGeneration)
     "qwen2_5_vl": "qwen2_5_vl",
     "llama4_vision_model": "llama4",
+    # Qwen3-VL's tower (a SigLIP-2-shaped ViT, learned positions, deepstack mergers) and Qwen3.5's (the same without
+    # deepstack): the released config.json names its vision_config after the parent (qwen3_5, qwen3_5_moe, qwen3_vl),
+    # transformers 5.25.0 renames it on load (configuration_qwen3_5.py lines 186-188: qwen3_5 -> qwen3_5_vision)
+    **{name: "qwen3_vl" for name in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")},
+    **{f"{name}_vision": "qwen3_vl" for name in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")},
 }
 
 
 @dataclass(frozen=True, slots=True)
 class VisionSpec:
-    kind: str  # siglip | pixtral | qwen2_5_vl | llama4
+    kind: str  # siglip | pixtral | qwen2_5_vl | llama4 | qwen3_vl (Qwen3-VL and Qwen3.5)
     hidden: int
     layers: int
     heads: int
@@ -40,12 +46,14 @@ class VisionSpec:
     projector_in: int = 0
     gated_mlp: bool = False  # Pixtral and Qwen2.5-VL blocks use a SwiGLU MLP; SigLIP/Llama 4 use GELU fc1/fc2
     rms_norm: bool = False  # Pixtral and Qwen2.5-VL use RMSNorm; SigLIP/Llama 4 LayerNorm (weight + bias)
+    position_embeddings: int = 0  # Qwen3-VL / Qwen3.5: a learned grid (num_position_embeddings), resampled per image
+    deepstack_mergers: int = 0  # Qwen3-VL: one more patch merger per deepstack_visual_indexes entry (Qwen3.5: none)
 
     # ---- parameters -----------------------------------------------------------------------------
     @property
     def block_params(self) -> int:
         d, f = self.hidden, self.ffn
-        attn_bias = self.kind in ("siglip", "llama4", "qwen2_5_vl")
+        attn_bias = self.kind in ("siglip", "llama4", "qwen2_5_vl", "qwen3_vl")
         attn = 4 * d * d + (4 * d if attn_bias else 0)
         if self.gated_mlp:
             mlp = 3 * d * f + ((2 * f + d) if self.kind == "qwen2_5_vl" else 0)
@@ -72,6 +80,15 @@ class VisionSpec:
             wide = d * self.merge**2
             outside = 3 * self.temporal_patch * p * p * d + d + wide * wide + wide + wide * self.out_hidden
             outside += self.out_hidden
+        elif self.kind == "qwen3_vl":
+            # transformers 5.25.0 models/qwen3_vl/modeling_qwen3_vl.py (Qwen3.5's modeling_qwen3_5.py lines 1035-1066,
+            # 1198-1233 are the same modules): Conv3d patch embedding with bias; pos_embed, an nn.Embedding of
+            # num_position_embeddings x d; the PatchMerger (LayerNorm(d), Linear(4d, 4d), GELU, Linear(4d, out), with
+            # biases); each deepstack merger the same with its LayerNorm over the merged 4d (use_postshuffle_norm).
+            wide = d * self.merge**2
+            merger = wide * wide + wide + wide * self.out_hidden + self.out_hidden
+            outside = 3 * self.temporal_patch * p * p * d + d + self.position_embeddings * d + 2 * d + merger
+            outside += self.deepstack_mergers * (2 * wide + merger)
         else:  # llama4
             # unfold-conv linear, class embedding, positions (+1 class token), pre/post LayerNorm,
             # pixel-shuffle MLP (fc1: ffn -> projector_in, fc2: out -> out), projector to the text width.
@@ -86,6 +103,8 @@ class VisionSpec:
             side = self.image_size
         elif self.kind == "qwen2_5_vl":
             side = qwen_resized_side(resolution, self.patch * self.merge)
+        elif self.kind == "qwen3_vl":
+            side = qwen_resized_side(resolution, self.patch * self.merge, QWEN3_MIN_PIXELS, QWEN3_MAX_PIXELS)
         else:
             side = max(resolution, self.patch * self.merge)
         per_side = side // self.patch
@@ -112,16 +131,21 @@ class VisionSpec:
 # Qwen2.5-VL's released preprocessor_config.json: min_pixels 3136 (56 x 56), max_pixels 12845056 (3584 x 3584).
 QWEN_MIN_PIXELS = 56 * 56
 QWEN_MAX_PIXELS = 12_845_056
+# Qwen3-VL's and Qwen3.5's released preprocessor_config.json (Qwen2VLImageProcessorFast, patch 16, merge 2):
+# size {"shortest_edge": 65536, "longest_edge": 16777216}, 256 x 256 to 4,096 x 4,096 pixels.
+QWEN3_MIN_PIXELS = 65_536
+QWEN3_MAX_PIXELS = 16_777_216
 
 
-def qwen_resized_side(resolution: int, factor: int) -> int:
-    """The side a square image gets from the Qwen2-VL/2.5-VL processor (transformers' smart_resize): the nearest
-    multiple of `factor` (patch x merge, 28 px), kept between min_pixels and max_pixels."""
+def qwen_resized_side(resolution: int, factor: int, min_pixels: int = QWEN_MIN_PIXELS,
+                      max_pixels: int = QWEN_MAX_PIXELS) -> int:
+    """The side a square image gets from the Qwen2-VL/2.5-VL/3-VL processor (transformers' smart_resize): the
+    nearest multiple of `factor` (patch x merge: 28 px, Qwen3-VL 32 px), kept between min_pixels and max_pixels."""
     side = round(resolution / factor) * factor
-    if side * side > QWEN_MAX_PIXELS:
-        return max(factor, math.floor(math.sqrt(QWEN_MAX_PIXELS) / factor) * factor)
-    if side * side < QWEN_MIN_PIXELS:
-        return math.ceil(math.sqrt(QWEN_MIN_PIXELS) / factor) * factor
+    if side * side > max_pixels:
+        return max(factor, math.floor(math.sqrt(max_pixels) / factor) * factor)
+    if side * side < min_pixels:
+        return math.ceil(math.sqrt(min_pixels) / factor) * factor
     return side
 
 
@@ -165,11 +189,30 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
                           _int(vc, "intermediate_size", 3420), _int(vc, "patch_size", 14), 14 * 32, text_hidden,
                           merge=_int(vc, "spatial_merge_size", 2), temporal_patch=_int(vc, "temporal_patch_size", 2),
                           out_hidden=_int(vc, "out_hidden_size", text_hidden), gated_mlp=True, rms_norm=True)
+    if kind == "qwen3_vl":
+        return _qwen3_vl_spec(vc, text_hidden, str(vc.get("model_type") or parent).startswith("qwen3_vl"))
     return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 34),
                       _int(vc, "num_attention_heads", 16), _int(vc, "intermediate_size", 5632),
                       _int(vc, "patch_size", 14), _int(vc, "image_size", 448), text_hidden,
                       out_hidden=_int(vc, "projector_output_dim", 4096),
                       projector_in=_int(vc, "projector_input_dim", 4096))
+
+
+def _qwen3_vl_spec(vc: dict[str, Any], text_hidden: int, qwen3_vl: bool) -> VisionSpec:
+    """Qwen3VLVisionConfig / Qwen3_5VisionConfig defaults (transformers 5.25.0 configuration_qwen3_vl.py lines 44-55,
+    configuration_qwen3_5.py lines 136-146; Qwen3.5's class has no deepstack_visual_indexes, and its released
+    config.json files say [] where they name it). The native size: the learned position grid, sqrt(positions) patches
+    a side (48 x 16 = 768 px), which the tower resamples bilinearly to other sizes."""
+    deepstack = vc.get("deepstack_visual_indexes", [8, 16, 24] if qwen3_vl else [])
+    if not isinstance(deepstack, list):
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
+                               key="deepstack_visual_indexes", value=deepstack)
+    patch, positions = _int(vc, "patch_size", 16), _int(vc, "num_position_embeddings", 2304)
+    return VisionSpec("qwen3_vl", _int(vc, "hidden_size", 1152), _int(vc, "depth", 27), _int(vc, "num_heads", 16),
+                      _int(vc, "intermediate_size", 4304), patch, patch * math.isqrt(positions), text_hidden,
+                      merge=_int(vc, "spatial_merge_size", 2), temporal_patch=_int(vc, "temporal_patch_size", 2),
+                      out_hidden=_int(vc, "out_hidden_size", text_hidden), position_embeddings=positions,
+                      deepstack_mergers=len(deepstack))
 
 
 def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list[tuple[str, float]]:
@@ -186,10 +229,11 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
         else:  # LayerNorm keeps its input and fp32 mean/rstd per token
             out.append((f"vision {label}: input and statistics", c * n * d + 8 * n))
     out.append(("vision attention: norm output kept by the q/k/v projections", c * n * d))
-    if v.kind == "qwen2_5_vl":
+    if v.kind in ("qwen2_5_vl", "qwen3_vl"):
         # One fused qkv projection: V is a view of its output, so SDPA keeps the whole 3·d output alive, plus
         # the rotated Q and K (new tensors). Window attention runs SDPA per window (cu_seqlens) and concatenates:
         # the per-window outputs (kept by SDPA) and their concatenation (kept by the output projection) both live.
+        # Qwen3-VL / Qwen3.5 (modeling_qwen3_5.py lines 1085-1165) run the same code over one window per image.
         out.append(("vision attention: fused qkv output (V is a view of it) + rotated Q and K", 5 * c * n * d))
         out.append(("vision attention: per-window outputs (SDPA) + their concatenation (output projection) "
                     "+ logsumexp", 2 * c * n * d + 4 * n * v.heads))
@@ -213,6 +257,8 @@ def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> fl
         # PatchMerger: RMSNorm (fp32 input, normalised input, output kept by the first Linear), the first Linear's
         # output and the GELU output (kept by the second Linear); the 2-D rotary cos/sin tables (fp32, per patch).
         return (4 + 4 * c) * n * d + 2 * 4 * n * (d // v.heads)
+    if v.kind == "qwen3_vl":
+        return _qwen3_vl_outside_bytes(v, n, c)
     if v.kind == "llama4":
         # Per tile: `grid` patches + a class token. The unfold output (kept by the patch linear), the pre/post
         # LayerNorms' inputs and statistics, and the pixel-shuffle MLP (ratio 0.5: a quarter of the patches, four
@@ -230,6 +276,23 @@ def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> fl
         return ((4 + c) * n * d + c * n * n + 2 * c * n * (d // v.heads) + (4 + c) * n * d + c * n * d
                 + c * merged * d + 2 * c * merged * v.text_hidden)
     return 2 * c * n * d
+
+
+def _qwen3_vl_outside_bytes(v: VisionSpec, n: float, c: int) -> float:
+    """Qwen3-VL / Qwen3.5 outside the blocks, per operation of transformers 5.25.0 modeling_qwen3_5.py lines
+    1035-1066 and 1245-1268 (Qwen3-VL's modeling_qwen3_vl.py the same, plus its deepstack mergers)."""
+    d = v.hidden
+    # Conv3d keeps its input, the pixel patches cast to the weight's dtype (3 x temporal x patch^2 values a patch);
+    # pos_embed keeps its 4 bilinear indices (int64, the lookup's) and weights (fp32, the product's) a patch
+    # (vision_utils.py get_vision_interpolation_indices_and_weights); the 2-D rotary cos/sin (fp32, head_dim a patch).
+    embed = c * n * 3 * v.temporal_patch * v.patch**2 + (8 + 4) * 4 * n + 2 * 4 * n * (d // v.heads)
+    # PatchMerger: LayerNorm(d) keeps its input (the last block's output) and fp32 mean/rstd; its output (kept by
+    # linear_fc1, as n/4 rows of 4d), linear_fc1's output (kept by the GELU) and the GELU's (kept by linear_fc2).
+    merger = 4 * c * n * d + 8 * n
+    # A deepstack merger reads a block's output that the next block's norm keeps already: its LayerNorm over 4d
+    # (statistics per merged row), output, linear_fc1 and GELU outputs are its own.
+    deepstack = v.deepstack_mergers * (3 * c * n * d + 8 * n / v.merge**2)
+    return embed + merger + deepstack
 
 
 def tower_activation_bytes(v: VisionSpec, patches: float, compute_bytes: int, checkpointed: bool = False) -> float:

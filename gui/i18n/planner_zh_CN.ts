@@ -6537,7 +6537,7 @@ GPU-hour</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="115"/>
+        <location filename="../../engine/models/hf_config.py" line="120"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
@@ -6552,7 +6552,7 @@ GPU-hour</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="125"/>
+        <location filename="../../engine/models/hf_config.py" line="130"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -7986,14 +7986,19 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="132"/>
+        <location filename="../../engine/models/vision.py" line="155"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="150"/>
+        <location filename="../../engine/models/vision.py" line="173"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="207"/>
+        <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
+        <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="82"/>
@@ -8617,6 +8622,11 @@ GPU-hour</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/common.py" line="396"/>
+        <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
+        <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/common.py" line="164"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
@@ -8699,7 +8709,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/deepspeed.py" line="111"/>
-        <location filename="../../engine/configs/llamafactory.py" line="145"/>
+        <location filename="../../engine/configs/llamafactory.py" line="146"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
@@ -8735,52 +8745,52 @@ GPU-hour</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="44"/>
+        <location filename="../../engine/configs/llamafactory.py" line="45"/>
         <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="55"/>
+        <location filename="../../engine/configs/llamafactory.py" line="56"/>
         <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="60"/>
+        <location filename="../../engine/configs/llamafactory.py" line="61"/>
         <source>LLaMA-Factory&apos;s default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="67"/>
+        <location filename="../../engine/configs/llamafactory.py" line="68"/>
         <source>LLaMA-Factory&apos;s default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="78"/>
+        <location filename="../../engine/configs/llamafactory.py" line="79"/>
         <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="94"/>
+        <location filename="../../engine/configs/llamafactory.py" line="95"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="103"/>
+        <location filename="../../engine/configs/llamafactory.py" line="104"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="120"/>
+        <location filename="../../engine/configs/llamafactory.py" line="121"/>
         <source>FP8 backend &apos;{backend}&apos; is not modelled; the estimate keeps bf16</source>
         <translation>FP8 后端 &apos;{backend}&apos; 尚未建模；估算保持 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="126"/>
+        <location filename="../../engine/configs/llamafactory.py" line="127"/>
         <source>LLaMA-Factory&apos;s default fp8_backend auto: torchao&apos;s rowwise float8 recipe</source>
         <translation>LLaMA-Factory 默认 fp8_backend auto：torchao 的 rowwise float8 方案</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="173"/>
+        <location filename="../../engine/configs/llamafactory.py" line="174"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
@@ -8862,28 +8872,28 @@ GPU-hour</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="75"/>
+        <location filename="../../engine/configs/swift.py" line="76"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="94"/>
+        <location filename="../../engine/configs/swift.py" line="95"/>
         <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="105"/>
+        <location filename="../../engine/configs/swift.py" line="106"/>
         <location filename="../../engine/configs/swift_megatron.py" line="161"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="109"/>
+        <location filename="../../engine/configs/swift.py" line="110"/>
         <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="114"/>
+        <location filename="../../engine/configs/swift.py" line="115"/>
         <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
