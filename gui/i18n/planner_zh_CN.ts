@@ -7986,17 +7986,17 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="155"/>
+        <location filename="../../engine/models/vision.py" line="156"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="173"/>
+        <location filename="../../engine/models/vision.py" line="174"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="207"/>
+        <location filename="../../engine/models/vision.py" line="208"/>
         <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
     </message>
@@ -8332,7 +8332,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="357"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
