@@ -44,7 +44,8 @@ def test_trl_trainers_cast_a_quantised_models_adapters_to_bf16(objective):
 
 @pytest.mark.parametrize("objective", ["orpo", "simpo", "cpo", "ppo", "online-dpo"])
 def test_trls_experimental_trainers_keep_peft_fp32_adapters(objective):
-    # trl/experimental/{cpo,orpo,online_dpo} call prepare_peft_model (peft's fp32 adapters); ppo casts nothing
+    # trl/experimental/cpo and orpo call prepare_model_for_kbit_training + get_peft_model, online_dpo prepare_peft_model,
+    # ppo peft_module_casting_to_bf16 (norms, embeddings, lm_head): none casts the adapters (f2cd577)
     assert adapter_dtype_bytes(_s(training_objective=objective), 2) == 4
 
 

@@ -78,15 +78,17 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
 # TRL's own trainers cast a bitsandbytes model's trainable parameters to bf16 after get_peft_model ("When using QLoRA,
 # the PEFT adapter weights are converted to bf16"), whatever bf16 / fp16 says, and no longer call peft's
 # prepare_model_for_kbit_training; before, prepare_peft_model (trl/models/utils.py at v0.25.1 lines 559-607) kept
-# peft's fp32 adapters. The experimental trainers (CPO / SimPO, ORPO, PPO, online DPO) still call prepare_peft_model.
+# peft's fp32 adapters, as the experimental trainers (CPO / SimPO, ORPO, PPO, online DPO) still do.
 _TRL_QLORA_BF16 = (("sft", "dpo", "ipo", "kto", "reward", "grpo", "rloo"), (
     "QLoRA adapters in bf16", "huggingface/trl at f2cd57710ae3 trl/trainer/grpo_trainer.py lines 357-358 "
     "(_is_quantized_model = is_loaded_in_4bit or is_loaded_in_8bit) and 495-503 (param.data = param.data.to("
     "torch.bfloat16) for every param.requires_grad); sft_trainer.py 1127-1130, dpo_trainer.py 700-703, "
     "reward_trainer.py 527-530, rloo_trainer.py 413-416, kto_trainer.py 749-752 the same. Since 2af35fb0d (pull "
     "request #4577, v0.26.0: SFT, GRPO, reward), 00da0462b (#4685, v0.27.0: RLOO), e3b7897c8 (#3906, v0.29.0: DPO), "
-    "9516563e3 (#5661, v1.4.0: KTO); trl/experimental/{cpo,orpo,online_dpo}/ call prepare_peft_model (peft's fp32 "
-    "adapters), experimental/ppo/ppo_trainer.py casts nothing"))
+    "9516563e3 (#5661, v1.4.0: KTO). The experimental trainers keep peft's fp32 adapters: cpo_trainer.py 217-254 and "
+    "orpo_trainer.py 227-264 call prepare_model_for_kbit_training, get_peft_model and peft_module_casting_to_bf16 "
+    "(norms, embeddings, lm_head only), online_dpo_trainer.py 305 prepare_peft_model (experimental/utils.py 862), "
+    "ppo_trainer.py 433 peft_module_casting_to_bf16"))
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
