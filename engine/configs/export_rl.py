@@ -8,12 +8,13 @@ import re
 import shlex
 from typing import Any
 
+from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
 from ..posttraining.settings import critic_offload, reference_for
 from ..scenario import Scenario
-from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
+from ..scenario.behaviour import adapter_dtype_bytes, fsdp1_wrap, fsdp_shards
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 from .verl_batch import batch_args
@@ -40,11 +41,13 @@ def trl_config(s: Scenario) -> str:
         data["torch_dtype"] = {"bf16": "bfloat16", "fp16": "float16"}[s.precision]
     elif half:
         data[half] = True
+    note = ""
     if s.method in ("lora", "qlora"):
         data.update(use_peft=True, lora_r=s.lora_rank, lora_alpha=s.lora_alpha,
                     lora_target_modules="all-linear" if s.lora_targets == "all-linear" else lora_target_list(s))
         if s.method == "qlora":
             data[f"load_in_{s.qlora_bits}bit"] = True
+            note = _qlora_adapter_note(s)
     if loss_type:
         data["loss_type"] = loss_type
     data["max_prompt_length"] = s.prompt_len
@@ -60,7 +63,19 @@ def trl_config(s: Scenario) -> str:
         data["accelerate_config"] = profile
     launch = f"# Launch: trl {trainer} --config trl_config.yaml --num_processes {s.world_size}"
     launch += f" --num_machines {s.nodes}\n" if s.nodes > 1 else "\n"
-    return launch + yaml_config(s, "trl", data)
+    return launch + note + yaml_config(s, "trl", data)
+
+
+def _qlora_adapter_note(s: Scenario) -> str:
+    """Every trainer the export names casts a quantised model's LoRA adapters to bf16 in TRL 0.26 and later (the trl
+    row's quantized_adapters_bf16, engine/frameworks/defaults.py), with no setting to keep peft's fp32: a plan that
+    sized them otherwise says so, since its adapters, their gradients and AdamW states (and, in fp32, the casts of
+    each adapted linear's input) are not what the launched run keeps."""
+    if adapter_dtype_bytes(s, dtypes_for(s).compute) == 2:
+        return ""
+    return ("# TRL 0.26 and later cast the quantised model's LoRA adapters to bf16; this plan sized them in "
+            f"{adapter_dtype_bytes(s, dtypes_for(s).compute) * 8}-bit (framework trl-2025, lora_adapter_dtype fp32 or "
+            "another framework), so the run keeps less than planned.\n")
 
 
 def _trl_accelerate_profile(s: Scenario) -> str | None:

@@ -27,7 +27,7 @@ from .verl_megatron import verl_megatron_row
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
-              "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023")
+              "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023", "trl-2025")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -74,6 +74,21 @@ def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrai
     return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
                    profile=base.id, offers_liger_kernel=liger, parallelism=par.POST_TRAINING[fid],
                    runs=rn.POST_TRAINING[fid])
+
+# TRL's own trainers cast a bitsandbytes model's trainable parameters to bf16 after get_peft_model ("When using QLoRA,
+# the PEFT adapter weights are converted to bf16"), whatever bf16 / fp16 says, and no longer call peft's
+# prepare_model_for_kbit_training; before, prepare_peft_model (trl/models/utils.py at v0.25.1 lines 559-607) kept
+# peft's fp32 adapters, as the experimental trainers (CPO / SimPO, ORPO, PPO, online DPO) still do.
+_TRL_QLORA_BF16 = (("sft", "dpo", "ipo", "kto", "reward", "grpo", "rloo"), (
+    "QLoRA adapters in bf16", "huggingface/trl at f2cd57710ae3 trl/trainer/grpo_trainer.py lines 357-358 "
+    "(_is_quantized_model = is_loaded_in_4bit or is_loaded_in_8bit) and 495-503 (param.data = param.data.to("
+    "torch.bfloat16) for every param.requires_grad); sft_trainer.py 1127-1130, dpo_trainer.py 700-703, "
+    "reward_trainer.py 527-530, rloo_trainer.py 413-416, kto_trainer.py 749-752 the same. Since 2af35fb0d (pull "
+    "request #4577, v0.26.0: SFT, GRPO, reward), 00da0462b (#4685, v0.27.0: RLOO), e3b7897c8 (#3906, v0.29.0: DPO), "
+    "9516563e3 (#5661, v1.4.0: KTO). The experimental trainers keep peft's fp32 adapters: cpo_trainer.py 217-254 and "
+    "orpo_trainer.py 227-264 call prepare_model_for_kbit_training, get_peft_model and peft_module_casting_to_bf16 "
+    "(norms, embeddings, lm_head only), online_dpo_trainer.py 305 prepare_peft_model (experimental/utils.py 862), "
+    "ppo_trainer.py 433 peft_module_casting_to_bf16"))
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
@@ -282,7 +297,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         sources=(("training", "Aleph-Alpha/scaling at 78489292be (memory: ZeRO-1's; SP: nn/norm/rms_norm.py gathers)"),)),
     # TRL's trainers subclass transformers.Trainer: its gradient checkpointing (the Hugging Face row's)
     "trl": replace(_post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer",
-                                 True), runs=rn.HUGGINGFACE),
+                                 True), runs=rn.HUGGINGFACE, quantized_adapters_bf16=_TRL_QLORA_BF16[0]),
     "verl": replace(_post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                                   "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor."
                                   "strategy: fsdp; fsdp2 is fully_shard)", False), checkpoint_save=""),
@@ -301,6 +316,13 @@ TABLE["meta-llama3"] = meta_llama3_row(TABLE["megatron"])  # Meta's Llama 3 stac
 TABLE["verl-megatron"] = verl_megatron_row(TABLE["megatron"])  # verl's Megatron actor: verl_megatron.py
 TABLE["nemo-rl-megatron"] = nemo_rl_megatron_row(TABLE["megatron"])  # NeMo-RL's Megatron backend
 TABLE["mlx"], TABLE["mlx-2023"] = MLX_ROW, MLX_2023_ROW  # MLX through mlx-lm's tuner, on Apple GPUs: mlx.py
+TABLE["trl"] = replace(TABLE["trl"], sources=(*TABLE["trl"].sources, _TRL_QLORA_BF16[1]))
+# TRL up to v0.25.1 (November 2025): the same trainers, a quantised model's adapters in peft's fp32
+TABLE["trl-2025"] = replace(TABLE["trl"], id="trl-2025", label="TRL up to 0.25 (2025)", quantized_adapters_bf16=(),
+                            sources=(*TABLE["trl"].sources[:-1], (
+                                "QLoRA adapters in fp32", "huggingface/trl v0.25.1 trl/models/utils.py prepare_peft_model "
+                                "lines 559-607: prepare_model_for_kbit_training, get_peft_model (peft's fp32 adapters), "
+                                "peft_module_casting_to_bf16 casts only norms, embeddings and lm_head")))
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

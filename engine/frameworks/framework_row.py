@@ -121,6 +121,10 @@ class FrameworkDefaults:
     main_grad_aliases_grad: bool = False
     # lora_adapter_dtype "auto": the framework builds its LoRA adapters in the model's dtype rather than peft's fp32
     lora_adapters_in_model_dtype: bool = False
+    # lora_adapter_dtype "auto" of a QLoRA plan: the objectives whose trainer casts a bitsandbytes-quantised model's
+    # trainable parameters (its LoRA adapters) to bfloat16 after get_peft_model, whatever the precision (TRL's own
+    # trainers since v0.26.0: defaults.py); the adapters' weights, gradients and torch AdamW's states are then 2 bytes
+    quantized_adapters_bf16: tuple[str, ...] = ()
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
     # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's

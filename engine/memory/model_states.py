@@ -16,6 +16,7 @@ from .hybrid_offload import hybrid_master_gpu_share, hybrid_offload_fraction
 from .states import (
     Dtypes,
     StageParams,
+    adapter_state_bytes,
     fp8_param_bytes,
     optimizer_state_bytes_per_param,
     quantized_bytes_per_param,
@@ -305,7 +306,7 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
         state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
     else:
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
-            s, max(adapter_bytes, dt.state)
+            s, adapter_state_bytes(dt, adapter_bytes)
         )
     paged = optimizer_used(s) == "adamw-8bit-paged"
     if paged:

@@ -23,7 +23,15 @@ from .model_states import ShardedStates, model_state_components
 from .model_states import component as _c
 from .parallelism.components import Fsdp2Stage, fsdp2_stage, pipeline_keeps_weights, tp_embedding_grad_components
 from .parallelism.fsdp import root_params
-from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_sharded_split, stage_params
+from .states import (
+    Dtypes,
+    LayerGroup,
+    StageParams,
+    adapter_state_bytes,
+    embeddings_frozen,
+    quantized_sharded_split,
+    stage_params,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +212,7 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,
             # exp_avg_sq_sqrt, eps) out of place, both alive at addcdiv_; from 2.1 (pytorch/pytorch PR #104898,
             # merged 2023-07-10) eps is added in place and only the one tensor list remains.
             copies = 2 if torch_2_0 else 1
-            step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
+            step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * adapter_state_bytes(dt, st.adapter_bytes))
         elif optimizer_used(s) == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
         if dt.master and not (fw.main_grads_fp32 or bf16_optimizer(s)):

@@ -112,6 +112,14 @@ def quantized_sharded_split(bits: int, double_quant: bool, torchao_nf4: bool) ->
     return bits / 8, whole - bits / 8
 
 
+def adapter_state_bytes(dt: Dtypes, adapter_bytes: int) -> int:
+    """Bytes of one optimizer-state element of a LoRA adapter. Where the optimizer steps the adapters themselves (no
+    fp32 master copy: dt.master 0), torch's AdamW keeps its states as torch.zeros_like(param), the adapter's own dtype
+    (torch 2.14.1 torch/optim/adam.py Adam._init_group lines 178-187); with a master copy (mixed precision) the
+    states are the master's, dt.state."""
+    return dt.state if dt.master else adapter_bytes
+
+
 def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
     if optimizer_used(s) in ("adamw-8bit", "adamw-8bit-paged"):
         return 2 * (1 + 4 / BNB_BLOCK)

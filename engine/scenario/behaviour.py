@@ -171,9 +171,13 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
 
 def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
     """Bytes per LoRA adapter parameter: fp32 (peft's default upcast of the adapters), the compute dtype, or with
-    "auto" the framework's own (the model's dtype where it builds its adapters so: engine/frameworks/defaults.py)."""
+    "auto" the framework's own (the model's dtype where it builds its adapters so; bf16 where its trainer for the
+    objective casts a quantised model's adapters: engine/frameworks/defaults.py)."""
     if s.lora_adapter_dtype == "auto":
-        return compute if defaults_for(s.framework).lora_adapters_in_model_dtype else 4
+        row = defaults_for(s.framework)
+        if row.lora_adapters_in_model_dtype:
+            return compute
+        return 2 if s.method == "qlora" and s.training_objective in row.quantized_adapters_bf16 else 4
     return 4 if s.lora_adapter_dtype == "fp32" else compute
 
 

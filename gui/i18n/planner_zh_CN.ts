@@ -1853,243 +1853,248 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>MLX v0.0.6（2023 年 12 月，Apple GPU）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
-        <location filename="../framework_options.py" line="204"/>
+        <location filename="../framework_options.py" line="62"/>
+        <source>TRL up to 0.25 (2025; QLoRA adapters in fp32)</source>
+        <translation>TRL 0.25 及更早版本（2025 年；QLoRA 适配器为 fp32）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="205"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Triton FlashAttention, llm-foundry&apos;s attn_impl triton (triton)</source>
         <translation>Triton 版 FlashAttention，llm-foundry 的 attn_impl triton（triton）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="100"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="136"/>
+        <location filename="../framework_options.py" line="137"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="138"/>
+        <location filename="../framework_options.py" line="139"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="139"/>
+        <location filename="../framework_options.py" line="140"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="109"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="111"/>
+        <location filename="../framework_options.py" line="112"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="114"/>
+        <location filename="../framework_options.py" line="115"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="116"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="118"/>
+        <location filename="../framework_options.py" line="119"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="119"/>
+        <location filename="../framework_options.py" line="120"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="120"/>
+        <location filename="../framework_options.py" line="121"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="121"/>
+        <location filename="../framework_options.py" line="122"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="122"/>
+        <location filename="../framework_options.py" line="123"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="128"/>
+        <location filename="../framework_options.py" line="129"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="130"/>
+        <location filename="../framework_options.py" line="131"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -6695,12 +6700,12 @@ GPU-hour</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="102"/>
+        <location filename="../../engine/memory/stage_states.py" line="110"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="105"/>
+        <location filename="../../engine/memory/stage_states.py" line="113"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
@@ -6725,7 +6730,7 @@ GPU-hour</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="178"/>
+        <location filename="../../engine/memory/stage_states.py" line="186"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -6734,32 +6739,32 @@ GPU-hour</source>
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="181"/>
+        <location filename="../../engine/memory/stage_states.py" line="189"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="123"/>
+        <location filename="../../engine/memory/stage_states.py" line="131"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="126"/>
+        <location filename="../../engine/memory/stage_states.py" line="134"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="218"/>
+        <location filename="../../engine/memory/stage_states.py" line="226"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="221"/>
+        <location filename="../../engine/memory/stage_states.py" line="229"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="229"/>
+        <location filename="../../engine/memory/stage_states.py" line="237"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -6865,152 +6870,152 @@ GPU-hour</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="142"/>
+        <location filename="../../engine/memory/model_states.py" line="143"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="129"/>
+        <location filename="../../engine/memory/model_states.py" line="130"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="157"/>
+        <location filename="../../engine/memory/model_states.py" line="158"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="160"/>
+        <location filename="../../engine/memory/model_states.py" line="161"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="182"/>
+        <location filename="../../engine/memory/model_states.py" line="183"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="185"/>
+        <location filename="../../engine/memory/model_states.py" line="186"/>
         <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="215"/>
+        <location filename="../../engine/memory/model_states.py" line="216"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="218"/>
+        <location filename="../../engine/memory/model_states.py" line="219"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="262"/>
+        <location filename="../../engine/memory/model_states.py" line="263"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="242"/>
+        <location filename="../../engine/memory/model_states.py" line="243"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="98"/>
+        <location filename="../../engine/memory/model_states.py" line="99"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="100"/>
+        <location filename="../../engine/memory/model_states.py" line="101"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="111"/>
+        <location filename="../../engine/memory/model_states.py" line="112"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="113"/>
+        <location filename="../../engine/memory/model_states.py" line="114"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="135"/>
+        <location filename="../../engine/memory/model_states.py" line="136"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="199"/>
+        <location filename="../../engine/memory/model_states.py" line="200"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="202"/>
+        <location filename="../../engine/memory/model_states.py" line="203"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="247"/>
+        <location filename="../../engine/memory/model_states.py" line="248"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="253"/>
+        <location filename="../../engine/memory/model_states.py" line="254"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="259"/>
+        <location filename="../../engine/memory/model_states.py" line="260"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="288"/>
+        <location filename="../../engine/memory/model_states.py" line="289"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the precision-aware optimizer&apos;s rest on the CPU</source>
         <translation>可训练参数量 / 分片数 x 4 x (1 - optimizer_offload_fraction)：精度感知优化器把其余部分放在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="293"/>
+        <location filename="../../engine/memory/model_states.py" line="294"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="348"/>
+        <location filename="../../engine/memory/model_states.py" line="349"/>
         <source>fp32 gradient copies (hybrid optimizer)</source>
         <translation>fp32 梯度副本（混合优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="351"/>
+        <location filename="../../engine/memory/model_states.py" line="352"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main gradients&apos; fp32 copies, kept until the next step</source>
         <translation>可训练参数 / 分片数 x 4 x (1 - optimizer_offload_fraction)：bf16 主梯度的 fp32 副本，保留到下一步</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="286"/>
+        <location filename="../../engine/memory/model_states.py" line="287"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="320"/>
+        <location filename="../../engine/memory/model_states.py" line="321"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="326"/>
+        <location filename="../../engine/memory/model_states.py" line="327"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="316"/>
+        <location filename="../../engine/memory/model_states.py" line="317"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="82"/>
+        <location filename="../../engine/memory/model_states.py" line="83"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="85"/>
+        <location filename="../../engine/memory/model_states.py" line="86"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -7164,17 +7169,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="355"/>
+        <location filename="../../engine/scenario/format.py" line="356"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="366"/>
+        <location filename="../../engine/scenario/format.py" line="367"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="370"/>
+        <location filename="../../engine/scenario/format.py" line="371"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -7185,12 +7190,12 @@ GPU-hour</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="166"/>
+        <location filename="../../engine/scenario/format.py" line="167"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="142"/>
+        <location filename="../../engine/scenario/format.py" line="143"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -7210,7 +7215,7 @@ GPU-hour</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="173"/>
+        <location filename="../../engine/scenario/format.py" line="174"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -7236,7 +7241,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
-        <location filename="../../engine/scenario/format.py" line="227"/>
+        <location filename="../../engine/scenario/format.py" line="228"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="168"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="175"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
@@ -7248,7 +7253,7 @@ GPU-hour</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="230"/>
+        <location filename="../../engine/scenario/format.py" line="231"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -9028,12 +9033,12 @@ GPU-hour</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="189"/>
+        <location filename="../../engine/memory/stage_states.py" line="197"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="191"/>
+        <location filename="../../engine/memory/stage_states.py" line="199"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -9464,12 +9469,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="360"/>
+        <location filename="../../engine/scenario/format.py" line="361"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="362"/>
+        <location filename="../../engine/scenario/format.py" line="363"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -10524,33 +10529,33 @@ GPU-hour</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="31"/>
+        <location filename="../../engine/configs/export_rl.py" line="32"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="92"/>
+        <location filename="../../engine/configs/export_rl.py" line="107"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="104"/>
+        <location filename="../../engine/configs/export_rl.py" line="119"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="113"/>
+        <location filename="../../engine/configs/export_rl.py" line="128"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="117"/>
+        <location filename="../../engine/configs/export_rl.py" line="132"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="123"/>
-        <location filename="../../engine/configs/export_rl.py" line="183"/>
+        <location filename="../../engine/configs/export_rl.py" line="138"/>
+        <location filename="../../engine/configs/export_rl.py" line="198"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -12287,7 +12292,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="74"/>
+        <location filename="../../engine/configs/export_rl.py" line="89"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
