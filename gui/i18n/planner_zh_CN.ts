@@ -12529,6 +12529,11 @@ GPU-hour</source>
         <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
+    <message>
+        <location filename="../../engine/timing/preset_shapes.py" line="17"/>
+        <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
+        <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
