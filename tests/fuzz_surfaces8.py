@@ -20,7 +20,7 @@ Families (case i takes family i % 5):
            'triton', Qwen3's hf_eager_layers) or the whole file cut, then `estimate` of a scenario that reads it
 Outcome of one case (as tests/fuzz_newest.py classifies it, plus the checks below):
   ok         exit 0; JSON strict and sane; every time line finite with MFU <= 100% (training); every "likely A to B"
-             range of a served model finite with A <= B
+             range of a served model finite with A <= B; a custom config transformers can build (transformers_refuses)
   refused    exit 2 and one clean line "error: ..." (no control character, at most MAX_LINE characters)
   absurd     exit 0 failing a check, or a refusal that is not one clean short line
   unnamed    a refusal over a damaged presets file that does not name the file
@@ -145,6 +145,29 @@ def qwen35_config(rng: random.Random) -> dict[str, Any]:
     else:
         cfg.update({f"k{i}": rng.choice([1, "x", None]) for i in range(rng.choice([100, 20_000]))})
     return cfg
+
+
+def transformers_refuses(cfg: Any) -> str:
+    """Why transformers cannot build this Qwen3.5 text config ("" where it can, as far as these rules go):
+    configuration_utils.layer_type_validation (entries in ALLOWED_LAYER_TYPES, one per layer) and
+    Qwen3NextGatedDeltaNet's views (num_v_heads // num_k_heads groups, no zero width)."""
+    while isinstance(cfg, dict) and isinstance(cfg.get("text_config"), dict):
+        cfg = cfg["text_config"]
+    if not isinstance(cfg, dict):
+        return ""
+    kinds, layers = cfg.get("layer_types"), cfg.get("num_hidden_layers")
+    allowed = ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")
+    if kinds is not None and (not isinstance(kinds, list) or any(k not in allowed for k in kinds)
+                              or (isinstance(layers, int) and len(kinds) != layers)):
+        return "layer_types"
+    if isinstance(kinds, list) and "linear_attention" in kinds:
+        widths = [cfg.get(k) for k in DELTANET_KEYS[:5]]
+        if any(w == 0 for w in widths):
+            return "a DeltaNet width of 0"
+        k_heads, v_heads = widths[0], widths[1]
+        if isinstance(k_heads, int) and isinstance(v_heads, int) and k_heads > 0 and v_heads % k_heads:
+            return "value heads no multiple of key heads"
+    return ""
 
 
 def _configs_case(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
@@ -275,6 +298,9 @@ def _run(argv: list[str], data: dict[str, Any] | None, folder: Path, rng: random
         outcome, detail = classify(code, out, err, "--json" in argv)
         if outcome == "ok" and (problem := _ranges_problem(argv, out)):
             outcome, detail = "absurd", problem
+        model = (data or {}).get("model")
+        if outcome == "ok" and isinstance(model, dict) and (why := transformers_refuses(model.get("hf_config"))):
+            outcome, detail = "absurd", f"estimated a config transformers refuses ({why})"
         if outcome == "refused" and named and named not in err:
             outcome, detail = "unnamed", err.strip()[:300]
     except Hang:
@@ -317,6 +343,7 @@ def fuzz_surfaces8(count: int, seed: int) -> Counter:
                     outcome, detail = _run(argv, data, folder, rng, named=name)
             counts[outcome] += 1
             counts[f"cases: {family}"] += 1
+            counts[f"{family} {outcome}"] += 1
             if outcome in BAD:
                 details.append(f"{outcome}: {family}: {' '.join(a[:60] for a in argv)} "
                                f"{json.dumps(data, default=str)[:300] if data else ''}: {detail}"[:900])

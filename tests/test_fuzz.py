@@ -103,9 +103,9 @@ def test_the_lora_line_and_the_window_on_damaged_presets(qtbot):
     started on damaged presets files says one line naming the file."""
     import fuzz_window8
 
-    counts = fuzz_window8.fuzz_window8(50, seed=1902)
+    counts = fuzz_window8.fuzz_window8(30, seed=1902)
     assert fuzz.failures({"window": counts}) == 0, dict(counts)
-    assert counts["ok"] > 10 and counts["cases: damaged presets"] == 5, dict(counts)
+    assert counts["ok"] > 10 and counts["cases: damaged presets"] == 3, dict(counts)
 
 
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
