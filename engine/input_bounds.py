@@ -96,6 +96,13 @@ CONFIG_COUNTS: dict[str, tuple[int, int]] = {
     "qk_nope_head_dim": (0, 65_536),
     "qk_rope_head_dim": (0, 65_536),
     "v_head_dim": (0, 65_536),
+    # the gated DeltaNet layers of Qwen3-Next / Qwen3.5 (0 where no layer is one: engine/models/hf_families.py asks
+    # for at least 1 where one is), bounded as the attention heads and widths above
+    "linear_num_key_heads": (0, 65_536),
+    "linear_num_value_heads": (0, 65_536),
+    "linear_key_head_dim": (0, 65_536),
+    "linear_value_head_dim": (0, 65_536),
+    "linear_conv_kernel_dim": (0, 65_536),
 }
 CONFIG_FRACTIONS = ("attention_dropout",)  # 0 <= x <= 1
 # Every dropout is a probability too (GPT-2's resid_pdrop/embd_pdrop/attn_pdrop, Phi's, StarCoder2's
@@ -179,6 +186,33 @@ def check_kv_heads(heads: int, kv_heads: int) -> None:
             heads=heads,
             kv_heads=kv_heads,
         )
+
+
+# transformers' configuration_utils ALLOWED_LAYER_TYPES as the families the engine reads use them (gemma3, llama4,
+# gpt_oss, qwen3_next, qwen3_5); layer_type_validation refuses any other entry and a list whose length is not
+# num_hidden_layers ("`num_hidden_layers` (..) must be equal to the number of layer types (..)").
+LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")
+
+
+def check_layer_types(given: Any, layers: int) -> None:
+    """config.json layer_types, where a family reads it: one of LAYER_TYPES per layer, as transformers checks it."""
+    if not isinstance(given, list) or not all(isinstance(k, str) and k in LAYER_TYPES for k in given):
+        raise _config_error("layer_types", QT_TRANSLATE_NOOP(
+            "engine", "config.json '{key}' must list one of full_attention, sliding_attention, chunked_attention or "
+                      "linear_attention per layer."))
+    if len(given) != layers:
+        raise _config_error("layer_types", QT_TRANSLATE_NOOP(
+            "engine", "config.json '{key}' names {n} layer types for {layers} layers (num_hidden_layers); "
+                      "transformers refuses a config whose counts differ."), n=f"{len(given):,}", layers=f"{layers:,}")
+
+
+def check_linear_heads(k_heads: int, v_heads: int) -> None:
+    """A gated DeltaNet layer repeats each key head over a whole number of value heads (transformers'
+    Qwen3NextGatedDeltaNet views its projections as num_k_heads groups of num_v_heads // num_k_heads)."""
+    if v_heads % k_heads:
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "linear_num_value_heads ({v}) is not a multiple of linear_num_key_heads ({k})."), v=v_heads,
+            k=k_heads)
 
 
 def needed_config_number(value: Any, key: str, model_type: str, least: int = 1) -> int:

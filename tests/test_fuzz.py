@@ -86,6 +86,28 @@ def test_diagnose_inputs_end_in_a_sane_answer_or_one_short_sentence():
     assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
 
 
+@posix_only
+def test_session_19_surfaces_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz8 (tests/fuzz_surfaces8.py): gguf_batch_matmul, triton, lora_layers, the Qwen3.5 presets and hostile
+    config.json, kv-cache flags, imports naming Qwen3.5, damaged efficiency.json / host_overhead.json fields."""
+    import fuzz_surfaces8
+
+    counts = fuzz_surfaces8.fuzz_surfaces8(60, seed=1901)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
+@posix_only
+def test_the_lora_line_and_the_window_on_damaged_presets(qtbot):
+    """h-fuzz8 (tests/fuzz_window8.py): absurd values through the rank and layers boxes, edits, undo; the window
+    started on damaged presets files says one line naming the file."""
+    import fuzz_window8
+
+    counts = fuzz_window8.fuzz_window8(30, seed=1902)
+    assert fuzz.failures({"window": counts}) == 0, dict(counts)
+    assert counts["ok"] > 10 and counts["cases: damaged presets"] == 3, dict(counts)
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

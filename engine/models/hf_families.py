@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..input_bounds import check_layer_types, check_linear_heads, needed_config_number
 from .config_fields import base_fields, config_int, config_value
 from .gelu_families import gpt2_fields, gpt_neox_fields, mpt_fields, phi_fields, starcoder2_fields
 from .hybrid_blocks import nemotron_h_fields
@@ -31,12 +32,10 @@ FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3"
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:
     """transformers' `layer_types` (full_attention / sliding_attention / chunked_attention / linear_attention)."""
     given = cfg.get("layer_types")
-    names = given if isinstance(given, list) and len(given) == layers else derived
-    out = []
-    for name in names:
-        kind = str(name).replace("_attention", "")
-        out.append(kind if kind in ("full", "sliding", "chunked", "linear") else "full")
-    return tuple(out)
+    if given is None:
+        return tuple(derived)
+    check_layer_types(given, layers)  # one known type per layer, or one sentence (as transformers refuses it)
+    return tuple(name.replace("_attention", "") for name in given)
 
 
 def _mla(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
@@ -168,6 +167,16 @@ def _qwen3_next(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     experts = config_int(cfg, "num_experts", model_type, 0)
     step = config_int(cfg, "decoder_sparse_step", model_type, 1) or 1
     dense_only = set(cfg.get("mlp_only_layers") or [])
+    kinds = _layer_types(cfg, layers, derived)
+    least = 1 if "linear" in kinds else 0  # a gated DeltaNet layer needs its heads, widths and conv kernel
+
+    def linear(key: str, default: int | None = None) -> int:
+        value = config_value(cfg, key, model_type)
+        return needed_config_number(default if value is None else value, key, model_type, least)
+
+    k_heads, v_heads = linear("linear_num_key_heads"), linear("linear_num_value_heads")
+    if least:
+        check_linear_heads(k_heads, v_heads)
     f.update(
         ffn=config_int(cfg, "intermediate_size", model_type, 0),
         qk_norm="head",
@@ -179,12 +188,12 @@ def _qwen3_next(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         shared_ffn=config_int(cfg, "shared_expert_intermediate_size", model_type, 0),
         shared_gate=True,
         moe_layer_flags=tuple(bool(experts) and i not in dense_only and (i + 1) % step == 0 for i in range(layers)),
-        layer_types=_layer_types(cfg, layers, derived),
-        linear_k_heads=config_int(cfg, "linear_num_key_heads", model_type),
-        linear_v_heads=config_int(cfg, "linear_num_value_heads", model_type),
-        linear_k_dim=config_int(cfg, "linear_key_head_dim", model_type),
-        linear_v_dim=config_int(cfg, "linear_value_head_dim", model_type),
-        linear_conv=config_int(cfg, "linear_conv_kernel_dim", model_type, 4),
+        layer_types=kinds,
+        linear_k_heads=k_heads,
+        linear_v_heads=v_heads,
+        linear_k_dim=linear("linear_key_head_dim"),
+        linear_v_dim=linear("linear_value_head_dim"),
+        linear_conv=linear("linear_conv_kernel_dim", 4),
     )
     return f
 

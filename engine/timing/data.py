@@ -7,13 +7,14 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..models.presets import PRESETS_DIR, read_preset_json
+from .preset_shapes import checked_efficiency
 
 EFFICIENCY_FILE = PRESETS_DIR / "efficiency.json"
 
 
 @cache
 def efficiency() -> dict[str, Any]:
-    return read_preset_json(EFFICIENCY_FILE)
+    return checked_efficiency(read_preset_json(EFFICIENCY_FILE), EFFICIENCY_FILE.name)
 
 
 def per_gpu(table: str, gpu_id: str | None) -> float:

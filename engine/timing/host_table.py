@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from ..models.presets import PRESETS_DIR, read_preset_json
+from .preset_shapes import checked_host
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 
@@ -15,4 +16,4 @@ HOST_FILE = PRESETS_DIR / "host_overhead.json"
 @cache
 def host_figures() -> dict[str, Any]:
     """The whole of presets/host_overhead.json (each figure with its source there)."""
-    return read_preset_json(HOST_FILE)
+    return checked_host(read_preset_json(HOST_FILE), HOST_FILE.name)

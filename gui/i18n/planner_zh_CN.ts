@@ -6522,12 +6522,12 @@ GPU-hour</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="189"/>
+        <location filename="../../engine/input_bounds.py" line="223"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="200"/>
+        <location filename="../../engine/input_bounds.py" line="234"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
@@ -6552,7 +6552,7 @@ GPU-hour</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="176"/>
+        <location filename="../../engine/input_bounds.py" line="183"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
@@ -7114,54 +7114,69 @@ GPU-hour</source>
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="122"/>
+        <location filename="../../engine/input_bounds.py" line="129"/>
         <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="126"/>
+        <location filename="../../engine/input_bounds.py" line="133"/>
         <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
         <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="134"/>
+        <location filename="../../engine/input_bounds.py" line="141"/>
         <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="138"/>
+        <location filename="../../engine/input_bounds.py" line="145"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="143"/>
+        <location filename="../../engine/input_bounds.py" line="150"/>
         <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="148"/>
+        <location filename="../../engine/input_bounds.py" line="155"/>
         <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="153"/>
+        <location filename="../../engine/input_bounds.py" line="160"/>
         <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="158"/>
+        <location filename="../../engine/input_bounds.py" line="165"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="163"/>
+        <location filename="../../engine/input_bounds.py" line="170"/>
         <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="167"/>
+        <location filename="../../engine/input_bounds.py" line="174"/>
         <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="200"/>
+        <source>config.json &apos;{key}&apos; must list one of full_attention, sliding_attention, chunked_attention or linear_attention per layer.</source>
+        <translation>config.json 的 &apos;{key}&apos; 必须为每一层列出 full_attention、sliding_attention、chunked_attention 或 linear_attention 之一。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="204"/>
+        <source>config.json &apos;{key}&apos; names {n} layer types for {layers} layers (num_hidden_layers); transformers refuses a config whose counts differ.</source>
+        <translation>config.json 的 &apos;{key}&apos; 为 {layers} 层（num_hidden_layers）列出了 {n} 个层类型；两者数目不同的配置 transformers 会拒绝加载。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="213"/>
+        <source>linear_num_value_heads ({v}) is not a multiple of linear_num_key_heads ({k}).</source>
+        <translation>linear_num_value_heads（{v}）不是 linear_num_key_heads（{k}）的整数倍。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/keys.py" line="77"/>
@@ -12528,6 +12543,11 @@ GPU-hour</source>
         <location filename="../../engine/frameworks/mlx.py" line="98"/>
         <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/preset_shapes.py" line="17"/>
+        <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
+        <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
     </message>
 </context>
 <context>
