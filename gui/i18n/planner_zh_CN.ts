@@ -6123,7 +6123,7 @@ GPU-hour</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="140"/>
+        <location filename="../../engine/planning/serve_fit.py" line="139"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
@@ -6148,18 +6148,18 @@ GPU-hour</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="134"/>
+        <location filename="../../engine/planning/serve_fit.py" line="133"/>
         <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="131"/>
+        <location filename="../../engine/planning/serve_fit.py" line="130"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="134"/>
+        <location filename="../../engine/planning/serve_fit.py" line="133"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -8337,16 +8337,6 @@ GPU-hour</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="125"/>
-        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
-        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/timing/ceiling.py" line="130"/>
-        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
-        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
-    </message>
-    <message>
         <location filename="../../engine/timing/near_capacity.py" line="70"/>
         <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch&apos;s caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
         <translation>接近显存上限（每 GPU {process} / {capacity}，{share:.0%}）：分配失败时，PyTorch 的缓存分配器会同步设备、释放缓存的块并重试（torch.cuda.memory_stats 的 num_alloc_retries），因此这一步可能比显示的更慢。BigScience 测得同一布局在 80 GB 中用到 73-76 GB 时，每个 token 比下一个较小的微批次慢 {low:.1%} 到 {high:.1%}；上面的时间没有计入这部分。来源：{sources}。</translation>
@@ -9564,7 +9554,7 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="109"/>
+        <location filename="../../engine/planning/serve_fit.py" line="108"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -12523,6 +12513,16 @@ GPU-hour</source>
         <location filename="../../engine/frameworks/mlx.py" line="98"/>
         <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="127"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, too close to the best published run on a GPU of this family in this format ({best:.0%}, {row} on {run_gpu}, carried to this GPU&apos;s rate; no plan may claim more than that + {margin:.0%} = {cap:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，过于接近同系列 GPU 在此格式下已发表的最佳运行（{best:.0%}，{run_gpu} 上的 {row}，按此 GPU 的速率折算；任何方案都不能超过它 + {margin:.0%} = {cap:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="133"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, too close to the best published run on this GPU in this format ({best:.0%}, {row}; no plan may claim more than that + {margin:.0%} = {cap:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，过于接近此 GPU 在此格式下已发表的最佳运行（{best:.0%}，{row}；任何方案都不能超过它 + {margin:.0%} = {cap:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
 </context>
 <context>
