@@ -229,7 +229,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 &lt;p&gt;&lt;b&gt;后训练&lt;/b&gt;（监督微调以外的训练目标）：每个阶段一根条形（生成、打分、训练、权重同步）；
 最大的阶段即为估算结果。
 &lt;b&gt;推理服务模式&lt;/b&gt;：推理引擎自身在启动时对每块 GPU 的显存核算（部署格式的权重、KV 缓存、
-profile 运行的激活值、CUDA graphs），以及在多长上下文下能同时容纳多少用户。
+profile 运行的激活值、CUDA 图），以及在多长上下文下能同时容纳多少用户。
 &lt;b&gt;时间与费用&lt;/b&gt;：一步的时间按各项拆分（矩阵乘法与注意力、访存受限操作、重算、未被计算掩盖的通信、
 流水线气泡、卸载、优化器步骤、等待主机）；每秒 tokens 数、MFU、训练总时长和费用都由此得出。&lt;/p&gt;
 </translation>
@@ -680,7 +680,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="23"/>
         <source>Method</source>
-        <translation>训练方式</translation>
+        <translation>方法</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="24"/>
@@ -690,7 +690,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="25"/>
         <source>Adapted layers (targets)</source>
-        <translation>加适配器的层（targets）</translation>
+        <translation>适配的层（targets）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="26"/>
@@ -705,7 +705,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Frozen side</source>
-        <translation>冻结位置</translation>
+        <translation>冻结哪一侧</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="29"/>
@@ -740,12 +740,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Sequences per GPU step (micro-batch)</source>
-        <translation>每 GPU 每步序列数（micro-batch）</translation>
+        <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Tokens per sequence (sequence length)</source>
-        <translation>每序列 token 数（序列长度）</translation>
+        <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="37"/>
@@ -770,7 +770,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Attention kernel</source>
-        <translation>注意力实现</translation>
+        <translation>注意力内核</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="42"/>
@@ -806,7 +806,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Offload (slow)</source>
-        <translation>卸载（较慢）</translation>
+        <translation>卸载（慢）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="50"/>
@@ -846,12 +846,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Framework</source>
-        <translation>训练框架</translation>
+        <translation>框架</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Loss computation</source>
-        <translation>损失计算方式</translation>
+        <translation>损失计算</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="59"/>
@@ -941,12 +941,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>Attention kernel variant</source>
-        <translation>注意力内核变体</translation>
+        <translation>注意力内核版本</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE token dispatcher</source>
-        <translation>MoE 令牌分发器</translation>
+        <translation>MoE 词元分发器</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="86"/>
@@ -1016,7 +1016,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Tokens to train</source>
-        <translation>要训练的 token 数</translation>
+        <translation>训练 token 总数</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="101"/>
@@ -1156,7 +1156,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
-        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="130"/>
@@ -1544,12 +1544,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>all linear layers</source>
-        <translation>所有线性层</translation>
+        <translation>全部线性层</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>all attention projections</source>
-        <translation>所有注意力投影</translation>
+        <translation>全部注意力投影层</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="204"/>
@@ -2026,7 +2026,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../framework_options.py" line="136"/>
         <source>not set</source>
-        <translation>未设定</translation>
+        <translation>未设置</translation>
     </message>
     <message>
         <location filename="../framework_options.py" line="138"/>
@@ -3797,12 +3797,12 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="177"/>
         <source>captures CUDA graphs</source>
-        <translation>捕获 CUDA Graph</translation>
+        <translation>捕获 CUDA 图</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="178"/>
         <source>no CUDA graphs (enforce_eager)</source>
-        <translation>不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="180"/>
@@ -3927,7 +3927,7 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="221"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
-        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="222"/>
@@ -4047,7 +4047,7 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="300"/>
         <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
-        <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
+        <translation>引擎是否在不使用 CUDA 图的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用图内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="303"/>
@@ -6448,7 +6448,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="64"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick, at the triton fused_moe&apos;s tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, the trainer&apos;s generate(): its loop, transformers&apos; eager layers, PEFT&apos;s adapters and bitsandbytes&apos; 4-bit linears where it runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="89"/>
@@ -9804,7 +9804,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="89"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
-        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
+        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA 图（engine/serving）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="93"/>
@@ -10114,7 +10114,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="145"/>
         <source>CUDA graphs</source>
-        <translation>CUDA graphs</translation>
+        <translation>CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="146"/>
@@ -10197,7 +10197,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="246"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
-        <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="252"/>
@@ -10225,7 +10225,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="309"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
-        <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
+        <translation>SGLang 可以启动，但激活值和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="313"/>
@@ -10915,7 +10915,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="96"/>
         <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
-        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
+        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA 图或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="100"/>
@@ -11496,7 +11496,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="57"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
-        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA graphs：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
+        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="70"/>
@@ -12366,12 +12366,12 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/speed_regime.py" line="19"/>
         <source>with CUDA graphs</source>
-        <translation>使用 CUDA graphs</translation>
+        <translation>使用 CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed_regime.py" line="20"/>
         <source>without CUDA graphs</source>
-        <translation>不使用 CUDA graphs</translation>
+        <translation>不使用 CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/planning/listing.py" line="19"/>
