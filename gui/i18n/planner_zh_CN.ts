@@ -420,32 +420,32 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="318"/>
+        <location filename="../charts.py" line="324"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="316"/>
+        <location filename="../charts.py" line="322"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="294"/>
+        <location filename="../charts.py" line="300"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="316"/>
+        <location filename="../charts.py" line="322"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="319"/>
+        <location filename="../charts.py" line="325"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="320"/>
+        <location filename="../charts.py" line="326"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -453,7 +453,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="53"/>
+        <location filename="../charts.py" line="58"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -5104,32 +5104,27 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="160"/>
+        <location filename="../time_bar.py" line="174"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="163"/>
-        <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
-        <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
-    </message>
-    <message>
-        <location filename="../time_bar.py" line="66"/>
+        <location filename="../time_bar.py" line="79"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="67"/>
+        <location filename="../time_bar.py" line="80"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="68"/>
+        <location filename="../time_bar.py" line="81"/>
         <source>sequences per engine</source>
         <translation>每个引擎的序列数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="69"/>
+        <location filename="../time_bar.py" line="82"/>
         <source>sequences at once</source>
         <translation>同时生成的序列数</translation>
     </message>
@@ -5138,62 +5133,62 @@ GPU-hour</source>
         <translation type="vanished">轮数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="72"/>
+        <location filename="../time_bar.py" line="85"/>
         <source>decode passes (sequences / sequences at once)</source>
         <translation>解码轮数（序列数 / 同时运行的序列数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="73"/>
+        <location filename="../time_bar.py" line="86"/>
         <source>one decode step</source>
         <translation>一个解码步</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="74"/>
+        <location filename="../time_bar.py" line="87"/>
         <source>kernel launches per decode step (eager)</source>
         <translation>每个解码步的内核启动（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="75"/>
+        <location filename="../time_bar.py" line="88"/>
         <source>of which LoRA kernels of the served adapters</source>
         <translation>其中引擎所服务 LoRA 适配器的内核</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="76"/>
+        <location filename="../time_bar.py" line="89"/>
         <source>kernels&apos; fixed time per decode step</source>
         <translation>每个解码步各内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="77"/>
+        <location filename="../time_bar.py" line="90"/>
         <source>tensor-parallel all-reduces per decode step</source>
         <translation>每个解码步的张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="78"/>
+        <location filename="../time_bar.py" line="91"/>
         <source>output processing per decode step (vLLM V0, eager)</source>
         <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="82"/>
+        <location filename="../time_bar.py" line="95"/>
         <source>sampler per decode step (vLLM V0)</source>
         <translation>每个解码步的采样器（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="84"/>
+        <location filename="../time_bar.py" line="97"/>
         <source>output processing per step (vLLM V1 in process)</source>
         <translation>每步的输出处理（vLLM V1，进程内）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="86"/>
+        <location filename="../time_bar.py" line="99"/>
         <source>decode iterations</source>
         <translation>解码迭代次数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="87"/>
+        <location filename="../time_bar.py" line="100"/>
         <source>longest completion (tokens)</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="88"/>
+        <location filename="../time_bar.py" line="101"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
     </message>
@@ -5202,12 +5197,12 @@ GPU-hour</source>
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="80"/>
+        <location filename="../time_bar.py" line="93"/>
         <source>scheduling and input preparation per decode step (vLLM V0)</source>
         <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="83"/>
+        <location filename="../time_bar.py" line="96"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
     </message>
@@ -11549,57 +11544,87 @@ GPU-hour</source>
         <translation>假定</translation>
     </message>
     <message>
+        <location filename="../../engine/timing/provenance.py" line="38"/>
+        <source>from measurements</source>
+        <translation>来自实测</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="39"/>
+        <source>calculated from specs</source>
+        <translation>按规格推算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="40"/>
+        <source>a rough guess</source>
+        <translation>粗略假定</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="43"/>
+        <source>the speed behind this part was measured on this GPU or for this kernel, so it is the surest kind of figure here.</source>
+        <translation>这一部分所依据的速度是在这款 GPU 或这个内核上实测得到的，因此是这里最可靠的一类数字。</translation>
+    </message>
+    <message>
         <location filename="../../engine/timing/provenance.py" line="45"/>
+        <source>worked out from the software&apos;s own code and the GPU&apos;s datasheet, not measured here, so it is fairly sure but can be off where the hardware runs below its datasheet.</source>
+        <translation>根据软件自身的代码和 GPU 的规格表推算，此处没有实测，因此比较可靠，但在硬件达不到规格表速度时可能有偏差。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <source>a stated figure with no measurement behind it for this set-up, so it is the least sure part of the time.</source>
+        <translation>一个给定的数值，对这套配置没有实测支撑，因此是这段时间里最不确定的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="61"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <location filename="../../engine/timing/provenance.py" line="64"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="51"/>
+        <location filename="../../engine/timing/provenance.py" line="67"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="54"/>
+        <location filename="../../engine/timing/provenance.py" line="70"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="57"/>
+        <location filename="../../engine/timing/provenance.py" line="73"/>
         <source>The fp8 matmuls at this GPU&apos;s measured bf16 matmul rate, not its fp8 one: Transformer Engine&apos;s ROCm port of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 GEMMs runs faster. Attention at the rate its kernel&apos;s paper measured.</source>
         <translation>fp8 矩阵乘按本 GPU 实测的 bf16 矩阵乘速率计，而非其 fp8 速率：Transformer Engine 2024 年末的 ROCm 移植版运行它们时与 bf16 持平（ROCm/TransformerEngine issue #73）；对 fp8 GEMM 做过调优的后续版本更快。注意力按其内核论文实测的速率计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="61"/>
+        <location filename="../../engine/timing/provenance.py" line="77"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <location filename="../../engine/timing/provenance.py" line="80"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="67"/>
+        <location filename="../../engine/timing/provenance.py" line="83"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="69"/>
+        <location filename="../../engine/timing/provenance.py" line="85"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="71"/>
+        <location filename="../../engine/timing/provenance.py" line="87"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="73"/>
+        <location filename="../../engine/timing/provenance.py" line="89"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -11608,7 +11633,7 @@ GPU-hour</source>
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="75"/>
+        <location filename="../../engine/timing/provenance.py" line="91"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -11617,62 +11642,62 @@ GPU-hour</source>
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="78"/>
+        <location filename="../../engine/timing/provenance.py" line="94"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="82"/>
+        <location filename="../../engine/timing/provenance.py" line="98"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="89"/>
+        <location filename="../../engine/timing/provenance.py" line="105"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="95"/>
+        <location filename="../../engine/timing/provenance.py" line="111"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="97"/>
+        <location filename="../../engine/timing/provenance.py" line="113"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="99"/>
+        <location filename="../../engine/timing/provenance.py" line="115"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="101"/>
+        <location filename="../../engine/timing/provenance.py" line="117"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="103"/>
+        <location filename="../../engine/timing/provenance.py" line="119"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="106"/>
+        <location filename="../../engine/timing/provenance.py" line="122"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="139"/>
+        <location filename="../../engine/timing/provenance.py" line="155"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="141"/>
+        <location filename="../../engine/timing/provenance.py" line="157"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="144"/>
+        <location filename="../../engine/timing/provenance.py" line="160"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -12135,12 +12160,12 @@ GPU-hour</source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="74"/>
+        <location filename="../../engine/posttraining/band_text.py" line="75"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="81"/>
+        <location filename="../../engine/posttraining/band_text.py" line="82"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
