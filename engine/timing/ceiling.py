@@ -126,14 +126,14 @@ def ceiling_note(ceiling: Ceiling, gpu_id: str | None, own: float, held: float) 
     if ceiling.gpu and ceiling.gpu != gpu_id:
         return message(QT_TRANSLATE_NOOP(
             "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) "
-            "of {mfu:.0%}, too close to the best published run on a GPU of this family in this format ({best:.0%}, "
-            "{row} on {run_gpu}, carried to this GPU's rate; no plan may claim more than that + {margin:.0%} = "
-            "{cap:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer."),
+            "of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU "
+            "in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU's "
+            "rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer."),
             run_gpu=get_gpu(ceiling.gpu).name, **values)
     return message(QT_TRANSLATE_NOOP(
         "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) of "
-        "{mfu:.0%}, too close to the best published run on this GPU in this format ({best:.0%}, {row}; no plan may "
-        "claim more than that + {margin:.0%} = {cap:.0%}), so the estimate lowers it to {held:.0%} and the step "
+        "{mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in "
+        "this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step "
         "takes longer."), **values)
 
 

@@ -12561,13 +12561,13 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/timing/ceiling.py" line="127"/>
-        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, too close to the best published run on a GPU of this family in this format ({best:.0%}, {row} on {run_gpu}, carried to this GPU&apos;s rate; no plan may claim more than that + {margin:.0%} = {cap:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，过于接近同系列 GPU 在此格式下已发表的最佳运行（{best:.0%}，{run_gpu} 上的 {row}，按此 GPU 的速率折算；任何方案都不能超过它 + {margin:.0%} = {cap:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/ceiling.py" line="133"/>
-        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, too close to the best published run on this GPU in this format ({best:.0%}, {row}; no plan may claim more than that + {margin:.0%} = {cap:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，过于接近此 GPU 在此格式下已发表的最佳运行（{best:.0%}，{row}；任何方案都不能超过它 + {margin:.0%} = {cap:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
 </context>
 <context>
