@@ -13,6 +13,7 @@ from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, one_line
 from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
+from .scenario.key_words import field_label, value_words
 from .serving import REFUSED, serving_speed
 from .serving.speed_band import speed_range_text
 from .timing import StepTime
@@ -66,6 +67,22 @@ def changed_inputs(s: Scenario) -> list[tuple[str, object]]:
     return out
 
 
+def input_rows(s: Scenario, tr_fields: Translate = _same, tr_engine: Translate = _same) -> list[tuple[str, str, str]]:
+    """The changed inputs as the window says them, with the file's form for reproducing the run: (the control's label,
+    its value in words, "key: value" as in the scenario file). The table listed keys and ids ("precision | bf16",
+    "optimizer | auto") where the card and the set-up give words (user audit 9). Labels and words come from the key
+    declarations' words (engine/scenario/key_words.py, `tr_fields` the "Fields" context, as the form and the
+    comparison use them); an optimizer or kernel the framework names its own way takes that name (Runs.own_names)."""
+    runs = defaults_for(s.framework).runs
+    rows = []
+    for key, value in changed_inputs(s):
+        own = runs.own_name(key, value) if isinstance(value, str) else ""
+        words = tr_engine(own) if own else value_words(key, value, tr_fields)
+        file_value = ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
+        rows.append((field_label(key, tr_fields), words, f"{key}: {file_value}"))
+    return rows
+
+
 def _default(key: str) -> object:
     default = DEFAULTS[key][0]
     return list(default) if isinstance(default, tuple) else default
@@ -77,7 +94,7 @@ class Report:
 
     title: str
     verdict: str
-    inputs: list[tuple[str, str]]
+    inputs: list[tuple[str, str, str]]  # setting, value in words, "key: value" as in the scenario file
     header: tuple[str, str, str, str]
     rows: list[tuple[str, str, str, str, bool]]  # name, bytes, share, lives in, is an overhead
     phases: str
@@ -87,8 +104,8 @@ class Report:
 
 
 def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
-                 tr_engine: Translate = _same) -> Report:
-    """tr translates the report's own words ("report" context), tr_engine the engine's."""
+                 tr_engine: Translate = _same, tr_fields: Translate = _same) -> Report:
+    """tr translates the report's own words ("report" context), tr_engine the engine's, tr_fields the set-up's."""
     verdict = tr_engine(est.verdict)
     line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); "
                                           "estimator {estimator}.")).format(
@@ -121,7 +138,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
         phases, assumptions = serving_line(s, est, tr, tr_engine), SERVING_ASSUMPTIONS
     return Report(
-        title=s.name, verdict=line, inputs=[(k, str(v)) for k, v in changed_inputs(s)],
+        title=s.name, verdict=line, inputs=input_rows(s, tr_fields, tr_engine),
         header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
                 tr(QT_TRANSLATE_NOOP("report", "lives in"))),
         rows=rows, phases=phases, warnings=[w.format_with(tr_engine) for w in est.warnings],
@@ -130,7 +147,9 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                   "breakdown": tr(QT_TRANSLATE_NOOP("report", "Breakdown (busiest GPU, at the peak)")),
                   "warnings": tr(QT_TRANSLATE_NOOP("report", "Warnings")),
                   "assumptions": tr(QT_TRANSLATE_NOOP("report", "Assumptions")),
-                  "key": tr(QT_TRANSLATE_NOOP("report", "key")), "value": tr(QT_TRANSLATE_NOOP("report", "value"))},
+                  "setting": tr(QT_TRANSLATE_NOOP("report", "setting")),
+                  "value": tr(QT_TRANSLATE_NOOP("report", "value")),
+                  "key": tr(QT_TRANSLATE_NOOP("report", "in the scenario file"))},
     )
 
 
@@ -183,12 +202,14 @@ def time_section(s: Scenario, est: Estimate, step: StepTime | None, tr: Translat
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
-                tr_engine: Translate = _same, step: StepTime | None = None) -> str:
-    """`step`: the step time (engine.workloads.step_time) for the time section; a served model's speed is its own."""
-    r = build_report(s, est, unit, tr, tr_engine)
+                tr_engine: Translate = _same, step: StepTime | None = None, tr_fields: Translate = _same) -> str:
+    """`step`: the step time (engine.workloads.step_time) for the time section; a served model's speed is its own.
+    `tr_fields`: the set-up's words ("Fields" context) for the inputs."""
+    r = build_report(s, est, unit, tr, tr_engine, tr_fields)
     h = r.headings
     lines = [f"# {_line(r.title)}", "", f"**{_line(r.verdict)}**", "", f"## {h['inputs']}", "",
-             f"| {h['key']} | {h['value']} |", "|---|---|", *(f"| {_cell(k)} | {_cell(v)} |" for k, v in r.inputs), "",
+             f"| {h['setting']} | {h['value']} | {h['key']} |", "|---|---|---|",
+             *(f"| {_cell(label)} | {_cell(v)} | `{_cell(k)}` |" for label, v, k in r.inputs), "",
              f"## {h['breakdown']}", "", "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
              *(f"| {_cell(name)} | {size} | {share} | {_cell(where)} |" for name, size, share, where, _ in r.rows), "",
              _line(r.phases), ""]
@@ -200,12 +221,13 @@ def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _
 
 
 def to_html(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same, tr_engine: Translate = _same,
-            chart: str | None = None) -> str:
+            chart: str | None = None, tr_fields: Translate = _same) -> str:
     """The PDF report's body (Qt renders it); `chart` names an image resource to show under the verdict."""
-    r = build_report(s, est, unit, tr, tr_engine)
+    r = build_report(s, est, unit, tr, tr_engine, tr_fields)
     h = r.headings
     table = "<table border='1' cellspacing='0' cellpadding='3'>"
-    inputs = "".join(f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in r.inputs)
+    inputs = "".join(f"<tr><td>{escape(label)}</td><td>{escape(v)}</td><td><code>{escape(k)}</code></td></tr>"
+                     for label, v, k in r.inputs)
     rows = "".join(f"<tr><td>{'<i>' if over else ''}{escape(name)}{'</i>' if over else ''}</td>"
                    f"<td align='right'>{size}</td><td align='right'>{share}</td><td>{escape(where)}</td></tr>"
                    for name, size, share, where, over in r.rows)

@@ -28,6 +28,10 @@ from .theme import text_colour
 from .widgets import colour_for
 
 SMALL_SLICE = 0.02  # slices under 2% of the peak are grouped as "other"
+# an "other" group under half a percent would read "0%" in the legend (an MI300X full fine-tune's model inputs, 0.003%;
+# user audit 9): it is left out of the pie and its legend, and the slices shown close the circle. The table still
+# lists those components, with the same shares as the legend's slices (of the same peak)
+SHOWN_OTHER = 0.005
 
 
 @dataclass(frozen=True)
@@ -46,10 +50,11 @@ def pie_slices(est: Estimate, unit: str) -> list[Slice]:
     for comp, b in rows:
         if b / total < SMALL_SLICE:
             other += b
-            other_names.append(f"{tr_engine(comp.name)}: {format_bytes(b, unit)}")
+            if b > 0:  # a component holding nothing at the peak is not named in the group's hover
+                other_names.append(f"{tr_engine(comp.name)}: {format_bytes(b, unit)}")
             continue
         slices.append(Slice(comp.key, tr_engine(comp.name), b, b / total, explain_component(comp, b, total, unit)))
-    if other:
+    if other and (other / total >= SHOWN_OTHER or not slices):
         label = QCoreApplication.translate("Charts", "Other")
         tip = f"<b>{escape(label)}</b><br>" + "<br>".join(escape(n) for n in other_names)
         slices.append(Slice("other", label, other, other / total, tip))
@@ -79,8 +84,9 @@ class PieItem(pg.GraphicsObject):
         pen = QPen(QColor("white"))
         pen.setWidthF(0.01)
         pen.setCosmetic(False)
+        whole = sum(sl.share for sl in slices) or 1.0  # under 1 by an "other" group left out (SHOWN_OTHER)
         for sl in slices:
-            span = -sl.share * 360 * 16
+            span = -sl.share / whole * 360 * 16
             painter.setPen(pen)
             painter.setBrush(QBrush(colour_for(sl.key)))
             painter.drawPie(QRectF(-1, -1, 2, 2), int(start), int(span))
@@ -100,9 +106,9 @@ class PieItem(pg.GraphicsObject):
             return None
         # Qt's y axis points down in item coordinates of a ViewBox with invertY; angles run counter-clockwise.
         angle = (90 - math.degrees(math.atan2(-y, x))) % 360
-        acc = 0.0
+        acc, whole = 0.0, sum(sl.share for sl in self._slices) or 1.0
         for sl in self._slices:
-            acc += sl.share * 360
+            acc += sl.share / whole * 360
             if angle <= acc:
                 return sl
         return self._slices[-1] if self._slices else None

@@ -197,7 +197,7 @@ def export_to(win: PlannerWindow, kind: str, path: str) -> None:
         write_card_png(win, path)
     elif kind == "md":
         step = step_time_or_none(s) if est.serving is None else None  # the card's time and cost, in the text too
-        Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine, step), encoding="utf-8")
+        Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine, step, _tr_fields), encoding="utf-8")
     elif kind == "csv":
         Path(path).write_text(to_csv(est), encoding="utf-8")
     elif kind == "pdf":
@@ -236,6 +236,10 @@ def export_comparison(win: PlannerWindow, kind: str, path: str) -> None:
 
 def _tr_report(text: str) -> str:
     return QCoreApplication.translate("report", text)
+
+
+def _tr_fields(text: str) -> str:  # the set-up's words (the Markdown's inputs, as the form labels them)
+    return QCoreApplication.translate("Fields", text)
 
 
 def write_pdf(win: PlannerWindow, path: str) -> None:

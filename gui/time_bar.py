@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining.timing import RLStepTime
 from engine.timing import StepTime
-from engine.timing.provenance import Provenance
+from engine.timing.provenance import KIND_MEANINGS, KIND_WORDS, Provenance
 from engine.units import format_seconds
 
 from .charts import static_plot
@@ -59,6 +59,19 @@ def _formula_html(source: Provenance) -> str:
     """A term's formula and the scenario's figures it reads, where its provenance carries them (the bubble's per
     pipeline schedule, engine/timing/provenance.py bubble_provenance); "" else."""
     return _formula_lines(source.formula, ", ".join(f"{key} = {value}" for key, value in source.inputs))
+
+
+def kind_words(kind: str) -> str:
+    """A provenance kind in the legend's plain words (engine/timing/provenance.py KIND_WORDS): the legend said
+    "(38%, assumed)", "derived", "measured", a modeller's words (user audit 9)."""
+    return tr_engine(KIND_WORDS.get(kind, kind))
+
+
+def kind_meanings(kinds: list[str]) -> list[str]:
+    """One hover line per kind of figure the legend shows, in the legend's order: its words and, in one sentence, what
+    they mean for how sure the figure is."""
+    return [f"<b>{escape(kind_words(kind))}</b>: {escape(tr_engine(KIND_MEANINGS[kind]))}"
+            for kind in dict.fromkeys(kinds) if kind in KIND_MEANINGS]
 
 
 # the generation figures (engine/posttraining/timing.py _generation; estimate --json's generation keys) in words
@@ -134,7 +147,7 @@ class TimeBar(QWidget):
         """The bar and its legend; each term says whether a measured, derived or assumed figure decides it (issue 23
         item 8), its basis on hover."""
         provenance = provenance or {}
-        x0, widths, brushes, legend, bases = [], [], [], [], []
+        x0, widths, brushes, legend, bases, kinds = [], [], [], [], [], []
         left = 0.0
         self.segments = []
         for term in run_order(t):
@@ -148,17 +161,17 @@ class TimeBar(QWidget):
             name = tr_engine(term.name)
             self.segments.append((name, term.seconds))
             source = provenance.get(term.key)
-            kind = f", {tr_engine(source.kind)}" if source else ""
+            kind = f", {kind_words(source.kind)}" if source else ""
             legend.append(f"<span style='color:{colour.name()}'>■</span> {escape(name)} "
                           f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%}{escape(kind)})")
             if source:
-                bases.append(f"<b>{escape(name)}</b> ({escape(tr_engine(source.kind))}): {escape(tr_engine(source.basis))}"
+                kinds.append(source.kind)
+                bases.append(f"<b>{escape(name)}</b> ({escape(kind_words(source.kind))}): {escape(tr_engine(source.basis))}"
                              + (_formula_html(source) or _term_formula_html(term.key, term.formula, t)))
         self.bar.setOpts(x0=x0, y=[0] * len(x0), width=widths, height=0.6, brushes=brushes)
         self.plot.setXRange(0, max(left, 1e-9) * 1.02, padding=0)
         self.plot.setYRange(-0.5, 0.5, padding=0)
         self.plot.getAxis("bottom").setLabel(self.tr("seconds per step"))
         self.legend.setText(" · ".join(legend))
-        self.legend.setToolTip("<br>".join([escape(self.tr(
-            "Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks' and NCCL's source "
-            "over datasheet rates. Assumed: a stated figure with no measurement behind it here."))] + bases))
+        meanings = kind_meanings(kinds)
+        self.legend.setToolTip("<br>".join([*meanings, *([""] if meanings else []), *bases]))

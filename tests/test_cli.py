@@ -126,11 +126,12 @@ def test_a_scenario_files_error_is_said_in_the_chosen_language(tmp_path):
 
 def test_serve_fit_reads_well_in_both_languages():
     """serve-fit printed "(over 1 engine instances)" for one instance, and "按当前设置fits" in Chinese (the verdict
-    was not translated). One engine instance: no parenthesis; the verdict in the chosen language."""
+    was not translated). One engine instance: no parenthesis; the verdict in the chosen language. The context is the
+    file's max_model_len 32,768, printed whole as `estimate` and the window print it (it read "32.8K tokens each")."""
     scenario = str(REPO / "examples" / "serve-qwen3-32b-awq-2x4090.json")  # tp 2 on 2 GPUs: one instance
     en, zh = run("serve-fit", scenario), run("--lang", "zh_CN", "serve-fit", scenario)
     assert en.returncode == zh.returncode == 0, en.stderr + zh.stderr
-    assert "engine instances" not in en.stdout and "Most users at once at 32.8K tokens each: 2" in en.stdout
+    assert "engine instances" not in en.stdout and "Most users at once at 32,768 tokens each: 2" in en.stdout
     assert "fits" not in zh.stdout and "放得下" in zh.stdout and "引擎实例" not in zh.stdout
 
 

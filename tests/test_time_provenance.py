@@ -55,7 +55,9 @@ def test_the_time_tab_shows_the_kind_beside_each_term(qtbot, tmp_path):
 
     win = window_from(qtbot, tmp_path, {**BASE, "gpu": "l40s", "model": "llama-3.2-1b"})
     legend = win.time_panel.bar.legend
-    assert "assumed" in legend.text() and "derived" in legend.text()
+    # in plain words (gui/time_bar.py KIND_WORDS, user audit 9): "a rough guess" for assumed, "calculated from specs"
+    # for derived
+    assert "a rough guess" in legend.text() and "calculated from specs" in legend.text()
     assert "median fraction of peak" in legend.toolTip()
 
 

@@ -18,7 +18,6 @@ from ..scenario.serving_keys import GGUF_ENGINES
 from ..serving.generation import BEYOND_TRAINED
 from ..serving.layer_split import layer_split_gpus
 from ..serving.result import engine_name
-from ..units import format_count
 from ..workloads import estimate
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
@@ -141,20 +140,21 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
         model=report["model"], engine=engine_name(report["engine"]), verdict=tr_engine(report["verdict"]))]
     if "context" in report:
         # llama.cpp's context is n_ctx shared by its n_parallel slots: the answer is one slot's (largest_context),
-        # which read as less than the n_ctx the scenario already has (Ollama, 4 slots: 3.52K beside n_ctx 8,192)
+        # which read as less than the n_ctx the scenario already has (Ollama, 4 slots: 3.52K beside n_ctx 8,192).
+        # Token counts are whole numbers with separators, as `estimate` and the window print them (40,960, not 41K)
         slots = report.get("slots", 1)
         lines.append((tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")) if slots == 1 else tr(
             QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) "
-                                     "that share n_ctx"))).format(n=format_count(report["context"]), slots=slots))
+                                     "that share n_ctx"))).format(n=f"{report['context']:,}", slots=slots))
         if report.get("context_may_start", 0) > report["context"]:
             lines[-1] += tr(QT_TRANSLATE_NOOP("cli", "; up to {n} tokens {engine} may or may not start (tight: "
                                                      "within its start-up accounting's margin)")).format(
-                n=format_count(report["context_may_start"]), engine=engine_name(report["engine"]))
+                n=f"{report['context_may_start']:,}", engine=engine_name(report["engine"]))
     if "users" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n} (over {replicas} "
                                                  "engine instances)") if report["replicas"] != 1 else QT_TRANSLATE_NOOP(
             "cli", "Most users at once at {length} tokens each: {n}")).format(
-            length=format_count(report["max_model_len"]), n=report["users"], replicas=report["replicas"]))
+            length=f"{report['max_model_len']:,}", n=report["users"], replicas=report["replicas"]))
     if "gpus" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"]) if report["gpus"]
                      else _no_gpu_count(report, tr))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ..messages import QT_TRANSLATE_NOOP
 from ..range_words import band_multiples, likely_range_sentence, likely_range_words, sources_words
 from ..timing import StepTime
-from ..timing.provenance import Provenance
+from ..timing.provenance import KIND_WORDS, Provenance
 from ..units import format_seconds
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, posttraining_band_basis
 from .timing import RLStepTime
@@ -68,7 +68,8 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         words = likely_range_words(format_seconds(phase_low), format_seconds(phase_high),
                                    *band_multiples(band.low, band.high), tr_engine)
         if kinds.get(phase):
-            words += tr_engine(KINDS_SEMICOLON) + "/".join(tr_engine(k) for k in kinds[phase])
+            # in the time bar's plain words ("calculated from specs", not "derived": user audit 9)
+            words += tr_engine(KINDS_SEMICOLON) + "/".join(tr_engine(KIND_WORDS.get(k, k)) for k in kinds[phase])
         # the model's own figure first: the ranges alone left "update likely 8.8 s to 18.1 s" with no update time
         # anywhere to read the multiples against, the step's terms not being split by phase (user audit 6)
         parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(

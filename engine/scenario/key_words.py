@@ -136,7 +136,14 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "method": {"full": QT_TRANSLATE_NOOP("Fields", "full fine-tune"), "freeze": QT_TRANSLATE_NOOP("Fields", "frozen layers"),
                "lora": "LoRA", "qlora": "QLoRA"},
     "checkpointing": {"none": QT_TRANSLATE_NOOP("Fields", "off"), "selective": QT_TRANSLATE_NOOP("Fields", "selective"),
-                      "full": QT_TRANSLATE_NOOP("Fields", "full")},
+                      "full": QT_TRANSLATE_NOOP("Fields", "full"),
+                      "op-selective": QT_TRANSLATE_NOOP("Fields", "per-op selective")},
+    # the set-up's words for the kernel and the generation engine (gui/setup_panel.py, gui/rl_rows.py), so the
+    # Markdown's inputs and the comparison do not show the file's "flash" / "vllm" (user audit 9)
+    "attention": {"sdpa": "PyTorch SDPA", "flash": "FlashAttention",
+                  "eager": QT_TRANSLATE_NOOP("Fields", "eager (stores b·a·s² scores)")},
+    "rollout_engine": {"auto": QT_TRANSLATE_NOOP("Fields", "the framework's default (auto)"), "vllm": "vLLM",
+                       "sglang": "SGLang", "none": QT_TRANSLATE_NOOP("Fields", "the trainer's own generate (none)")},
     "offload": {"none": QT_TRANSLATE_NOOP("Fields", "none"), "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
                 "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
     "zero_stage": {0: QT_TRANSLATE_NOOP("Fields", "off"), 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"},

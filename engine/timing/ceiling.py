@@ -118,19 +118,23 @@ def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], 
 def ceiling_note(ceiling: Ceiling, gpu_id: str | None, own: float, held: float) -> Message:
     """The sentence saying a plan was held to its ceiling. It names the run's GPU where that is another GPU of the
     plan's architecture (user audit 8: an M4 Max LoRA read 'the best published run on this GPU' of a run on an M4
-    Pro, carried at the two chips' rate shares)."""
+    Pro, carried at the two chips' rate shares). One plain sentence: what is capped (the step's MFU), why (the
+    best published run and the margin above it) and by how much (from the model's own MFU to the held one); it read
+    "MFU 65%, close to or above 71% (...): the step is stretched to MFU 63%" (user audit 9)."""
     values = {"mfu": own, "cap": ceiling.mfu, "best": ceiling.measured, "row": ceiling.row,
               "margin": ceiling.mfu / ceiling.measured - 1, "held": held}
     if ceiling.gpu and ceiling.gpu != gpu_id:
         return message(QT_TRANSLATE_NOOP(
-            "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on "
-            "this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to "
-            "this GPU's rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}."),
+            "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) "
+            "of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU "
+            "in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU's "
+            "rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer."),
             run_gpu=get_gpu(ceiling.gpu).name, **values)
     return message(QT_TRANSLATE_NOOP(
-        "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published "
-        "run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU "
-        "{held:.0%}."), **values)
+        "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) of "
+        "{mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in "
+        "this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step "
+        "takes longer."), **values)
 
 
 DENSE, MOE = "dense", "moe"  # the model kind

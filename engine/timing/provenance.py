@@ -32,6 +32,22 @@ from .zero_bubble import ZERO_BUBBLE_SCHEDULES, deferred_w_passes
 MEASURED = QT_TRANSLATE_NOOP("engine", "measured")
 DERIVED = QT_TRANSLATE_NOOP("engine", "derived")
 ASSUMED = QT_TRANSLATE_NOOP("engine", "assumed")
+# the kinds in a reader's words, and what each means for how sure the figure is (the Time tab's legend and hover, the
+# post-training phases' line): "assumed", "derived", "measured" are a modeller's words (user audit 9)
+KIND_WORDS = {
+    MEASURED: QT_TRANSLATE_NOOP("engine", "from measurements"),
+    DERIVED: QT_TRANSLATE_NOOP("engine", "calculated from specs"),
+    ASSUMED: QT_TRANSLATE_NOOP("engine", "a rough guess"),
+}
+KIND_MEANINGS = {
+    MEASURED: QT_TRANSLATE_NOOP("engine", "the speed behind this part was measured on this GPU or for this kernel, "
+                                          "so it is the surest kind of figure here."),
+    DERIVED: QT_TRANSLATE_NOOP("engine", "worked out from the software's own code and the GPU's datasheet, not "
+                                         "measured here, so it is fairly sure but can be off where the hardware runs "
+                                         "below its datasheet."),
+    ASSUMED: QT_TRANSLATE_NOOP("engine", "a stated figure with no measurement behind it for this set-up, so it is "
+                                         "the least sure part of the time."),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,22 +166,22 @@
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="247"/>
+        <location filename="../file_actions.py" line="251"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="254"/>
+        <location filename="../file_actions.py" line="258"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="263"/>
+        <location filename="../file_actions.py" line="267"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="266"/>
+        <location filename="../file_actions.py" line="270"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -229,7 +229,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 &lt;p&gt;&lt;b&gt;后训练&lt;/b&gt;（监督微调以外的训练目标）：每个阶段一根条形（生成、打分、训练、权重同步）；
 最大的阶段即为估算结果。
 &lt;b&gt;推理服务模式&lt;/b&gt;：推理引擎自身在启动时对每块 GPU 的显存核算（部署格式的权重、KV 缓存、
-profile 运行的激活值、CUDA graphs），以及在多长上下文下能同时容纳多少用户。
+profile 运行的激活值、CUDA 图），以及在多长上下文下能同时容纳多少用户。
 &lt;b&gt;时间与费用&lt;/b&gt;：一步的时间按各项拆分（矩阵乘法与注意力、访存受限操作、重算、未被计算掩盖的通信、
 流水线气泡、卸载、优化器步骤、等待主机）；每秒 tokens 数、MFU、训练总时长和费用都由此得出。&lt;/p&gt;
 </translation>
@@ -420,32 +420,32 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="318"/>
+        <location filename="../charts.py" line="324"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="316"/>
+        <location filename="../charts.py" line="322"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="294"/>
+        <location filename="../charts.py" line="300"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="316"/>
+        <location filename="../charts.py" line="322"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="319"/>
+        <location filename="../charts.py" line="325"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="320"/>
+        <location filename="../charts.py" line="326"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -453,7 +453,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="53"/>
+        <location filename="../charts.py" line="58"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -680,7 +680,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="23"/>
         <source>Method</source>
-        <translation>训练方式</translation>
+        <translation>方法</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="24"/>
@@ -690,7 +690,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="25"/>
         <source>Adapted layers (targets)</source>
-        <translation>加适配器的层（targets）</translation>
+        <translation>适配的层（targets）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="26"/>
@@ -705,7 +705,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="28"/>
         <source>Frozen side</source>
-        <translation>冻结位置</translation>
+        <translation>冻结哪一侧</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="29"/>
@@ -740,12 +740,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="35"/>
         <source>Sequences per GPU step (micro-batch)</source>
-        <translation>每 GPU 每步序列数（micro-batch）</translation>
+        <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="36"/>
         <source>Tokens per sequence (sequence length)</source>
-        <translation>每序列 token 数（序列长度）</translation>
+        <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="37"/>
@@ -770,7 +770,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="41"/>
         <source>Attention kernel</source>
-        <translation>注意力实现</translation>
+        <translation>注意力内核</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="42"/>
@@ -806,7 +806,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="49"/>
         <source>Offload (slow)</source>
-        <translation>卸载（较慢）</translation>
+        <translation>卸载（慢）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="50"/>
@@ -846,12 +846,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="57"/>
         <source>Framework</source>
-        <translation>训练框架</translation>
+        <translation>框架</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="58"/>
         <source>Loss computation</source>
-        <translation>损失计算方式</translation>
+        <translation>损失计算</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="59"/>
@@ -941,12 +941,12 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="84"/>
         <source>Attention kernel variant</source>
-        <translation>注意力内核变体</translation>
+        <translation>注意力内核版本</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="85"/>
         <source>MoE token dispatcher</source>
-        <translation>MoE 令牌分发器</translation>
+        <translation>MoE 词元分发器</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="86"/>
@@ -1016,7 +1016,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="100"/>
         <source>Tokens to train</source>
-        <translation>要训练的 token 数</translation>
+        <translation>训练 token 总数</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="101"/>
@@ -1156,7 +1156,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
-        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="130"/>
@@ -1179,62 +1179,82 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <source>per-op selective</source>
+        <translation>逐算子选择性</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <source>eager (stores b·a·s² scores)</source>
+        <translation>eager（保存 b·a·s² 个注意力分数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <source>the framework&apos;s default (auto)</source>
+        <translation>框架的默认值（自动）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <source>the trainer&apos;s own generate (none)</source>
+        <translation>训练器自带的 generate（无）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
         <source>supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>reward model on pairs</source>
         <translation>在回答对上训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
         <source>PPO (with a critic)</source>
         <translation>PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>online DPO</source>
         <translation>在线 DPO</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>a copy of the policy</source>
         <translation>策略模型的一份副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="176"/>
         <source>as the policy&apos;s offload</source>
         <translation>与策略模型的卸载相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>as the policy&apos;s packing</source>
         <translation>与策略模型的打包相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>padded</source>
         <translation>填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>padding-free</source>
         <translation>无填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="182"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="190"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="198"/>
+        <location filename="../../engine/scenario/key_words.py" line="205"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1390,9 +1410,9 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="138"/>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
-        <location filename="../../engine/scenario/key_words.py" line="143"/>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1408,136 +1428,136 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="186"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="187"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="184"/>
+        <location filename="../../engine/scenario/key_words.py" line="191"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="185"/>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="186"/>
+        <location filename="../../engine/scenario/key_words.py" line="193"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="187"/>
+        <location filename="../../engine/scenario/key_words.py" line="194"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="195"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="191"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="192"/>
+        <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>all linear layers</source>
-        <translation>所有线性层</translation>
+        <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="193"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>all attention projections</source>
-        <translation>所有注意力投影</translation>
+        <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="197"/>
+        <location filename="../../engine/scenario/key_words.py" line="204"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1573,22 +1593,22 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="155"/>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
-        <location filename="../../engine/scenario/key_words.py" line="176"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -2011,7 +2031,7 @@ profile 运行的激活值、CUDA graphs），以及在多长上下文下能同�
     <message>
         <location filename="../framework_options.py" line="137"/>
         <source>not set</source>
-        <translation>未设定</translation>
+        <translation>未设置</translation>
     </message>
     <message>
         <location filename="../framework_options.py" line="139"/>
@@ -3782,12 +3802,12 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="177"/>
         <source>captures CUDA graphs</source>
-        <translation>捕获 CUDA Graph</translation>
+        <translation>捕获 CUDA 图</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="178"/>
         <source>no CUDA graphs (enforce_eager)</source>
-        <translation>不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="180"/>
@@ -3912,7 +3932,7 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="221"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
-        <translation>引擎不使用 CUDA Graph（enforce_eager）</translation>
+        <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="222"/>
@@ -4032,7 +4052,7 @@ GPU-hour</source>
     <message>
         <location filename="../rl_rows.py" line="300"/>
         <source>Whether the engine decodes without CUDA graphs (vLLM enforce_eager, SGLang --disable-cuda-graph): no graph memory beside its share, but every decode step launches its kernels one by one, slower for small batches.</source>
-        <translation>引擎是否在不使用 CUDA Graph 的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用 Graph 内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
+        <translation>引擎是否在不使用 CUDA 图的情况下解码（vLLM enforce_eager、SGLang --disable-cuda-graph）：在其份额之外不占用图内存，但每个解码步都要逐个启动内核，小批量时更慢。</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="303"/>
@@ -5089,32 +5109,31 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="160"/>
+        <location filename="../time_bar.py" line="174"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="163"/>
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
-        <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
+        <translation type="vanished">实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="66"/>
+        <location filename="../time_bar.py" line="79"/>
         <source>prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="67"/>
+        <location filename="../time_bar.py" line="80"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="68"/>
+        <location filename="../time_bar.py" line="81"/>
         <source>sequences per engine</source>
         <translation>每个引擎的序列数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="69"/>
+        <location filename="../time_bar.py" line="82"/>
         <source>sequences at once</source>
         <translation>同时生成的序列数</translation>
     </message>
@@ -5123,62 +5142,62 @@ GPU-hour</source>
         <translation type="vanished">轮数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="72"/>
+        <location filename="../time_bar.py" line="85"/>
         <source>decode passes (sequences / sequences at once)</source>
         <translation>解码轮数（序列数 / 同时运行的序列数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="73"/>
+        <location filename="../time_bar.py" line="86"/>
         <source>one decode step</source>
         <translation>一个解码步</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="74"/>
+        <location filename="../time_bar.py" line="87"/>
         <source>kernel launches per decode step (eager)</source>
         <translation>每个解码步的内核启动（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="75"/>
+        <location filename="../time_bar.py" line="88"/>
         <source>of which LoRA kernels of the served adapters</source>
         <translation>其中引擎所服务 LoRA 适配器的内核</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="76"/>
+        <location filename="../time_bar.py" line="89"/>
         <source>kernels&apos; fixed time per decode step</source>
         <translation>每个解码步各内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="77"/>
+        <location filename="../time_bar.py" line="90"/>
         <source>tensor-parallel all-reduces per decode step</source>
         <translation>每个解码步的张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="78"/>
+        <location filename="../time_bar.py" line="91"/>
         <source>output processing per decode step (vLLM V0, eager)</source>
         <translation>每个解码步的输出处理（vLLM V0，eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="82"/>
+        <location filename="../time_bar.py" line="95"/>
         <source>sampler per decode step (vLLM V0)</source>
         <translation>每个解码步的采样器（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="84"/>
+        <location filename="../time_bar.py" line="97"/>
         <source>output processing per step (vLLM V1 in process)</source>
         <translation>每步的输出处理（vLLM V1，进程内）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="86"/>
+        <location filename="../time_bar.py" line="99"/>
         <source>decode iterations</source>
         <translation>解码迭代次数</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="87"/>
+        <location filename="../time_bar.py" line="100"/>
         <source>longest completion (tokens)</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="88"/>
+        <location filename="../time_bar.py" line="101"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
     </message>
@@ -5187,12 +5206,12 @@ GPU-hour</source>
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="80"/>
+        <location filename="../time_bar.py" line="93"/>
         <source>scheduling and input preparation per decode step (vLLM V0)</source>
         <translation>每个解码步的调度与输入准备（vLLM V0）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="83"/>
+        <location filename="../time_bar.py" line="96"/>
         <source>engine loop per decode step (vLLM V1)</source>
         <translation>每个解码步的引擎循环（vLLM V1）</translation>
     </message>
@@ -6128,7 +6147,7 @@ GPU-hour</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="140"/>
+        <location filename="../../engine/planning/serve_fit.py" line="139"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
@@ -6153,18 +6172,18 @@ GPU-hour</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="134"/>
+        <location filename="../../engine/planning/serve_fit.py" line="133"/>
         <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="131"/>
+        <location filename="../../engine/planning/serve_fit.py" line="130"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="134"/>
+        <location filename="../../engine/planning/serve_fit.py" line="133"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -6433,7 +6452,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="64"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick, at the triton fused_moe&apos;s tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, the trainer&apos;s generate(): its loop, transformers&apos; eager layers, PEFT&apos;s adapters and bitsandbytes&apos; 4-bit linears where it runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA graph（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/timing.py" line="89"/>
@@ -8357,14 +8376,12 @@ GPU-hour</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="125"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
-        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
+        <translation type="vanished">模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="130"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
-        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
+        <translation type="vanished">模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/near_capacity.py" line="70"/>
@@ -9584,7 +9601,7 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="109"/>
+        <location filename="../../engine/planning/serve_fit.py" line="108"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -9814,7 +9831,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="89"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
-        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
+        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA 图（engine/serving）</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/phases.py" line="93"/>
@@ -10124,7 +10141,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="145"/>
         <source>CUDA graphs</source>
-        <translation>CUDA graphs</translation>
+        <translation>CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="146"/>
@@ -10207,7 +10224,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="246"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
-        <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="252"/>
@@ -10235,7 +10252,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="309"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
-        <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
+        <translation>SGLang 可以启动，但激活值和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="313"/>
@@ -10925,7 +10942,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="96"/>
         <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
-        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
+        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA 图或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
     </message>
     <message>
         <location filename="../../engine/diagnosis/from_message.py" line="100"/>
@@ -11506,7 +11523,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="57"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
-        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA graphs：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
+        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="70"/>
@@ -11559,57 +11576,87 @@ GPU-hour</source>
         <translation>假定</translation>
     </message>
     <message>
+        <location filename="../../engine/timing/provenance.py" line="38"/>
+        <source>from measurements</source>
+        <translation>来自实测</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="39"/>
+        <source>calculated from specs</source>
+        <translation>按规格推算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="40"/>
+        <source>a rough guess</source>
+        <translation>粗略假定</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="43"/>
+        <source>the speed behind this part was measured on this GPU or for this kernel, so it is the surest kind of figure here.</source>
+        <translation>这一部分所依据的速度是在这款 GPU 或这个内核上实测得到的，因此是这里最可靠的一类数字。</translation>
+    </message>
+    <message>
         <location filename="../../engine/timing/provenance.py" line="45"/>
+        <source>worked out from the software&apos;s own code and the GPU&apos;s datasheet, not measured here, so it is fairly sure but can be off where the hardware runs below its datasheet.</source>
+        <translation>根据软件自身的代码和 GPU 的规格表推算，此处没有实测，因此比较可靠，但在硬件达不到规格表速度时可能有偏差。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <source>a stated figure with no measurement behind it for this set-up, so it is the least sure part of the time.</source>
+        <translation>一个给定的数值，对这套配置没有实测支撑，因此是这段时间里最不确定的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="61"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <location filename="../../engine/timing/provenance.py" line="64"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="51"/>
+        <location filename="../../engine/timing/provenance.py" line="67"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="54"/>
+        <location filename="../../engine/timing/provenance.py" line="70"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="57"/>
+        <location filename="../../engine/timing/provenance.py" line="73"/>
         <source>The fp8 matmuls at this GPU&apos;s measured bf16 matmul rate, not its fp8 one: Transformer Engine&apos;s ROCm port of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 GEMMs runs faster. Attention at the rate its kernel&apos;s paper measured.</source>
         <translation>fp8 矩阵乘按本 GPU 实测的 bf16 矩阵乘速率计，而非其 fp8 速率：Transformer Engine 2024 年末的 ROCm 移植版运行它们时与 bf16 持平（ROCm/TransformerEngine issue #73）；对 fp8 GEMM 做过调优的后续版本更快。注意力按其内核论文实测的速率计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="61"/>
+        <location filename="../../engine/timing/provenance.py" line="77"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <location filename="../../engine/timing/provenance.py" line="80"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="67"/>
+        <location filename="../../engine/timing/provenance.py" line="83"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="69"/>
+        <location filename="../../engine/timing/provenance.py" line="85"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="71"/>
+        <location filename="../../engine/timing/provenance.py" line="87"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="73"/>
+        <location filename="../../engine/timing/provenance.py" line="89"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -11618,7 +11665,7 @@ GPU-hour</source>
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="75"/>
+        <location filename="../../engine/timing/provenance.py" line="91"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -11627,62 +11674,62 @@ GPU-hour</source>
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="78"/>
+        <location filename="../../engine/timing/provenance.py" line="94"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="82"/>
+        <location filename="../../engine/timing/provenance.py" line="98"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="89"/>
+        <location filename="../../engine/timing/provenance.py" line="105"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="95"/>
+        <location filename="../../engine/timing/provenance.py" line="111"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="97"/>
+        <location filename="../../engine/timing/provenance.py" line="113"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="99"/>
+        <location filename="../../engine/timing/provenance.py" line="115"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="101"/>
+        <location filename="../../engine/timing/provenance.py" line="117"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="103"/>
+        <location filename="../../engine/timing/provenance.py" line="119"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="106"/>
+        <location filename="../../engine/timing/provenance.py" line="122"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="139"/>
+        <location filename="../../engine/timing/provenance.py" line="155"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="141"/>
+        <location filename="../../engine/timing/provenance.py" line="157"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="144"/>
+        <location filename="../../engine/timing/provenance.py" line="160"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -12145,12 +12192,12 @@ GPU-hour</source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="74"/>
+        <location filename="../../engine/posttraining/band_text.py" line="75"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="81"/>
+        <location filename="../../engine/posttraining/band_text.py" line="82"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
@@ -12376,12 +12423,12 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/speed_regime.py" line="19"/>
         <source>with CUDA graphs</source>
-        <translation>使用 CUDA graphs</translation>
+        <translation>使用 CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed_regime.py" line="20"/>
         <source>without CUDA graphs</source>
-        <translation>不使用 CUDA graphs</translation>
+        <translation>不使用 CUDA 图</translation>
     </message>
     <message>
         <location filename="../../engine/planning/listing.py" line="19"/>
@@ -12549,126 +12596,145 @@ GPU-hour</source>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
     </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="127"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="133"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="22"/>
+        <location filename="../../engine/report.py" line="23"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="26"/>
+        <location filename="../../engine/report.py" line="27"/>
         <source>Peak allocated memory is what {counter} reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 {counter} 报告的数值；运行时上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="28"/>
+        <location filename="../../engine/report.py" line="29"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="29"/>
+        <location filename="../../engine/report.py" line="30"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="33"/>
+        <location filename="../../engine/report.py" line="34"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="36"/>
+        <location filename="../../engine/report.py" line="37"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="110"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="106"/>
+        <location filename="../../engine/report.py" line="123"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="108"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="109"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="127"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="116"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="142"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="142"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="143"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="130"/>
+        <location filename="../../engine/report.py" line="147"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="131"/>
+        <location filename="../../engine/report.py" line="148"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="132"/>
+        <location filename="../../engine/report.py" line="149"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="133"/>
-        <source>key</source>
-        <translation>键</translation>
+        <location filename="../../engine/report.py" line="150"/>
+        <source>setting</source>
+        <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="133"/>
+        <source>key</source>
+        <translation type="vanished">键</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="151"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="150"/>
+        <location filename="../../engine/report.py" line="152"/>
+        <source>in the scenario file</source>
+        <translation>场景文件中的写法</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="169"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="160"/>
+        <location filename="../../engine/report.py" line="179"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="141"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -12677,12 +12743,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="171"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="162"/>
+        <location filename="../../engine/report.py" line="181"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>

@@ -1,0 +1,51 @@
+"""The Markdown report's Inputs table listed scenario keys and preset ids ("precision | bf16", "optimizer | auto",
+"model | llama-3-8b") where the window, the plan card and the comparison give words (user audit 9). It now gives the
+set-up's label and the value in its words (engine/scenario/key_words.py, the words the form and Compare use), with
+"key: value" as in the scenario file in a third column so a reader can still rebuild the file. No Qt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.report import input_rows, to_markdown
+from engine.scenario import scenario_from_dict
+from engine.workloads import estimate
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def _example(name: str):
+    return scenario_from_dict(json.loads((EXAMPLES / name).read_text()))
+
+
+def test_the_inputs_table_gives_the_set_ups_words_and_the_files_keys():
+    s = _example("llama3-8b-lora-4090.json")  # examples/llama3-8b-lora-4090.json: bf16, optimizer auto, flash
+    text = to_markdown(s, estimate(s))
+    inputs = text.split("## Inputs")[1].split("##")[0]
+    assert "| setting | value | in the scenario file |" in inputs
+    # the label of the set-up's control, the words of its combo, the file's key and value
+    assert "| Number format (precision) | pure bf16 (weights, grads, states) | `precision: bf16` |" in inputs
+    assert "| Optimizer | AdamW as the framework runs it | `optimizer: auto` |" in inputs
+    assert "| Model | Llama 3 8B | `model: llama-3-8b` |" in inputs  # the preset's display name beside its id
+    assert "| GPU | NVIDIA GeForce RTX 4090 | `gpu: rtx-4090` |" in inputs
+    assert "| Attention kernel | FlashAttention | `attention: flash` |" in inputs
+    assert "| precision | bf16 |" not in inputs and "| optimizer | auto |" not in inputs
+
+
+def test_a_framework_that_names_its_own_optimizer_is_shown_in_its_words():
+    """MLX runs SGD from mlx.optimizers (engine/frameworks/mlx.py own_names), as the set-up's combo says."""
+    s = _example("qwen2.5-7b-lora-m4-max.json").replace(optimizer="sgd")
+    rows = {key: (label, words) for label, words, key in input_rows(s)}
+    assert rows["optimizer: sgd"] == ("Optimizer", "SGD (mlx.optimizers)")
+    assert rows["framework: mlx"] == ("Framework", "MLX (mlx-lm)")
+
+
+def test_the_labels_and_words_are_translated_by_the_set_ups_translator():
+    """The window passes the "Fields" context's translator (gui/file_actions.py): labels and words go through it,
+    the file's keys and values do not (they are what a scenario file holds)."""
+    s = _example("grpo-qwen2.5-1.5b-trl-vllm-colocate.json")
+    zh = {"Number format (precision)": "数值格式（精度）", "pure bf16 (weights, grads, states)": "纯 bf16"}
+    rows = input_rows(s, lambda text: zh.get(text, text))
+    assert ("数值格式（精度）", "纯 bf16", "precision: bf16") in rows
+    assert ("Generation engine (rollout engine)", "vLLM", "rollout_engine: vllm") in rows
