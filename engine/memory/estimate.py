@@ -241,16 +241,19 @@ def estimate(s: Scenario) -> Estimate:
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParts]] = {}
     templates: dict[tuple, StageParts] = {}
-    for i, layers in enumerate(scenario_stage_ranges(s, spec.layers)):
+    ranges = scenario_stage_ranges(s, spec.layers)
+    w_share = pending_w_share(s, spec)
+    for i, layers in enumerate(ranges):
         groups = layer_groups(s, spec, layers)
-        in_flight = micro_batches_in_flight(s, i, spec.layers, pending_w_share(s, spec))
-        key = (groups, i == 0, holds_head(s, i), in_flight)
-        if key in seen:
+        if len(ranges) == 1:  # one stage, shared with none: the keys below would only hash its layer groups
+            parts = estimator.stage(i, layers, groups)
+            stage = _stage(s, spec, fw, estimator, i, layers, parts)
+        elif (key := (groups, i == 0, holds_head(s, i), micro_batches_in_flight(s, i, spec.layers, w_share))) in seen:
             prev, parts = seen[key]
             stage = dataclasses.replace(prev, stage=i)
         else:
             template = templates.get(key[:3])
-            parts = estimator.moved(template, in_flight) if template is not None else None
+            parts = estimator.moved(template, key[3]) if template is not None else None  # key[3]: in flight
             if parts is None:
                 parts = estimator.stage(i, layers, groups)
                 templates[key[:3]] = parts

@@ -111,15 +111,9 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
     if s.workload == "inference":
         return ()
     names = _cannot_run(s.framework, s.tp, s.pp, s.pp_schedule, s.cp, s.ep, s.effective_zero, s.method, s.offload,
-                        s.dp, s.checkpointing, s.world_size, s.fsdp)
-    runs = defaults_for(s.framework).runs
-    if not runs.runs_recompute(s.checkpointing, s.recompute_num_layers, s.recompute_method):
-        names += ("recompute_method",)
-    if not runs.runs_fp8_recipe(s.precision, s.fp8_recipe):
-        names += ("fp8_recipe",)
-    if not runs.runs_lora_layers(s.method, s.lora_layers):
-        names += ("lora_layers",)
-    names += tuple(key for key in ("optimizer", "attention") if not runs.has_choice(key, getattr(s, key)))
+                        s.dp, s.checkpointing, s.world_size, s.fsdp) + _row_cannot_run(
+        s.framework, s.checkpointing, s.recompute_num_layers, s.recompute_method, s.precision, s.fp8_recipe, s.method,
+        s.lora_layers, s.optimizer, s.attention)
     if not runs_on_gpu(s):
         names += ("gpu",)
     names += tuple(name for name, _ in refused_splits(s))  # Megatron's split and layout, ZB-V's: asserted
@@ -147,6 +141,24 @@ def _cannot_run(framework: str, tp: int, pp: int, pp_schedule: str, cp: int, ep:
                 offload: str, dp: int, checkpointing: str, gpus: int, fsdp: bool) -> tuple[str, ...]:
     return (layout_cannot_run(framework, tp, pp, pp_schedule, cp, ep, zero, method, offload, dp, fsdp)
             + defaults_for(framework).runs.cannot_run(checkpointing, method, gpus))
+
+
+@lru_cache(maxsize=1024)  # every estimate asks (for its warnings): the answer is the row's, for a few keys
+def _row_cannot_run(framework: str, checkpointing: str, recompute_num_layers: int, recompute_method: str,
+                    precision: str, fp8_recipe: str, method: str, lora_layers: int, optimizer: str,
+                    attention: str) -> tuple[str, ...]:
+    """The keys beyond the layout that the framework's row (engine/frameworks/runs.py) refuses, in cannot_run's
+    order: recompute_method, fp8_recipe, lora_layers, optimizer, attention."""
+    runs = defaults_for(framework).runs
+    names: tuple[str, ...] = ()
+    if not runs.runs_recompute(checkpointing, recompute_num_layers, recompute_method):
+        names += ("recompute_method",)
+    if not runs.runs_fp8_recipe(precision, fp8_recipe):
+        names += ("fp8_recipe",)
+    if not runs.runs_lora_layers(method, lora_layers):
+        names += ("lora_layers",)
+    return names + tuple(key for key, value in (("optimizer", optimizer), ("attention", attention))
+                         if not runs.has_choice(key, value))
 
 
 @lru_cache(maxsize=8192)  # the searches ask per layout and offload (search_candidates.framework_runs_layout)

@@ -55,7 +55,7 @@ def refused_splits(s: Scenario) -> tuple[tuple[str, Message], ...]:
     """(cannot_run's name, its sentence) for each split rule of s's framework that s breaks: "pipeline_split"
     (Megatron's even split), "pipeline_layout" (a layout of another chunk count than pp x vpp: that sentence alone,
     Megatron asserts it first), "zbv_layers" (ZB-V's even stages); () for a served scenario."""
-    if s.workload == "inference":
+    if s.workload == "inference" or s.pp == 1:  # no pipeline: none of the rules below applies (each says so too)
         return ()
     out = []
     if (chunks := mismatched_layout_chunks(s)) is not None:

@@ -322,7 +322,7 @@ def step_time(s: Scenario) -> StepTime:
     def once(part: Callable[[_Stage], float]) -> float:  # every stage but the busiest once: the bubble's compute
         return stages_once(s, spec, listed, lambda i, r: part(timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
             s, spec, hw, prof, rates, i, r, units))) - part(busiest)
-    fill = once(lambda st: st.total)
+    fill = once(lambda st: st.total) if s.pp > 1 else 0.0  # one stage: no bubble (pipeline_seconds reads no fill)
     if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
         fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
