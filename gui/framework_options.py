@@ -60,6 +60,7 @@ class FrameworkOptions(QWidget):
             "mlx": self.tr("MLX / mlx-lm (Apple GPUs)"),
             "mlx-2023": self.tr("MLX v0.0.6 (December 2023, Apple GPUs)"),
             "trl-2025": self.tr("TRL up to 0.25 (2025; QLoRA adapters in fp32)"),
+            "unsloth-2024": self.tr("Unsloth up to 2025.1 (2024; no global dequantisation buffer)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)

@@ -37,7 +37,7 @@ COMPONENT_COLOURS = {
     "released_weights": "#2a9d8f", "vision_activations": "#8e6c8a",
     "gradients": "#f28e2b", "master_weights": "#ffbe7d", "optimizer_states": "#e15759",
     "activations": "#b07aa1", "head_activations": "#d4a6c8", "recompute": "#9d7660", "inputs": "#bab0ac",
-    "logits": "#edc948", "backward_scratch": "#ff9da7", "autocast_cache": "#d37295",
+    "logits": "#edc948", "backward_scratch": "#ff9da7", "autocast_cache": "#d37295", "dequant_buffer": "#f1a7b5",
     "zero3_gather": "#499894", "zero_buckets": "#79706e", "ddp_buckets": "#79706e", "ep_buffers": "#8cd17d",
     "optimizer_temp": "#fabfd2", "cuda_context": "#7f7f7f", "fragmentation": "#c7c7c7", "reserve": "#dcdcdc",
     "cuda_context_seed": "#7f7f7f", "other": "#9e9e9e",

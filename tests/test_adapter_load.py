@@ -63,7 +63,8 @@ def test_each_micro_batch_generate_loads_them_again():
 
 def test_only_a_framework_that_reloads_per_call_pays_it():
     reloads = [f for f in FRAMEWORKS if defaults_for(f).posttraining.rollout_loads_adapters_per_generate]
-    assert reloads == ["unsloth"]
+    # unsloth-2024 differs from unsloth by its QLoRA dequantisation buffer only (engine/frameworks/defaults.py)
+    assert reloads == ["unsloth", "unsloth-2024"]
     row = dict(_rows()["unsloth-nb-grpo-qwen3-4b-t4"]["scenario"])
     trl = scenario_from_dict({**row, "framework": "trl", "name": "trl twin"})
     assert per_generate_adapter_load_seconds(step_parts(trl), trl, hardware_for(trl)) == 0.0

@@ -278,12 +278,14 @@ def test_unsloth_long_context_table_runs_are_judged_to_run():
     # Unsloth's benchmark page (docs.unsloth.ai/basics/unsloth-benchmarks, "Llama 3.1 (8B) max. context length"):
     # 4-bit QLoRA on all linear layers, rank 32, batch 1, sequences padded to the length, Unsloth's defaults
     # (offloaded gradient checkpointing, fused cross-entropy, 8-bit AdamW as its notebooks set). Each length ran on
-    # that much VRAM: none may be judged "does not fit"; a quarter more no longer fits.
+    # that much VRAM: none may be judged "does not fit"; a quarter more no longer fits. The table came with the
+    # December 2024 release (unsloth.ai/blog/llama3-3: 342K tokens on 80 GB, 2,900 on 8 GB), before matmul_lora's global
+    # dequantisation buffer (tag 2025-02): the unsloth-2024 row.
     table = ((8, 2_972), (12, 21_848), (16, 40_724), (24, 78_475), (40, 153_977), (48, 191_728), (80, 342_733))
     for vram_gb, tokens in table:
         base = {"model": "llama-3.1-8b", "gpu": {"name": f"{vram_gb} GB", "memory_bytes": vram_gb * 10**9},
                 "method": "qlora", "precision": "bf16", "lora_rank": 32, "lora_targets": "all-linear",
-                "micro_batch": 1, "checkpointing": "full", "attention": "flash", "framework": "unsloth",
+                "micro_batch": 1, "checkpointing": "full", "attention": "flash", "framework": "unsloth-2024",
                 "optimizer": "adamw-8bit"}
         assert estimate(scenario_from_dict({**base, "seq_len": tokens})).verdict != "does not fit", vram_gb
         if vram_gb > 8:
@@ -320,7 +322,8 @@ FACT_COLUMNS = {
     "pipeline_returns_outputs": {"torchtitan", *DS_FACTS, "openrlhf"},
     "pipeline_recv_once": {*DS_FACTS, "openrlhf"},
     "cp_ring_attention": MEGATRON, "ep_all_to_all_dispatch": MEGATRON, "te_layers": MEGATRON,
-    "selective_by_modules": MEGATRON, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
+    "selective_by_modules": MEGATRON, "kernels_save_as_compiled": {"unsloth", "unsloth-2024"},
+    "fused_lora_kernels": {"unsloth", "unsloth-2024"},
     "takes_megatron_arguments": MEGATRON,
     "zero_bucket_settings": {*DS_FACTS, "openrlhf", "internevo"},
     "offers_liger_kernel": {"huggingface", "trl", "trl-2025", "ms-swift"}, "grads_reduced_in_buffer": MEGATRON,
@@ -331,6 +334,9 @@ FACT_COLUMNS = {
     "adam_fused": {*MEGATRON, "deepspeed-2022", "deepspeed-2021", "mlx"}, "fsdp_embedding_unit": {"olmo-core"},
     # MLX's Metal kernels (engine/frameworks/mlx.py), on Apple GPUs only
     "metal_only": {"mlx", "mlx-2023"},
+    # bitsandbytes, torchao and Unsloth dequantise a quantised weight for its input-gradient GEMM; MLX does not
+    # (engine/memory/layer_backward.py dequantized_weight_scratch); Unsloth keeps a global buffer since 2025.2
+    "qlora_backward_copy": {"mlx", "mlx-2023"}, "qlora_dequant_buffer": {"unsloth"},
 }
 
 

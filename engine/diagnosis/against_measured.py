@@ -24,7 +24,7 @@ COMPONENT_CATEGORY = {
     "recompute": "activations", "embedding_dropout": "activations", "pp_sent_outputs": "activations",
     "logits": "logits",
     "optimizer_temp": "temporaries", "autocast_cache": "temporaries", "backward_scratch": "temporaries",
-    "zero3_gather": "temporaries", "ddp_buckets": "temporaries",
+    "zero3_gather": "temporaries", "ddp_buckets": "temporaries", "dequant_buffer": "temporaries",
 }
 EXPLAINING_KEYS = {
     "weights": "method, precision, zero_stage", "gradients": "method, zero_stage",

@@ -27,7 +27,8 @@ from .verl_megatron import verl_megatron_row
 FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "torchtune", "torchtitan", "megatron",
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
-              "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023", "trl-2025")
+              "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023", "trl-2025",
+              "unsloth-2024")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -203,6 +204,10 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
         kernels_save_as_compiled=True, fused_lora_kernels=True, posttraining=rl.UNSLOTH, parallelism=par.UNSLOTH,
         runs=rn.UNSLOTH,
+        # unslothai/unsloth at 015bdef0 unsloth/kernels/utils.py matmul_lora (line 1158) `fast_dequantize(W, W_quant,
+        # use_global_buffer = True)`; fast_dequantize (lines 495-518) keeps WEIGHT_BUFFERS[device] (and ABSMAX_BUFFERS,
+        # fp32) and resize_()s it to the largest weight; matmul_lora has done so since 144190bd06 (2025-02-06, #1620)
+        qlora_dequant_buffer=True,
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
@@ -323,6 +328,13 @@ TABLE["trl-2025"] = replace(TABLE["trl"], id="trl-2025", label="TRL up to 0.25 (
                                 "QLoRA adapters in fp32", "huggingface/trl v0.25.1 trl/models/utils.py prepare_peft_model "
                                 "lines 559-607: prepare_model_for_kbit_training, get_peft_model (peft's fp32 adapters), "
                                 "peft_module_casting_to_bf16 casts only norms, embeddings and lm_head")))
+# Unsloth up to its January 2025 release: matmul_lora dequantised each 4-bit weight into a new tensor and freed it
+TABLE["unsloth-2024"] = replace(TABLE["unsloth"], id="unsloth-2024", label="Unsloth up to 2025.1 (2024)", profile="unsloth",
+                                qlora_dequant_buffer=False, sources=(*TABLE["unsloth"].sources, (
+                                    "QLoRA dequantisation", "unslothai/unsloth tag December-2024 (400d9955b6) unsloth/"
+                                    "kernels/utils.py matmul_lora lines 402-413: `W = fast_dequantize(W.t(), W_quant)` "
+                                    "then `del W`, no global buffer (tag 2025-02, ee5aaa2e82, line 448: "
+                                    "use_global_buffer = True)")))
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

@@ -36,6 +36,13 @@ class FrameworkDefaults:
     logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
     unties_embeddings: bool = False  # the model always has its own lm_head weight (a copy of a tied embedding)
     quantizes_head: bool = False  # QLoRA quantises the lm_head too (every nn.Linear), weights quantised from fp16
+    # QLoRA's input-gradient GEMM of each frozen quantised linear runs on a whole 16-bit copy of the weight made for
+    # it (bitsandbytes MatMul4Bit / MatMul8bitLt, torchao's linear_nf4, Unsloth's fast_dequantize); false where the
+    # kernel reads the packed weight (MLX's quantized_matmul)
+    qlora_backward_copy: bool = True
+    # ... and the forward's copies are written into one buffer per device, grown to the largest weight and never freed
+    # (Unsloth's fast_dequantize(use_global_buffer=True) in matmul_lora, since 2025-02)
+    qlora_dequant_buffer: bool = False
     # Tensor parallelism. torchtitan: parallelism.disable_loss_parallel defaults to false, so train.py runs the
     # loss under loss_parallel() whenever TP is on; Megatron: megatron/core/tensor_parallel/cross_entropy.py is
     # vocabulary-parallel always (layers.py VocabParallelEmbedding keeps only its shard's gradient, and its

@@ -91,6 +91,9 @@ ROW = FrameworkDefaults(
      ("GPUs", MLX_AT + " README.md: MLX runs on Apple silicon (Metal); its CUDA and CPU Linux packages (mlx[cuda], "
       "mlx[cpu]) are not offered here: no measured MLX training run on them")),
     adam_fused=True, metal_only=True, parallelism=PARALLELISM, runs=RUNS,
+    # the gradient wrt x of a quantised linear is quantized_matmul(cotangent, w, scales, biases, !transpose) on the
+    # packed weight (ml-explore/mlx mlx/primitives.cpp QuantizedMatmul::vjp): no 16-bit copy of the weight
+    qlora_backward_copy=False,
     # MLX's own allocator: freed Metal buffers stay in its cache ("memory not currently used that has not been
     # returned to the system allocator": ml-explore/mlx at 846d176227a0 mlx/memory.h get_cache_memory, Python
     # mx.get_cache_memory, formerly mx.metal.get_cache_memory), the analogue of PyTorch's reserved-but-unallocated;

@@ -73,6 +73,9 @@ class ActContext:
     # a bf16 model's fp32 LoRA adapters computed under autocast (accelerate's native amp in the HF Trainer, outside
     # DeepSpeed): peft casts the input to fp32, autocast's linear casts it back, so each adapter keeps a bf16 copy
     lora_autocast: bool = False
+    # QLoRA: each frozen quantised linear's input-gradient GEMM reads a whole 16-bit copy of its weight, made for it and
+    # freed after it (engine/memory/layer_backward.py dequantized_weight_scratch)
+    dequantized_backward: bool = False
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -83,7 +86,7 @@ class ActContext:
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
-               self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes)
+               self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes, self.dequantized_backward)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

@@ -114,6 +114,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         padding_mask=s.training_objective != "sft",
         ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
         lora_autocast=s.method in ("lora", "qlora") and accelerate_native_amp(s, dt.compute),
+        dequantized_backward=s.method == "qlora" and defaults_for(s.framework).qlora_backward_copy,
     )
 
 
@@ -176,6 +177,8 @@ def stage_components(
     grouped = s.checkpointing == "full" and s.recompute_method == "uniform" and s.recompute_num_layers > 1
     comps += _backward_transients(scratch, recompute, head.loss_wins, grouped)
     comps += states.autocast_cache
+    if s.method == "qlora" and defaults_for(s.framework).qlora_dequant_buffer:
+        comps.append(_dequant_buffer(max(spec.ffn, spec.q_dim) * spec.hidden, ctx.compute))
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
         comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
     comps += _input_components(s, spec, ctx, first, in_flight)
@@ -282,6 +285,23 @@ def _backward_transients(scratch: float, recompute: float, loss_wins: bool,
             )
         )
     return tuple(comps)
+
+
+@lru_cache(maxsize=256)
+def _dequant_buffer(largest_weight: int, compute: int) -> Component:
+    """Unsloth's global dequantisation buffer: one compute-dtype copy of the largest 4-bit linear (gate/up/down: ffn x
+    hidden) and its fp32 absmax (one per 64-value block), made by the first forward and kept (framework fact
+    qlora_dequant_buffer; engine/frameworks/defaults.py names the code)."""
+    size = largest_weight * (compute + 4 / 64)
+    return _c(
+        "dequant_buffer",
+        QT_TRANSLATE_NOOP("engine", "Dequantisation buffer (4-bit weights)"),
+        "transient",
+        Moments.whole_step(size),
+        QT_TRANSLATE_NOOP("engine", "the largest 4-bit linear dequantised into one buffer kept all step (compute bytes "
+                          "per weight + fp32 absmax per 64)"),
+        weights=largest_weight,
+    )
 
 
 def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,

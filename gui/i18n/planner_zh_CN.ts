@@ -1878,243 +1878,248 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>TRL 0.25 及更早版本（2025 年；QLoRA 适配器为 fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
-        <location filename="../framework_options.py" line="205"/>
+        <location filename="../framework_options.py" line="63"/>
+        <source>Unsloth up to 2025.1 (2024; no global dequantisation buffer)</source>
+        <translation>Unsloth 2025.1 及更早（2024；无全局反量化缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="206"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="87"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Triton FlashAttention, llm-foundry&apos;s attn_impl triton (triton)</source>
         <translation>Triton 版 FlashAttention，llm-foundry 的 attn_impl triton（triton）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="100"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="102"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="137"/>
+        <location filename="../framework_options.py" line="138"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="139"/>
+        <location filename="../framework_options.py" line="140"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="140"/>
+        <location filename="../framework_options.py" line="141"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="109"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112"/>
+        <location filename="../framework_options.py" line="113"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="113"/>
+        <location filename="../framework_options.py" line="114"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="116"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="117"/>
+        <location filename="../framework_options.py" line="118"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="119"/>
+        <location filename="../framework_options.py" line="120"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="120"/>
+        <location filename="../framework_options.py" line="121"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="121"/>
+        <location filename="../framework_options.py" line="122"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="122"/>
+        <location filename="../framework_options.py" line="123"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="123"/>
+        <location filename="../framework_options.py" line="124"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="129"/>
+        <location filename="../framework_options.py" line="130"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="131"/>
+        <location filename="../framework_options.py" line="132"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -6669,52 +6674,62 @@ GPU-hour</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="228"/>
+        <location filename="../../engine/memory/detailed.py" line="231"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="231"/>
+        <location filename="../../engine/memory/detailed.py" line="234"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="235"/>
+        <location filename="../../engine/memory/detailed.py" line="238"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="266"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="269"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="275"/>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="280"/>
+        <location filename="../../engine/memory/detailed.py" line="283"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="281"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="331"/>
+        <location filename="../../engine/memory/detailed.py" line="298"/>
+        <source>Dequantisation buffer (4-bit weights)</source>
+        <translation>反量化缓冲区（4-bit 权重）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/detailed.py" line="301"/>
+        <source>the largest 4-bit linear dequantised into one buffer kept all step (compute bytes per weight + fp32 absmax per 64)</source>
+        <translation>最大的 4-bit 线性层反量化到一个整步保留的缓冲区中（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/detailed.py" line="351"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="334"/>
+        <location filename="../../engine/memory/detailed.py" line="354"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -6729,22 +6744,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="329"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="312"/>
+        <location filename="../../engine/memory/detailed.py" line="332"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="339"/>
+        <location filename="../../engine/memory/detailed.py" line="359"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="342"/>
+        <location filename="../../engine/memory/detailed.py" line="362"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -9055,12 +9070,12 @@ GPU-hour</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="246"/>
+        <location filename="../../engine/memory/detailed.py" line="249"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="249"/>
+        <location filename="../../engine/memory/detailed.py" line="252"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -12587,7 +12602,7 @@ GPU-hour</source>
         <translation>MLX 逐算子注意力（保存 b·a·s² 分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/mlx.py" line="98"/>
+        <location filename="../../engine/frameworks/mlx.py" line="101"/>
         <source>MLX&apos;s Metal buffer cache (mx.get_cache_memory)</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
