@@ -8357,6 +8357,11 @@ GPU-hour</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
+        <location filename="../../engine/timing/model.py" line="367"/>
+        <source>The step time leaves out the image encoder (vision tower): only the language model&apos;s layers are timed, over every token of the sequence, image tokens included.</source>
+        <translation>步时间未计入图像编码器（视觉塔）：只计算语言模型各层的时间，覆盖序列中的每个 token（包括图像 token）。</translation>
+    </message>
+    <message>
         <location filename="../../engine/timing/ceiling.py" line="125"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下没有已发表的运行：取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
