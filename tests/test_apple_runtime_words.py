@@ -88,5 +88,11 @@ def test_the_plan_cards_assumption_names_mlxs_own_peak_counter():
     s = scenario_from_dict(MAC_LORA)
     card = to_markdown(s, estimate(s))
     assert "Peak allocated memory is what mx.get_peak_memory reports" in card and "torch.cuda" not in card
+    # MLX v0.0.6 (framework mlx-2023) had no Python peak call: ml-explore/mlx at 8385f93ce has none (git grep
+    # peak_memory: only mlx/backend/metal/allocator.h peak_allocated_size_); mx.metal.get_peak_memory is d5964a271
+    # (#761, 2024-03-01, first tagged v0.5.1)
+    old = scenario_from_dict({**MAC_LORA, "framework": "mlx-2023"})
+    old_card = to_markdown(old, estimate(old))
+    assert "mx.get_peak_memory" not in old_card and "no Python call in v0.0.6" in old_card
     rtx = scenario_from_dict({**MAC_LORA, "gpu": "rtx-4090", "framework": "huggingface"})
     assert "Peak allocated memory is what torch.cuda.max_memory_allocated reports" in to_markdown(rtx, estimate(rtx))

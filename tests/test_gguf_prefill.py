@@ -19,6 +19,7 @@ from engine.accuracy import gguf_prefill_rates as gp
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving.gguf_prefill import (
     METAL_MUL_MM_ID_ROWS,
+    MMQ_DP4A_MAX_BATCH_SIZE,
     MMQ_MAX_BATCH_SIZE,
     dequantize_bytes,
     expected_tile_rows,
@@ -71,6 +72,25 @@ def test_the_pass_only_where_the_build_runs_f16_cublas_on_quantized_weights() ->
     # the pass adds its bytes at the achieved bandwidth, after the GEMM
     assert _prefill_seconds(LLAMA2_7B_PP512, 512) > _prefill_seconds({**LLAMA2_7B_PP512, "gguf_batch_matmul": "mmq"},
                                                                       512)
+
+
+def test_todays_builds_still_dequantize_on_a_v100_from_64_tokens() -> None:
+    """Today's ggml_cuda_should_use_mmq (llama.cpp ec98e2002 in ollama/ollama@49a9c9ba6 ggml-cuda/mmq.cu lines
+    277-290) keeps MMQ on a GPU without Turing's int8 MMA but with FP16 tensor cores (Volta, CUDA capability 7.0) only
+    for ne11 < MMQ_DP4A_MAX_BATCH_SIZE = 64 (mmq.cuh line 12): a V100's 64-token ubatch takes the dequantize + F16
+    cuBLAS path under the default key, a 63-token one and any Turing-or-later GPU's do not. PR #8075's text names
+    the V100 as the exception."""
+    assert MMQ_DP4A_MAX_BATCH_SIZE == 64
+    v100 = scenario_from_dict({**LLAMA2_7B_PP512, "gguf_batch_matmul": "mmq", "gpu": "v100-32gb"})
+    spec, memory = resolve_model(v100), serving_memory(v100)
+    assert dequantize_bytes(v100, spec, memory, 63) == 0.0
+    assert dequantize_bytes(v100, spec, memory, 64) > 0.0
+    # one pass over a 64-token ubatch moves what the old builds' 512-token pass moves on the same GPU
+    old_build = scenario_from_dict({**LLAMA2_7B_PP512, "gpu": "v100-32gb"})
+    assert dequantize_bytes(v100, spec, memory, 512) == dequantize_bytes(old_build, spec, memory, 512)
+    for gpu in ("t4", "rtx-4090", "a100-80gb"):  # Turing (7.5) and later: MMQ at every batch
+        s = scenario_from_dict({**LLAMA2_7B_PP512, "gguf_batch_matmul": "mmq", "gpu": gpu})
+        assert dequantize_bytes(s, resolve_model(s), serving_memory(s), 512) == 0.0, gpu
 
 
 def test_ubatches_are_n_ubatch_at_most_n_batch() -> None:

@@ -6,33 +6,20 @@ the 16-bit rate, engine/timing/high_precision_wgrad.py), read from the step the 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from engine.accuracy.published_throughput import load_rows
 from engine.scenario import scenario_from_dict
 from engine.timing import step_time
 from engine.timing.ceiling import without_ceilings
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def _load(stem: str):
-    spec = importlib.util.spec_from_file_location(f"benchmark_{stem}", BENCHMARKS / f"{stem}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_runs import load
 
 
 @pytest.mark.parametrize("row_id", ["torchao-float8-llama3-8b-8xmi300x-none", "torchao-float8-llama3-8b-8xmi300x-tensorwise",
                                     "torchao-float8-llama3-8b-8xmi300x-rowwise_with_gw_hp",
                                     "torchao-float8-llama3-8b-8xh100-rowwise"])
 def test_per_call_gemms_are_the_layer_costs_own(row_id: str) -> None:
-    bench, recorder = _load("torchao_linear_kernels"), _load("cdna3_kernels")
+    bench, recorder = load("torchao_linear_kernels"), load("cdna3_kernels")
     row = next(r for r in load_rows() if r["id"] == row_id)
     with without_ceilings(), recorder.recorded_costs() as seen:
         step_time(scenario_from_dict(row["scenario"]))

@@ -103,6 +103,17 @@ def test_export_to_trl_says_when_the_plan_kept_other_adapters():
     assert "load_in_4bit: true" in old
 
 
+@pytest.mark.parametrize("objective, release", [
+    # the release each trainer's cast landed in (huggingface/trl tags: 2af35fb0d #4577 v0.26.0 GRPO / reward,
+    # 00da0462b #4685 v0.27.0 RLOO, e3b7897c8 #3906 v0.29.0 DPO, its loss_type ipo too, 9516563e3 #5661 v1.4.0 KTO)
+    ("grpo", "0.26"), ("reward", "0.26"), ("rloo", "0.27"), ("dpo", "0.29"), ("ipo", "0.29"), ("kto", "1.4")])
+def test_the_export_note_names_the_release_of_the_trainer_it_launches(objective, release):
+    # TRL 0.26 to 0.28's DPOTrainer kept peft's fp32 adapters: a DPO note saying "0.26 and later" would be wrong
+    online = {"num_generations": 8, "prompt_len": 64, "completion_len": 128} if objective in ("grpo", "rloo") else {}
+    note = trl_config(_s(framework="trl-2025", training_objective=objective, micro_batch=8, **online))
+    assert f"# TRL {release} and later cast the quantised model's LoRA adapters to bf16" in note
+
+
 def test_an_imported_trl_qlora_launch_gets_bf16_adapters():
     # TRL's examples/scripts/kto.py QLoRA usage (tests/data/configs/trl/kto_qwen1.5-1.8b_qlora.sh: --load_in_4bit):
     # the import names the current TRL row, whose KTOTrainer casts the 4-bit model's adapters (kto_trainer.py 749-752)

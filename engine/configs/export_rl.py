@@ -22,6 +22,10 @@ from .verl_batch import batch_args
 # objective -> TRL trainer with a `trl` CLI subcommand (trl/scripts/: dpo, grpo, kto, reward, rloo) and its loss_type
 _TRL_TRAINERS = {"grpo": ("grpo", None), "rloo": ("rloo", None), "dpo": ("dpo", None), "ipo": ("dpo", "ipo"),
                  "kto": ("kto", None), "reward": ("reward", None)}
+# the first TRL release whose trainer casts a quantised model's LoRA adapters to bf16 (the trl row's source,
+# engine/frameworks/defaults.py _TRL_QLORA_BF16: huggingface/trl 2af35fb0d #4577 v0.26.0 GRPO and reward, 00da0462b
+# #4685 v0.27.0 RLOO, e3b7897c8 #3906 v0.29.0 DPO, 9516563e3 #5661 v1.4.0 KTO)
+_TRL_BF16_ADAPTERS_SINCE = {"grpo": "0.26", "reward": "0.26", "rloo": "0.27", "dpo": "0.29", "kto": "1.4"}
 _ONLINE = ("grpo", "rloo")
 # algorithm.adv_estimator of each objective verl trains (verl/trainer/ppo/core_algos.py AdvantageEstimator)
 _VERL_ESTIMATORS = {"ppo": "gae", "grpo": "grpo", "rloo": "rloo"}
@@ -47,7 +51,7 @@ def trl_config(s: Scenario) -> str:
                     lora_target_modules="all-linear" if s.lora_targets == "all-linear" else lora_target_list(s))
         if s.method == "qlora":
             data[f"load_in_{s.qlora_bits}bit"] = True
-            note = _qlora_adapter_note(s)
+            note = _qlora_adapter_note(s, _TRL_BF16_ADAPTERS_SINCE[trainer])
     if loss_type:
         data["loss_type"] = loss_type
     data["max_prompt_length"] = s.prompt_len
@@ -66,14 +70,14 @@ def trl_config(s: Scenario) -> str:
     return launch + note + yaml_config(s, "trl", data)
 
 
-def _qlora_adapter_note(s: Scenario) -> str:
-    """Every trainer the export names casts a quantised model's LoRA adapters to bf16 in TRL 0.26 and later (the trl
+def _qlora_adapter_note(s: Scenario, since: str) -> str:
+    """Every trainer the export names casts a quantised model's LoRA adapters to bf16 from TRL `since` on (the trl
     row's quantized_adapters_bf16, engine/frameworks/defaults.py), with no setting to keep peft's fp32: a plan that
     sized them otherwise says so, since its adapters, their gradients and AdamW states (and, in fp32, the casts of
     each adapted linear's input) are not what the launched run keeps."""
     if adapter_dtype_bytes(s, dtypes_for(s).compute) == 2:
         return ""
-    return ("# TRL 0.26 and later cast the quantised model's LoRA adapters to bf16; this plan sized them in "
+    return (f"# TRL {since} and later cast the quantised model's LoRA adapters to bf16; this plan sized them in "
             f"{adapter_dtype_bytes(s, dtypes_for(s).compute) * 8}-bit (framework trl-2025, lora_adapter_dtype fp32 or "
             "another framework), so the run keeps less than planned.\n")
 

@@ -114,4 +114,9 @@ ROW_2023 = replace(
              ("training loop", "ml-explore/mlx-examples at 27c0a8c0 transformer_lm/main.py: nn.value_and_grad(model, "
               "loss_fn), optimizer.update, mx.eval(loss, model.parameters()) once per step"),
              *(fact for fact in ROW.sources if fact[0] in ("loss", "peak memory", "GPUs"))),
+    # v0.0.6 kept its peak in the Metal allocator (mlx/backend/metal/allocator.h peak_allocated_size_) with no Python
+    # call: mx.metal.get_peak_memory came with d5964a271 (2024-03-01, pull request #761, v0.5.1), the top-level
+    # mx.get_peak_memory with 4e1994e9d (2025-03-21, #1982)
+    peak_counter="MLX's Metal allocator peak (peak_allocated_size_; no Python call in v0.0.6, "
+                 "mx.metal.get_peak_memory from v0.5.1)",
 )

@@ -6,12 +6,13 @@ import dataclasses
 from functools import lru_cache
 
 from ..frameworks.allocator import reserved_gap_bytes
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 from ..models.presets import context_words_of, get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
-from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.behaviour import Behaviour, behaviour, casts_adapters_to_bf16
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
@@ -171,6 +172,17 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes "
             "load the model in bf16: choose precision 'bf16' for that."), precision=s.precision))
+    if s.precision in ("amp-fp16", "mixed-fp16") and casts_adapters_to_bf16(s):
+        # torch's GradScaler.unscale_ runs _amp_foreach_non_finite_check_and_unscale_, whose CUDA kernel dispatches
+        # on AT_DISPATCH_FLOATING_TYPES_AND_HALF (pytorch aten/src/ATen/native/cuda/AmpKernels.cu): no BFloat16, so
+        # fp16=True with TRL's bf16 adapters (huggingface/trl@f2cd57710ae3 sft_trainer.py 1127-1130) raises at the
+        # first optimizer step, as users report on T4s (MakazhanAlpamys/Soup issue #425)
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{framework} casts the quantised model's LoRA adapters to bf16, and fp16 mixed precision's gradient "
+            "scaler cannot unscale bf16 gradients (NotImplementedError: \"_amp_foreach_non_finite_check_and_unscale_cuda"
+            "\" not implemented for 'BFloat16'): the run stops at its first step. Train in bf16, or in fp16 without "
+            "mixed precision (precision fp16), or with TRL up to 0.25 (framework trl-2025)."),
+            framework=defaults_for(s.framework).label))
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))

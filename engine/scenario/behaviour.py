@@ -174,11 +174,17 @@ def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
     "auto" the framework's own (the model's dtype where it builds its adapters so; bf16 where its trainer for the
     objective casts a quantised model's adapters: engine/frameworks/defaults.py)."""
     if s.lora_adapter_dtype == "auto":
-        row = defaults_for(s.framework)
-        if row.lora_adapters_in_model_dtype:
+        if defaults_for(s.framework).lora_adapters_in_model_dtype:
             return compute
-        return 2 if s.method == "qlora" and s.training_objective in row.quantized_adapters_bf16 else 4
+        return 2 if casts_adapters_to_bf16(s) else 4
     return 4 if s.lora_adapter_dtype == "fp32" else compute
+
+
+def casts_adapters_to_bf16(s: Scenario) -> bool:
+    """Whether the framework's trainer for the objective casts a quantised model's LoRA adapters to bf16 whatever the
+    run's precision (FrameworkDefaults.quantized_adapters_bf16: TRL's), under lora_adapter_dtype auto."""
+    return (s.lora_adapter_dtype == "auto" and s.method == "qlora"
+            and s.training_objective in defaults_for(s.framework).quantized_adapters_bf16)
 
 
 def accelerate_native_amp(s: Scenario, compute: int) -> bool:

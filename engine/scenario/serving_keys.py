@@ -89,8 +89,9 @@ class ServingKeys:
                         applies_to=LLAMA_CPP)
     gguf_batch_matmul: str = key("mmq", "how the llama.cpp build multiplies a batch of more than 32 tokens by "
                                  "quantized weights on an NVIDIA GPU: mmq (builds since PR #8075, 2024-06: the int8 "
-                                 "kernels on the quantized blocks), dequantize_cublas (PR #3776 of 2023-10 to PR "
-                                 "#8075: each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM)",
+                                 "kernels on the quantized blocks; a V100, without int8 tensor cores, still dequantizes "
+                                 "batches of 64 tokens and more), dequantize_cublas (PR #3776 of 2023-10 to PR #8075: "
+                                 "each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM)",
                                  Choice(GGUF_BATCH_MATMULS), applies_to=LLAMA_CPP)
 
 

@@ -10,6 +10,12 @@ roofline's matmuls at the 16-bit rate (engine/serving/speed.py _prefill_seconds)
   a memory-bound kernel before the GEMM, which an F16 file skips (its GEMM reads the weights directly). PR #8075
   (JohannesGaessler, 2024-06-23: 'by default mul_mat_q instead of FP16 cuBLAS GEMM is used unless there is no int8
   tensor core MMQ implementation available but FP16 tensor cores are (V100, RDNA3)') ended it on Turing and later.
+- CUDA, today's builds (key mmq) on Volta (CUDA capability 7.0, presets/gpus.json: V100): no int8 tensor-core MMA,
+  so ggml_cuda_should_use_mmq keeps MMQ only below MMQ_DP4A_MAX_BATCH_SIZE = 64 tokens (llama.cpp ec98e2002 as
+  vendored in ollama/ollama@49a9c9ba6 ml/backend/ggml/ggml/src/ggml-cuda/mmq.cu lines 277-290: `if
+  (turing_mma_available(cc)) return true; ... return !fp16_mma_hardware_available(cc) || ne11 <
+  MMQ_DP4A_MAX_BATCH_SIZE;`, mmq.cuh line 12) and a ubatch of 64 or more takes the same dequantize-to-F16 cuBLAS
+  path (ggml-cuda.cu lines 1419-1427: src0_as_f16, to_fp16_cuda).
 - Metal (Apple silicon), a MoE's routed experts (mul_mat_id) of a batch of at least 32 tokens: kernel_mul_mm_id runs
   each expert's tokens in tiles of NR1 = 32 token rows, dispatched as ceil(n_tokens / 32) x ceil(rows / 64) x
   n_expert threadgroups, each returning only where its first row is past the expert's own token count
@@ -36,12 +42,23 @@ from .result import ServingMemory
 from .weights import layer_weights
 
 MMQ_MAX_BATCH_SIZE = 32  # ggerganov/llama.cpp@005de593 ggml-cuda.cu: batches above it run F16 cuBLAS
+MMQ_DP4A_MAX_BATCH_SIZE = 64  # today's mmq.cuh: on Volta, batches of it and more run F16 cuBLAS
 METAL_MUL_MM_ID_ROWS = 32  # kernel_mul_mm_id NR1 and ggml_metal_op_mul_mat_id ne21_mm_id_min
 F16_FORMAT = "F16"  # presets/weight_formats.json: every matrix in F16
 
 
 def _vendor(s: Scenario) -> str:
     return get_gpu(s.gpu).vendor if isinstance(s.gpu, str) else ""
+
+
+def cublas_batch_above(s: Scenario) -> int | None:
+    """Tokens a ubatch of quantized weights must exceed to run dequantize + F16 cuBLAS on this NVIDIA GPU and build:
+    32 for the dequantize_cublas builds, 63 for today's (mmq) on Volta; None where every batch runs MMQ."""
+    if s.gguf_batch_matmul == "dequantize_cublas":
+        return MMQ_MAX_BATCH_SIZE
+    capability = get_gpu(s.gpu).cuda_capability if isinstance(s.gpu, str) else ""
+    volta = 7.0 <= float(capability or 0) < 7.5  # fp16 MMA (Volta, 7.0) without Turing's int8 MMA (7.5)
+    return MMQ_DP4A_MAX_BATCH_SIZE - 1 if volta else None
 
 
 def ubatch_sizes(prompt: int, n_batch: int, n_ubatch: int) -> tuple[int, ...]:
@@ -62,12 +79,14 @@ def f16_over_format_bytes(spec: ModelSpec, weight_format: str) -> float:
 
 def dequantize_bytes(s: Scenario, spec: ModelSpec, memory: ServingMemory, prompt: int) -> float:
     """Bytes the dequantize-to-F16 kernels move over a prompt (read the GPU-held quantized matrices, every GPU's of a
-    layer split one after another, and write them in F16, once per ubatch of more than 32 tokens) where the build
-    runs F16 cuBLAS on quantized weights; 0 elsewhere."""
-    if (s.serving_engine not in GGUF_ENGINES or s.gguf_batch_matmul != "dequantize_cublas"
-            or _vendor(s) != "NVIDIA" or not gguf_weights_quantized(s.weight_format)):
+    layer split one after another, and write them in F16, once per ubatch above cublas_batch_above's size) where the
+    build runs F16 cuBLAS on quantized weights; 0 elsewhere."""
+    if s.serving_engine not in GGUF_ENGINES or _vendor(s) != "NVIDIA" or not gguf_weights_quantized(s.weight_format):
         return 0.0
-    passes = sum(1 for t in ubatch_sizes(prompt, s.n_batch, s.n_ubatch) if t > MMQ_MAX_BATCH_SIZE)
+    above = cublas_batch_above(s)
+    if above is None:
+        return 0.0
+    passes = sum(1 for t in ubatch_sizes(prompt, s.n_batch, s.n_ubatch) if t > above)
     held = memory.bytes_of("weights") * layer_split_gpus(s)
     return passes * held * (1.0 + f16_over_format_bytes(spec, s.weight_format))
 
@@ -101,5 +120,5 @@ def expert_tile_padding_flops(s: Scenario, spec: ModelSpec, prompt: int) -> floa
     return 2.0 * spec.one_expert_params() * spec.moe_layers * rows
 
 
-__all__ = ["MMQ_MAX_BATCH_SIZE", "METAL_MUL_MM_ID_ROWS", "dequantize_bytes", "expected_tile_rows",
-           "expert_tile_padding_flops", "f16_over_format_bytes", "ubatch_sizes"]
+__all__ = ["MMQ_DP4A_MAX_BATCH_SIZE", "MMQ_MAX_BATCH_SIZE", "METAL_MUL_MM_ID_ROWS", "cublas_batch_above",
+           "dequantize_bytes", "expected_tile_rows", "expert_tile_padding_flops", "f16_over_format_bytes", "ubatch_sizes"]

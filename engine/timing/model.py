@@ -363,6 +363,10 @@ def step_time(s: Scenario) -> StepTime:
     if ceiling is not None and held < own:
         notes.append(ceiling_note(ceiling, hw.gpu_id, own, held))
     notes += [scaled] if scaled else []
+    if spec.vision is not None and s.images_per_sample:  # no time model of any tower yet (memory only: vision.py)
+        notes.append(message(QT_TRANSLATE_NOOP(
+            "engine", "The step time leaves out the image encoder (vision tower): only the language model's layers "
+            "are timed, over every token of the sequence, image tokens included.")))
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps

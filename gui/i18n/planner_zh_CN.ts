@@ -6808,7 +6808,7 @@ GPU-hour</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="100"/>
+        <location filename="../../engine/memory/estimate.py" line="101"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -6818,62 +6818,67 @@ GPU-hour</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="103"/>
+        <location filename="../../engine/memory/estimate.py" line="104"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="110"/>
+        <location filename="../../engine/memory/estimate.py" line="111"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="113"/>
+        <location filename="../../engine/memory/estimate.py" line="114"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="150"/>
+        <location filename="../../engine/memory/estimate.py" line="151"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="155"/>
+        <location filename="../../engine/memory/estimate.py" line="156"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="159"/>
+        <location filename="../../engine/memory/estimate.py" line="160"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="163"/>
+        <location filename="../../engine/memory/estimate.py" line="164"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="166"/>
+        <location filename="../../engine/memory/estimate.py" line="167"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="171"/>
+        <location filename="../../engine/memory/estimate.py" line="172"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="175"/>
+        <location filename="../../engine/memory/estimate.py" line="180"/>
+        <source>{framework} casts the quantised model&apos;s LoRA adapters to bf16, and fp16 mixed precision&apos;s gradient scaler cannot unscale bf16 gradients (NotImplementedError: &quot;_amp_foreach_non_finite_check_and_unscale_cuda&quot; not implemented for &apos;BFloat16&apos;): the run stops at its first step. Train in bf16, or in fp16 without mixed precision (precision fp16), or with TRL up to 0.25 (framework trl-2025).</source>
+        <translation>{framework} 会把量化模型的 LoRA 适配器转换为 bf16，而 fp16 混合精度的梯度缩放器无法对 bf16 梯度做反缩放（NotImplementedError: &quot;_amp_foreach_non_finite_check_and_unscale_cuda&quot; not implemented for &apos;BFloat16&apos;）：训练会在第一步停止。请改用 bf16 训练，或不开混合精度的 fp16（precision fp16），或使用 TRL 0.25 及更早版本（framework trl-2025）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/estimate.py" line="187"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="184"/>
+        <location filename="../../engine/memory/estimate.py" line="196"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="189"/>
+        <location filename="../../engine/memory/estimate.py" line="201"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -6888,18 +6893,18 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="194"/>
+        <location filename="../../engine/memory/estimate.py" line="206"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="205"/>
+        <location filename="../../engine/memory/estimate.py" line="217"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="210"/>
+        <location filename="../../engine/memory/estimate.py" line="222"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -8389,6 +8394,11 @@ GPU-hour</source>
         <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="367"/>
+        <source>The step time leaves out the image encoder (vision tower): only the language model&apos;s layers are timed, over every token of the sequence, image tokens included.</source>
+        <translation>步时间未计入图像编码器（视觉塔）：只计算语言模型各层的时间，覆盖序列中的每个 token（包括图像 token）。</translation>
     </message>
     <message>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
@@ -10098,32 +10108,32 @@ GPU-hour</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="104"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="107"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="111"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="112"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="114"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="115"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="117"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="118"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="120"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="121"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
@@ -10576,33 +10586,33 @@ GPU-hour</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="32"/>
+        <location filename="../../engine/configs/export_rl.py" line="36"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="107"/>
+        <location filename="../../engine/configs/export_rl.py" line="111"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="119"/>
+        <location filename="../../engine/configs/export_rl.py" line="123"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="128"/>
+        <location filename="../../engine/configs/export_rl.py" line="132"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="132"/>
+        <location filename="../../engine/configs/export_rl.py" line="136"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="138"/>
-        <location filename="../../engine/configs/export_rl.py" line="198"/>
+        <location filename="../../engine/configs/export_rl.py" line="142"/>
+        <location filename="../../engine/configs/export_rl.py" line="202"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -12369,7 +12379,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="89"/>
+        <location filename="../../engine/configs/export_rl.py" line="93"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
