@@ -52,6 +52,7 @@ from ..messages import QT_TRANSLATE_NOOP, message
 from ..models.architecture import ModelSpec
 from ..units import format_bytes
 from .defaults import EngineSettings, sglang_settings, vllm_settings
+from .encoder_profile import encoder_profile
 from .kv_layout import LayerKind, kv_element_bytes, layer_kinds, sequence_bytes
 from .profile_run import graph_pool_bytes, profile_peak
 from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory, engine_name
@@ -130,6 +131,32 @@ def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component,
     graphs = 0.0 if i.enforce_eager else graph_pool_bytes(i.spec, s.cuda_graph_max_bs, i.tp, i.model_dtype_bytes)
     tp_extra = NON_TORCH_TP_BYTES if i.tp > 1 else 0.0
     context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if i.tp * i.pp > 1 else 0.0)
+    base = _base_components(i, s, peak, sequences, graphs, tp_extra, context)
+    return (*base[:2], *_encoder_components(i, s, peak.peak_bytes), *base[2:])  # beside the text run's peak
+
+
+def _encoder_components(i: GenerationInputs, s: EngineSettings, text_peak: float) -> tuple[Component, ...]:
+    """vLLM V1's profile run of a vision-language model's image encoder (engine/serving/encoder_profile.py): none for
+    a text-only model, SGLang (no profile run) or vLLM 0.8's V0 engine (another dummy-data path, not modelled)."""
+    if i.engine == "sglang" or i.accounting == "vllm-0.8-v0":
+        return ()
+    enc = encoder_profile(i.spec.vision, s.max_num_batched_tokens, s.max_num_seqs,
+                          i.max_model_len or i.spec.max_position, i.tp, i.model_dtype_bytes)
+    if enc is None:
+        return ()
+    return (_component(
+        "encoder_profile", QT_TRANSLATE_NOOP("engine", "Image encoder in the profile run"), "activations",
+        enc.extra_bytes(text_peak), QT_TRANSLATE_NOOP(
+            "engine", "max(encoder forward over the dummy images: pixels + residual + widest block; their cached "
+            "outputs, held through the text run) beyond the text run's peak"),
+        (("images", enc.images), ("tokens_per_image", enc.tokens_per_image), ("encoder_budget_tokens",
+                                                                             enc.budget_tokens),
+         ("encoder_forward_bytes", round(enc.forward_bytes)), ("encoder_cache_bytes", round(enc.cached_bytes)))),)
+
+
+def _base_components(i: GenerationInputs, s: EngineSettings, peak, sequences: int, graphs: float,
+                     tp_extra: float, context: float) -> tuple[Component, ...]:
+    """Weights, the text run's activation peak, CUDA graphs, non-torch memory and the CUDA context."""
     return (
         _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states",
                    i.weight_bytes + i.lora_bytes + i.load_extra_bytes,
@@ -264,7 +291,7 @@ def _engine_start(i: GenerationInputs) -> tuple[EngineSettings, int, tuple[Layer
 def vllm_memory(i: GenerationInputs) -> ServingMemory:
     s, max_model_len, kinds, fixed, parts = _engine_start(i)
     requested = i.capacity_bytes * s.gpu_memory_utilization
-    in_budget = parts["weights"] + parts["activation_peak"] + parts["non_torch"] + (
+    in_budget = parts["weights"] + parts["activation_peak"] + parts.get("encoder_profile", 0.0) + parts["non_torch"] + (
         parts["cuda_graphs"] if i.graphs_in_budget else 0.0)
     if i.accounting == "vllm-0.8-v1":  # the process's whole torch peak and every non-torch byte on the device
         in_budget += i.used_by_others_bytes + parts["cuda_context"]
