@@ -10138,19 +10138,19 @@ GPU-hour</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="134"/>
+        <location filename="../../engine/serving/generation.py" line="161"/>
         <location filename="../../engine/serving/llama_cpp.py" line="167"/>
         <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="136"/>
+        <location filename="../../engine/serving/generation.py" line="163"/>
         <source>this GPU&apos;s shard of every tensor in the deployed format</source>
         <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="139"/>
+        <location filename="../../engine/serving/generation.py" line="166"/>
         <source>Activation peak of the profile run</source>
         <translation>试运行的激活峰值</translation>
     </message>
@@ -10159,85 +10159,95 @@ GPU-hour</source>
         <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="141"/>
+        <location filename="../../engine/serving/generation.py" line="168"/>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
         <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="145"/>
+        <location filename="../../engine/serving/generation.py" line="172"/>
         <source>CUDA graphs</source>
         <translation>CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="146"/>
+        <location filename="../../engine/serving/generation.py" line="173"/>
         <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
         <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="149"/>
+        <location filename="../../engine/serving/generation.py" line="176"/>
         <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
         <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="178"/>
         <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
         <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="153"/>
+        <location filename="../../engine/serving/generation.py" line="180"/>
         <location filename="../../engine/serving/llama_cpp.py" line="160"/>
         <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="154"/>
+        <location filename="../../engine/serving/generation.py" line="181"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="163"/>
+        <location filename="../../engine/serving/generation.py" line="190"/>
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="227"/>
+        <location filename="../../engine/serving/generation.py" line="254"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="233"/>
+        <location filename="../../engine/serving/generation.py" line="260"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="237"/>
-        <location filename="../../engine/serving/generation.py" line="299"/>
+        <location filename="../../engine/serving/generation.py" line="264"/>
+        <location filename="../../engine/serving/generation.py" line="326"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="188"/>
+        <location filename="../../engine/serving/generation.py" line="215"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="192"/>
+        <location filename="../../engine/serving/generation.py" line="148"/>
+        <source>Image encoder in the profile run</source>
+        <translation>性能剖析运行中的图像编码器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="149"/>
+        <source>max(encoder forward over the dummy images: pixels + residual + widest block; their cached outputs, held through the text run) beyond the text run&apos;s peak</source>
+        <translation>max(编码器对虚拟图像的前向：像素 + 残差 + 最宽的块；其缓存的输出，在文本运行期间一直保留) 超出文本运行峰值的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="219"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="203"/>
+        <location filename="../../engine/serving/generation.py" line="230"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="209"/>
+        <location filename="../../engine/serving/generation.py" line="236"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="214"/>
+        <location filename="../../engine/serving/generation.py" line="241"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
@@ -10247,50 +10257,50 @@ GPU-hour</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="246"/>
+        <location filename="../../engine/serving/generation.py" line="273"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="252"/>
+        <location filename="../../engine/serving/generation.py" line="279"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="274"/>
-        <location filename="../../engine/serving/generation.py" line="327"/>
+        <location filename="../../engine/serving/generation.py" line="301"/>
+        <location filename="../../engine/serving/generation.py" line="354"/>
         <location filename="../../engine/serving/llama_cpp.py" line="175"/>
         <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="276"/>
+        <location filename="../../engine/serving/generation.py" line="303"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="302"/>
+        <location filename="../../engine/serving/generation.py" line="329"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="309"/>
+        <location filename="../../engine/serving/generation.py" line="336"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="313"/>
+        <location filename="../../engine/serving/generation.py" line="340"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="316"/>
+        <location filename="../../engine/serving/generation.py" line="343"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="328"/>
+        <location filename="../../engine/serving/generation.py" line="355"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
