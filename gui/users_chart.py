@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from engine.units import format_bytes
+
 from .charts import static_plot
 from .serving_rows import speed_words
 from .state import AppState
@@ -127,5 +129,9 @@ class UsersChart(RefreshWhenShown):
         elif curve.scheduler_cap:
             text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs).").replace(
                 "%1", f"{curve.scheduler_cap:,}")
+        if curve.tokens_per_image:  # a vision-language model on vLLM (engine/serving/encoder_profile.py)
+            text += " " + self.tr("Images count in a user's context like text (up to %1 tokens an image), and vLLM "
+                                  "keeps %2 from the KV cache to encode images.").replace(
+                "%1", f"{curve.tokens_per_image:,}").replace("%2", format_bytes(curve.image_encoder_bytes))
         speed = speed_words(self.state.serving_speed(), self.state.scenario.serving_engine)
         return f"{text} {speed}" if speed else text

@@ -46,6 +46,7 @@ COMPONENT_COLOURS = {
     "hybrid_fp32_grads": "#e8a85c",  # Megatron's precision-aware hybrid optimizer: in the gradients' family
     # serving (issue 26): the engine's KV cache, its profile run's activations, CUDA graphs, non-torch memory
     "kv_cache": "#76b7b2", "activation_peak": "#b07aa1", "cuda_graphs": "#edc948", "non_torch": "#79706e",
+    "encoder_profile": "#d4a6c8",  # a VLM's image encoder in vLLM's profile run: in the activations' family
 }
 VERDICT_COLOURS = {"fits": "#2e7d32", "tight": "#ef6c00", "does not fit": "#c62828"}
 

@@ -65,3 +65,19 @@ def test_the_kv_pool_shrinks_by_the_encoder_term_and_text_models_keep_theirs() -
     assert abs((text_only.kv_pool_bytes - with_tower.kv_pool_bytes) - extra) < 1.0
     # SGLang runs no profile run (its activations live outside mem_fraction_static): no such term
     assert _vllm(spec, max_model_len=32768, engine="sglang").component("encoder_profile") is None
+
+
+def test_users_curve_names_the_image_tokens_and_the_encoder_term() -> None:
+    # the users chart's caption reads these: a VLM on vLLM gives the largest image's tokens and the profile-run term
+    # of the scenario's own context (the same component the memory breakdown shows); a text-only model neither
+    from engine.scenario import scenario_from_dict
+    from engine.serving.scenario_estimate import serving_memory
+    from engine.serving.users_curve import users_vs_context
+
+    base = {"gpu": "l4", "workload": "inference", "serving_engine": "vllm", "max_model_len": 8192}
+    vl = scenario_from_dict({**base, "model": "qwen2.5-vl-7b"})
+    curve = users_vs_context(vl)
+    assert curve.tokens_per_image == 16384
+    assert curve.image_encoder_bytes == serving_memory(vl).bytes_of("encoder_profile") > 0
+    text = users_vs_context(scenario_from_dict({**base, "model": "llama-3.1-8b"}))
+    assert (text.tokens_per_image, text.image_encoder_bytes) == (0, 0.0)

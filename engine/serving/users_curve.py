@@ -43,6 +43,10 @@ class UsersCurve:
     # llama.cpp's slots as set (n_parallel): it decodes no more at once whatever the memory holds, so the points are
     # the slots the memory would hold at each length (what n_parallel could be), not users at once; 0: other engines
     slots_set: int = 0
+    # a vision-language model on vLLM: the most tokens one image takes of a user's context (image tokens take KV
+    # cache like text) and what vLLM's profile run kept from the KV cache to encode images (encoder_profile.py)
+    tokens_per_image: int = 0
+    image_encoder_bytes: float = 0.0
 
 
 def slots_set(s: Scenario) -> int:
@@ -118,5 +122,17 @@ def users_vs_context(s: Scenario) -> UsersCurve:
     # llama.cpp's point at the scenario's slot length is the most slots it could have, `current` the slots it has
     points = tuple(current if n == current.context and s.serving_engine not in GGUF_ENGINES
                    else UsersPoint(n, users_at(s, n)) for n in context_lengths(longest, current.context))
+    tokens_per_image, encoder_bytes = _image_encoder(s, current.context)
     return UsersCurve(s.serving_engine, points, current, engine_max_num_seqs(s) * instances(s), instances(s),
-                      slots_set(s))
+                      slots_set(s), tokens_per_image, encoder_bytes)
+
+
+def _image_encoder(s: Scenario, context: int) -> tuple[int, float]:
+    """(tokens of the largest image, bytes of the encoder's profile-run term) at the scenario's context; (0, 0.0)
+    for a text-only model or an engine without the term."""
+    if s.serving_engine in GGUF_ENGINES or resolve_model(s).vision is None:
+        return 0, 0.0
+    term = serving_memory(s.with_unchecked(max_model_len=context)).component("encoder_profile")
+    if term is None:
+        return 0, 0.0
+    return int(dict(term.inputs)["tokens_per_image"]), term.peak_bytes

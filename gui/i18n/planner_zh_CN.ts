@@ -3322,12 +3322,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="310"/>
+        <location filename="../widgets.py" line="311"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="313"/>
+        <location filename="../widgets.py" line="314"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -5467,60 +5467,65 @@ GPU-hour</source>
 <context>
     <name>UsersChart</name>
     <message>
-        <location filename="../users_chart.py" line="37"/>
-        <location filename="../users_chart.py" line="80"/>
+        <location filename="../users_chart.py" line="39"/>
+        <location filename="../users_chart.py" line="82"/>
         <source>users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="38"/>
+        <location filename="../users_chart.py" line="40"/>
         <source>context per user (tokens)</source>
         <translation>每个用户的上下文（token）</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="63"/>
+        <location filename="../users_chart.py" line="65"/>
         <source>The users chart is for Serve mode.</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="79"/>
+        <location filename="../users_chart.py" line="81"/>
         <source>slots the memory holds</source>
         <translation>内存容纳的槽位数</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="112"/>
+        <location filename="../users_chart.py" line="114"/>
         <source>At %1 tokens per user: %2 at once.</source>
         <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="116"/>
+        <location filename="../users_chart.py" line="118"/>
         <source>The engine decodes %1 at once, its slots (n_parallel%2); the bars are the slots the GPUs&apos; memory would hold at each length, what n_parallel could be set to.</source>
         <translation>引擎同时解码 %1 个请求，即其槽位数（n_parallel%2）；柱形是 GPU 内存在各长度下可容纳的槽位数，即 n_parallel 可设的值。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="118"/>
+        <location filename="../users_chart.py" line="120"/>
         <source>, dashed line</source>
         <translation>，虚线</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="120"/>
+        <location filename="../users_chart.py" line="122"/>
         <source>The GPUs&apos; memory holds %1 slots of this length.</source>
         <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="122"/>
+        <location filename="../users_chart.py" line="124"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="125"/>
+        <location filename="../users_chart.py" line="127"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="128"/>
+        <location filename="../users_chart.py" line="130"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="133"/>
+        <source>Images count in a user&apos;s context like text (up to %1 tokens an image), and vLLM keeps %2 from the KV cache to encode images.</source>
+        <translation>图像像文本一样计入每个用户的上下文（每张图像最多 %1 个 token），vLLM 还从 KV 缓存中留出 %2 用于编码图像。</translation>
     </message>
 </context>
 <context>
