@@ -81,3 +81,22 @@ def test_users_curve_names_the_image_tokens_and_the_encoder_term() -> None:
     assert curve.image_encoder_bytes == serving_memory(vl).bytes_of("encoder_profile") > 0
     text = users_vs_context(scenario_from_dict({**base, "model": "llama-3.1-8b"}))
     assert (text.tokens_per_image, text.image_encoder_bytes) == (0, 0.0)
+
+
+def test_the_scenario_keys_set_the_images_vllm_profiles() -> None:
+    # mm_images_per_prompt 0 is --limit-mm-per-prompt image=0, video=0: compute_mm_encoder_budget returns (0, 0) and
+    # the profile run encodes nothing; mm_max_pixels is --mm-processor-kwargs max_pixels: Qwen's documented
+    # 1280 x 28 x 28 = 1,003,520 makes a 980-pixel square (floor(sqrt(max_pixels) / 28) x 28, smart_resize),
+    # (980 / 14)^2 / 4 = 1,225 tokens, so at max_num_batched_tokens 8192 the budget holds 8192 // 1225 = 6 images
+    from engine.scenario import scenario_from_dict
+    from engine.serving.scenario_estimate import serving_memory
+
+    base = {"gpu": "h100-sxm-80gb", "workload": "inference", "serving_engine": "vllm", "model": "qwen2.5-vl-7b",
+            "max_model_len": 32768}
+    default = serving_memory(scenario_from_dict(base))
+    text_only = serving_memory(scenario_from_dict({**base, "mm_images_per_prompt": 0}))
+    assert text_only.component("encoder_profile") is None
+    assert text_only.kv_pool_bytes - default.kv_pool_bytes == default.bytes_of("encoder_profile")
+    small = dict(serving_memory(scenario_from_dict({**base, "mm_max_pixels": 1_003_520})).component(
+        "encoder_profile").inputs)
+    assert (small["tokens_per_image"], small["encoder_budget_tokens"], small["images"]) == (1225, 8192, 6)

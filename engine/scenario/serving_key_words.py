@@ -20,6 +20,8 @@ SERVING_FIELD_LABELS: dict[str, str] = {
     "gpu_memory_utilization": QT_TRANSLATE_NOOP("Fields", "Share of each GPU (gpu_memory_utilization)"),
     "block_size": QT_TRANSLATE_NOOP("Fields", "Tokens per KV block (block_size)"),
     "enforce_eager": QT_TRANSLATE_NOOP("Fields", "No CUDA graphs (enforce eager)"),
+    "mm_images_per_prompt": QT_TRANSLATE_NOOP("Fields", "Images per prompt (limit_mm_per_prompt)"),
+    "mm_max_pixels": QT_TRANSLATE_NOOP("Fields", "Largest image in pixels (max_pixels)"),
     "n_gpu_layers": QT_TRANSLATE_NOOP("Fields", "Layers on the GPUs (n_gpu_layers)"),
     "n_ctx": QT_TRANSLATE_NOOP("Fields", "KV cache size in tokens (n_ctx)"),
     "n_batch": QT_TRANSLATE_NOOP("Fields", "Logical batch (n_batch)"),

@@ -32,6 +32,8 @@ PAGED = "serving_engine vllm, sglang"
 # the longest released contexts are 10^7 tokens; a batch or a pool of sequences beyond 10^6 is no real setting
 CONTEXT_MAX = 100_000_000
 SEQUENCES_MAX = 1_000_000
+VLLM = "serving_engine vllm"
+MAX_PIXELS = 1 << 30  # 32,768 pixels a side: beyond any image processor's max_pixels
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +68,14 @@ class ServingKeys:
                                  "SGLang)", Count(null=True, maximum=4096), applies_to=PAGED)
     enforce_eager: bool = key(False, "no CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)", Flag(),
                               applies_to=PAGED)
+    mm_images_per_prompt: int | None = key(
+        None, "vision-language models in vLLM: images (and videos) one prompt may carry, --limit-mm-per-prompt; 0 "
+        "serves text only (image=0, video=0: no image encoder profiled at start-up); null: vLLM's 999",
+        Count(zero=True, null=True, maximum=SEQUENCES_MAX), applies_to=VLLM)
+    mm_max_pixels: int | None = key(
+        None, "vision-language models in vLLM: the largest image in pixels, --mm-processor-kwargs max_pixels (Qwen2.5-VL "
+        "and Qwen3-VL; it sizes the image vLLM profiles at start-up; null: the processor's own, 12,845,056 or "
+        "16,777,216)", Count(null=True, maximum=MAX_PIXELS), applies_to=VLLM)
     n_gpu_layers: int = key(-1, "llama.cpp -ngl: layers on the GPUs, the rest in CPU memory (-1: all, and the "
                             "output layer)", WholeNumber(-1, 100_000), applies_to=LLAMA_CPP)
     n_ctx: int = key(4096, "llama.cpp -c: KV cache size in tokens, shared by the n_parallel slots (0: the model's "

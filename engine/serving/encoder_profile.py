@@ -73,13 +73,29 @@ def _block_peak_width(v: VisionSpec, tp: int) -> float:
     return d + max(attention, mlp)
 
 
+def largest_image_tokens(v: VisionSpec, max_pixels: int | None = None) -> int:
+    """Tokens of the largest image the processor makes: its max_pixels, or the one mm_processor_kwargs sets. vLLM
+    asks smart_resize for the size of a 9,999,999-pixel square (vllm/model_executor/models/qwen2_vl.py
+    get_image_size_with_most_features), which lands on floor(sqrt(max_pixels) / factor) x factor pixels a side,
+    factor = patch x merge (qwen_vl_utils smart_resize's floor branch when the image exceeds max_pixels)."""
+    if max_pixels is None:
+        return v.tokens_per_image(MAX_IMAGE_SIDE[v.kind])
+    factor = v.patch * v.merge
+    side = max(factor, math.isqrt(max_pixels) // factor * factor)
+    return (side // v.patch) ** 2 // v.merge**2
+
+
 def encoder_profile(v: VisionSpec | None, max_num_batched_tokens: int, max_num_seqs: int, max_model_len: int,
-                    tp: int = 1, act_bytes: float = 2.0) -> EncoderProfile | None:
-    """The profile run's image encoder on one GPU, or None for a text-only model or a tower not modelled here."""
-    if v is None or v.kind not in MAX_IMAGE_SIDE:
+                    tp: int = 1, act_bytes: float = 2.0, *, images_per_prompt: int | None = None,
+                    max_pixels: int | None = None) -> EncoderProfile | None:
+    """The profile run's image encoder on one GPU, or None for a text-only model, a tower not modelled here, or
+    images_per_prompt 0 (limit_mm_per_prompt disables every modality: compute_mm_encoder_budget returns 0, 0 and the
+    profile run encodes nothing)."""
+    if v is None or v.kind not in MAX_IMAGE_SIDE or images_per_prompt == 0:
         return None
-    tokens = v.tokens_per_image(MAX_IMAGE_SIDE[v.kind])
-    budget, images = dummy_images(tokens, max_num_batched_tokens, max_num_seqs, max_model_len)
+    tokens = largest_image_tokens(v, max_pixels)
+    limit = DEFAULT_IMAGES_PER_PROMPT if images_per_prompt is None else images_per_prompt
+    budget, images = dummy_images(tokens, max_num_batched_tokens, max_num_seqs, max_model_len, limit)
     n = images * tokens * v.merge**2  # patches
     pixels = n * 3 * v.temporal_patch * v.patch**2 * PIXEL_BYTES
     rotary = n * (v.hidden // v.heads) * ROTARY_BYTES
@@ -98,4 +114,5 @@ def encoder_profile(v: VisionSpec | None, max_num_batched_tokens: int, max_num_s
                           cached_bytes=output)
 
 
-__all__ = ["DEFAULT_IMAGES_PER_PROMPT", "MAX_IMAGE_SIDE", "EncoderProfile", "dummy_images", "encoder_profile"]
+__all__ = ["DEFAULT_IMAGES_PER_PROMPT", "MAX_IMAGE_SIDE", "EncoderProfile", "dummy_images", "encoder_profile",
+           "largest_image_tokens"]

@@ -98,6 +98,8 @@ class GenerationInputs:
     accounting: str = "latest"  # vLLM's release: one of VLLM_ACCOUNTINGS
     lora_bytes: float = 0.0  # vLLM's LoRA buffers on this GPU (enable_lora: max_loras x max_lora_rank stacks)
     load_extra_bytes: float = 0.0  # what vLLM's weight figure holds beyond the parameters (engine/serving/vllm_load.py)
+    images_per_prompt: int | None = None  # vLLM --limit-mm-per-prompt (0: text only); None: vLLM's default
+    max_image_pixels: int | None = None  # vLLM --mm-processor-kwargs max_pixels; None: the processor's own
 
 
 def settings_for(i: GenerationInputs) -> EngineSettings:
@@ -141,7 +143,8 @@ def _encoder_components(i: GenerationInputs, s: EngineSettings, text_peak: float
     if i.engine == "sglang" or i.accounting == "vllm-0.8-v0":
         return ()
     enc = encoder_profile(i.spec.vision, s.max_num_batched_tokens, s.max_num_seqs,
-                          i.max_model_len or i.spec.max_position, i.tp, i.model_dtype_bytes)
+                          i.max_model_len or i.spec.max_position, i.tp, i.model_dtype_bytes,
+                          images_per_prompt=i.images_per_prompt, max_pixels=i.max_image_pixels)
     if enc is None:
         return ()
     return (_component(

@@ -88,7 +88,7 @@ def serving_memory(s: Scenario) -> ServingMemory:
             gpu_memory_utilization=s.gpu_memory_utilization, max_num_batched_tokens=s.max_num_batched_tokens,
             max_num_seqs=s.max_num_seqs, max_model_len=s.max_model_len, kv_cache_dtype=s.kv_cache_dtype,
             block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name,
-            load_extra_bytes=extra))
+            load_extra_bytes=extra, images_per_prompt=s.mm_images_per_prompt, max_image_pixels=s.mm_max_pixels))
         if (refusal := apple_gpu_refusal(s)) is not None:  # a CUDA engine on Metal does not start (apple_engines.py)
             return dataclasses.replace(  # no KV pool: the engine never allocates one
                 memory, components=tuple(c for c in memory.components if c.key != "kv_cache"), verdict=REFUSED,

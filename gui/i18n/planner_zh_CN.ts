@@ -1310,101 +1310,111 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/serving_key_words.py" line="23"/>
+        <source>Images per prompt (limit_mm_per_prompt)</source>
+        <translation>每个提示的图像数 (limit_mm_per_prompt)</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="24"/>
+        <source>Largest image in pixels (max_pixels)</source>
+        <translation>最大图像像素数 (max_pixels)</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="25"/>
         <source>Layers on the GPUs (n_gpu_layers)</source>
         <translation>放在 GPU 上的层（n_gpu_layers）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="24"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="26"/>
         <source>KV cache size in tokens (n_ctx)</source>
         <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="25"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="27"/>
         <source>Logical batch (n_batch)</source>
         <translation>逻辑批大小（n_batch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="26"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="28"/>
         <source>Physical batch (n_ubatch)</source>
         <translation>物理批大小（n_ubatch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="27"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="29"/>
         <source>Flash attention (flash_attn)</source>
         <translation>Flash 注意力（flash_attn）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="28"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="30"/>
         <source>Slots decoding at once (n_parallel)</source>
         <translation>同时解码的槽位（n_parallel）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="32"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
         <source>train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="32"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
         <source>serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="36"/>
         <source>Transformers (generate)</source>
         <translation>Transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="36"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="38"/>
         <source>as the checkpoint ships</source>
         <translation>与检查点发布时相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="37"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
         <source>fp8 (8 bits)</source>
         <translation>fp8（8 位）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="38"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="40"/>
         <source>int8 (8 bits)</source>
         <translation>int8（8 位）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="41"/>
         <source>AWQ 4-bit</source>
         <translation>AWQ 4 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="41"/>
         <source>GPTQ 4-bit</source>
         <translation>GPTQ 4 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="40"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="42"/>
         <source>bitsandbytes NF4</source>
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="43"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="44"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
@@ -1413,7 +1423,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
         <location filename="../../engine/scenario/key_words.py" line="206"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1558,7 +1568,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="206"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -10108,54 +10118,54 @@ GPU-hour</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="62"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="64"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="104"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="114"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="118"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="112"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="122"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="115"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="125"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="118"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="128"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="121"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="131"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="161"/>
+        <location filename="../../engine/serving/generation.py" line="164"/>
         <location filename="../../engine/serving/llama_cpp.py" line="167"/>
         <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="163"/>
+        <location filename="../../engine/serving/generation.py" line="166"/>
         <source>this GPU&apos;s shard of every tensor in the deployed format</source>
         <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="166"/>
+        <location filename="../../engine/serving/generation.py" line="169"/>
         <source>Activation peak of the profile run</source>
         <translation>试运行的激活峰值</translation>
     </message>
@@ -10164,95 +10174,95 @@ GPU-hour</source>
         <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="168"/>
+        <location filename="../../engine/serving/generation.py" line="171"/>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
         <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="172"/>
+        <location filename="../../engine/serving/generation.py" line="175"/>
         <source>CUDA graphs</source>
         <translation>CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="173"/>
+        <location filename="../../engine/serving/generation.py" line="176"/>
         <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
         <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="176"/>
+        <location filename="../../engine/serving/generation.py" line="179"/>
         <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
         <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="178"/>
+        <location filename="../../engine/serving/generation.py" line="181"/>
         <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
         <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="180"/>
+        <location filename="../../engine/serving/generation.py" line="183"/>
         <location filename="../../engine/serving/llama_cpp.py" line="160"/>
         <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="181"/>
+        <location filename="../../engine/serving/generation.py" line="184"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="190"/>
+        <location filename="../../engine/serving/generation.py" line="193"/>
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="254"/>
+        <location filename="../../engine/serving/generation.py" line="257"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="260"/>
+        <location filename="../../engine/serving/generation.py" line="263"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="264"/>
-        <location filename="../../engine/serving/generation.py" line="326"/>
+        <location filename="../../engine/serving/generation.py" line="267"/>
+        <location filename="../../engine/serving/generation.py" line="329"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="215"/>
+        <location filename="../../engine/serving/generation.py" line="218"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="148"/>
+        <location filename="../../engine/serving/generation.py" line="151"/>
         <source>Image encoder in the profile run</source>
         <translation>性能剖析运行中的图像编码器</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="149"/>
+        <location filename="../../engine/serving/generation.py" line="152"/>
         <source>max(encoder forward over the dummy images: pixels + residual + widest block; their cached outputs, held through the text run) beyond the text run&apos;s peak</source>
         <translation>max(编码器对虚拟图像的前向：像素 + 残差 + 最宽的块；其缓存的输出，在文本运行期间一直保留) 超出文本运行峰值的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="219"/>
+        <location filename="../../engine/serving/generation.py" line="222"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="230"/>
+        <location filename="../../engine/serving/generation.py" line="233"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="236"/>
+        <location filename="../../engine/serving/generation.py" line="239"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="241"/>
+        <location filename="../../engine/serving/generation.py" line="244"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
@@ -10262,50 +10272,50 @@ GPU-hour</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="273"/>
+        <location filename="../../engine/serving/generation.py" line="276"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="279"/>
+        <location filename="../../engine/serving/generation.py" line="282"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="301"/>
-        <location filename="../../engine/serving/generation.py" line="354"/>
+        <location filename="../../engine/serving/generation.py" line="304"/>
+        <location filename="../../engine/serving/generation.py" line="357"/>
         <location filename="../../engine/serving/llama_cpp.py" line="175"/>
         <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="303"/>
+        <location filename="../../engine/serving/generation.py" line="306"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="329"/>
+        <location filename="../../engine/serving/generation.py" line="332"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="336"/>
+        <location filename="../../engine/serving/generation.py" line="339"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="340"/>
+        <location filename="../../engine/serving/generation.py" line="343"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="343"/>
+        <location filename="../../engine/serving/generation.py" line="346"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="355"/>
+        <location filename="../../engine/serving/generation.py" line="358"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
