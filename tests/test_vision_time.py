@@ -98,3 +98,17 @@ def test_a_qwen2_5_vl_config_without_window_keys_takes_the_config_class_defaults
     # Qwen2_5_VLVisionConfig defaults: window_size 112, fullatt_block_indexes [7, 15, 23, 31]
     v = vision_from_config({"model_type": "qwen2_5_vl", "vision_config": {"model_type": "qwen2_5_vl"}}, 3584)
     assert v.full_attention_blocks == 4 and v.window_merged == 4
+
+
+def test_pixtral_attends_over_the_micro_batch_under_sdpa_and_per_image_under_flash():
+    # transformers PixtralVisionModel.forward: a block-diagonal mask over every patch of the batch (SDPA, eager), or
+    # attention_mask None with position_ids (flash_attention_2): per image. Mistral Small 3.1 at 896 px: patch 14,
+    # (896 / 14)^2 = 4096 patches an image
+    _, v, _ = _tower("mistral-small-3.1-24b")
+    assert attention_sequences(v, 896, 2.0) == (((8192, 1.0),), (), v.layers)
+    assert attention_sequences(v, 896, 2.0, flash=True) == (((4096, 2.0),), (), v.layers)
+
+
+def test_the_compute_hover_names_the_image_encoder():
+    from engine.timing.formulas import FORMULAS
+    assert "image encoder" in FORMULAS["compute"] and "image encoder" in FORMULAS["recompute"]

@@ -13,8 +13,10 @@ Qwen2.5-VL (transformers 5.25.0 models/qwen2_5_vl/modeling_qwen2_5_vl.py, Qwen2_
 within windows of window_size // spatial_merge_size // patch_size merged tokens a side (cu_window_seqlens; edge
 windows smaller); Qwen3-VL / Qwen3.5 (modeling_qwen3_vl.py Qwen3VLVisionModel.forward): every block over each image
 (cu_seqlens per frame); SigLIP (Gemma 3) and Llama 4: each image / tile whole; Pixtral: one call over every patch of
-the micro-batch with a block-diagonal mask (transformers PixtralTransformer, generate_block_attention_mask), so the
-kernel computes the whole product.
+the micro-batch with a block-diagonal mask (transformers PixtralVisionModel.forward, generate_block_attention_mask),
+so the kernel computes the whole product, except under flash_attention_2 (per image). Left out: eager attention's
+score bytes (the tower's attention is timed at the fused kernel's rate under every attention key), the masked SDPA
+call's memory-efficient kernel's own rate, the host's launches for the tower, and the tower's FLOPs in the MFU.
 """
 
 from __future__ import annotations
@@ -80,12 +82,15 @@ def outside_linears(v: VisionSpec, patches: float, images: float) -> tuple[tuple
             (shuffled, v.out_hidden, v.out_hidden), (shuffled, v.out_hidden, v.text_hidden))
 
 
-def attention_sequences(v: VisionSpec, resolution: int, images: float) -> tuple[Sequences, Sequences, int]:
+def attention_sequences(v: VisionSpec, resolution: int, images: float,
+                        flash: bool = False) -> tuple[Sequences, Sequences, int]:
     """((patches of a sequence, sequences), ...) of a block attending over whole images, the same of a windowed
     block, and how many blocks attend over whole images (the rest are windowed). Qwen2.5-VL: windows of
-    window_merged merged tokens a side over the image's merged grid, the last one on each side what is left."""
+    window_merged merged tokens a side over the image's merged grid, the last one on each side what is left.
+    flash: the scenario's attention is flash_attention_2, where Pixtral attends per image (position_ids) instead of
+    through its block-diagonal mask over the micro-batch (transformers PixtralVisionModel.forward)."""
     per_image = v.patches_per_image(resolution)
-    if v.kind == "pixtral":  # one masked call over the micro-batch's patches
+    if v.kind == "pixtral" and not flash:  # one masked call over the micro-batch's patches
         whole: Sequences = ((images * per_image, 1.0),)
     elif v.kind == "llama4":  # each tile (its grid and class token) on its own
         grid = (v.image_size // v.patch) ** 2 + 1
@@ -99,14 +104,23 @@ def attention_sequences(v: VisionSpec, resolution: int, images: float) -> tuple[
     return whole, tuple((a * b * v.merge**2, images) for a in sides for b in sides), v.full_attention_blocks
 
 
-def _attention_seconds(sequences: Sequences, heads_dim: float, head_dim: int,
-                       rates: Rates) -> tuple[float, float]:
+def _attention_seconds(sequences: Sequences, heads_dim: float, head_dim: int, rates: Rates,
+                       per_sequence: bool) -> tuple[float, float]:
     """(FLOPs, seconds) of one block's forward attention: non-causal, every key tile of a sequence computed whole
-    (presets/efficiency.json attention_tiles), one varlen call over all sequences (its rate by its work)."""
+    (presets/efficiency.json attention_tiles); its rate by the work of one call (work_rate): one varlen call over all
+    sequences, or (per_sequence) a call per sequence, as the Qwen towers' non-flash path splits q, k, v by cu_seqlens
+    (transformers 5.25.0 Qwen2_5_VLVisionAttention.forward / Qwen3VLVisionAttention.forward)."""
     tile_k = efficiency()["attention_tiles"]["tile_k"]
-    flops = sum(4.0 * n * math.ceil(length / tile_k) * tile_k * length * heads_dim for length, n in sequences)
     rate = rates.attention * (head_dim_rate(head_dim) if rates.head_dim_scaled else 1.0)
-    return flops, (flops / (rate * work_rate(rates.attention_by_work, flops)) if flops else 0.0)
+    flops = seconds = 0.0
+    for length, n in sequences:
+        one = 4.0 * math.ceil(length / tile_k) * tile_k * length * heads_dim
+        flops += n * one
+        if per_sequence and one:
+            seconds += n * one / (rate * work_rate(rates.attention_by_work, one))
+    if not per_sequence and flops:
+        seconds = flops / (rate * work_rate(rates.attention_by_work, flops))
+    return flops, seconds
 
 
 def _gemms(shapes: tuple[tuple[float, float, float], ...], rates: Rates) -> tuple[float, float]:
@@ -135,10 +149,11 @@ def vision_seconds(s: Scenario, v: VisionSpec, rates: Rates, tp: int) -> VisionS
     images = float(s.micro_batch * s.images_per_sample)
     patches = images * v.patches_per_image(resolution)
     block_gemm, block_gemm_flops = _gemms(block_linears(v, patches, tp), rates)
-    whole, windows, full_blocks = attention_sequences(v, resolution, images)
+    whole, windows, full_blocks = attention_sequences(v, resolution, images, s.attention == "flash")
     heads_dim, head_dim = v.hidden / tp, v.hidden // v.heads
-    whole_flops, whole_attn = _attention_seconds(whole, heads_dim, head_dim, rates)
-    window_attn = _attention_seconds(windows, heads_dim, head_dim, rates)[1]
+    split = v.kind in ("qwen2_5_vl", "qwen3_vl") and s.attention != "flash"  # a call per image / window
+    whole_flops, whole_attn = _attention_seconds(whole, heads_dim, head_dim, rates, split)
+    window_attn = _attention_seconds(windows, heads_dim, head_dim, rates, split)[1]
     attn_fwd = full_blocks * whole_attn + (v.layers - full_blocks) * window_attn
     outside_gemm, _ = _gemms(outside_linears(v, patches, images), rates)
     elem_fwd = v.layers * patches * block_elementwise_bytes(v, rates.elem_bytes, tp) / rates.memory
