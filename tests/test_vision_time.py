@@ -112,3 +112,12 @@ def test_pixtral_attends_over_the_micro_batch_under_sdpa_and_per_image_under_fla
 def test_the_compute_hover_names_the_image_encoder():
     from engine.timing.formulas import FORMULAS
     assert "image encoder" in FORMULAS["compute"] and "image encoder" in FORMULAS["recompute"]
+
+
+def test_a_split_tower_takes_its_linears_share_of_each_tp_rank():
+    # not replicated (a framework without vision_tower_replicated): columns of qkv / gate / up and rows of proj / down
+    # split over TP as the decoder's; Qwen2.5-VL-7B at tp 2: qkv 1280 -> 1920, proj 640 -> 1280, MLP 1280 -> 1710
+    from engine.timing.vision_time import block_linears
+    _, v, _ = _tower("qwen2.5-vl-7b")
+    assert block_linears(v, 1024, 2) == ((1024, 1280, 1920), (1024, 640, 1280), (1024, 1280, 1710),
+                                         (1024, 1280, 1710), (1024, 1710, 1280))
