@@ -873,7 +873,9 @@ def test_the_rlrows2_sources_gap_as_reported() -> None:
     # (GENERATE_LOOP_*, benchmarks/hf_generate_loop_host.py) -> -35.8 / -39.4 / -29.2 / -58.4%; Qwen3's q/k norms in
     # the eager layer's counts (host_overhead.json hf_eager_layers qwen3) -> -33.1 / -36.8 / -26.1 / -56.5%; then
     # (h-trlbf16) TRL's cast of the 4-bit model's adapters to bf16 (grpo_trainer.py 495-503 at f2cd577: the 16-bit
-    # adapter path, no fp32 casts or CUDA-core SGEMMs) -> -38.1 / -41.6 / -31.7 / -59.8%, faster: the wrong way
+    # adapter path, no fp32 casts or CUDA-core SGEMMs) -> -38.1 / -41.6 / -31.7 / -59.8%, faster: the wrong way.
+    # Then (h-vlmtime) the image encoder's forward (frozen tower, one 980 px image a sample, engine/timing/
+    # vision_time.py): the Qwen2.5-VL-7B DPO row -77.3% -> -72.3%
     compared = {c.id: c for c in ptt.compare()}
     held = {("coursia-time-trl-grpo-qlora-qwen3-14b-c96-g8-rtx-4090", "step"): (-0.45, -0.31),
             ("coursia-time-trl-grpo-qlora-qwen3-14b-c160-g8-rtx-4090", "step"): (-0.49, -0.35),

@@ -48,6 +48,10 @@ class VisionSpec:
     rms_norm: bool = False  # Pixtral and Qwen2.5-VL use RMSNorm; SigLIP/Llama 4 LayerNorm (weight + bias)
     position_embeddings: int = 0  # Qwen3-VL / Qwen3.5: a learned grid (num_position_embeddings), resampled per image
     deepstack_mergers: int = 0  # Qwen3-VL: one more patch merger per deepstack_visual_indexes entry (Qwen3.5: none)
+    # Qwen2.5-VL: the blocks of fullatt_block_indexes attend over the whole image, the others within windows of
+    # window_size // spatial_merge_size // patch_size merged tokens a side (the time model's, engine/timing/vision_time.py)
+    full_attention_blocks: int = 0
+    window_merged: int = 0
 
     # ---- parameters -----------------------------------------------------------------------------
     @property
@@ -188,7 +192,8 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
         return VisionSpec(kind, _int(vc, "hidden_size", 1280), _int(vc, "depth", 32), _int(vc, "num_heads", 16),
                           _int(vc, "intermediate_size", 3420), _int(vc, "patch_size", 14), 14 * 32, text_hidden,
                           merge=_int(vc, "spatial_merge_size", 2), temporal_patch=_int(vc, "temporal_patch_size", 2),
-                          out_hidden=_int(vc, "out_hidden_size", text_hidden), gated_mlp=True, rms_norm=True)
+                          out_hidden=_int(vc, "out_hidden_size", text_hidden), gated_mlp=True, rms_norm=True,
+                          **_qwen2_5_vl_windows(vc))
     if kind == "qwen3_vl":
         return _qwen3_vl_spec(vc, text_hidden, str(vc.get("model_type") or parent).startswith("qwen3_vl"))
     return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 34),
@@ -196,6 +201,17 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
                       _int(vc, "patch_size", 14), _int(vc, "image_size", 448), text_hidden,
                       out_hidden=_int(vc, "projector_output_dim", 4096),
                       projector_in=_int(vc, "projector_input_dim", 4096))
+
+
+def _qwen2_5_vl_windows(vc: dict[str, Any]) -> dict[str, int]:
+    """Qwen2_5_VLVisionConfig's window attention (defaults window_size 112, fullatt_block_indexes [7, 15, 23, 31]):
+    how many blocks attend over whole images, and a window's side in merged tokens."""
+    full = vc.get("fullatt_block_indexes", [7, 15, 23, 31])
+    if not isinstance(full, list):
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
+                               key="fullatt_block_indexes", value=full)
+    window = _int(vc, "window_size", 112) // _int(vc, "spatial_merge_size", 2) // _int(vc, "patch_size", 14)
+    return {"full_attention_blocks": len(full), "window_merged": window}
 
 
 def _qwen3_vl_spec(vc: dict[str, Any], text_hidden: int, qwen3_vl: bool) -> VisionSpec:

@@ -62,6 +62,7 @@ from .step_result import BREAKDOWN_KEYS, StepTime
 from .stream_waits import host_beside_streams, param_stream_seconds
 from .tp_overlap import tp_exposed_seconds, tp_layer
 from .unaligned_gemm import unaligned_gemm_rate
+from .vision_time import with_vision_tower
 from .window_attention import window_rates
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES, zero_bubble_fill
 
@@ -203,6 +204,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
     compute, memory, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, act_bytes, (
         index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
+    if first and spec.vision is not None and s.images_per_sample:  # the image encoder, before the first layer
+        compute, memory, recompute, fwd_total, bwd_total, wgrad_total = with_vision_tower(s, spec.vision, rates, (
+            compute, memory, recompute, fwd_total, bwd_total, wgrad_total))
     p = stage_parameters(s, spec, layers, first, last, groups)  # looked up across batches and layouts
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = stage_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8,
@@ -363,10 +367,6 @@ def step_time(s: Scenario) -> StepTime:
     if ceiling is not None and held < own:
         notes.append(ceiling_note(ceiling, hw.gpu_id, own, held))
     notes += [scaled] if scaled else []
-    if spec.vision is not None and s.images_per_sample:  # no time model of any tower yet (memory only: vision.py)
-        notes.append(message(QT_TRANSLATE_NOOP(
-            "engine", "The step time leaves out the image encoder (vision tower): only the language model's layers "
-            "are timed, over every token of the sequence, image tokens included.")))
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps

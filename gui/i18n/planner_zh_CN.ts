@@ -8060,17 +8060,18 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="156"/>
+        <location filename="../../engine/models/vision.py" line="160"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="174"/>
+        <location filename="../../engine/models/vision.py" line="178"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="208"/>
+        <location filename="../../engine/models/vision.py" line="211"/>
+        <location filename="../../engine/models/vision.py" line="224"/>
         <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
     </message>
@@ -8406,14 +8407,13 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="360"/>
+        <location filename="../../engine/timing/model.py" line="364"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="367"/>
         <source>The step time leaves out the image encoder (vision tower): only the language model&apos;s layers are timed, over every token of the sequence, image tokens included.</source>
-        <translation>步时间未计入图像编码器（视觉塔）：只计算语言模型各层的时间，覆盖序列中的每个 token（包括图像 token）。</translation>
+        <translation type="vanished">步时间未计入图像编码器（视觉塔）：只计算语言模型各层的时间，覆盖序列中的每个 token（包括图像 token）。</translation>
     </message>
     <message>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (no published run on this GPU in this format: the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
@@ -11508,19 +11508,16 @@ GPU-hour</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="8"/>
         <source>grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at its kernel&apos;s rate for the head dim), forward + backward (weights&apos; gradients only where they train)</source>
-        <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）</translation>
+        <translation type="vanished">grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="11"/>
         <source>grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth</source>
-        <translation>grad_accum × 逐元素运算、损失、适配器、反量化的字节数 / 可达显存带宽</translation>
+        <translation type="vanished">grad_accum × 逐元素运算、损失、适配器、反量化的字节数 / 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="13"/>
         <source>grad_accum x the forward again (full), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective)</source>
-        <translation>grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）</translation>
+        <translation type="vanished">grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）</translation>
     </message>
     <message>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap</source>
@@ -11531,82 +11528,97 @@ GPU-hour</source>
         <translation type="vanished">每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影的梯度做一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="16"/>
+        <location filename="../../engine/timing/formulas.py" line="8"/>
+        <source>grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at its kernel&apos;s rate for the head dim), forward + backward (weights&apos; gradients only where they train); a vision-language model with images adds its image encoder on the first stage: per image the tower&apos;s patches through each block&apos;s GEMMs and attention (per image, Qwen2.5-VL&apos;s windows), patch embedding and mergers, backward only where the tower trains</source>
+        <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）；带图像的视觉语言模型在第一个流水线阶段加上图像编码器：每张图像的视觉塔 patch 经过每个块的 GEMM 和注意力（按图像计算，Qwen2.5-VL 按窗口计算）、patch 嵌入和合并器，仅在视觉塔参与训练时计算反向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="15"/>
+        <source>grad_accum x bytes of element-wise ops, loss, adapters, dequantisation (and the image encoder&apos;s norms, residual adds, activations and rotary) / achieved memory bandwidth</source>
+        <translation>grad_accum × 逐元素运算、损失、适配器、反量化（以及图像编码器的归一化、残差相加、激活和旋转位置编码）的字节数 / 可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="18"/>
+        <source>grad_accum x the forward again (full), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective); full: a trained image encoder&apos;s blocks&apos; forward again</source>
+        <translation>grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）；完整重算时，参与训练的图像编码器各块的前向也再算一遍</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="22"/>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap; under sequence parallelism Megatron adds one all-reduce a step of the MLA down projections&apos; and MoE routers&apos; gradients</source>
         <translation>每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="20"/>
+        <location filename="../../engine/timing/formulas.py" line="26"/>
         <source>ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step&apos;s attention (attention / cp), the rest is exposed</source>
         <translation>K/V 块的环形交换：cp - 1 个块各藏在一步的注意力（注意力 / cp）之后，其余暴露在外</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="23"/>
+        <location filename="../../engine/timing/formulas.py" line="29"/>
         <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
         <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个 micro-batch 的层未能掩盖的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="29"/>
+        <location filename="../../engine/timing/formulas.py" line="35"/>
         <source>activations sent to the next stage and gradients back, per micro-batch</source>
         <translation>每个 micro-batch 发往下一阶段的激活值和传回的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="31"/>
+        <location filename="../../engine/timing/formulas.py" line="37"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
         <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个 micro-batch 的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="41"/>
+        <location filename="../../engine/timing/formulas.py" line="47"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
         <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个 micro-batch 的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="45"/>
+        <location filename="../../engine/timing/formulas.py" line="51"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
         <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按 micro-batch 流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="52"/>
+        <location filename="../../engine/timing/formulas.py" line="58"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="57"/>
+        <location filename="../../engine/timing/formulas.py" line="63"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
         <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="70"/>
+        <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="73"/>
+        <location filename="../../engine/timing/formulas.py" line="79"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="75"/>
+        <location filename="../../engine/timing/formulas.py" line="81"/>
         <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="78"/>
+        <location filename="../../engine/timing/formulas.py" line="84"/>
         <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="81"/>
+        <location filename="../../engine/timing/formulas.py" line="87"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个 micro-batch 外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="84"/>
+        <location filename="../../engine/timing/formulas.py" line="90"/>
         <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="92"/>
+        <location filename="../../engine/timing/formulas.py" line="98"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch&apos;s forward and the last one&apos;s backward crossing every chunk boundary</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
@@ -12296,7 +12308,7 @@ GPU-hour</source>
         <translation>后训练</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="101"/>
+        <location filename="../../engine/timing/formulas.py" line="107"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
