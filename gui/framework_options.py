@@ -82,7 +82,7 @@ class FrameworkOptions(QWidget):
             "flash1": self.tr("FlashAttention-1 (flash1)"),
             "flash2": self.tr("FlashAttention-2 (flash2)"),
             "flash3": self.tr("FlashAttention-3, Hopper only (flash3)"),
-            "flash4": self.tr("FlashAttention-4, Blackwell (flash4)"),
+            "flash4": self.tr("FlashAttention-4, Hopper and Blackwell (flash4)"),
             "cudnn": self.tr("cuDNN 9 fused attention, Transformer Engine (cudnn)"),
             "cudnn8": self.tr("cuDNN 8.9 fused attention, older NeMo containers (cudnn8)"),
             "triton": self.tr("Triton FlashAttention, llm-foundry's attn_impl triton (triton)"),

@@ -1964,11 +1964,6 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
-        <source>FlashAttention-4, Blackwell (flash4)</source>
-        <translation>FlashAttention-4，Blackwell（flash4）</translation>
-    </message>
-    <message>
         <location filename="../framework_options.py" line="86"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
@@ -2052,6 +2047,11 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../framework_options.py" line="108"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="85"/>
+        <source>FlashAttention-4, Hopper and Blackwell (flash4)</source>
+        <translation>FlashAttention-4，Hopper 与 Blackwell（flash4）</translation>
     </message>
     <message>
         <location filename="../framework_options.py" line="109"/>
