@@ -6674,62 +6674,62 @@ GPU-hour</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="231"/>
+        <location filename="../../engine/memory/detailed.py" line="232"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="234"/>
+        <location filename="../../engine/memory/detailed.py" line="235"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="238"/>
+        <location filename="../../engine/memory/detailed.py" line="239"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="269"/>
+        <location filename="../../engine/memory/detailed.py" line="270"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="272"/>
+        <location filename="../../engine/memory/detailed.py" line="273"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="279"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="283"/>
+        <location filename="../../engine/memory/detailed.py" line="284"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="281"/>
+        <location filename="../../engine/memory/detailed.py" line="282"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="298"/>
+        <location filename="../../engine/memory/detailed.py" line="299"/>
         <source>Dequantisation buffer (4-bit weights)</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="301"/>
+        <location filename="../../engine/memory/detailed.py" line="302"/>
         <source>the largest 4-bit linear dequantised into one buffer kept all step (compute bytes per weight + fp32 absmax per 64)</source>
         <translation>最大的 4-bit 线性层反量化到一个整步保留的缓冲区中（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="351"/>
+        <location filename="../../engine/memory/detailed.py" line="352"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="354"/>
+        <location filename="../../engine/memory/detailed.py" line="355"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -6744,22 +6744,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="329"/>
+        <location filename="../../engine/memory/detailed.py" line="330"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="332"/>
+        <location filename="../../engine/memory/detailed.py" line="333"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="359"/>
+        <location filename="../../engine/memory/detailed.py" line="360"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="362"/>
+        <location filename="../../engine/memory/detailed.py" line="363"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -9080,12 +9080,12 @@ GPU-hour</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="249"/>
+        <location filename="../../engine/memory/detailed.py" line="250"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="252"/>
+        <location filename="../../engine/memory/detailed.py" line="253"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -10139,7 +10139,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="134"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="167"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="171"/>
         <location filename="../../engine/serving/plain_engines.py" line="59"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -10185,7 +10185,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="153"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="160"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
         <location filename="../../engine/serving/plain_engines.py" line="68"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -10259,7 +10259,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/serving/generation.py" line="274"/>
         <location filename="../../engine/serving/generation.py" line="327"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="175"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="184"/>
         <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
@@ -10295,17 +10295,27 @@ GPU-hour</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="168"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="172"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="170"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="174"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="176"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="178"/>
+        <source>F16 dequantisation scratch (CUDA pool)</source>
+        <translation>F16 反量化暂存区（CUDA 内存池）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="179"/>
+        <source>2 bytes x (the largest quantized matrix dequantized for cuBLAS + its ubatch input and output): the output layer over every prompt token before PR #6122</source>
+        <translation>2 字节 ×（为 cuBLAS 反量化的最大量化矩阵 + 其 ubatch 输入与输出）：PR #6122 之前为输出层，覆盖每个提示词元</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="185"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
@@ -10314,12 +10324,12 @@ GPU-hour</source>
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="171"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="175"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="161"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
@@ -10328,12 +10338,12 @@ GPU-hour</source>
         <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="186"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="195"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="191"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="200"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
@@ -12552,7 +12562,7 @@ GPU-hour</source>
         <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="133"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="134"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
