@@ -49,7 +49,8 @@ class FrameworkOptions(QWidget):
             "nemo-automodel-te": self.tr("NeMo AutoModel, Transformer Engine backend"),
             "internevo": self.tr("InternEvo"),
             "aleph-alpha-scaling": self.tr("Aleph Alpha Scaling (2023 layout sweep)"),
-            "trl": self.tr("TRL (post-training)"),
+            "trl": self.tr("TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, "
+                            "DPO / IPO 0.29, KTO 1.4)"),
             "verl": self.tr("verl (post-training)"),
             "openrlhf": self.tr("OpenRLHF (post-training)"),
             "ms-swift": self.tr("ms-swift (post-training)"),
@@ -59,7 +60,8 @@ class FrameworkOptions(QWidget):
             "nemo-rl-megatron": self.tr("NeMo-RL, Megatron backend (post-training)"),
             "mlx": self.tr("MLX / mlx-lm (Apple GPUs)"),
             "mlx-2023": self.tr("MLX v0.0.6 (December 2023, Apple GPUs)"),
-            "trl-2025": self.tr("TRL up to 0.25 (2025; QLoRA adapters in fp32)"),
+            "trl-2025": self.tr("TRL before its trainer's bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, "
+                                 "RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)"),
             "unsloth-2024": self.tr("Unsloth up to 2025.1 (2024; no global dequantisation buffer)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
@@ -82,7 +84,7 @@ class FrameworkOptions(QWidget):
             "flash1": self.tr("FlashAttention-1 (flash1)"),
             "flash2": self.tr("FlashAttention-2 (flash2)"),
             "flash3": self.tr("FlashAttention-3, Hopper only (flash3)"),
-            "flash4": self.tr("FlashAttention-4, Blackwell (flash4)"),
+            "flash4": self.tr("FlashAttention-4, Hopper and Blackwell (flash4)"),
             "cudnn": self.tr("cuDNN 9 fused attention, Transformer Engine (cudnn)"),
             "cudnn8": self.tr("cuDNN 8.9 fused attention, older NeMo containers (cudnn8)"),
             "triton": self.tr("Triton FlashAttention, llm-foundry's attn_impl triton (triton)"),

@@ -73,6 +73,9 @@ class ActContext:
     # a bf16 model's fp32 LoRA adapters computed under autocast (accelerate's native amp in the HF Trainer, outside
     # DeepSpeed): peft casts the input to fp32, autocast's linear casts it back, so each adapter keeps a bf16 copy
     lora_autocast: bool = False
+    # TRL's bf16 adapters on an fp16 model without autocast: peft casts by dtype, so the same 2 bytes still take a copy
+    # (scenario/behaviour.py bf16_adapters_on_fp16)
+    adapter_dtype_differs: bool = False
     # QLoRA: each frozen quantised linear's input-gradient GEMM reads a whole 16-bit copy of its weight, made for it and
     # freed after it (engine/memory/layer_backward.py dequantized_weight_scratch)
     dequantized_backward: bool = False
@@ -86,7 +89,8 @@ class ActContext:
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
-               self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes, self.dequantized_backward)
+               self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes, self.dequantized_backward,
+               self.adapter_dtype_differs)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -166,7 +170,7 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
         elif lin.name in lora_names:
             if lora_amp:
                 cast_saved += 2 * n
-            elif ctx.adapter_bytes != in_bytes:
+            elif ctx.adapter_bytes != in_bytes or ctx.adapter_dtype_differs:
                 cast_saved += ctx.adapter_bytes * n  # peft casts the input to the adapter dtype
             elif not shared_saved:
                 out.append((f"{label}: input kept by LoRA on {lin.name}", in_bytes * n))

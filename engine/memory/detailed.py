@@ -11,7 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour
+from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour, bf16_adapters_on_fp16
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from ..scenario.recompute_layers import partial_recompute
@@ -114,6 +114,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         padding_mask=s.training_objective != "sft",
         ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
         lora_autocast=s.method in ("lora", "qlora") and accelerate_native_amp(s, dt.compute),
+        adapter_dtype_differs=bf16_adapters_on_fp16(s),
         dequantized_backward=s.method == "qlora" and defaults_for(s.framework).qlora_backward_copy,
     )
 

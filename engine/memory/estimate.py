@@ -181,7 +181,7 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{framework} casts the quantised model's LoRA adapters to bf16, and fp16 mixed precision's gradient "
             "scaler cannot unscale bf16 gradients (NotImplementedError: \"_amp_foreach_non_finite_check_and_unscale_cuda"
             "\" not implemented for 'BFloat16'): the run stops at its first step. Train in bf16, or in fp16 without "
-            "mixed precision (precision fp16), or with TRL up to 0.25 (framework trl-2025)."),
+            "mixed precision (precision fp16), or with a TRL release from before this trainer's cast (framework trl-2025)."),
             framework=defaults_for(s.framework).label))
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(

@@ -17,7 +17,7 @@ from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes
+from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes, bf16_adapters_on_fp16
 from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
 from .phase_offload import PhaseMoves, parameter_loads_by_phase
@@ -199,7 +199,7 @@ def _lora_outputs(p: StepParts) -> float:
     if s.method not in ("lora", "qlora"):
         return 0.0
     adapter = adapter_dtype_bytes(s, p.dt.compute)
-    if adapter == p.dt.compute:
+    if adapter == p.dt.compute and not bf16_adapters_on_fp16(s):  # peft casts by dtype: fp16 into bf16 adapters too
         return 0.0
     spec = p.spec
     ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0) / s.tp

@@ -187,6 +187,15 @@ def casts_adapters_to_bf16(s: Scenario) -> bool:
             and s.training_objective in defaults_for(s.framework).quantized_adapters_bf16)
 
 
+def bf16_adapters_on_fp16(s: Scenario) -> bool:
+    """TRL's bf16 adapters (casts_adapters_to_bf16) on a model run in fp16 without autocast (precision fp16 or
+    mixed-fp16): peft casts each adapted linear's input to the adapters' dtype whenever the dtypes differ, not the byte
+    sizes (peft 0.21.0 tuners_utils.py _cast_input_dtype, lines 2220-2235: `if ... x.dtype == dtype: return x`, else
+    x.to(dtype); lora/bnb.py Linear4bit.forward casts x to lora_A's dtype and the product back to the base output's),
+    so an fp16 input meets bf16 adapters through a 2-byte copy per adapted linear, as fp32 adapters' 4-byte one."""
+    return casts_adapters_to_bf16(s) and s.precision in ("fp16", "mixed-fp16")
+
+
 def accelerate_native_amp(s: Scenario, compute: int) -> bool:
     """Whether accelerate's native amp wraps the trainer's forward: autocast, and every bf16/fp16 output cast to fp32.
     The framework's offline trainers run the HF Trainer with bf16/fp16 mixed precision (PostTrainingDefaults.

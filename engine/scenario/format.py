@@ -130,8 +130,9 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                             Number(0, 1_000_000, QT_TRANSLATE_NOOP("engine", "must be a positive number, not {p!r}."),
                                    maximum=1_000_000), affects=LABEL, applies_to=LORA)
     lora_adapter_dtype: str = key("auto", "auto: the framework's (fp32 as peft upcasts them; the model's dtype in "
-                                  "Megatron, torchtune and litgpt; bf16 for QLoRA under TRL's own trainers since "
-                                  "0.26, framework trl); fp32; compute: the compute dtype",
+                                  "Megatron, torchtune and litgpt; bf16 for QLoRA under TRL's own trainers, framework "
+                                  "trl: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4; framework "
+                                  "trl-2025 for a release before its trainer's); fp32; compute: the compute dtype",
                                   Choice(choices.ADAPTER_DTYPES), applies_to=LORA)
     frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
                              applies_to="method freeze")

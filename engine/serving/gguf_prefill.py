@@ -36,29 +36,17 @@ from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario
 from ..scenario.serving_keys import GGUF_ENGINES
-from .kernel_fixed_time import gguf_weights_quantized
+from .cublas_scratch import MMQ_DP4A_MAX_BATCH_SIZE, MMQ_MAX_BATCH_SIZE, cublas_batch_above, gguf_weights_quantized
 from .layer_split import layer_split_gpus
 from .result import ServingMemory
 from .weights import layer_weights
 
-MMQ_MAX_BATCH_SIZE = 32  # ggerganov/llama.cpp@005de593 ggml-cuda.cu: batches above it run F16 cuBLAS
-MMQ_DP4A_MAX_BATCH_SIZE = 64  # today's mmq.cuh: on Volta, batches of it and more run F16 cuBLAS
 METAL_MUL_MM_ID_ROWS = 32  # kernel_mul_mm_id NR1 and ggml_metal_op_mul_mat_id ne21_mm_id_min
 F16_FORMAT = "F16"  # presets/weight_formats.json: every matrix in F16
 
 
 def _vendor(s: Scenario) -> str:
     return get_gpu(s.gpu).vendor if isinstance(s.gpu, str) else ""
-
-
-def cublas_batch_above(s: Scenario) -> int | None:
-    """Tokens a ubatch of quantized weights must exceed to run dequantize + F16 cuBLAS on this NVIDIA GPU and build:
-    32 for the dequantize_cublas builds, 63 for today's (mmq) on Volta; None where every batch runs MMQ."""
-    if s.gguf_batch_matmul == "dequantize_cublas":
-        return MMQ_MAX_BATCH_SIZE
-    capability = get_gpu(s.gpu).cuda_capability if isinstance(s.gpu, str) else ""
-    volta = 7.0 <= float(capability or 0) < 7.5  # fp16 MMA (Volta, 7.0) without Turing's int8 MMA (7.5)
-    return MMQ_DP4A_MAX_BATCH_SIZE - 1 if volta else None
 
 
 def ubatch_sizes(prompt: int, n_batch: int, n_ubatch: int) -> tuple[int, ...]:

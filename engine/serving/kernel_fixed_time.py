@@ -78,8 +78,8 @@ import functools
 import statistics
 
 from ..models.architecture import ModelSpec
-from ..models.weight_formats import weight_formats
 from ..scenario.serving_keys import GGUF_ENGINES
+from .cublas_scratch import gguf_weights_quantized
 from .host_iteration import PAGED_ENGINES, QK_NORM_LAUNCHES, VLLM_LAUNCHES_PER_LAYER
 
 # (measured us a launch, us of its bytes at the H100 preset's 2.97 TB/s): the seven weight GEMMs named above
@@ -99,15 +99,6 @@ GGUF_WEIGHT_MATVECS_PER_LAYER = 7  # wq, wk, wv, wo, ffn_up, ffn_gate, ffn_down
 GGUF_CACHE_MATVECS_PER_LAYER = 2  # mul_mat_vec_p021 (K x q), mul_mat_vec_nc (V x softmax)
 GGUF_ELEMENTWISE_PER_LAYER = 14  # 2 x (rms_norm + mul), 2 rope, 2 cache cpy, soft_max_ext, cont, silu, mul, 2 add
 GGUF_OUTPUT_MATVECS, GGUF_OUTPUT_ELEMENTWISE = 1, 2  # output mat-vec; output rms_norm + mul
-GGML_FLOAT_TYPES = ("F32", "F16", "BF16")  # the types ggml_is_quantized is false for (ggml.c type_traits is_quantized)
-
-
-def gguf_weights_quantized(weight_format: str) -> bool:
-    """Whether a weight format's main GGML type is a quantized one (its mat-vecs run mul_mat_vec_q)."""
-    fmt = weight_formats().get(weight_format)
-    return bool(fmt and fmt.gguf and fmt.gguf not in GGML_FLOAT_TYPES)
-
-
 def mla_layer_kernels(spec: ModelSpec) -> tuple[int, int]:
     """(GEMMs, small kernels) an MLA layer launches beyond the counted layer; (0, 0) for other attention."""
     if spec.attention != "mla":

@@ -66,6 +66,9 @@ class LlamaCppInputs:
     # Metal backend opens the device, a command queue and its kernel library (ikawrakow/ik_llama.cpp@8337e4cd
     # ggml/src/ggml-metal.m lines 518, 525, 558, 608): GpuPreset.context_words, the figure kept
     context_words: tuple[str, str] | None = None
+    # (a decoder layer's, the output layer's) F16 scratch the CUDA pool keeps for builds that dequantize quantized
+    # weights for cuBLAS (engine/serving/gguf_prefill.py cublas_scratch_bytes)
+    cublas_scratch: tuple[float, float] = (0.0, 0.0)
 
     @property
     def pad(self) -> int:
@@ -156,6 +159,7 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                                spec.sliding_window if kind == "sliding" else 0))
     kv = kv_total / i.gpus
     compute = _compute_bytes(i, n_ctx, output_on_gpu) if layers_on_gpu else 0.0
+    scratch = max(i.cublas_scratch[0] if layers_on_gpu else 0.0, i.cublas_scratch[1] if output_on_gpu else 0.0)
     context = CUDA_CONTEXT_BYTES if layers_on_gpu else 0.0
     context_name, context_formula = i.context_words or (QT_TRANSLATE_NOOP("engine", "CUDA context"),
                                                         QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"))
@@ -171,6 +175,11 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                    QT_TRANSLATE_NOOP("engine", "max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads "
                                      "without flash attention, FFN) + residual"),
                    (("n_ubatch", i.n_ubatch), ("n_ctx", n_ctx), ("flash_attn", i.flash_attn))),
+        *((_component("dequant_buffer", QT_TRANSLATE_NOOP("engine", "F16 dequantisation scratch (CUDA pool)"),
+                      "activations", scratch, QT_TRANSLATE_NOOP(
+                          "engine", "2 bytes x (the largest quantized matrix dequantized for cuBLAS + its ubatch input "
+                          "and output): the output layer over every prompt token before PR #6122"),
+                      (("n_ubatch", i.n_ubatch), ("weight_format", i.weight_format))),) if scratch else ()),
         _component("cuda_context", context_name, "overhead", context, context_formula, ()),
         _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", kv,
                    QT_TRANSLATE_NOOP("engine", "n_ctx padded (256; 32 without flash attention in builds of 2024-05 "
@@ -180,7 +189,7 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                     ("n_ctx_padding", i.n_ctx_padding),
                     *((("gguf_mla", i.gguf_mla),) if i.spec.attention == "mla" else ()))),
     )
-    total = model + compute + context + kv
+    total = model + compute + scratch + context + kv
     slot = n_ctx // max(1, i.n_parallel)
     if total > i.capacity_bytes:
         verdict, reason = REFUSED, message(QT_TRANSLATE_NOOP(

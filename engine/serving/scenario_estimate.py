@@ -16,6 +16,7 @@ from ..scenario import Scenario, resolve_gpu, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..units import format_bytes
 from .apple_engines import apple_gpu_refusal, metal_context_words
+from .cublas_scratch import cublas_scratch_bytes
 from .generation import GenerationInputs, generation_memory
 from .layer_split import layer_split_gpus
 from .llama_cpp import LlamaCppInputs, llama_cpp_memory
@@ -78,7 +79,7 @@ def serving_memory(s: Scenario) -> ServingMemory:
             n_gpu_layers=s.n_gpu_layers, n_ctx=s.n_ctx, n_batch=s.n_batch, n_ubatch=s.n_ubatch,
             flash_attn=flash_attention_on(s), n_parallel=s.n_parallel, kv_cache_dtype=s.kv_cache_dtype,
             engine=s.serving_engine, n_ctx_padding=s.n_ctx_padding, gguf_mla=s.gguf_mla,
-            context_words=metal_context_words(s)))
+            context_words=metal_context_words(s), cublas_scratch=cublas_scratch_bytes(s, spec)))
     padding = vllm_mxfp4_padding(s) if s.serving_engine == "vllm" else None
     weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep, padding).total
     if s.serving_engine in PAGED_ENGINES:

@@ -37,7 +37,7 @@ from ..frameworks.defaults import defaults_for
 from ..memory.states import adapted_layer_share, dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
-from ..scenario.behaviour import adapter_dtype_bytes
+from ..scenario.behaviour import adapter_dtype_bytes, bf16_adapters_on_fp16
 from .bnb_4bit import quant_base
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
@@ -89,7 +89,7 @@ def adapter_path(s: Scenario) -> str:
     # autocast's from above
     if dtypes_for(s).amp:
         return AUTOCAST
-    if adapter_dtype_bytes(s, compute) <= compute:
+    if adapter_dtype_bytes(s, compute) <= compute and not bf16_adapters_on_fp16(s):  # peft casts by dtype, not bytes
         return SAME
     return CASTS_4BIT if s.method == "qlora" and defaults_for(s.framework).qlora_kernel == "bitsandbytes" else CASTS
 
@@ -100,9 +100,11 @@ def adapters_of(s: Scenario, spec: ModelSpec, kind: tuple[bool, bool, str], hw: 
     path = adapter_path(s)
     widths = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, *kind))
     if path in (CASTS, CASTS_4BIT):
+        adapter = adapter_dtype_bytes(s, dtypes_for(s).compute)
         fp32 = hw.peak("fp32") * hw.matmul_fraction * hw.sustained_fraction  # the bf16 rate's share of its peak
-        return Adapters(widths, path, adapter_dtype_bytes(s, dtypes_for(s).compute), rates.elem_bytes, fp32,
-                        s.compile, dropout=runs_lora_dropout(s))
+        # 16-bit adapters (TRL's bf16 ones on an fp16 model) run their rank-r GEMMs on the tensor cores, as the model's
+        return Adapters(widths, path, adapter, rates.elem_bytes, rates.gemm if adapter == 2 else fp32, s.compile,
+                        dropout=runs_lora_dropout(s))
     return Adapters(widths, path, rates.elem_bytes, dtypes_for(s).residual, rates.gemm, s.compile and path != FUSED,
                     clones_base(s, path), runs_lora_dropout(s))
 
