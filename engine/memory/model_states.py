@@ -223,6 +223,16 @@ def _lora_weight_component(s: Scenario, p: StageParams, adapter_bytes: int) -> C
     )
 
 
+def _bytes_inputs(key: str, p: StageParams, dense_bytes: float, adapter_bytes: float) -> dict[str, float]:
+    """The bytes per element a component's inputs name: the LoRA adapters' own where only they train (an fp32 adapter
+    under bf16 compute, TRL's bf16 QLoRA adapters), both where the adapters' differ from the trained weights'."""
+    if not p.lora or adapter_bytes == dense_bytes:
+        return {key: dense_bytes}
+    if not p.trainable:
+        return {key: adapter_bytes}
+    return {key: dense_bytes, "adapter_" + key: adapter_bytes}
+
+
 def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, expert_shards: float,
                         grad_bytes: int, adapter_bytes: int, in_flight: float,
                         persistent: bool = False) -> tuple[Component, float]:
@@ -265,7 +275,7 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
         moments,
         formula,
         params=p.trainable + p.lora,
-        bytes_per_param=grad_bytes,
+        **_bytes_inputs("bytes_per_param", p, grad_bytes, adapter_bytes),
         grad_accum=s.grad_accum,
         zero2_shards=dp_shards if zero >= 2 else 1,
         **({"persistent_buffer": True} if persistent else {}),
@@ -302,11 +312,13 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
         )
         if 0.0 < gpu_share < 1.0 and not main_grads_fp32(s):  # only a share stays: precision-aware
             comps.append(_hybrid_fp32_grads(master, p, dp_shards if opt_zero else 1, hybrid))
+    lora_state_bytes = dt.state  # what the adapters' states are stored in, as the hover says
     if optimizer_used(s) == "adafactor":
         state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
     else:
+        lora_state_bytes = adapter_state_bytes(dt, adapter_bytes)
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
-            s, adapter_state_bytes(dt, adapter_bytes)
+            s, lora_state_bytes
         )
     paged = optimizer_used(s) == "adamw-8bit-paged"
     if paged:
@@ -330,7 +342,7 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 formula,
                 optimizer=optimizer_used(s),
                 params=p.trainable + p.lora,
-                state_bytes=dt.state,
+                **_bytes_inputs("state_bytes", p, dt.state, lora_state_bytes),
                 **extra,
             )
         )
