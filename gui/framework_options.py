@@ -31,7 +31,8 @@ class FrameworkOptions(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.framework = ValueCombo(choice_items("framework", {
-            "huggingface": self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory"),
+            # TRL's own trainers have rows of their own (trl, trl-2025): they cast a 4-bit model's adapters to bf16
+            "huggingface": self.tr("Hugging Face Trainer / axolotl / LLaMA-Factory"),
             "deepspeed": self.tr("DeepSpeed"),
             "deepspeed-2022": self.tr("DeepSpeed 0.4.4-0.12 (2021-2023)"),
             "deepspeed-2021": self.tr("DeepSpeed (April 2021)"),
