@@ -112,9 +112,11 @@ def install_language(app: QApplication, language: str, require_font: bool = True
 
 
 def _set_number_format() -> None:
-    """Numbers in the window follow the language's locale (grouping and decimal marks)."""
+    """Numbers in the window follow the language's locale (grouping and decimal marks), rounded as the engine rounds
+    them for `estimate` and the exported files: Python rounds the exact binary value half to even (1.125 GiB, 1,207,959,552
+    bytes, is "1.12") where QLocale rounds half away from zero ("1.13"), and byte figures in GiB often end on such a tie."""
     locale = QLocale()
-    units.set_number_formatter(lambda value, digits: locale.toString(float(value), "f", digits))
+    units.set_number_formatter(lambda value, digits: locale.toString(float(f"{value:.{digits}f}"), "f", digits))
 
 
 def tr_error(exc: Exception) -> str:
