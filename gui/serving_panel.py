@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Scenario, resolve_model
+from engine import Scenario, get_gpu, resolve_model
 from engine.scenario.serving_key_words import SERVING_VALUE_WORDS
 from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
 
@@ -77,6 +77,7 @@ class ServingPanel(EditorPanel):
         self.n_batch = committed_spin(1, CONTEXT_MAX)
         self.n_ubatch = committed_spin(1, CONTEXT_MAX)
         self.flash_attn = ValueCombo(choice_items("flash_attn", _words("flash_attn")))
+        self.gguf_batch_matmul = ValueCombo(choice_items("gguf_batch_matmul", _words("gguf_batch_matmul")))
         self.tp, self.pp, self.ep = (committed_spin(1, 512) for _ in range(3))
         self._paged_rows = (self.max_num_batched_tokens, self.gpu_memory_utilization, self.block_size,
                             self.enforce_eager)
@@ -86,7 +87,7 @@ class ServingPanel(EditorPanel):
             getattr(self, key).setMinimumWidth(getattr(self, key).sizeHint().width())
             form.addRow(field_label(key), getattr(self, key))
         form.addRow("", self.enforce_eager)
-        for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "flash_attn", "tp", "pp", "ep"):
+        for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "flash_attn", "gguf_batch_matmul", "tp", "pp", "ep"):
             form.addRow(field_label(key), getattr(self, key))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -114,13 +115,18 @@ class ServingPanel(EditorPanel):
             self.n_gpu_layers: self.tr("Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run "
                                        "on the CPU (much slower)."),
             self.tp: self.tr("Split every layer over this many GPUs: each holds a share of the weights and KV."),
+            self.gguf_batch_matmul: self.tr("When your llama.cpp (or Ollama) build was made. Builds from October "
+                                            "2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix "
+                                            "into 16-bit numbers for every batch of prompt tokens before multiplying "
+                                            "it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized "
+                                            "numbers directly."),
         }
         set_form_tooltips(self._form, tips)
 
     def _connect(self) -> None:
         edit = self._edit
         self.engine.valueChosen.connect(self._engine_chosen)
-        for key in ("weight_format", "kv_cache_dtype", "flash_attn"):
+        for key in ("weight_format", "kv_cache_dtype", "flash_attn", "gguf_batch_matmul"):
             getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
         self.context.valueEdited.connect(lambda v, drag: self._slider_edit("context", v, drag))
         self.users.valueEdited.connect(lambda v, drag: self._slider_edit("users", v, drag))
@@ -183,6 +189,7 @@ class ServingPanel(EditorPanel):
                 combo.set_items(items)
             combo.set_value(value)
         self.flash_attn.set_value(s.flash_attn)
+        self.gguf_batch_matmul.set_value(s.gguf_batch_matmul)
         if gguf:
             slots = max(1, s.n_parallel)
             self.context.set_value((s.n_ctx or spec.max_position) // slots)
@@ -210,6 +217,9 @@ class ServingPanel(EditorPanel):
             self._form.setRowVisible(widget, paged)
         for widget in self._gguf_rows:
             self._form.setRowVisible(widget, gguf)
+        # the build's prompt path differs only in llama.cpp's CUDA backend (engine/serving/gguf_prefill.py)
+        nvidia = isinstance(s.gpu, str) and get_gpu(s.gpu).vendor == "NVIDIA"
+        self._form.setRowVisible(self.gguf_batch_matmul, gguf and (nvidia or s.gguf_batch_matmul != "mmq"))
         for widget, key in ((self.context, "n_ctx_per_slot" if gguf else "max_model_len"),
                             (self.users, "n_parallel" if gguf else "max_num_seqs")):
             label = self._form.labelForField(widget)

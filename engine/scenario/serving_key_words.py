@@ -27,6 +27,7 @@ SERVING_FIELD_LABELS: dict[str, str] = {
     "n_batch": QT_TRANSLATE_NOOP("Fields", "Logical batch (n_batch)"),
     "n_ubatch": QT_TRANSLATE_NOOP("Fields", "Physical batch (n_ubatch)"),
     "flash_attn": QT_TRANSLATE_NOOP("Fields", "Flash attention (flash_attn)"),
+    "gguf_batch_matmul": QT_TRANSLATE_NOOP("Fields", "Build date (prompt kernels)"),
     "n_parallel": QT_TRANSLATE_NOOP("Fields", "Slots decoding at once (n_parallel)"),
 }
 
@@ -48,4 +49,6 @@ SERVING_VALUE_WORDS: dict[str, dict[Any, str]] = {
                        "q4_0": QT_TRANSLATE_NOOP("Fields", "q4_0: about a quarter")},
     "flash_attn": {"auto": QT_TRANSLATE_NOOP("Fields", "as the engine decides (auto)"),
                    "on": QT_TRANSLATE_NOOP("Fields", "on"), "off": QT_TRANSLATE_NOOP("Fields", "off")},
+    "gguf_batch_matmul": {"mmq": QT_TRANSLATE_NOOP("Fields", "June 2024 or later"),
+                          "dequantize_cublas": QT_TRANSLATE_NOOP("Fields", "October 2023 to June 2024")},
 }

@@ -1345,85 +1345,100 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/serving_key_words.py" line="30"/>
+        <source>Build date (prompt kernels)</source>
+        <translation>构建日期（提示词内核）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="31"/>
         <source>Slots decoding at once (n_parallel)</source>
         <translation>同时解码的槽位（n_parallel）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="35"/>
         <source>train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="34"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="35"/>
         <source>serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="36"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="37"/>
         <source>Transformers (generate)</source>
         <translation>Transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="38"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
         <source>as the checkpoint ships</source>
         <translation>与检查点发布时相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="39"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="40"/>
         <source>fp8 (8 bits)</source>
         <translation>fp8（8 位）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="40"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="41"/>
         <source>int8 (8 bits)</source>
         <translation>int8（8 位）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="41"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="42"/>
         <source>AWQ 4-bit</source>
         <translation>AWQ 4 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="41"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="42"/>
         <source>GPTQ 4-bit</source>
         <translation>GPTQ 4 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="42"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="43"/>
         <source>bitsandbytes NF4</source>
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
+        <source>June 2024 or later</source>
+        <translation>2024 年 6 月及以后</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
+        <source>October 2023 to June 2024</source>
+        <translation>2023 年 10 月至 2024 年 6 月</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
         <location filename="../../engine/scenario/key_words.py" line="206"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1568,7 +1583,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="206"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -4417,7 +4432,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../serving_panel.py" line="66"/>
-        <location filename="../serving_panel.py" line="193"/>
+        <location filename="../serving_panel.py" line="200"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
@@ -4432,47 +4447,52 @@ GPU-hour</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="101"/>
+        <location filename="../serving_panel.py" line="102"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="103"/>
+        <location filename="../serving_panel.py" line="104"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="106"/>
+        <location filename="../serving_panel.py" line="107"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="108"/>
+        <location filename="../serving_panel.py" line="109"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="110"/>
+        <location filename="../serving_panel.py" line="111"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="112"/>
+        <location filename="../serving_panel.py" line="113"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="114"/>
+        <location filename="../serving_panel.py" line="115"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="116"/>
+        <location filename="../serving_panel.py" line="117"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="216"/>
+        <location filename="../serving_panel.py" line="118"/>
+        <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized numbers directly.</source>
+        <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢。之后的构建直接用量化数相乘。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="226"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
