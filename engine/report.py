@@ -196,9 +196,10 @@ def time_section(s: Scenario, est: Estimate, step: StepTime | None, tr: Translat
         return []
     sentences, rows = time_facts(s, est, step)
     shown = lambda v: v.format_with(tr_engine) if isinstance(v, Message) else str(v)  # noqa: E731
+    table = ["| | |", "|---|---:|", *(f"| {_cell(shown(label))} | {_cell(shown(value))} |" for label, value in rows),
+             ""] if rows else []  # a run that does not fit has a sentence and no figures: no empty table under it
     return [f"## {tr(QT_TRANSLATE_NOOP('report', 'Time and cost'))}", "", *(_line(shown(x)) for x in sentences),
-            *([""] if sentences else []), "| | |", "|---|---:|",
-            *(f"| {_cell(shown(label))} | {_cell(shown(value))} |" for label, value in rows), ""]
+            *([""] if sentences else []), *table]
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,

@@ -49,3 +49,22 @@ def test_the_labels_and_words_are_translated_by_the_set_ups_translator():
     rows = input_rows(s, lambda text: zh.get(text, text))
     assert ("数值格式（精度）", "纯 bf16", "precision: bf16") in rows
     assert ("Generation engine (rollout engine)", "vLLM", "rollout_engine: vllm") in rows
+
+
+def test_a_manager_reading_a_trl_qlora_report_sees_the_release_and_no_empty_table():
+    """h-useraudit10: a Qwen3.5-9B QLoRA SFT plan under TRL on a 4090 read "| Framework | TRL |" in the Markdown beside
+    the set-up's "TRL 0.26 or later (...)" and trl-2025's "TRL up to 0.25 (2025)": the release decides the adapters'
+    dtype (huggingface/trl f2cd577 sft_trainer.py lines 1127-1130, since v0.26.0), so the report names it. The plan
+    does not fit: its time section is one sentence, and gave an empty two-column table under it."""
+    from engine.workloads import step_time
+
+    base = {"model": "qwen3.5-9b", "gpu": "rtx-4090", "method": "qlora", "precision": "bf16", "micro_batch": 2,
+            "seq_len": 2048, "checkpointing": "full"}
+    for framework, words in (("trl", "TRL 0.26 or later"), ("trl-2025", "TRL up to 0.25 (2025)")):
+        s = scenario_from_dict({**base, "framework": framework})
+        est = estimate(s)
+        assert not est.fits  # 28.67 GiB of 23.99 (the window's verdict for this plan): the time is one sentence
+        text = to_markdown(s, est, step=step_time(s))
+        assert f"| Framework | {words} | `framework: {framework}` |" in text
+        time_part = text.split("## Time and cost")[1].split("##")[0]
+        assert "the run does not fit" in time_part and "|" not in time_part

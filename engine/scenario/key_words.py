@@ -196,6 +196,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                   "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine, torchao)"),
                   "nvfp4": QT_TRANSLATE_NOOP("Fields", "NVFP4 compute (Blackwell)"),
                   "fp32": QT_TRANSLATE_NOOP("Fields", "full fp32")},
+    # TRL's current row beside trl-2025's "TRL up to 0.25 (2025)": a report's reader can tell which release it means
+    "framework": {"trl": QT_TRANSLATE_NOOP("Fields", "TRL 0.26 or later")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
 }

@@ -1254,7 +1254,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="205"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
+        <source>TRL 0.26 or later</source>
+        <translation>TRL 0.26 及更新版本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="207"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1437,7 +1442,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="206"/>
+        <location filename="../../engine/scenario/key_words.py" line="208"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1567,22 +1572,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="201"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="200"/>
+        <location filename="../../engine/scenario/key_words.py" line="202"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="204"/>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="206"/>
+        <location filename="../../engine/scenario/key_words.py" line="208"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>on</source>
         <translation>开启</translation>
