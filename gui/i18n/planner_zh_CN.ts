@@ -4493,8 +4493,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../serving_panel.py" line="118"/>
-        <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized numbers directly.</source>
-        <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢。之后的构建直接用量化数相乘。</translation>
+        <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized numbers directly (V100s still take the 16-bit path).</source>
+        <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢。之后的构建直接用量化数相乘（V100 仍走 16 位路径）。</translation>
     </message>
     <message>
         <location filename="../serving_panel.py" line="226"/>
