@@ -49,3 +49,12 @@ def test_a_trained_head_beside_fp32_adapters_names_both_bytes():
     head = grad_inputs["params"] - adapters
     assert grads.peak_bytes == head * 2 + adapters * 4
     assert states.peak_bytes == ADAMW_STATE_TENSORS * (head * 2 + adapters * 4)
+
+
+def test_the_adapters_hover_says_why_trl_adapters_take_two_bytes():
+    # TRL >= 0.26's trainers cast a 4-bit model's adapters to bf16 (huggingface/trl f2cd577 sft_trainer.py lines
+    # 1127-1130); peft alone (trl-2025, Unsloth) keeps fp32: only the casting row's hover gives the reason
+    for framework, casts in (("trl", True), ("trl-2025", False), ("unsloth", False)):
+        comp, inputs = _inputs(_plan(framework=framework), "lora_weights")
+        assert ("casts a 4-bit model's adapters to bf16" in comp.formula) is casts
+        assert inputs["bytes_per_param"] == (2 if casts else 4)

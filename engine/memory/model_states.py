@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, bf16_optimizer, main_grads_fp32
+from ..scenario.behaviour import (
+    Behaviour,
+    adapter_dtype_bytes,
+    bf16_optimizer,
+    casts_adapters_to_bf16,
+    main_grads_fp32,
+)
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
@@ -211,12 +217,16 @@ def _stored_base_weight_components(s: Scenario, p: StageParams, zero: int, dp_sh
 
 
 def _lora_weight_component(s: Scenario, p: StageParams, adapter_bytes: int) -> Component:
+    formula = QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes")
+    if casts_adapters_to_bf16(s):  # the hover says why a QLoRA plan's adapters take 2 bytes, not peft's fp32 4
+        formula = QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes; 2 bytes: the "
+                                    "framework's trainer casts a 4-bit model's adapters to bf16")
     return _c(
         "lora_weights",
         QT_TRANSLATE_NOOP("engine", "LoRA adapters"),
         "model states",
         Moments.whole_step(p.lora * adapter_bytes),
-        QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes"),
+        formula,
         params=p.lora,
         rank=s.lora_rank,
         bytes_per_param=adapter_bytes,

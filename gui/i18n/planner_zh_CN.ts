@@ -6965,152 +6965,157 @@ GPU-hour</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="143"/>
+        <location filename="../../engine/memory/model_states.py" line="149"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="130"/>
+        <location filename="../../engine/memory/model_states.py" line="136"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="158"/>
+        <location filename="../../engine/memory/model_states.py" line="164"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="161"/>
+        <location filename="../../engine/memory/model_states.py" line="167"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="183"/>
+        <location filename="../../engine/memory/model_states.py" line="189"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="186"/>
+        <location filename="../../engine/memory/model_states.py" line="192"/>
         <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="216"/>
+        <location filename="../../engine/memory/model_states.py" line="226"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="219"/>
+        <location filename="../../engine/memory/model_states.py" line="220"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="273"/>
+        <location filename="../../engine/memory/model_states.py" line="283"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="253"/>
+        <location filename="../../engine/memory/model_states.py" line="263"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="99"/>
+        <location filename="../../engine/memory/model_states.py" line="105"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="101"/>
+        <location filename="../../engine/memory/model_states.py" line="107"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="112"/>
+        <location filename="../../engine/memory/model_states.py" line="118"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="114"/>
+        <location filename="../../engine/memory/model_states.py" line="120"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="136"/>
+        <location filename="../../engine/memory/model_states.py" line="142"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="200"/>
+        <location filename="../../engine/memory/model_states.py" line="206"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="203"/>
+        <location filename="../../engine/memory/model_states.py" line="209"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="258"/>
+        <location filename="../../engine/memory/model_states.py" line="222"/>
+        <source>sum over targets of r x (d_in + d_out) x adapter bytes; 2 bytes: the framework&apos;s trainer casts a 4-bit model&apos;s adapters to bf16</source>
+        <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数；2 字节：框架的 trainer 把 4-bit 模型的适配器转为 bf16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="268"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="264"/>
+        <location filename="../../engine/memory/model_states.py" line="274"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="270"/>
+        <location filename="../../engine/memory/model_states.py" line="280"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="299"/>
+        <location filename="../../engine/memory/model_states.py" line="309"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the precision-aware optimizer&apos;s rest on the CPU</source>
         <translation>可训练参数量 / 分片数 x 4 x (1 - optimizer_offload_fraction)：精度感知优化器把其余部分放在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="304"/>
+        <location filename="../../engine/memory/model_states.py" line="314"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="361"/>
+        <location filename="../../engine/memory/model_states.py" line="371"/>
         <source>fp32 gradient copies (hybrid optimizer)</source>
         <translation>fp32 梯度副本（混合优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="364"/>
+        <location filename="../../engine/memory/model_states.py" line="374"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main gradients&apos; fp32 copies, kept until the next step</source>
         <translation>可训练参数 / 分片数 x 4 x (1 - optimizer_offload_fraction)：bf16 主梯度的 fp32 副本，保留到下一步</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="297"/>
+        <location filename="../../engine/memory/model_states.py" line="307"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="333"/>
+        <location filename="../../engine/memory/model_states.py" line="343"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="339"/>
+        <location filename="../../engine/memory/model_states.py" line="349"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="329"/>
+        <location filename="../../engine/memory/model_states.py" line="339"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="83"/>
+        <location filename="../../engine/memory/model_states.py" line="89"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="86"/>
+        <location filename="../../engine/memory/model_states.py" line="92"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
