@@ -102,3 +102,14 @@ def test_coursia_grpo_peak_is_the_loss_spike_where_no_copy_is_alive():
     scratch = next(c for c in stage.components if c.key == "backward_scratch").moments
     assert scratch.backward_end == (2 * tokens * ffn + ffn * hidden) * BF16 + 2 * BF16 * tokens * hidden
     assert scratch.backward_start == 0.0 and stage.peak_moment == "backward_start"
+
+
+def test_unsloths_buffer_says_in_words_what_it_holds_and_how_long():
+    # h-useraudit10: the hover read "the largest 4-bit linear dequantised into one buffer kept all step"; an Unsloth
+    # user reads what the buffer holds (a 16-bit copy of the largest 4-bit weight matrix), that every layer reuses it
+    # (unslothai/unsloth 2025-02 ee5aaa2e82 kernels/utils.py line 448: use_global_buffer) and that it is never freed
+    buffer = next(c for c in estimate(_s(framework="unsloth")).components if c.key == "dequant_buffer")
+    words = buffer.formula
+    assert "16-bit copy of the largest 4-bit weight matrix" in words
+    assert "each layer's 4-bit weights are unpacked into it" in words and "stays allocated all step" in words
+    assert buffer.phase == "whole step" and dict(buffer.inputs)["weights"] == FFN * HIDDEN

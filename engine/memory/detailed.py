@@ -299,7 +299,8 @@ def _dequant_buffer(largest_weight: int, compute: int) -> Component:
         QT_TRANSLATE_NOOP("engine", "Dequantisation buffer (4-bit weights)"),
         "transient",
         Moments.whole_step(size),
-        QT_TRANSLATE_NOOP("engine", "the largest 4-bit linear dequantised into one buffer kept all step (compute bytes "
+        QT_TRANSLATE_NOOP("engine", "one 16-bit copy of the largest 4-bit weight matrix: each layer's 4-bit weights "
+                          "are unpacked into it before their matmul, and it stays allocated all step (compute bytes "
                           "per weight + fp32 absmax per 64)"),
         weights=largest_weight,
     )

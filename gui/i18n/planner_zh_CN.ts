@@ -6761,6 +6761,11 @@ GPU-hour</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/detailed.py" line="302"/>
+        <source>one 16-bit copy of the largest 4-bit weight matrix: each layer&apos;s 4-bit weights are unpacked into it before their matmul, and it stays allocated all step (compute bytes per weight + fp32 absmax per 64)</source>
+        <translation>最大的 4-bit 权重矩阵的一份 16 位副本：每层的 4-bit 权重在矩阵乘之前解包到其中，它整步都保持分配（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/detailed.py" line="282"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
@@ -6771,17 +6776,12 @@ GPU-hour</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="302"/>
-        <source>the largest 4-bit linear dequantised into one buffer kept all step (compute bytes per weight + fp32 absmax per 64)</source>
-        <translation>最大的 4-bit 线性层反量化到一个整步保留的缓冲区中（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/memory/detailed.py" line="352"/>
+        <location filename="../../engine/memory/detailed.py" line="353"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="355"/>
+        <location filename="../../engine/memory/detailed.py" line="356"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -6796,22 +6796,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="330"/>
+        <location filename="../../engine/memory/detailed.py" line="331"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="333"/>
+        <location filename="../../engine/memory/detailed.py" line="334"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="360"/>
+        <location filename="../../engine/memory/detailed.py" line="361"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="363"/>
+        <location filename="../../engine/memory/detailed.py" line="364"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
