@@ -32,8 +32,9 @@ def test_one_sharding_row_and_framework_names(qtbot):
     window.compare.set_items([Compared(s.name, s) for s in (verl, nemo, trl)])
     rows = table_rows(window.compare)
     assert rows["Sharding (ZeRO / FSDP)"] == ["FSDP", "FSDP", "ZeRO-3"]
-    # the rows' labels, TRL's with its release (trl-2025 is "TRL up to 0.25 (2025)": engine/scenario/key_words.py)
-    assert rows["Framework"] == [TABLE["verl"].label, TABLE["nemo-rl"].label, "TRL 0.26 or later"]
+    # the rows' labels; TRL's in the picker's words, with the releases that cast QLoRA adapters (key_words.py)
+    assert rows["Framework"][:2] == [TABLE["verl"].label, TABLE["nemo-rl"].label]
+    assert rows["Framework"][2].startswith("TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26")
     assert rows["Engine as vLLM's AsyncLLM (async_engine)"] == ["as the framework does it", "on",
                                                                 "as the framework does it"]
     assert "rollout_async_engine" not in rows

@@ -1,6 +1,7 @@
 """A TRL user's framework choice in the set-up (h-useraudit10). TRL's own trainers (SFT included) cast a 4-bit model's
 LoRA adapters to bf16 since v0.26.0 (huggingface/trl f2cd577 trl/trainer/sft_trainer.py lines 1127-1130, PR #4577),
-which the trl row states and the trl-2025 row ("up to 0.25") does not; the huggingface row keeps peft's fp32 adapters.
+which the trl row states and the trl-2025 row (before each trainer's cast) does not; the huggingface row keeps peft's
+fp32 adapters.
 So the picker's words must send a TRL SFTTrainer user to a TRL row, not to the Hugging Face Trainer's, and each TRL
 row's words must name the adapters' dtype the engine counts for it (scenario/behaviour.py adapter_dtype_bytes)."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from engine import scenario_from_dict
 from engine.scenario.behaviour import adapter_dtype_bytes
+from engine.scenario.key_words import value_words
 from tests.window_helpers import window_from
 
 QLORA_SFT = {"schema_version": 1, "name": "Qwen3.5-9B QLoRA SFT", "model": "qwen3.5-9b", "gpu": "rtx-4090",
@@ -22,6 +24,7 @@ def test_each_trl_row_names_the_adapter_dtype_the_engine_counts(qtbot, tmp_path)
         counted = adapter_dtype_bytes(scenario_from_dict({**QLORA_SFT, "framework": framework}), 2)
         assert "TRL" in words
         assert f"QLoRA adapters in {DTYPE_WORDS[counted]}" in words, words
+        assert value_words("framework", framework) == words  # the Markdown and Compare say what the picker says
     assert "SFT" in combo.itemText(combo.findData("trl"))  # an SFTTrainer user is not sent to "post-training" only
     # the Hugging Face Trainer's row keeps peft's fp32 adapters: its words no longer claim TRL
     hf_words = combo.itemText(combo.findData("huggingface"))

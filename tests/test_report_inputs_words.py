@@ -52,15 +52,19 @@ def test_the_labels_and_words_are_translated_by_the_set_ups_translator():
 
 
 def test_a_manager_reading_a_trl_qlora_report_sees_the_release_and_no_empty_table():
-    """h-useraudit10: a Qwen3.5-9B QLoRA SFT plan under TRL on a 4090 read "| Framework | TRL |" in the Markdown beside
-    the set-up's "TRL 0.26 or later (...)" and trl-2025's "TRL up to 0.25 (2025)": the release decides the adapters'
-    dtype (huggingface/trl f2cd577 sft_trainer.py lines 1127-1130, since v0.26.0), so the report names it. The plan
-    does not fit: its time section is one sentence, and gave an empty two-column table under it."""
+    """h-useraudit10: a Qwen3.5-9B QLoRA SFT plan under TRL on a 4090 read "| Framework | TRL |" in the Markdown where
+    the set-up and the plan card name the releases from which each trainer casts the adapters to bf16 (huggingface/trl
+    f2cd577 sft_trainer.py lines 1127-1130; releases from the trl row's source, tests/test_trl_release_words.py): the
+    release decides the adapters' dtype, so the report says the picker's words. The plan does not fit: its time
+    section is one sentence, and gave an empty two-column table under it."""
     from engine.workloads import step_time
 
     base = {"model": "qwen3.5-9b", "gpu": "rtx-4090", "method": "qlora", "precision": "bf16", "micro_batch": 2,
             "seq_len": 2048, "checkpointing": "full"}
-    for framework, words in (("trl", "TRL 0.26 or later"), ("trl-2025", "TRL up to 0.25 (2025)")):
+    for framework, words in (("trl", "TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO "
+                                     "0.27, DPO / IPO 0.29, KTO 1.4)"),
+                             ("trl-2025", "TRL before its trainer's bf16 cast (QLoRA adapters in fp32: every trainer up "
+                                          "to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)")):
         s = scenario_from_dict({**base, "framework": framework})
         est = estimate(s)
         assert not est.fits  # 28.67 GiB of 23.99 (the window's verdict for this plan): the time is one sentence

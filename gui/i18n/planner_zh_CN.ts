@@ -1254,12 +1254,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="200"/>
-        <source>TRL 0.26 or later</source>
-        <translation>TRL 0.26 及更新版本</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/key_words.py" line="207"/>
+        <location filename="../../engine/scenario/key_words.py" line="212"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1442,7 +1437,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="208"/>
+        <location filename="../../engine/scenario/key_words.py" line="213"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1573,21 +1568,31 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="201"/>
+        <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
+        <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="203"/>
+        <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
+        <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="202"/>
+        <location filename="../../engine/scenario/key_words.py" line="207"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="206"/>
+        <location filename="../../engine/scenario/key_words.py" line="211"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="208"/>
+        <location filename="../../engine/scenario/key_words.py" line="213"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>on</source>
         <translation>开启</translation>
