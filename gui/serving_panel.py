@@ -118,7 +118,8 @@ class ServingPanel(EditorPanel):
             self.gguf_batch_matmul: self.tr("When your llama.cpp (or Ollama) build was made. Builds from October "
                                             "2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix "
                                             "into 16-bit numbers for every batch of prompt tokens before multiplying "
-                                            "it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized "
+                                            "it: slower prompts on NVIDIA GPUs, and GPU memory for the 16-bit copy. "
+                                            "Later builds multiply the quantized "
                                             "numbers directly (V100s still take the 16-bit path)."),
         }
         set_form_tooltips(self._form, tips)

@@ -4442,7 +4442,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../serving_panel.py" line="66"/>
-        <location filename="../serving_panel.py" line="200"/>
+        <location filename="../serving_panel.py" line="201"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
@@ -4498,11 +4498,11 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../serving_panel.py" line="118"/>
-        <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs. Later builds multiply the quantized numbers directly (V100s still take the 16-bit path).</source>
-        <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢。之后的构建直接用量化数相乘（V100 仍走 16 位路径）。</translation>
+        <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs, and GPU memory for the 16-bit copy. Later builds multiply the quantized numbers directly (V100s still take the 16-bit path).</source>
+        <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢，并要为 16 位副本占用显存。之后的构建直接用量化数相乘（V100 仍走 16 位路径）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="226"/>
+        <location filename="../serving_panel.py" line="227"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
