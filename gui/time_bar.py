@@ -161,9 +161,13 @@ class TimeBar(QWidget):
             name = tr_engine(term.name)
             self.segments.append((name, term.seconds))
             source = provenance.get(term.key)
-            kind = f", {kind_words(source.kind)}" if source else ""
+            share = f"{term.seconds / t.step_seconds:.0%}"
+            # the brackets and comma in the language's own punctuation (zh_CN: full-width, as the rest of its text)
+            shown = (QCoreApplication.translate("TimeBar", "(%1, %2)").replace("%1", share).replace(
+                "%2", kind_words(source.kind)) if source else QCoreApplication.translate("TimeBar", "(%1)").replace(
+                "%1", share))
             legend.append(f"<span style='color:{colour.name()}'>■</span> {escape(name)} "
-                          f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%}{escape(kind)})")
+                          f"{format_seconds(term.seconds)} {escape(shown)}")
             if source:
                 kinds.append(source.kind)
                 bases.append(f"<b>{escape(name)}</b> ({escape(kind_words(source.kind))}): {escape(tr_engine(source.basis))}"

@@ -5166,7 +5166,7 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="174"/>
+        <location filename="../time_bar.py" line="178"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -5257,6 +5257,16 @@ GPU-hour</source>
         <location filename="../time_bar.py" line="101"/>
         <source>the longest completion decoding alone</source>
         <translation>最长补全单独解码的时间</translation>
+    </message>
+    <message>
+        <location filename="../time_bar.py" line="166"/>
+        <source>(%1, %2)</source>
+        <translation>（%1，%2）</translation>
+    </message>
+    <message>
+        <location filename="../time_bar.py" line="167"/>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
     </message>
     <message>
         <source>output processing per decode step (eager)</source>
