@@ -44,6 +44,14 @@ def test_cuda_graphs_is_one_term_in_chinese():
     assert sum("CUDA 图" in t for t in said) >= 10
 
 
+def test_not_set_is_one_term_in_chinese():
+    # the form, Compare and the Markdown say 未设置 for "not set" (h-polish8); the verdict's host-memory line said
+    # 未设定 (h-useraudit10's finding)
+    said = [text for words in _translations().values() for text in words.values()]
+    assert [t for t in said if "未设定" in t] == []
+    assert sum("未设置" in t for t in said) >= 3
+
+
 def test_the_fields_words_are_the_forms_words():
     words = _translations()
     fields = words["Fields"]

@@ -380,7 +380,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../results.py" line="214"/>
         <source>host memory not set</source>
-        <translation>未设定主机内存</translation>
+        <translation>未设置主机内存</translation>
     </message>
     <message>
         <location filename="../results.py" line="215"/>
@@ -9339,7 +9339,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/memory/verdict_words.py" line="53"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
-        <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
+        <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="119"/>
