@@ -31,8 +31,9 @@ class FrameworkOptions(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.framework = ValueCombo(choice_items("framework", {
-            # TRL's own trainers have rows of their own (trl, trl-2025): they cast a 4-bit model's adapters to bf16
-            "huggingface": self.tr("Hugging Face Trainer / axolotl / LLaMA-Factory"),
+            # TRL's own trainers have rows of their own (trl, trl-2025), as axolotl (its TRL trainers): they cast a
+            # 4-bit model's adapters to bf16; axolotl's SFT trains as the Hugging Face Trainer does
+            "huggingface": self.tr("Hugging Face Trainer / LLaMA-Factory"),
             "deepspeed": self.tr("DeepSpeed"),
             "deepspeed-2022": self.tr("DeepSpeed 0.4.4-0.12 (2021-2023)"),
             "deepspeed-2021": self.tr("DeepSpeed (April 2021)"),
@@ -64,6 +65,7 @@ class FrameworkOptions(QWidget):
             "trl-2025": self.tr("TRL before its trainer's bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, "
                                  "RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)"),
             "unsloth-2024": self.tr("Unsloth up to 2025.1 (2024; no global dequantisation buffer)"),
+            "axolotl": self.tr("axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)

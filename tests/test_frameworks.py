@@ -326,9 +326,10 @@ FACT_COLUMNS = {
     "fused_lora_kernels": {"unsloth", "unsloth-2024"},
     "takes_megatron_arguments": MEGATRON,
     "zero_bucket_settings": {*DS_FACTS, "openrlhf", "internevo"},
-    "offers_liger_kernel": {"huggingface", "trl", "trl-2025", "ms-swift"}, "grads_reduced_in_buffer": MEGATRON,
-    # TRL's own trainers cast a quantised model's adapters to bf16 since v0.26.0 (engine/frameworks/defaults.py)
-    "quantized_adapters_bf16": {"trl"},
+    "offers_liger_kernel": {"huggingface", "trl", "trl-2025", "ms-swift", "axolotl"}, "grads_reduced_in_buffer": MEGATRON,
+    # TRL's own trainers cast a quantised model's adapters to bf16 since v0.26.0 (engine/frameworks/defaults.py), and
+    # so do axolotl's DPO / IPO / KTO / reward / GRPO trainers, which run TRL 1.8.0's __init__ (engine/frameworks/axolotl.py)
+    "quantized_adapters_bf16": {"trl", "axolotl"},
     "lora_adapters_in_model_dtype": {*MEGATRON, "torchtune", "litgpt"}, "loss_in_place": MEGATRON,
     # mlx: mlx-lm compiles optimizer.update into its step (ml-explore/mlx-lm@d78bf58e mlx_lm/tuner/trainer.py line 246)
     "adam_fused": {*MEGATRON, "deepspeed-2022", "deepspeed-2021", "mlx"}, "fsdp_embedding_unit": {"olmo-core"},

@@ -30,3 +30,14 @@ def test_each_trl_row_names_the_adapter_dtype_the_engine_counts(qtbot, tmp_path)
     hf_words = combo.itemText(combo.findData("huggingface"))
     assert "TRL" not in hf_words
     assert adapter_dtype_bytes(scenario_from_dict({**QLORA_SFT, "framework": "huggingface"}), 2) == 4
+
+
+def test_axolotl_has_its_own_row_whose_words_name_the_cast(qtbot, tmp_path):
+    # axolotl's DPO / IPO, KTO, reward and GRPO trainers run TRL 1.8.0's __init__, which casts a 4-bit model's
+    # adapters to bf16 (engine/frameworks/axolotl.py); its SFT, the Hugging Face Trainer's, does not
+    combo = window_from(qtbot, tmp_path, QLORA_SFT).setup_panel.framework_options.framework
+    words = combo.itemText(combo.findData("axolotl"))
+    dpo = scenario_from_dict({**QLORA_SFT, "framework": "axolotl", "training_objective": "dpo"})
+    assert f"QLoRA adapters in {DTYPE_WORDS[adapter_dtype_bytes(dpo, 2)]}" in words, words
+    assert value_words("framework", "axolotl") == words
+    assert "axolotl" not in combo.itemText(combo.findData("huggingface"))  # its item no longer sends axolotl users there

@@ -12,6 +12,7 @@ from dataclasses import replace
 from . import parallelism as par
 from . import posttraining as rl
 from . import runs as rn
+from .axolotl import axolotl_row
 from .fms_fsdp import fms_fsdp_row
 from .framework_row import FrameworkDefaults
 from .megatron_2021 import megatron_2021_row
@@ -28,7 +29,7 @@ FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "t
               "megatron-2022", "megatron-2021", "megatron-zb", "unsloth", "litgpt", "pytorch", "fms-fsdp", "olmo-core",
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
               "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023", "trl-2025",
-              "unsloth-2024")
+              "unsloth-2024", "axolotl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
 
 
@@ -322,6 +323,21 @@ TABLE["verl-megatron"] = verl_megatron_row(TABLE["megatron"])  # verl's Megatron
 TABLE["nemo-rl-megatron"] = nemo_rl_megatron_row(TABLE["megatron"])  # NeMo-RL's Megatron backend
 TABLE["mlx"], TABLE["mlx-2023"] = MLX_ROW, MLX_2023_ROW  # MLX through mlx-lm's tuner, on Apple GPUs: mlx.py
 TABLE["trl"] = replace(TABLE["trl"], sources=(*TABLE["trl"].sources, _TRL_QLORA_BF16[1]))
+# Trainers over TRL's that never run its __init__ keep peft's fp32 QLoRA adapters: LLaMA-Factory's (the huggingface
+# row's) and ms-swift's; axolotl's DPO / IPO / KTO / reward / GRPO run it (its own row: axolotl.py)
+TABLE["huggingface"] = replace(_HF, sources=(*_HF.sources, (
+    "QLoRA adapters in fp32", "hiyouga/LLaMA-Factory at ff6d4d12eeb0 (pyproject.toml line 47: trl>=0.18.0,<=0.24.0, "
+    "before TRL's cast): src/llamafactory/model/adapter.py lines 337-349 cast_trainable_params_to_fp32 unless "
+    "pure_bf16 / BAdam, lines 310-312 param.data.to(torch.float32); train/dpo/trainer.py line 87 and train/kto/"
+    "trainer.py line 89 call Trainer.__init__ (not DPOTrainer's / KTOTrainer's), train/sft/trainer.py line 47 "
+    "Seq2SeqTrainer, train/rm/trainer.py line 43 Trainer")))
+TABLE["ms-swift"] = replace(TABLE["ms-swift"], sources=(*TABLE["ms-swift"].sources, (
+    "QLoRA adapters in fp32", "modelscope/ms-swift at 3602360a5623 (requirements/framework.txt line 37: "
+    "trl>=0.15,<1.0): swift/rlhf_trainers/dpo_trainer.py line 28 `del HFDPOTrainer.__init__` (kto_trainer.py 21, "
+    "reward_trainer.py 23, grpo_trainer.py 79, cpo 17, orpo 16, ppo 20, gkd 40-41 the same), so their __init__ runs "
+    "transformers.Trainer's; swift/trainers/trainer.py line 17 Trainer(SwiftMixin, DataLoaderMixin, HfTrainer) for "
+    "SFT; swift/tuners/peft.py lines 147-160 keep peft's fp32 cast unless lora_dtype is set")))
+TABLE["axolotl"] = axolotl_row(_HF)  # axolotl.py: TRL 1.8.0's cast under its TRL trainers
 # TRL up to v0.25.1 (November 2025): the same trainers, a quantised model's adapters in peft's fp32
 TABLE["trl-2025"] = replace(TABLE["trl"], id="trl-2025", label="TRL up to 0.25 (2025)", quantized_adapters_bf16=(),
                             sources=(*TABLE["trl"].sources[:-1], (

@@ -176,7 +176,9 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                   "engine", "must be a probability from 0 to 0.99, not {p!r}."), low_inclusive=True,
                                   high_inclusive=False, to_float=True), applies_to=LORA)
     framework: str = key("huggingface", "sets the defaults below as that framework's current release does; "
-                         "huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift",
+                         "huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift; axolotl's "
+                         "own row differs only where its DPO / IPO, KTO, reward or GRPO trainer (TRL's) casts QLoRA "
+                         "adapters to bf16",
                          Choice(FRAMEWORKS))
     cross_entropy: str = key("auto", CROSS_ENTROPY_MEANING, Choice(CROSS_ENTROPIES))
     compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())

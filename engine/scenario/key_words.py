@@ -196,13 +196,16 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                   "fp8": QT_TRANSLATE_NOOP("Fields", "fp8 compute (Transformer Engine, torchao)"),
                   "nvfp4": QT_TRANSLATE_NOOP("Fields", "NVFP4 compute (Blackwell)"),
                   "fp32": QT_TRANSLATE_NOOP("Fields", "full fp32")},
-    # the set-up's words for TRL's two rows (gui/framework_options.py), so the Markdown and Compare name the releases
-    # that decide a QLoRA plan's adapter dtype, as the picker and the plan card do, not "TRL" beside "TRL up to 0.25"
+    # the set-up's words for TRL's two rows and axolotl's (gui/framework_options.py), so the Markdown and Compare name
+    # the releases that decide a QLoRA plan's adapter dtype, as the picker and the plan card do, not "TRL" beside
+    # "TRL up to 0.25"
     "framework": {"trl": QT_TRANSLATE_NOOP("Fields", "TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward "
                                            "from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)"),
                   "trl-2025": QT_TRANSLATE_NOOP("Fields", "TRL before its trainer's bf16 cast (QLoRA adapters in fp32: "
                                                 "every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to "
-                                                "1.3)")},
+                                                "1.3)"),
+                  "axolotl": QT_TRANSLATE_NOOP("Fields", "axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, "
+                                               "GRPO)")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
 }
