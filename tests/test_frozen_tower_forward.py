@@ -45,17 +45,39 @@ def test_one_block_eager_matches_the_hand_count_and_the_trace():
 
 
 def test_qwen2_5_vl_block_takes_the_larger_of_attention_and_the_swiglu_mlp():
-    """Qwen2.5-VL-7B's tower (hidden 1280, MLP 3420, SwiGLU): at the gate * up product the activation, up output and
-    product (3 x 3,420 a patch) and the norm output; the attention's rotary moment (32 x 1,280) is larger."""
+    """Qwen2.5-VL-7B's tower (hidden 1280, MLP 3420, SwiGLU): at the gate * up product the activation, up output
+    and product (3 x 3,420 a patch), the residual sum and the norm output; the attention's rotary moment
+    (32 x 1,280) is larger."""
     model = {"name": "Qwen2.5-VL-7B", "hf_config": {
         "model_type": "qwen2_5_vl", "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
         "num_hidden_layers": 28, "num_key_value_heads": 4, "vocab_size": 152064,
         "vision_config": {"hidden_size": 1280, "intermediate_size": 3420, "depth": 32, "num_heads": 16}}}
     v = model_from_hf_config(model["hf_config"]).vision
     n, d, f, c = 1024, 1280, 3420, BF16
-    mlp, attention = c * (d + 3 * f) * n, (4 * c + 24) * d * n
+    # the residual sum and the norm output beside the three SwiGLU tensors
+    mlp, attention = c * (2 * d + 3 * f) * n, (4 * c + 24) * d * n
     assert attention > mlp
     assert tower_forward_peak_bytes(v, n, 1, c) == c * d * n + attention
+
+
+@pytest.mark.parametrize(("eager", "trace_bytes"), [(False, 89_391_104), (True, 2_722_103_296)])
+def test_siglip_block_matches_the_hand_count_and_the_trace(eager, trace_bytes):
+    """Gemma 3's SigLIP tower, one 896 px image (64 x 64 = 4,096 patches of 14 px). SDPA: the MLP's moment is the
+    largest, the residual sum (the encoder loop still holds the block's input), the norm output, fc1 and GELU outputs;
+    eager: the norm output, Q, K, V and the scores, softmax's fp32 copy and output (validation/frozen_tower_forward_
+    trace.py, SiglipVisionModel)."""
+    gemma3 = {"model_type": "gemma3", "mm_tokens_per_image": 256,
+              "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240,
+                              "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 34,
+                              "head_dim": 256, "vocab_size": 262208},
+              "vision_config": {"hidden_size": 1152, "intermediate_size": 4304, "num_hidden_layers": 27,
+                                "num_attention_heads": 16, "patch_size": 14, "image_size": 896}}
+    v = model_from_hf_config(gemma3).vision
+    n, d, f, c = v.patches_per_image(896), HIDDEN, FFN, BF16
+    assert n == 4096
+    above_input = (4 * c * d * n + (c + 8) * HEADS * n * n) if eager else c * (2 * d + 2 * f) * n
+    assert above_input == trace_bytes
+    assert tower_forward_peak_bytes(v, n, 1, c, eager) == c * d * n + above_input
 
 
 def _plan(**extra):

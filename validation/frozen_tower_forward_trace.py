@@ -1,4 +1,4 @@
-"""The largest working set of a frozen Qwen3.5 / Qwen3-VL vision tower block's forward, measured on CPU.
+"""The largest working set of a frozen vision tower block's forward (Qwen3.5 / Qwen3-VL, SigLIP), measured on CPU.
 
 Builds transformers' Qwen3_5VisionModel (transformers 5.25.0) at the released widths (as qwen3_vl_tower_trace.py) in
 bf16 with SDPA and with eager attention, runs one 768 x 768 image (2,304 patches) under torch.no_grad() (a frozen
@@ -9,7 +9,9 @@ is alive when it starts (its input among them): one block's working set. Run wit
     python validation/frozen_tower_forward_trace.py
 
 Output at torch 2.14.1 (CPU) and transformers 5.25.0: sdpa 84,934,656 bytes (32 x 1,152 a patch), eager 881,197,060
-(12 x 1,152 a patch + 10 bytes for each of 16 x 2,304^2 scores, + 4). tests/test_frozen_tower_forward.py holds
+(12 x 1,152 a patch + 10 bytes for each of 16 x 2,304^2 scores, + 4). Gemma 3's SigLIP tower (transformers'
+SiglipVisionModel, 896 px: 4,096 patches): sdpa 89,391,104 (the MLP: 2 x (2 x 1,152 + 2 x 4,304) a patch), eager
+2,722,103,296 (8 x 1,152 a patch + 10 bytes a score). tests/test_frozen_tower_forward.py holds
 engine/models/vision.py tower_forward_peak_bytes to it.
 """
 
@@ -19,6 +21,7 @@ import weakref
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
+from transformers import SiglipVisionConfig, SiglipVisionModel
 from transformers.models.qwen3_5.configuration_qwen3_5 import Qwen3_5VisionConfig
 from transformers.models.qwen3_5.modeling_qwen3_5 import Qwen3_5VisionModel
 
@@ -50,32 +53,43 @@ class LiveBytes(TorchDispatchMode):
         return out
 
 
-def block_peak(attention: str) -> int:
-    config = Qwen3_5VisionConfig(depth=1, **WIDTHS)
-    config._attn_implementation = attention
-    model = Qwen3_5VisionModel(config).to(torch.bfloat16)
-    block = model.blocks[0]
+def peak_in(model: torch.nn.Module, block: torch.nn.Module, *inputs, **kwargs) -> int:
+    """The bytes `block` adds at its largest moment above what is alive when it starts, in a no_grad forward."""
     skip = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
-    seen: dict[str, int] = {}
+    mode, seen = LiveBytes(skip), {}
 
-    def before(_module, _args):
+    def before(_module, _args) -> None:
         seen["start"] = mode.now
         mode.peak = mode.now
 
-    def after(_module, _args, _out):
+    def after(_module, _args, _out) -> None:
         seen["peak"] = mode.peak
 
     block.register_forward_pre_hook(before)
     block.register_forward_hook(after)
-    pixels = torch.randn(48 * 48, 3 * 2 * 16 * 16)
-    mode = LiveBytes(skip)
     with torch.no_grad(), mode:
-        model(pixels, grid_thw=torch.tensor([[1, 48, 48]]))
+        model(*inputs, **kwargs)
     return seen["peak"] - seen["start"]
+
+
+def qwen35_block_peak(attention: str) -> int:
+    config = Qwen3_5VisionConfig(depth=1, **WIDTHS)
+    config._attn_implementation = attention
+    model = Qwen3_5VisionModel(config).to(torch.bfloat16)
+    return peak_in(model, model.blocks[0], torch.randn(48 * 48, 3 * 2 * 16 * 16), grid_thw=torch.tensor([[1, 48, 48]]))
+
+
+def siglip_block_peak(attention: str) -> int:
+    """Gemma 3's SigLIP tower (hidden 1152, MLP 4304, 16 heads, patch 14, 896 px: 4,096 patches), one image."""
+    config = SiglipVisionConfig(hidden_size=1152, intermediate_size=4304, num_hidden_layers=1, num_attention_heads=16,
+                                patch_size=14, image_size=896)
+    config._attn_implementation = attention
+    model = SiglipVisionModel(config).to(torch.bfloat16)
+    block = next(module for name, module in model.named_modules() if name.endswith("layers.0"))
+    return peak_in(model, block, torch.randn(1, 3, 896, 896, dtype=torch.bfloat16))
 
 
 if __name__ == "__main__":
     for attention in ("sdpa", "eager"):
-        peak = block_peak(attention)
-        print(f"Qwen3.5 block (2,304 patches, bf16, {attention}, no_grad): working set above the alive input "
-              f"{peak:,} bytes")
+        print(f"Qwen3.5 block (2,304 patches, bf16, {attention}, no_grad): {qwen35_block_peak(attention):,} bytes "
+              f"above what is alive at its start; SigLIP block (4,096 patches): {siglip_block_peak(attention):,}")

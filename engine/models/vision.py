@@ -335,7 +335,7 @@ def tower_forward_peak_bytes(v: VisionSpec, patches: float, images: int, compute
     Per operation of the transformers modules (5.25.0 modeling_qwen3_vl.py lines 193-204 apply_rotary_pos_emb_vision,
     244-330 the attention, 77-87 the MLP; Qwen2.5-VL's and Qwen3.5's the same code), the Qwen towers measured by
     validation/frozen_tower_forward_trace.py (bf16, one 768 px image: SDPA 32 x hidden bytes a patch above the input,
-    eager 12 x hidden a patch + 10 bytes a score).
+    eager 12 x hidden a patch + 10 bytes a score), and SigLIP's (Gemma 3) by the same script.
     """
     n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
     per_image = n / max(images, 1)
@@ -352,8 +352,9 @@ def tower_forward_peak_bytes(v: VisionSpec, patches: float, images: int, compute
         # alive at once (fp16 on CUDA takes a fused path, scores + output + the cast back: less). The Qwen towers loop
         # over the images (cu_seqlens), the others batch them (Pixtral: one block-diagonal sequence of all patches).
         scores = v.heads * (per_image**2 if qwen else (n**2 if v.kind == "pixtral" else per_image * n))
-        # beside them: the norm output, qkv and the rotated q and k in the compute dtype
-        attention = max(attention, c * 6 * d * n + (c + 8) * scores)
-    # the MLP: the norm output and fc1 + activation outputs, or SwiGLU's activation, up output and their product
-    mlp = c * (d + (3 * f if v.gated_mlp else 2 * f)) * n
+        # beside them: the norm output and q, k, v (the Qwen towers: qkv and the rotated q and k, compute dtype)
+        attention = max(attention, c * (6 if qwen else 4) * d * n + (c + 8) * scores)
+    # the MLP: the residual sum (the encoder loop still holds the block's input), the norm output and fc1 + activation
+    # outputs, or SwiGLU's activation, up output and their product
+    mlp = c * (2 * d + (3 * f if v.gated_mlp else 2 * f)) * n
     return c * d * n + max(attention, mlp)
