@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 # Component colours: stable per key so the pie, the bars and the table agree.
 COMPONENT_COLOURS = {
     "weights": "#4e79a7", "frozen_weights": "#a0cbe8", "quantized_weights": "#86bcb6", "lora_weights": "#59a14f",
-    "released_weights": "#2a9d8f", "vision_activations": "#8e6c8a",
+    "released_weights": "#2a9d8f", "vision_activations": "#8e6c8a", "vision_forward": "#b39ab0",
     "gradients": "#f28e2b", "master_weights": "#ffbe7d", "optimizer_states": "#e15759",
     "activations": "#b07aa1", "head_activations": "#d4a6c8", "recompute": "#9d7660", "inputs": "#bab0ac",
     "logits": "#edc948", "backward_scratch": "#ff9da7", "autocast_cache": "#d37295", "dequant_buffer": "#f1a7b5",

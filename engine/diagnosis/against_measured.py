@@ -25,6 +25,7 @@ COMPONENT_CATEGORY = {
     "logits": "logits",
     "optimizer_temp": "temporaries", "autocast_cache": "temporaries", "backward_scratch": "temporaries",
     "zero3_gather": "temporaries", "ddp_buckets": "temporaries", "dequant_buffer": "temporaries",
+    "vision_forward": "temporaries",  # a frozen vision tower's forward working set
 }
 EXPLAINING_KEYS = {
     "weights": "method, precision, zero_stage", "gradients": "method, zero_stage",

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
-from ..models.vision import tower_activation_bytes, tower_block_bytes
+from ..models.vision import tower_activation_bytes, tower_block_bytes, tower_forward_peak_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour, bf16_adapters_on_fp16
 from ..scenario.memo import ScenarioMemo
@@ -201,6 +201,8 @@ def stage_components(
                                                     - ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards, 0.0)))
     comps += states.sharding
     comps += states.optimizer_temp
+    if first and spec.vision is not None and s.images_per_sample and not vision_tower_trains(s):
+        comps.append(_frozen_tower_forward(s, spec, dt, in_flight, comps))
     return comps, in_flight, states
 
 
@@ -339,6 +341,40 @@ def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_fligh
         tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
         vision_layers=v.layers,
         checkpointed=checkpointed,
+    )
+
+
+def _frozen_tower_forward(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,
+                          comps: list[Component]) -> Component:
+    """A frozen tower's forward, the first thing a micro-batch's forward runs: its blocks save nothing, but the largest
+    block's working set (engine/models/vision.py tower_forward_peak_bytes) stands on what is alive when the forward
+    starts: what lives all step (weights, optimizer states, gradients as each component holds them at the forward)
+    and the activations of the micro-batches already in flight. Counted at the forward moment only by what it lifts
+    above the end of the forward, so the forward phase's peak is the larger of the two."""
+    v = spec.vision
+    patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
+    tower = tower_forward_peak_bytes(v, patches, s.micro_batch * s.images_per_sample, dt.compute,
+                                     s.attention == "eager")
+    alive = end_of_forward = 0.0
+    for c in comps:
+        m = c.moments
+        end_of_forward += m[0]
+        if c.category == "model states" or min(m) > 0:
+            alive += m[0]
+        elif c.category == "activations":
+            alive += m[0] * (in_flight - 1) / in_flight
+    lifted = max(0.0, alive + tower - end_of_forward)
+    return _c(
+        "vision_forward",
+        QT_TRANSLATE_NOOP("engine", "Vision tower forward (frozen)"),
+        "transient",
+        Moments.only_at("forward", lifted),
+        QT_TRANSLATE_NOOP("engine", "one tower block's input and largest working set (norm output, q/k/v, attention "
+                          "or MLP intermediates) over the micro-batch's patches, on the weights and states alive "
+                          "when the forward starts; counted by what it adds above the end of the forward"),
+        patches=round(patches),
+        tower_peak_bytes=round(tower),
+        alive_at_start_bytes=round(alive),
     )
 
 

@@ -325,3 +325,36 @@ def tower_activation_bytes(v: VisionSpec, patches: float, compute_bytes: int, ch
 def tower_block_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
     """One block's saved tensors (what checkpointing rebuilds during the tower's backward)."""
     return sum(b for _, b in tower_block_terms(v, patches, compute_bytes))
+
+
+def tower_forward_peak_bytes(v: VisionSpec, patches: float, images: int, compute_bytes: int,
+                             eager: bool = False) -> float:
+    """The largest moment of a frozen tower's forward (no tensor saved for backward): one block's input (the residual)
+    plus that block's largest working set over `patches` patches of `images` images (one micro-batch).
+
+    Per operation of the transformers modules (5.25.0 modeling_qwen3_vl.py lines 193-204 apply_rotary_pos_emb_vision,
+    244-330 the attention, 77-87 the MLP; Qwen2.5-VL's and Qwen3.5's the same code), the Qwen towers measured by
+    validation/frozen_tower_forward_trace.py (bf16, one 768 px image: SDPA 32 x hidden bytes a patch above the input,
+    eager 12 x hidden a patch + 10 bytes a score), and SigLIP's (Gemma 3) by the same script.
+    """
+    n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
+    per_image = n / max(images, 1)
+    qwen = v.kind in ("qwen2_5_vl", "qwen3_vl")
+    if qwen:
+        # norm output (kept by the call), the fused qkv output (q, k, v are views of it) and, at k's rotation, six
+        # fp32 q/k-sized tensors: q.float(), q's rotated result, k.float(), k * cos, rotate_half(k) and its product
+        attention = c * 4 * d * n + 6 * 4 * d * n
+    else:  # norm output, Q, K, V and the attention output (the towers' rotary copies are not counted)
+        attention = c * 5 * d * n
+    if eager:
+        # eager_attention_forward's softmax(scores, dtype=float32): ATen's softmax (aten/src/ATen/native/SoftMax.cpp,
+        # softmax with dtype) casts bf16 scores to an fp32 copy, then writes an fp32 output: scores + copy + output
+        # alive at once (fp16 on CUDA takes a fused path, scores + output + the cast back: less). The Qwen towers loop
+        # over the images (cu_seqlens), the others batch them (Pixtral: one block-diagonal sequence of all patches).
+        scores = v.heads * (per_image**2 if qwen else (n**2 if v.kind == "pixtral" else per_image * n))
+        # beside them: the norm output and q, k, v (the Qwen towers: qkv and the rotated q and k, compute dtype)
+        attention = max(attention, c * (6 if qwen else 4) * d * n + (c + 8) * scores)
+    # the MLP: the residual sum (the encoder loop still holds the block's input), the norm output and fc1 + activation
+    # outputs, or SwiGLU's activation, up output and their product
+    mlp = c * (2 * d + (3 * f if v.gated_mlp else 2 * f)) * n
+    return c * d * n + max(attention, mlp)

@@ -6751,62 +6751,72 @@ GPU-hour</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="232"/>
+        <location filename="../../engine/memory/detailed.py" line="234"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="235"/>
+        <location filename="../../engine/memory/detailed.py" line="237"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="239"/>
+        <location filename="../../engine/memory/detailed.py" line="241"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="270"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="273"/>
+        <location filename="../../engine/memory/detailed.py" line="275"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="279"/>
+        <location filename="../../engine/memory/detailed.py" line="281"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="284"/>
+        <location filename="../../engine/memory/detailed.py" line="286"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="302"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>one 16-bit copy of the largest 4-bit weight matrix: each layer&apos;s 4-bit weights are unpacked into it before their matmul, and it stays allocated all step (compute bytes per weight + fp32 absmax per 64)</source>
         <translation>最大的 4-bit 权重矩阵的一份 16 位副本：每层的 4-bit 权重在矩阵乘之前解包到其中，它整步都保持分配（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="282"/>
+        <location filename="../../engine/memory/detailed.py" line="284"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="299"/>
+        <location filename="../../engine/memory/detailed.py" line="301"/>
         <source>Dequantisation buffer (4-bit weights)</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="353"/>
+        <location filename="../../engine/memory/detailed.py" line="369"/>
+        <source>Vision tower forward (frozen)</source>
+        <translation>视觉塔前向（冻结）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/detailed.py" line="372"/>
+        <source>one tower block&apos;s input and largest working set (norm output, q/k/v, attention or MLP intermediates) over the micro-batch&apos;s patches, on the weights and states alive when the forward starts; counted by what it adds above the end of the forward</source>
+        <translation>视觉塔单个块的输入及其最大工作集（归一化输出、q/k/v、注意力或 MLP 中间结果），覆盖该微批次的全部图像块，叠加在前向开始时已存在的权重和状态之上；只计入它超出前向结束时刻的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/detailed.py" line="389"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="356"/>
+        <location filename="../../engine/memory/detailed.py" line="392"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -6821,22 +6831,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="331"/>
+        <location filename="../../engine/memory/detailed.py" line="333"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="334"/>
+        <location filename="../../engine/memory/detailed.py" line="336"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="361"/>
+        <location filename="../../engine/memory/detailed.py" line="397"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="364"/>
+        <location filename="../../engine/memory/detailed.py" line="400"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -9166,12 +9176,12 @@ GPU-hour</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="250"/>
+        <location filename="../../engine/memory/detailed.py" line="252"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="253"/>
+        <location filename="../../engine/memory/detailed.py" line="255"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
