@@ -10848,37 +10848,37 @@ GPU-hour</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="50"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="51"/>
         <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="60"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="61"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="62"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="63"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="71"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="72"/>
         <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="77"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
