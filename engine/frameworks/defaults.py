@@ -339,7 +339,7 @@ TABLE["ms-swift"] = replace(TABLE["ms-swift"], sources=(*TABLE["ms-swift"].sourc
     "SFT; swift/tuners/peft.py lines 147-160 keep peft's fp32 cast unless lora_dtype is set")))
 TABLE["axolotl"] = axolotl_row(_HF)  # axolotl.py: TRL 1.8.0's cast under its TRL trainers
 # TRL up to v0.25.1 (November 2025): the same trainers, a quantised model's adapters in peft's fp32
-TABLE["trl-2025"] = replace(TABLE["trl"], id="trl-2025", label="TRL up to 0.25 (2025)", quantized_adapters_bf16=(),
+TABLE["trl-2025"] = replace(TABLE["trl"], id="trl-2025", label="TRL 0.25 or older", quantized_adapters_bf16=(),
                             sources=(*TABLE["trl"].sources[:-1], (
                                 "QLoRA adapters in fp32", "huggingface/trl v0.25.1 trl/models/utils.py prepare_peft_model "
                                 "lines 559-607: prepare_model_for_kbit_training, get_peft_model (peft's fp32 adapters), "
