@@ -17,10 +17,9 @@ import pytest
 
 from engine.accuracy import gguf_prefill_rates as gp
 from engine.scenario import resolve_model, scenario_from_dict
+from engine.serving.cublas_scratch import MMQ_DP4A_MAX_BATCH_SIZE, MMQ_MAX_BATCH_SIZE
 from engine.serving.gguf_prefill import (
     METAL_MUL_MM_ID_ROWS,
-    MMQ_DP4A_MAX_BATCH_SIZE,
-    MMQ_MAX_BATCH_SIZE,
     dequantize_bytes,
     expected_tile_rows,
     expert_tile_padding_flops,

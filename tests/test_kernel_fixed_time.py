@@ -10,6 +10,7 @@ import pytest
 
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.serving import kernel_fixed_time as kft
+from engine.serving.cublas_scratch import gguf_weights_quantized
 from engine.serving.host_iteration import VLLM_LAUNCHES_PER_LAYER
 from engine.serving.scenario_estimate import serving_memory
 from engine.serving.speed import serving_speed
@@ -172,8 +173,8 @@ def test_llama_cpp_decode_kernels_are_its_graph_count() -> None:
     1.73 us = 1.84 ms; F16: 32 x (7 x 2.54 + 16 x 1.73) + 2.54 + 2 x 1.73 us = 1.46 ms."""
     g, k = kft.GEMM_FIXED_SECONDS, kft.SMALL_KERNEL_FIXED_SECONDS
     llama2 = _spec("llama-2-7b")
-    assert kft.gguf_weights_quantized("Q4_0") and kft.gguf_weights_quantized("Q4_K_M")
-    assert not kft.gguf_weights_quantized("F16") and not kft.gguf_weights_quantized("bf16")
+    assert gguf_weights_quantized("Q4_0") and gguf_weights_quantized("Q4_K_M")
+    assert not gguf_weights_quantized("F16") and not gguf_weights_quantized("bf16")
     assert kft.decode_fixed_seconds("llama.cpp", llama2, gguf_quantized=True) == pytest.approx(
         32 * (7 * g + 23 * k) + g + 3 * k)
     assert kft.decode_fixed_seconds("ollama", llama2) == pytest.approx(32 * (7 * g + 16 * k) + g + 2 * k)

@@ -20,8 +20,9 @@ from typing import Any
 
 from ..models.presets import get_gpu
 from ..scenario import resolve_model, scenario_from_dict
+from ..serving.cublas_scratch import gguf_weights_quantized
 from ..serving.gguf_matvec import gguf_matvec_read_factor
-from ..serving.kernel_fixed_time import gguf_decode_fixed_seconds, gguf_weights_quantized
+from ..serving.kernel_fixed_time import gguf_decode_fixed_seconds
 from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
 from ..timing.hardware import hardware_for

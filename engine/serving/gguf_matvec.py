@@ -18,7 +18,7 @@ from ..scenario import Scenario
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.data import efficiency
 from ..timing.hardware import hardware_for
-from .kernel_fixed_time import gguf_weights_quantized
+from .cublas_scratch import gguf_weights_quantized
 
 APPLE_PREFIX = "apple-"  # presets/gpus.json ids of Apple silicon (unified memory)
 

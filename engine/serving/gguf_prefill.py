@@ -36,7 +36,7 @@ from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario
 from ..scenario.serving_keys import GGUF_ENGINES
-from .cublas_scratch import MMQ_DP4A_MAX_BATCH_SIZE, MMQ_MAX_BATCH_SIZE, cublas_batch_above, gguf_weights_quantized
+from .cublas_scratch import cublas_batch_above, gguf_weights_quantized
 from .layer_split import layer_split_gpus
 from .result import ServingMemory
 from .weights import layer_weights
@@ -108,5 +108,5 @@ def expert_tile_padding_flops(s: Scenario, spec: ModelSpec, prompt: int) -> floa
     return 2.0 * spec.one_expert_params() * spec.moe_layers * rows
 
 
-__all__ = ["MMQ_DP4A_MAX_BATCH_SIZE", "MMQ_MAX_BATCH_SIZE", "METAL_MUL_MM_ID_ROWS", "cublas_batch_above",
-           "dequantize_bytes", "expected_tile_rows", "expert_tile_padding_flops", "f16_over_format_bytes", "ubatch_sizes"]
+__all__ = ["METAL_MUL_MM_ID_ROWS", "dequantize_bytes", "expected_tile_rows", "expert_tile_padding_flops",
+           "f16_over_format_bytes", "ubatch_sizes"]

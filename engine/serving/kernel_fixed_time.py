@@ -79,7 +79,6 @@ import statistics
 
 from ..models.architecture import ModelSpec
 from ..scenario.serving_keys import GGUF_ENGINES
-from .cublas_scratch import gguf_weights_quantized
 from .host_iteration import PAGED_ENGINES, QK_NORM_LAUNCHES, VLLM_LAUNCHES_PER_LAYER
 
 # (measured us a launch, us of its bytes at the H100 preset's 2.97 TB/s): the seven weight GEMMs named above
@@ -168,5 +167,5 @@ def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_acti
 
 
 __all__ = ["ATTENTION_FIXED_SECONDS", "GEMM_FIXED_SECONDS", "SMALL_KERNEL_FIXED_SECONDS", "decode_fixed_seconds",
-           "gguf_decode_fixed_seconds", "gguf_layer_fixed_seconds", "gguf_weights_quantized",
+           "gguf_decode_fixed_seconds", "gguf_layer_fixed_seconds",
            "layer_fixed_seconds", "mla_layer_kernels"]

@@ -38,13 +38,14 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
 from .arrivals import interleaved_prefill_seconds, mixed_prefill_seconds
+from .cublas_scratch import gguf_weights_quantized
 from .engine_settings import scenario_engine_settings
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
 from .gguf_prefill import dequantize_bytes, expert_tile_padding_flops
 from .host_iteration import decode_host_seconds
-from .kernel_fixed_time import decode_fixed_seconds, gguf_weights_quantized
+from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
 from .layer_split import layer_split_gpus
 from .mla_attention import (
