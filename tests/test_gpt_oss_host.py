@@ -14,7 +14,7 @@ import pytest
 
 import engine.timing.host as host
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.timing.gpt_oss_host import NONE, glu_tail_gpu, glu_tail_host, gpt_oss_eager
+from engine.timing.gpt_oss_host import NONE, fc1_bias_grad, glu_tail_gpu, glu_tail_host, gpt_oss_eager
 from engine.timing.host import LayerHost, LayerWork, captured_parts, exposed_host_seconds, host_call_seconds, layer_host
 
 
@@ -115,3 +115,34 @@ def test_a_backward_synchronisation_costs_its_round_trip_and_launch(monkeypatch)
     forward_only = exposed_host_seconds(s, True, (LayerWork(3, True, 1e-3, 0.0, False),), 0.0)
     assert with_backward == pytest.approx(3 * (fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"]))
     assert forward_only == 0.0
+
+
+def test_fc1_bias_gradient_per_local_expert():
+    """fc1's bias is applied by Transformer Engine (Megatron-LM core_v0.16.1 experts.py: linear_fc1 skip_bias_add False,
+    linear_fc2 True): in bf16 its gradient is cuBLASLt's BGRADB epilogue inside each expert's wgrad GEMM
+    (TransformerEngine v2.14 cublaslt_gemm.cu lines 665-672: no launch) after general_grouped_gemm allocates it
+    (cpp_extensions/gemm.py lines 220-224: one call); in MXFP8 tex.bgrad_quantize per expert (grouped_linear.py at
+    v2.16 lines 387-396) runs the cast with dbias partials and reduce_dbias (quantize_mxfp8.cuh line 842: one launch
+    beyond split_quantize's one) and allocates the gradient and the workspace (bias.cpp: two calls)."""
+    s = _scenario()
+    spec = resolve_model(s)
+    assert fc1_bias_grad(s, spec, "") == (0, 1)
+    assert fc1_bias_grad(s, spec, "mxfp8") == (1, 2)
+    qwen = _scenario(model="qwen3-30b-a3b")
+    assert fc1_bias_grad(qwen, resolve_model(qwen), "") == (0, 0)  # no expert biases
+    hf = _scenario(framework="huggingface")
+    assert fc1_bias_grad(hf, spec, "") == (0, 0)
+
+
+def test_fc1_bias_gradient_reaches_the_expert_backward(monkeypatch):
+    """expert_host_seconds' backward carries the 16 local experts' bias-gradient work once (fc1 only), at the
+    launch and Python-call prices (bf16: one allocation an expert; MXFP8: a launch and two allocations); the forward
+    is untouched."""
+    s = _scenario()
+    launch, call = host_call_seconds(s)
+    bf16, mxfp8 = host.expert_host_seconds(s, "", True), host.expert_host_seconds(s, "te-mxfp8", True)
+    monkeypatch.setattr(host, "fc1_bias_grad", lambda *_: (0, 0))
+    bf16_without, mxfp8_without = host.expert_host_seconds(s, "", True), host.expert_host_seconds(s, "te-mxfp8", True)
+    assert (bf16[0], mxfp8[0]) == (bf16_without[0], mxfp8_without[0])
+    assert bf16[1] - bf16_without[1] == pytest.approx(16 * call)
+    assert mxfp8[1] - mxfp8_without[1] == pytest.approx(16 * (launch + 2 * call))

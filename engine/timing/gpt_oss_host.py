@@ -61,6 +61,22 @@ def gpt_oss_eager(s: Scenario, fused: bool, moe: bool, captured: frozenset[str])
     return GptOssEager(forward, backward, experts, syncs, tail, rerun)
 
 
+def fc1_bias_grad(s: Scenario, spec: ModelSpec, recipe: str) -> tuple[int, int]:
+    """(launches, Python calls) per LOCAL expert that the bias gradient of the experts' fc1 adds to Transformer
+    Engine's GroupedLinear backward (presets/host_overhead.json grouped_linear bias_grad): Megatron-Core applies fc1's
+    bias inside TE (fc2's in _apply_bias, counted by gpt_oss_eager), so where the experts carry biases under a
+    framework that runs them as Megatron does (profile gpt_oss_unfused) bf16 reduces it in each expert's wgrad GEMM
+    (cuBLASLt's BGRADB epilogue: no launch, one allocation) and fp8 quantizes each expert's output gradient with its
+    bias gradient apart (tex.bgrad_quantize: a dbias reduction launch and two allocations). recipe: grouped_linear's
+    quantize_launches key ('' in bf16)."""
+    if not (spec.expert_bias and framework_profile(s.framework).get("gpt_oss_unfused")):
+        return 0, 0
+    table = host_figures()["grouped_linear"]["bias_grad"]
+    key = recipe or "bf16"
+    launches, calls = table["launches_per_local_expert"], table["python_calls_per_local_expert"]
+    return launches.get(key, launches.get(key.split("-")[-1], 0)), calls.get(key, calls.get(key.split("-")[-1], 0))
+
+
 def glu_tail_host(oss: GptOssEager, launch: float, grouped_forward: float, module_experts: float) -> float:
     """Host seconds a GPT-OSS MoE layer issues after the clamped GLU's synchronisation and before its combine ends
     (presets/host_overhead.json gpt_oss_eager after_glu_sync): the stacks' launches from the activation on, fc2's

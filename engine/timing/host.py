@@ -18,7 +18,7 @@ from .attention_backend_host import reselections_per_layer
 from .bnb_4bit import linear4bit_host_seconds
 from .data import framework_profile
 from .fsdp1_host import visit_seconds, wraps_layer_units
-from .gpt_oss_host import glu_tail_host, gpt_oss_eager
+from .gpt_oss_host import fc1_bias_grad, glu_tail_host, gpt_oss_eager
 from .hf_moe import (
     PARTS,
     runs_transformers_moe,
@@ -184,7 +184,9 @@ def expert_host_seconds(s: Scenario, fp8: str = "", fused: bool = True) -> tuple
     calls_fwd, calls_bwd = table["python_calls"]["fp8" if fp8 else "bf16"]
     launch, call = host_call_seconds(s)
     n = table["calls_per_moe_layer"]
-    return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
+    bias_launches, bias_calls = fc1_bias_grad(s, spec, recipe)  # fc1's own bias gradient (GPT-OSS: gpt_oss_host.py)
+    return (n * (launch_fwd * launch + local * calls_fwd * call),
+            n * (launch_bwd * launch + local * calls_bwd * call) + local * (bias_launches * launch + bias_calls * call))
 
 
 def visit_host_seconds(s: Scenario, visit: str) -> float:
