@@ -118,7 +118,7 @@ def paged_layer_host_seconds(spec: ModelSpec, tp: int) -> float:
 def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     """Host seconds of one transformers decoder layer's eager forward (hf_eager_layers' counts; the preset host)."""
     launch, module, view = _per_call()
-    c = eager_counts(s, spec)["per_layer"]
+    c = eager_counts(s, spec)["decode"]
     binding = host_figures()["optimizer_syncs"]["binding_call_share"] * view
     # each Python call pays its binding; a kernel and a view add the rest of a launch and of a view; a dense layer's
     # own Python beyond those calls, measured in view calls (host_overhead.json hf_layer_python decode)

@@ -72,8 +72,10 @@ def _per_call(s: Scenario) -> tuple[float, float, float, float]:
 
 
 def eager_counts(s: Scenario, spec: ModelSpec) -> Mapping[str, Mapping[str, float]]:
-    """{"per_layer": {...}, "per_step": {...}} of presets/host_overhead.json hf_eager_layers for the model type,
-    precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario, each with its
+    """{"per_layer": {...}, "per_step": {...}, "decode": {...}} of presets/host_overhead.json hf_eager_layers for the
+    model type, precision (amp: fp32 weights under autocast) and attention kernel (eager or SDPA) of the scenario
+    ("decode": a one-token decode step's layer, decode_per_layer's forward counts where the entry has them, else
+    per_layer's), each with its
     in_op_launches and backward_in_op_launches (kernels an ATen operator launches on CUDA beyond its first: the MoE
     block's sort, histc, grouped GEMMs; 0 where the entry has none), and for the counted MoE types "frozen": the
     backward's kernels, views and in-op launches per layer with the layers' weights frozen (LoRA).
@@ -90,6 +92,11 @@ def _eager_counts(model_type: str, amp: bool, eager: bool) -> Mapping[str, Mappi
     for part in ("per_layer", "per_step"):
         forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
         out[part] |= {"in_op_launches": forward, "backward_in_op_launches": backward}
+    # a one-token decode step's layer over the cache, where it runs other code than the training forward (Qwen3.5's
+    # recurrent DeltaNet path); other types' decode steps take their forward counts
+    decode = entry.get("decode_per_layer")
+    out["decode"] = out["per_layer"] if decode is None else (
+        dict(zip(table["fields"], decode, strict=False)) | {"in_op_launches": 0.0, "backward_in_op_launches": 0.0})
     if "frozen_backward" in entry:
         out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
                                  entry["frozen_backward"], strict=True))

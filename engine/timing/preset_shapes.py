@@ -127,6 +127,11 @@ def _eager_layers(data: dict[str, Any]) -> None:
                     raise _Damaged(f"{at}.{part}", counts)
                 for i, count in enumerate(counts):
                     _number(count, f"{at}.{part}[{i}]", zero=True)
+            decode = entry.get("decode_per_layer", [0.0] * 4)  # the forward fields only (python calls .. modules)
+            if not isinstance(decode, list) or len(decode) != 4:
+                raise _Damaged(f"{at}.decode_per_layer", decode)
+            for i, count in enumerate(decode):
+                _number(count, f"{at}.decode_per_layer[{i}]", zero=True)
             _pairs(entry, at)
 
 

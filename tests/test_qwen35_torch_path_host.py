@@ -1,0 +1,67 @@
+"""Qwen3.5's gated DeltaNet layers on transformers' torch path (no flash-linear-attention / causal-conv1d installed):
+presets/host_overhead.json hf_eager_layers.by_model_type.qwen3_5_text, counted by validation/hf_hybrid_host_counts.py
+(transformers 5.17.0, torch 2.13.0 CPU; the mean layer of 3 DeltaNet : 1 attention), read by the training step's
+counted host work and, through decode_per_layer, by every decode step of transformers' generate() (a trainer's own,
+the served transformers engine's). jsboige/CoursIA's Qwen3.5 GRPO runs print transformers' fallback warning
+(PT_11d_multiseed_qwen35_4x100.ipynb at 03b2d0b0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.errors import PresetError
+from engine.models.presets import model_spec_for
+from engine.serving.host_iteration import transformers_layer_host_seconds
+from engine.timing.hf_host import eager_counts
+from engine.timing.host_table import host_figures
+from engine.timing.preset_shapes import checked_host
+
+PROBE = {"model": "qwen3.5-9b", "gpu": "rtx-4090", "framework": "trl", "training_objective": "grpo",
+         "method": "qlora", "precision": "bf16", "attention": "sdpa", "micro_batch": 8, "num_generations": 8,
+         "prompt_len": 11, "completion_len": 288, "reference_model": "none", "rollout_engine": "none"}
+FORWARD = ("python_calls", "kernels", "views", "modules")
+
+
+def test_a_qwen35_decode_step_takes_the_recurrent_paths_counts_and_training_the_chunked_ones() -> None:
+    # validation.hf_hybrid_host_counts decode bf16 sdpa: 115 Python calls, 90.5 kernels, 49.75 views, 16.5 modules
+    # a mean layer; train bf16 sdpa 16: 140.75, 112, 78.25, 16.5 (torch_chunk_gated_delta_rule, one chunk)
+    s = scenario_from_dict(PROBE)
+    counts = eager_counts(s, model_spec_for("qwen3.5-9b"))
+    assert [counts["decode"][f] for f in FORWARD] == [115.0, 90.5, 49.75, 16.5]
+    assert [counts["per_layer"][f] for f in FORWARD] == [140.75, 112.0, 78.25, 16.5]
+    # a type without decode counts (Llama, the fallback) decodes with its forward's
+    llama = eager_counts(scenario_from_dict({**PROBE, "model": "llama-3.1-8b"}), model_spec_for("llama-3.1-8b"))
+    assert llama["decode"] == llama["per_layer"]
+
+
+def test_the_deltanet_decode_layer_costs_its_counted_calls_more_than_the_fallbacks() -> None:
+    # before: qwen3_5_text took Llama's forward counts (54 calls, 45 kernels, 28 views, 13 modules); the difference
+    # of the two layers' host seconds is the count difference at the preset host's per-call prices
+    s = scenario_from_dict(PROBE)
+    spec = model_spec_for("qwen3.5-9b")
+    fig = host_figures()
+    launch, module, view = (fig[k]["value"] for k in ("launch_seconds", "module_call_seconds", "view_seconds"))
+    binding = fig["optimizer_syncs"]["binding_call_share"] * view
+    table = fig["hf_eager_layers"]["by_model_type"]
+    mine = dict(zip(FORWARD, table["qwen3_5_text"]["bf16-sdpa"]["decode_per_layer"], strict=True))
+    llama = dict(zip(FORWARD, table["llama"]["bf16-sdpa"]["per_layer"][:4], strict=True))
+    d = {f: mine[f] - llama[f] for f in FORWARD}
+    expected = (d["python_calls"] * binding + d["kernels"] * (launch - binding) + d["views"] * (view - binding)
+                + d["modules"] * module)
+    fallback = transformers_layer_host_seconds(scenario_from_dict({**PROBE, "model": "qwen3-next-80b-a3b"}),
+                                               model_spec_for("qwen3-next-80b-a3b"))
+    own = transformers_layer_host_seconds(s, spec)
+    # Qwen3-Next has no entry of its own (Llama's counts) and, as Qwen3.5, the shared per-layer Python
+    # (hf_layer_python): the two layers differ by the counted calls alone
+    assert own - fallback == pytest.approx(expected, rel=1e-9)
+    assert expected > 0
+
+
+def test_a_damaged_decode_count_is_named() -> None:
+    import copy
+
+    data = copy.deepcopy(host_figures())
+    data["hf_eager_layers"]["by_model_type"]["qwen3_5_text"]["amp-sdpa"]["decode_per_layer"] = [1.0, 2.0]
+    with pytest.raises(PresetError, match="qwen3_5_text.amp-sdpa.decode_per_layer"):
+        checked_host(data)
