@@ -8,6 +8,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from engine.configs import import_files
+from engine.configs.export_native import megatron_args
 from engine.memory.estimate import estimate
 from engine.scenario import KEY_SPECS, resolve_model, scenario_from_dict
 from engine.timing.costs import loss_path
@@ -66,3 +68,16 @@ def test_the_named_loss_is_timed_as_the_unfused_vocab_parallel_loss():
     prof = framework_profile("megatron")
     assert loss_path(_flagperf(), prof) == "megatron-vocab-parallel"
     assert loss_path(_flagperf(cross_entropy="auto"), prof) == "standard"  # the profile's own default stays
+
+
+def test_a_megatron_script_with_no_rope_fusion_imports_the_eager_rope_and_exports_it_back(tmp_path):
+    # --no-rope-fusion is store_false into apply_rope_fusion (megatron/training/arguments.py at ba773259); the
+    # script is Megatron-LM's Mixtral example (tests/data/configs), with the flag added as FlagPerf's MODEL_ARGS pass it
+    data = Path(__file__).parent / "data" / "configs" / "megatron" / "train_mixtral_8x7b_distributed.sh"
+    text = data.read_text(encoding="utf-8").replace("--use-mcore-models", "--use-mcore-models \\\n    --no-rope-fusion")
+    script = tmp_path / "mixtral_no_rope_fusion.sh"
+    script.write_text(text, encoding="utf-8")
+    assert import_files([script]).scenario["apply_rope_fusion"] is False
+    assert "apply_rope_fusion" not in import_files([data]).scenario  # the default (fused) is not written
+    assert "--no-rope-fusion" in megatron_args(_flagperf())
+    assert "--no-rope-fusion" not in megatron_args(_flagperf(apply_rope_fusion=True))
