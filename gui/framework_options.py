@@ -80,6 +80,8 @@ class FrameworkOptions(QWidget):
             "megatron-fused": self.tr("Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)"),
             "fused-linear": self.tr("fused with the output layer, no logits (Liger / fused)"),
             "no-upcast": self.tr("whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)"),
+            "megatron-unfused": self.tr("Megatron's vocab-parallel loss without its fusion flag, kernel by kernel "
+                                        "(Megatron-LM before mid-2024)"),
         }))
         form.addRow(self.tr("Loss computation"), self.cross_entropy)
         self.attention_kernel = ValueCombo(choice_items("attention_kernel", {

@@ -224,6 +224,8 @@ def _model_args(s: Scenario, spec: ModelSpec) -> tuple[list[tuple[str, object]],
         ]
         if s.moe_grouped_gemm:  # a store_true flag, off by default in Megatron-LM: the plan's grouped experts
             mflags.append("--moe-grouped-gemm")
+    if not s.apply_rope_fusion and spec.rope:  # Megatron-Core's eager rotary embedding (store_false)
+        mflags.append("--no-rope-fusion")
     return model, mflags
 
 

@@ -126,6 +126,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "offload",
         "optimizer_offload_fraction",
         "moe_grouped_gemm",
+        "apply_rope_fusion",
         "moe_token_dispatcher_type",
         "recompute_num_layers",
         "recompute_method",

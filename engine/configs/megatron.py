@@ -273,6 +273,8 @@ def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
         c.use("--cross-entropy-loss-fusion")
     elif "--cross-entropy-loss-fusion" in a:  # the native impl (cross_entropy_fusion_impl's default)
         c.set("cross_entropy", "megatron-fused", "--cross-entropy-loss-fusion")
+    if "--no-rope-fusion" in a:  # store_false into apply_rope_fusion (arguments.py at ba773259)
+        c.set("apply_rope_fusion", False, "--no-rope-fusion")
     if "--cpu-offloading" in a and _size_arg(a, "--cpu-offloading-num-layers"):
         set_int(c, "activation_offload_layers", a["--cpu-offloading-num-layers"], "--cpu-offloading-num-layers")
         c.use("--cpu-offloading")

@@ -30,7 +30,8 @@ FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2022", "deepspeed-2021", "t
               "nemo-automodel-te", "internevo", "aleph-alpha-scaling", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl",
               "meta-llama3", "verl-megatron", "nemo-rl-megatron", "mlx", "mlx-2023", "trl-2025",
               "unsloth-2024", "axolotl")
-CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast", "te-inplace",
+                   "megatron-unfused")
 
 
 _HF = FrameworkDefaults(

@@ -130,7 +130,9 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
                main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str,
                compile_loss: bool | str = "auto") -> Behaviour:
     d = defaults_for(framework)
-    ce = _cross_entropy(framework, cross_entropy)
+    # Megatron's unfused vocab-parallel loss holds the tensors of the fp32 whole-logits loss (its time is its own:
+    # costs.loss_path)
+    ce = "standard" if cross_entropy == "megatron-unfused" else _cross_entropy(framework, cross_entropy)
     op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
     expandable = d.expandable_segments if expandable_segments == "auto" else bool(expandable_segments)
     main_fp32 = d.main_grads_fp32 if main_grads_fp32 == "auto" else bool(main_grads_fp32)

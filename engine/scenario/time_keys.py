@@ -206,6 +206,13 @@ class TimeKeys:
         "another on one stream, and at EP 1 the allgather dispatcher's unfused gathers and scatters with autograd's "
         "per-expert copies of the whole gradient (engine/timing/sequential_experts.py)",
         Flag(), affects=TIME_ONLY, applies_to=MEGATRON)
+    apply_rope_fusion: bool = declare(
+        True, "Megatron's fused rotary-embedding kernel on q and k (TransformerConfig apply_rope_fusion, on unless "
+        "--no-rope-fusion: megatron/training/arguments.py at NVIDIA/Megatron-LM ba773259, core_v0.6.0); false: "
+        "Megatron-Core's eager apply_rotary_pos_emb_bshd (t * cos, the rotated half's negation and concatenation, "
+        "* sin, the sum and a last concatenation: 10 more elements read and written forward and 11 backward per "
+        "query and key unit, engine/timing/rope_fusion.py)",
+        Flag(), affects=TIME_ONLY, applies_to=MEGATRON)
     pipeline_partition: str = declare(
         "even", "how the layers are split over pipeline stages: even (Megatron's split, the first stages taking the "
         "remainder); or DeepSpeed PipelineModule's partition method as Megatron-DeepSpeed's GPT model passes it "

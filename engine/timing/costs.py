@@ -342,7 +342,8 @@ def loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
     path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "te-inplace": "fused",
             "fused-linear": prof.get("fused_linear_loss", "fused-linear"),
-            "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
+            "megatron-fused": "standard", "no-upcast": "standard",
+            "megatron-unfused": "megatron-vocab-parallel"}.get(ce, prof["cross_entropy"])
     # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
     if path in ("standard", "chunked") and compiles_loss(s):
         return "fused"
