@@ -6,7 +6,8 @@ _run_engine), and its scheduler drops a finished sequence from the running batch
 batching), so the iterations run until the last completion ends, each over the sequences still running. The number of
 iterations is the longest completion (capped by the config: verl data.max_response_length, TRL
 max_completion_length, OpenRLHF generate_max_len, NeMo-RL max_new_tokens), while the tokens, the KV read and the
-output work follow the mean (completion_len).
+output work follow the mean (completion_len). A MoE's expert read is not affine (concave: the experts its running
+tokens pick), so its last pass is priced at a spread instead (length_spread.py).
 
 Distribution assumed, a bound: the engine's slots stay full for the mean's iterations of every wave (the queue
 refills them), then one sequence runs alone from the mean to the longest. Why it is close to any distribution with

@@ -34,7 +34,8 @@ from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_s
 from .engine_loop import loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
 from .generate_calls import decode_passes, rollout_waves
-from .longest_completion import engine_prompt_len, longest_completion_len, tail_context_tokens, tail_iterations
+from .length_spread import last_pass_tail_seconds
+from .longest_completion import engine_prompt_len, longest_completion_len, tail_iterations
 from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
@@ -85,7 +86,8 @@ RL_FORMULAS = {
                                     "(sequences / that many passes of completion_len iterations), per generate() call (one "
                                     "per micro-batch where the framework generates so); then, each call's batch waiting "
                                     "for its longest completion, one sequence decoding alone from completion_len to "
-                                    "max_completion_len"),
+                                    "max_completion_len (a MoE's last pass: its sequences ending along the completions' "
+                                    "spread, the maximum-entropy one of that mean and longest)"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -271,10 +273,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
     step, parts = iteration(concurrent, prompt + s.completion_len / 2)
-    # each call's batch decodes until its longest completion: one sequence runs on alone (longest_completion.py)
+    # until the longest completion: one sequence alone (longest_completion.py), a MoE's pass drains (length_spread.py)
     tail = tail_iterations(s) * calls
-    tail_step = iteration(1, tail_context_tokens(s))[0] if tail else 0.0
-    tail_seconds = tail * tail_step
+    tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt)
     full_iterations = (waves := decode_passes(rs.generate_calls, sequences, concurrent)) * s.completion_len
     decode = full_iterations * step + tail_seconds
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,

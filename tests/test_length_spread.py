@@ -1,0 +1,54 @@
+"""A MoE rollout's last pass drains along the completions' spread (engine/posttraining/length_spread.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.posttraining.length_spread import SEGMENTS, drain_runs, drain_seconds, max_entropy_rate, survival_share
+
+
+@pytest.mark.parametrize("mean_share", [0.2, 0.49, 0.5, 0.7, 0.8, 0.95])
+def test_the_spread_has_the_stated_mean(mean_share: float) -> None:
+    # the mean of a length is the integral of its survival function: over [0, 1] it must give the stated mean (the
+    # rows' mean completion over their longest, e.g. NeMo-RL v0.6 Qwen3-235B 5,713 / 8,071 = 0.71)
+    u = max_entropy_rate(mean_share)
+    assert survival_share(u, 0.0, 1.0) == pytest.approx(mean_share, abs=1e-6)
+    runs = [survival_share(u, j / SEGMENTS, (j + 1) / SEGMENTS) for j in range(SEGMENTS)]
+    assert all(a >= b for a, b in zip(runs[:-1], runs[1:], strict=True))  # fewer sequences run as the pass goes on
+    assert 0.0 < runs[-1] and runs[0] <= 1.0
+
+
+def test_half_the_longest_is_the_uniform_spread() -> None:
+    # maximum entropy on [0, L] with mean L/2 is the uniform density: u = 0, survival 1 - x
+    assert max_entropy_rate(0.5) == pytest.approx(0.0, abs=1e-6)
+    assert survival_share(max_entropy_rate(0.5), 0.0, 0.25) == pytest.approx(0.875, abs=1e-6)
+
+
+def test_the_drain_keeps_the_iterations_and_the_tokens() -> None:
+    # the drain runs `longest` iterations and each sequence's mean completion of tokens (the scheduler decodes one
+    # token a running sequence an iteration): the same totals as longest_completion.py's lone tail
+    runs = drain_runs(996.0, 1434)  # NeMo-RL v0.5 DeepSeek-V3 on 128 GB200: mean 996, longest 1,434
+    assert sum(width for width, _, _ in runs) == pytest.approx(1434)
+    assert sum(width * share for width, share, _ in runs) == pytest.approx(996, rel=1e-6)
+    assert drain_runs(300.0, 300) == ((300.0, 1.0, 150.0),)  # no tail: one pass at the whole batch
+
+
+def test_an_affine_iteration_costs_the_same_at_any_spread_and_a_concave_one_more() -> None:
+    # longest_completion.py: an iteration affine in the running sequences sums to a x iterations + b x tokens at any
+    # spread; a MoE's expert read, concave (1 - (1 - k/E)^n of the experts for n tokens), sums to more than the lone
+    # tail's least (Jensen). DeepSeek-V3's top 8 of 256 experts, 128 sequences, mean 996 of 1,434.
+    concurrent, mean, longest = 128, 996.0, 1434
+    lone_tail = mean + (longest - mean)  # iterations of the uneven spread, each a (at n = concurrent, then 1)
+
+    def affine(running: int, context: float) -> tuple[float, dict[str, float]]:
+        return 1.0 + 0.01 * running, {}
+
+    uneven = mean * affine(concurrent, 0)[0] + (longest - mean) * affine(1, 0)[0]
+    assert lone_tail == longest
+    assert drain_seconds(affine, concurrent, mean, longest, 100.0) == pytest.approx(uneven, rel=0.01)
+
+    def experts(running: int, context: float) -> tuple[float, dict[str, float]]:
+        return 1 - (1 - 8 / 256) ** running, {}
+
+    uneven = mean * experts(concurrent, 0)[0] + (longest - mean) * experts(1, 0)[0]
+    assert drain_seconds(experts, concurrent, mean, longest, 100.0) > 1.2 * uneven
