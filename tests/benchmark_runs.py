@@ -40,12 +40,14 @@ OUTSIDE_ENVIRONMENT = {
 # host, h-benchhealth): one row, framework or source where the benchmark takes a filter, else its default run.
 # Not here: the reports that rewrite a generated file (accuracy_report, gpu_accuracy_report, speed_accuracy_report,
 # posttraining_time_accuracy, serving_speed_accuracy), the speed benchmarks (they time themselves for seconds), the
-# ones that need a file from outside (te_attention_backend_host: Transformer Engine's source; hf_layer_host_seconds,
-# verl_*: h-rlops' torch environment) and the slow ones (famous_runs, layout_pairs, source_key_sensitivity, ...).
+# ones that need a file from outside (te_attention_backend_host: Transformer Engine's source; gpt_oss_captured_host:
+# Megatron-Core's source and torch; hf_layer_host_seconds, verl_*: h-rlops' torch environment) and the slow ones
+# (famous_runs, layout_pairs, source_key_sensitivity, ...).
 QUICK_MAINS: dict[str, list[str]] = {
     "a2a_dispatcher": ["25.11-qwen3_30b_a3b-dgx-h100-fp8-cs-16"],
     "a2a_overlap": ["megatron-bridge-deepseekv3-dgx-b200-mxfp8-256"],
     "cdna3_kernels": [],
+    "cuda_graph_pair_terms": [],
     "error_by_scale": ["hagemann2023"],
     "hgx_nvl72_pairs": [],
     "host_speed_sensitivity": ["1.0", "b300"],
