@@ -10,7 +10,14 @@ from __future__ import annotations
 import pytest
 
 from engine.scenario import resolve_model, scenario_from_dict
-from engine.serving.gguf_prefill import M2_MAX_30_PEAK_FLOPS, metal_kq_multiply_adds, metal_kq_seconds
+from engine.serving.gguf_prefill import (
+    M2_MAX_30_PEAK_FLOPS,
+    M2_ULTRA_PEAK_FLOPS,
+    PR_2891_PP512,
+    metal_kq_multiply_adds,
+    metal_kq_seconds,
+    metal_tile_decode_seconds,
+)
 from engine.serving.scenario_estimate import serving_memory
 from engine.serving.speed import serving_speed
 
@@ -69,7 +76,7 @@ def test_later_builds_other_engines_and_gpus_add_nothing() -> None:
 def test_the_kernel_scales_with_the_gpus_peak_and_reaches_the_prefill() -> None:
     """A score's time scales with the FP32 peak (the M2 Max preset's 13.6 TFLOPS against the M2 Ultra's 27.2: the
     same cores at 38 and 76), and the prefill carries it beyond the roofline's matmuls."""
-    data = {**LLAMA_7B_M2, "n_ctx": 512, "gguf_batch_matmul": "kq_key_row"}
+    data = {**LLAMA_7B_M2, "n_ctx": 512, "gguf_batch_matmul": "kq_key_row", "weight_format": "F16"}  # no tile decode
     max_s = scenario_from_dict(data)
     ultra = scenario_from_dict({**data, "gpu": "apple-m2-ultra-192gb"})
     spec = resolve_model(max_s)
@@ -81,3 +88,25 @@ def test_the_kernel_scales_with_the_gpus_peak_and_reaches_the_prefill() -> None:
                                                      prompt_tokens=512).prefill_terms)
 
     assert prefill(ultra) - prefill(later) == pytest.approx(metal_kq_seconds(ultra, spec, 512, 27.2e12), rel=1e-6)
+
+
+def test_the_tile_decode_is_pr_2891s_gap_to_f16() -> None:
+    """PR #2891's M2 Ultra table (2023-08-30 master, LLaMA 2 7B pp512): a quantized file's extra seconds over the F16
+    file's are its decode in kernel_mul_mm's tiles, which the estimate charges at that chip's peak."""
+    for fmt, family in (("Q4_0", "Q4_0"), ("Q6_K", "Q6_K"), ("Q4_K_M", "Q4_K")):
+        s = scenario_from_dict({**LLAMA_7B_M2, "gpu": "apple-m2-ultra-192gb", "n_ctx": 512, "weight_format": fmt,
+                                "gguf_batch_matmul": "kq_per_score"})
+        decode = metal_tile_decode_seconds(s, resolve_model(s), 512, M2_ULTRA_PEAK_FLOPS)
+        assert decode == pytest.approx(512 / PR_2891_PP512[family] - 512 / PR_2891_PP512["F16"], rel=1e-9)
+
+
+def test_the_tile_decode_counts_32_token_tiles_and_only_quantized_2023_files() -> None:
+    data = {**LLAMA_7B_M2, "n_ctx": 1024, "gguf_batch_matmul": "kq_four_rows"}
+    s = scenario_from_dict(data)
+    spec = resolve_model(s)
+    # ubatches of 512 and 100 tokens: 16 + 4 tiles of 32 (kernel_mul_mm's BLOCK_SIZE_N)
+    assert metal_tile_decode_seconds(s, spec, 612, 1e13) == pytest.approx(
+        metal_tile_decode_seconds(s, spec, 512, 1e13) * 20 / 16)
+    for other in ({**data, "weight_format": "F16"}, {**data, "gguf_batch_matmul": "mmq"}, {**data, "gpu": "rtx-4090"}):
+        s = scenario_from_dict(other)
+        assert metal_tile_decode_seconds(s, resolve_model(s), 512, 1e13) == 0.0

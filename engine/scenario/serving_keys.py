@@ -104,7 +104,8 @@ class ServingKeys:
                                  "batches of 64 tokens and more), dequantize_cublas (PR #3776 of 2023-10 to PR #8075: "
                                  "each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM); on Apple GPUs the "
                                  "2023 Metal builds, whose K x Q ran a kernel outside the simdgroup matmul until PR #3168 "
-                                 "(2023-09-14): kq_per_score (before September 2023: a threadgroup per score), "
+                                 "(2023-09-14) and whose matmul tiles decoded quantized weights at that summer's cost: "
+                                 "kq_per_score (before September 2023: a threadgroup per score), "
                                  "kq_four_rows (PR #2959, 2023-09-01: four query rows a threadgroup), kq_key_row (PR "
                                  "#3084, 2023-09-09: a threadgroup per key row); on CUDA these three read as mmq",
                                  Choice(GGUF_BATCH_MATMULS), applies_to=LLAMA_CPP)

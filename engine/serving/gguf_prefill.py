@@ -45,6 +45,16 @@ roofline's matmuls at the 16-bit rate (engine/serving/speed.py _prefill_seconds)
   column F16 pp512 489.73 t/s (the four-row kernel and the slower soft_max / scale / diag_mask_inf it replaced). A
   score's time scales with the GPU's FP32 peak (the same cores at another count), a multiply-add of V x scores as a
   score's over its head_dim.
+- Metal, the same 2023 builds, a quantized file's weight matmuls: kernel_mul_mm (804c78d ggml-metal.metal: BLOCK_SIZE_M
+  64 rows x BLOCK_SIZE_N 32 tokens a threadgroup, dispatched (ne11 + 31)/32 x (ne01 + 63)/64) dequantizes its 64
+  weight rows into threadgroup memory in every threadgroup, so each weight is decoded once per 32 tokens of a ubatch,
+  at a cost of its type beyond F16's plain load. That cost per type is ggerganov's M2 Ultra table of the 2023-08-30
+  master (PR #2891's comment, LLaMA 2 7B pp512, not a row here): F16 666.13 t/s, Q8_0 631.59, Q6_K 561.74, Q5_K
+  560.83, Q4_K 586.86, Q4_1 634.11, Q4_0 632.20, Q3_K 580.48, Q2_K 580.36; a type's extra seconds over F16 spread
+  over the 6.61 B weights multiplied (token_embd is looked up; the output layer ran on every token before PR #6122)
+  x 16 tiles, and scaled like a score by the FP32 peak. K-quant files take their family's figure (Q5_K_S the Q5_K
+  file's); types the table lacks are not charged. PR #3084 tuned the K-quant decoders ('most strong for Q5_K and
+  Q6_K'): its builds are charged the August figure.
 """
 
 from __future__ import annotations
@@ -85,6 +95,16 @@ KQ_KEY_ROW_SECONDS = _per_score(512 / 539.46 * (1 - 1 / 1.17), 512)
 KQ_FOUR_ROWS_SECONDS = _per_score(512 / 489.73 - 512 / 539.46, 512) + KQ_KEY_ROW_SECONDS
 METAL_KQ_SECONDS = {"kq_per_score": KQ_PER_SCORE_SECONDS, "kq_four_rows": KQ_FOUR_ROWS_SECONDS,
                     "kq_key_row": KQ_KEY_ROW_SECONDS}
+
+# kernel_mul_mm's tile decode in those builds (module docstring): PR #2891's M2 Ultra pp512 t/s by file type
+M2_ULTRA_PEAK_FLOPS = 76 * 128 * 2 * 1.398e9  # presets/gpus.json apple-m2-ultra-192gb: 27.2 TFLOPS
+PR_2891_PP512 = {"F16": 666.13, "Q8_0": 631.59, "Q6_K": 561.74, "Q5_K": 560.83, "Q4_K": 586.86, "Q4_1": 634.11,
+                 "Q4_0": 632.20, "Q3_K": 580.48, "Q2_K": 580.36}
+LLAMA2_7B_MULTIPLIED_WEIGHTS = 6_738_415_616 - 32_000 * 4_096  # llama-bench's 6.74 B less token_embd
+METAL_MUL_MM_TOKENS = 32  # BLOCK_SIZE_N: tokens of a threadgroup, each decoding its weight rows
+METAL_TILE_DECODE_SECONDS = {  # per weight and 32-token tile on the 76-core M2 Ultra
+    fmt: (512 / rate - 512 / PR_2891_PP512["F16"]) / (LLAMA2_7B_MULTIPLIED_WEIGHTS * 512 / METAL_MUL_MM_TOKENS)
+    for fmt, rate in PR_2891_PP512.items() if fmt != "F16"}
 
 
 def _vendor(s: Scenario) -> str:
@@ -176,5 +196,20 @@ def metal_kq_seconds(s: Scenario, spec: ModelSpec, prompt: int, peak_flops: floa
     return metal_kq_multiply_adds(s, spec, prompt) * per_multiply_add
 
 
+def metal_tile_decode_seconds(s: Scenario, spec: ModelSpec, prompt: int, peak_flops: float) -> float:
+    """Seconds the 2023 Metal builds' kernel_mul_mm spends decoding a quantized file's weights beyond F16's load
+    (module docstring): the multiplied weights x 32-token tiles of each ubatch x the file type's measured time per
+    weight and tile on the M2 Ultra, scaled by its peak over this GPU's; 0 for other builds, engines, GPUs or types."""
+    family = s.weight_format.removesuffix("_S").removesuffix("_M").removesuffix("_L")
+    per_tile = METAL_TILE_DECODE_SECONDS.get(family)
+    if (per_tile is None or s.gguf_batch_matmul not in METAL_KQ_SECONDS or s.serving_engine not in GGUF_ENGINES
+            or _vendor(s) != "Apple" or peak_flops <= 0):
+        return 0.0
+    tiles = sum(math.ceil(t / METAL_MUL_MM_TOKENS) for t in ubatch_sizes(prompt, s.n_batch, s.n_ubatch) if t > 1)
+    weights = spec.active_params - (0 if spec.tied_embeddings else spec.vocab * spec.hidden)
+    return weights * tiles * per_tile * M2_ULTRA_PEAK_FLOPS / peak_flops
+
+
 __all__ = ["METAL_KQ_SECONDS", "METAL_MUL_MM_ID_ROWS", "dequantize_bytes", "expected_tile_rows", "expert_tile_padding_flops",
-           "f16_over_format_bytes", "metal_kq_multiply_adds", "metal_kq_seconds", "ubatch_sizes"]
+           "f16_over_format_bytes", "metal_kq_multiply_adds", "metal_kq_seconds", "metal_tile_decode_seconds",
+           "ubatch_sizes"]
