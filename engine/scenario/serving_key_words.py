@@ -50,5 +50,8 @@ SERVING_VALUE_WORDS: dict[str, dict[Any, str]] = {
     "flash_attn": {"auto": QT_TRANSLATE_NOOP("Fields", "as the engine decides (auto)"),
                    "on": QT_TRANSLATE_NOOP("Fields", "on"), "off": QT_TRANSLATE_NOOP("Fields", "off")},
     "gguf_batch_matmul": {"mmq": QT_TRANSLATE_NOOP("Fields", "June 2024 or later"),
-                          "dequantize_cublas": QT_TRANSLATE_NOOP("Fields", "October 2023 to June 2024")},
+                          "dequantize_cublas": QT_TRANSLATE_NOOP("Fields", "October 2023 to June 2024"),
+                          "kq_per_score": QT_TRANSLATE_NOOP("Fields", "before September 2023 (Metal)"),
+                          "kq_four_rows": QT_TRANSLATE_NOOP("Fields", "September 1 to 8, 2023 (Metal)"),
+                          "kq_key_row": QT_TRANSLATE_NOOP("Fields", "September 9 to 14, 2023 (Metal)")},
 }

@@ -21,7 +21,8 @@ KV_CACHE_DTYPES = ("auto", "fp8", "q8_0", "q4_0")
 FLASH_ATTN = ("auto", "on", "off")
 N_CTX_PADDINGS = ("256", "by_flash_attn", "none")  # llama.cpp's eras, engine/serving/llama_cpp.py cites each
 GGUF_MLA = ("absorbed", "decompressed")  # how an MLA model's GGUF runs in llama.cpp, engine/serving/mla_attention.py
-GGUF_BATCH_MATMULS = ("mmq", "dequantize_cublas")  # llama.cpp's CUDA prompt matmul by build, engine/serving/gguf_prefill.py
+# llama.cpp's prompt kernels by build (engine/serving/gguf_prefill.py): CUDA's quantized matmul; the 2023 Metal K x Q
+GGUF_BATCH_MATMULS = ("mmq", "dequantize_cublas", "kq_per_score", "kq_four_rows", "kq_key_row")
 WEIGHT_FORMATS = weight_format_names()
 GGUF_FORMATS = gguf_format_names()
 GGUF_ENGINES = ("llama.cpp", "ollama")
@@ -101,7 +102,12 @@ class ServingKeys:
                                  "quantized weights on an NVIDIA GPU: mmq (builds since PR #8075, 2024-06: the int8 "
                                  "kernels on the quantized blocks; a V100, without int8 tensor cores, still dequantizes "
                                  "batches of 64 tokens and more), dequantize_cublas (PR #3776 of 2023-10 to PR #8075: "
-                                 "each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM)",
+                                 "each matrix dequantized to F16 every ubatch, then an F16 cuBLAS GEMM); on Apple GPUs the "
+                                 "2023 Metal builds, whose K x Q ran a kernel outside the simdgroup matmul until PR #3168 "
+                                 "(2023-09-14) and whose matmul tiles decoded quantized weights at that summer's cost: "
+                                 "kq_per_score (before September 2023: a threadgroup per score), "
+                                 "kq_four_rows (PR #2959, 2023-09-01: four query rows a threadgroup), kq_key_row (PR "
+                                 "#3084, 2023-09-09: a threadgroup per key row); on CUDA these three read as mmq",
                                  Choice(GGUF_BATCH_MATMULS), applies_to=LLAMA_CPP)
 
 

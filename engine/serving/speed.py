@@ -43,7 +43,7 @@ from .engine_settings import scenario_engine_settings
 from .engine_step_host import engine_step_host_seconds
 from .fused_moe_rate import expert_read_share
 from .gguf_matvec import gguf_matvec_read_factor
-from .gguf_prefill import dequantize_bytes, expert_tile_padding_flops
+from .gguf_prefill import dequantize_bytes, expert_tile_padding_flops, metal_kq_seconds, metal_tile_decode_seconds
 from .host_iteration import decode_host_seconds
 from .kernel_fixed_time import decode_fixed_seconds
 from .kv_layout import tokens_held
@@ -228,11 +228,13 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[f
         attention += spec.layers * prefix_lift_flops_per_token(spec, heads) * chunk * chunks * (chunks - 1) / 2
     hw = hardware_for(s)
     compute = _step(s, memory, prompt, attention, 0.0, attention_format(path, _compute_format(s)))[0]
-    # llama.cpp's kernels for a prompt batch (gguf_prefill.py): Metal's 32-row expert tiles, the dequantize-to-F16
-    # pass of builds that ran quantized weights through F16 cuBLAS
+    # llama.cpp's kernels for a prompt batch (gguf_prefill.py): Metal's 32-row expert tiles, the 2023 builds' K x Q
+    # kernel and tile decode, the dequantize-to-F16 pass of builds that ran quantized weights through F16 cuBLAS
     dequantize = 0.0
     if s.serving_engine in GGUF_ENGINES:
         compute += expert_tile_padding_flops(s, spec, prompt) / _rate(hw, _compute_format(s))
+        compute += metal_kq_seconds(s, spec, prompt, hw.peak("fp32")) + metal_tile_decode_seconds(
+            s, spec, prompt, hw.peak("fp32"))
         dequantize = dequantize_bytes(s, spec, memory, prompt)
     reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
     comm = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else chunked_all_reduce_seconds(
@@ -308,7 +310,7 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
                                                  "compute and weight reads, + all-reduces; llama.cpp: + the "
                                                  "dequantization to F16 of builds before PR #8075, Metal's 32-row "
-                                                 "expert tiles")),)
+                                                 "expert tiles, the K x Q kernel and tile decode of 2023 Metal builds")),)
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt,
                         ttft_seconds=prefill + tpot - arrivals,  # its own prefill and one step, not the others'
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
