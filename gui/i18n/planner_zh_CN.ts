@@ -10224,32 +10224,32 @@ GPU-hour</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="119"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="120"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="123"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="124"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="127"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="128"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="130"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="131"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="133"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="134"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="136"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="137"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
