@@ -16,6 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_size_gib, stated_size_gib  # noqa: E402
+from engine.accuracy.gguf_deltanet_kernels import deltanet_rows  # noqa: E402
 from engine.accuracy.gguf_kernel_rates import compare_rates, marginal_rates, read_rates_rows  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
 from engine.accuracy.gguf_prefill_rates import compare_prefill_rates, errors_by_source, type_pairs  # noqa: E402
@@ -148,6 +149,16 @@ def _print_moe_rates() -> None:
               f"{error:+.1%} |")
 
 
+def _print_deltanet_kernels() -> None:
+    """llama.cpp's gated DeltaNet layers' own kernels, not in the estimate (engine/accuracy/gguf_deltanet_kernels.py)."""
+    print("\nllama.cpp gated DeltaNet layers at one token: their kernels beyond the counted attention's (not in the "
+          "estimate) and the row's tokens/s error with them")
+    print("| row | DeltaNet layers | extra ms a token | error | with them |\n|---|---:|---:|---:|---:|")
+    for r in deltanet_rows(read_rows()):
+        print(f"| {r.id} | {r.linear_layers} | {r.extra_seconds * 1e3:.2f} | {r.error:+.1%} | "
+              f"{r.error_with_kernels:+.1%} |")
+
+
 def main() -> None:
     compared = compare_all()
     print(f"{len(compared)} measured serving rows\n")
@@ -169,6 +180,7 @@ def main() -> None:
         if gap is not None:
             print(f"| {row['id']} | {gap:+.0f} |")
     _print_gguf_rates()
+    _print_deltanet_kernels()
     _print_other_source_rates()
     _print_mmvq_issue()
     _print_prefill_pairs()
