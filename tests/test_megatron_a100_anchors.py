@@ -7,8 +7,8 @@ sequence parallelism 19.0, full recompute 27.2, selective recompute 20.9, select
 The model gives 20.31 / 19.22 / 28.31 / 21.92 / 20.83 ms at this commit (+1.2% to +4.9%). The bound (6%) holds the
 layer there: counting Megatron's fused softmax from its code (9 / 11 bytes per score element) without the A100's
 measured eager-attention rate gives 18.10 / 17.01 / 25.55 / 19.16 / 18.06 ms (-6.1% to -11.0%) and fails it; with
-that rate as well, 19.64 / 18.54 / 27.70 / 21.31 / 20.22 ms (-2.4% to +2.0%), which passes (docs/time-model-notes.md, h-megaa100's
-entry)."""
+that rate as well, 19.64 / 18.54 / 27.70 / 21.31 / 20.22 ms (-2.4% to +2.0%), which passes
+(docs/time-model-notes.md, h-megaa100's entry)."""
 
 from __future__ import annotations
 
