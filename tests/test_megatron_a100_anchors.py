@@ -1,0 +1,42 @@
+"""One 22B Megatron layer on an A100 against its measurement (benchmarks/megatron_a100_anchors.py layer_anchor).
+
+Where the expected values come from: arXiv:2205.05198 (Korthikanti et al., 'Reducing Activation Recomputation in
+Large Transformer Models', MLSys 2023) Table 4 times one transformer layer of the 22B model of its Table 3 (hidden
+6,144, 64 heads, TP 8, micro-batch 4, sequence 2,048, A100 80GB on Selene) forward + backward: no recompute 19.6 ms,
+sequence parallelism 19.0, full recompute 27.2, selective recompute 20.9, selective + sequence parallelism 20.3.
+The model gives 20.31 / 19.22 / 28.31 / 21.92 / 20.83 ms at this commit (+1.2% to +4.9%). The bound (6%) holds the
+layer there: counting Megatron's fused softmax from its code (9 / 11 bytes per score element) without the A100's
+measured eager-attention rate gives 18.10 / 17.01 / 25.55 / 19.16 / 18.06 ms (-6.1% to -11.0%) and fails it; with
+that rate as well, 19.64 / 18.54 / 27.70 / 21.31 / 20.22 ms (-2.4% to +2.0%), which passes
+(docs/time-model-notes.md, h-megaa100's entry)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYER_BOUND = 0.06  # relative; the measured times are printed to 0.1 ms (0.5% of a 20 ms layer)
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("megatron_a100_anchors",
+                                                  ROOT / "benchmarks" / "megatron_a100_anchors.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_22b_layer_is_within_six_percent_of_table_4_in_every_setting():
+    for name, model_ms, measured_ms in _module().layer_anchor():
+        assert abs(model_ms / measured_ms - 1) <= LAYER_BOUND, (name, model_ms, measured_ms)
+
+
+def test_recomputation_costs_what_table_4_measures():
+    """Full recomputation adds 7.6 ms to the 19.6 ms layer (Table 4: 39%); the model adds the layer's forward again
+    and its two tensor-parallel all-reduces, 8.0 ms: within 1 ms of the measured overhead."""
+    layers = {name: model_ms for name, model_ms, _ in _module().layer_anchor()}
+    overhead_ms = layers["full recompute"] - layers["no recompute"]
+    assert abs(overhead_ms - (27.2 - 19.6)) <= 1.0, overhead_ms
