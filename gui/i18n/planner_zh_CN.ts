@@ -4,22 +4,22 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="58"/>
+        <location filename="../app.py" line="59"/>
         <source>%1 could not be estimated: %2 The default scenario is shown.</source>
         <translation>无法估算 %1：%2 现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="62"/>
+        <location filename="../app.py" line="63"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="101"/>
+        <location filename="../app.py" line="104"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="185"/>
+        <location filename="../app.py" line="188"/>
         <location filename="../file_actions.py" line="78"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -6890,7 +6890,7 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="47"/>
+        <location filename="../../engine/models/presets.py" line="48"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -6900,7 +6900,7 @@ GPU-hour</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="48"/>
+        <location filename="../../engine/models/presets.py" line="49"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
@@ -7155,54 +7155,59 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="50"/>
+        <location filename="../../engine/models/presets.py" line="51"/>
         <source>HIP context and library workspaces</source>
         <translation>HIP 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="51"/>
+        <location filename="../../engine/models/presets.py" line="52"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="53"/>
+        <location filename="../../engine/models/presets.py" line="54"/>
         <source>Metal device, command queues and kernel library</source>
         <translation>Metal 设备、命令队列和内核库</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="54"/>
+        <location filename="../../engine/models/presets.py" line="55"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="129"/>
+        <location filename="../../engine/models/presets.py" line="130"/>
         <source>Activity Monitor</source>
         <translation>活动监视器</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="162"/>
+        <location filename="../../engine/models/presets.py" line="163"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="227"/>
+        <location filename="../../engine/models/presets.py" line="270"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="228"/>
+        <location filename="../../engine/models/presets.py" line="271"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="230"/>
+        <location filename="../../engine/models/presets.py" line="273"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="231"/>
+        <location filename="../../engine/models/presets.py" line="274"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="300"/>
+        <source>Preset file {name} is damaged: {why}</source>
+        <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
     <message>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
@@ -7265,6 +7270,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="145"/>
+        <location filename="../../engine/models/vision.py" line="176"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
@@ -7285,6 +7291,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="165"/>
+        <location filename="../../engine/models/vision.py" line="251"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
@@ -8141,18 +8148,32 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="160"/>
+        <location filename="../../engine/models/vision.py" line="171"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="178"/>
+        <location filename="../../engine/models/vision.py" line="188"/>
+        <source>config.json &apos;vision_config&apos; must be an object of the tower&apos;s settings, not {value!r}.</source>
+        <translation>config.json 的“vision_config”必须是列出视觉塔设置的对象，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="196"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="211"/>
-        <location filename="../../engine/models/vision.py" line="224"/>
+        <location filename="../../engine/models/vision.py" line="232"/>
+        <source>vision_config&apos;s {heads} heads do not divide its hidden_size {hidden}: transformers cannot split the tower&apos;s attention into heads.</source>
+        <translation>vision_config 的 {heads} 个注意力头不能整除其 hidden_size {hidden}：transformers 无法把视觉塔的注意力拆分成各个头。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="236"/>
+        <source>vision_config &apos;out_hidden_size&apos; ({out}) is not the language model&apos;s hidden_size ({text}): the tower&apos;s outputs replace the image tokens&apos; embeddings, so transformers refuses any batch with images.</source>
+        <translation>vision_config 的“out_hidden_size”（{out}）不等于语言模型的 hidden_size（{text}）：视觉塔的输出要替换图像词元的嵌入，因此 transformers 会拒绝任何带图像的批次。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="247"/>
         <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
     </message>
@@ -10494,22 +10515,22 @@ GPU-hour</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="61"/>
+        <location filename="../../engine/serving/speed.py" line="62"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="272"/>
+        <location filename="../../engine/serving/speed.py" line="273"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="273"/>
+        <location filename="../../engine/serving/speed.py" line="274"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="275"/>
+        <location filename="../../engine/serving/speed.py" line="276"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
@@ -10522,62 +10543,62 @@ GPU-hour</source>
         <translation type="vanished">（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="276"/>
+        <location filename="../../engine/serving/speed.py" line="277"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth; a MoE&apos;s routed experts those its tokens pick, in vLLM and SGLang read at the triton fused_moe&apos;s tile share of it; llama.cpp&apos;s quantized weights at one token at its mat-vec&apos;s measured share</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；MoE 的路由专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的该带宽份额读取；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="280"/>
+        <location filename="../../engine/serving/speed.py" line="281"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="281"/>
+        <location filename="../../engine/serving/speed.py" line="282"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="282"/>
+        <location filename="../../engine/serving/speed.py" line="283"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="283"/>
+        <location filename="../../engine/serving/speed.py" line="284"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="285"/>
+        <location filename="../../engine/serving/speed.py" line="286"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="286"/>
+        <location filename="../../engine/serving/speed.py" line="287"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="288"/>
+        <location filename="../../engine/serving/speed.py" line="289"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="289"/>
+        <location filename="../../engine/serving/speed.py" line="290"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="294"/>
+        <location filename="../../engine/serving/speed.py" line="295"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="295"/>
+        <location filename="../../engine/serving/speed.py" line="296"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): SGLang prefills each finished request&apos;s replacement ahead of the next decode step; vLLM V1 puts its chunks into decode steps, adding their compute beyond those steps&apos; idle compute</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：SGLang 在下一个解码步之前为每个完成请求的替换请求运行预填充；vLLM V1 把其分块放入解码步中，只增加超出这些步空闲算力的计算</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="307"/>
+        <location filename="../../engine/serving/speed.py" line="308"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间，以及 Metal 专家矩阵乘按 32 行分块多算的部分</translation>
     </message>
@@ -10590,17 +10611,17 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="301"/>
+        <location filename="../../engine/serving/speed.py" line="302"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="302"/>
+        <location filename="../../engine/serving/speed.py" line="303"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="306"/>
+        <location filename="../../engine/serving/speed.py" line="307"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -12745,6 +12766,7 @@ GPU-hour</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
     <message>
+        <location filename="../../engine/models/presets.py" line="167"/>
         <location filename="../../engine/timing/preset_shapes.py" line="17"/>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
