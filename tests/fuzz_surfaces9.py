@@ -150,7 +150,10 @@ def vision_refuses(cfg: Any) -> str:
     vision = cfg.get("vision_config") if isinstance(cfg, dict) else None
     if not isinstance(vision, dict):
         return ""
-    ints = {k: vision.get(k) for k in VISION_KEYS[:9]}
+    # the keys the tower's config class reads: Qwen2.5-VL has no learned position grid (num_position_embeddings is an
+    # unknown key there, kept and never read)
+    qwen2_5 = "qwen2_5_vl" in (cfg.get("model_type"), vision.get("model_type"))
+    ints = {k: vision.get(k) for k in VISION_KEYS[:9] if not (qwen2_5 and k == "num_position_embeddings")}
     if any(v is not None and (isinstance(v, bool) or not isinstance(v, int) or v <= 0) for v in ints.values()):
         return "a vision width or count that is not a positive whole number"
     hidden, heads = ints["hidden_size"], ints["num_heads"]

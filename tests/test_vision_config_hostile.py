@@ -121,3 +121,27 @@ def test_the_window_starts_on_a_damaged_model_preset_and_names_it(qtbot, tmp_pat
         said = win.status.currentMessage()
     assert "Preset file qwen3-vl-8b.json is damaged" in said and "\n" not in said
     assert error and "qwen3-vl-8b.json" in error and win.state.scenario.model != "qwen3-vl-8b"
+
+
+def test_the_mfu_numerator_is_the_language_models_not_the_towers():
+    """The tower runs over image patches, not once per text token: the MFU's 6 N counts the language model (the same
+    figure as the config without its vision_config); on 9468c90d it held the tower's parameters too (a Qwen3-VL-8B
+    576M more per token, and a 4,095-pixel patch's 1.3e11 Conv3d weights an MFU of 775%)."""
+    from engine.timing import model_flops_per_token
+
+    with_tower = model_from_hf_config(VL8B, "x")
+    text_only = model_from_hf_config({**VL8B, "vision_config": None}, "x")
+    assert with_tower.vision_params == 576_388_336  # transformers 5.25.0's model.visual count (tests/test_qwen3_vl_tower.py)
+    assert model_flops_per_token(with_tower, 4096) == model_flops_per_token(text_only, 4096)
+
+
+def test_a_huge_patch_embedding_does_not_lift_the_mfu_past_100_percent(tmp_path):
+    cfg = copy.deepcopy(get_model_preset("qwen2.5-vl-7b").hf_config)
+    cfg["vision_config"]["patch_size"] = 4095
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"model": {"name": "x", "hf_config": cfg}, "gpu": "rtx-4090", "method": "qlora",
+                                "framework": "unsloth-2024", "images_per_sample": 2, "image_resolution": 1024,
+                                "seq_len": 2048}))
+    code, out, err = run_cli(["estimate", "--json", str(plan)], 60)
+    assert code == 0, err
+    assert 0 < json.loads(out)["time"]["mfu"] <= 1.0
