@@ -145,3 +145,13 @@ def test_a_huge_patch_embedding_does_not_lift_the_mfu_past_100_percent(tmp_path)
     code, out, err = run_cli(["estimate", "--json", str(plan)], 60)
     assert code == 0, err
     assert 0 < json.loads(out)["time"]["mfu"] <= 1.0
+
+
+def test_presets_models_lists_the_others_and_names_the_damaged_file(tmp_path):
+    folder = _damaged_folder(tmp_path, DAMAGES["id missing"][0])
+    with presets_folder(folder):
+        code, out, err = run_cli(["presets", "models", "--json"], 60)
+    ids = [m["id"] for m in json.loads(out)]
+    assert code == 0 and "qwen3-vl-8b" not in ids and "qwen3-vl-30b-a3b" in ids and len(ids) == len(model_presets()) - 1
+    assert err == "note: Preset file qwen3-vl-8b.json is damaged: id is missing or is not what the estimate reads " \
+                  "there (None).\n"
