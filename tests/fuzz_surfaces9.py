@@ -169,8 +169,13 @@ def _configs_case(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
     base = rng.choice([TRAINING[0], TRAINING[1], TRAINING[3], SERVING[0]])
     data = dict(base)
     data["model"] = {"name": rng.choice(["qwen3-vl", *TEXT]), "hf_config": vl_config(rng)}
-    if "workload" not in data:
-        data["images_per_sample"] = rng.choice([1, 2, 8])
+    if "workload" not in data:  # images at the declared extremes too: the tower's bounds times the scenario's
+        data["images_per_sample"] = rng.choice([1, 2, 8, 10_000])
+        data["image_resolution"] = rng.choice([0, 1, 1024, 65_536])
+    else:
+        data.update(rng.choice([{}, {"mm_max_pixels": rng.choice(declared("mm_max_pixels"))},
+                                {"max_num_batched_tokens": rng.choice([1, 8192, 2**24])},
+                                {"mm_images_per_prompt": rng.choice(declared("mm_images_per_prompt"))}]))
     argv = rng.choice([["estimate"], ["estimate", "--json"], ["estimate", "--json"]])
     return [*argv, "{file}"], data
 

@@ -30,7 +30,7 @@ def _with_vision(**changes: object) -> dict:
 
 
 @pytest.mark.parametrize("key, value, bound", [("depth", 10**18, "10,000"), ("hidden_size", 2**40, "1,048,576"),
-                                               ("spatial_merge_size", 4096, "64"), ("patch_size", 65_536, "4,096"),
+                                               ("spatial_merge_size", 4096, "16"), ("patch_size", 65_536, "4,096"),
                                                ("num_position_embeddings", 10**18, "16,777,216")])
 def test_vision_counts_past_their_bound_are_refused_naming_the_key(key, value, bound):
     with pytest.raises(ModelConfigError, match=rf"config.json 'vision_config.{key}' must be between 1 and {bound}"):
@@ -59,10 +59,13 @@ def test_heads_that_do_not_divide_the_tower_width_are_refused():
         model_from_hf_config(_with_vision(hidden_size=1000), "x")
 
 
-@pytest.mark.parametrize("value", [list(range(10_001)), ["a", None], [10**18], [-1]])
-def test_a_deepstack_list_that_is_not_block_numbers_is_refused(value):
-    with pytest.raises(ModelConfigError, match="'vision_config.deepstack_visual_indexes' must be a list of layer"):
+@pytest.mark.parametrize("value", [list(range(10_001)), ["a", None], [10**18], [-1], [27], [8, 8]])
+def test_a_deepstack_list_that_is_not_distinct_block_numbers_is_refused(value):
+    """transformers runs one merger per block named (the first of repeats) and none past the 27 blocks."""
+    with pytest.raises(ModelConfigError, match="'vision_config.deepstack_visual_indexes' must list distinct block "
+                                               "numbers from 0 to 26"):
         model_from_hf_config(_with_vision(deepstack_visual_indexes=value), "x")
+    assert model_from_hf_config(_with_vision(deepstack_visual_indexes=[0, 26]), "x").vision.deepstack_mergers == 2
 
 
 @pytest.mark.parametrize("value", ["x", 1e308, [], 5])

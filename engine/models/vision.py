@@ -160,7 +160,7 @@ def qwen_resized_side(resolution: int, factor: int, min_pixels: int = QWEN_MIN_P
 VISION_MAXIMA = {"hidden_size": 1 << 20, "out_hidden_size": 1 << 20, "projector_input_dim": 1 << 20,
                  "projector_output_dim": 1 << 20, "intermediate_size": 1 << 24, "depth": 10_000,
                  "num_hidden_layers": 10_000, "num_heads": 65_536, "num_attention_heads": 65_536, "patch_size": 4_096,
-                 "image_size": 65_536, "window_size": 65_536, "spatial_merge_size": 64, "temporal_patch_size": 64,
+                 "image_size": 65_536, "window_size": 65_536, "spatial_merge_size": 16, "temporal_patch_size": 64,
                  "num_position_embeddings": 1 << 24, "mm_tokens_per_image": 1 << 20}
 
 
@@ -240,23 +240,27 @@ def _checked(v: VisionSpec) -> VisionSpec:
     return v
 
 
-def _layer_list(vc: dict[str, Any], key: str, default: list[int]) -> list[int]:
-    """A vision_config list of block numbers (deepstack_visual_indexes, fullatt_block_indexes)."""
+def _layer_list(vc: dict[str, Any], key: str, default: list[int], blocks: int) -> list[int]:
+    """A vision_config list of block numbers (deepstack_visual_indexes, fullatt_block_indexes): distinct, each below the
+    tower's depth. transformers builds one deepstack merger per entry but runs only the first for a block
+    (`deepstack_visual_indexes.index(layer_num)`) and none for a number no block has, so a repeated or out-of-range
+    entry adds a merger that never runs (10,000 of them at 4d x 4d would pass 2^80 bytes)."""
     value = vc.get(key, default)
     if not isinstance(value, list):
         raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
                                key=key, value=value)
-    if len(value) > 10_000 or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 10_000
-                                      for i in value):
+    if len(value) > blocks or len(set(map(repr, value))) != len(value) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < blocks for i in value):
         raise ModelConfigError(QT_TRANSLATE_NOOP(
-            "engine", "config.json '{key}' must be a list of layer numbers from 0 to 9,999."), key=f"vision_config.{key}")
+            "engine", "config.json '{key}' must list distinct block numbers from 0 to {last} (the tower's depth less "
+            "one)."), key=f"vision_config.{key}", last=f"{blocks - 1:,}")
     return value
 
 
 def _qwen2_5_vl_windows(vc: dict[str, Any]) -> dict[str, int]:
     """Qwen2_5_VLVisionConfig's window attention (defaults window_size 112, fullatt_block_indexes [7, 15, 23, 31]):
     how many blocks attend over whole images, and a window's side in merged tokens."""
-    full = _layer_list(vc, "fullatt_block_indexes", [7, 15, 23, 31])
+    full = _layer_list(vc, "fullatt_block_indexes", [7, 15, 23, 31], _int(vc, "depth", 32))
     window = _int(vc, "window_size", 112) // _int(vc, "spatial_merge_size", 2) // _int(vc, "patch_size", 14)
     return {"full_attention_blocks": len(full), "window_merged": window}
 
@@ -266,7 +270,7 @@ def _qwen3_vl_spec(vc: dict[str, Any], text_hidden: int, qwen3_vl: bool) -> Visi
     configuration_qwen3_5.py lines 136-146; Qwen3.5's class has no deepstack_visual_indexes, and its released
     config.json files say [] where they name it). The native size: the learned position grid, sqrt(positions) patches
     a side (48 x 16 = 768 px), which the tower resamples bilinearly to other sizes."""
-    deepstack = _layer_list(vc, "deepstack_visual_indexes", [8, 16, 24] if qwen3_vl else [])
+    deepstack = _layer_list(vc, "deepstack_visual_indexes", [8, 16, 24] if qwen3_vl else [], _int(vc, "depth", 27))
     patch, positions = _int(vc, "patch_size", 16), _int(vc, "num_position_embeddings", 2304)
     return VisionSpec("qwen3_vl", _int(vc, "hidden_size", 1152), _int(vc, "depth", 27), _int(vc, "num_heads", 16),
                       _int(vc, "intermediate_size", 4304), patch, patch * math.isqrt(positions), text_hidden,

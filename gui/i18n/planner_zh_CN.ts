@@ -5888,12 +5888,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="362"/>
+        <location filename="../../engine/cli.py" line="364"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="365"/>
+        <location filename="../../engine/cli.py" line="367"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -7291,7 +7291,6 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="165"/>
-        <location filename="../../engine/models/vision.py" line="251"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
@@ -8173,9 +8172,14 @@ GPU-hour</source>
         <translation>vision_config 的“out_hidden_size”（{out}）不等于语言模型的 hidden_size（{text}）：视觉塔的输出要替换图像词元的嵌入，因此 transformers 会拒绝任何带图像的批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="247"/>
+        <location filename="../../engine/models/vision.py" line="250"/>
         <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="254"/>
+        <source>config.json &apos;{key}&apos; must list distinct block numbers from 0 to {last} (the tower&apos;s depth less one).</source>
+        <translation>config.json 的“{key}”必须列出互不重复的块编号，范围为 0 到 {last}（视觉塔深度减一）。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="82"/>
