@@ -8,6 +8,7 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
+from engine.models.presets import damaged_model_presets
 
 from .file_actions import DEFAULT_SCENARIO
 from .i18n import install_language, system_language, tr_error
@@ -70,7 +71,9 @@ def build_window(
     window.library_version = version
     window.save_problem = save_problem
     window.resize(*WINDOW_SIZE)
-    notes = [n for n in (save_problem, settings.write_problem, *settings.problems, *window.catalog.problems) if n]
+    damaged = [tr_error(exc) for exc in damaged_model_presets()]  # a presets/models file that is not a preset
+    notes = [n for n in (save_problem, settings.write_problem, *settings.problems, *window.catalog.problems, *damaged)
+             if n]
     if notes:
         window.status.showMessage(" ".join(notes), 30000)
     if restore:

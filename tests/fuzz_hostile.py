@@ -46,9 +46,11 @@ from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_newest import fuzz_newest  # noqa: E402 - h-fuzz6: post-training and serving keys, rent search, serve-fit
 from fuzz_open import fuzz_open  # noqa: E402 - issue 25.6: File > Open on scenarios, configs, damaged files
 from fuzz_surfaces8 import fuzz_surfaces8  # noqa: E402 - h-fuzz8: session 19's keys, Qwen3.5 configs, presets files
+from fuzz_surfaces9 import fuzz_surfaces9  # noqa: E402 - h-fuzz9: vision towers, VLM serving, new rows, model presets
 from fuzz_time import fuzz_time  # noqa: E402
 from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
 from fuzz_window8 import fuzz_window8  # noqa: E402 - h-fuzz8: the LoRA line, the window on damaged presets
+from fuzz_window9 import fuzz_window9  # noqa: E402 - h-fuzz9: vision / framework / build-date rows, damaged model preset
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
@@ -487,7 +489,7 @@ BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
 BAD += ("misrouted",)  # tests/fuzz_open.py
 BAD += ("stale",)  # tests/fuzz_appstate.py: a view or the state disagreeing with the engine
-BAD += ("unnamed",)  # tests/fuzz_surfaces8.py, fuzz_window8.py: a damaged presets file not named in the sentence
+BAD += ("unnamed",)  # tests/fuzz_surfaces8/9.py, fuzz_window8/9.py: a damaged presets file not named in the sentence
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -521,6 +523,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
                    if cases else {})
     results.update({"session 19: GGUF prefill, triton, LoRA layers, Qwen3.5 configs, damaged presets":
                     fuzz_surfaces8(cases // 5, seed)} if cases else {})
+    results.update({"session 19: vision towers, VLM serving, trl-2025 / unsloth-2024 / axolotl, model presets":
+                    fuzz_surfaces9(cases // 5, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
@@ -528,6 +532,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["files opened in the window"] = fuzz_open(folders * 10, seed)  # tests/fuzz_open.py (issue 25.6)
         results["app state: edits, undo, 4 panes"] = fuzz_appstate(folders * 25, seed)  # tests/fuzz_appstate.py
         results["the LoRA line, the window on damaged presets"] = fuzz_window8(folders * 10, seed)
+        results["vision, framework and build-date rows, a damaged model preset"] = fuzz_window9(folders * 10, seed)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

@@ -256,12 +256,17 @@ def presets_file(name: str, path: Path) -> Iterator[None]:
 
 
 def _clear_engine_caches() -> None:
-    """Every functools cache of the engine's modules: the tables derived from a presets file are cached too."""
+    """Every functools cache of the engine's modules and its scenario memo tables (engine/scenario/memo.py, keyed by
+    preset id): the tables derived from a presets file are cached too."""
+    from engine.scenario.memo import memo_tables
+
     for name, module in list(sys.modules.items()):
         if name == "engine" or name.startswith("engine."):
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
+    for table in memo_tables():
+        table.clear()
 
 
 def _ranges_problem(argv: list[str], out: str) -> str | None:

@@ -108,6 +108,28 @@ def test_the_lora_line_and_the_window_on_damaged_presets(qtbot):
     assert counts["ok"] > 10 and counts["cases: damaged presets"] == 3, dict(counts)
 
 
+@posix_only
+def test_session_19_vision_and_serving_surfaces_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz9 (tests/fuzz_surfaces9.py): hostile vision_config values, images and vLLM's image keys, the trl-2025 /
+    unsloth-2024 / axolotl rows, gguf_batch_matmul, imports naming Qwen3-VL, a damaged model preset file."""
+    import fuzz_surfaces9
+
+    counts = fuzz_surfaces9.fuzz_surfaces9(60, seed=1911)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
+@posix_only
+def test_the_vision_framework_and_build_date_rows_and_a_damaged_model_preset(qtbot):
+    """h-fuzz9 (tests/fuzz_window9.py): absurd values through the vision rows, the framework and build-date combos and
+    vLLM's image keys; the window started on a damaged model preset says one line naming the file."""
+    import fuzz_window9
+
+    counts = fuzz_window9.fuzz_window9(30, seed=1912)
+    assert fuzz.failures({"window": counts}) == 0, dict(counts)
+    assert counts["ok"] > 10 and counts["cases: damaged model preset"] == 3, dict(counts)
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

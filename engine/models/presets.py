@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import PresetError
+from ..errors import PlannerError, PresetError
 from ..messages import QT_TRANSLATE_NOOP, shown
 from ..paths import data_dir
 from .architecture import ModelSpec
@@ -32,6 +32,7 @@ class ModelPreset:
     # counts the spec's on that basis)
     published_active_basis: str = "all"
     transformers_params: int | None = None  # what transformers builds from hf_config (validation/count_params.py)
+    file: str = field(default="", compare=False)  # the presets/models file it was read from (named when damaged)
 
     @property
     def spec(self) -> ModelSpec:
@@ -163,25 +164,67 @@ def read_preset_json(path: Path) -> Any:
         ) from exc
 
 
+DAMAGED = QT_TRANSLATE_NOOP("engine", "Preset file {name} is damaged: {entry} is missing or is not what the estimate "
+                                      "reads there ({found}).")
+_MODEL_FIELDS = {"id": str, "name": str, "family": str, "source": str, "hf_config": dict, "published_params": int,
+                 "published_active_params": int, "published_params_source": str, "published_active_basis": str,
+                 "transformers_params": int}
+
+
+def _checked_model_preset(raw: Any, name: str) -> dict[str, Any]:
+    """A model preset file's object with the types its reader and the catalogue take (an id, a config.json object,
+    whole-number counts), or one sentence naming the file and the entry (a KeyError or TypeError before)."""
+    if not isinstance(raw, dict):
+        raise PresetError(DAMAGED, name=name, entry="the file", found=shown(repr(raw))[:60])
+    for key, kind in _MODEL_FIELDS.items():
+        value = raw.get(key)
+        required = key in ("id", "hf_config")
+        if (value is None and required) or (value is not None and (not isinstance(value, kind) or isinstance(
+                value, bool) or (kind is str and required and not value.strip()))):
+            raise PresetError(DAMAGED, name=name, entry=key, found=shown(repr(value))[:60])
+    if raw["id"] != Path(name).stem:  # plans name the preset by its id, which is its file's name
+        raise PresetError(DAMAGED, name=name, entry="id", found=shown(repr(raw["id"]))[:60])
+    return raw
+
+
 @cache
-def model_presets() -> dict[str, ModelPreset]:
+def _model_catalog() -> tuple[dict[str, ModelPreset], dict[str, PresetError]]:
+    """The model presets whose files read as presets (an id, a config.json that describes a model), and per file stem
+    of the others the sentence that names the file: one damaged file leaves the other presets, and the window that
+    lists them, as they were; a plan naming the damaged one is refused with that sentence."""
     presets: dict[str, ModelPreset] = {}
+    damaged: dict[str, PresetError] = {}
     for path in sorted((PRESETS_DIR / "models").glob("*.json")):
-        raw = read_preset_json(path)
-        preset = ModelPreset(
-            id=raw["id"],
-            name=raw.get("name", raw["id"]),
-            family=raw.get("family", "Other"),
-            source=raw.get("source", ""),
-            hf_config=raw["hf_config"],
-            published_params=raw.get("published_params"),
-            published_active_params=raw.get("published_active_params"),
-            published_params_source=raw.get("published_params_source", ""),
-            published_active_basis=raw.get("published_active_basis", "all"),
-            transformers_params=raw.get("transformers_params"),
-        )
+        try:
+            raw = _checked_model_preset(read_preset_json(path), path.name)
+            preset = ModelPreset(
+                id=raw["id"],
+                name=raw.get("name", raw["id"]),
+                family=raw.get("family", "Other"),
+                source=raw.get("source", ""),
+                hf_config=raw["hf_config"],
+                published_params=raw.get("published_params"),
+                published_active_params=raw.get("published_active_params"),
+                published_params_source=raw.get("published_params_source", ""),
+                published_active_basis=raw.get("published_active_basis", "all"),
+                transformers_params=raw.get("transformers_params"),
+                file=path.name,
+            )
+            _preset_spec(preset)  # 81 presets build in ~4 ms; a config.json that does not describe a model is damage
+        except PresetError as exc:
+            damaged[path.stem] = exc
+            continue
         presets[preset.id] = preset
-    return presets
+    return presets, damaged
+
+
+def model_presets() -> dict[str, ModelPreset]:
+    return _model_catalog()[0]
+
+
+def damaged_model_presets() -> tuple[PresetError, ...]:
+    """One sentence per presets/models file that could not be read as a preset (the window says them at start)."""
+    return tuple(_model_catalog()[1].values())
 
 
 @cache
@@ -242,16 +285,25 @@ def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
 
 
 def get_model_preset(model_id: str) -> ModelPreset:
-    presets = model_presets()
+    presets, damaged = _model_catalog()
     if model_id not in presets:
+        if isinstance(model_id, str) and model_id in damaged:
+            raise damaged[model_id]
         raise _unknown("model", model_id, presets)
     return presets[model_id]
 
 
+def _preset_spec(preset: ModelPreset) -> ModelSpec:
+    try:
+        return model_from_hf_config(preset.hf_config, preset.name)
+    except PlannerError as exc:  # a shipped preset's config.json that does not describe a model: its file is damaged
+        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} is damaged: {why}"), name=preset.file,
+                          why=exc.message) from None
+
+
 @cache
 def model_spec_for(model_id: str) -> ModelSpec:
-    preset = get_model_preset(model_id)
-    return model_from_hf_config(preset.hf_config, preset.name)
+    return _preset_spec(get_model_preset(model_id))
 
 
 def get_gpu(gpu_id: str) -> GpuPreset:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelConfigError
+from ..input_bounds import short_number
 from ..messages import QT_TRANSLATE_NOOP
 
 # vision model_type (or the parent's model_type) -> tower kind
@@ -153,6 +154,16 @@ def qwen_resized_side(resolution: int, factor: int, min_pixels: int = QWEN_MIN_P
     return side
 
 
+# The largest value of each vision_config count, as engine/input_bounds.py CONFIG_COUNTS bounds the text model's: far
+# above any released tower (widths 1,024-1,280, 24-34 blocks, 16 heads, patch 14-16, merge 2, 2 frames a patch, 2,304
+# learned positions) and low enough that no count of parameters, patches or bytes runs past 2^80 (10^18 blocks would).
+VISION_MAXIMA = {"hidden_size": 1 << 20, "out_hidden_size": 1 << 20, "projector_input_dim": 1 << 20,
+                 "projector_output_dim": 1 << 20, "intermediate_size": 1 << 24, "depth": 10_000,
+                 "num_hidden_layers": 10_000, "num_heads": 65_536, "num_attention_heads": 65_536, "patch_size": 4_096,
+                 "image_size": 65_536, "window_size": 65_536, "spatial_merge_size": 16, "temporal_patch_size": 64,
+                 "num_position_embeddings": 1 << 24, "mm_tokens_per_image": 1 << 20}
+
+
 def _int(cfg: dict[str, Any], key: str, default: int) -> int:
     value = cfg.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -161,14 +172,21 @@ def _int(cfg: dict[str, Any], key: str, default: int) -> int:
             key=key,
             value=value,
         )
+    if value > VISION_MAXIMA.get(key, 1 << 20):
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be between {low} and {high}, "
+                                                 "not {p}."), key=f"vision_config.{key}", low="1",
+                               high=f"{VISION_MAXIMA.get(key, 1 << 20):,}", p=short_number(value))
     return value
 
 
 def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec | None:
     """The vision tower described by a multimodal config.json, or None for a text-only config."""
     vc = config.get("vision_config")
-    if not isinstance(vc, dict):
+    if vc is None:
         return None
+    if not isinstance(vc, dict):  # transformers keeps a text or a number there, then cannot build the tower from it
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "config.json 'vision_config' must be an object of the tower's settings, not {value!r}."), value=vc)
     parent = config.get("model_type")
     kind = _KINDS.get(str(vc.get("model_type"))) or _KINDS.get(str(parent))
     if parent == "gemma3":
@@ -179,23 +197,23 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
             kind=vc.get("model_type") or parent,
         )
     if kind == "siglip":  # transformers SiglipVisionConfig defaults for the keys Gemma 3 leaves out
-        return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 12),
+        return _checked(VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 12),
                           _int(vc, "num_attention_heads", 12), _int(vc, "intermediate_size", 3072),
                           _int(vc, "patch_size", 16), _int(vc, "image_size", 224), text_hidden,
-                          tokens_per_image_fixed=_int(config, "mm_tokens_per_image", 256))
+                          tokens_per_image_fixed=_int(config, "mm_tokens_per_image", 256)))
     if kind == "pixtral":  # PixtralVisionConfig defaults
         return VisionSpec(kind, _int(vc, "hidden_size", 1024), _int(vc, "num_hidden_layers", 24),
                           _int(vc, "num_attention_heads", 16), _int(vc, "intermediate_size", 4096),
                           _int(vc, "patch_size", 16), _int(vc, "image_size", 1024), text_hidden,
                           merge=_int(config, "spatial_merge_size", 2), gated_mlp=True, rms_norm=True)
     if kind == "qwen2_5_vl":  # Qwen2_5_VLVisionConfig defaults
-        return VisionSpec(kind, _int(vc, "hidden_size", 1280), _int(vc, "depth", 32), _int(vc, "num_heads", 16),
+        return _checked(VisionSpec(kind, _int(vc, "hidden_size", 1280), _int(vc, "depth", 32), _int(vc, "num_heads", 16),
                           _int(vc, "intermediate_size", 3420), _int(vc, "patch_size", 14), 14 * 32, text_hidden,
                           merge=_int(vc, "spatial_merge_size", 2), temporal_patch=_int(vc, "temporal_patch_size", 2),
                           out_hidden=_int(vc, "out_hidden_size", text_hidden), gated_mlp=True, rms_norm=True,
-                          **_qwen2_5_vl_windows(vc))
+                          **_qwen2_5_vl_windows(vc)))
     if kind == "qwen3_vl":
-        return _qwen3_vl_spec(vc, text_hidden, str(vc.get("model_type") or parent).startswith("qwen3_vl"))
+        return _checked(_qwen3_vl_spec(vc, text_hidden, str(vc.get("model_type") or parent).startswith("qwen3_vl")))
     return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 34),
                       _int(vc, "num_attention_heads", 16), _int(vc, "intermediate_size", 5632),
                       _int(vc, "patch_size", 14), _int(vc, "image_size", 448), text_hidden,
@@ -203,13 +221,46 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
                       projector_in=_int(vc, "projector_input_dim", 4096))
 
 
+def _checked(v: VisionSpec) -> VisionSpec:
+    """A tower transformers can build and run with images, or one sentence. SigLIP's attention refuses a width its
+    heads do not divide ("embed_dim must be divisible by num_heads"), and the Qwen towers' fused qkv is reshaped to
+    (patches, 3, heads, -1), which fails the same way; the Qwen mergers' outputs replace the image tokens' embeddings
+    (transformers models/qwen2_5_vl and qwen3_vl modeling get_placeholder_mask: `inputs_embeds[special_image_mask]
+    .numel() != image_features.numel()` raises "Image features and image tokens do not match"), so out_hidden_size
+    must be the language model's hidden_size."""
+    if v.hidden % v.heads:
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "vision_config's {heads} heads do not divide its hidden_size {hidden}: transformers cannot split "
+            "the tower's attention into heads."), heads=f"{v.heads:,}", hidden=f"{v.hidden:,}")
+    if v.kind in ("qwen2_5_vl", "qwen3_vl") and v.out_hidden != v.text_hidden:
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "vision_config 'out_hidden_size' ({out}) is not the language model's hidden_size ({text}): the "
+            "tower's outputs replace the image tokens' embeddings, so transformers refuses any batch with images."),
+            out=f"{v.out_hidden:,}", text=f"{v.text_hidden:,}")
+    return v
+
+
+def _layer_list(vc: dict[str, Any], key: str, default: list[int], blocks: int) -> list[int]:
+    """A vision_config list of block numbers (deepstack_visual_indexes, fullatt_block_indexes): distinct, each below the
+    tower's depth. transformers builds one deepstack merger per entry but runs only the first for a block
+    (`deepstack_visual_indexes.index(layer_num)`) and none for a number no block has, so a repeated or out-of-range
+    entry adds a merger that never runs (10,000 of them at 4d x 4d would pass 2^80 bytes)."""
+    value = vc.get(key, default)
+    if not isinstance(value, list):
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
+                               key=key, value=value)
+    if len(value) > blocks or len(set(map(repr, value))) != len(value) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < blocks for i in value):
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "config.json '{key}' must list distinct block numbers from 0 to {last} (the tower's depth less "
+            "one)."), key=f"vision_config.{key}", last=f"{blocks - 1:,}")
+    return value
+
+
 def _qwen2_5_vl_windows(vc: dict[str, Any]) -> dict[str, int]:
     """Qwen2_5_VLVisionConfig's window attention (defaults window_size 112, fullatt_block_indexes [7, 15, 23, 31]):
     how many blocks attend over whole images, and a window's side in merged tokens."""
-    full = vc.get("fullatt_block_indexes", [7, 15, 23, 31])
-    if not isinstance(full, list):
-        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
-                               key="fullatt_block_indexes", value=full)
+    full = _layer_list(vc, "fullatt_block_indexes", [7, 15, 23, 31], _int(vc, "depth", 32))
     window = _int(vc, "window_size", 112) // _int(vc, "spatial_merge_size", 2) // _int(vc, "patch_size", 14)
     return {"full_attention_blocks": len(full), "window_merged": window}
 
@@ -219,10 +270,7 @@ def _qwen3_vl_spec(vc: dict[str, Any], text_hidden: int, qwen3_vl: bool) -> Visi
     configuration_qwen3_5.py lines 136-146; Qwen3.5's class has no deepstack_visual_indexes, and its released
     config.json files say [] where they name it). The native size: the learned position grid, sqrt(positions) patches
     a side (48 x 16 = 768 px), which the tower resamples bilinearly to other sizes."""
-    deepstack = vc.get("deepstack_visual_indexes", [8, 16, 24] if qwen3_vl else [])
-    if not isinstance(deepstack, list):
-        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a list, not {value!r}."),
-                               key="deepstack_visual_indexes", value=deepstack)
+    deepstack = _layer_list(vc, "deepstack_visual_indexes", [8, 16, 24] if qwen3_vl else [], _int(vc, "depth", 27))
     patch, positions = _int(vc, "patch_size", 16), _int(vc, "num_position_embeddings", 2304)
     return VisionSpec("qwen3_vl", _int(vc, "hidden_size", 1152), _int(vc, "depth", 27), _int(vc, "num_heads", 16),
                       _int(vc, "intermediate_size", 4304), patch, patch * math.isqrt(positions), text_hidden,

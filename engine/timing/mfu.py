@@ -15,7 +15,8 @@ from .nvfp4 import trains_nvfp4
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
-    "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not "
+    "Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision "
+    "tower runs over image patches, not tokens) + 12 x softmax-attention layers (not "
     "gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or "
     "added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one "
     "(packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight "
@@ -49,16 +50,20 @@ def mfu_format(s: Scenario) -> str:
 
 def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
                           weight_grad_share: float = 1.0) -> float:
-    """6 N (active, without the input embedding) + 12 L d_attn s, L the softmax-attention layers (not a gated
-    DeltaNet layer): the MFU numerator per token, as Megatron-LM counts it for full training. Of the 6, 2 are the
-    forward, 2 the activations' gradients and 2 the weights' gradients; of the attention's 12, 4 are the forward and
-    8 the backward. `backward_share` is the share of the layers a gradient flows through, `weight_grad_share` the
+    """6 N (active, without the input embedding and a vision tower) + 12 L d_attn s, L the softmax-attention layers
+    (not a gated DeltaNet layer): the MFU numerator per token, as Megatron-LM counts it for full training. Of the 6,
+    2 are the forward, 2 the activations' gradients and 2 the weights' gradients; of the attention's 12, 4 are the
+    forward and 8 the backward. `backward_share` is the share of the layers a gradient flows through, `weight_grad_share` the
     share of the weights that get one (what the time model computes: frozen weights get no weight gradient), so the
     MFU of adapters and frozen layers stays at most 100%. A hybrid Mamba stack (nemotron_h) is counted as
     Megatron-Bridge counts it (hybrid_flops.py)."""
     if spec.block_kinds:
         return hybrid_step_flops_per_token(spec, seq_len, backward_share, weight_grad_share)
-    n = spec.active_params - spec.embedding_params
+    # the language model's parameters: active_params holds a vision tower's too, which runs over image patches (its
+    # own count per image, engine/timing/vision_time.py), not once per text token, so 6 x its parameters per token is
+    # no FLOP count of anything (a Qwen3-VL-8B's 576M tower was 7% of the numerator; a config.json with a 4,095-pixel
+    # patch, 1.3e11 Conv3d weights on 4 patches an image, gave an MFU of 775%, h-fuzz9)
+    n = spec.active_params - spec.embedding_params - spec.vision_params
     if spec.tied_embeddings:
         n += spec.embedding_params  # the tied table is also the lm_head matmul
     matmul = n * (2.0 + 2.0 * backward_share + 2.0 * weight_grad_share)

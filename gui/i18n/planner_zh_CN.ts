@@ -4,22 +4,22 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="58"/>
+        <location filename="../app.py" line="59"/>
         <source>%1 could not be estimated: %2 The default scenario is shown.</source>
         <translation>无法估算 %1：%2 现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="62"/>
+        <location filename="../app.py" line="63"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="101"/>
+        <location filename="../app.py" line="104"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="185"/>
+        <location filename="../app.py" line="188"/>
         <location filename="../file_actions.py" line="78"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -5908,12 +5908,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="362"/>
+        <location filename="../../engine/cli.py" line="364"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="365"/>
+        <location filename="../../engine/cli.py" line="367"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -6910,7 +6910,7 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="47"/>
+        <location filename="../../engine/models/presets.py" line="48"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -6920,7 +6920,7 @@ GPU-hour</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="48"/>
+        <location filename="../../engine/models/presets.py" line="49"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
@@ -7175,54 +7175,59 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="50"/>
+        <location filename="../../engine/models/presets.py" line="51"/>
         <source>HIP context and library workspaces</source>
         <translation>HIP 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="51"/>
+        <location filename="../../engine/models/presets.py" line="52"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="53"/>
+        <location filename="../../engine/models/presets.py" line="54"/>
         <source>Metal device, command queues and kernel library</source>
         <translation>Metal 设备、命令队列和内核库</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="54"/>
+        <location filename="../../engine/models/presets.py" line="55"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="129"/>
+        <location filename="../../engine/models/presets.py" line="130"/>
         <source>Activity Monitor</source>
         <translation>活动监视器</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="162"/>
+        <location filename="../../engine/models/presets.py" line="163"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="227"/>
+        <location filename="../../engine/models/presets.py" line="270"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="228"/>
+        <location filename="../../engine/models/presets.py" line="271"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="230"/>
+        <location filename="../../engine/models/presets.py" line="273"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="231"/>
+        <location filename="../../engine/models/presets.py" line="274"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/presets.py" line="300"/>
+        <source>Preset file {name} is damaged: {why}</source>
+        <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
     <message>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
@@ -7285,6 +7290,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="145"/>
+        <location filename="../../engine/models/vision.py" line="176"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
@@ -8161,20 +8167,39 @@ GPU-hour</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="160"/>
+        <location filename="../../engine/models/vision.py" line="171"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="178"/>
+        <location filename="../../engine/models/vision.py" line="188"/>
+        <source>config.json &apos;vision_config&apos; must be an object of the tower&apos;s settings, not {value!r}.</source>
+        <translation>config.json 的“vision_config”必须是列出视觉塔设置的对象，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="196"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/vision.py" line="211"/>
-        <location filename="../../engine/models/vision.py" line="224"/>
+        <location filename="../../engine/models/vision.py" line="232"/>
+        <source>vision_config&apos;s {heads} heads do not divide its hidden_size {hidden}: transformers cannot split the tower&apos;s attention into heads.</source>
+        <translation>vision_config 的 {heads} 个注意力头不能整除其 hidden_size {hidden}：transformers 无法把视觉塔的注意力拆分成各个头。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="236"/>
+        <source>vision_config &apos;out_hidden_size&apos; ({out}) is not the language model&apos;s hidden_size ({text}): the tower&apos;s outputs replace the image tokens&apos; embeddings, so transformers refuses any batch with images.</source>
+        <translation>vision_config 的“out_hidden_size”（{out}）不等于语言模型的 hidden_size（{text}）：视觉塔的输出要替换图像词元的嵌入，因此 transformers 会拒绝任何带图像的批次。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="250"/>
         <source>vision_config &apos;{key}&apos; must be a list, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是列表，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/models/vision.py" line="254"/>
+        <source>config.json &apos;{key}&apos; must list distinct block numbers from 0 to {last} (the tower&apos;s depth less one).</source>
+        <translation>config.json 的“{key}”必须列出互不重复的块编号，范围为 0 到 {last}（视觉塔深度减一）。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="82"/>
@@ -11613,12 +11638,16 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+        <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="28"/>
+        <location filename="../../engine/timing/mfu.py" line="16"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="29"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -12769,6 +12798,7 @@ GPU-hour</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
     <message>
+        <location filename="../../engine/models/presets.py" line="167"/>
         <location filename="../../engine/timing/preset_shapes.py" line="17"/>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
