@@ -1190,6 +1190,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
@@ -1260,6 +1261,126 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="215"/>
+        <source>whole-batch logits in fp32</source>
+        <translation>整批 logits 转 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <source>logits in chunks</source>
+        <translation>分块计算 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <source>one fused kernel over the logits</source>
+        <translation>对 logits 的单个融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="218"/>
+        <source>Transformer Engine&apos;s fused kernel</source>
+        <translation>Transformer Engine 的融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="219"/>
+        <source>Transformer Engine&apos;s fused kernel before v2.18</source>
+        <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="220"/>
+        <source>Megatron&apos;s fused vocab-parallel loss</source>
+        <translation>Megatron 的融合词表并行损失</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <source>fused with the output layer, no logits (Liger)</source>
+        <translation>与输出层融合，不生成 logits（Liger）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <source>logits in the compute dtype, no fp32 upcast</source>
+        <translation>logits 保持计算精度，不升为 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <source>stays resident</source>
+        <translation>常驻显存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <source>sleep level 1: weights to CPU memory, KV cache freed</source>
+        <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <source>sleep level 2: weights and KV cache freed</source>
+        <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <source>on the training GPUs</source>
+        <translation>在训练 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <source>on GPUs of its own</source>
+        <translation>在它自己的 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <source>as the objective and framework do it</source>
+        <translation>按目标和框架的做法</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <source>a frozen copy on the GPU</source>
+        <translation>GPU 上的一份冻结副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <source>the base with adapters switched off</source>
+        <translation>关闭适配器的基础模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <source>log-probs computed before training</source>
+        <translation>训练前算好的对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <source>the model&apos;s number format (auto)</source>
+        <translation>模型的数值格式（自动）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <source>interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <source>zero bubble ZB-1p</source>
+        <translation>零气泡 ZB-1p</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <source>zero bubble ZB-2p</source>
+        <translation>零气泡 ZB-2p</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <source>zero bubble ZB-V</source>
+        <translation>零气泡 ZB-V</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <source>in the compute number format</source>
+        <translation>使用计算数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <source>as the checkpoint was released</source>
+        <translation>按检查点发布时的格式</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1442,7 +1563,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1461,6 +1582,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="147"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
         <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1592,12 +1714,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="214"/>
+        <location filename="../../engine/scenario/key_words.py" line="245"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="249"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="250"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1649,6 +1781,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="166"/>
         <location filename="../../engine/scenario/key_words.py" line="167"/>
         <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="214"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -5296,123 +5429,133 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="209"/>
+        <location filename="../time_panel.py" line="220"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="72"/>
-        <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
-        <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="77"/>
+        <location filename="../time_panel.py" line="86"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="85"/>
+        <location filename="../time_panel.py" line="94"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="86"/>
+        <location filename="../time_panel.py" line="95"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="87"/>
+        <location filename="../time_panel.py" line="96"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="90"/>
+        <location filename="../time_panel.py" line="99"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="92"/>
+        <location filename="../time_panel.py" line="101"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="99"/>
-        <location filename="../time_panel.py" line="252"/>
+        <location filename="../time_panel.py" line="108"/>
+        <location filename="../time_panel.py" line="263"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="101"/>
+        <location filename="../time_panel.py" line="110"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="102"/>
+        <location filename="../time_panel.py" line="111"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="103"/>
+        <location filename="../time_panel.py" line="112"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="107"/>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="116"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="108"/>
+        <location filename="../time_panel.py" line="117"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="165"/>
+        <location filename="../time_panel.py" line="174"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
+        <location filename="../time_panel.py" line="179"/>
         <source> (%(mfu)s of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="172"/>
+        <location filename="../time_panel.py" line="181"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="185"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="259"/>
+        <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
+        <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
     <message>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="194"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="199"/>
+        <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s GPU-hours</source>
+        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="240"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="163"/>
+        <location filename="../time_panel.py" line="172"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="81"/>
+        <source>e.g. 15T, 300B, 2e12 or 500 steps (empty: not asked)</source>
+        <translation>例如 15T、300B、2e12 或 500 步（留空：不计算）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="175"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="176"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
@@ -5425,17 +5568,12 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
-        <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
-        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="203"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
+        <location filename="../time_panel.py" line="210"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
@@ -5448,22 +5586,17 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="234"/>
+        <location filename="../time_panel.py" line="245"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="248"/>
-        <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
-        <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="262"/>
+        <location filename="../time_panel.py" line="273"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="271"/>
+        <location filename="../time_panel.py" line="282"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5474,45 +5607,45 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="294"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="284"/>
+        <location filename="../time_panel.py" line="295"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="286"/>
+        <location filename="../time_panel.py" line="297"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="299"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="290"/>
+        <location filename="../time_panel.py" line="301"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="78"/>
+        <location filename="../time_panel.py" line="87"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
@@ -5521,17 +5654,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="194"/>
+        <location filename="../time_panel.py" line="205"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="207"/>
+        <location filename="../time_panel.py" line="218"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="202"/>
+        <location filename="../time_panel.py" line="213"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -10494,22 +10627,22 @@ GPU-hour</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="61"/>
+        <location filename="../../engine/serving/speed.py" line="62"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="272"/>
+        <location filename="../../engine/serving/speed.py" line="273"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="273"/>
+        <location filename="../../engine/serving/speed.py" line="274"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="275"/>
+        <location filename="../../engine/serving/speed.py" line="276"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
@@ -10522,62 +10655,62 @@ GPU-hour</source>
         <translation type="vanished">（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="276"/>
+        <location filename="../../engine/serving/speed.py" line="277"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth; a MoE&apos;s routed experts those its tokens pick, in vLLM and SGLang read at the triton fused_moe&apos;s tile share of it; llama.cpp&apos;s quantized weights at one token at its mat-vec&apos;s measured share</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；MoE 的路由专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的该带宽份额读取；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="280"/>
+        <location filename="../../engine/serving/speed.py" line="281"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="281"/>
+        <location filename="../../engine/serving/speed.py" line="282"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="282"/>
+        <location filename="../../engine/serving/speed.py" line="283"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="283"/>
+        <location filename="../../engine/serving/speed.py" line="284"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="285"/>
+        <location filename="../../engine/serving/speed.py" line="286"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="286"/>
+        <location filename="../../engine/serving/speed.py" line="287"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="288"/>
+        <location filename="../../engine/serving/speed.py" line="289"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="289"/>
+        <location filename="../../engine/serving/speed.py" line="290"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="294"/>
+        <location filename="../../engine/serving/speed.py" line="295"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="295"/>
+        <location filename="../../engine/serving/speed.py" line="296"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): SGLang prefills each finished request&apos;s replacement ahead of the next decode step; vLLM V1 puts its chunks into decode steps, adding their compute beyond those steps&apos; idle compute</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：SGLang 在下一个解码步之前为每个完成请求的替换请求运行预填充；vLLM V1 把其分块放入解码步中，只增加超出这些步空闲算力的计算</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="307"/>
+        <location filename="../../engine/serving/speed.py" line="308"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间，以及 Metal 专家矩阵乘按 32 行分块多算的部分</translation>
     </message>
@@ -10590,17 +10723,17 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="301"/>
+        <location filename="../../engine/serving/speed.py" line="302"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="302"/>
+        <location filename="../../engine/serving/speed.py" line="303"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="306"/>
+        <location filename="../../engine/serving/speed.py" line="307"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
