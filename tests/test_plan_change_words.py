@@ -55,3 +55,20 @@ def test_the_changes_take_chinese_punctuation(qtbot):
     finally:
         install_language(QApplication.instance(), "en")
     assert list_separator() == ", "
+
+
+def test_a_chinese_plan_joins_its_steps_and_notes_with_chinese_marks(tmp_path):
+    """The zh plan read "使用 Liger 内核（…）, 使用 QLoRA（…）" and "计算相同，通常还略快一些; QLoRA 比 LoRA 慢": the
+    window and `--lang zh_CN fit` now pass the language's comma and semicolon (engine/planning/plan.py)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "grpo.json"
+    path.write_text(json.dumps(GRPO_ON_TWO_4090))
+    out = subprocess.run([sys.executable, "main.py", "--lang", "zh_CN", "fit", str(path)], capture_output=True,
+                         text=True, check=True, cwd=Path(__file__).parent.parent).stdout
+    first_plan = out.split("1. ", 1)[1].split("\n2. ", 1)[0]
+    assert "使用 Liger 内核" in first_plan and "，使用 QLoRA" in first_plan
+    assert "）, " not in first_plan and "; " not in first_plan

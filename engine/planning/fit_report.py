@@ -79,8 +79,10 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     out += ["", heading]
     for i, p in enumerate(report["plans"], 1):
         changed = ", ".join(tr_engine(a) for a in p["assumptions_changed"]) or tr(QT_TRANSLATE_NOOP("cli", "nothing"))
-        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")))
-        cost = join_notes([words(m) for m in p["notes"]]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
+        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")),
+                             tr(QT_TRANSLATE_NOOP("cli", ", ")))
+        cost = join_notes([words(m) for m in p["notes"]], tr(QT_TRANSLATE_NOOP("cli", "; "))) or tr(
+            QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
         out += [f"{i}. {summary}",
                 "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, headroom {headroom}; assumptions changed: "
                                                     "{changed}")).format(

@@ -1849,6 +1849,11 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>，并</translation>
     </message>
     <message>
+        <location filename="../fit_panel.py" line="203"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
         <location filename="../fit_panel.py" line="207"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
@@ -6076,67 +6081,77 @@ GPU-hour</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="95"/>
+        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="97"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="105"/>
+        <location filename="../../engine/planning/fit_report.py" line="107"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="106"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="110"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="111"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="112"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <location filename="../../engine/planning/fit_report.py" line="114"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="115"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="120"/>
+        <location filename="../../engine/planning/fit_report.py" line="122"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="122"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
@@ -6166,22 +6181,22 @@ GPU-hour</source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="85"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="87"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="89"/>
+        <location filename="../../engine/planning/fit_report.py" line="91"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="94"/>
+        <location filename="../../engine/planning/fit_report.py" line="96"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
