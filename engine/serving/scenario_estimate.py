@@ -13,6 +13,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario.serving_key_words import SERVING_VALUE_WORDS
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..units import format_bytes
 from .apple_engines import apple_gpu_refusal, metal_context_words
@@ -118,7 +119,21 @@ def serving_estimate(s: Scenario) -> Estimate:
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
         host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory,
-        warnings=_shared_pool_words(s))
+        warnings=_shared_pool_words(s) + _unread_context_words(s))
+
+
+def _unread_context_words(s: Scenario) -> tuple[Message, ...]:
+    """llama.cpp (and Ollama) size the KV cache from n_ctx shared by n_parallel slots and never read max_model_len or
+    max_num_seqs (llama_cpp.py): a Mac user who wrote "max_model_len": 32768 for Llama 3.1 8B in llama.cpp read "KV
+    cache: 4,096 tokens" with no word why (user audit 11)."""
+    unread = [key for key in ("max_model_len", "max_num_seqs") if getattr(s, key) is not None]
+    if s.serving_engine not in GGUF_ENGINES or not unread:
+        return ()
+    return (message(QT_TRANSLATE_NOOP(
+        "engine", "{engine} does not read {keys}: it keeps n_ctx = {n_ctx} tokens of KV cache (-c) for n_parallel = "
+        "{slots} sequence(s) at once (-np)."),
+        keys=", ".join(unread), engine=SERVING_VALUE_WORDS["serving_engine"][s.serving_engine],
+        n_ctx=f"{s.n_ctx:,}" if s.n_ctx else f"{resolve_model(s).max_position:,}", slots=s.n_parallel),)
 
 
 def _shared_pool_words(s: Scenario) -> tuple[Message, ...]:
