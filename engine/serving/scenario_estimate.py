@@ -119,7 +119,22 @@ def serving_estimate(s: Scenario) -> Estimate:
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
         host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory,
-        warnings=_shared_pool_words(s) + _unread_context_words(s))
+        warnings=_shared_pool_words(s) + _unread_context_words(s) + _waiting_users_words(s, memory))
+
+
+def _waiting_users_words(s: Scenario, memory: ServingMemory) -> tuple[Message, ...]:
+    """More sequences set to decode at once (max_num_seqs) than the KV cache holds at max_model_len: a CTO serving
+    Llama-3.1-70B to 200 users read FITS over "maximum concurrency 58.68x", the plan card's main risk (engine/
+    plan_card.py serving_risk) said nowhere in the window, `estimate` or the Markdown (user audit 11). llama.cpp does
+    not read max_num_seqs (above)."""
+    asked = s.max_num_seqs
+    held = memory.max_concurrent_sequences
+    if memory.verdict != "fits" or not asked or not 2 <= held < asked or s.serving_engine in GGUF_ENGINES:
+        return ()
+    return (message(QT_TRANSLATE_NOOP(
+        "engine", "At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set "
+        "to decode (max_num_seqs); the others wait."), length=f"{memory.max_model_len:,}", held=int(held),
+        asked=f"{asked:,}"),)
 
 
 def _unread_context_words(s: Scenario) -> tuple[Message, ...]:

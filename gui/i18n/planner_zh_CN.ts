@@ -12828,12 +12828,17 @@ GPU-hour</source>
         <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="132"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="134"/>
+        <source>At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
+        <translation>每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/scenario_estimate.py" line="147"/>
         <source>{engine} does not read {keys}: it keeps n_ctx = {n_ctx} tokens of KV cache (-c) for n_parallel = {slots} sequence(s) at once (-np).</source>
         <translation>{engine} 不读取 {keys}：它按 n_ctx = {n_ctx} 个 token 分配 KV 缓存（-c），供 n_parallel = {slots} 条序列同时使用（-np）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="149"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="164"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
