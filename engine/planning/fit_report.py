@@ -68,7 +68,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
            tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(
                value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
                tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(
-                   n=lim["max_seq_len"], step=SEQ_STEP))]
+                   n=f"{lim['max_seq_len']:,}", step=SEQ_STEP))]  # grouped, as the window's "12,928 tokens"
     out += _min_gpus_lines(lim, tr)
     if report["plans"]:
         heading = tr(QT_TRANSLATE_NOOP("cli", "Plans, least disruptive first:"))
