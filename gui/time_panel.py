@@ -207,7 +207,8 @@ class TimePanel(QWidget):
                 line += " · " + escape(tr_message(spread))
             lines.append(line)
         else:
-            lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
+            lines.append(self.tr("Enter the tokens to train (or the steps: \"500 steps\") for the time to train, "
+                                 "GPU-hours and cost."))
         if near_capacity_share(self.state.estimate) is not None:  # engine/timing/near_capacity.py; the note says why
             lines.insert(0, f"<span style='color:{text_colour('tight')}'>" + escape(self.tr(
                 "Near the memory limit: the step may run slower than shown (allocator retries, see the note below).")

@@ -20,7 +20,7 @@
     </message>
     <message>
         <location filename="../app.py" line="185"/>
-        <location filename="../file_actions.py" line="78"/>
+        <location filename="../file_actions.py" line="79"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
@@ -48,7 +48,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="169"/>
+        <location filename="../file_actions.py" line="170"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,61 +127,61 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="68"/>
+        <location filename="../file_actions.py" line="69"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="133"/>
+        <location filename="../file_actions.py" line="134"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="141"/>
+        <location filename="../file_actions.py" line="142"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="60"/>
-        <location filename="../file_actions.py" line="158"/>
+        <location filename="../file_actions.py" line="159"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="184"/>
+        <location filename="../file_actions.py" line="185"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="114"/>
         <location filename="../config_actions.py" line="117"/>
-        <location filename="../file_actions.py" line="193"/>
-        <location filename="../file_actions.py" line="205"/>
+        <location filename="../file_actions.py" line="194"/>
+        <location filename="../file_actions.py" line="206"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="233"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="251"/>
+        <location filename="../file_actions.py" line="255"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="258"/>
+        <location filename="../file_actions.py" line="262"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="267"/>
+        <location filename="../file_actions.py" line="271"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="270"/>
+        <location filename="../file_actions.py" line="274"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -260,7 +260,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="132"/>
+        <location filename="../file_actions.py" line="133"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -282,12 +282,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="101"/>
+        <location filename="../file_actions.py" line="102"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="103"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -323,82 +323,82 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="128"/>
+        <location filename="../results.py" line="131"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="158"/>
+        <location filename="../results.py" line="161"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="160"/>
+        <location filename="../results.py" line="163"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="161"/>
+        <location filename="../results.py" line="164"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="184"/>
+        <location filename="../results.py" line="187"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="205"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="213"/>
+        <location filename="../results.py" line="216"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="213"/>
+        <location filename="../results.py" line="216"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="214"/>
+        <location filename="../results.py" line="217"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="220"/>
+        <location filename="../results.py" line="223"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="221"/>
+        <location filename="../results.py" line="224"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="224"/>
+        <location filename="../results.py" line="227"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -407,12 +407,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="227"/>
+        <location filename="../results.py" line="230"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -420,32 +420,32 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="324"/>
+        <location filename="../charts.py" line="325"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="322"/>
+        <location filename="../charts.py" line="323"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="300"/>
+        <location filename="../charts.py" line="301"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="322"/>
+        <location filename="../charts.py" line="323"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="325"/>
+        <location filename="../charts.py" line="326"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="326"/>
+        <location filename="../charts.py" line="327"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -474,32 +474,32 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="261"/>
+        <location filename="../compare_view.py" line="262"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="320"/>
+        <location filename="../compare_view.py" line="321"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="321"/>
+        <location filename="../compare_view.py" line="322"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="322"/>
+        <location filename="../compare_view.py" line="323"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="323"/>
+        <location filename="../compare_view.py" line="324"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="342"/>
+        <location filename="../compare_view.py" line="343"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -2548,42 +2548,42 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94"/>
+        <location filename="../library_panel.py" line="95"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="97"/>
+        <location filename="../library_panel.py" line="98"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96"/>
+        <location filename="../library_panel.py" line="97"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96"/>
+        <location filename="../library_panel.py" line="97"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95"/>
+        <location filename="../library_panel.py" line="96"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
@@ -2593,22 +2593,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94"/>
+        <location filename="../library_panel.py" line="95"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95"/>
+        <location filename="../library_panel.py" line="96"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="103"/>
+        <location filename="../library_panel.py" line="104"/>
         <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
         <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="105"/>
+        <location filename="../library_panel.py" line="106"/>
         <source>Rename the selected scenario (F2)</source>
         <translation>重命名选中的场景（F2）</translation>
     </message>
@@ -2633,78 +2633,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>估算中…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="242"/>
+        <location filename="../library_panel.py" line="243"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="244"/>
+        <location filename="../library_panel.py" line="245"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="252"/>
-        <location filename="../library_panel.py" line="298"/>
-        <location filename="../library_panel.py" line="309"/>
-        <location filename="../library_panel.py" line="329"/>
-        <location filename="../library_panel.py" line="348"/>
+        <location filename="../library_panel.py" line="253"/>
+        <location filename="../library_panel.py" line="299"/>
+        <location filename="../library_panel.py" line="310"/>
+        <location filename="../library_panel.py" line="330"/>
+        <location filename="../library_panel.py" line="349"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="302"/>
+        <location filename="../library_panel.py" line="303"/>
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324"/>
+        <location filename="../library_panel.py" line="325"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324"/>
+        <location filename="../library_panel.py" line="325"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338"/>
+        <location filename="../library_panel.py" line="339"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338"/>
+        <location filename="../library_panel.py" line="339"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="342"/>
+        <location filename="../library_panel.py" line="343"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="343"/>
+        <location filename="../library_panel.py" line="344"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="352"/>
+        <location filename="../library_panel.py" line="353"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="358"/>
+        <location filename="../library_panel.py" line="359"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="365"/>
+        <location filename="../library_panel.py" line="366"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="375"/>
+        <location filename="../library_panel.py" line="376"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -5434,7 +5434,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="220"/>
+        <location filename="../time_panel.py" line="221"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5470,7 +5470,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="263"/>
+        <location filename="../time_panel.py" line="264"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5491,7 +5491,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="268"/>
+        <location filename="../time_panel.py" line="269"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5521,7 +5521,12 @@ GPU-hour</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="210"/>
+        <source>Enter the tokens to train (or the steps: &quot;500 steps&quot;) for the time to train, GPU-hours and cost.</source>
+        <translation>填写训练 token 总数（或步数，如“500 步”），即可得到训练总时长、GPU 小时和费用。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="260"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5540,7 +5545,7 @@ GPU-hour</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="240"/>
+        <location filename="../time_panel.py" line="241"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5578,11 +5583,6 @@ GPU-hour</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="210"/>
-        <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
-        <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
-    </message>
-    <message>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
@@ -5591,17 +5591,17 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="245"/>
+        <location filename="../time_panel.py" line="246"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="273"/>
+        <location filename="../time_panel.py" line="274"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5612,40 +5612,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../time_panel.py" line="294"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="294"/>
+        <location filename="../time_panel.py" line="295"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="295"/>
+        <location filename="../time_panel.py" line="296"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="298"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="299"/>
+        <location filename="../time_panel.py" line="300"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="301"/>
+        <location filename="../time_panel.py" line="302"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="304"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5664,12 +5664,12 @@ GPU-hour</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="218"/>
+        <location filename="../time_panel.py" line="219"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="213"/>
+        <location filename="../time_panel.py" line="214"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -12498,12 +12498,17 @@ GPU-hour</source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="75"/>
+        <location filename="../../engine/posttraining/band_text.py" line="29"/>
+        <source>partly {kind}</source>
+        <translation>部分{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="80"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="82"/>
+        <location filename="../../engine/posttraining/band_text.py" line="87"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
@@ -12522,7 +12527,7 @@ GPU-hour</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="54"/>
+        <location filename="../../engine/posttraining/band_text.py" line="56"/>
         <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
