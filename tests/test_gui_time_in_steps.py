@@ -55,3 +55,17 @@ def test_the_student_types_500_steps_and_reads_the_time_of_500_steps(qtbot, tmp_
     assert f"<b>{format_seconds(t.time_to_train_seconds)}</b> (500 steps)" in text
     window.state.undo_stack.undo()  # one undo step, as any typed figure
     assert window.state.scenario.tokens_to_train is None
+
+
+def test_estimate_and_the_plan_card_say_the_same_steps():
+    """`estimate` and the plan card name the steps the window names (the time to train / the step time)."""
+    from engine.estimate_output import render_time
+    from engine.plan_card import time_facts
+    from engine.workloads import estimate
+
+    s = scenario_from_dict({**GRPO_ON_TWO_4090, "tokens_to_train": 500 * 49_152})
+    t = step_time(s)
+    line = next(x for x in render_time(t).splitlines() if x.startswith("Time to train"))
+    assert line.startswith(f"Time to train: {format_seconds(t.time_to_train_seconds)} (500 steps), ")
+    rows = {str(label): str(value) for label, value in time_facts(s, estimate(s), t)[1]}
+    assert rows["Optimizer steps"] == "500"

@@ -6011,17 +6011,12 @@ GPU-hour</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="222"/>
-        <source>Time to train: {time}, {hours} GPU-hours</source>
-        <translation>训练总时长：{time}，{hours} GPU 小时</translation>
-    </message>
-    <message>
-        <location filename="../../engine/estimate_output.py" line="225"/>
+        <location filename="../../engine/estimate_output.py" line="227"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="232"/>
+        <location filename="../../engine/estimate_output.py" line="234"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6372,7 +6367,12 @@ GPU-hour</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="226"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
+        <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
+        <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="228"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6533,7 +6533,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="229"/>
+        <location filename="../../engine/estimate_output.py" line="231"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -9720,47 +9720,52 @@ GPU-hour</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
+        <source>Optimizer steps</source>
+        <translation>优化器步数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
+        <location filename="../../engine/plan_card.py" line="295"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="296"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="310"/>
+        <location filename="../../engine/plan_card.py" line="313"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="311"/>
+        <location filename="../../engine/plan_card.py" line="314"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="329"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="333"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="331"/>
+        <location filename="../../engine/plan_card.py" line="334"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
