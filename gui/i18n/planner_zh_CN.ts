@@ -4411,17 +4411,27 @@ GPU-hour</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="234"/>
+        <source>%(n)d x %(gpu)s</source>
+        <translation>%(n)d × %(gpu)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="236"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="244"/>
+        <location filename="../rent_panel.py" line="240"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="246"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -4434,7 +4444,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="254"/>
+        <location filename="../rent_panel.py" line="256"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -6532,7 +6542,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="239"/>
+        <location filename="../rent_panel.py" line="241"/>
         <location filename="../../engine/estimate_output.py" line="231"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
