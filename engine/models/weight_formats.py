@@ -93,6 +93,7 @@ def gguf_format_names() -> tuple[str, ...]:
     return tuple(name for name, f in weight_formats().items() if f.is_gguf)
 
 
+@cache  # read on every inference scenario's check (serving_keys.py check_serving)
 def format_engines() -> dict[str, tuple[str, ...]]:
     """The formats only some engines load (MLX's affine 4- and 8-bit: mlx-lm), format -> those engines."""
     return {name: f.engines for name, f in weight_formats().items() if f.engines}
