@@ -72,3 +72,4 @@ def test_a_chinese_plan_joins_its_steps_and_notes_with_chinese_marks(tmp_path):
     first_plan = out.split("1. ", 1)[1].split("\n2. ", 1)[0]
     assert "使用 Liger 内核" in first_plan and "，使用 QLoRA" in first_plan
     assert "）, " not in first_plan and "; " not in first_plan
+

@@ -2734,12 +2734,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../fit_panel.py" line="82"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
-        <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
+        <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="84"/>
         <source>not even micro-batch 1 fits</source>
-        <translation>连 micro-batch 1 也放不下</translation>
+        <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="95"/>
@@ -2795,7 +2795,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../fit_panel.py" line="80"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
-        <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
+        <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="88"/>
@@ -3594,7 +3594,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../parallel_limits.py" line="107"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks in a V (the first GPU holds the first and the last, so the embedding and the head) and leaves almost none within 1F1B&apos;s memory, for twice the sends.</source>
-        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
+        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个微批次在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个微批次的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的微批次在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
     </message>
     <message>
         <location filename="../parallel_limits.py" line="117"/>
@@ -5012,7 +5012,7 @@ GPU-hour</source>
     <message>
         <location filename="../setup_panel.py" line="242"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
-        <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
+        <translation>每次优化器更新前累加的微批次数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="244"/>
@@ -5032,7 +5032,7 @@ GPU-hour</source>
     <message>
         <location filename="../setup_panel.py" line="251"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
-        <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
+        <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非微批次很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="253"/>
@@ -5215,7 +5215,7 @@ GPU-hour</source>
     <message>
         <location filename="../speed_panel.py" line="85"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
-        <translation>蓝点：各布局放得下的最大 micro-batch · 红色 ×：放不下的最小 micro-batch · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
+        <translation>蓝点：各布局放得下的最大微批次 · 红色 ×：放不下的最小微批次 · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
         <location filename="../speed_panel.py" line="88"/>
@@ -11819,7 +11819,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="22"/>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap; under sequence parallelism Megatron adds one all-reduce a step of the MLA down projections&apos; and MoE routers&apos; gradients</source>
-        <translation>每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
+        <translation>每层每个微批次在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="26"/>
@@ -11829,27 +11829,27 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="29"/>
         <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
-        <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个 micro-batch 的层未能掩盖的部分</translation>
+        <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个微批次的层未能掩盖的部分</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="35"/>
         <source>activations sent to the next stage and gradients back, per micro-batch</source>
-        <translation>每个 micro-batch 发往下一阶段的激活值和传回的梯度</translation>
+        <translation>每个微批次发往下一阶段的激活值和传回的梯度</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="37"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
-        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个 micro-batch 的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="47"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
-        <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个 micro-batch 的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
+        <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个微批次的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="51"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
-        <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按 micro-batch 流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
+        <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按微批次流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="58"/>
@@ -11859,17 +11859,17 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="63"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
-        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
+        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个微批次上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="79"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="81"/>
@@ -11884,7 +11884,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="87"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个 micro-batch 外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个微批次外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="90"/>
@@ -12082,7 +12082,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/workloads/__init__.py" line="52"/>
         <source>is inference: launch settings are written for training frameworks (micro-batch, sharding, optimizer), and a served model has none of these.</source>
-        <translation>是推理：启动配置是为训练框架写的（micro-batch、分片、优化器），部署的模型没有这些设置。</translation>
+        <translation>是推理：启动配置是为训练框架写的（微批次、分片、优化器），部署的模型没有这些设置。</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/entropy.py" line="28"/>
