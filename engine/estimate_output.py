@@ -219,8 +219,10 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:
-        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time}, {hours} GPU-hours")).format(
-            time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0))
+        # the steps beside the time, as the Time tab says them (user audit 11: a post-training run is planned in steps)
+        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time} ({steps} steps), {hours} GPU-hours")).format(
+            time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0),
+            steps=format_count(t.time_to_train_seconds / t.step_seconds if t.step_seconds else 0))
         if t.cost is not None:
             line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_cost(t.cost, currency)) \
                 if currency else tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(

@@ -284,6 +284,9 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
                  message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
                          time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0))]
     rows += [(message(QT_TRANSLATE_NOOP("engine", "Time to train")), format_seconds(t.time_to_train_seconds)),
+             # the steps, as the Time tab and `estimate` say them (user audit 11: post-training is planned in steps)
+             (message(QT_TRANSLATE_NOOP("engine", "Optimizer steps")),
+              format_count(t.time_to_train_seconds / t.step_seconds if t.step_seconds else 0)),
              (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
     if t.cost is not None:
         # in its currency: "Cost ≈ 217 EUR at 2.20 per GPU-hour" left the price's unit to be guessed (user audit 7)

@@ -128,12 +128,17 @@ def fit_to_screen(window: MainWindow, available: QRect) -> None:
 TAB_INDEX = {"breakdown": 0, "suggestions": 1, "fit": 2, "library": 3, "compare": 4}
 
 
-def show_tab(window: MainWindow, tab: str) -> None:
+def show_tab(window: MainWindow, tab: str) -> bool:
+    """The tab named, where the scenario's mode shows it; False (and the tab left as it is) where it does not: a
+    served model's --tab rent drew the training rent panel under no tab of the bar (user audit 11)."""
     widgets = {"breakdown": window.table, "time": window.time_panel, "suggestions": window.suggestions,
                "fit": window.fit_panel, "speed": window.speed_panel, "library": window.library_panel,
                "compare": window.compare, "diagnose": window.diagnose_panel, "users": window.users_chart,
                "rent": window.rent_panel}
+    if not window.tabs.isTabVisible(window.tabs.indexOf(widgets[tab])):
+        return False
     window.tabs.setCurrentWidget(widgets[tab])
+    return True
 
 
 def settle(app: QApplication, rounds: int = 4) -> None:
@@ -160,8 +165,9 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
         window.resize(*size)
     elif not screenshot and app.primaryScreen() is not None:
         fit_to_screen(window, app.primaryScreen().availableGeometry())
-    if tab:
-        show_tab(window, tab)
+    if tab and not show_tab(window, tab):
+        print(f"note: the {tab} tab is not shown for this scenario's mode ({window.state.scenario.workload}); "
+              "the picture shows the tab it opens on", file=sys.stderr)
     if screenshot:
         if error:
             print(f"error: {error}", file=sys.stderr)

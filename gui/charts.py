@@ -237,6 +237,7 @@ def capacity_bars(owner: QWidget, label_position: float) -> tuple[pg.PlotWidget,
 
 
 CAPACITY_LABEL_GAP_PX = 5  # between the capacity line's dashes and its label's text
+MAJOR_ROW_NAMES = 8  # rows named at once on the budget bars: ~8 fit the 180-pixel plot of a 1280x720 window
 
 
 def place_capacity_label(plot: pg.PlotWidget, line: pg.InfiniteLine) -> None:
@@ -335,8 +336,9 @@ class BudgetBars(QWidget):
             self._labels = labels
             # many rows (16 pipeline stages): every other name a major tick, counted from the last stage (often the
             # fullest: the loss), the rest a minor level that pyqtgraph names only where there is room, so "stage 15"
-            # and "stage 14" are not drawn over each other
-            step = 1 if len(labels) <= 8 else 2
+            # and "stage 14" are not drawn over each other; at most 8 major names, every 2nd, 4th, 8th...: 32 of 64
+            # stages (Llama 3.1 405B at pp 64, Fastest layouts' first plan) lay over each other (user audit 11)
+            step = 1 if len(labels) <= MAJOR_ROW_NAMES else 2 ** math.ceil(math.log2(len(labels) / MAJOR_ROW_NAMES))
             major = [(len(labels) - 1 - i) % step == 0 for i in range(len(labels))]
             self.plot.getAxis("left").setTicks([[x for x, m in zip(labels, major, strict=True) if m],
                                                 [x for x, m in zip(labels, major, strict=True) if not m]])

@@ -171,6 +171,7 @@ class CompareView(QWidget):
             pane.hide()
         self.table = QTableWidget(0, 1)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table, arrows move in it (user audit 11)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         # Scenario names are long ("Llama-3.1-70B on 16 x H100, FSDP + TP"): wrapped, not cut at both ends.
         self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from engine import PlannerError, load_scenario, scenario_from_dict
 from engine.configs import detect
 from engine.configs.reading import read_text
+from engine.messages import one_line
 from engine.report import to_csv, to_markdown
 
 from .config_actions import import_training_config
@@ -226,9 +227,12 @@ def export_comparison(win: PlannerWindow, kind: str, path: str) -> None:
         csv.writer(buffer).writerows(rows)
         Path(path).write_text(buffer.getvalue(), encoding="utf-8")
     elif kind == "md":
+        # a cell's own "|" escaped, as the scenario's Markdown does (engine/report.py): a Megatron layout
+        # "Ett|(tt|)*62L" or a name with a bar split the row into extra columns (user audit 11)
+        cells = [[one_line(c).replace("|", "\\|") for c in r] for r in rows]
         lines = ["# " + QCoreApplication.translate("Actions", "Comparison"), "",
-                 "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+                 "| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
+        lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
         Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
     elif kind == "pdf":
         write_comparison_pdf(win, path, rows)

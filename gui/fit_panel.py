@@ -20,7 +20,7 @@ from .i18n import tr_engine, tr_message
 from .search_panel import SearchPanel
 from .state import AppState
 from .theme import text_colour
-from .words import describe_changes
+from .words import describe_changes, list_separator
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
@@ -197,10 +197,10 @@ class FitPanel(SearchPanel):
                                        self.tr("Largest %(family)s model that fits this set-up: %(model)s")) % words)
         self.family_label.setVisible(self.family is not None and bool(self.family.family))
         for index, plan in enumerate(self.plans):
-            changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
+            changed = list_separator().join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
             colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
-            summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
-            notes = join_notes([tr_message(n) for n in plan.notes]) or tr_engine(plan.cost_note)
+            summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "), list_separator())
+            notes = join_notes([tr_message(n) for n in plan.notes], self.tr("; ")) or tr_engine(plan.cost_note)
             speed = self.state.results.step_time(plan.scenario)  # cached: a redraw (theme) computes none again
             html = (
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
@@ -241,5 +241,6 @@ class FitPanel(SearchPanel):
         return label
 
     def apply(self, plan: Plan) -> None:
-        self.apply_changes(plan.changes, join_steps([tr_message(step) for step in plan.steps], self.tr(" and ")),
+        self.apply_changes(plan.changes, join_steps([tr_message(step) for step in plan.steps], self.tr(" and "),
+                                                    list_separator()),
                            plan.summary)

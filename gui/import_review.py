@@ -76,6 +76,7 @@ def _table(headers: list[str], rows: list[tuple[str, ...]]) -> QTableWidget:
     table.setHorizontalHeaderLabels(headers)
     table.verticalHeader().setVisible(False)
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setTabKeyNavigation(False)  # Tab reaches the dialog's buttons; arrows move in the table (user audit 11)
     table.setWordWrap(True)
     for r, row in enumerate(rows):
         for c, text in enumerate(row):

@@ -60,6 +60,7 @@ class LibraryPanel(RefreshWhenShown):
                               self.tr("Modified")]
         self.rows = LibraryFilter(self.model, self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab reaches the buttons below; arrows move between scenarios
         self.table.setModel(self.rows)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(MODIFIED, Qt.SortOrder.DescendingOrder)  # the latest work first

@@ -231,11 +231,13 @@ class RentPanel(SearchPanel):
             self.tr("%s GPU-hours (no price set)") % hours)
         plan = row.plan
         assert plan is not None
-        html = (f"<b>{index}. {row.gpus} x {escape(row.gpu_name)}</b> · " + escape(cost) + "<br>"
+        count = self.tr("%(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name}  # zh "32 × …", as `fit` prints it
+        html = (f"<b>{index}. {escape(count)}</b> · " + escape(cost) + "<br>"
                 + escape(self.tr("trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node") % {
                     "time": duration, "mfu": f"{plan.time.mfu:.0%}",
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
-                + ("; " + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
+                # the language's semicolon: the zh row read "…249.99 GiB; 节点有 1.82 TiB" (user audit 11)
+                + (self.tr("; ") + escape(row.host_basis.format_with(tr_engine)) if row.host_basis is not None else "")
                 + ("<br>" + escape(QCoreApplication.translate("cli", " ({likely}, as the step time's range)").format(
                     likely=spread.format_with(tr_engine)).strip() + " " + option_limits_at_risk(
                         row, self.result, tr_engine)).rstrip()

@@ -154,6 +154,9 @@ class SearchPanel(RefreshWhenShown):
             button.setEnabled(False)
             button.setToolTip(self.tr("This is your set-up already"))
         self.add_row(row)
+        # Tab from the search button goes down the plans' Apply buttons: rows added after the panel was built came
+        # last in the focus chain, after the window's Train button (user audit 11)
+        QWidget.setTabOrder(self.apply_buttons[-1] if self.apply_buttons else self.search_button, button)
         self.apply_buttons.append(button)
         return row
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, get_gpu, resolve_model
+from engine.models.weight_formats import format_engines
 from engine.scenario.serving_key_words import SERVING_VALUE_WORDS
 from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
 
@@ -149,6 +150,8 @@ class ServingPanel(EditorPanel):
         gguf = engine in GGUF_ENGINES
         if (s.weight_format in GGUF_FORMATS) != gguf:
             changes["weight_format"] = "Q4_K_M" if gguf else "checkpoint"
+        elif engine not in format_engines().get(s.weight_format, (engine,)):  # MLX's files are mlx-lm's
+            changes["weight_format"] = "checkpoint"
         if s.kv_cache_dtype not in KV_CHOICES[_kind(engine)]:
             changes["kv_cache_dtype"] = "auto"
         self._edit(changes)
@@ -179,8 +182,10 @@ class ServingPanel(EditorPanel):
         spec = resolve_model(s)
         gguf = s.serving_engine in GGUF_ENGINES
         self.engine.set_value(s.serving_engine)
+        engines = format_engines()  # MLX's own files only under MLX
         formats = [(v, t) for v, t in choice_items("weight_format", _words("weight_format"))
-                   if (v in GGUF_FORMATS) == gguf or v == "checkpoint" and not gguf]
+                   if ((v in GGUF_FORMATS) == gguf or v == "checkpoint" and not gguf)
+                   and s.serving_engine in engines.get(v, (s.serving_engine,))]
         kv = [(v, t) for v, t in choice_items("kv_cache_dtype", _words("kv_cache_dtype"))
               if v in KV_CHOICES[_kind(s.serving_engine)]]
         for combo, items, value in ((self.weight_format, formats, s.weight_format),

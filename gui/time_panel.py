@@ -46,11 +46,20 @@ from .words import whole_number
 SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 
 
-def parse_tokens(text: str) -> int | None:
-    """'15T', '2.5e12', '300B' or '1,000,000' -> tokens; '' -> None; anything else raises ValueError."""
+STEP_WORDS = ("steps", "step", "步")  # "500 steps": a post-training run is planned in steps, not tokens (user audit 11)
+
+
+def parse_tokens(text: str, tokens_per_step: int = 0) -> int | None:
+    """'15T', '2.5e12', '300B' or '1,000,000' -> tokens; '500 steps' -> 500 x tokens_per_step (given one); '' ->
+    None; anything else raises ValueError."""
     plain = text.strip().replace(",", "").replace("_", "").lower()
     if not plain:
         return None
+    steps = next((plain[:-len(word)].strip() for word in STEP_WORDS if plain.endswith(word)), None)
+    if steps is not None:
+        if tokens_per_step <= 0 or float(steps) <= 0:
+            raise ValueError(text)
+        return int(round(float(steps) * tokens_per_step))
     scale = SUFFIXES.get(plain[-1], 1.0)
     number = float(plain[:-1] if plain[-1] in SUFFIXES else plain)
     if number <= 0:
@@ -69,7 +78,7 @@ class TimePanel(QWidget):
         self.summary.setToolTip(tr_engine(MFU_DEFINITION))
         self.bar = TimeBar()
         self.tokens = QLineEdit()
-        self.tokens.setPlaceholderText(self.tr("e.g. 15T, 300B or 2e12 (empty: not asked)"))
+        self.tokens.setPlaceholderText(self.tr("e.g. 15T, 300B, 2e12 or 500 steps (empty: not asked)"))
         self.tokens.editingFinished.connect(self._tokens_entered)
         self.price = QDoubleSpinBox()
         self.price.setRange(0, 1e6)
@@ -186,8 +195,10 @@ class TimePanel(QWidget):
                 "within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.") % {
                 "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
         if t.time_to_train_seconds is not None:
-            line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
-                "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}
+            # the steps beside the time: a post-training run is planned in steps (user audit 11)
+            line = self.tr("Time to train: <b>%(time)s</b> (%(steps)s steps) · %(hours)s GPU-hours") % {
+                "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0),
+                "steps": format_count(s.tokens_to_train / t.tokens_per_step if t.tokens_per_step else 0)}
             if t.cost is not None and s.currency:
                 line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', 0)} {s.currency}"
             elif t.cost is not None:  # no currency named: the cost is in whatever the price was typed in
@@ -196,7 +207,8 @@ class TimePanel(QWidget):
                 line += " · " + escape(tr_message(spread))
             lines.append(line)
         else:
-            lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
+            lines.append(self.tr("Enter the tokens to train (or the steps: \"500 steps\") for the time to train, "
+                                 "GPU-hours and cost."))
         if near_capacity_share(self.state.estimate) is not None:  # engine/timing/near_capacity.py; the note says why
             lines.insert(0, f"<span style='color:{text_colour('tight')}'>" + escape(self.tr(
                 "Near the memory limit: the step may run slower than shown (allocator retries, see the note below).")
@@ -243,10 +255,10 @@ class TimePanel(QWidget):
 
     def _tokens_entered(self) -> None:
         try:
-            tokens = parse_tokens(self.tokens.text())
+            tokens = parse_tokens(self.tokens.text(), self.time.tokens_per_step if self.time is not None else 0)
         except ValueError:
-            self.state.errorChanged.emit(self.tr("Tokens to train: write a positive number such as 15T, 300B or "
-                                                 "2e12."))
+            self.state.errorChanged.emit(self.tr("Tokens to train: write a positive number such as 15T, 300B, 2e12 "
+                                                 "or 500 steps."))
             return
         if tokens != self.state.scenario.tokens_to_train:
             self.state.edit({"tokens_to_train": tokens}, self.tr("Tokens to train"))

@@ -36,6 +36,11 @@ def describe_changes(changes: dict[str, Any]) -> str:
     return key_words.describe_changes(changes, _tr)
 
 
+def list_separator() -> str:
+    """The mark between the items of a list of words, ", " in English and "，" in Chinese (key_words.py)."""
+    return _tr(key_words.CHANGES_SEPARATOR)
+
+
 def layout_words(changes: dict[str, Any]) -> str:
     """The layout a rent option sets, in the set-up's words (engine/scenario/key_words.py layout_words, as the
     command line's `fit --objective cost` prints it)."""

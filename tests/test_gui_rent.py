@@ -197,3 +197,25 @@ def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_
     row = next(i for i, r in enumerate(p.result.ranked) if (r.gpu, r.gpus) == (first.gpu, first.gpus))
     label = p.apply_buttons[row].parentWidget().findChild(QLabel).text()
     assert PAST_DEADLINE in label
+
+
+def test_a_chinese_row_takes_chinese_marks(panel, qtbot):
+    """The zh rent rows read "32 x NVIDIA B200" and "…每节点 CPU 内存 249.99 GiB; 节点有 1.82 TiB（…）" (user audit 11): the
+    count's "×" and the semicolon before the server's memory are the language's now, as `--lang zh_CN fit` prints."""
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from gui.i18n import install_language
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    try:
+        panel.table.set_price("h100-sxm-80gb", 2.0)
+        panel.deadline.setValue(30)
+        panel.search()
+        assert panel.wait()
+        qtbot.waitUntil(lambda: panel.result is not None)
+        texts = [label.text() for label in panel.rows.findChildren(QLabel)]
+        first = next(text for text in texts if text.startswith("<b>1. "))
+        assert "× NVIDIA" in first and " x NVIDIA" not in first.split("</b>")[0]
+        assert "；节点有" in first and "; 节点有" not in first
+    finally:
+        install_language(QApplication.instance(), "en")

@@ -35,3 +35,38 @@ def test_tab_goes_from_the_accumulation_through_the_post_training_rows_to_the_ch
     assert stops[0] is rl.objective
     assert stops[1:-1] == shown  # every post-training row in the form's order
     assert stops[-1] is panel.checkpointing
+
+
+def test_tab_leaves_the_breakdown_table_at_once(qtbot, tmp_path):
+    """Tab into the breakdown table went on through its every cell (Qt's tab key navigation: ~16 rows x 4 columns of a
+    GRPO plan) before reaching the rest of the window (user audit 11); Tab now leaves it, the arrows move in it."""
+    win = window_from(qtbot, tmp_path, GRPO)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    table = win.table.table
+    assert table.rowCount() >= 8
+    table.setFocus(Qt.FocusReason.TabFocusReason)
+    table.setCurrentCell(0, 0)
+    qtbot.keyClick(table, Qt.Key.Key_Tab)  # the key itself: the table's own handler moved to the next cell
+    assert QApplication.focusWidget() is not table
+    assert not win.compare.table.tabKeyNavigation() and not win.library_panel.table.tabKeyNavigation()
+
+
+def test_tab_goes_from_search_again_down_the_plans_apply_buttons(qtbot, tmp_path):
+    """Make it fit's plans are added after the panel is built, so their Apply buttons came last in the focus chain,
+    after the window's Train button (user audit 11): from Search again, Tab now reaches each plan's Apply in turn."""
+    import json
+
+    from conftest import REPO
+
+    data = json.loads((REPO / "examples" / "7b-full-finetune-one-gpu.json").read_text())  # does not fit: plans
+    win = window_from(qtbot, tmp_path, data)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    panel = win.fit_panel
+    win.tabs.setCurrentWidget(panel)
+    panel.search()
+    assert panel.wait()
+    qtbot.waitUntil(lambda: len(panel.apply_buttons) >= 2 and all(b.isVisible() for b in panel.apply_buttons))
+    stops = tab_stops(win, panel.search_button, len(panel.apply_buttons))
+    assert stops == panel.apply_buttons

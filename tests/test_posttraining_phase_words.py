@@ -32,3 +32,22 @@ def test_the_phase_kinds_follow_a_translated_semicolon() -> None:
                                    step_provenance(s))[-1]
     assert "；calculated from specs" in line  # derived, in plain words (engine/timing/provenance.py KIND_WORDS)
     assert not any(f"; {kind}" in line for kind in ("measured", "derived", "assumed"))
+
+
+def test_a_phase_of_two_kinds_says_partly_each() -> None:
+    """GRPO on Qwen3-8B QLoRA over 2 x RTX 4090 (user audit 11): the update's matmuls are a rough guess on a GPU
+    without its own matmul measurement (engine/timing/provenance.py), its other terms calculated from specs; the line
+    read "calculated from specs/a rough guess"."""
+    from engine import scenario_from_dict
+    from engine.posttraining.band_text import posttraining_band_lines
+    from engine.posttraining.timing import step_provenance
+    from engine.workloads import step_time
+
+    s = scenario_from_dict({"model": "qwen3-8b", "gpu": "rtx-4090", "gpus_per_node": 2, "method": "qlora",
+                            "precision": "bf16", "checkpointing": "full", "framework": "trl", "micro_batch": 4,
+                            "grad_accum": 4, "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,
+                            "num_generations": 8, "rollout_engine": "vllm", "rollout_placement": "colocate",
+                            "liger_kernels": True, "cross_entropy": "fused-linear", "rollout_tp": 2})
+    line = posttraining_band_lines(step_time(s), lambda text: text, step_provenance(s))[-1]
+    assert "; partly calculated from specs, partly a rough guess)" in line
+    assert "/" not in line.split("update (the training step)")[1]

@@ -74,3 +74,11 @@ def test_the_served_models_pie_says_cuda_graphs_as_the_set_up_does(qtbot, tmp_pa
     legend = win.pie.legend.text()
     assert "CUDA 图" in legend and "CUDA graphs" not in legend
     assert "CUDA 图" in win.serving_panel.enforce_eager.text()
+
+
+def test_micro_batch_is_one_word_in_chinese():
+    """The form's label says 微批次 ("每块 GPU 每步的序列数（微批次）"), while 18 messages kept "micro-batch" in English
+    ("决定因素是生成引擎能否启动，而不是 micro-batch", user audit 11)."""
+    said = [text for words in _translations().values() for text in words.values()]
+    assert not [text for text in said if "micro-batch" in text]
+    assert "每块 GPU 每步的序列数（微批次）" in said

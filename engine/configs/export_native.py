@@ -157,8 +157,7 @@ def megatron_args(s: Scenario) -> str:
         ("--global-batch-size", s.micro_batch * s.grad_accum * dp),
         ("--seq-length", s.seq_len),
     ]
-    if s.vpp > 1 and s.pp_schedule != "zbv":  # the fork's --zero-bubble-v-schedule sets two chunks itself
-        args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
+    args += _virtual_stage_args(s, spec.layers)
     flags = _zbv_flags(s, spec.layers)
     if s.pp > 1 and s.pp_schedule in ("zb-h1", "zb-2p"):  # the Zero Bubble fork's flags (configs/megatron.py reads them)
         flags.append("--enable-zero-bubble")
@@ -281,6 +280,22 @@ def _zbv_flags(s: Scenario, layers: int) -> list[str]:
 # the planner's schedules torchtitan names (torch.distributed.pipelining get_schedule_class; configs/torchtitan.py
 # reads the same names back); zb-h1 / zb-2p are the Zero Bubble fork's, with no torchtitan name
 _TORCHTITAN_SCHEDULES = {"1f1b": "1F1B", "gpipe": "GPipe", "interleaved-1f1b": "Interleaved1F1B", "zbv": "ZBVZeroBubble"}
+
+
+def _virtual_stage_args(s: Scenario, layers: int) -> list[tuple[str, Any]]:
+    """The pipeline's layout or virtual stages as Megatron-LM takes them (megatron/training/arguments.py at d98e8a64
+    lines 3103-3117, 927-951): the plan's pipeline_layout, which gives the stages itself; else the layers a virtual
+    stage (since 2021-02; where they divide) or the stages a rank (since 2025-02). The file used to write
+    --virtual-pipeline-model-parallel-size, which Megatron-LM removed in dcef906978 (2021-02; its parser rejects it),
+    and left a layout a plan needs to run (Llama 3.1 405B's 126 layers on pp 16) out without a word (user audit 11).
+    The Zero Bubble fork's --zero-bubble-v-schedule sets its two chunks itself."""
+    if s.pipeline_layout:
+        return [("--pipeline-model-parallel-layout", f"'{s.pipeline_layout}'")]
+    if s.vpp <= 1 or s.pp_schedule == "zbv":
+        return []
+    if layers % (s.pp * s.vpp) == 0:
+        return [("--num-layers-per-virtual-pipeline-stage", layers // (s.pp * s.vpp))]
+    return [("--num-virtual-stages-per-pipeline-rank", s.vpp)]
 
 
 def _pipeline_schedule(s: Scenario) -> list[str]:

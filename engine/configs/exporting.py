@@ -131,6 +131,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "recompute_num_layers",
         "recompute_method",
         "dp_shard",
+        "pipeline_layout",  # --pipeline-model-parallel-layout (export_native.py _virtual_stage_args)
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes", "zero_stage", "fsdp"),

@@ -13,10 +13,12 @@ import math
 import re
 from typing import Any
 
+from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import KEY_SPECS
 from ..scenario.memory_keys import RECOMPUTE_METHODS
-from .common import set_int
+from ..scenario.pipeline_layout import layout_chunks, parse_pipeline_layout
+from .common import as_int, set_int
 from .megatron_model import flag_int, read_model
 from .megatron_offload import bridge_flags, read_optimizer_offload
 from .result import Collector
@@ -94,13 +96,10 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
         # the fork's ZB-V (megatron/arguments.py lines 192-203 at f68d3879): two chunks a rank in a V, whatever vpp says
         c.set("pp_schedule", "zbv", "--zero-bubble-v-schedule")
         c.set("vpp", 2, "--zero-bubble-v-schedule")
-    elif "--virtual-pipeline-model-parallel-size" in a:
-        if set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size"):
-            c.set(
-                "pp_schedule",
-                "interleaved-1f1b" if (_size_arg(a, "--virtual-pipeline-model-parallel-size") or 1) > 1 else "1f1b",
-                "--virtual-pipeline-model-parallel-size",
-            )
+    elif flag := next((f for f in VIRTUAL_STAGE_FLAGS if f in a), ""):
+        vpp = _virtual_stages(c, a, flag)
+        if vpp is not None and set_int(c, "vpp", vpp, flag):
+            c.set("pp_schedule", "interleaved-1f1b" if (as_int(vpp) or 1) > 1 else "1f1b", flag)
     elif "--enable-zero-bubble" in a and (_size_arg(a, "--pipeline-model-parallel-size") or 1) > 1:
         # the Zero Bubble fork (sail-sg/zero-bubble-pipeline-parallelism at f68d3879 megatron/arguments.py): the
         # automatic schedule under --zero-bubble-max-pending-backward micro-batches, p for ZB-1p, 2p for ZB-2p
@@ -124,6 +123,40 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
                 )
             ),
         )
+
+
+# the flags that give the virtual pipeline stages, newest first: the layout (megatron/training/arguments.py lines
+# 3103-3110 and 941-951 at d98e8a64, since 77732c3628, 2025-06), the stages a rank (lines 3116-3117, since ef490839e8,
+# 2025-02), the layers a stage (lines 3114-3115, since dcef906978, 2021-02, which removed the last one; NeMo's and older
+# scripts still write it)
+VIRTUAL_STAGE_FLAGS = ("--pipeline-model-parallel-layout", "--num-virtual-stages-per-pipeline-rank",
+                       "--num-layers-per-virtual-pipeline-stage", "--virtual-pipeline-model-parallel-size")
+
+
+def _virtual_stages(c: Collector, a: dict[str, Any], flag: str) -> Any:
+    """The virtual stages a rank that `flag` states (the layout's chunks / pp, as Megatron's validate_args counts
+    them; the layers / (pp x layers a stage)), the layout kept as the scenario's pipeline_layout; None (the flag
+    skipped, with why) where they do not divide."""
+    pp = _size_arg(a, "--pipeline-model-parallel-size") or 1
+    value = a[flag]
+    if flag == "--pipeline-model-parallel-layout":
+        try:
+            layout = parse_pipeline_layout(str(value).strip("'\""))
+        except ScenarioError as error:
+            c.skip(flag, error.detail)
+            return None
+        c.set("pipeline_layout", layout, flag)
+        stages = len(layout_chunks(layout))
+    elif flag == "--num-layers-per-virtual-pipeline-stage":
+        per, layers = _size_arg(a, flag), _size_arg(a, "--num-layers")
+        stages = layers // per if per and layers and layers % per == 0 else 0
+    else:
+        return value
+    if stages and stages % pp == 0:
+        return stages // pp
+    c.skip(flag, message(QT_TRANSLATE_NOOP("engine", "{value} does not split into whole virtual stages on each of the "
+                                                     "{pp} pipeline ranks"), value=value, pp=pp))
+    return None
 
 
 def _read_megatron_fsdp(c: Collector, a: dict[str, Any]) -> None:

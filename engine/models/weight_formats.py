@@ -44,6 +44,8 @@ class WeightFormat:
     non_expert: str = ""
     rules: tuple[GgufRule, ...] = ()
     source: str = ""
+    embeddings: str = ""  # "quantized": the token embeddings and lm_head take the format's bits (MLX's nn.quantize)
+    engines: tuple[str, ...] = ()  # the serving engines that load the format (none named: any that is not GGUF's)
 
     @property
     def is_gguf(self) -> bool:
@@ -73,7 +75,8 @@ def _format(name: str, raw: dict[str, Any]) -> WeightFormat:
                         group_bits=float(raw.get("group_bits", 0)), column_bits=float(raw.get("column_bits", 0)),
                         row_bits=float(raw.get("row_bits", 0)), only=raw.get("only", ""), gguf=raw.get("gguf", ""),
                         output=raw.get("output", raw.get("gguf", "") if default_output == "F16" else default_output),
-                        non_expert=raw.get("non_expert", ""), rules=rules, source=raw.get("source", ""))
+                        non_expert=raw.get("non_expert", ""), rules=rules, source=raw.get("source", ""),
+                        embeddings=raw.get("embeddings", ""), engines=tuple(raw.get("engines", ())))
 
 
 @cache
@@ -88,6 +91,12 @@ def weight_format_names() -> tuple[str, ...]:
 
 def gguf_format_names() -> tuple[str, ...]:
     return tuple(name for name, f in weight_formats().items() if f.is_gguf)
+
+
+@cache  # read on every inference scenario's check (serving_keys.py check_serving)
+def format_engines() -> dict[str, tuple[str, ...]]:
+    """The formats only some engines load (MLX's affine 4- and 8-bit: mlx-lm), format -> those engines."""
+    return {name: f.engines for name, f in weight_formats().items() if f.engines}
 
 
 def attn_v_type_70b(ggml_type: str, model_type: str, layers: int, heads: int, kv_heads: int) -> str:

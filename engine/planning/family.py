@@ -58,8 +58,9 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
             continue
         # a dense member runs the set-up's expert-parallel ranks as plain data parallelism (the same GPUs and
         # sharding: Megatron folds EP into the data-parallel ranks), the question being whether the model fits
-        member = s.replace(model=p.id, ep=1) if s.ep > 1 and not p.spec.is_moe else s.replace(model=p.id)
-        try:  # validated: another model may not have this one's heads or LoRA target names
+        try:  # validated: another model may not have this one's heads, layers for its pipeline or LoRA target names
+            # (the replace checks them: Llama 3.1 405B at pp 64 stopped `fit` at Llama 3.1 8B's 32 layers, user audit 11)
+            member = s.replace(model=p.id, ep=1) if s.ep > 1 and not p.spec.is_moe else s.replace(model=p.id)
             est = estimate(member)
         except ScenarioError as exc:
             out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))

@@ -68,7 +68,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
            tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(
                value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
                tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(
-                   n=lim["max_seq_len"], step=SEQ_STEP))]
+                   n=f"{lim['max_seq_len']:,}", step=SEQ_STEP))]  # grouped, as the window's "12,928 tokens"
     out += _min_gpus_lines(lim, tr)
     if report["plans"]:
         heading = tr(QT_TRANSLATE_NOOP("cli", "Plans, least disruptive first:"))
@@ -79,8 +79,10 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
     out += ["", heading]
     for i, p in enumerate(report["plans"], 1):
         changed = ", ".join(tr_engine(a) for a in p["assumptions_changed"]) or tr(QT_TRANSLATE_NOOP("cli", "nothing"))
-        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")))
-        cost = join_notes([words(m) for m in p["notes"]]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
+        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")),
+                             tr(QT_TRANSLATE_NOOP("cli", ", ")))
+        cost = join_notes([words(m) for m in p["notes"]], tr(QT_TRANSLATE_NOOP("cli", "; "))) or tr(
+            QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
         out += [f"{i}. {summary}",
                 "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, headroom {headroom}; assumptions changed: "
                                                     "{changed}")).format(

@@ -64,13 +64,14 @@ def assumptions_changed(base: Scenario, s: Scenario) -> tuple[str, ...]:
     return tuple(k for k in ASSUMPTIONS if flags[k])
 
 
-def join_notes(notes: list[str]) -> str:
+def join_notes(notes: list[str], separator: str = "; ") -> str:
     """"cost one; cost two": a plan's notes in one line; a note written as a sentence (the warning a runnable layout
-    carries) loses its full stop there, so no ".;" shows."""
-    return "; ".join(n.rstrip(".。") for n in notes)
+    carries) loses its full stop there, so no ".;" shows. The window and `--lang zh_CN fit` pass the language's
+    separator (Chinese "；": user audit 11)."""
+    return separator.join(n.rstrip(".。") for n in notes)
 
 
-def join_steps(steps: list[str], and_word: str = " and ") -> str:
-    """"Turn on X, use Y and use Z": one sentence from the plan's steps."""
-    text = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + and_word + steps[-1]
+def join_steps(steps: list[str], and_word: str = " and ", comma: str = ", ") -> str:
+    """"Turn on X, use Y and use Z": one sentence from the plan's steps (comma: the language's, Chinese "，")."""
+    text = steps[0] if len(steps) == 1 else comma.join(steps[:-1]) + and_word + steps[-1]
     return text[:1].upper() + text[1:]

@@ -25,6 +25,8 @@ PHASE_NAMES = {
 LIST_COMMA = QT_TRANSLATE_NOOP("engine", ", ")
 # the semicolon before a phase's kinds of figure ("…; derived"), likewise the reader's: "…；推导"
 KINDS_SEMICOLON = QT_TRANSLATE_NOOP("engine", "; ")
+# one of a phase's several kinds of figure: "partly calculated from specs, partly a rough guess"
+PARTLY = QT_TRANSLATE_NOOP("engine", "partly {kind}")
 # the step's terms that make each phase (RLStepTime.phase_seconds); the update is every other term
 PHASE_TERMS = {"generation": ("generation", "weight_sync"), "scoring": ("scoring",)}
 
@@ -68,8 +70,11 @@ def posttraining_band_lines(t: StepTime, tr_engine: Callable[[str], str],
         words = likely_range_words(format_seconds(phase_low), format_seconds(phase_high),
                                    *band_multiples(band.low, band.high), tr_engine)
         if kinds.get(phase):
-            # in the time bar's plain words ("calculated from specs", not "derived": user audit 9)
-            words += tr_engine(KINDS_SEMICOLON) + "/".join(tr_engine(KIND_WORDS.get(k, k)) for k in kinds[phase])
+            # in the time bar's plain words ("calculated from specs", not "derived": user audit 9); a phase of two kinds
+            # read "calculated from specs/a rough guess" (user audit 11): "partly ..., partly ..."
+            said = [tr_engine(KIND_WORDS.get(k, k)) for k in kinds[phase]]
+            words += tr_engine(KINDS_SEMICOLON) + (said[0] if len(said) == 1 else tr_engine(LIST_COMMA).join(
+                tr_engine(PARTLY).format(kind=kind) for kind in said))
         # the model's own figure first: the ranges alone left "update likely 8.8 s to 18.1 s" with no update time
         # anywhere to read the multiples against, the step's terms not being split by phase (user audit 6)
         parts.append(tr_engine(QT_TRANSLATE_NOOP("engine", "{phase} {seconds} ({words})")).format(

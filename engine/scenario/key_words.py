@@ -208,11 +208,46 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                                                "GRPO)")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
+    # keys a Make it fit plan, a suggestion or Fastest layouts sets: a GRPO plan read "Loss computation: fused-linear"
+    # and "Engine while training (sleep mode): level-2" (user audit 11); the set-up's words (gui/framework_options.py,
+    # gui/rl_rows.py, gui/parallel_limits.py, gui/setup_panel.py), shortened
+    "cross_entropy": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it"),
+                      "standard": QT_TRANSLATE_NOOP("Fields", "whole-batch logits in fp32"),
+                      "chunked": QT_TRANSLATE_NOOP("Fields", "logits in chunks"),
+                      "fused": QT_TRANSLATE_NOOP("Fields", "one fused kernel over the logits"),
+                      "te": QT_TRANSLATE_NOOP("Fields", "Transformer Engine's fused kernel"),
+                      "te-inplace": QT_TRANSLATE_NOOP("Fields", "Transformer Engine's fused kernel before v2.18"),
+                      "megatron-fused": QT_TRANSLATE_NOOP("Fields", "Megatron's fused vocab-parallel loss"),
+                      "fused-linear": QT_TRANSLATE_NOOP("Fields", "fused with the output layer, no logits (Liger)"),
+                      "no-upcast": QT_TRANSLATE_NOOP("Fields", "logits in the compute dtype, no fp32 upcast")},
+    "rollout_sleep": {"auto": QT_TRANSLATE_NOOP("Fields", "the framework's default (auto)"),
+                      "none": QT_TRANSLATE_NOOP("Fields", "stays resident"),
+                      "level-1": QT_TRANSLATE_NOOP("Fields", "sleep level 1: weights to CPU memory, KV cache freed"),
+                      "level-2": QT_TRANSLATE_NOOP("Fields", "sleep level 2: weights and KV cache freed")},
+    "rollout_placement": {"colocate": QT_TRANSLATE_NOOP("Fields", "on the training GPUs"),
+                          "separate": QT_TRANSLATE_NOOP("Fields", "on GPUs of its own")},
+    "reference_model": {"auto": QT_TRANSLATE_NOOP("Fields", "as the objective and framework do it"),
+                        "separate": QT_TRANSLATE_NOOP("Fields", "a frozen copy on the GPU"),
+                        "adapter-off": QT_TRANSLATE_NOOP("Fields", "the base with adapters switched off"),
+                        "precomputed": QT_TRANSLATE_NOOP("Fields", "log-probs computed before training"),
+                        "none": QT_TRANSLATE_NOOP("Fields", "none")},
+    "rollout_kv_cache_dtype": {"auto": QT_TRANSLATE_NOOP("Fields", "the model's number format (auto)")},
+    "pp_schedule": {"1f1b": "1F1B", "interleaved-1f1b": QT_TRANSLATE_NOOP("Fields", "interleaved 1F1B"),
+                    "gpipe": "GPipe", "zb-h1": QT_TRANSLATE_NOOP("Fields", "zero bubble ZB-1p"),
+                    "zb-2p": QT_TRANSLATE_NOOP("Fields", "zero bubble ZB-2p"),
+                    "zbv": QT_TRANSLATE_NOOP("Fields", "zero bubble ZB-V")},
+    "base_storage": {"compute": QT_TRANSLATE_NOOP("Fields", "in the compute number format"),
+                     "released": QT_TRANSLATE_NOOP("Fields", "as the checkpoint was released"),
+                     "mxfp4": "MXFP4", "fp8": "FP8"},
 }
 FIELD_LABELS.update(SERVING_FIELD_LABELS)
 VALUE_WORDS.update(SERVING_VALUE_WORDS)
 NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
 HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_shard, a shard group of %1 GPUs
+# one change "Label: value" and the mark between changes, translated: Chinese takes its own colon and comma (the zh plan
+# read "改动：引擎张量并行（rollout TP）: 2, 方法: QLoRA", user audit 11)
+CHANGE_WORDS = QT_TRANSLATE_NOOP("Fields", "%1: %2")
+CHANGES_SEPARATOR = QT_TRANSLATE_NOOP("Fields", ", ")
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
 
 
@@ -281,8 +316,8 @@ def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same) 
         if key == "dp_shard" and value:  # a plan's or an edit's group, said as what it is
             parts.append(tr(HSDP_WORDS).replace("%1", f"{value:,}"))
             continue
-        parts.append(f"{field_label(key, tr)}: {value_words(key, value, tr)}")
-    return ", ".join(parts)
+        parts.append(tr(CHANGE_WORDS).replace("%1", field_label(key, tr)).replace("%2", value_words(key, value, tr)))
+    return tr(CHANGES_SEPARATOR).join(parts)
 
 
 def layout_words(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:

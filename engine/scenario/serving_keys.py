@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ConsistencyError
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.weight_formats import gguf_format_names, weight_format_names
+from ..models.weight_formats import format_engines, gguf_format_names, weight_format_names
 from .keys import Choice, Count, Flag, Number, WholeNumber, key
 
 WORKLOADS = ("training", "inference")
@@ -120,6 +120,11 @@ def check_serving(s: Any) -> None:
         raise ConsistencyError("weight_format", QT_TRANSLATE_NOOP(
             "engine", "GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}."),
             fmt=s.weight_format, engine=s.serving_engine)
+    engines = format_engines().get(s.weight_format)
+    if engines and s.serving_engine not in engines:  # MLX's own 4- and 8-bit files: mlx-lm loads them
+        raise ConsistencyError("weight_format", QT_TRANSLATE_NOOP(
+            "engine", "Weight format {fmt} is loaded by {engines}, not {engine}."),
+            fmt=s.weight_format, engines=", ".join(engines), engine=s.serving_engine)
     if s.kv_cache_dtype in ("q8_0", "q4_0") and not gguf_engine:
         raise ConsistencyError("kv_cache_dtype", QT_TRANSLATE_NOOP(
             "engine", "KV cache type {dtype} is llama.cpp's; {engine} takes auto or fp8."),

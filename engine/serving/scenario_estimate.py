@@ -13,6 +13,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario.serving_key_words import SERVING_VALUE_WORDS
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..units import format_bytes
 from .apple_engines import apple_gpu_refusal, metal_context_words
@@ -118,7 +119,36 @@ def serving_estimate(s: Scenario) -> Estimate:
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
         host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory,
-        warnings=_shared_pool_words(s))
+        warnings=_shared_pool_words(s) + _unread_context_words(s) + _waiting_users_words(s, memory))
+
+
+def _waiting_users_words(s: Scenario, memory: ServingMemory) -> tuple[Message, ...]:
+    """More sequences set to decode at once (max_num_seqs) than the KV cache holds at max_model_len: a CTO serving
+    Llama-3.1-70B to 200 users read FITS over "maximum concurrency 58.68x", the plan card's main risk (engine/
+    plan_card.py serving_risk) said nowhere in the window, `estimate` or the Markdown (user audit 11). llama.cpp does
+    not read max_num_seqs (above)."""
+    asked = s.max_num_seqs
+    held = memory.max_concurrent_sequences
+    if memory.verdict != "fits" or not asked or not 2 <= held < asked or s.serving_engine in GGUF_ENGINES:
+        return ()
+    return (message(QT_TRANSLATE_NOOP(
+        "engine", "At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set "
+        "to decode (max_num_seqs); the others wait."), length=f"{memory.max_model_len:,}", held=int(held),
+        asked=f"{asked:,}"),)
+
+
+def _unread_context_words(s: Scenario) -> tuple[Message, ...]:
+    """llama.cpp (and Ollama) size the KV cache from n_ctx shared by n_parallel slots and never read max_model_len or
+    max_num_seqs (llama_cpp.py): a Mac user who wrote "max_model_len": 32768 for Llama 3.1 8B in llama.cpp read "KV
+    cache: 4,096 tokens" with no word why (user audit 11)."""
+    unread = [key for key in ("max_model_len", "max_num_seqs") if getattr(s, key) is not None]
+    if s.serving_engine not in GGUF_ENGINES or not unread:
+        return ()
+    return (message(QT_TRANSLATE_NOOP(
+        "engine", "{engine} does not read {keys}: it keeps n_ctx = {n_ctx} tokens of KV cache (-c) for n_parallel = "
+        "{slots} sequence(s) at once (-np)."),
+        keys=", ".join(unread), engine=SERVING_VALUE_WORDS["serving_engine"][s.serving_engine],
+        n_ctx=f"{s.n_ctx:,}" if s.n_ctx else f"{resolve_model(s).max_position:,}", slots=s.n_parallel),)
 
 
 def _shared_pool_words(s: Scenario) -> tuple[Message, ...]:

@@ -143,6 +143,9 @@ def replicated_layer_bytes(spec: ModelSpec, format_name: str) -> float:
 def embedding_bits(spec: ModelSpec, format_name: str) -> tuple[float, float]:
     """(token embedding, lm_head) bits per value: 16-bit in dense formats; GGUF as llama_tensor_get_type says."""
     f = resolve_format(spec, format_name)
+    if f.embeddings == "quantized":  # MLX's nn.quantize takes Embedding layers too (presets/weight_formats.json)
+        bits = f.bits + f.group_bits / f.group
+        return bits, bits
     if not f.is_gguf:
         return 16.0, 16.0
     output = ggml_bits(f.output)

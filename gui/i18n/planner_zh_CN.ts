@@ -19,8 +19,8 @@
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="188"/>
-        <location filename="../file_actions.py" line="78"/>
+        <location filename="../app.py" line="194"/>
+        <location filename="../file_actions.py" line="79"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
@@ -48,7 +48,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="169"/>
+        <location filename="../file_actions.py" line="170"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,61 +127,61 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="68"/>
+        <location filename="../file_actions.py" line="69"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="133"/>
+        <location filename="../file_actions.py" line="134"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="141"/>
+        <location filename="../file_actions.py" line="142"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="60"/>
-        <location filename="../file_actions.py" line="158"/>
+        <location filename="../file_actions.py" line="159"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="184"/>
+        <location filename="../file_actions.py" line="185"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="114"/>
         <location filename="../config_actions.py" line="117"/>
-        <location filename="../file_actions.py" line="193"/>
-        <location filename="../file_actions.py" line="205"/>
+        <location filename="../file_actions.py" line="194"/>
+        <location filename="../file_actions.py" line="206"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="233"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="251"/>
+        <location filename="../file_actions.py" line="255"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="258"/>
+        <location filename="../file_actions.py" line="262"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="267"/>
+        <location filename="../file_actions.py" line="271"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="270"/>
+        <location filename="../file_actions.py" line="274"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -260,7 +260,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="132"/>
+        <location filename="../file_actions.py" line="133"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -282,12 +282,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="101"/>
+        <location filename="../file_actions.py" line="102"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="103"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -323,82 +323,82 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="128"/>
+        <location filename="../results.py" line="131"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="158"/>
+        <location filename="../results.py" line="161"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="160"/>
+        <location filename="../results.py" line="163"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="161"/>
+        <location filename="../results.py" line="164"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="184"/>
+        <location filename="../results.py" line="187"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="200"/>
+        <location filename="../results.py" line="203"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="202"/>
+        <location filename="../results.py" line="205"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="213"/>
+        <location filename="../results.py" line="216"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="213"/>
+        <location filename="../results.py" line="216"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="214"/>
+        <location filename="../results.py" line="217"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="220"/>
+        <location filename="../results.py" line="223"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="221"/>
+        <location filename="../results.py" line="224"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="224"/>
+        <location filename="../results.py" line="227"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -407,12 +407,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="227"/>
+        <location filename="../results.py" line="230"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -420,32 +420,32 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="324"/>
+        <location filename="../charts.py" line="325"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="322"/>
+        <location filename="../charts.py" line="323"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="300"/>
+        <location filename="../charts.py" line="301"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="322"/>
+        <location filename="../charts.py" line="323"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="325"/>
+        <location filename="../charts.py" line="326"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="326"/>
+        <location filename="../charts.py" line="327"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -474,32 +474,32 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="261"/>
+        <location filename="../compare_view.py" line="262"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="320"/>
+        <location filename="../compare_view.py" line="321"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="321"/>
+        <location filename="../compare_view.py" line="322"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="322"/>
+        <location filename="../compare_view.py" line="323"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="323"/>
+        <location filename="../compare_view.py" line="324"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="342"/>
+        <location filename="../compare_view.py" line="343"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -1190,6 +1190,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
@@ -1260,6 +1261,126 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="215"/>
+        <source>whole-batch logits in fp32</source>
+        <translation>整批 logits 转 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <source>logits in chunks</source>
+        <translation>分块计算 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <source>one fused kernel over the logits</source>
+        <translation>对 logits 的单个融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="218"/>
+        <source>Transformer Engine&apos;s fused kernel</source>
+        <translation>Transformer Engine 的融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="219"/>
+        <source>Transformer Engine&apos;s fused kernel before v2.18</source>
+        <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="220"/>
+        <source>Megatron&apos;s fused vocab-parallel loss</source>
+        <translation>Megatron 的融合词表并行损失</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <source>fused with the output layer, no logits (Liger)</source>
+        <translation>与输出层融合，不生成 logits（Liger）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <source>logits in the compute dtype, no fp32 upcast</source>
+        <translation>logits 保持计算精度，不升为 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <source>stays resident</source>
+        <translation>常驻显存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <source>sleep level 1: weights to CPU memory, KV cache freed</source>
+        <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <source>sleep level 2: weights and KV cache freed</source>
+        <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <source>on the training GPUs</source>
+        <translation>在训练 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <source>on GPUs of its own</source>
+        <translation>在它自己的 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <source>as the objective and framework do it</source>
+        <translation>按目标和框架的做法</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <source>a frozen copy on the GPU</source>
+        <translation>GPU 上的一份冻结副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <source>the base with adapters switched off</source>
+        <translation>关闭适配器的基础模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <source>log-probs computed before training</source>
+        <translation>训练前算好的对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <source>the model&apos;s number format (auto)</source>
+        <translation>模型的数值格式（自动）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <source>interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <source>zero bubble ZB-1p</source>
+        <translation>零气泡 ZB-1p</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <source>zero bubble ZB-2p</source>
+        <translation>零气泡 ZB-2p</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <source>zero bubble ZB-V</source>
+        <translation>零气泡 ZB-V</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <source>in the compute number format</source>
+        <translation>使用计算数值格式</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <source>as the checkpoint was released</source>
+        <translation>按检查点发布时的格式</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1404,52 +1525,62 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
+        <source>MLX 4-bit (mlx_lm.convert -q)</source>
+        <translation>MLX 4 位（mlx_lm.convert -q）</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
+        <source>MLX 8-bit (mlx_lm.convert -q --q-bits 8)</source>
+        <translation>MLX 8 位（mlx_lm.convert -q --q-bits 8）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>June 2024 or later</source>
         <translation>2024 年 6 月及以后</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
         <source>October 2023 to June 2024</source>
         <translation>2023 年 10 月至 2024 年 6 月</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="57"/>
         <source>before September 2023 (Metal)</source>
         <translation>2023 年 9 月之前（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="58"/>
         <source>September 1 to 8, 2023 (Metal)</source>
         <translation>2023 年 9 月 1 日至 8 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="59"/>
         <source>September 9 to 14, 2023 (Metal)</source>
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
@@ -1457,8 +1588,8 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1476,6 +1607,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="147"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
         <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1607,13 +1739,23 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="214"/>
+        <location filename="../../engine/scenario/key_words.py" line="245"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
+        <location filename="../../engine/scenario/key_words.py" line="249"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="250"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1664,6 +1806,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="166"/>
         <location filename="../../engine/scenario/key_words.py" line="167"/>
         <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="214"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1729,6 +1872,11 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../fit_panel.py" line="244"/>
         <source> and </source>
         <translation>，并</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="203"/>
+        <source>; </source>
+        <translation>；</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="207"/>
@@ -2430,42 +2578,42 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93"/>
+        <location filename="../library_panel.py" line="94"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94"/>
+        <location filename="../library_panel.py" line="95"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="97"/>
+        <location filename="../library_panel.py" line="98"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96"/>
+        <location filename="../library_panel.py" line="97"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96"/>
+        <location filename="../library_panel.py" line="97"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95"/>
+        <location filename="../library_panel.py" line="96"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
@@ -2475,22 +2623,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94"/>
+        <location filename="../library_panel.py" line="95"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95"/>
+        <location filename="../library_panel.py" line="96"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="103"/>
+        <location filename="../library_panel.py" line="104"/>
         <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
         <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="105"/>
+        <location filename="../library_panel.py" line="106"/>
         <source>Rename the selected scenario (F2)</source>
         <translation>重命名选中的场景（F2）</translation>
     </message>
@@ -2515,78 +2663,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>估算中…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="242"/>
+        <location filename="../library_panel.py" line="243"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="244"/>
+        <location filename="../library_panel.py" line="245"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="252"/>
-        <location filename="../library_panel.py" line="298"/>
-        <location filename="../library_panel.py" line="309"/>
-        <location filename="../library_panel.py" line="329"/>
-        <location filename="../library_panel.py" line="348"/>
+        <location filename="../library_panel.py" line="253"/>
+        <location filename="../library_panel.py" line="299"/>
+        <location filename="../library_panel.py" line="310"/>
+        <location filename="../library_panel.py" line="330"/>
+        <location filename="../library_panel.py" line="349"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="302"/>
+        <location filename="../library_panel.py" line="303"/>
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324"/>
+        <location filename="../library_panel.py" line="325"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="324"/>
+        <location filename="../library_panel.py" line="325"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338"/>
+        <location filename="../library_panel.py" line="339"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="338"/>
+        <location filename="../library_panel.py" line="339"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="342"/>
+        <location filename="../library_panel.py" line="343"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="343"/>
+        <location filename="../library_panel.py" line="344"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="352"/>
+        <location filename="../library_panel.py" line="353"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="358"/>
+        <location filename="../library_panel.py" line="359"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="365"/>
+        <location filename="../library_panel.py" line="366"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="375"/>
+        <location filename="../library_panel.py" line="376"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -2606,12 +2754,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../fit_panel.py" line="82"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
-        <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
+        <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="84"/>
         <source>not even micro-batch 1 fits</source>
-        <translation>连 micro-batch 1 也放不下</translation>
+        <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="95"/>
@@ -2667,7 +2815,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../fit_panel.py" line="80"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
-        <translation>决定因素是生成引擎能否启动，而不是 micro-batch</translation>
+        <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
     <message>
         <location filename="../fit_panel.py" line="88"/>
@@ -3466,7 +3614,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     <message>
         <location filename="../parallel_limits.py" line="107"/>
         <source>How the pipeline stages take turns. 1F1B keeps at most one micro-batch per stage in flight; interleaved 1F1B gives each GPU several smaller chunks of layers, which shrinks the idle bubble for more communication; GPipe runs every forward first and keeps every micro-batch&apos;s activations. The zero-bubble schedules (arXiv:2401.10241; the Zero Bubble fork of Megatron-LM, AMD Primus) run each backward&apos;s weight gradients later, in the idle gaps: ZB-1p within 1F1B&apos;s memory leaves about a third of its bubble, ZB-2p keeps up to twice the micro-batches in flight and leaves almost none; ZB-V gives each GPU two chunks in a V (the first GPU holds the first and the last, so the embedding and the head) and leaves almost none within 1F1B&apos;s memory, for twice the sends.</source>
-        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个 micro-batch 在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个 micro-batch 的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的 micro-batch 在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
+        <translation>流水线各阶段如何轮流执行。1F1B 每个阶段最多只有一个微批次在途；交错 1F1B 让每个 GPU 持有若干较小的层块，以更多通信换取更小的空闲气泡；GPipe 先做完所有前向，并保存每个微批次的激活。零气泡调度（arXiv:2401.10241；Megatron-LM 的 Zero Bubble 分支、AMD Primus）把每次反向中的权重梯度推迟到空闲间隙里计算：ZB-1p 在 1F1B 的显存内只留下约三分之一的气泡，ZB-2p 最多让两倍的微批次在途，几乎不留气泡；ZB-V 让每个 GPU 持有呈 V 形排布的两个层块（第一个 GPU 持有第一块和最后一块，即嵌入层和输出头），在 1F1B 的显存内几乎不留气泡，代价是两倍的发送。</translation>
     </message>
     <message>
         <location filename="../parallel_limits.py" line="117"/>
@@ -4293,17 +4441,27 @@ GPU-hour</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="234"/>
+        <source>%(n)d x %(gpu)s</source>
+        <translation>%(n)d × %(gpu)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="236"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="244"/>
+        <location filename="../rent_panel.py" line="240"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="246"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -4316,7 +4474,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="254"/>
+        <location filename="../rent_panel.py" line="256"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4466,73 +4624,73 @@ GPU-hour</source>
 <context>
     <name>ServingPanel</name>
     <message>
-        <location filename="../serving_panel.py" line="54"/>
+        <location filename="../serving_panel.py" line="55"/>
         <source>Serving set-up</source>
         <translation>推理服务设置</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="66"/>
-        <location filename="../serving_panel.py" line="201"/>
+        <location filename="../serving_panel.py" line="67"/>
+        <location filename="../serving_panel.py" line="206"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="75"/>
+        <location filename="../serving_panel.py" line="76"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="76"/>
+        <location filename="../serving_panel.py" line="77"/>
         <source>the model&apos;s training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="102"/>
+        <location filename="../serving_panel.py" line="103"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="104"/>
+        <location filename="../serving_panel.py" line="105"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107"/>
+        <location filename="../serving_panel.py" line="108"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109"/>
+        <location filename="../serving_panel.py" line="110"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111"/>
+        <location filename="../serving_panel.py" line="112"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113"/>
+        <location filename="../serving_panel.py" line="114"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="115"/>
+        <location filename="../serving_panel.py" line="116"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="117"/>
+        <location filename="../serving_panel.py" line="118"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="118"/>
+        <location filename="../serving_panel.py" line="119"/>
         <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs, and GPU memory for the 16-bit copy. Later builds multiply the quantized numbers directly (V100s still take the 16-bit path).</source>
         <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢，并要为 16 位副本占用显存。之后的构建直接用量化数相乘（V100 仍走 16 位路径）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="227"/>
+        <location filename="../serving_panel.py" line="232"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -4874,7 +5032,7 @@ GPU-hour</source>
     <message>
         <location filename="../setup_panel.py" line="242"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
-        <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
+        <translation>每次优化器更新前累加的微批次数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="244"/>
@@ -4894,7 +5052,7 @@ GPU-hour</source>
     <message>
         <location filename="../setup_panel.py" line="251"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
-        <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
+        <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非微批次很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="253"/>
@@ -5077,7 +5235,7 @@ GPU-hour</source>
     <message>
         <location filename="../speed_panel.py" line="85"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
-        <translation>蓝点：各布局放得下的最大 micro-batch · 红色 ×：放不下的最小 micro-batch · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
+        <translation>蓝点：各布局放得下的最大微批次 · 红色 ×：放不下的最小微批次 · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
         <location filename="../speed_panel.py" line="88"/>
@@ -5316,123 +5474,142 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="209"/>
+        <location filename="../time_panel.py" line="221"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="72"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
-        <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
+        <translation type="vanished">例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="77"/>
+        <location filename="../time_panel.py" line="86"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="85"/>
+        <location filename="../time_panel.py" line="94"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="86"/>
+        <location filename="../time_panel.py" line="95"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="87"/>
+        <location filename="../time_panel.py" line="96"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="90"/>
+        <location filename="../time_panel.py" line="99"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="92"/>
+        <location filename="../time_panel.py" line="101"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="99"/>
-        <location filename="../time_panel.py" line="252"/>
+        <location filename="../time_panel.py" line="108"/>
+        <location filename="../time_panel.py" line="264"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="101"/>
+        <location filename="../time_panel.py" line="110"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="102"/>
+        <location filename="../time_panel.py" line="111"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="103"/>
+        <location filename="../time_panel.py" line="112"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="107"/>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="116"/>
+        <location filename="../time_panel.py" line="269"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="108"/>
+        <location filename="../time_panel.py" line="117"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="165"/>
+        <location filename="../time_panel.py" line="174"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
+        <location filename="../time_panel.py" line="179"/>
         <source> (%(mfu)s of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="172"/>
+        <location filename="../time_panel.py" line="181"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="185"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="260"/>
+        <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
+        <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
     <message>
         <source> (checked against %(runs)d measured post-training runs of %(sources)d source(s); hover for each phase)</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="194"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="199"/>
+        <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s GPU-hours</source>
+        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="210"/>
+        <source>Enter the tokens to train (or the steps: &quot;500 steps&quot;) for the time to train, GPU-hours and cost.</source>
+        <translation>填写训练 token 总数（或步数，如“500 步”），即可得到训练总时长、GPU 小时和费用。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="241"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="163"/>
+        <location filename="../time_panel.py" line="172"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="81"/>
+        <source>e.g. 15T, 300B, 2e12 or 500 steps (empty: not asked)</source>
+        <translation>例如 15T、300B、2e12 或 500 步（留空：不计算）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="175"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="176"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
@@ -5445,19 +5622,17 @@ GPU-hour</source>
         <translation type="vanished">可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这一范围内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
-        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
+        <translation type="vanished">训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="203"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
-        <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
+        <translation type="vanished">填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
@@ -5468,22 +5643,21 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="234"/>
+        <location filename="../time_panel.py" line="246"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="248"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
-        <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
+        <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="262"/>
+        <location filename="../time_panel.py" line="274"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="271"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5494,45 +5668,45 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="294"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="295"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="284"/>
+        <location filename="../time_panel.py" line="296"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="286"/>
+        <location filename="../time_panel.py" line="298"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="300"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="290"/>
+        <location filename="../time_panel.py" line="302"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="78"/>
+        <location filename="../time_panel.py" line="87"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
@@ -5541,17 +5715,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="194"/>
+        <location filename="../time_panel.py" line="205"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="207"/>
+        <location filename="../time_panel.py" line="219"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="202"/>
+        <location filename="../time_panel.py" line="214"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -5893,17 +6067,16 @@ GPU-hour</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="222"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
-        <translation>训练总时长：{time}，{hours} GPU 小时</translation>
+        <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="225"/>
+        <location filename="../../engine/estimate_output.py" line="227"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="232"/>
+        <location filename="../../engine/estimate_output.py" line="234"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -5963,67 +6136,77 @@ GPU-hour</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="95"/>
+        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="97"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="105"/>
+        <location filename="../../engine/planning/fit_report.py" line="107"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="106"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="110"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="111"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="112"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <location filename="../../engine/planning/fit_report.py" line="114"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="115"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="120"/>
+        <location filename="../../engine/planning/fit_report.py" line="122"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="122"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
@@ -6053,22 +6236,22 @@ GPU-hour</source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="85"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="87"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="89"/>
+        <location filename="../../engine/planning/fit_report.py" line="91"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="94"/>
+        <location filename="../../engine/planning/fit_report.py" line="96"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -6244,7 +6427,12 @@ GPU-hour</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="226"/>
+        <location filename="../../engine/estimate_output.py" line="223"/>
+        <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
+        <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="228"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6404,8 +6592,8 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="239"/>
-        <location filename="../../engine/estimate_output.py" line="229"/>
+        <location filename="../rent_panel.py" line="241"/>
+        <location filename="../../engine/estimate_output.py" line="231"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -6621,7 +6809,7 @@ GPU-hour</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="256"/>
+        <location filename="../../engine/configs/export_native.py" line="255"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -8438,17 +8626,17 @@ GPU-hour</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="163"/>
+        <location filename="../../engine/configs/exporting.py" line="164"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="224"/>
+        <location filename="../../engine/configs/exporting.py" line="225"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="305"/>
+        <location filename="../../engine/configs/exporting.py" line="306"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -8468,7 +8656,7 @@ GPU-hour</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="251"/>
+        <location filename="../../engine/configs/export_native.py" line="250"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -8998,7 +9186,7 @@ GPU-hour</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="112"/>
+        <location filename="../../engine/configs/megatron.py" line="111"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -9007,47 +9195,52 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="63"/>
+        <location filename="../../engine/configs/megatron.py" line="65"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="120"/>
+        <location filename="../../engine/configs/megatron.py" line="119"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="143"/>
+        <location filename="../../engine/configs/megatron.py" line="157"/>
+        <source>{value} does not split into whole virtual stages on each of the {pp} pipeline ranks</source>
+        <translation>{value} 无法在 {pp} 个流水线 rank 上各分成整数个虚拟阶段</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="176"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="169"/>
+        <location filename="../../engine/configs/megatron.py" line="202"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="191"/>
+        <location filename="../../engine/configs/megatron.py" line="224"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="208"/>
+        <location filename="../../engine/configs/megatron.py" line="241"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="229"/>
+        <location filename="../../engine/configs/megatron.py" line="262"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="246"/>
+        <location filename="../../engine/configs/megatron.py" line="279"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="295"/>
+        <location filename="../../engine/configs/megatron.py" line="328"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -9612,47 +9805,52 @@ GPU-hour</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
+        <source>Optimizer steps</source>
+        <translation>优化器步数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
+        <location filename="../../engine/plan_card.py" line="295"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="296"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="310"/>
+        <location filename="../../engine/plan_card.py" line="313"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="311"/>
+        <location filename="../../engine/plan_card.py" line="314"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="329"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="333"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="331"/>
+        <location filename="../../engine/plan_card.py" line="334"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10254,27 +10452,32 @@ GPU-hour</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="124"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="125"/>
+        <source>Weight format {fmt} is loaded by {engines}, not {engine}.</source>
+        <translation>权重格式 {fmt} 由 {engines} 加载，不能用于 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="129"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="128"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="133"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="131"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="136"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="134"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="139"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="137"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="142"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
@@ -11689,7 +11892,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="22"/>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap; under sequence parallelism Megatron adds one all-reduce a step of the MLA down projections&apos; and MoE routers&apos; gradients</source>
-        <translation>每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
+        <translation>每层每个微批次在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="26"/>
@@ -11699,27 +11902,27 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="29"/>
         <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
-        <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个 micro-batch 的层未能掩盖的部分</translation>
+        <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个微批次的层未能掩盖的部分</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="35"/>
         <source>activations sent to the next stage and gradients back, per micro-batch</source>
-        <translation>每个 micro-batch 发往下一阶段的激活值和传回的梯度</translation>
+        <translation>每个微批次发往下一阶段的激活值和传回的梯度</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="37"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
-        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个 micro-batch 的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="47"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
-        <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个 micro-batch 的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
+        <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个微批次的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="51"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
-        <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按 micro-batch 流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
+        <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按微批次流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="58"/>
@@ -11729,17 +11932,17 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="63"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
-        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个 micro-batch 上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
+        <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个微批次上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="79"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个 micro-batch 经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="81"/>
@@ -11754,7 +11957,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/formulas.py" line="87"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个 micro-batch 外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个微批次外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="90"/>
@@ -11952,7 +12155,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/workloads/__init__.py" line="52"/>
         <source>is inference: launch settings are written for training frameworks (micro-batch, sharding, optimizer), and a served model has none of these.</source>
-        <translation>是推理：启动配置是为训练框架写的（micro-batch、分片、优化器），部署的模型没有这些设置。</translation>
+        <translation>是推理：启动配置是为训练框架写的（微批次、分片、优化器），部署的模型没有这些设置。</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/entropy.py" line="28"/>
@@ -12398,12 +12601,17 @@ GPU-hour</source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="75"/>
+        <location filename="../../engine/posttraining/band_text.py" line="29"/>
+        <source>partly {kind}</source>
+        <translation>部分{kind}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/band_text.py" line="80"/>
         <source>{phase} {seconds} ({words})</source>
         <translation>{phase} {seconds}（{words}）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="82"/>
+        <location filename="../../engine/posttraining/band_text.py" line="87"/>
         <source>By phase, the model&apos;s time and what measured runs like this one came to (from the {runs} runs that timed each phase, so the phases&apos; ranges need not add up to the step&apos;s): {parts}</source>
         <translation>按阶段，模型时间及与此类似的实测运行为（来自为各阶段计时的 {runs} 次运行，因此各阶段范围之和不必等于整步的范围）：{parts}</translation>
     </message>
@@ -12422,7 +12630,7 @@ GPU-hour</source>
         <translation>{n} 个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/band_text.py" line="54"/>
+        <location filename="../../engine/posttraining/band_text.py" line="56"/>
         <source>Range: {likely} per step; checked against {runs} measured {frameworks} post-training runs ({objectives}) of {sources} ({names}), 8 in 10 of which came within these multiples of their estimate; the training runs&apos; band does not apply to a post-training step.</source>
         <translation>范围：每步{likely}；已对照 {sources}（{names}）的 {runs} 次 {frameworks} 后训练实测运行（{objectives}），其中每 10 次有 8 次的实测值落在其估计的这些倍数之内；训练运行的区间不适用于后训练步。</translation>
     </message>
@@ -12734,6 +12942,16 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/scenario_estimate.py" line="134"/>
+        <source>At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
+        <translation>每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/scenario_estimate.py" line="147"/>
+        <source>{engine} does not read {keys}: it keeps n_ctx = {n_ctx} tokens of KV cache (-c) for n_parallel = {slots} sequence(s) at once (-np).</source>
+        <translation>{engine} 不读取 {keys}：它按 n_ctx = {n_ctx} 个 token 分配 KV 缓存（-c），供 n_parallel = {slots} 条序列同时使用（-np）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/scenario_estimate.py" line="164"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>
