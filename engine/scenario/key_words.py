@@ -218,6 +218,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                       "te": QT_TRANSLATE_NOOP("Fields", "Transformer Engine's fused kernel"),
                       "te-inplace": QT_TRANSLATE_NOOP("Fields", "Transformer Engine's fused kernel before v2.18"),
                       "megatron-fused": QT_TRANSLATE_NOOP("Fields", "Megatron's fused vocab-parallel loss"),
+                      "megatron-unfused": QT_TRANSLATE_NOOP("Fields", "Megatron's vocab-parallel loss, unfused"),
                       "fused-linear": QT_TRANSLATE_NOOP("Fields", "fused with the output layer, no logits (Liger)"),
                       "no-upcast": QT_TRANSLATE_NOOP("Fields", "logits in the compute dtype, no fp32 upcast")},
     "rollout_sleep": {"auto": QT_TRANSLATE_NOOP("Fields", "the framework's default (auto)"),

@@ -1190,7 +1190,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="145"/>
-        <location filename="../../engine/scenario/key_words.py" line="223"/>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
@@ -1291,96 +1291,101 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <source>Megatron&apos;s vocab-parallel loss, unfused</source>
+        <translation>Megatron 的词表并行损失（未融合）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
         <source>fused with the output layer, no logits (Liger)</source>
         <translation>与输出层融合，不生成 logits（Liger）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>logits in the compute dtype, no fp32 upcast</source>
         <translation>logits 保持计算精度，不升为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
         <source>stays resident</source>
         <translation>常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
         <source>sleep level 1: weights to CPU memory, KV cache freed</source>
         <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
         <source>sleep level 2: weights and KV cache freed</source>
         <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
         <source>on the training GPUs</source>
         <translation>在训练 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
         <source>on GPUs of its own</source>
         <translation>在它自己的 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
         <source>as the objective and framework do it</source>
         <translation>按目标和框架的做法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
         <source>a frozen copy on the GPU</source>
         <translation>GPU 上的一份冻结副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
         <source>the base with adapters switched off</source>
         <translation>关闭适配器的基础模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>log-probs computed before training</source>
         <translation>训练前算好的对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
         <source>interleaved 1F1B</source>
         <translation>交错 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
         <source>zero bubble ZB-1p</source>
         <translation>零气泡 ZB-1p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
         <source>zero bubble ZB-2p</source>
         <translation>零气泡 ZB-2p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
         <source>zero bubble ZB-V</source>
         <translation>零气泡 ZB-V</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
         <source>in the compute number format</source>
         <translation>使用计算数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <location filename="../../engine/scenario/key_words.py" line="241"/>
         <source>as the checkpoint was released</source>
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="246"/>
+        <location filename="../../engine/scenario/key_words.py" line="247"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1588,7 +1593,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="138"/>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/key_words.py" line="252"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1607,7 +1612,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="147"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
         <location filename="../../engine/scenario/key_words.py" line="177"/>
-        <location filename="../../engine/scenario/key_words.py" line="233"/>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1739,22 +1744,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="245"/>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="249"/>
+        <location filename="../../engine/scenario/key_words.py" line="250"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="250"/>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/key_words.py" line="252"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>on</source>
         <translation>开启</translation>
