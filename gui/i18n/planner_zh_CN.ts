@@ -5181,7 +5181,7 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="178"/>
+        <location filename="../time_bar.py" line="181"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -5269,17 +5269,17 @@ GPU-hour</source>
         <translation>最长补全（token 数）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="101"/>
-        <source>the longest completion decoding alone</source>
-        <translation>最长补全单独解码的时间</translation>
+        <location filename="../time_bar.py" line="103"/>
+        <source>waiting for the longest completion (one sequence alone; a MoE&apos;s last pass draining)</source>
+        <translation>等待最长补全（单个序列独自解码；MoE 的最后一轮逐个结束）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="166"/>
+        <location filename="../time_bar.py" line="169"/>
         <source>(%1, %2)</source>
         <translation>（%1，%2）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="167"/>
+        <location filename="../time_bar.py" line="170"/>
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
