@@ -12443,12 +12443,12 @@ GPU-hour</source>
         <translation type="vanished">可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="139"/>
+        <location filename="../../engine/serving/speed_band.py" line="157"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="122"/>
+        <location filename="../../engine/serving/speed_band.py" line="126"/>
         <source>time to first token</source>
         <translation>首 token 时间</translation>
     </message>
@@ -12457,42 +12457,53 @@ GPU-hour</source>
         <translation type="vanished">与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="113"/>
+        <location filename="../../engine/serving/speed_band.py" line="117"/>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
         <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="123"/>
+        <location filename="../../engine/serving/speed_band.py" line="127"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="124"/>
+        <location filename="../../engine/serving/speed_band.py" line="128"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="140"/>
+        <location filename="../../engine/serving/speed_band.py" line="144"/>
+        <source>{engine}&apos;s own: {figures}</source>
+        <translation>{engine} 自己的运行：{figures}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <source>{engine} has fewer than 2 measured runs of {figures}: the runs of {family}, whose code it runs, there</source>
+        <translation>{engine} 的{figures}实测运行少于 2 次：此处用其所运行代码 {family} 的运行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed_band.py" line="158"/>
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <location filename="../../engine/serving/speed_band.py" line="164"/>
         <source> ({engine}&apos;s own runs {regime}).</source>
         <translation>（{engine} 自己{regime}的运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="150"/>
+        <location filename="../../engine/serving/speed_band.py" line="168"/>
         <source>{engine}&apos;s own runs {regime}: {figures}</source>
         <translation>{engine} 自己{regime}的运行：{figures}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="153"/>
+        <location filename="../../engine/serving/speed_band.py" line="171"/>
         <source>{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}&apos;s runs there</source>
         <translation>{engine} {regime}的{figures}实测运行少于 2 次：此处用 {engine} 的全部运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="157"/>
+        <location filename="../../engine/serving/speed_band.py" line="150"/>
+        <location filename="../../engine/serving/speed_band.py" line="175"/>
         <source>{engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
