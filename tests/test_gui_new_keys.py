@@ -199,3 +199,25 @@ def test_moe_grouped_gemm_box_edits_undoably_for_megatron_moe(qtbot, tmp_path):
     assert state.scenario.moe_grouped_gemm is True and box.isChecked() and state.step_time.step_seconds == before
     state.edit({"model": "llama-3-8b", "ep": 1})  # a dense model: no experts, so no row
     assert not box.isVisibleTo(win)
+
+
+def test_apply_rope_fusion_box_edits_undoably_where_megatron_cores_rope_runs(qtbot, tmp_path):
+    """apply_rope_fusion (Megatron --no-rope-fusion; engine/scenario/time_keys.py, engine/timing/rope_fusion.py):
+    a time key with no row in the window until review 20. Shown where Megatron-Core's own RoPE runs (a rotary model
+    under framework megatron; not torchtitan, not GPT-OSS, whose path always counts the eager RoPE); unticked, the
+    step is the engine's own for that scenario; undo brings both back."""
+    dense = {**MOE, "model": "llama-3-8b", "ep": 1, "nodes": 1}
+    win = window_from(qtbot, tmp_path, dense)
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    box = rows.rope_fusion
+    assert box.isVisibleTo(win) and box.isChecked()
+    before = state.step_time.step_seconds
+    box.setChecked(False)
+    assert state.scenario.apply_rope_fusion is False
+    assert state.step_time.step_seconds == _seconds({**dense, "apply_rope_fusion": False}) > before
+    state.undo_stack.undo()
+    assert state.scenario.apply_rope_fusion is True and box.isChecked() and state.step_time.step_seconds == before
+    state.edit({"model": "gpt-oss-20b"})
+    assert not box.isVisibleTo(win)
+    state.edit({"model": "llama-3-8b", "framework": "torchtitan"})
+    assert not box.isVisibleTo(win)

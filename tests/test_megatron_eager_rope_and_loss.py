@@ -15,7 +15,7 @@ from engine.scenario import KEY_SPECS, resolve_model, scenario_from_dict
 from engine.timing.costs import loss_path
 from engine.timing.data import efficiency, framework_profile
 from engine.timing.model import step_time
-from engine.timing.rope_fusion import unfused_rope_bytes
+from engine.timing.rope_fusion import rope_fusion_applies, unfused_rope_bytes
 
 ROWS = Path(__file__).parent / "data" / "published" / "throughput" / "flagperf-qwen1.5-moe.json"
 
@@ -46,13 +46,16 @@ def test_the_flagperf_rows_state_both_and_the_defaults_keep_every_other_row():
 def test_eager_rope_bytes_per_token_follow_the_query_and_key_widths():
     s = _flagperf()
     spec = resolve_model(s)
-    prof = framework_profile("megatron")
     # 16 query and 16 key/value heads of 128: 4,096 rotated units per token at TP 1, bf16
-    assert unfused_rope_bytes(s, spec, prof, 2) == (10 * 4096 * 2, 11 * 4096 * 2)
-    assert unfused_rope_bytes(replace(s, tp=2), spec, prof, 2) == (10 * 2048 * 2, 11 * 2048 * 2)
-    assert unfused_rope_bytes(replace(s, apply_rope_fusion=True), spec, prof, 2) == (0.0, 0.0)
-    # a framework that does not run Megatron-Core's model code has no such path
-    assert unfused_rope_bytes(s, spec, framework_profile("torchtitan"), 2) == (0.0, 0.0)
+    assert unfused_rope_bytes(s, spec, 2) == (10 * 4096 * 2, 11 * 4096 * 2)
+    assert unfused_rope_bytes(replace(s, tp=2), spec, 2) == (10 * 2048 * 2, 11 * 2048 * 2)
+    assert unfused_rope_bytes(replace(s, apply_rope_fusion=True), spec, 2) == (0.0, 0.0)
+    # a framework that does not run Megatron-Core's model code has no such path, and the window hides the setting
+    torchtitan = replace(s, framework="torchtitan")
+    assert unfused_rope_bytes(torchtitan, spec, 2) == (0.0, 0.0)
+    assert rope_fusion_applies(s) and not rope_fusion_applies(torchtitan)
+    # GPT-OSS's Megatron path counts the same eager RoPE whatever the key says (YaRN's mscale: costs.py)
+    assert not rope_fusion_applies(_flagperf(model="gpt-oss-20b"))
 
 
 def test_each_makes_the_step_slower_and_leaves_memory_alone():

@@ -3137,123 +3137,138 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>MoE 专家 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="77"/>
-        <location filename="../megatron_rows.py" line="111"/>
+        <location filename="../megatron_rows.py" line="76"/>
+        <source>rotary embedding in one fused kernel</source>
+        <translation>旋转位置编码用一个融合内核完成</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="78"/>
+        <source>Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys with separate element-wise kernels that read and write them several more times. It changes the step time, not the memory estimate.</source>
+        <translation>Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍。它影响单步时间，不影响显存估算。</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="81"/>
+        <source>Rotary embedding (RoPE)</source>
+        <translation>旋转位置编码（RoPE）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="83"/>
+        <location filename="../megatron_rows.py" line="117"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78"/>
+        <location filename="../megatron_rows.py" line="84"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="80"/>
+        <location filename="../megatron_rows.py" line="86"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81"/>
+        <location filename="../megatron_rows.py" line="87"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="90"/>
+        <location filename="../megatron_rows.py" line="96"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91"/>
+        <location filename="../megatron_rows.py" line="97"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="92"/>
+        <location filename="../megatron_rows.py" line="98"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="93"/>
+        <location filename="../megatron_rows.py" line="99"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94"/>
+        <location filename="../megatron_rows.py" line="100"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="95"/>
+        <location filename="../megatron_rows.py" line="101"/>
         <source>a scale per row of each operand (torchao rowwise)</source>
         <translation>每个操作数每行一个缩放因子（torchao rowwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="96"/>
+        <location filename="../megatron_rows.py" line="102"/>
         <source>rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)</source>
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="99"/>
+        <location filename="../megatron_rows.py" line="105"/>
         <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
         <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="105"/>
+        <location filename="../megatron_rows.py" line="111"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="106"/>
+        <location filename="../megatron_rows.py" line="112"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="107"/>
+        <location filename="../megatron_rows.py" line="113"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="109"/>
+        <location filename="../megatron_rows.py" line="115"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="112"/>
+        <location filename="../megatron_rows.py" line="118"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="113"/>
+        <location filename="../megatron_rows.py" line="119"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="116"/>
+        <location filename="../megatron_rows.py" line="122"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="119"/>
+        <location filename="../megatron_rows.py" line="125"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
