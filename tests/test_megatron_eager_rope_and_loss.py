@@ -84,3 +84,20 @@ def test_a_megatron_script_with_no_rope_fusion_imports_the_eager_rope_and_export
     assert "apply_rope_fusion" not in import_files([data]).scenario  # the default (fused) is not written
     assert "--no-rope-fusion" in megatron_args(_flagperf())
     assert "--no-rope-fusion" not in megatron_args(_flagperf(apply_rope_fusion=True))
+
+
+def test_the_unfused_loss_holds_megatrons_in_place_tensors_under_any_framework():
+    # review 20: BigScience's 110 rows name megatron-unfused under deepspeed-2022, whose Megatron-DeepSpeed loss
+    # (bigscience-workshop/Megatron-DeepSpeed 1cb76a64 megatron/mpu/cross_entropy.py lines 36-81: sub_, exp(out=),
+    # div_ on the fp32 copy gpt_model.py makes, saved as the softmax) is Megatron's in-place loss; the memory took
+    # transformers' out-of-place fp32 loss (logits + upcast + log-softmax, 12 bytes per logit in backward) there.
+    from engine.memory.loss import loss_memory
+    from engine.scenario.behaviour import behaviour
+
+    tokens, vocab, compute = 2048.0, 250_880, 2
+    tv = tokens * vocab
+    for framework in ("deepspeed-2022", "megatron"):
+        b = behaviour(replace(_flagperf(), framework=framework))
+        m = loss_memory(b, tokens, vocab, 14_336, compute, 1, True, 2, False)
+        # the logits in fp16 and one fp32 copy worked in place; backward: the fp32 gradient over it + its cast
+        assert (m.forward, m.backward) == ((compute + 4) * tv, (4 + compute) * tv)
