@@ -65,3 +65,15 @@ def test_a_damaged_decode_count_is_named() -> None:
     data["hf_eager_layers"]["by_model_type"]["qwen3_5_text"]["amp-sdpa"]["decode_per_layer"] = [1.0, 2.0]
     with pytest.raises(PresetError, match="qwen3_5_text.amp-sdpa.decode_per_layer"):
         checked_host(data)
+
+
+def test_the_time_tabs_generation_formula_says_the_torch_path_is_assumed() -> None:
+    # review 20: the counts assume flash-linear-attention absent (CoursIA's environment does not name it; its notebook
+    # prints the fallback warning), which the Time tab's generation formula now says where it names transformers'
+    # eager layers; a vLLM / SGLang rollout's decode reads no hf_eager_layers count (host_iteration.py
+    # paged_layer_host_seconds), so the words sit in the trainer's own generate() clause
+    from engine.posttraining.timing import RL_FORMULAS
+
+    words = RL_FORMULAS["generation"]
+    clause = words[words.index("without an engine, the trainer's generate()"):]
+    assert "Qwen3.5's DeltaNet on their torch fallback: flash-linear-attention assumed absent" in clause[:200]
