@@ -76,3 +76,7 @@ def test_the_windows_tail_label_says_what_each_kind_of_model_is_priced_at() -> N
     assert moe > 2 * dense  # the drain: many sequences still running after the mean's iterations
     label = GENERATION_FIGURE_LABELS["longest_tail_seconds"]
     assert "one sequence alone" in label and "MoE" in label and "draining" in label
+    # and the Time tab's formula says the MoE's spread is assumed (no source states a rollout's length distribution)
+    from engine.posttraining.timing import RL_FORMULAS
+
+    assert "the maximum-entropy one of that mean and longest, assumed)" in RL_FORMULAS["generation"]

@@ -88,7 +88,7 @@ RL_FORMULAS = {
                                     "per micro-batch where the framework generates so); then, each call's batch waiting for "
                                     "its longest completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len (a MoE's last pass: its sequences ending along the completions' "
-                                    "spread, the maximum-entropy one of that mean and longest)"),
+                                    "spread, the maximum-entropy one of that mean and longest, assumed)"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
