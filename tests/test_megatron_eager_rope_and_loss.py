@@ -56,6 +56,11 @@ def test_eager_rope_bytes_per_token_follow_the_query_and_key_widths():
     assert rope_fusion_applies(s) and not rope_fusion_applies(torchtitan)
     # GPT-OSS's Megatron path counts the same eager RoPE whatever the key says (YaRN's mscale: costs.py)
     assert not rope_fusion_applies(_flagperf(model="gpt-oss-20b"))
+    # nor multi-latent attention: Megatron-Core's MLA rotates only the 64-wide rope parts, then concatenates
+    # (multi_latent_attention.py at d98e8a64 lines 944-975), other ops than apply_rotary_pos_emb_bshd's whole heads
+    mla = _flagperf(model="deepseek-v2-lite")
+    assert resolve_model(mla).attention == "mla" and not rope_fusion_applies(mla)
+    assert unfused_rope_bytes(mla, resolve_model(mla), 2) == (0.0, 0.0)
 
 
 def test_each_makes_the_step_slower_and_leaves_memory_alone():

@@ -19,10 +19,13 @@ from .data import efficiency, framework_profile
 def rope_fusion_applies(s: Scenario, spec: ModelSpec | None = None) -> bool:
     """Whether the scenario key apply_rope_fusion can change this scenario's step: a rotary model run by Megatron-Core's
     own model code (the framework profile's gpt_oss_unfused fact), other than GPT-OSS, whose path always counts the
-    eager RoPE (a model with expert biases: costs.py gpt_oss_unfused_bytes). The window shows the setting where this
-    holds."""
+    eager RoPE (a model with expert biases: costs.py gpt_oss_unfused_bytes), and other than multi-latent attention,
+    whose eager path is other code, not counted here (Megatron-Core multi_latent_attention.py at NVIDIA/Megatron-LM
+    d98e8a64 lines 944-975: apply_rotary_pos_emb on the 64-wide rope parts alone, then torch.cat with the nope parts,
+    against fused_apply_mla_rope_for_q / _kv writing the whole heads). The window shows the setting where this holds."""
     spec = spec or resolve_model(s)
-    return bool(spec.rope and not spec.expert_bias and framework_profile(s.framework).get("gpt_oss_unfused"))
+    return bool(spec.rope and not spec.expert_bias and spec.attention != "mla"
+                and framework_profile(s.framework).get("gpt_oss_unfused"))
 
 
 def unfused_rope_bytes(s: Scenario, spec: ModelSpec, elem_bytes: int) -> tuple[float, float]:
